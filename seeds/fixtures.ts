@@ -1,0 +1,68 @@
+import { DataSource, EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Account, Balance, BookingStatus, Transaction, TransactionBody } from '../src/account-information/account.entity';
+import { Consent } from '../src/consent/consent.entity';
+import type { ConsentStatus } from '../src/consent/consent.machine';
+import accounts from './accounts.json';
+import consents from './consents.json';
+import transactions from './transactions.json';
+
+/** The bank's fixtures (README, "Fixtures"): plain data in the JSON files beside this one. */
+export const FIXTURE_CONSENTS = consents.stored;
+export const UNKNOWN_CONSENT_IDS = consents.unknown;
+export const FIXTURE_ACCOUNTS = accounts;
+export const FIXTURE_TRANSACTIONS: Record<string, Record<BookingStatus, TransactionBody[]>> = transactions;
+
+/** The bank answers every consent request with an explicit account list with this Consent-ID. */
+export const FIRST_VALID_CONSENT_ID = FIXTURE_CONSENTS.find((consent) => consent.status === 'valid')!.id;
+
+/** Upserts every fixture by its fixed ID: safe to run on every start, and never touches TPP-created rows. */
+export async function seedFixtures(manager: EntityManager): Promise<void> {
+  await manager.upsert(
+    Account,
+    FIXTURE_ACCOUNTS.map(({ iban, name, currency, product, bic }) => ({ iban, name, currency, product, bic })),
+    ['iban'],
+  );
+  await manager.upsert(
+    Balance,
+    FIXTURE_ACCOUNTS.flatMap(({ iban, balances }) => balances.map((balance) => ({ ...balance, accountIban: iban }))),
+    ['accountIban', 'balanceType'],
+  );
+  const transactionRows = Object.entries(FIXTURE_TRANSACTIONS).flatMap(([accountIban, byStatus]) =>
+    Object.entries(byStatus).flatMap(([bookingStatus, bodies]) =>
+      bodies.map((body) => ({
+        transactionId: body.transactionId,
+        accountIban,
+        bookingStatus: bookingStatus as BookingStatus,
+        bookingDate: body.bookingDate,
+        body,
+      })),
+    ),
+  );
+  // TypeORM's deep-partial type cannot follow the open-ended JSON body; the rows are whole entities.
+  await manager.upsert(Transaction, transactionRows as QueryDeepPartialEntity<Transaction>[], ['transactionId']);
+  await manager.upsert(
+    Consent,
+    FIXTURE_CONSENTS.map(({ id, status, accounts: ibans, ...terms }) => ({
+      id,
+      status: status as ConsentStatus,
+      access: {
+        accounts: ibans.map((iban) => ({ iban, currency: 'EUR' })),
+        balances: [],
+        transactions: [],
+        availableAccounts: null,
+      },
+      ...terms,
+      fixture: true,
+    })),
+    ['id'],
+  );
+}
+
+/** Forgets everything TPPs created and restores the fixtures, as on a fresh install. */
+export async function resetSandbox(dataSource: DataSource): Promise<void> {
+  await dataSource.transaction(async (manager) => {
+    await manager.delete(Consent, { fixture: false });
+    await seedFixtures(manager);
+  });
+}

@@ -1,0 +1,52 @@
+import { Get, Param, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Xs2aController } from '../common/tpp-request.guard';
+import type { Consent } from '../consent/consent.entity';
+import { CurrentConsent, RequiresConsent } from '../consent/consent.guard';
+import { AccountInformationService } from './account-information.service';
+import { AccountQueryDto, TransactionsQueryDto } from './dto/account-query.dto';
+import { AccountListResponse, AccountResponse, BalancesResponse, TransactionsResponse } from './dto/account-response.dto';
+
+const ACCOUNT_ID = { name: 'accountId', description: 'resourceId of the account (its IBAN)', example: 'AT099900000000001511' };
+
+/** Paths answer with and without a trailing slash (Express routing is not strict). */
+@ApiTags('Account information')
+@Xs2aController('accounts')
+export class AccountInformationController {
+  constructor(private readonly accounts: AccountInformationService) {}
+
+  @Get()
+  @RequiresConsent('details')
+  @ApiOperation({ summary: 'List the accounts of the consent' })
+  @ApiOkResponse({ type: AccountListResponse })
+  list(@CurrentConsent() consent: Consent, @Query() { withBalance }: AccountQueryDto): Promise<AccountListResponse> {
+    return this.accounts.list(consent, withBalance === 'true');
+  }
+
+  @Get(':accountId')
+  @RequiresConsent('details')
+  @ApiOperation({ summary: 'Read one account' })
+  @ApiParam(ACCOUNT_ID)
+  @ApiOkResponse({ type: AccountResponse })
+  details(@CurrentConsent() consent: Consent, @Param('accountId') accountId: string, @Query() { withBalance }: AccountQueryDto): Promise<AccountResponse> {
+    return this.accounts.details(consent, accountId, withBalance === 'true');
+  }
+
+  @Get(':accountId/balances')
+  @RequiresConsent('balances')
+  @ApiOperation({ summary: 'Read the balances of an account' })
+  @ApiParam(ACCOUNT_ID)
+  @ApiOkResponse({ type: BalancesResponse })
+  balances(@Param('accountId') accountId: string): Promise<BalancesResponse> {
+    return this.accounts.balances(accountId);
+  }
+
+  @Get(':accountId/transactions')
+  @RequiresConsent('transactions')
+  @ApiOperation({ summary: 'Read the transactions of an account: booked, pending, both, or the standing orders (information)' })
+  @ApiParam(ACCOUNT_ID)
+  @ApiOkResponse({ type: TransactionsResponse })
+  transactions(@Param('accountId') accountId: string, @Query() query: TransactionsQueryDto): Promise<TransactionsResponse> {
+    return this.accounts.transactionList(accountId, query);
+  }
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ConsentModule } from '../consent/consent.module';
+import { AccountInformationController } from './account-information.controller';
+import { AccountInformationService } from './account-information.service';
+import { Account, Transaction } from './account.entity';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Account, Transaction]), ConsentModule],
+  controllers: [AccountInformationController],
+  providers: [AccountInformationService],
+})
+export class AccountInformationModule {}

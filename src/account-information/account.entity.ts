@@ -1,0 +1,78 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, OneToMany, PrimaryColumn } from 'typeorm';
+
+@Entity('accounts')
+export class Account {
+  /** The bank uses the IBAN as resourceId. */
+  @PrimaryColumn({ type: 'varchar', length: 34 })
+  iban: string;
+
+  @Column({ type: 'varchar', length: 3 })
+  currency: string;
+
+  @Column({ type: 'varchar', length: 140 })
+  name: string;
+
+  @Column({ type: 'varchar', length: 35 })
+  product: string;
+
+  @Column({ type: 'varchar', length: 11 })
+  bic: string;
+
+  @OneToMany(() => Balance, (balance) => balance.account)
+  balances: Balance[];
+}
+
+@Entity('balances')
+export class Balance {
+  @PrimaryColumn({ type: 'varchar', length: 34 })
+  accountIban: string;
+
+  @PrimaryColumn({ type: 'varchar', length: 30 })
+  balanceType: string;
+
+  @ManyToOne(() => Account, (account) => account.balances, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'accountIban' })
+  account: Account;
+
+  @Column({ type: 'varchar', length: 20 })
+  amount: string;
+
+  @Column({ type: 'varchar', length: 3 })
+  currency: string;
+
+  @Column({ type: 'date' })
+  referenceDate: string;
+}
+
+export type BookingStatus = 'booked' | 'pending' | 'information';
+
+/** The Berlin Group transaction object as the bank shows it; the seed files hold every field. */
+export interface TransactionBody {
+  transactionId: string;
+  bookingDate: string | null;
+  [field: string]: unknown;
+}
+
+@Entity('transactions')
+@Index(['accountIban', 'bookingStatus', 'bookingDate'])
+export class Transaction {
+  @PrimaryColumn({ type: 'varchar', length: 35 })
+  transactionId: string;
+
+  @ManyToOne(() => Account, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'accountIban' })
+  account: Account;
+
+  @Column({ type: 'varchar', length: 34 })
+  accountIban: string;
+
+  @Column({ type: 'varchar', length: 11 })
+  bookingStatus: BookingStatus;
+
+  /** Copied from `body` so that date filters and ordering run in SQL. */
+  @Column({ type: 'date', nullable: true })
+  bookingDate: string | null;
+
+  @Column({ type: 'simple-json' })
+  body: TransactionBody;
+}

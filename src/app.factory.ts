@@ -1,0 +1,26 @@
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { AppModule } from './app.module';
+import { echoRequestId } from './common/request-id.middleware';
+
+/** The app exactly as it serves, for main.ts and for the e2e tests: settings come from process.env. */
+export async function createApp(): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(), {
+    bodyParser: false,
+    logger: process.env.NODE_ENV === 'test' ? ['error'] : ['log', 'warn', 'error'],
+  });
+  // Order matters: the request ID is echoed before the body parser can fail.
+  app.use(echoRequestId);
+  app.useBodyParser('json', { limit: '100kb' });
+  app.set('x-powered-by', false);
+
+  const document = new DocumentBuilder()
+    .setTitle('PSD2 sandbox')
+    .setDescription("A stateful sandbox of a bank's Berlin Group NextGenPSD2 (XS2A) interface: consents and account information.")
+    .setVersion('1')
+    .addBearerAuth()
+    .build();
+  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, document), { jsonDocumentUrl: 'docs-json' });
+  return app;
+}

@@ -1,0 +1,31 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { AccountInformationModule } from './account-information/account-information.module';
+import { BerlinGroupExceptionFilter } from './common/berlin-group-exception.filter';
+import { CommonModule } from './common/common.module';
+import { createValidationPipe } from './common/validation.pipe';
+import { validateEnvironment } from './config/environment';
+import { ConsentModule } from './consent/consent.module';
+import { DatabaseModule } from './database/database.module';
+
+@Module({})
+export class AppModule {
+  /** Reads the environment when called, so that each test can start an app on its own settings. */
+  static forRoot(): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: validateEnvironment }),
+        CommonModule,
+        DatabaseModule,
+        ConsentModule,
+        AccountInformationModule,
+      ],
+      providers: [
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+        { provide: APP_FILTER, useClass: BerlinGroupExceptionFilter },
+      ],
+    };
+  }
+}

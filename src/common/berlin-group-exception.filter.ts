@@ -1,0 +1,41 @@
+import { ArgumentsHost, BadRequestException, Catch, ExceptionFilter, Logger, NotFoundException } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { DomainError } from './error-catalogue';
+
+/** The one place that turns any failure into the Berlin Group error body: no framework error page ever shows. */
+@Catch()
+export class BerlinGroupExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<Request>();
+    const error = this.toDomainError(exception, request);
+    if (error.status >= 500) {
+      this.logger.error(`${request.method} ${request.originalUrl}`, exception instanceof Error ? exception.stack : exception);
+    }
+    http.getResponse<Response>().status(error.status).json(error.toBody());
+  }
+
+  private toDomainError(exception: unknown, request: Request): DomainError {
+    if (exception instanceof DomainError) return exception;
+    // Nest's router throws NotFoundException for unmatched routes; our code never does.
+    if (exception instanceof NotFoundException) {
+      return new DomainError({ messageId: 'XS2A012E', description: `no route ${request.method} ${request.path}` });
+    }
+    // body-parser's own error for a body over the limit set in app.factory.ts.
+    if (isHttpError(exception) && exception.type === 'entity.too.large') {
+      return new DomainError({ messageId: 'XS2A003E', description: 'the request body is larger than 100 KiB' });
+    }
+    // Nest maps body-parser's JSON SyntaxError and Express's URIError to BadRequestException;
+    // body-parser's other refusals (unsupported charset or encoding) arrive as client http-errors.
+    if (exception instanceof BadRequestException || (isHttpError(exception) && exception.status < 500)) {
+      return new DomainError({ messageId: 'XS2A002E', description: `malformed request: ${exception.message}` });
+    }
+    return new DomainError({ messageId: 'XS2A013E', description: 'unexpected error' });
+  }
+}
+
+function isHttpError(value: unknown): value is Error & { status: number; type?: string } {
+  return value instanceof Error && typeof (value as { status?: unknown }).status === 'number';
+}

@@ -1,0 +1,88 @@
+/**
+ * Every error the sandbox answers with, one row per Berlin Group message number.
+ * 004, 005, 016 and 017 are the bank's own numbers; the rest are ours (README, "Error catalogue").
+ */
+export const ERROR_CATALOGUE = {
+  XS2A001E: { status: 400, code: 'FORMAT_ERROR', when: 'a header, query parameter or body field is missing or malformed' },
+  XS2A002E: { status: 400, code: 'FORMAT_ERROR', when: 'the body is not well-formed JSON, or the URL is not well-formed' },
+  XS2A003E: { status: 413, code: 'FORMAT_ERROR', when: 'the body is larger than 100 KiB' },
+  XS2A004E: { status: 401, code: 'CONSENT_EXPIRED', when: 'the consent has expired (transactions)' },
+  XS2A005E: { status: 401, code: 'CONSENT_EXPIRED', when: 'the consent has expired (account list, account details, balances)' },
+  XS2A007E: { status: 401, code: 'TOKEN_INVALID', when: 'no `Authorization: Bearer <token>` header with a non-empty token' },
+  XS2A008E: { status: 401, code: 'CONSENT_INVALID', when: 'the consent is not `valid` (received, rejected, terminatedByTpp)' },
+  XS2A009E: { status: 401, code: 'CONSENT_INVALID', when: 'the consent does not grant this service (balances or transactions) on the account' },
+  XS2A010E: { status: 400, code: 'PERIOD_INVALID', when: '`dateFrom` is after `dateTo`' },
+  XS2A011E: { status: 409, code: 'STATUS_INVALID', when: 'the consent is already in a final status and cannot be deleted' },
+  XS2A012E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no such route' },
+  XS2A013E: { status: 500, code: 'INTERNAL_SERVER_ERROR', when: 'an unexpected fault of the sandbox (a bug: please report it)' },
+  XS2A016E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'the account does not exist or is not part of the consent' },
+  XS2A017E: { status: 403, code: 'CONSENT_UNKNOWN', when: 'no consent with this Consent-ID' },
+} as const;
+
+export type MessageId = keyof typeof ERROR_CATALOGUE;
+
+export interface TppMessage {
+  category: 'ERROR';
+  code: string;
+  path: string | null;
+  text: string;
+}
+
+export interface TppErrorBody {
+  tppMessages: TppMessage[];
+  _links: null;
+}
+
+/** One failing condition; `path` names the field, header or parameter at fault. */
+export interface ErrorDetail {
+  messageId: MessageId;
+  description: string;
+  path?: string | null;
+}
+
+/** A failure the client caused or may expect; the exception filter renders it, services never build HTTP answers. */
+export class DomainError extends Error {
+  readonly details: ErrorDetail[];
+
+  constructor(first: ErrorDetail, ...more: ErrorDetail[]) {
+    super(first.description);
+    this.details = [first, ...more];
+  }
+
+  get status(): number {
+    return ERROR_CATALOGUE[this.details[0].messageId].status;
+  }
+
+  toBody(): TppErrorBody {
+    return {
+      tppMessages: this.details.map(({ messageId, description, path }) => ({
+        category: 'ERROR',
+        code: ERROR_CATALOGUE[messageId].code,
+        path: path ?? null,
+        text: `{sensitive} ${messageId}: ${description}`,
+      })),
+      _links: null,
+    };
+  }
+}
+
+export class FormatError extends DomainError {
+  constructor(path: string, description: string) {
+    super({ messageId: 'XS2A001E', path, description });
+  }
+}
+
+export class ConsentUnknownError extends DomainError {
+  constructor(consentId: string) {
+    super({ messageId: 'XS2A017E', description: `consent ${consentId} unknown` });
+  }
+}
+
+export class ResourceUnknownError extends DomainError {
+  constructor(resourceId: string) {
+    super({
+      messageId: 'XS2A016E',
+      description: `resource ${resourceId} unknown, not found or not part of the current consent`,
+    });
+  }
+}

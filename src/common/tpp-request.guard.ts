@@ -1,0 +1,33 @@
+import { applyDecorators, CanActivate, Controller, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiResponse } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { isUUID } from 'class-validator';
+import { DomainError, FormatError } from './error-catalogue';
+import { TppErrorResponse } from './error-response.dto';
+
+/** The checks every /v1 request passes before anything else (decisions §3). */
+@Injectable()
+export class TppRequestGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<Request>();
+    if (!/^Bearer +\S+/i.test(request.header('authorization') ?? '')) {
+      throw new DomainError({ messageId: 'XS2A007E', description: 'an Authorization header "Bearer <token>" is required' });
+    }
+    if (!isUUID(request.header('x-request-id') ?? '')) {
+      throw new FormatError('X-Request-ID', 'X-Request-ID must be a UUID');
+    }
+    return true;
+  }
+}
+
+/** A controller of the bank's XS2A interface: path below /v1, bearer token and X-Request-ID enforced and documented. */
+export function Xs2aController(path: string): ClassDecorator {
+  return applyDecorators(
+    Controller(`v1/${path}`),
+    UseGuards(TppRequestGuard),
+    ApiBearerAuth(),
+    ApiHeader({ name: 'X-Request-ID', required: true, description: 'UUID of the request, echoed in the response', schema: { type: 'string', format: 'uuid' } }),
+    ApiResponse({ status: 400, description: 'FORMAT_ERROR: a header, parameter or field is missing or malformed', type: TppErrorResponse }),
+    ApiResponse({ status: 401, description: 'TOKEN_INVALID: no bearer token', type: TppErrorResponse }),
+  );
+}

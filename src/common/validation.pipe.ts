@@ -1,0 +1,31 @@
+import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { DomainError, ErrorDetail } from './error-catalogue';
+
+/**
+ * The global pipe: DTO validation failures become one FORMAT_ERROR message per field, with `path`
+ * naming it (`access.balances[0].iban`). Unknown fields are stripped, never a reason to reject.
+ */
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    transform: true,
+    whitelist: true,
+    forbidNonWhitelisted: false,
+    validationError: { target: false, value: true },
+    exceptionFactory: (errors) => {
+      const [first, ...more] = errors.flatMap((error) => toDetails(error, ''));
+      return new DomainError(first, ...more);
+    },
+  });
+}
+
+function toDetails(error: ValidationError, parentPath: string): ErrorDetail[] {
+  const path = /^\d+$/.test(error.property)
+    ? `${parentPath}[${error.property}]`
+    : parentPath
+      ? `${parentPath}.${error.property}`
+      : error.property;
+  const description =
+    error.value === undefined ? `${path} is required` : Object.values(error.constraints ?? {})[0]?.replace(error.property, path);
+  const own: ErrorDetail[] = error.constraints ? [{ messageId: 'XS2A001E', path, description }] : [];
+  return [...own, ...(error.children ?? []).flatMap((child) => toDetails(child, path))];
+}

@@ -1,0 +1,43 @@
+import { Matches, ValidateBy, ValidationOptions, buildMessage } from 'class-validator';
+import { isDateOnly } from './dates';
+import { isValidIban } from './iban';
+
+/** Property decorators for the Berlin Group field formats; the patterns are the yaml's. */
+
+export function IsIban(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isIban',
+      validator: {
+        validate: isValidIban,
+        defaultMessage: buildMessage((each) => `${each}$property must be an IBAN with a valid checksum`, options),
+      },
+    },
+    options,
+  );
+}
+
+export function IsDateOnly(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isDateOnly',
+      validator: {
+        validate: isDateOnly,
+        defaultMessage: buildMessage((each) => `${each}$property must be a real date written YYYY-MM-DD`, options),
+      },
+    },
+    options,
+  );
+}
+
+export const IsBic = (): PropertyDecorator =>
+  Matches(/^[A-Z]{6}[A-Z2-9][A-NP-Z0-9]([A-Z0-9]{3})?$/, { message: '$property must be a BIC of 8 or 11 characters' });
+
+export const IsCurrency = (): PropertyDecorator =>
+  Matches(/^[A-Z]{3}$/, { message: '$property must be an ISO 4217 code of three capital letters' });
+
+/** A positive amount: up to 14 integer digits and 3 decimals, never zero, never signed. */
+export const IsAmount = (): PropertyDecorator =>
+  Matches(/^(?!0+(\.0+)?$)[0-9]{1,14}(\.[0-9]{1,3})?$/, {
+    message: '$property must be a positive decimal string such as "123.45"',
+  });

@@ -1,0 +1,45 @@
+import { plainToInstance } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsDateOnly } from '../common/validators';
+
+export const SCA_MODES = ['auto', 'redirect'] as const;
+export type ScaMode = (typeof SCA_MODES)[number];
+
+/** The sandbox's settings, read from the environment once at start (README, "Configuration"). */
+export class Environment {
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  PORT: number = 3000;
+
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  PUBLIC_BASE_URL: string = 'http://localhost:3000';
+
+  @IsString()
+  @MinLength(1)
+  DATABASE_PATH: string = 'data/sandbox.sqlite';
+
+  @IsIn(SCA_MODES)
+  SCA_MODE: ScaMode = 'auto';
+
+  /** Overrides "today" for every date rule; unset means the real UTC date. */
+  @IsOptional()
+  @IsDateOnly()
+  SANDBOX_DATE?: string;
+}
+
+// Class fields are own properties (ES2022 define semantics), so this lists every setting.
+const KEYS = Object.keys(new Environment()) as (keyof Environment)[];
+
+export function validateEnvironment(raw: Record<string, unknown>): Environment {
+  // Empty strings count as unset, so `PORT=` in a compose file falls back to the default.
+  const given = Object.fromEntries(KEYS.filter((key) => raw[key] !== undefined && raw[key] !== '').map((key) => [key, raw[key]]));
+  const environment = plainToInstance(Environment, given, { enableImplicitConversion: true });
+  const errors = validateSync(environment);
+  if (errors.length > 0) {
+    const lines = errors.map((error) => `  ${error.property}=${JSON.stringify(raw[error.property])}: ${Object.values(error.constraints ?? {}).join('; ')}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  environment.PUBLIC_BASE_URL = environment.PUBLIC_BASE_URL.replace(/\/+$/, '');
+  return environment;
+}

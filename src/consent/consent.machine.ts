@@ -1,0 +1,54 @@
+import { initialTransition, setup } from 'xstate';
+
+/** Berlin Group consent statuses this sandbox uses; the last three are final. */
+export type ConsentStatus = 'received' | 'valid' | 'rejected' | 'expired' | 'terminatedByTpp';
+
+export interface ConsentContext {
+  validUntil: string;
+}
+
+export type ConsentEvent =
+  | { type: 'APPROVE' }
+  | { type: 'DENY' }
+  | { type: 'EXPIRE'; today: string }
+  | { type: 'TERMINATE' };
+
+export const consentMachine = setup({
+  types: {
+    context: {} as ConsentContext,
+    input: {} as ConsentContext,
+    events: {} as ConsentEvent,
+  },
+  guards: {
+    // validUntil is the last day of validity: the consent expires the day after.
+    isPastValidUntil: ({ context, event }) => event.type === 'EXPIRE' && event.today > context.validUntil,
+  },
+}).createMachine({
+  id: 'consent',
+  initial: 'received',
+  context: ({ input }) => ({ validUntil: input.validUntil }),
+  states: {
+    received: {
+      on: {
+        APPROVE: 'valid',
+        DENY: 'rejected',
+        EXPIRE: { target: 'expired', guard: 'isPastValidUntil' },
+        TERMINATE: 'terminatedByTpp',
+      },
+    },
+    valid: {
+      on: {
+        EXPIRE: { target: 'expired', guard: 'isPastValidUntil' },
+        TERMINATE: 'terminatedByTpp',
+      },
+    },
+    rejected: { type: 'final' },
+    expired: { type: 'final' },
+    terminatedByTpp: { type: 'final' },
+  },
+});
+
+export function initialConsentStatus(context: ConsentContext): ConsentStatus {
+  const [snapshot] = initialTransition(consentMachine, context);
+  return snapshot.value as ConsentStatus;
+}

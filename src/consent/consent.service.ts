@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { FIRST_VALID_CONSENT_ID } from '../../seeds/fixtures';
+import { Account } from '../account-information/account.entity';
+import { ClockService } from '../common/clock.service';
+import { addDays } from '../common/dates';
+import { ConsentUnknownError, DomainError, FormatError } from '../common/error-catalogue';
+import { nextStatus } from '../common/state-machine';
+import { Environment } from '../config/environment';
+import { AccountReferenceDto, CreateConsentDto } from './dto/create-consent.dto';
+import { Consent, ConsentAccess } from './consent.entity';
+import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus } from './consent.machine';
+
+/** Longest validity a consent gets (decisions §4): a later validUntil is capped, which is why the answer may differ. */
+const MAX_VALIDITY_DAYS = 180;
+
+@Injectable()
+export class ConsentService {
+  constructor(
+    @InjectRepository(Consent) private readonly consents: Repository<Consent>,
+    @InjectRepository(Account) private readonly accounts: Repository<Account>,
+    private readonly clock: ClockService,
+    private readonly config: ConfigService<Environment, true>,
+  ) {}
+
+  /** Answers the Consent-ID and the status to report (decisions §2). */
+  async create(request: CreateConsentDto): Promise<{ consentId: string; consentStatus: ConsentStatus }> {
+    const today = this.clock.today();
+    if (request.validUntil < today) throw new FormatError('validUntil', `validUntil must not be before today (${today})`);
+    const auto = this.config.get('SCA_MODE', { infer: true }) === 'auto';
+    const allAccounts = request.access.availableAccounts === 'allAccounts';
+    // As the bank's sandbox does: an explicit account list gets the first fixture consent, and nothing is stored.
+    if (auto && !allAccounts) return { consentId: FIRST_VALID_CONSENT_ID, consentStatus: 'received' };
+
+    const validUntil = [request.validUntil, addDays(today, MAX_VALIDITY_DAYS)].sort()[0];
+    const received = initialConsentStatus({ validUntil });
+    const consent = this.consents.create({
+      id: randomUUID(),
+      // In auto mode strong customer authentication is deemed done at once.
+      status: auto ? (nextStatus(consentMachine, received, { validUntil }, { type: 'APPROVE' }) as ConsentStatus) : received,
+      access: auto ? await this.allAccountsAccess() : requestedAccess(request),
+      recurringIndicator: request.recurringIndicator,
+      validUntil,
+      frequencyPerDay: request.frequencyPerDay,
+      lastActionDate: today,
+      fixture: false,
+    });
+    await this.consents.insert(consent);
+    return { consentId: consent.id, consentStatus: consent.status };
+  }
+
+  /** The consent as it stands today: one whose validUntil has passed is expired first. */
+  async findCurrent(consentId: string): Promise<Consent> {
+    const consent = await this.consents.findOneBy({ id: consentId });
+    if (!consent) throw new ConsentUnknownError(consentId);
+    return (await this.apply(consent, { type: 'EXPIRE', today: this.clock.today() })).consent;
+  }
+
+  async delete(consentId: string): Promise<void> {
+    const consent = await this.findCurrent(consentId);
+    if (consent.fixture) return; // the bank's scenery: deleting answers 204 and changes nothing
+    const { consent: now, accepted } = await this.apply(consent, { type: 'TERMINATE' });
+    if (!accepted) {
+      throw new DomainError({ messageId: 'XS2A011E', description: `consent ${consentId} is ${now.status} and cannot be deleted` });
+    }
+  }
+
+  /**
+   * Lets the machine decide the event, then writes the new status with a compare-and-set on the
+   * old one; when another request moved the consent first, decides again on what it left.
+   */
+  private async apply(consent: Consent, event: ConsentEvent): Promise<{ consent: Consent; accepted: boolean }> {
+    const status = nextStatus(consentMachine, consent.status, { validUntil: consent.validUntil }, event) as ConsentStatus | null;
+    if (!status) return { consent, accepted: false };
+    const lastActionDate = this.clock.today();
+    const { affected } = await this.consents.update({ id: consent.id, status: consent.status }, { status, lastActionDate });
+    if (affected) return { consent: Object.assign(consent, { status, lastActionDate }), accepted: true };
+    return this.apply(await this.consents.findOneByOrFail({ id: consent.id }), event);
+  }
+
+  private async allAccountsAccess(): Promise<ConsentAccess> {
+    const accounts = await this.accounts.find({ order: { iban: 'ASC' } });
+    return {
+      accounts: accounts.map(({ iban, currency }) => ({ iban, currency })),
+      balances: [],
+      transactions: [],
+      availableAccounts: null,
+    };
+  }
+}
+
+function requestedAccess({ access }: CreateConsentDto): ConsentAccess {
+  const references = (list: AccountReferenceDto[] = []) => list.map(({ iban, currency }) => ({ iban, currency: currency ?? null }));
+  return access.availableAccounts === 'allAccounts'
+    ? { accounts: [], balances: [], transactions: [], availableAccounts: 'allAccounts' }
+    : { accounts: [], balances: references(access.balances), transactions: references(access.transactions), availableAccounts: null };
+}

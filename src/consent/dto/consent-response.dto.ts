@@ -1,0 +1,152 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { href, Href } from '../../common/links';
+import type { AccountReference, Consent } from '../consent.entity';
+import type { ConsentStatus } from '../consent.machine';
+
+const CONSENT_STATUSES = ['received', 'valid', 'rejected', 'expired', 'terminatedByTpp'];
+
+export class ConsentLinks {
+  @ApiProperty({ type: Href, example: { href: 'http://localhost:3000/sca/consents?consent_id=e6151d43-dca8-4fe1-b139-3a89bfeb57a2&redirectBackUrl=https%3A%2F%2Ftpp.example%2Fcallback' } })
+  scaRedirect: Href;
+
+  @ApiProperty({ type: Href, example: { href: '/v1/consents/e6151d43-dca8-4fe1-b139-3a89bfeb57a2' } })
+  self: Href;
+
+  @ApiProperty({ type: Href, example: { href: '/v1/consents/e6151d43-dca8-4fe1-b139-3a89bfeb57a2/status' } })
+  status: Href;
+}
+
+export class ConsentCreatedResponse {
+  @ApiProperty({ enum: CONSENT_STATUSES, example: 'received' })
+  consentStatus: ConsentStatus;
+
+  @ApiProperty({ format: 'uuid', example: 'e6151d43-dca8-4fe1-b139-3a89bfeb57a2' })
+  consentId: string;
+
+  @ApiProperty({ type: Object, nullable: true, example: null })
+  scaMethods: null;
+
+  @ApiProperty({ type: Object, nullable: true, example: null })
+  chosenScaMethod: null;
+
+  @ApiProperty({ type: Object, nullable: true, example: null })
+  challengeData: null;
+
+  @ApiProperty({ type: String, nullable: true, example: null })
+  psuMessage: null;
+
+  @ApiProperty({ type: ConsentLinks })
+  _links: ConsentLinks;
+}
+
+export class ConsentStatusResponse {
+  @ApiProperty({ enum: CONSENT_STATUSES, example: 'valid' })
+  consentStatus: ConsentStatus;
+}
+
+export class AccountReferenceResponse {
+  @ApiProperty({ type: String, nullable: true, example: 'AT099900000000001511' })
+  iban: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: null })
+  bban: null;
+
+  @ApiProperty({ type: String, nullable: true, example: null })
+  pan: null;
+
+  @ApiProperty({ type: String, nullable: true, example: null })
+  maskedPan: null;
+
+  @ApiProperty({ type: String, nullable: true, example: null })
+  msisdn: null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'EUR' })
+  currency: string | null;
+}
+
+export class ConsentAccessResponse {
+  @ApiProperty({ type: [AccountReferenceResponse] })
+  accounts: AccountReferenceResponse[];
+
+  @ApiProperty({ type: [AccountReferenceResponse] })
+  balances: AccountReferenceResponse[];
+
+  @ApiProperty({ type: [AccountReferenceResponse] })
+  transactions: AccountReferenceResponse[];
+
+  @ApiProperty({ type: Object, nullable: true, example: null })
+  additionalInformation: null;
+
+  @ApiProperty({ type: String, nullable: true, example: null, description: '`allAccounts` until the account holder has chosen the accounts' })
+  availableAccounts: 'allAccounts' | null;
+
+  @ApiProperty({ type: String, nullable: true, example: null })
+  availableAccountsWithBalance: null;
+
+  @ApiProperty({ type: String, nullable: true, example: null })
+  allPsd2: null;
+
+  @ApiProperty({ type: [String], nullable: true, example: null })
+  restrictedTo: null;
+}
+
+export class ConsentResponse {
+  @ApiProperty({ type: ConsentAccessResponse })
+  access: ConsentAccessResponse;
+
+  @ApiProperty({ example: true })
+  recurringIndicator: boolean;
+
+  @ApiProperty({ example: '9999-12-31' })
+  validUntil: string;
+
+  @ApiProperty({ example: 4 })
+  frequencyPerDay: number;
+
+  @ApiProperty({ example: '2019-03-06' })
+  lastActionDate: string;
+
+  @ApiProperty({ enum: CONSENT_STATUSES, example: 'valid' })
+  consentStatus: ConsentStatus;
+
+  @ApiProperty({ type: Object, nullable: true, example: null })
+  _links: null;
+}
+
+export function toAccountReferenceResponse({ iban, currency }: AccountReference): AccountReferenceResponse {
+  return { iban, bban: null, pan: null, maskedPan: null, msisdn: null, currency };
+}
+
+export function toConsentCreatedResponse(consentId: string, consentStatus: ConsentStatus, scaRedirect: Href): ConsentCreatedResponse {
+  return {
+    consentStatus,
+    consentId,
+    scaMethods: null,
+    chosenScaMethod: null,
+    challengeData: null,
+    psuMessage: null,
+    _links: { scaRedirect, self: href(`/v1/consents/${consentId}`), status: href(`/v1/consents/${consentId}/status`) },
+  };
+}
+
+export function toConsentResponse(consent: Consent): ConsentResponse {
+  const { accounts, balances, transactions, availableAccounts } = consent.access;
+  return {
+    access: {
+      accounts: accounts.map(toAccountReferenceResponse),
+      balances: balances.map(toAccountReferenceResponse),
+      transactions: transactions.map(toAccountReferenceResponse),
+      additionalInformation: null,
+      availableAccounts,
+      availableAccountsWithBalance: null,
+      allPsd2: null,
+      restrictedTo: null,
+    },
+    recurringIndicator: consent.recurringIndicator,
+    validUntil: consent.validUntil,
+    frequencyPerDay: consent.frequencyPerDay,
+    lastActionDate: consent.lastActionDate,
+    consentStatus: consent.status,
+    _links: null,
+  };
+}

@@ -1,0 +1,57 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, Min, ValidateNested } from 'class-validator';
+import { IsCurrency, IsDateOnly, IsIban } from '../../common/validators';
+
+export class AccountReferenceDto {
+  @ApiProperty({ example: 'AT099900000000001511' })
+  @IsIban()
+  iban: string;
+
+  @ApiPropertyOptional({ example: 'EUR' })
+  @IsOptional()
+  @IsCurrency()
+  currency?: string;
+}
+
+export class ConsentAccessDto {
+  @ApiPropertyOptional({ type: [AccountReferenceDto], example: [{ iban: 'AT099900000000001511' }] })
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => AccountReferenceDto)
+  balances?: AccountReferenceDto[];
+
+  @ApiPropertyOptional({ type: [AccountReferenceDto], example: [] })
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => AccountReferenceDto)
+  transactions?: AccountReferenceDto[];
+
+  @ApiPropertyOptional({ enum: ['allAccounts'], description: 'requests every account the holder has; the lists are then ignored' })
+  @IsOptional()
+  @IsIn(['allAccounts'])
+  availableAccounts?: 'allAccounts';
+}
+
+export class CreateConsentDto {
+  @ApiProperty({ type: ConsentAccessDto })
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => ConsentAccessDto)
+  access: ConsentAccessDto;
+
+  @ApiProperty({ example: true })
+  @IsBoolean()
+  recurringIndicator: boolean;
+
+  @ApiProperty({ example: '2026-12-31', description: 'last day of validity, not before today; capped at today + 180 days' })
+  @IsDateOnly()
+  validUntil: string;
+
+  @ApiProperty({ example: 4, minimum: 1 })
+  @IsInt()
+  @Min(1)
+  frequencyPerDay: number;
+}

@@ -1,0 +1,53 @@
+import { Controller, Get, Injectable, Module, OnModuleInit } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { seedFixtures } from '../../seeds/fixtures';
+import { Environment } from '../config/environment';
+import { dataSourceOptions } from './data-source';
+
+/** Upserts the fixtures once the migrations have run, before the server accepts a request. */
+@Injectable()
+class FixtureLoader implements OnModuleInit {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.dataSource.transaction((manager) => seedFixtures(manager));
+  }
+}
+
+class HealthResponse {
+  @ApiProperty({ example: 'ok' })
+  status: 'ok';
+}
+
+@ApiTags('Health')
+@Controller('health')
+class HealthController {
+  constructor(private readonly dataSource: DataSource) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Answers 200 once the database is migrated and seeded (the server listens only then)' })
+  @ApiOkResponse({ type: HealthResponse })
+  async check(): Promise<HealthResponse> {
+    await this.dataSource.query('SELECT 1');
+    return { status: 'ok' };
+  }
+}
+
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<Environment, true>) => ({
+        ...dataSourceOptions(config.get('DATABASE_PATH', { infer: true })),
+        migrationsRun: true,
+        migrationsTransactionMode: 'all',
+      }),
+    }),
+  ],
+  controllers: [HealthController],
+  providers: [FixtureLoader],
+})
+export class DatabaseModule {}
