@@ -1,4 +1,4 @@
-/** Unit specs live beside the code (src/**/*.spec.ts); e2e specs under test/. */
+// Unit specs live beside the code (src/), e2e specs under test/; one run takes both.
 module.exports = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   roots: ['<rootDir>/src', '<rootDir>/test'],

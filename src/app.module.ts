@@ -16,7 +16,8 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: validateEnvironment }),
+        // skipProcessEnv: settings are the validated snapshot taken here, never re-read later.
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, skipProcessEnv: true, validate: validateEnvironment }),
         CommonModule,
         DatabaseModule,
         ConsentModule,

@@ -24,8 +24,9 @@ function toDetails(error: ValidationError, parentPath: string): ErrorDetail[] {
     : parentPath
       ? `${parentPath}.${error.property}`
       : error.property;
-  const description =
-    error.value === undefined ? `${path} is required` : Object.values(error.constraints ?? {})[0]?.replace(error.property, path);
-  const own: ErrorDetail[] = error.constraints ? [{ messageId: 'XS2A001E', path, description }] : [];
-  return [...own, ...(error.children ?? []).flatMap((child) => toDetails(child, path))];
+  const children = (error.children ?? []).flatMap((child) => toDetails(child, path));
+  if (!error.constraints) return children;
+  // Decorators register bottom-up, so the last message belongs to the first-written (type) check.
+  const description = error.value === undefined ? `${path} is required` : Object.values(error.constraints).at(-1)!.replace(error.property, path);
+  return [{ messageId: 'XS2A001E', path, description }, ...children];
 }

@@ -1,0 +1,37 @@
+import { validateEnvironment } from './environment';
+
+describe('environment', () => {
+  it('has defaults for every setting', () => {
+    expect({ ...validateEnvironment({}) }).toEqual({
+      PORT: 3000,
+      PUBLIC_BASE_URL: 'http://localhost:3000',
+      DATABASE_PATH: 'data/sandbox.sqlite',
+      SCA_MODE: 'auto',
+      SANDBOX_DATE: undefined,
+    });
+  });
+
+  it('reads the given values, ignores unrelated variables and empty ones', () => {
+    expect({
+      ...validateEnvironment({ PORT: '8080', PUBLIC_BASE_URL: 'https://sandbox.example/', SCA_MODE: 'redirect', SANDBOX_DATE: '2026-01-31', DATABASE_PATH: '', HOME: '/x' }),
+    }).toEqual({
+      PORT: 8080,
+      PUBLIC_BASE_URL: 'https://sandbox.example',
+      DATABASE_PATH: 'data/sandbox.sqlite',
+      SCA_MODE: 'redirect',
+      SANDBOX_DATE: '2026-01-31',
+    });
+  });
+
+  it('refuses bad values with a message naming each of them', () => {
+    expect(() => validateEnvironment({ PORT: 'eighty', SCA_MODE: 'manual', SANDBOX_DATE: '2026-02-30', PUBLIC_BASE_URL: 'localhost' })).toThrow(
+      [
+        'Invalid configuration:',
+        '  PORT="eighty": PORT must not be greater than 65535; PORT must not be less than 1; PORT must be an integer number',
+        '  PUBLIC_BASE_URL="localhost": PUBLIC_BASE_URL must be a URL address',
+        '  SCA_MODE="manual": SCA_MODE must be one of the following values: auto, redirect',
+        '  SANDBOX_DATE="2026-02-30": SANDBOX_DATE must be a real date written YYYY-MM-DD',
+      ].join('\n'),
+    );
+  });
+});

@@ -1,0 +1,35 @@
+import { nextStatus } from '../common/state-machine';
+import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus } from './consent.machine';
+
+const context = { validUntil: '2026-03-15' };
+const EXPIRE_AFTER: ConsentEvent = { type: 'EXPIRE', today: '2026-03-16' };
+const EXPIRE_ON_LAST_DAY: ConsentEvent = { type: 'EXPIRE', today: '2026-03-15' };
+
+describe('consent machine', () => {
+  it('starts in received', () => {
+    expect(initialConsentStatus(context)).toBe('received');
+  });
+
+  // Every status against every event: the target status, or null where the machine refuses.
+  const table: [ConsentStatus, ConsentEvent, ConsentStatus | null][] = [
+    ['received', { type: 'APPROVE' }, 'valid'],
+    ['received', { type: 'DENY' }, 'rejected'],
+    ['received', EXPIRE_AFTER, 'expired'],
+    ['received', EXPIRE_ON_LAST_DAY, null],
+    ['received', { type: 'TERMINATE' }, 'terminatedByTpp'],
+    ['valid', { type: 'APPROVE' }, null],
+    ['valid', { type: 'DENY' }, null],
+    ['valid', EXPIRE_AFTER, 'expired'],
+    ['valid', EXPIRE_ON_LAST_DAY, null],
+    ['valid', { type: 'TERMINATE' }, 'terminatedByTpp'],
+    ...(['rejected', 'expired', 'terminatedByTpp'] as const).flatMap((final) =>
+      [{ type: 'APPROVE' } as const, { type: 'DENY' } as const, EXPIRE_AFTER, { type: 'TERMINATE' } as const].map(
+        (event): [ConsentStatus, ConsentEvent, null] => [final, event, null],
+      ),
+    ),
+  ];
+
+  it.each(table)('%s on %j gives %s', (from, event, to) => {
+    expect(nextStatus(consentMachine, from, context, event)).toBe(to);
+  });
+});

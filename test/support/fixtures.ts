@@ -1,0 +1,20 @@
+/** The bank's fixture IDs (decisions §6), written out here so that a change to seeds/ cannot hide from the tests. */
+export const VALID_CONSENT = 'e6151d43-dca8-4fe1-b139-3a89bfeb57a2';
+export const SECOND_VALID_CONSENT = '58bf4a5e-11e8-46d4-a3e2-8372cdfcd023';
+export const EXPIRED_CONSENT = 'baf31bce-34b2-437a-b9c3-4e044c0bfb04';
+export const UNKNOWN_CONSENT = 'ca2636e6-02f6-4c9d-ae29-051b23a61c11';
+
+export const MARIANNE = 'AT099900000000001511';
+export const GEORG = 'AT439900000000010017';
+export const SUSANNE = 'AT959900000000012476';
+export const FRANZ = 'AT079900000000070029';
+export const ERWIN = 'AT419900000000916809';
+
+export const reference = (iban: string | null, currency: string | null = 'EUR') => ({
+  iban,
+  bban: null,
+  pan: null,
+  maskedPan: null,
+  msisdn: null,
+  currency,
+});

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { INestApplication } from '@nestjs/common';
+import type { App } from 'supertest/types';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../src/app.factory';
+
+/** The date every e2e test runs on unless it sets SANDBOX_DATE itself. */
+export const TODAY = '2026-03-15';
+
+export interface Sandbox {
+  app: INestApplication<App>;
+  http: App;
+  dataSource: DataSource;
+  databasePath: string;
+  close(): Promise<void>;
+}
+
+export function temporaryDatabasePath(): string {
+  return join(mkdtempSync(join(tmpdir(), 'psd2-sandbox-')), 'sandbox.sqlite');
+}
+
+/**
+ * Starts the real app (migrations, fixtures, filter, pipe) on a SQLite file, with the given
+ * settings; the same file can be passed again to test a restart.
+ */
+export async function startSandbox(settings: Record<string, string> = {}, databasePath = temporaryDatabasePath()): Promise<Sandbox> {
+  const environment: Record<string, string> = { NODE_ENV: 'test', DATABASE_PATH: databasePath, SANDBOX_DATE: TODAY, ...settings };
+  const saved = Object.fromEntries(Object.keys(environment).map((key) => [key, process.env[key]]));
+  Object.assign(process.env, environment);
+  let app: INestApplication<App>;
+  try {
+    app = await createApp();
+    await app.init();
+  } finally {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  }
+  return {
+    app,
+    http: app.getHttpServer(),
+    dataSource: app.get(DataSource),
+    databasePath,
+    close: () => app.close(),
+  };
+}
+
+export function removeDatabase(databasePath: string): void {
+  rmSync(join(databasePath, '..'), { recursive: true, force: true });
+}
+
+/** The headers every /v1 request needs; the X-Request-ID is fresh each time. */
+export function tppHeaders(extra: Record<string, string> = {}): Record<string, string> {
+  return { Authorization: 'Bearer sandbox-token', 'X-Request-ID': randomUUID(), ...extra };
+}
+
+/** The Berlin Group error body with one message. */
+export function tppError(code: string, text: string, path: string | null = null) {
+  return { tppMessages: [{ category: 'ERROR', code, path, text }], _links: null };
+}
