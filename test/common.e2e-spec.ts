@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { Consent } from '../src/consent/consent.entity';
+import { VALID_CONSENT } from './support/fixtures';
+import { removeDatabase, Sandbox, startSandbox, tppError, tppHeaders } from './support/sandbox';
+
+const required = (field: string) => ({ category: 'ERROR', code: 'FORMAT_ERROR', path: field, text: `{sensitive} XS2A001E: ${field} is required` });
+/** An array is not the object the operation takes: every mandatory field of the object is missing. */
+const ARRAY_BODY_ERROR = { tppMessages: ['access', 'recurringIndicator', 'validUntil', 'frequencyPerDay'].map(required), _links: null };
+const consentBody = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
+
+describe('requests every /v1 operation needs', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    removeDatabase(sandbox.databasePath);
+  });
+
+  const operations: [string, string][] = [
+    ['post', '/v1/consents'],
+    ['get', `/v1/consents/${VALID_CONSENT}`],
+    ['get', `/v1/consents/${VALID_CONSENT}/status`],
+    ['delete', `/v1/consents/${VALID_CONSENT}`],
+    ['get', '/v1/accounts'],
+    ['get', '/v1/accounts/AT099900000000001511'],
+    ['get', '/v1/accounts/AT099900000000001511/balances'],
+    ['get', '/v1/accounts/AT099900000000001511/transactions?bookingStatus=booked'],
+  ];
+  const call = (method: string, path: string) => request(sandbox.http)[method as 'get'](path).set('Consent-ID', VALID_CONSENT);
+
+  describe.each(operations)('%s %s', (method, path) => {
+    it.each([
+      ['no Authorization header', {}],
+      ['an empty bearer token', { Authorization: 'Bearer ' }],
+      ['another scheme', { Authorization: 'Basic dXNlcjpwdw==' }],
+    ])('answers 401 TOKEN_INVALID for %s', async (_, auth) => {
+      const requestId = randomUUID();
+      const response = await call(method, path)
+        .set({ 'X-Request-ID': requestId, ...auth })
+        .expect(401);
+      expect(response.headers['x-request-id']).toBe(requestId);
+      expect(response.body).toEqual(tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required'));
+    });
+
+    it.each([
+      ['no X-Request-ID', undefined],
+      ['an X-Request-ID that is not a UUID', 'request-1'],
+    ])('answers 400 FORMAT_ERROR for %s', async (_, requestId) => {
+      const response = await call(method, path)
+        .set({ Authorization: 'Bearer t', ...(requestId ? { 'X-Request-ID': requestId } : {}) })
+        .expect(400);
+      expect(response.headers['x-request-id']).toBe(requestId);
+      expect(response.body).toEqual(tppError('FORMAT_ERROR', '{sensitive} XS2A001E: X-Request-ID must be a UUID', 'X-Request-ID'));
+    });
+  });
+
+  it('checks the token before the request ID', async () => {
+    const response = await request(sandbox.http).get('/v1/accounts').expect(401);
+    expect(response.body.tppMessages[0].code).toBe('TOKEN_INVALID');
+  });
+
+  it('accepts any non-empty bearer token, in any letter case of the scheme', async () => {
+    await request(sandbox.http)
+      .get(`/v1/consents/${VALID_CONSENT}/status`)
+      .set({ Authorization: 'bearer x', 'X-Request-ID': randomUUID() })
+      .expect(200);
+  });
+});
+
+describe('failures outside the operations', () => {
+  let sandbox: Sandbox;
+  const countConsents = () => sandbox.dataSource.getRepository(Consent).count();
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    removeDatabase(sandbox.databasePath);
+  });
+
+  it.each([
+    ['get', '/v1/payments'],
+    ['get', '/'],
+    ['put', '/v1/consents'],
+    ['patch', `/v1/consents/${VALID_CONSENT}`],
+    ['post', '/v1/accounts'],
+  ])('%s %s: an unknown route is 404 in the error body', async (method, path) => {
+    const headers = tppHeaders();
+    const response = await request(sandbox.http)[method as 'get'](path).set(headers).expect(404);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
+    expect(response.body).toEqual(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A012E: no route ${method.toUpperCase()} ${path}`));
+  });
+
+  it.each(['{"access":', "{'access': {}}", '"just a string"', '12'])('a body that is not a JSON object (%s) is 400 FORMAT_ERROR and stores nothing', async (raw) => {
+    const before = await countConsents();
+    const headers = tppHeaders({ 'Content-Type': 'application/json' });
+    const response = await request(sandbox.http).post('/v1/consents').set(headers).send(raw).expect(400);
+    expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
+    expect(response.body).toEqual({
+      tppMessages: [{ category: 'ERROR', code: 'FORMAT_ERROR', path: null, text: expect.stringMatching(/^\{sensitive\} XS2A002E: malformed request: /) }],
+      _links: null,
+    });
+    expect(await countConsents()).toBe(before);
+  });
+
+  it('a JSON array body is 400 FORMAT_ERROR', async () => {
+    const response = await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send([consentBody]).expect(400);
+    expect(response.body).toEqual(ARRAY_BODY_ERROR);
+  });
+
+  it('a body that is not sent as JSON is 400 FORMAT_ERROR naming the first missing field', async () => {
+    const response = await request(sandbox.http)
+      .post('/v1/consents')
+      .set(tppHeaders({ 'Content-Type': 'text/plain' }))
+      .send(JSON.stringify(consentBody))
+      .expect(400);
+    expect(response.body.tppMessages[0]).toEqual({ category: 'ERROR', code: 'FORMAT_ERROR', path: 'access', text: '{sensitive} XS2A001E: access is required' });
+  });
+
+  it('a body over 100 KiB is 413 FORMAT_ERROR and stores nothing', async () => {
+    const before = await countConsents();
+    const headers = tppHeaders();
+    const response = await request(sandbox.http)
+      .post('/v1/consents')
+      .set(headers)
+      .send({ ...consentBody, padding: 'x'.repeat(101 * 1024) })
+      .expect(413);
+    expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
+    expect(response.body).toEqual(tppError('FORMAT_ERROR', '{sensitive} XS2A003E: the request body is larger than 100 KiB'));
+    expect(await countConsents()).toBe(before);
+  });
+
+  it('a body just under 100 KiB is accepted', async () => {
+    await request(sandbox.http)
+      .post('/v1/consents')
+      .set(tppHeaders())
+      .send({ ...consentBody, padding: 'x'.repeat(99 * 1024) })
+      .expect(200);
+  });
+
+  it('a body in an unsupported charset is 400 FORMAT_ERROR, like any body that cannot be read as JSON', async () => {
+    const response = await request(sandbox.http)
+      .post('/v1/consents')
+      .set(tppHeaders({ 'Content-Type': 'application/json; charset=klingon' }))
+      .send(JSON.stringify(consentBody))
+      .expect(400);
+    expect(response.body).toEqual(tppError('FORMAT_ERROR', '{sensitive} XS2A002E: malformed request: unsupported charset "KLINGON"'));
+  });
+
+  it('a path with a broken percent-encoding is 400 FORMAT_ERROR', async () => {
+    const response = await request(sandbox.http).get('/v1/consents/%E0%A4%A').set(tppHeaders()).expect(400);
+    expect(response.body).toEqual(tppError('FORMAT_ERROR', "{sensitive} XS2A002E: malformed request: Failed to decode param '%E0%A4%A'"));
+  });
+
+  it('GET /health answers 200 without any header', async () => {
+    const response = await request(sandbox.http).get('/health').expect(200);
+    expect(response.body).toEqual({ status: 'ok' });
+  });
+});
+
+describe('an unexpected fault', () => {
+  it('is a 500 in the Berlin Group body, never a framework page', async () => {
+    const sandbox = await startSandbox();
+    try {
+      // A real fault, not a mock: the database goes away under the running app.
+      await sandbox.dataSource.destroy();
+      const headers = tppHeaders();
+      const response = await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}`).set(headers).expect(500);
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
+      expect(response.body).toEqual(tppError('INTERNAL_SERVER_ERROR', '{sensitive} XS2A013E: unexpected error'));
+    } finally {
+      await sandbox.app.close();
+      removeDatabase(sandbox.databasePath);
+    }
+  });
+});

@@ -1,0 +1,67 @@
+import request from 'supertest';
+import { removeDatabase, Sandbox, startSandbox } from './support/sandbox';
+
+type Operation = {
+  parameters?: { name: string; in: string; required?: boolean }[];
+  requestBody?: unknown;
+  responses: Record<string, unknown>;
+  security?: unknown[];
+};
+
+describe('the OpenAPI document', () => {
+  let sandbox: Sandbox;
+  let paths: Record<string, Record<string, Operation>>;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    const response = await request(sandbox.http).get('/docs-json').expect(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    paths = response.body.paths;
+    expect(response.body.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    removeDatabase(sandbox.databasePath);
+  });
+
+  const headersOf = (operation: Operation) => (operation.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
+  const queryOf = (operation: Operation) => (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+
+  it.each([
+    ['/v1/consents', 'post', ['200', '400', '401']],
+    ['/v1/consents/{consentId}', 'get', ['200', '400', '401', '403']],
+    ['/v1/consents/{consentId}/status', 'get', ['200', '400', '401', '403']],
+    ['/v1/consents/{consentId}', 'delete', ['204', '400', '401', '403', '409']],
+    ['/v1/accounts', 'get', ['200', '400', '401', '403', '404']],
+    ['/v1/accounts/{accountId}', 'get', ['200', '400', '401', '403', '404']],
+    ['/v1/accounts/{accountId}/balances', 'get', ['200', '400', '401', '403', '404']],
+    ['/v1/accounts/{accountId}/transactions', 'get', ['200', '400', '401', '403', '404']],
+  ])('documents %s %s with the bearer token, X-Request-ID and its responses', (path, method, statuses) => {
+    const operation = paths[path][method];
+    expect(operation.security).toEqual([{ bearer: [] }]);
+    expect(headersOf(operation)).toContain('X-Request-ID');
+    expect(Object.keys(operation.responses).sort()).toEqual(statuses);
+  });
+
+  it('documents the consent request body and the Consent-ID header and query parameters of account information', () => {
+    expect(paths['/v1/consents'].post.requestBody).toEqual({
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateConsentDto' } } },
+    });
+    expect(headersOf(paths['/v1/consents'].post)).toEqual(expect.arrayContaining(['PSU-IP-Address', 'X-Request-ID']));
+    for (const path of ['/v1/accounts', '/v1/accounts/{accountId}', '/v1/accounts/{accountId}/balances', '/v1/accounts/{accountId}/transactions']) {
+      expect(headersOf(paths[path].get)).toContain('Consent-ID');
+    }
+    expect(queryOf(paths['/v1/accounts'].get)).toEqual(['withBalance']);
+    expect(queryOf(paths['/v1/accounts/{accountId}/transactions'].get).sort()).toEqual(['bookingStatus', 'dateFrom', 'dateTo']);
+  });
+
+  it('documents /health', () => {
+    expect(Object.keys(paths['/health'].get.responses)).toEqual(['200']);
+  });
+
+  it('serves Swagger UI at /docs', async () => {
+    const response = await request(sandbox.http).get('/docs').expect(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.text).toContain('swagger-ui');
+  });
+});

@@ -1,0 +1,119 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import request from 'supertest';
+import { Account, Balance, Transaction } from '../src/account-information/account.entity';
+import { Consent } from '../src/consent/consent.entity';
+import { MARIANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
+import { removeDatabase, Sandbox, startSandbox, temporaryDatabasePath, tppHeaders } from './support/sandbox';
+
+const run = promisify(execFile);
+const consentBody = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
+
+async function rowCounts(sandbox: Sandbox) {
+  const manager = sandbox.dataSource.manager;
+  return {
+    consents: await manager.count(Consent),
+    fixtureConsents: await manager.count(Consent, { where: { fixture: true } }),
+    accounts: await manager.count(Account),
+    balances: await manager.count(Balance),
+    transactions: await manager.count(Transaction),
+    migrations: Number((await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM migrations'))[0].n),
+  };
+}
+
+/** The seed script as `npm run seed` / `npm run db:reset` run it, on the given file. */
+function seed(databasePath: string, ...args: string[]) {
+  return run(process.execPath, ['-r', 'ts-node/register/transpile-only', 'seeds/seed.ts', ...args], {
+    env: { ...process.env, DATABASE_PATH: databasePath },
+  });
+}
+
+describe('persistence', () => {
+  const databasePath = temporaryDatabasePath();
+  afterAll(() => removeDatabase(databasePath));
+
+  it('keeps every consent across restarts and never duplicates the fixtures', async () => {
+    const first = await startSandbox({}, databasePath);
+    const kept = await request(first.http).post('/v1/consents').set(tppHeaders()).send(consentBody).expect(200);
+    const deleted = await request(first.http).post('/v1/consents').set(tppHeaders()).send(consentBody).expect(200);
+    await request(first.http).delete(`/v1/consents/${deleted.body.consentId}`).set(tppHeaders()).expect(204);
+    const before = await Promise.all(
+      [kept, deleted].map(async (created) => (await request(first.http).get(`/v1/consents/${created.body.consentId}`).set(tppHeaders()).expect(200)).body),
+    );
+    const countsBefore = await rowCounts(first);
+    expect(countsBefore).toEqual({ consents: 5, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, migrations: 1 });
+    await first.close();
+
+    for (let restart = 0; restart < 2; restart++) {
+      const again = await startSandbox({}, databasePath);
+      try {
+        expect(await rowCounts(again)).toEqual(countsBefore);
+        const after = await Promise.all(
+          [kept, deleted].map(async (created) => (await request(again.http).get(`/v1/consents/${created.body.consentId}`).set(tppHeaders()).expect(200)).body),
+        );
+        expect(after).toEqual(before);
+        expect(after.map((consent) => consent.consentStatus)).toEqual(['valid', 'terminatedByTpp']);
+        await request(again.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': kept.body.consentId })).expect(200);
+      } finally {
+        await again.close();
+      }
+    }
+  });
+
+  it('runs SQLite in WAL mode with foreign keys on and full sync', async () => {
+    const sandbox = await startSandbox({}, databasePath);
+    try {
+      expect(await sandbox.dataSource.query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
+      expect(await sandbox.dataSource.query('PRAGMA foreign_keys')).toEqual([{ foreign_keys: 1 }]);
+      expect(await sandbox.dataSource.query('PRAGMA synchronous')).toEqual([{ synchronous: 2 }]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+describe('the seed script', () => {
+  const databasePath = temporaryDatabasePath();
+  afterAll(() => removeDatabase(databasePath));
+
+  it('migrates and seeds an empty file, then restores altered fixtures and leaves TPP consents alone', async () => {
+    const { stdout } = await seed(databasePath);
+    expect(stdout).toContain(`Seeded the fixtures into ${databasePath}.`);
+
+    const sandbox = await startSandbox({}, databasePath);
+    const created = await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send(consentBody).expect(200);
+    await sandbox.dataSource.getRepository(Account).update({ iban: MARIANNE }, { name: 'Someone Else' });
+    await sandbox.dataSource.getRepository(Consent).update({ id: VALID_CONSENT }, { status: 'expired' });
+    await sandbox.close();
+
+    await seed(databasePath);
+    const reseeded = await startSandbox({}, databasePath);
+    try {
+      const accounts = await request(reseeded.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': VALID_CONSENT })).expect(200);
+      expect(accounts.body.accounts[0].name).toBe('Marianne Mustermann');
+      const status = await request(reseeded.http).get(`/v1/consents/${created.body.consentId}/status`).set(tppHeaders()).expect(200);
+      expect(status.body).toEqual({ consentStatus: 'valid' });
+      expect(await rowCounts(reseeded)).toMatchObject({ consents: 4, accounts: 5, transactions: 30, migrations: 1 });
+    } finally {
+      await reseeded.close();
+    }
+  });
+
+  it('--reset (npm run db:reset) deletes what TPPs created and keeps the fixtures', async () => {
+    const sandbox = await startSandbox({}, databasePath);
+    const created = await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send(consentBody).expect(200);
+    await sandbox.close();
+
+    const { stdout } = await seed(databasePath, '--reset');
+    expect(stdout).toContain(`Reset ${databasePath}: TPP-created data deleted, fixtures reloaded.`);
+
+    const reset = await startSandbox({}, databasePath);
+    try {
+      await request(reset.http).get(`/v1/consents/${created.body.consentId}`).set(tppHeaders()).expect(403);
+      await request(reset.http).get(`/v1/consents/${UNKNOWN_CONSENT}`).set(tppHeaders()).expect(403);
+      expect(await rowCounts(reset)).toEqual({ consents: 3, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, migrations: 1 });
+    } finally {
+      await reset.close();
+    }
+  });
+});
