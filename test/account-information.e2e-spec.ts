@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { Consent } from '../src/consent/consent.entity';
 import { ERWIN, EXPIRED_CONSENT, FRANZ, GEORG, MARIANNE, reference, SECOND_VALID_CONSENT, SUSANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
-import { removeDatabase, Sandbox, startSandbox, tppError, tppHeaders } from './support/sandbox';
+import { tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const balance = (balanceType: string, amount: string, referenceDate: string) => ({
   balanceAmount: { currency: 'EUR', amount },
@@ -133,20 +133,12 @@ const transactionsBody = (iban: string, lists: { booked?: unknown[]; pending?: u
 });
 
 describe('account information', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   const get = (path: string, consentId: string | null = VALID_CONSENT) =>
     request(sandbox.http)
       .get(path)
       .set(tppHeaders(consentId ? { 'Consent-ID': consentId } : {}));
   const ids = (list: { transactionId: string }[]) => list.map((entry) => entry.transactionId);
-
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-  });
-  afterAll(async () => {
-    await sandbox.close();
-    removeDatabase(sandbox.databasePath);
-  });
 
   describe('GET /v1/accounts', () => {
     it.each(['/v1/accounts?withBalance=true', '/v1/accounts/?withBalance=true'])('%s answers the bank\'s list byte for byte', async (path) => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { Consent } from '../src/consent/consent.entity';
 import { VALID_CONSENT } from './support/fixtures';
-import { removeDatabase, Sandbox, startSandbox, tppError, tppHeaders } from './support/sandbox';
+import { removeDatabase, startSandbox, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const required = (field: string) => ({ category: 'ERROR', code: 'FORMAT_ERROR', path: field, text: `{sensitive} XS2A001E: ${field} is required` });
 /** An array is not the object the operation takes: every mandatory field of the object is missing. */
@@ -10,14 +10,7 @@ const ARRAY_BODY_ERROR = { tppMessages: ['access', 'recurringIndicator', 'validU
 const consentBody = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
 
 describe('requests every /v1 operation needs', () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-  });
-  afterAll(async () => {
-    await sandbox.close();
-    removeDatabase(sandbox.databasePath);
-  });
+  const sandbox = useSandbox();
 
   const operations: [string, string][] = [
     ['post', '/v1/consents'],
@@ -71,15 +64,8 @@ describe('requests every /v1 operation needs', () => {
 });
 
 describe('failures outside the operations', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   const countConsents = () => sandbox.dataSource.getRepository(Consent).count();
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-  });
-  afterAll(async () => {
-    await sandbox.close();
-    removeDatabase(sandbox.databasePath);
-  });
 
   it.each([
     ['get', '/v1/payments'],

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { Consent } from '../src/consent/consent.entity';
 import { EXPIRED_CONSENT, FRANZ, GEORG, MARIANNE, reference, SUSANNE, ERWIN, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
-import { removeDatabase, Sandbox, startSandbox, TODAY, tppError, tppHeaders } from './support/sandbox';
+import { removeDatabase, startSandbox, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const REDIRECT_URI = 'https://tpp.example/callback?state=a%20b&x=1';
 const explicitRequest = {
@@ -39,18 +39,10 @@ const access = (accounts: string[], balances: object[] = [], transactions: objec
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('consents (SCA_MODE=auto)', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox({ PUBLIC_BASE_URL: 'http://sandbox.test:3000' });
   const countConsents = () => sandbox.dataSource.getRepository(Consent).count();
   const post = (body: unknown, headers = tppHeaders()) => request(sandbox.http).post('/v1/consents').set(headers).send(body as object);
   const createAllAccounts = async (body: object = allAccountsRequest): Promise<string> => (await post(body).expect(200)).body.consentId;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ PUBLIC_BASE_URL: 'http://sandbox.test:3000' });
-  });
-  afterAll(async () => {
-    await sandbox.close();
-    removeDatabase(sandbox.databasePath);
-  });
 
   describe('POST /v1/consents', () => {
     it('answers an explicit account list with the first valid fixture, received, and stores nothing', async () => {
@@ -308,14 +300,7 @@ describe('consent expiry', () => {
 });
 
 describe('consents (SCA_MODE=redirect)', () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ SCA_MODE: 'redirect' });
-  });
-  afterAll(async () => {
-    await sandbox.close();
-    removeDatabase(sandbox.databasePath);
-  });
+  const sandbox = useSandbox({ SCA_MODE: 'redirect' });
 
   it('stores an explicit-list consent as requested, received, which reads nothing until approved', async () => {
     const body = { ...explicitRequest, access: { balances: [{ iban: MARIANNE }, { iban: SUSANNE, currency: 'EUR' }], transactions: [{ iban: GEORG }] } };

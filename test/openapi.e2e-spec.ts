@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { removeDatabase, Sandbox, startSandbox } from './support/sandbox';
+import { useSandbox } from './support/sandbox';
 
 type Operation = {
   parameters?: { name: string; in: string; required?: boolean }[];
@@ -9,18 +9,13 @@ type Operation = {
 };
 
 describe('the OpenAPI document', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let paths: Record<string, Record<string, Operation>>;
   beforeAll(async () => {
-    sandbox = await startSandbox();
     const response = await request(sandbox.http).get('/docs-json').expect(200);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     paths = response.body.paths;
     expect(response.body.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
-  });
-  afterAll(async () => {
-    await sandbox.close();
-    removeDatabase(sandbox.databasePath);
   });
 
   const headersOf = (operation: Operation) => (operation.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);

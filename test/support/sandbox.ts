@@ -49,6 +49,19 @@ export async function startSandbox(settings: Record<string, string> = {}, databa
   };
 }
 
+/** One sandbox for the enclosing describe block: started before its tests, closed and deleted after them. */
+export function useSandbox(settings: Record<string, string> = {}): Sandbox {
+  const sandbox = {} as Sandbox;
+  beforeAll(async () => {
+    Object.assign(sandbox, await startSandbox(settings));
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    removeDatabase(sandbox.databasePath);
+  });
+  return sandbox;
+}
+
 export function removeDatabase(databasePath: string): void {
   rmSync(join(databasePath, '..'), { recursive: true, force: true });
 }
