@@ -124,6 +124,8 @@ describe('consents (SCA_MODE=auto)', () => {
       ['frequencyPerDay 0', { ...explicitRequest, frequencyPerDay: 0 }, 'frequencyPerDay', 'frequencyPerDay must not be less than 1'],
       ['frequencyPerDay a string', { ...explicitRequest, frequencyPerDay: '4' }, 'frequencyPerDay', 'frequencyPerDay must be an integer number'],
       ['frequencyPerDay a fraction', { ...explicitRequest, frequencyPerDay: 1.5 }, 'frequencyPerDay', 'frequencyPerDay must be an integer number'],
+      ['frequencyPerDay beyond a 32-bit integer', { ...explicitRequest, frequencyPerDay: 2147483648 }, 'frequencyPerDay', 'frequencyPerDay must not be greater than 2147483647'],
+      ['frequencyPerDay 1e308', { ...explicitRequest, frequencyPerDay: 1e308 }, 'frequencyPerDay', 'frequencyPerDay must not be greater than 2147483647'],
     ];
 
     it.each(invalid)('refuses %s with FORMAT_ERROR naming the field, and stores nothing', async (_, body, path, description) => {

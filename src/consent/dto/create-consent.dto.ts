@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, Min, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, Max, Min, ValidateNested } from 'class-validator';
 import { IsCurrency, IsDateOnly, IsIban } from '../../common/validators';
 
 export class AccountReferenceDto {
@@ -50,8 +50,11 @@ export class CreateConsentDto {
   @IsDateOnly()
   validUntil: string;
 
-  @ApiProperty({ example: 4, minimum: 1 })
+  // No upper bound of 4 (the Berlin Group default): the bank accepts more. The maximum only keeps
+  // the value exact and inside an integer column on every database.
+  @ApiProperty({ example: 4, minimum: 1, maximum: 2147483647 })
   @IsInt()
   @Min(1)
+  @Max(2147483647)
   frequencyPerDay: number;
 }
