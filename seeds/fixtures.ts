@@ -2,6 +2,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Account, Balance, BookingStatus, Transaction, TransactionBody } from '../src/account-information/account.entity';
 import { Consent } from '../src/consent/consent.entity';
+import { Payment } from '../src/payment-initiation/payment.entity';
 import type { ConsentStatus } from '../src/consent/consent.machine';
 import accounts from './accounts.json';
 import consents from './consents.json';
@@ -63,6 +64,7 @@ export async function seedFixtures(manager: EntityManager): Promise<void> {
 export async function resetSandbox(dataSource: DataSource): Promise<void> {
   await dataSource.transaction(async (manager) => {
     await manager.delete(Consent, { fixture: false });
+    await manager.createQueryBuilder().delete().from(Payment).execute(); // every payment is a TPP's
     await seedFixtures(manager);
   });
 }

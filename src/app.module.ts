@@ -8,6 +8,7 @@ import { createValidationPipe } from './common/validation.pipe';
 import { validateEnvironment } from './config/environment';
 import { ConsentModule } from './consent/consent.module';
 import { DatabaseModule } from './database/database.module';
+import { PaymentInitiationModule } from './payment-initiation/payment-initiation.module';
 
 @Module({})
 export class AppModule {
@@ -22,6 +23,7 @@ export class AppModule {
         DatabaseModule,
         ConsentModule,
         AccountInformationModule,
+        PaymentInitiationModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

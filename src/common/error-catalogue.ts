@@ -15,8 +15,12 @@ export const ERROR_CATALOGUE = {
   XS2A011E: { status: 409, code: 'STATUS_INVALID', when: 'the consent is already in a final status and cannot be deleted' },
   XS2A012E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no such route' },
   XS2A013E: { status: 500, code: 'INTERNAL_SERVER_ERROR', when: 'an unexpected fault of the sandbox (a bug: please report it)' },
+  XS2A014E: { status: 404, code: 'PRODUCT_UNKNOWN', when: 'the payment service does not offer this payment product' },
+  XS2A015E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no payment with this ID under this service and product' },
   XS2A016E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'the account does not exist or is not part of the consent' },
   XS2A017E: { status: 403, code: 'CONSENT_UNKNOWN', when: 'no consent with this Consent-ID' },
+  XS2A018E: { status: 405, code: 'CANCELLATION_INVALID', when: 'the payment cannot be cancelled: instant, or already executed, rejected or cancelled' },
+  XS2A019E: { status: 400, code: 'EXECUTION_DATE_INVALID', when: '`requestedExecutionDate` or a periodic `startDate` is before today' },
 } as const;
 
 export type MessageId = keyof typeof ERROR_CATALOGUE;

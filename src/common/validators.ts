@@ -41,3 +41,12 @@ export const IsAmount = (): PropertyDecorator =>
   Matches(/^(?!0+(\.0+)?$)[0-9]{1,14}(\.[0-9]{1,3})?$/, {
     message: '$property must be a positive decimal string such as "123.45"',
   });
+
+export const IsCountryCode = (): PropertyDecorator =>
+  Matches(/^[A-Z]{2}$/, { message: '$property must be an ISO 3166 code of two capital letters' });
+
+/** ISO 8601 date-time that states its UTC offset, e.g. 2026-03-20T10:00:00+01:00. */
+export const IsDateTimeWithOffset = (): PropertyDecorator =>
+  Matches(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/, {
+    message: '$property must be a date-time with a UTC offset, such as 2026-03-20T10:00:00+01:00',
+  });

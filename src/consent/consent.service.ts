@@ -8,9 +8,10 @@ import { Account } from '../account-information/account.entity';
 import { ClockService } from '../common/clock.service';
 import { addDays } from '../common/dates';
 import { ConsentUnknownError, DomainError, FormatError } from '../common/error-catalogue';
-import { nextStatus } from '../common/state-machine';
+import { applyEvent, MachineBinding, nextStatus } from '../common/state-machine';
 import { Environment } from '../config/environment';
-import { AccountReferenceDto, CreateConsentDto } from './dto/create-consent.dto';
+import { AccountReferenceDto } from '../common/account-reference.dto';
+import { CreateConsentDto } from './dto/create-consent.dto';
 import { Consent, ConsentAccess } from './consent.entity';
 import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus } from './consent.machine';
 
@@ -19,12 +20,16 @@ const MAX_VALIDITY_DAYS = 180;
 
 @Injectable()
 export class ConsentService {
+  private readonly machine: MachineBinding<Consent, typeof consentMachine>;
+
   constructor(
     @InjectRepository(Consent) private readonly consents: Repository<Consent>,
     @InjectRepository(Account) private readonly accounts: Repository<Account>,
     private readonly clock: ClockService,
     private readonly config: ConfigService<Environment, true>,
-  ) {}
+  ) {
+    this.machine = { repository: consents, machine: consentMachine, contextOf: ({ validUntil }) => ({ validUntil }) };
+  }
 
   /** Answers the Consent-ID and the status to report (decisions §2). */
   async create(request: CreateConsentDto): Promise<{ consentId: string; consentStatus: ConsentStatus }> {
@@ -56,29 +61,20 @@ export class ConsentService {
   async findCurrent(consentId: string): Promise<Consent> {
     const consent = await this.consents.findOneBy({ id: consentId });
     if (!consent) throw new ConsentUnknownError(consentId);
-    return (await this.apply(consent, { type: 'EXPIRE', today: this.clock.today() })).consent;
+    return (await this.apply(consent, { type: 'EXPIRE', today: this.clock.today() })).entity;
   }
 
   async delete(consentId: string): Promise<void> {
     const consent = await this.findCurrent(consentId);
     if (consent.fixture) return; // the bank's scenery: deleting answers 204 and changes nothing
-    const { consent: now, accepted } = await this.apply(consent, { type: 'TERMINATE' });
+    const { entity: now, accepted } = await this.apply(consent, { type: 'TERMINATE' });
     if (!accepted) {
       throw new DomainError({ messageId: 'XS2A011E', description: `consent ${consentId} is ${now.status} and cannot be deleted` });
     }
   }
 
-  /**
-   * Lets the machine decide the event, then writes the new status with a compare-and-set on the
-   * old one; when another request moved the consent first, decides again on what it left.
-   */
-  private async apply(consent: Consent, event: ConsentEvent): Promise<{ consent: Consent; accepted: boolean }> {
-    const status = nextStatus(consentMachine, consent.status, { validUntil: consent.validUntil }, event) as ConsentStatus | null;
-    if (!status) return { consent, accepted: false };
-    const lastActionDate = this.clock.today();
-    const { affected } = await this.consents.update({ id: consent.id, status: consent.status }, { status, lastActionDate });
-    if (affected) return { consent: Object.assign(consent, { status, lastActionDate }), accepted: true };
-    return this.apply(await this.consents.findOneByOrFail({ id: consent.id }), event);
+  private apply(consent: Consent, event: ConsentEvent): Promise<{ entity: Consent; accepted: boolean }> {
+    return applyEvent(this.machine, consent, event, { lastActionDate: this.clock.today() });
   }
 
   private async allAccountsAccess(): Promise<ConsentAccess> {

@@ -1,18 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, Max, Min, ValidateNested } from 'class-validator';
-import { IsCurrency, IsDateOnly, IsIban } from '../../common/validators';
-
-export class AccountReferenceDto {
-  @ApiProperty({ example: 'AT099900000000001511' })
-  @IsIban()
-  iban: string;
-
-  @ApiPropertyOptional({ example: 'EUR' })
-  @IsOptional()
-  @IsCurrency()
-  currency?: string;
-}
+import { AccountReferenceDto } from '../../common/account-reference.dto';
+import { IsDateOnly } from '../../common/validators';
 
 export class ConsentAccessDto {
   @ApiPropertyOptional({ type: [AccountReferenceDto], example: [{ iban: 'AT099900000000001511' }] })

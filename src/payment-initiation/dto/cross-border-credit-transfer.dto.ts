@@ -1,0 +1,109 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { AccountReferenceDto } from '../../common/account-reference.dto';
+import { IsBic, IsCountryCode, IsDateOnly } from '../../common/validators';
+import { AmountDto } from './payment-parts.dto';
+
+/** POST /v1/payments/cross-border-credit-transfers: the bank's flat creditor fields. */
+export class CrossBorderCreditTransferDto {
+  @ApiProperty({ type: AccountReferenceDto, example: { iban: 'AT439900000000010017', currency: 'EUR' } })
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => AccountReferenceDto)
+  debtorAccount: AccountReferenceDto;
+
+  @ApiProperty({ type: AccountReferenceDto, example: { iban: 'GB29NWBK60161331926819' } })
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => AccountReferenceDto)
+  creditorAccount: AccountReferenceDto;
+
+  @ApiPropertyOptional({ example: 'NWBKGB2LXXX' })
+  @IsOptional()
+  @IsBic()
+  creditorAgent?: string;
+
+  @ApiPropertyOptional({ example: '', description: 'may be empty' })
+  @IsOptional()
+  @Matches(/^[a-zA-Z0-9]{0,30}$/, { message: '$property must be up to 30 letters and digits' })
+  creditorAccountBban?: string;
+
+  @ApiPropertyOptional({ example: '', description: 'may be empty', maxLength: 35 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(35)
+  creditorAgentOtherId?: string;
+
+  @ApiPropertyOptional({ example: 'GB', maxLength: 35 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(35)
+  creditorAgentIdType?: string;
+
+  @ApiPropertyOptional({ example: 'National Westminster Bank', maxLength: 140 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(140)
+  creditorAgentName?: string;
+
+  @ApiProperty({ example: 'Jane Doe Ltd', maxLength: 70 })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(70)
+  creditorName: string;
+
+  @ApiPropertyOptional({ example: 'High Street', maxLength: 70 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(70)
+  creditorAddressStreet?: string;
+
+  @ApiPropertyOptional({ example: '1' })
+  @IsOptional()
+  @IsString()
+  creditorAddressBuildingNumber?: string;
+
+  @ApiPropertyOptional({ example: 'London' })
+  @IsOptional()
+  @IsString()
+  creditorAddressCity?: string;
+
+  @ApiPropertyOptional({ example: 'EC1A 1BB' })
+  @IsOptional()
+  @IsString()
+  creditorAddressPostalCode?: string;
+
+  @ApiPropertyOptional({ example: 'GB' })
+  @IsOptional()
+  @IsCountryCode()
+  creditorAddressCountryCode?: string;
+
+  @ApiProperty({ type: AmountDto, example: { currency: 'GBP', amount: '250.00' }, description: 'any currency' })
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => AmountDto)
+  instructedAmount: AmountDto;
+
+  @ApiPropertyOptional({ example: 'E2E-XB-0001', maxLength: 35 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(35)
+  endToEndIdentification?: string;
+
+  @ApiPropertyOptional({ example: 'Invoice 2026-17', maxLength: 140 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(140)
+  remittanceInformationUnstructured?: string;
+
+  @ApiPropertyOptional({ example: '2026-12-01' })
+  @IsOptional()
+  @IsDateOnly()
+  requestedExecutionDate?: string;
+
+  @ApiPropertyOptional({ enum: ['DEBT', 'CRED', 'SHAR', 'SLEV'], example: 'DEBT' })
+  @IsOptional()
+  @IsIn(['DEBT', 'CRED', 'SHAR', 'SLEV'])
+  chargeBearer?: string;
+}

@@ -1,0 +1,67 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsAmount, IsCountryCode, IsCurrency } from '../../common/validators';
+
+export class AmountDto {
+  @ApiProperty({ example: 'EUR' })
+  @IsCurrency()
+  currency: string;
+
+  @ApiProperty({ example: '123.50', description: 'positive decimal string, up to 3 decimals' })
+  @IsAmount()
+  amount: string;
+}
+
+/** SEPA products move euros only (decisions §5). */
+export class SepaAmountDto extends AmountDto {
+  @ApiProperty({ enum: ['EUR'], example: 'EUR' })
+  @IsIn(['EUR'], { message: '$property must be EUR for a SEPA payment' })
+  declare currency: string;
+}
+
+/** Berlin Group address: only the country is mandatory; other keys (street, city…) are ignored. */
+export class AddressDto {
+  @ApiPropertyOptional({ example: 'Karlsplatz', maxLength: 70 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(70)
+  streetName?: string;
+
+  @ApiPropertyOptional({ example: '13' })
+  @IsOptional()
+  @IsString()
+  buildingNumber?: string;
+
+  @ApiPropertyOptional({ example: 'Wien' })
+  @IsOptional()
+  @IsString()
+  townName?: string;
+
+  @ApiPropertyOptional({ example: '1040' })
+  @IsOptional()
+  @IsString()
+  postCode?: string;
+
+  @ApiProperty({ example: 'AT' })
+  @IsCountryCode()
+  country: string;
+}
+
+export class RemittanceStructuredDto {
+  @ApiProperty({ example: 'RF18539007547034', maxLength: 35 })
+  @IsString()
+  @MaxLength(35)
+  reference: string;
+
+  @ApiPropertyOptional({ example: 'SCOR', maxLength: 35 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(35)
+  referenceType?: string;
+
+  @ApiPropertyOptional({ example: 'ISO', maxLength: 35 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(35)
+  referenceIssuer?: string;
+}

@@ -1,0 +1,83 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { AccountReferenceDto } from '../../common/account-reference.dto';
+import { IsDateOnly } from '../../common/validators';
+import { AddressDto, RemittanceStructuredDto, SepaAmountDto } from './payment-parts.dto';
+
+export const FREQUENCIES = ['Daily', 'Weekly', 'EveryTwoWeeks', 'Monthly', 'EveryTwoMonths', 'Quarterly', 'SemiAnnual', 'Annual', 'MonthlyVariable'];
+const DAYS_OF_MONTH = Array.from({ length: 31 }, (_, day) => String(day + 1));
+
+/** POST /v1/periodic-payments/sepa-credit-transfers: one instalment per `frequency` from startDate. */
+export class PeriodicPaymentDto {
+  @ApiProperty({ type: AccountReferenceDto, example: { iban: 'AT099900000000001511', currency: 'EUR' } })
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => AccountReferenceDto)
+  debtorAccount: AccountReferenceDto;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: null })
+  @IsOptional()
+  @IsDateOnly()
+  requestedExecutionDate?: string | null;
+
+  @ApiProperty({ type: AccountReferenceDto, example: { iban: 'AT439900000000010017' } })
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => AccountReferenceDto)
+  creditorAccount: AccountReferenceDto;
+
+  @ApiProperty({ example: 'Georg Mustermann', maxLength: 70 })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(70)
+  creditorName: string;
+
+  @ApiPropertyOptional({ type: AddressDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => AddressDto)
+  creditorAddress?: AddressDto;
+
+  @ApiProperty({ type: SepaAmountDto, description: 'one instalment' })
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => SepaAmountDto)
+  instructedAmount: SepaAmountDto;
+
+  @ApiPropertyOptional({ example: 'E2E-RENT-2026', maxLength: 35 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(35)
+  e2eIdentification?: string;
+
+  @ApiPropertyOptional({ example: 'Rent', maxLength: 140, description: 'may be empty' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(140)
+  remittanceInformationUnstructured?: string;
+
+  @ApiPropertyOptional({ type: RemittanceStructuredDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RemittanceStructuredDto)
+  remittanceInformationStructured?: RemittanceStructuredDto;
+
+  @ApiProperty({ example: '2026-12-01', description: 'first execution; not before today; a later date makes the payment PDNG' })
+  @IsDateOnly()
+  startDate: string;
+
+  @ApiPropertyOptional({ example: '2027-11-30', description: 'not before startDate' })
+  @IsOptional()
+  @IsDateOnly()
+  endDate?: string;
+
+  @ApiProperty({ enum: FREQUENCIES, example: 'Monthly' })
+  @IsIn(FREQUENCIES)
+  frequency: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, enum: DAYS_OF_MONTH, example: '1' })
+  @IsOptional()
+  @IsIn(DAYS_OF_MONTH)
+  dayOfExecution?: string | null;
+}

@@ -1,0 +1,69 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { AccountReferenceDto } from '../../common/account-reference.dto';
+import { IsBic, IsDateOnly, IsDateTimeWithOffset } from '../../common/validators';
+import { AddressDto, RemittanceStructuredDto, SepaAmountDto } from './payment-parts.dto';
+
+/** POST /v1/payments/sepa-credit-transfers. Fields in the order GET echoes them. */
+export class SepaCreditTransferDto {
+  @ApiPropertyOptional({ example: 'E2E-2026-0001', maxLength: 35 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(35)
+  endToEndIdentification?: string;
+
+  @ApiProperty({ type: AccountReferenceDto, example: { iban: 'AT099900000000001511', currency: 'EUR' } })
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => AccountReferenceDto)
+  debtorAccount: AccountReferenceDto;
+
+  @ApiProperty({ type: SepaAmountDto })
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => SepaAmountDto)
+  instructedAmount: SepaAmountDto;
+
+  @ApiProperty({ type: AccountReferenceDto, example: { iban: 'AT439900000000010017' } })
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => AccountReferenceDto)
+  creditorAccount: AccountReferenceDto;
+
+  @ApiPropertyOptional({ example: 'TESTAT99', description: 'BIC of 8 or 11 characters' })
+  @IsOptional()
+  @IsBic()
+  creditorAgent?: string;
+
+  @ApiProperty({ example: 'Georg Mustermann', maxLength: 70 })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(70)
+  creditorName: string;
+
+  @ApiPropertyOptional({ type: AddressDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => AddressDto)
+  creditorAddress?: AddressDto;
+
+  @ApiPropertyOptional({ type: RemittanceStructuredDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RemittanceStructuredDto)
+  remittanceInformationStructured?: RemittanceStructuredDto;
+
+  @ApiPropertyOptional({ example: '2026-12-01', description: 'not before today; a later date makes the payment PDNG' })
+  @IsOptional()
+  @IsDateOnly()
+  requestedExecutionDate?: string;
+}
+
+/** POST /v1/payments/instant-sepa-credit-transfers: the SEPA fields plus an execution time. */
+export class InstantSepaCreditTransferDto extends SepaCreditTransferDto {
+  @ApiPropertyOptional({ example: '2026-12-01T10:00:00+01:00' })
+  @IsOptional()
+  @IsDateTimeWithOffset()
+  requestedExecutionTime?: string;
+}

@@ -1,0 +1,156 @@
+import { applyDecorators, Body, Delete, Get, HttpCode, Param, Post, Res, Type } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import {
+  ApiAcceptedResponse,
+  ApiBody,
+  ApiExcludeEndpoint,
+  ApiExtraModels,
+  ApiHeader,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import { TppErrorResponse } from '../common/error-response.dto';
+import { scaRedirectHref } from '../common/links';
+import { RequiresPsuIpAddress } from '../common/psu-ip-address.guard';
+import { TppRedirectUri } from '../common/tpp-redirect-uri.decorator';
+import { Xs2aController } from '../common/tpp-request.guard';
+import { Environment } from '../config/environment';
+import { BulkPaymentDto } from './dto/bulk-payment.dto';
+import { CrossBorderCreditTransferDto } from './dto/cross-border-credit-transfer.dto';
+import { PeriodicPaymentDto } from './dto/periodic-payment.dto';
+import {
+  CancellationResponse,
+  PAYMENT_BODY_TYPES,
+  PaymentInitiationResponse,
+  PaymentStatusResponse,
+  toCancellationResponse,
+  toInitiationResponse,
+  toPaymentResponse,
+} from './dto/payment-response.dto';
+import { InstantSepaCreditTransferDto, SepaCreditTransferDto } from './dto/sepa-credit-transfer.dto';
+import { PaymentInitiationService } from './payment-initiation.service';
+import { PaymentType } from './payment-products';
+import { PaymentRoute, productUnknown, underEveryService } from './payment-route.decorator';
+import { PaymentBody } from './payment-terms';
+
+const PAYMENT_ID = { name: 'paymentId', example: '3d9a81b3-a47d-4130-8765-a9c0ff861b99' };
+const PRODUCT = { name: 'product', enum: ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'cross-border-credit-transfers'] };
+const PAYMENT_UNKNOWN = { status: 404, type: TppErrorResponse, description: 'PRODUCT_UNKNOWN; RESOURCE_UNKNOWN: no such payment under this product' };
+
+/** The documentation and checks every initiation endpoint shares; `body` is its product's schema. */
+function Initiation(summary: string, body: Type<PaymentBody>): MethodDecorator {
+  return applyDecorators(
+    HttpCode(200),
+    RequiresPsuIpAddress(),
+    ApiOperation({ summary }),
+    ApiBody({ type: body }),
+    ApiHeader({ name: 'TPP-Redirect-URI', required: false, description: 'echoed URL-encoded as redirectBackUrl in scaRedirect' }),
+    ApiOkResponse({ type: PaymentInitiationResponse, description: 'stored, RCVD' }),
+  );
+}
+
+@ApiTags('Payment initiation')
+@ApiExtraModels(...Object.values(PAYMENT_BODY_TYPES))
+@Xs2aController('')
+export class PaymentInitiationController {
+  constructor(
+    private readonly payments: PaymentInitiationService,
+    private readonly config: ConfigService<Environment, true>,
+  ) {}
+
+  @Post('payments/sepa-credit-transfers')
+  @Initiation('Initiate a SEPA credit transfer', SepaCreditTransferDto)
+  sepa(@Body() body: SepaCreditTransferDto, @TppRedirectUri() redirectUri?: string): Promise<PaymentInitiationResponse> {
+    return this.initiate({ service: 'payments', product: 'sepa-credit-transfers' }, body, redirectUri);
+  }
+
+  @Post('payments/instant-sepa-credit-transfers')
+  @Initiation('Initiate an instant SEPA credit transfer', InstantSepaCreditTransferDto)
+  instant(@Body() body: InstantSepaCreditTransferDto, @TppRedirectUri() redirectUri?: string): Promise<PaymentInitiationResponse> {
+    return this.initiate({ service: 'payments', product: 'instant-sepa-credit-transfers' }, body, redirectUri);
+  }
+
+  @Post('payments/cross-border-credit-transfers')
+  @Initiation('Initiate a cross-border credit transfer', CrossBorderCreditTransferDto)
+  crossBorder(@Body() body: CrossBorderCreditTransferDto, @TppRedirectUri() redirectUri?: string): Promise<PaymentInitiationResponse> {
+    return this.initiate({ service: 'payments', product: 'cross-border-credit-transfers' }, body, redirectUri);
+  }
+
+  @Post('bulk-payments/sepa-credit-transfers')
+  @Initiation('Initiate a bulk of SEPA credit transfers', BulkPaymentDto)
+  bulk(@Body() body: BulkPaymentDto, @TppRedirectUri() redirectUri?: string): Promise<PaymentInitiationResponse> {
+    return this.initiate({ service: 'bulk-payments', product: 'sepa-credit-transfers' }, body, redirectUri);
+  }
+
+  @Post('periodic-payments/sepa-credit-transfers')
+  @Initiation('Initiate a periodic SEPA credit transfer', PeriodicPaymentDto)
+  periodic(@Body() body: PeriodicPaymentDto, @TppRedirectUri() redirectUri?: string): Promise<PaymentInitiationResponse> {
+    return this.initiate({ service: 'periodic-payments', product: 'sepa-credit-transfers' }, body, redirectUri);
+  }
+
+  /** Any other product of a known service; declared after the five above, which Express tries first. */
+  @Post(underEveryService(':product'))
+  @ApiExcludeEndpoint()
+  unknownProduct(@Param('product') product: string): never {
+    throw productUnknown(product);
+  }
+
+  @Get(underEveryService(':product/:paymentId'))
+  @ApiOperation({ summary: 'Read a payment: its initiation fields as accepted, and its status' })
+  @ApiParam(PRODUCT)
+  @ApiParam(PAYMENT_ID)
+  @ApiOkResponse({
+    description: "the product's initiation fields (null where not sent) and transactionStatus",
+    schema: {
+      allOf: [{ oneOf: Object.values(PAYMENT_BODY_TYPES).map((type) => ({ $ref: getSchemaPath(type) })) }, { $ref: getSchemaPath(PaymentStatusResponse) }],
+    },
+  })
+  @ApiExtraModels(PaymentStatusResponse)
+  @ApiResponse(PAYMENT_UNKNOWN)
+  async get(@PaymentRoute() type: PaymentType, @Param('paymentId') paymentId: string): Promise<Record<string, unknown>> {
+    return toPaymentResponse(await this.payments.find(type, paymentId));
+  }
+
+  @Get(underEveryService(':product/:paymentId/status'))
+  @ApiOperation({ summary: 'Read the status of a payment' })
+  @ApiParam(PRODUCT)
+  @ApiParam(PAYMENT_ID)
+  @ApiOkResponse({ type: PaymentStatusResponse })
+  @ApiResponse(PAYMENT_UNKNOWN)
+  async status(@PaymentRoute() type: PaymentType, @Param('paymentId') paymentId: string): Promise<PaymentStatusResponse> {
+    return { transactionStatus: (await this.payments.find(type, paymentId)).status };
+  }
+
+  @Delete(underEveryService(':product/:paymentId'))
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Cancel a payment: RCVD at once (204); PDNG needs the holder to authorise it (202)' })
+  @ApiParam(PRODUCT)
+  @ApiParam(PAYMENT_ID)
+  @ApiHeader({ name: 'PSU-IP-Address', required: false, description: "IP address of the account holder's device" })
+  @ApiNoContentResponse({ description: 'cancelled: status CANC' })
+  @ApiAcceptedResponse({ type: CancellationResponse, description: 'PDNG: the cancellation needs authorisation; status unchanged' })
+  @ApiResponse(PAYMENT_UNKNOWN)
+  @ApiResponse({ status: 405, type: TppErrorResponse, description: 'CANCELLATION_INVALID: instant, or already ACSP, RJCT or CANC' })
+  async cancel(
+    @PaymentRoute() type: PaymentType,
+    @Param('paymentId') paymentId: string,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<CancellationResponse | undefined> {
+    const outcome = await this.payments.cancel(type, paymentId);
+    if (outcome.cancelled) return undefined;
+    response.status(202);
+    return toCancellationResponse(outcome.status);
+  }
+
+  private async initiate(type: PaymentType, body: PaymentBody, redirectUri?: string): Promise<PaymentInitiationResponse> {
+    const payment = await this.payments.initiate(type, body);
+    const query = { payment_id: payment.id, service: type.service, product: type.product };
+    return toInitiationResponse(payment, scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'payments', query, redirectUri));
+  }
+}

@@ -1,0 +1,44 @@
+import { sumAmounts } from '../common/amount';
+import { DomainError, FormatError } from '../common/error-catalogue';
+import type { BulkPaymentDto } from './dto/bulk-payment.dto';
+import type { CrossBorderCreditTransferDto } from './dto/cross-border-credit-transfer.dto';
+import type { PeriodicPaymentDto } from './dto/periodic-payment.dto';
+import type { SepaCreditTransferDto } from './dto/sepa-credit-transfer.dto';
+
+export type PaymentBody = SepaCreditTransferDto | CrossBorderCreditTransferDto | BulkPaymentDto | PeriodicPaymentDto;
+
+/** What the payment machine and the columns need from a body, whatever the product. */
+export interface PaymentTerms {
+  debtorIban: string;
+  amount: string;
+  currency: string;
+  executionDate: string | null;
+}
+
+/** Decisions §5: a bulk is checked for its sum, a periodic payment for one instalment from its startDate. */
+export function termsOf(body: PaymentBody): PaymentTerms {
+  const debtorIban = body.debtorAccount.iban;
+  if ('payments' in body) {
+    const amounts = body.payments.map((entry) => entry.instructedAmount);
+    return { debtorIban, amount: sumAmounts(amounts.map(({ amount }) => amount)), currency: amounts[0].currency, executionDate: null };
+  }
+  const { amount, currency } = body.instructedAmount;
+  const executionDate = 'startDate' in body ? body.startDate : (body.requestedExecutionDate ?? null);
+  return { debtorIban, amount, currency, executionDate };
+}
+
+/** Date rules that need today: nothing executes in the past, and a periodic payment ends after it starts. */
+export function checkDates(body: PaymentBody, today: string): void {
+  const dates: [string, string | null | undefined][] = [
+    ['requestedExecutionDate', 'requestedExecutionDate' in body ? body.requestedExecutionDate : null],
+    ['startDate', 'startDate' in body ? body.startDate : null],
+  ];
+  for (const [path, date] of dates) {
+    if (date && date < today) {
+      throw new DomainError({ messageId: 'XS2A019E', path, description: `${path} ${date} is before today (${today})` });
+    }
+  }
+  if ('startDate' in body && body.endDate && body.endDate < body.startDate) {
+    throw new FormatError('endDate', `endDate ${body.endDate} is before startDate ${body.startDate}`);
+  }
+}

@@ -1,0 +1,36 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { PaymentBody } from './payment-terms';
+import type { PaymentStatus } from './payment.machine';
+import type { PaymentProduct, PaymentServiceName } from './payment-products';
+
+/** A payment a TPP initiated: the body as accepted, and the terms the machine needs as columns. */
+@Entity('payments')
+export class Payment {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id: string;
+
+  @Column({ type: 'varchar', length: 20 })
+  service: PaymentServiceName;
+
+  @Column({ type: 'varchar', length: 40 })
+  product: PaymentProduct;
+
+  @Column({ type: 'varchar', length: 4 })
+  status: PaymentStatus;
+
+  @Column({ type: 'varchar', length: 34 })
+  debtorIban: string;
+
+  /** The amount the funds check uses: the bulk's sum, one periodic instalment. */
+  @Column({ type: 'varchar', length: 20 })
+  amount: string;
+
+  @Column({ type: 'varchar', length: 3 })
+  currency: string;
+
+  @Column({ type: 'date', nullable: true })
+  executionDate: string | null;
+
+  @Column({ type: 'simple-json' })
+  body: PaymentBody;
+}

@@ -1,0 +1,62 @@
+import { initialTransition, setup } from 'xstate';
+import { isBelow } from '../common/amount';
+
+/** Berlin Group transaction statuses this sandbox uses; ACSP, RJCT and CANC are final here. */
+export type PaymentStatus = 'RCVD' | 'PDNG' | 'ACSP' | 'RJCT' | 'CANC';
+
+export interface PaymentContext {
+  /** What the funds check compares: the amount, the bulk's sum, or one periodic instalment. */
+  amount: string;
+  /** requestedExecutionDate, or a periodic payment's startDate; null means at once. */
+  executionDate: string | null;
+  /** Instant payments execute at once and can never be cancelled. */
+  instant: boolean;
+}
+
+export type PaymentEvent =
+  /** `available` is the debtor's interimAvailable balance, null when the debtor is no account of ours. */
+  | { type: 'SCA_COMPLETED'; today: string; available: string | null }
+  | { type: 'SCA_DENIED' }
+  | { type: 'CANCEL' }
+  | { type: 'CANCELLATION_AUTHORISED' };
+
+export const paymentMachine = setup({
+  types: {
+    context: {} as PaymentContext,
+    input: {} as PaymentContext,
+    events: {} as PaymentEvent,
+  },
+  guards: {
+    lacksFunds: ({ context, event }) =>
+      event.type === 'SCA_COMPLETED' && (event.available === null || isBelow(event.available, context.amount)),
+    isFutureDated: ({ context, event }) =>
+      event.type === 'SCA_COMPLETED' && context.executionDate !== null && context.executionDate > event.today,
+    isCancellable: ({ context }) => !context.instant,
+  },
+}).createMachine({
+  id: 'payment',
+  initial: 'RCVD',
+  context: ({ input }) => input,
+  states: {
+    RCVD: {
+      on: {
+        // Decisions §5: funds first, then the date; the first guard that holds wins.
+        SCA_COMPLETED: [{ target: 'RJCT', guard: 'lacksFunds' }, { target: 'PDNG', guard: 'isFutureDated' }, { target: 'ACSP' }],
+        SCA_DENIED: 'RJCT',
+        CANCEL: { target: 'CANC', guard: 'isCancellable' },
+      },
+    },
+    PDNG: {
+      // A pending payment is cancelled only once the account holder authorises the cancellation.
+      on: { CANCELLATION_AUTHORISED: { target: 'CANC', guard: 'isCancellable' } },
+    },
+    ACSP: { type: 'final' },
+    RJCT: { type: 'final' },
+    CANC: { type: 'final' },
+  },
+});
+
+export function initialPaymentStatus(context: PaymentContext): PaymentStatus {
+  const [snapshot] = initialTransition(paymentMachine, context);
+  return snapshot.value as PaymentStatus;
+}
