@@ -37,6 +37,33 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(operation.responses).sort()).toEqual(statuses);
   });
 
+  const SERVICES = ['payments', 'bulk-payments', 'periodic-payments'];
+  it.each([
+    ['/v1/payments/sepa-credit-transfers', 'SepaCreditTransferDto'],
+    ['/v1/payments/instant-sepa-credit-transfers', 'InstantSepaCreditTransferDto'],
+    ['/v1/payments/cross-border-credit-transfers', 'CrossBorderCreditTransferDto'],
+    ['/v1/bulk-payments/sepa-credit-transfers', 'BulkPaymentDto'],
+    ['/v1/periodic-payments/sepa-credit-transfers', 'PeriodicPaymentDto'],
+  ])('documents POST %s with its own request schema and the mandatory PSU-IP-Address', (path, schema) => {
+    const operation = paths[path].post;
+    expect(operation.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } });
+    expect(operation.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'PSU-IP-Address', in: 'header', required: true })]));
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401']);
+    expect(operation.security).toEqual([{ bearer: [] }]);
+  });
+
+  it.each(SERVICES)('documents reading, status and cancellation under /v1/%s', (service) => {
+    const base = `/v1/${service}/{product}/{paymentId}`;
+    expect(Object.keys(paths[base].get.responses).sort()).toEqual(['200', '400', '401', '404']);
+    expect(Object.keys(paths[`${base}/status`].get.responses).sort()).toEqual(['200', '400', '401', '404']);
+    expect(Object.keys(paths[base].delete.responses).sort()).toEqual(['202', '204', '400', '401', '404', '405']);
+    expect(headersOf(paths[base].get)).toContain('X-Request-ID');
+  });
+
+  it('keeps the catch-all for unknown products out of the document', () => {
+    expect(Object.keys(paths).filter((path) => /\/v1\/[a-z-]+\/\{product\}$/.test(path))).toEqual([]);
+  });
+
   it('documents the consent request body and the Consent-ID header and query parameters of account information', () => {
     expect(paths['/v1/consents'].post.requestBody).toEqual({
       required: true,

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import request from 'supertest';
 import { Account, Balance, Transaction } from '../src/account-information/account.entity';
 import { Consent } from '../src/consent/consent.entity';
+import { Payment } from '../src/payment-initiation/payment.entity';
 import { MARIANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
 import { removeDatabase, Sandbox, startSandbox, temporaryDatabasePath, tppHeaders } from './support/sandbox';
 
@@ -17,6 +18,7 @@ async function rowCounts(sandbox: Sandbox) {
     accounts: await manager.count(Account),
     balances: await manager.count(Balance),
     transactions: await manager.count(Transaction),
+    payments: await manager.count(Payment),
     migrations: Number((await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM migrations'))[0].n),
   };
 }
@@ -41,7 +43,7 @@ describe('persistence', () => {
       [kept, deleted].map(async (created) => (await request(first.http).get(`/v1/consents/${created.body.consentId}`).set(tppHeaders()).expect(200)).body),
     );
     const countsBefore = await rowCounts(first);
-    expect(countsBefore).toEqual({ consents: 5, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, migrations: 1 });
+    expect(countsBefore).toEqual({ consents: 5, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, payments: 0, migrations: 2 });
     await first.close();
 
     for (let restart = 0; restart < 2; restart++) {
@@ -93,15 +95,20 @@ describe('the seed script', () => {
       expect(accounts.body.accounts[0].name).toBe('Marianne Mustermann');
       const status = await request(reseeded.http).get(`/v1/consents/${created.body.consentId}/status`).set(tppHeaders()).expect(200);
       expect(status.body).toEqual({ consentStatus: 'valid' });
-      expect(await rowCounts(reseeded)).toMatchObject({ consents: 4, accounts: 5, transactions: 30, migrations: 1 });
+      expect(await rowCounts(reseeded)).toMatchObject({ consents: 4, accounts: 5, transactions: 30, migrations: 2 });
     } finally {
       await reseeded.close();
     }
   });
 
-  it('--reset (npm run db:reset) deletes what TPPs created and keeps the fixtures', async () => {
+  it('--reset (npm run db:reset) deletes the consents and payments TPPs created and keeps the fixtures', async () => {
     const sandbox = await startSandbox({}, databasePath);
     const created = await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send(consentBody).expect(200);
+    const payment = await request(sandbox.http)
+      .post('/v1/payments/sepa-credit-transfers')
+      .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' }))
+      .send({ debtorAccount: { iban: MARIANNE }, instructedAmount: { currency: 'EUR', amount: '1.00' }, creditorAccount: { iban: MARIANNE }, creditorName: 'Me' })
+      .expect(200);
     await sandbox.close();
 
     const { stdout } = await seed(databasePath, '--reset');
@@ -111,7 +118,8 @@ describe('the seed script', () => {
     try {
       await request(reset.http).get(`/v1/consents/${created.body.consentId}`).set(tppHeaders()).expect(403);
       await request(reset.http).get(`/v1/consents/${UNKNOWN_CONSENT}`).set(tppHeaders()).expect(403);
-      expect(await rowCounts(reset)).toEqual({ consents: 3, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, migrations: 1 });
+      await request(reset.http).get(`/v1/payments/sepa-credit-transfers/${payment.body.paymentId}`).set(tppHeaders()).expect(404);
+      expect(await rowCounts(reset)).toEqual({ consents: 3, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, payments: 0, migrations: 2 });
     } finally {
       await reset.close();
     }

@@ -19,7 +19,7 @@ export const ERROR_CATALOGUE = {
   XS2A015E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no payment with this ID under this service and product' },
   XS2A016E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'the account does not exist or is not part of the consent' },
   XS2A017E: { status: 403, code: 'CONSENT_UNKNOWN', when: 'no consent with this Consent-ID' },
-  XS2A018E: { status: 405, code: 'CANCELLATION_INVALID', when: 'the payment cannot be cancelled: instant, or already executed, rejected or cancelled' },
+  XS2A018E: { status: 405, code: 'CANCELLATION_INVALID', when: 'the payment cannot be cancelled: instant, or already ACSP, RJCT or CANC' },
   XS2A019E: { status: 400, code: 'EXECUTION_DATE_INVALID', when: '`requestedExecutionDate` or a periodic `startDate` is before today' },
 } as const;
 

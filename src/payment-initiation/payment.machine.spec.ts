@@ -1,0 +1,47 @@
+import { nextStatus } from '../common/state-machine';
+import { initialPaymentStatus, PaymentContext, PaymentEvent, paymentMachine, PaymentStatus } from './payment.machine';
+
+const TODAY = '2026-03-15';
+const now: PaymentContext = { amount: '100.00', executionDate: null, instant: false };
+const later: PaymentContext = { ...now, executionDate: '2026-03-16' };
+const instant: PaymentContext = { ...now, instant: true };
+
+const completed = (available: string | null): PaymentEvent => ({ type: 'SCA_COMPLETED', today: TODAY, available });
+const FUNDED = completed('100.00');
+const SHORT = completed('99.99');
+const NO_ACCOUNT = completed(null);
+const DENIED: PaymentEvent = { type: 'SCA_DENIED' };
+const CANCEL: PaymentEvent = { type: 'CANCEL' };
+const CANCELLATION_AUTHORISED: PaymentEvent = { type: 'CANCELLATION_AUTHORISED' };
+const ALL_EVENTS = [FUNDED, SHORT, NO_ACCOUNT, DENIED, CANCEL, CANCELLATION_AUTHORISED];
+
+describe('payment machine', () => {
+  it('starts in RCVD', () => {
+    expect(initialPaymentStatus(now)).toBe('RCVD');
+  });
+
+  const table: [string, PaymentStatus, PaymentContext, PaymentEvent, PaymentStatus | null][] = [
+    ['funds cover the amount exactly', 'RCVD', now, FUNDED, 'ACSP'],
+    ['funds short by a cent', 'RCVD', now, SHORT, 'RJCT'],
+    ['the debtor is no account of ours', 'RCVD', now, NO_ACCOUNT, 'RJCT'],
+    ['future-dated and funded', 'RCVD', later, FUNDED, 'PDNG'],
+    ['future-dated but short: funds come first', 'RCVD', later, SHORT, 'RJCT'],
+    ['dated today', 'RCVD', { ...now, executionDate: TODAY }, FUNDED, 'ACSP'],
+    ['instant and funded', 'RCVD', instant, FUNDED, 'ACSP'],
+    ['SCA denied', 'RCVD', now, DENIED, 'RJCT'],
+    ['cancelled before SCA', 'RCVD', now, CANCEL, 'CANC'],
+    ['an instant payment is never cancelled', 'RCVD', instant, CANCEL, null],
+    ['no cancellation to authorise before SCA', 'RCVD', now, CANCELLATION_AUTHORISED, null],
+    ['pending: cancellation needs authorisation', 'PDNG', later, CANCEL, null],
+    ['pending: authorised cancellation', 'PDNG', later, CANCELLATION_AUTHORISED, 'CANC'],
+    ['pending: SCA is over', 'PDNG', later, FUNDED, null],
+    ['pending: SCA cannot be denied any more', 'PDNG', later, DENIED, null],
+    ...(['ACSP', 'RJCT', 'CANC'] as const).flatMap((final) =>
+      ALL_EVENTS.map((event): [string, PaymentStatus, PaymentContext, PaymentEvent, null] => [`${final} is final`, final, now, event, null]),
+    ),
+  ];
+
+  it.each(table)('%s: %s on %j', (_, from, context, event, to) => {
+    expect(nextStatus(paymentMachine, from, context, event)).toBe(to);
+  });
+});
