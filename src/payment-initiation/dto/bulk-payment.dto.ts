@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMinSize, IsArray, IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
-import { SepaAmountDto } from './payment-parts.dto';
+import { AccountField, CreditorNameField, SepaAmountDto } from './payment-parts.dto';
 
 export class BulkEntryDto {
   @ApiProperty({ type: SepaAmountDto })
@@ -11,16 +11,10 @@ export class BulkEntryDto {
   @Type(() => SepaAmountDto)
   instructedAmount: SepaAmountDto;
 
-  @ApiProperty({ example: 'Georg Mustermann', maxLength: 70 })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(70)
+  @CreditorNameField()
   creditorName: string;
 
-  @ApiProperty({ type: AccountReferenceDto, example: { iban: 'AT439900000000010017' } })
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => AccountReferenceDto)
+  @AccountField('AT439900000000010017')
   creditorAccount: AccountReferenceDto;
 
   @ApiPropertyOptional({ example: 'Invoice 17', maxLength: 140 })
@@ -37,10 +31,7 @@ export class BulkPaymentDto {
   @IsIn(['true', 'false'])
   batchBookingPreferred?: 'true' | 'false';
 
-  @ApiProperty({ type: AccountReferenceDto, example: { iban: 'AT099900000000001511' } })
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => AccountReferenceDto)
+  @AccountField('AT099900000000001511')
   debtorAccount: AccountReferenceDto;
 
   @ApiProperty({ type: [BulkEntryDto], minItems: 1 })

@@ -1,22 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
 import { IsBic, IsCountryCode, IsDateOnly } from '../../common/validators';
-import { AmountDto } from './payment-parts.dto';
+import { AccountField, AmountDto, CreditorNameField } from './payment-parts.dto';
 
 /** POST /v1/payments/cross-border-credit-transfers: the bank's flat creditor fields. */
 export class CrossBorderCreditTransferDto {
-  @ApiProperty({ type: AccountReferenceDto, example: { iban: 'AT439900000000010017', currency: 'EUR' } })
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => AccountReferenceDto)
+  @AccountField('AT439900000000010017')
   debtorAccount: AccountReferenceDto;
 
-  @ApiProperty({ type: AccountReferenceDto, example: { iban: 'GB29NWBK60161331926819' } })
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => AccountReferenceDto)
+  @AccountField('GB29NWBK60161331926819')
   creditorAccount: AccountReferenceDto;
 
   @ApiPropertyOptional({ example: 'NWBKGB2LXXX' })
@@ -47,10 +41,7 @@ export class CrossBorderCreditTransferDto {
   @MaxLength(140)
   creditorAgentName?: string;
 
-  @ApiProperty({ example: 'Jane Doe Ltd', maxLength: 70 })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(70)
+  @CreditorNameField('Jane Doe Ltd')
   creditorName: string;
 
   @ApiPropertyOptional({ example: 'High Street', maxLength: 70 })

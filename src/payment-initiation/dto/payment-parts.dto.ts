@@ -1,5 +1,8 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { AccountReferenceDto } from '../../common/account-reference.dto';
 import { IsAmount, IsCountryCode, IsCurrency } from '../../common/validators';
 
 export class AmountDto {
@@ -65,3 +68,14 @@ export class RemittanceStructuredDto {
   @MaxLength(35)
   referenceIssuer?: string;
 }
+
+// Composite field decorators for the fields every product repeats. applyDecorators registers
+// in list order, so the type check goes last: its message is the one reported (validation.pipe.ts).
+
+/** A mandatory account reference `{iban, currency?}`. */
+export const AccountField = (iban: string): PropertyDecorator =>
+  applyDecorators(ApiProperty({ type: AccountReferenceDto, example: { iban } }), ValidateNested(), Type(() => AccountReferenceDto), IsDefined());
+
+/** The mandatory creditor name, at most 70 characters (Berlin Group). */
+export const CreditorNameField = (example = 'Georg Mustermann'): PropertyDecorator =>
+  applyDecorators(ApiProperty({ example, maxLength: 70 }), MaxLength(70), IsNotEmpty(), IsString());

@@ -1,19 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
 import { IsDateOnly } from '../../common/validators';
-import { AddressDto, RemittanceStructuredDto, SepaAmountDto } from './payment-parts.dto';
+import { AccountField, AddressDto, CreditorNameField, RemittanceStructuredDto, SepaAmountDto } from './payment-parts.dto';
 
 export const FREQUENCIES = ['Daily', 'Weekly', 'EveryTwoWeeks', 'Monthly', 'EveryTwoMonths', 'Quarterly', 'SemiAnnual', 'Annual', 'MonthlyVariable'];
 const DAYS_OF_MONTH = Array.from({ length: 31 }, (_, day) => String(day + 1));
 
 /** POST /v1/periodic-payments/sepa-credit-transfers: one instalment per `frequency` from startDate. */
 export class PeriodicPaymentDto {
-  @ApiProperty({ type: AccountReferenceDto, example: { iban: 'AT099900000000001511', currency: 'EUR' } })
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => AccountReferenceDto)
+  @AccountField('AT099900000000001511')
   debtorAccount: AccountReferenceDto;
 
   @ApiPropertyOptional({ type: String, nullable: true, example: null })
@@ -21,16 +18,10 @@ export class PeriodicPaymentDto {
   @IsDateOnly()
   requestedExecutionDate?: string | null;
 
-  @ApiProperty({ type: AccountReferenceDto, example: { iban: 'AT439900000000010017' } })
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => AccountReferenceDto)
+  @AccountField('AT439900000000010017')
   creditorAccount: AccountReferenceDto;
 
-  @ApiProperty({ example: 'Georg Mustermann', maxLength: 70 })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(70)
+  @CreditorNameField()
   creditorName: string;
 
   @ApiPropertyOptional({ type: AddressDto })

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
 import { IsBic, IsDateOnly, IsDateTimeWithOffset } from '../../common/validators';
-import { AddressDto, RemittanceStructuredDto, SepaAmountDto } from './payment-parts.dto';
+import { AccountField, AddressDto, CreditorNameField, RemittanceStructuredDto, SepaAmountDto } from './payment-parts.dto';
 
 /** POST /v1/payments/sepa-credit-transfers. Fields in the order GET echoes them. */
 export class SepaCreditTransferDto {
@@ -13,10 +13,7 @@ export class SepaCreditTransferDto {
   @MaxLength(35)
   endToEndIdentification?: string;
 
-  @ApiProperty({ type: AccountReferenceDto, example: { iban: 'AT099900000000001511', currency: 'EUR' } })
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => AccountReferenceDto)
+  @AccountField('AT099900000000001511')
   debtorAccount: AccountReferenceDto;
 
   @ApiProperty({ type: SepaAmountDto })
@@ -25,10 +22,7 @@ export class SepaCreditTransferDto {
   @Type(() => SepaAmountDto)
   instructedAmount: SepaAmountDto;
 
-  @ApiProperty({ type: AccountReferenceDto, example: { iban: 'AT439900000000010017' } })
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => AccountReferenceDto)
+  @AccountField('AT439900000000010017')
   creditorAccount: AccountReferenceDto;
 
   @ApiPropertyOptional({ example: 'TESTAT99', description: 'BIC of 8 or 11 characters' })
@@ -36,10 +30,7 @@ export class SepaCreditTransferDto {
   @IsBic()
   creditorAgent?: string;
 
-  @ApiProperty({ example: 'Georg Mustermann', maxLength: 70 })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(70)
+  @CreditorNameField()
   creditorName: string;
 
   @ApiPropertyOptional({ type: AddressDto })
