@@ -1,17 +1,19 @@
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { Account, Balance, BookingStatus, Transaction, TransactionBody } from '../src/account-information/account.entity';
+import { Account, Balance, BookingStatus, Psu, Transaction, TransactionBody } from '../src/account-information/account.entity';
 import { Consent } from '../src/consent/consent.entity';
 import { Payment } from '../src/payment-initiation/payment.entity';
 import type { ConsentStatus } from '../src/consent/consent.machine';
 import accounts from './accounts.json';
 import consents from './consents.json';
+import psus from './psus.json';
 import transactions from './transactions.json';
 
 /** The bank's fixtures (README, "Fixtures"): plain data in the JSON files beside this one. */
 export const FIXTURE_CONSENTS = consents.stored;
 export const UNKNOWN_CONSENT_IDS = consents.unknown;
 export const FIXTURE_ACCOUNTS = accounts;
+export const FIXTURE_PSUS = psus;
 export const FIXTURE_TRANSACTIONS: Record<string, Record<BookingStatus, TransactionBody[]>> = transactions;
 
 /** The bank answers every consent request with an explicit account list with this Consent-ID. */
@@ -19,9 +21,11 @@ export const FIRST_VALID_CONSENT_ID = FIXTURE_CONSENTS.find((consent) => consent
 
 /** Upserts every fixture by its fixed ID: safe to run on every start, and never touches TPP-created rows. */
 export async function seedFixtures(manager: EntityManager): Promise<void> {
+  await manager.upsert(Psu, FIXTURE_PSUS.map(({ psuId, name, password }) => ({ psuId, name, password })), ['psuId']);
+  const holder = new Map(FIXTURE_PSUS.flatMap(({ psuId, accounts: ibans }) => ibans.map((iban) => [iban, psuId])));
   await manager.upsert(
     Account,
-    FIXTURE_ACCOUNTS.map(({ iban, name, currency, product, bic }) => ({ iban, name, currency, product, bic })),
+    FIXTURE_ACCOUNTS.map(({ iban, name, currency, product, bic }) => ({ iban, name, currency, product, bic, psuId: holder.get(iban) ?? null })),
     ['iban'],
   );
   await manager.upsert(

@@ -1,5 +1,19 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, OneToMany, PrimaryColumn } from 'typeorm';
 
+/** A test account holder who logs in at the SCA pages (decisions §7). */
+@Entity('psus')
+export class Psu {
+  @PrimaryColumn({ type: 'varchar', length: 64 })
+  psuId: string;
+
+  @Column({ type: 'varchar', length: 140 })
+  name: string;
+
+  /** Test credentials, stored as given: this is a sandbox. */
+  @Column({ type: 'varchar', length: 64 })
+  password: string;
+}
+
 @Entity('accounts')
 export class Account {
   /** The bank uses the IBAN as resourceId. */
@@ -17,6 +31,10 @@ export class Account {
 
   @Column({ type: 'varchar', length: 11 })
   bic: string;
+
+  /** The test PSU who holds the account and may authorise for it. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  psuId: string | null;
 
   @OneToMany(() => Balance, (balance) => balance.account)
   balances: Balance[];

@@ -1,13 +1,36 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
 import { Environment } from '../config/environment';
+import { SandboxClock } from './sandbox-clock.entity';
 
-/** The only source of "today" for every date rule, so that SANDBOX_DATE moves all of them at once. */
+const ROW = 1;
+
+/**
+ * The only source of "today" for every date rule. Until a TPP sets the clock it reads
+ * SANDBOX_DATE, or the real UTC date; once set it stands still at the stored date, across
+ * restarts, until moved again. Kept in memory too: today() is on every request's path.
+ */
 @Injectable()
-export class ClockService {
-  constructor(private readonly config: ConfigService<Environment, true>) {}
+export class ClockService implements OnModuleInit {
+  private stored: string | null = null;
+
+  constructor(
+    private readonly config: ConfigService<Environment, true>,
+    @InjectRepository(SandboxClock) private readonly clock: Repository<SandboxClock>,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    this.stored = (await this.clock.findOneBy({ id: ROW }))?.today ?? null;
+  }
 
   today(): string {
-    return this.config.get('SANDBOX_DATE', { infer: true }) ?? new Date().toISOString().slice(0, 10);
+    return this.stored ?? this.config.get('SANDBOX_DATE', { infer: true }) ?? new Date().toISOString().slice(0, 10);
+  }
+
+  async set(today: string): Promise<void> {
+    await this.clock.upsert({ id: ROW, today }, ['id']);
+    this.stored = today;
   }
 }

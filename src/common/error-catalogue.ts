@@ -21,6 +21,9 @@ export const ERROR_CATALOGUE = {
   XS2A017E: { status: 403, code: 'CONSENT_UNKNOWN', when: 'no consent with this Consent-ID' },
   XS2A018E: { status: 405, code: 'CANCELLATION_INVALID', when: 'the payment cannot be cancelled: instant, or already ACSP, RJCT or CANC' },
   XS2A019E: { status: 400, code: 'EXECUTION_DATE_INVALID', when: '`requestedExecutionDate` or a periodic `startDate` is before today' },
+  XS2A020E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no such authorisation of this consent or payment' },
+  XS2A021E: { status: 409, code: 'STATUS_INVALID', when: 'the consent or payment is not waiting for this authorisation or decision' },
+  XS2A022E: { status: 401, code: 'PSU_CREDENTIALS_INVALID', when: 'unknown PSU, wrong password, or a PSU who does not hold the accounts concerned' },
 } as const;
 
 export type MessageId = keyof typeof ERROR_CATALOGUE;

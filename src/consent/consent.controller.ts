@@ -27,7 +27,7 @@ export class ConsentController {
   @ApiHeader({ name: 'PSU-IP-Address', required: false, description: "IP address of the account holder's device" })
   @ApiOkResponse({ type: ConsentCreatedResponse })
   async create(@Body() body: CreateConsentDto, @TppRedirectUri() redirectUri?: string): Promise<ConsentCreatedResponse> {
-    const { consentId, consentStatus } = await this.consents.create(body);
+    const { consentId, consentStatus } = await this.consents.create(body, redirectUri);
     const scaRedirect = scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'consents', { consent_id: consentId }, redirectUri);
     return toConsentCreatedResponse(consentId, consentStatus, scaRedirect);
   }

@@ -2,21 +2,26 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { In, LessThan, Repository } from 'typeorm';
 import { FIRST_VALID_CONSENT_ID } from '../../seeds/fixtures';
 import { Account } from '../account-information/account.entity';
+import { Authorisation } from '../authorisation/authorisation.entity';
+import { AuthorisationService } from '../authorisation/authorisation.service';
+import { AccountReferenceDto } from '../common/account-reference.dto';
 import { ClockService } from '../common/clock.service';
 import { addDays } from '../common/dates';
 import { ConsentUnknownError, DomainError, FormatError } from '../common/error-catalogue';
 import { applyEvent, MachineBinding, nextStatus } from '../common/state-machine';
 import { Environment } from '../config/environment';
-import { AccountReferenceDto } from '../common/account-reference.dto';
 import { CreateConsentDto } from './dto/create-consent.dto';
-import { Consent, ConsentAccess } from './consent.entity';
+import { accessDecidedBy } from './consent-access';
+import { AccountReference, Consent, ConsentAccess } from './consent.entity';
 import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus } from './consent.machine';
 
 /** Longest validity a consent gets (decisions §4): a later validUntil is capped, which is why the answer may differ. */
 const MAX_VALIDITY_DAYS = 180;
+
+export type ScaDecision = 'approve' | 'deny';
 
 @Injectable()
 export class ConsentService {
@@ -25,6 +30,7 @@ export class ConsentService {
   constructor(
     @InjectRepository(Consent) private readonly consents: Repository<Consent>,
     @InjectRepository(Account) private readonly accounts: Repository<Account>,
+    private readonly authorisations: AuthorisationService,
     private readonly clock: ClockService,
     private readonly config: ConfigService<Environment, true>,
   ) {
@@ -32,7 +38,7 @@ export class ConsentService {
   }
 
   /** Answers the Consent-ID and the status to report (decisions §2). */
-  async create(request: CreateConsentDto): Promise<{ consentId: string; consentStatus: ConsentStatus }> {
+  async create(request: CreateConsentDto, redirectUri?: string): Promise<{ consentId: string; consentStatus: ConsentStatus }> {
     const today = this.clock.today();
     if (request.validUntil < today) throw new FormatError('validUntil', `validUntil must not be before today (${today})`);
     const auto = this.config.get('SCA_MODE', { infer: true }) === 'auto';
@@ -54,6 +60,8 @@ export class ConsentService {
       fixture: false,
     });
     await this.consents.insert(consent);
+    await this.authorisations.open('consent', consent.id, redirectUri);
+    if (auto) await this.authorisations.moveOpen('consent', consent.id, { type: 'FINALISE' });
     return { consentId: consent.id, consentStatus: consent.status };
   }
 
@@ -71,10 +79,53 @@ export class ConsentService {
     if (!accepted) {
       throw new DomainError({ messageId: 'XS2A011E', description: `consent ${consentId} is ${now.status} and cannot be deleted` });
     }
+    await this.authorisations.moveOpen('consent', consentId, { type: 'FAIL' });
   }
 
-  private apply(consent: Consent, event: ConsentEvent): Promise<{ entity: Consent; accepted: boolean }> {
-    return applyEvent(this.machine, consent, event, { lastActionDate: this.clock.today() });
+  /** A further authorisation of a consent still waiting for the holder (Berlin Group start authorisation). */
+  async startAuthorisation(consentId: string, redirectUri?: string): Promise<Authorisation> {
+    this.assertWaiting(await this.findCurrent(consentId));
+    return this.authorisations.open('consent', consentId, redirectUri);
+  }
+
+  /**
+   * The account holder's decision (decisions §7): approval makes the consent valid over the
+   * accounts they hold, denial rejects it. Answers the consent and where to send the holder back.
+   */
+  async decide(consentId: string, decision: ScaDecision, held: AccountReference[]): Promise<{ consent: Consent; redirectUri: string | null }> {
+    const consent = this.assertWaiting(await this.findCurrent(consentId));
+    const access = accessDecidedBy(consent.access, held);
+    if (!access) throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the accounts of consent ${consentId}` });
+    const { entity, accepted } = await this.apply(consent, decision === 'approve' ? { type: 'APPROVE' } : { type: 'DENY' }, decision === 'approve' ? { access } : {});
+    if (!accepted) this.assertWaiting(entity); // another decision won the race
+    const redirectUri = await this.authorisations.moveOpen('consent', consentId, { type: decision === 'approve' ? 'FINALISE' : 'FAIL' });
+    return { consent: entity, redirectUri };
+  }
+
+  /** The page was opened: the consent's open authorisations are started. */
+  async markStarted(consentId: string): Promise<Consent> {
+    const consent = this.assertWaiting(await this.findCurrent(consentId));
+    await this.authorisations.moveOpen('consent', consentId, { type: 'START' });
+    return consent;
+  }
+
+  /** After the clock moved: every consent past its validUntil expires now, not only when next read. */
+  async expireDue(): Promise<void> {
+    const today = this.clock.today();
+    const due = await this.consents.findBy({ status: In(['received', 'valid']), validUntil: LessThan(today) });
+    for (const consent of due) await this.apply(consent, { type: 'EXPIRE', today });
+  }
+
+  private apply(consent: Consent, event: ConsentEvent, also: Partial<Consent> = {}): Promise<{ entity: Consent; accepted: boolean }> {
+    return applyEvent(this.machine, consent, event, { ...also, lastActionDate: this.clock.today() });
+  }
+
+  /** Only a consent the holder has not decided on yet can be authorised (409 otherwise). */
+  private assertWaiting(consent: Consent): Consent {
+    if (!nextStatus(consentMachine, consent.status, { validUntil: consent.validUntil }, { type: 'APPROVE' })) {
+      throw new DomainError({ messageId: 'XS2A021E', description: `consent ${consent.id} is ${consent.status}, not waiting for the account holder` });
+    }
+    return consent;
   }
 
   private async allAccountsAccess(): Promise<ConsentAccess> {

@@ -3,10 +3,13 @@ import { dirname } from 'node:path';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { InitialSchema1795200000000 } from '../../migrations/1795200000000-InitialSchema';
 import { Payments1795300000000 } from '../../migrations/1795300000000-Payments';
-import { Account, Balance, Transaction } from '../account-information/account.entity';
+import { ScaAndClock1795400000000 } from '../../migrations/1795400000000-ScaAndClock';
+import { Account, Balance, Psu, Transaction } from '../account-information/account.entity';
+import { SandboxClock } from '../common/sandbox-clock.entity';
 import { Consent } from '../consent/consent.entity';
 import { Environment } from '../config/environment';
 import { Payment } from '../payment-initiation/payment.entity';
+import { Authorisation } from '../authorisation/authorisation.entity';
 
 /** The one TypeORM definition used by the app, the TypeORM CLI, the seed script and the tests. */
 export function dataSourceOptions(databasePath: string): DataSourceOptions {
@@ -15,9 +18,9 @@ export function dataSourceOptions(databasePath: string): DataSourceOptions {
   return {
     type: 'better-sqlite3',
     database: databasePath,
-    entities: [Consent, Account, Balance, Transaction, Payment],
+    entities: [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock],
     // Listed as classes, not globs, so the same list works from ts-jest and from dist/.
-    migrations: [InitialSchema1795200000000, Payments1795300000000],
+    migrations: [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000],
     synchronize: false,
     // The driver turns foreign keys on itself; WAL lets reads run beside a write, and
     // synchronous=FULL syncs every commit, so an acknowledged write survives a power cut.

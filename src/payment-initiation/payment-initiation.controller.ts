@@ -149,7 +149,7 @@ export class PaymentInitiationController {
   }
 
   private async initiate(type: PaymentType, body: PaymentBody, redirectUri?: string): Promise<PaymentInitiationResponse> {
-    const payment = await this.payments.initiate(type, body);
+    const payment = await this.payments.initiate(type, body, redirectUri);
     const query = { payment_id: payment.id, service: type.service, product: type.product };
     return toInitiationResponse(payment, scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'payments', query, redirectUri));
   }

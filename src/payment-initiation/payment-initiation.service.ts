@@ -2,14 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { LessThanOrEqual, Repository } from 'typeorm';
 import { Balance } from '../account-information/account.entity';
+import { Authorisation, AuthorisationKind } from '../authorisation/authorisation.entity';
+import { AuthorisationService } from '../authorisation/authorisation.service';
 import { ClockService } from '../common/clock.service';
 import { DomainError } from '../common/error-catalogue';
 import { applyEvent, MachineBinding, nextStatus } from '../common/state-machine';
 import { Environment } from '../config/environment';
+import type { ScaDecision } from '../consent/consent.service';
 import { Payment } from './payment.entity';
-import { initialPaymentStatus, PaymentContext, paymentMachine, PaymentStatus } from './payment.machine';
+import { initialPaymentStatus, PaymentContext, PaymentEvent, paymentMachine, PaymentStatus } from './payment.machine';
 import { PaymentType } from './payment-products';
 import { checkDates, PaymentBody, termsOf } from './payment-terms';
 
@@ -19,6 +22,12 @@ const contextOf = ({ amount, executionDate, product }: Pick<Payment, 'amount' | 
   instant: product === 'instant-sepa-credit-transfers',
 });
 
+/** The event whose acceptance means "waiting for this kind of authorisation". */
+const WAITING_FOR: Record<Exclude<AuthorisationKind, 'consent'>, PaymentEvent> = {
+  payment: { type: 'SCA_DENIED' },
+  cancellation: { type: 'CANCELLATION_AUTHORISED' },
+};
+
 @Injectable()
 export class PaymentInitiationService {
   private readonly machine: MachineBinding<Payment, typeof paymentMachine>;
@@ -26,14 +35,15 @@ export class PaymentInitiationService {
   constructor(
     @InjectRepository(Payment) payments: Repository<Payment>,
     @InjectRepository(Balance) private readonly balances: Repository<Balance>,
+    private readonly authorisations: AuthorisationService,
     private readonly clock: ClockService,
     private readonly config: ConfigService<Environment, true>,
   ) {
     this.machine = { repository: payments, machine: paymentMachine, contextOf };
   }
 
-  /** Stores the payment, RCVD: once answered 200 it is in the database. */
-  async initiate(type: PaymentType, body: PaymentBody): Promise<Payment> {
+  /** Stores the payment, RCVD, with its implicit authorisation: once answered 200 both are in the database. */
+  async initiate(type: PaymentType, body: PaymentBody, redirectUri?: string): Promise<Payment> {
     checkDates(body, this.clock.today());
     const terms = termsOf(body);
     const payment = this.machine.repository.create({
@@ -44,31 +54,113 @@ export class PaymentInitiationService {
       body,
     });
     await this.machine.repository.insert(payment);
+    await this.authorisations.open('payment', payment.id, redirectUri);
     return payment;
   }
 
-  /** The payment as it stands; in auto mode its first read completes SCA (decisions §2). */
+  /** The payment as it stands: in auto mode its first read completes SCA (decisions §2); a due PDNG executes. */
   async find(type: PaymentType, paymentId: string): Promise<Payment> {
-    const payment = await this.findStored(type, paymentId);
-    if (this.config.get('SCA_MODE', { infer: true }) !== 'auto') return payment;
-    const available = await this.balances.findOneBy({ accountIban: payment.debtorIban, balanceType: 'interimAvailable' });
-    const event = { type: 'SCA_COMPLETED', today: this.clock.today(), available: available?.amount ?? null } as const;
-    return (await applyEvent(this.machine, payment, event)).entity;
+    let payment = await this.findStored(type, paymentId);
+    // The balance look-up is spared once SCA is over.
+    if (this.config.get('SCA_MODE', { infer: true }) === 'auto' && this.can(payment, WAITING_FOR.payment)) {
+      payment = (await applyEvent(this.machine, payment, await this.scaCompleted(payment))).entity;
+      await this.authorisations.moveOpen('payment', paymentId, { type: 'FINALISE' });
+    }
+    return (await applyEvent(this.machine, payment, { type: 'EXECUTE', today: this.clock.today() })).entity;
   }
 
   /** DELETE: RCVD is cancelled at once; PDNG needs the holder to authorise the cancellation. */
   async cancel(type: PaymentType, paymentId: string): Promise<{ cancelled: true } | { cancelled: false; status: PaymentStatus }> {
     const { entity: payment, accepted } = await applyEvent(this.machine, await this.findStored(type, paymentId), { type: 'CANCEL' });
-    if (accepted) return { cancelled: true };
-    if (nextStatus(paymentMachine, payment.status, contextOf(payment), { type: 'CANCELLATION_AUTHORISED' })) {
-      return { cancelled: false, status: payment.status };
+    if (accepted) {
+      await this.authorisations.moveOpen('payment', paymentId, { type: 'FAIL' });
+      return { cancelled: true };
     }
-    throw new DomainError({ messageId: 'XS2A018E', description: `payment ${paymentId} is ${payment.status} and cannot be cancelled` });
+    if (this.can(payment, WAITING_FOR.cancellation)) return { cancelled: false, status: payment.status };
+    throw cancellationInvalid(payment);
+  }
+
+  /** Berlin Group start authorisation: of the payment (RCVD) or of its cancellation (PDNG). */
+  async startAuthorisation(type: PaymentType, paymentId: string, kind: 'payment' | 'cancellation', redirectUri?: string): Promise<Authorisation> {
+    const payment = await this.findStored(type, paymentId);
+    if (!this.can(payment, WAITING_FOR[kind])) throw kind === 'payment' ? notWaiting(payment) : cancellationInvalid(payment);
+    return this.authorisations.open(kind, paymentId, redirectUri);
+  }
+
+  async findById(paymentId: string): Promise<Payment> {
+    const payment = await this.machine.repository.findOneBy({ id: paymentId });
+    if (!payment) throw paymentUnknown(paymentId);
+    return payment;
+  }
+
+  /**
+   * The account holder's decision on the payment (approve: the funds and date rules) or on its
+   * cancellation (approve: CANC; deny: it stays PDNG). Only the debtor account's holder decides.
+   */
+  async decide(
+    paymentId: string,
+    kind: 'payment' | 'cancellation',
+    decision: ScaDecision,
+    heldIbans: string[],
+  ): Promise<{ payment: Payment; redirectUri: string | null }> {
+    const payment = this.assertWaiting(await this.findById(paymentId), kind);
+    if (!heldIbans.includes(payment.debtorIban)) {
+      throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the debtor account of payment ${paymentId}` });
+    }
+    const events: Record<typeof kind, Record<ScaDecision, () => Promise<PaymentEvent | null>>> = {
+      payment: { approve: () => this.scaCompleted(payment), deny: async () => ({ type: 'SCA_DENIED' }) },
+      // A denied cancellation leaves the payment as it is: only its authorisations fail.
+      cancellation: { approve: async () => ({ type: 'CANCELLATION_AUTHORISED' }), deny: async () => null },
+    };
+    const event = await events[kind][decision]();
+    let decided = payment;
+    if (event) {
+      const { entity, accepted } = await applyEvent(this.machine, payment, event);
+      if (!accepted) throw notWaiting(entity); // another decision won the race
+      decided = entity;
+    }
+    const redirectUri = await this.authorisations.moveOpen(kind, paymentId, { type: decision === 'approve' ? 'FINALISE' : 'FAIL' });
+    return { payment: decided, redirectUri };
+  }
+
+  /** The SCA page was opened: open authorisations of that kind are started. */
+  async markStarted(paymentId: string, kind: 'payment' | 'cancellation'): Promise<Payment> {
+    const payment = this.assertWaiting(await this.findById(paymentId), kind);
+    await this.authorisations.moveOpen(kind, paymentId, { type: 'START' });
+    return payment;
+  }
+
+  /** After the clock moved: every pending payment whose date has come executes now. */
+  async executeDue(): Promise<void> {
+    const today = this.clock.today();
+    const due = await this.machine.repository.findBy({ status: 'PDNG', executionDate: LessThanOrEqual(today) });
+    for (const payment of due) await applyEvent(this.machine, payment, { type: 'EXECUTE', today });
+  }
+
+  /** SCA done: the machine then applies the funds rule against the debtor's interimAvailable balance, then the date. */
+  private async scaCompleted(payment: Payment): Promise<PaymentEvent> {
+    const available = await this.balances.findOneBy({ accountIban: payment.debtorIban, balanceType: 'interimAvailable' });
+    return { type: 'SCA_COMPLETED', today: this.clock.today(), available: available?.amount ?? null };
+  }
+
+  private can(payment: Payment, event: PaymentEvent): boolean {
+    return nextStatus(paymentMachine, payment.status, contextOf(payment), event) !== null;
+  }
+
+  private assertWaiting(payment: Payment, kind: 'payment' | 'cancellation'): Payment {
+    if (!this.can(payment, WAITING_FOR[kind])) throw notWaiting(payment);
+    return payment;
   }
 
   private async findStored({ service, product }: PaymentType, paymentId: string): Promise<Payment> {
     const payment = await this.machine.repository.findOneBy({ id: paymentId, service, product });
-    if (!payment) throw new DomainError({ messageId: 'XS2A015E', description: `payment ${paymentId} unknown` });
+    if (!payment) throw paymentUnknown(paymentId);
     return payment;
   }
 }
+
+const paymentUnknown = (paymentId: string) => new DomainError({ messageId: 'XS2A015E', description: `payment ${paymentId} unknown` });
+const notWaiting = ({ id, status }: Payment) =>
+  new DomainError({ messageId: 'XS2A021E', description: `payment ${id} is ${status}, not waiting for the account holder` });
+const cancellationInvalid = ({ id, status }: Payment) =>
+  new DomainError({ messageId: 'XS2A018E', description: `payment ${id} is ${status} and cannot be cancelled` });

@@ -18,7 +18,9 @@ export type PaymentEvent =
   | { type: 'SCA_COMPLETED'; today: string; available: string | null }
   | { type: 'SCA_DENIED' }
   | { type: 'CANCEL' }
-  | { type: 'CANCELLATION_AUTHORISED' };
+  | { type: 'CANCELLATION_AUTHORISED' }
+  /** The sandbox clock reached the execution date: a pending payment executes, with no second funds check. */
+  | { type: 'EXECUTE'; today: string };
 
 export const paymentMachine = setup({
   types: {
@@ -32,6 +34,7 @@ export const paymentMachine = setup({
     isFutureDated: ({ context, event }) =>
       event.type === 'SCA_COMPLETED' && context.executionDate !== null && context.executionDate > event.today,
     isCancellable: ({ context }) => !context.instant,
+    isDue: ({ context, event }) => event.type === 'EXECUTE' && context.executionDate !== null && context.executionDate <= event.today,
   },
 }).createMachine({
   id: 'payment',
@@ -48,7 +51,10 @@ export const paymentMachine = setup({
     },
     PDNG: {
       // A pending payment is cancelled only once the account holder authorises the cancellation.
-      on: { CANCELLATION_AUTHORISED: { target: 'CANC', guard: 'isCancellable' } },
+      on: {
+        CANCELLATION_AUTHORISED: { target: 'CANC', guard: 'isCancellable' },
+        EXECUTE: { target: 'ACSP', guard: 'isDue' },
+      },
     },
     ACSP: { type: 'final' },
     RJCT: { type: 'final' },

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import { DomainError } from '../common/error-catalogue';
+import { applyEvent, MachineBinding } from '../common/state-machine';
+import { Authorisation, AuthorisationKind } from './authorisation.entity';
+import { AuthorisationEvent, authorisationMachine } from './authorisation.machine';
+
+/** The link the bank's payment initiation answer carries: it names the first, implicit authorisation. */
+export const IMPLICIT_AUTHORISATION_ID = 'authorization_not_yet_available';
+
+@Injectable()
+export class AuthorisationService {
+  private readonly machine: MachineBinding<Authorisation, typeof authorisationMachine>;
+
+  constructor(@InjectRepository(Authorisation) repository: Repository<Authorisation>) {
+    this.machine = { repository, machine: authorisationMachine, contextOf: () => ({}) };
+  }
+
+  async open(kind: AuthorisationKind, resourceId: string, tppRedirectUri?: string): Promise<Authorisation> {
+    const authorisation = this.machine.repository.create({
+      id: randomUUID(),
+      kind,
+      resourceId,
+      status: 'received',
+      tppRedirectUri: tppRedirectUri ?? null,
+      createdAt: new Date().toISOString(),
+    });
+    await this.machine.repository.insert(authorisation);
+    return authorisation;
+  }
+
+  async ids(kind: AuthorisationKind, resourceId: string): Promise<string[]> {
+    return (await this.all(kind, resourceId)).map(({ id }) => id);
+  }
+
+  async find(kind: AuthorisationKind, resourceId: string, authorisationId: string): Promise<Authorisation> {
+    const authorisation =
+      authorisationId === IMPLICIT_AUTHORISATION_ID
+        ? (await this.all(kind, resourceId))[0]
+        : await this.machine.repository.findOneBy({ id: authorisationId, kind, resourceId });
+    if (!authorisation) throw new DomainError({ messageId: 'XS2A020E', description: `authorisation ${authorisationId} unknown` });
+    return authorisation;
+  }
+
+  /** Moves every open authorisation of a resource; answers where the holder goes back to (the newest address given). */
+  async moveOpen(kind: AuthorisationKind, resourceId: string, event: AuthorisationEvent): Promise<string | null> {
+    const open = await this.machine.repository.find({
+      where: { kind, resourceId, status: In(['received', 'started']) },
+      order: { createdAt: 'ASC' },
+    });
+    for (const authorisation of open) await applyEvent(this.machine, authorisation, event);
+    return open.map(({ tppRedirectUri }) => tppRedirectUri).filter((uri) => uri !== null).at(-1) ?? null;
+  }
+
+  private all(kind: AuthorisationKind, resourceId: string): Promise<Authorisation[]> {
+    return this.machine.repository.find({ where: { kind, resourceId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+}

@@ -1,0 +1,15 @@
+import { consentedIbans } from '../account-information/coverage';
+import type { AccountReference, ConsentAccess } from './consent.entity';
+
+/**
+ * What an account holder's decision covers (decisions §7): a consent for `allAccounts` binds the
+ * accounts they hold; a consent naming accounts is theirs to decide only if they hold every one.
+ * Null: not theirs to decide.
+ */
+export function accessDecidedBy(access: ConsentAccess, held: AccountReference[]): ConsentAccess | null {
+  if (access.availableAccounts === 'allAccounts') {
+    return { accounts: held, balances: [], transactions: [], availableAccounts: null };
+  }
+  const heldIbans = new Set(held.map(({ iban }) => iban));
+  return consentedIbans(access).every((iban) => heldIbans.has(iban)) ? access : null;
+}
