@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ConfigModule } from '@nestjs/config';
+import { ConditionalModule, ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AccountInformationModule } from './account-information/account-information.module';
 import { BerlinGroupExceptionFilter } from './common/berlin-group-exception.filter';
@@ -9,6 +9,8 @@ import { validateEnvironment } from './config/environment';
 import { ConsentModule } from './consent/consent.module';
 import { DatabaseModule } from './database/database.module';
 import { PaymentInitiationModule } from './payment-initiation/payment-initiation.module';
+import { SandboxControlModule } from './sandbox-control/sandbox-control.module';
+import { ScaModule } from './sca/sca.module';
 
 @Module({})
 export class AppModule {
@@ -24,6 +26,9 @@ export class AppModule {
         ConsentModule,
         AccountInformationModule,
         PaymentInitiationModule,
+        ScaModule,
+        // Read after validation, so only 'true' or 'false' can arrive here.
+        ConditionalModule.registerWhen(SandboxControlModule, 'SANDBOX_CONTROL', { debug: false }),
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

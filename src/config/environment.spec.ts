@@ -7,6 +7,7 @@ describe('environment', () => {
       PUBLIC_BASE_URL: 'http://localhost:3000',
       DATABASE_PATH: 'data/sandbox.sqlite',
       SCA_MODE: 'auto',
+      SANDBOX_CONTROL: 'true',
       SANDBOX_DATE: undefined,
     });
   });
@@ -19,6 +20,7 @@ describe('environment', () => {
       PUBLIC_BASE_URL: 'https://sandbox.example',
       DATABASE_PATH: 'data/sandbox.sqlite',
       SCA_MODE: 'redirect',
+      SANDBOX_CONTROL: 'true',
       SANDBOX_DATE: '2026-01-31',
     });
   });

@@ -23,7 +23,11 @@ export class Environment {
   @IsIn(SCA_MODES)
   SCA_MODE: ScaMode = 'auto';
 
-  /** Overrides "today" for every date rule; unset means the real UTC date. */
+  /** `false` removes the /sandbox control endpoints, e.g. for a sandbox hosted for many TPPs. */
+  @IsIn(['true', 'false'])
+  SANDBOX_CONTROL: 'true' | 'false' = 'true';
+
+  /** Where the sandbox clock starts until it is set; unset means the real UTC date. */
   @IsOptional()
   @IsDateOnly()
   SANDBOX_DATE?: string;

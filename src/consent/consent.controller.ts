@@ -1,4 +1,10 @@
 import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import {
+  AuthorisationListResponse,
+  ScaStatusResponse,
+  StartAuthorisationResponse,
+  toStartAuthorisationResponse,
+} from '../authorisation/authorisation-response.dto';
 import { ConfigService } from '@nestjs/config';
 import { ApiBody, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { TppErrorResponse } from '../common/error-response.dto';
@@ -11,6 +17,7 @@ import { CreateConsentDto } from './dto/create-consent.dto';
 import { ConsentService } from './consent.service';
 
 const CONSENT_UNKNOWN = { status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN' } as const;
+const NOT_WAITING = { status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the consent is not waiting for the account holder' } as const;
 
 @ApiTags('Consents')
 @Xs2aController('consents')
@@ -28,8 +35,36 @@ export class ConsentController {
   @ApiOkResponse({ type: ConsentCreatedResponse })
   async create(@Body() body: CreateConsentDto, @TppRedirectUri() redirectUri?: string): Promise<ConsentCreatedResponse> {
     const { consentId, consentStatus } = await this.consents.create(body, redirectUri);
-    const scaRedirect = scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'consents', { consent_id: consentId }, redirectUri);
-    return toConsentCreatedResponse(consentId, consentStatus, scaRedirect);
+    return toConsentCreatedResponse(consentId, consentStatus, this.scaRedirect(consentId, redirectUri));
+  }
+
+  @Post(':consentId/authorisations')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Start a further authorisation of a consent waiting for the account holder' })
+  @ApiHeader({ name: 'TPP-Redirect-URI', required: false, description: 'where the SCA page sends the account holder back' })
+  @ApiResponse({ status: 201, type: StartAuthorisationResponse })
+  @ApiResponse(CONSENT_UNKNOWN)
+  @ApiResponse(NOT_WAITING)
+  async startAuthorisation(@Param('consentId') consentId: string, @TppRedirectUri() redirectUri?: string): Promise<StartAuthorisationResponse> {
+    const authorisation = await this.consents.startAuthorisation(consentId, redirectUri);
+    return toStartAuthorisationResponse(authorisation, this.scaRedirect(consentId, redirectUri), `/v1/consents/${consentId}/authorisations`);
+  }
+
+  @Get(':consentId/authorisations')
+  @ApiOperation({ summary: 'List the authorisations of a consent' })
+  @ApiOkResponse({ type: AuthorisationListResponse })
+  @ApiResponse(CONSENT_UNKNOWN)
+  async authorisations(@Param('consentId') consentId: string): Promise<AuthorisationListResponse> {
+    return { authorisationIds: await this.consents.authorisationIds(consentId) };
+  }
+
+  @Get(':consentId/authorisations/:authorisationId')
+  @ApiOperation({ summary: 'Read the SCA status of an authorisation of a consent' })
+  @ApiOkResponse({ type: ScaStatusResponse })
+  @ApiResponse(CONSENT_UNKNOWN)
+  @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such authorisation' })
+  async scaStatus(@Param('consentId') consentId: string, @Param('authorisationId') authorisationId: string): Promise<ScaStatusResponse> {
+    return { scaStatus: (await this.consents.findAuthorisation(consentId, authorisationId)).status };
   }
 
   @Get(':consentId')
@@ -56,5 +91,9 @@ export class ConsentController {
   @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the consent is already rejected, expired or terminated' })
   async delete(@Param('consentId') consentId: string): Promise<void> {
     await this.consents.delete(consentId);
+  }
+
+  private scaRedirect(consentId: string, redirectUri?: string) {
+    return scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'consents', { consent_id: consentId }, redirectUri);
   }
 }

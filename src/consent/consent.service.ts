@@ -88,6 +88,16 @@ export class ConsentService {
     return this.authorisations.open('consent', consentId, redirectUri);
   }
 
+  async authorisationIds(consentId: string): Promise<string[]> {
+    await this.findCurrent(consentId);
+    return this.authorisations.ids('consent', consentId);
+  }
+
+  async findAuthorisation(consentId: string, authorisationId: string): Promise<Authorisation> {
+    await this.findCurrent(consentId);
+    return this.authorisations.find('consent', consentId, authorisationId);
+  }
+
   /**
    * The account holder's decision (decisions §7): approval makes the consent valid over the
    * accounts they hold, denial rejects it. Answers the consent and where to send the holder back.

@@ -15,6 +15,12 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
+import {
+  AuthorisationListResponse,
+  ScaStatusResponse,
+  StartAuthorisationResponse,
+  toStartAuthorisationResponse,
+} from '../authorisation/authorisation-response.dto';
 import { TppErrorResponse } from '../common/error-response.dto';
 import { scaRedirectHref } from '../common/links';
 import { RequiresPsuIpAddress } from '../common/psu-ip-address.guard';
@@ -36,11 +42,16 @@ import {
 import { InstantSepaCreditTransferDto, SepaCreditTransferDto } from './dto/sepa-credit-transfer.dto';
 import { PaymentInitiationService } from './payment-initiation.service';
 import { PaymentType } from './payment-products';
-import { PaymentRoute, productUnknown, underEveryService } from './payment-route.decorator';
+import { AuthorisationKindSegment, PaymentRoute, productUnknown, underEveryService } from './payment-route.decorator';
 import { PaymentBody } from './payment-terms';
 
 const PAYMENT_ID = { name: 'paymentId', example: '3d9a81b3-a47d-4130-8765-a9c0ff861b99' };
 const PRODUCT = { name: 'product', enum: ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'cross-border-credit-transfers'] };
+const AUTHORISATION_ID = { name: 'authorisationId', description: 'an authorisation ID, or authorization_not_yet_available for the first one' };
+/** The two kinds of authorisation a payment has, by the path segment of each. */
+const KINDS = { authorisations: 'payment', 'cancellation-authorisations': 'cancellation' } as const;
+type KindSegment = keyof typeof KINDS;
+const underEveryKind = (suffix = '') => Object.keys(KINDS).flatMap((segment) => underEveryService(`:product/:paymentId/${segment}${suffix}`));
 const PAYMENT_UNKNOWN = { status: 404, type: TppErrorResponse, description: 'PRODUCT_UNKNOWN; RESOURCE_UNKNOWN: no such payment under this product' };
 
 /** The documentation and checks every initiation endpoint shares; `body` is its product's schema. */
@@ -146,6 +157,60 @@ export class PaymentInitiationController {
     if (outcome.cancelled) return undefined;
     response.status(202);
     return toCancellationResponse(outcome.status);
+  }
+
+  @Post(underEveryKind())
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Start an authorisation of a RCVD payment (authorisations) or of the cancellation of a PDNG one (cancellation-authorisations)' })
+  @ApiParam(PRODUCT)
+  @ApiParam(PAYMENT_ID)
+  @ApiHeader({ name: 'TPP-Redirect-URI', required: false, description: 'where the SCA page sends the account holder back' })
+  @ApiResponse({ status: 201, type: StartAuthorisationResponse })
+  @ApiResponse(PAYMENT_UNKNOWN)
+  @ApiResponse({ status: 405, type: TppErrorResponse, description: 'CANCELLATION_INVALID: the payment is not PDNG, or instant' })
+  @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the payment is not RCVD' })
+  async startAuthorisation(
+    @PaymentRoute() type: PaymentType,
+    @Param('paymentId') paymentId: string,
+    @AuthorisationKindSegment() segment: KindSegment,
+    @TppRedirectUri() redirectUri?: string,
+  ): Promise<StartAuthorisationResponse> {
+    const kind = KINDS[segment];
+    const authorisation = await this.payments.startAuthorisation(type, paymentId, kind, redirectUri);
+    const query = { payment_id: paymentId, service: type.service, product: type.product };
+    const page = kind === 'payment' ? 'payments' : 'payments/cancellation';
+    const scaRedirect = scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), page, query, redirectUri);
+    return toStartAuthorisationResponse(authorisation, scaRedirect, `/v1/${type.service}/${type.product}/${paymentId}/${segment}`);
+  }
+
+  @Get(underEveryKind())
+  @ApiOperation({ summary: 'List the authorisations, or the cancellation authorisations, of a payment' })
+  @ApiParam(PRODUCT)
+  @ApiParam(PAYMENT_ID)
+  @ApiOkResponse({ type: AuthorisationListResponse })
+  @ApiResponse(PAYMENT_UNKNOWN)
+  async authorisations(
+    @PaymentRoute() type: PaymentType,
+    @Param('paymentId') paymentId: string,
+    @AuthorisationKindSegment() segment: KindSegment,
+  ): Promise<AuthorisationListResponse> {
+    return { authorisationIds: await this.payments.authorisationIds(type, paymentId, KINDS[segment]) };
+  }
+
+  @Get(underEveryKind('/:authorisationId'))
+  @ApiOperation({ summary: "Read the SCA status of a payment's authorisation or cancellation authorisation" })
+  @ApiParam(PRODUCT)
+  @ApiParam(PAYMENT_ID)
+  @ApiParam(AUTHORISATION_ID)
+  @ApiOkResponse({ type: ScaStatusResponse })
+  @ApiResponse({ ...PAYMENT_UNKNOWN, description: `${PAYMENT_UNKNOWN.description}; RESOURCE_UNKNOWN: no such authorisation` })
+  async scaStatus(
+    @PaymentRoute() type: PaymentType,
+    @Param('paymentId') paymentId: string,
+    @AuthorisationKindSegment() segment: KindSegment,
+    @Param('authorisationId') authorisationId: string,
+  ): Promise<ScaStatusResponse> {
+    return { scaStatus: (await this.payments.findAuthorisation(type, paymentId, KINDS[segment], authorisationId)).status };
   }
 
   private async initiate(type: PaymentType, body: PaymentBody, redirectUri?: string): Promise<PaymentInitiationResponse> {

@@ -87,6 +87,16 @@ export class PaymentInitiationService {
     return this.authorisations.open(kind, paymentId, redirectUri);
   }
 
+  async authorisationIds(type: PaymentType, paymentId: string, kind: 'payment' | 'cancellation'): Promise<string[]> {
+    await this.findStored(type, paymentId);
+    return this.authorisations.ids(kind, paymentId);
+  }
+
+  async findAuthorisation(type: PaymentType, paymentId: string, kind: 'payment' | 'cancellation', authorisationId: string): Promise<Authorisation> {
+    await this.findStored(type, paymentId);
+    return this.authorisations.find(kind, paymentId, authorisationId);
+  }
+
   async findById(paymentId: string): Promise<Payment> {
     const payment = await this.machine.repository.findOneBy({ id: paymentId });
     if (!payment) throw paymentUnknown(paymentId);

@@ -3,6 +3,13 @@ import type { Request } from 'express';
 import { DomainError } from '../common/error-catalogue';
 import { isOffered, PAYMENT_SERVICES, PaymentServiceName, PaymentType } from './payment-products';
 
+const routeSegments = (request: Request): string[] => (request.route.path as string).split('/');
+
+/** `authorisations` or `cancellation-authorisations`: the segment after the payment ID in the matched route. */
+export const AuthorisationKindSegment = createParamDecorator((_: unknown, context: ExecutionContext): string => {
+  return routeSegments(context.switchToHttp().getRequest<Request>())[5];
+});
+
 /** Route paths under every payment service: an unknown service then matches no route at all (404). */
 export const underEveryService = (suffix: string): string[] => PAYMENT_SERVICES.map((service) => `${service}/${suffix}`);
 
@@ -14,7 +21,7 @@ export function productUnknown(product: string): DomainError {
 export const PaymentRoute = createParamDecorator((_: unknown, context: ExecutionContext): PaymentType => {
   const request = context.switchToHttp().getRequest<Request>();
   // The matched route is `/v1/<service>/:product/...`, one of those underEveryService() made.
-  const service = (request.route.path as string).split('/')[2] as PaymentServiceName;
+  const service = routeSegments(request)[2] as PaymentServiceName;
   const product = request.params.product as string;
   if (!isOffered(service, product)) throw productUnknown(product);
   return { service, product };

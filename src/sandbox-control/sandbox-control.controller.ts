@@ -1,0 +1,80 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ClockService } from '../common/clock.service';
+import { addDays } from '../common/dates';
+import { TppErrorResponse } from '../common/error-response.dto';
+import { ConsentStatusResponse } from '../consent/dto/consent-response.dto';
+import { PaymentStatusResponse } from '../payment-initiation/dto/payment-response.dto';
+import { ScaService } from '../sca/sca.service';
+import { AdvanceClockDto, ClockDto, ScaDecisionDto } from './sandbox-control.dto';
+import { SandboxControlService } from './sandbox-control.service';
+
+const PSU_INVALID = { status: 401, type: TppErrorResponse, description: 'PSU_CREDENTIALS_INVALID: unknown PSU, or one who does not hold the accounts concerned' } as const;
+const NOT_WAITING = { status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: not waiting for a decision' } as const;
+
+/** Headless SCA and the clock, for integration suites that cannot click (decisions §7). No bearer token. */
+@ApiTags('Sandbox control')
+@ApiResponse({ status: 400, type: TppErrorResponse, description: 'FORMAT_ERROR' })
+@Controller('sandbox')
+export class SandboxControlController {
+  constructor(
+    private readonly sca: ScaService,
+    private readonly control: SandboxControlService,
+    private readonly clock: ClockService,
+  ) {}
+
+  @Post('sca/consents/:consentId')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Approve or deny a consent as a test PSU, as the SCA page would' })
+  @ApiOkResponse({ type: ConsentStatusResponse })
+  @ApiResponse(PSU_INVALID)
+  @ApiResponse({ status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN' })
+  @ApiResponse(NOT_WAITING)
+  async decideConsent(@Param('consentId') consentId: string, @Body() { psuId, decision }: ScaDecisionDto): Promise<ConsentStatusResponse> {
+    return { consentStatus: (await this.sca.decideConsent(consentId, decision, { psuId })).consent.status };
+  }
+
+  @Post('sca/payments/:paymentId')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Approve or deny a payment as a test PSU: approval applies the funds and date rules' })
+  @ApiOkResponse({ type: PaymentStatusResponse })
+  @ApiResponse(PSU_INVALID)
+  @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN' })
+  @ApiResponse(NOT_WAITING)
+  async decidePayment(@Param('paymentId') paymentId: string, @Body() { psuId, decision }: ScaDecisionDto): Promise<PaymentStatusResponse> {
+    return { transactionStatus: (await this.sca.decidePayment(paymentId, 'payment', decision, { psuId })).payment.status };
+  }
+
+  @Post('sca/payments/:paymentId/cancellation')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Approve or deny the cancellation of a PDNG payment: approval makes it CANC' })
+  @ApiOkResponse({ type: PaymentStatusResponse })
+  @ApiResponse(PSU_INVALID)
+  @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN' })
+  @ApiResponse(NOT_WAITING)
+  async decideCancellation(@Param('paymentId') paymentId: string, @Body() { psuId, decision }: ScaDecisionDto): Promise<PaymentStatusResponse> {
+    return { transactionStatus: (await this.sca.decidePayment(paymentId, 'cancellation', decision, { psuId })).payment.status };
+  }
+
+  @Get('clock')
+  @ApiOperation({ summary: 'Read the sandbox date' })
+  @ApiOkResponse({ type: ClockDto })
+  readClock(): ClockDto {
+    return { today: this.clock.today() };
+  }
+
+  @Put('clock')
+  @ApiOperation({ summary: 'Set the sandbox date: consents past validUntil expire, pending payments whose date has come execute' })
+  @ApiOkResponse({ type: ClockDto })
+  async setClock(@Body() { today }: ClockDto): Promise<ClockDto> {
+    return this.control.moveClock(today);
+  }
+
+  @Post('clock/advance')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Move the sandbox date forward by some days, with the same effects' })
+  @ApiOkResponse({ type: ClockDto })
+  async advanceClock(@Body() { days }: AdvanceClockDto): Promise<ClockDto> {
+    return this.control.moveClock(addDays(this.clock.today(), days));
+  }
+}

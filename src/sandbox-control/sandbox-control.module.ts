@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { ConsentModule } from '../consent/consent.module';
+import { PaymentInitiationModule } from '../payment-initiation/payment-initiation.module';
+import { ScaModule } from '../sca/sca.module';
+import { SandboxControlController } from './sandbox-control.controller';
+import { SandboxControlService } from './sandbox-control.service';
+
+@Module({
+  imports: [ScaModule, ConsentModule, PaymentInitiationModule],
+  controllers: [SandboxControlController],
+  providers: [SandboxControlService],
+})
+export class SandboxControlModule {}

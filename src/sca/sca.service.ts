@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { Account, Psu } from '../account-information/account.entity';
+import { DomainError } from '../common/error-catalogue';
+import type { AccountReference, Consent } from '../consent/consent.entity';
+import { ConsentService, ScaDecision } from '../consent/consent.service';
+import type { Payment } from '../payment-initiation/payment.entity';
+import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
+
+/** Who decides: the SCA page checks the password too; the headless control endpoints name the PSU only. */
+export interface PsuLogin {
+  psuId: string;
+  password?: string;
+}
+
+/** The account holder's decisions, with the same checks and effects for the pages and the control endpoints. */
+@Injectable()
+export class ScaService {
+  constructor(
+    @InjectRepository(Psu) private readonly psus: Repository<Psu>,
+    @InjectRepository(Account) private readonly accounts: Repository<Account>,
+    private readonly consents: ConsentService,
+    private readonly payments: PaymentInitiationService,
+  ) {}
+
+  async decideConsent(consentId: string, decision: ScaDecision, login: PsuLogin): Promise<{ consent: Consent; redirectUri: string | null }> {
+    return this.consents.decide(consentId, decision, await this.heldBy(login));
+  }
+
+  async decidePayment(
+    paymentId: string,
+    kind: 'payment' | 'cancellation',
+    decision: ScaDecision,
+    login: PsuLogin,
+  ): Promise<{ payment: Payment; redirectUri: string | null }> {
+    const held = await this.heldBy(login);
+    return this.payments.decide(paymentId, kind, decision, held.map(({ iban }) => iban));
+  }
+
+  /** The accounts of a PSU whose credentials hold; 401 PSU_CREDENTIALS_INVALID otherwise. */
+  private async heldBy({ psuId, password }: PsuLogin): Promise<AccountReference[]> {
+    const psu = await this.psus.findOneBy({ psuId });
+    if (!psu || (password !== undefined && password !== psu.password)) {
+      throw new DomainError({ messageId: 'XS2A022E', description: 'unknown PSU ID or wrong password' });
+    }
+    const accounts = await this.accounts.find({ where: { psuId }, order: { iban: 'ASC' } });
+    return accounts.map(({ iban, currency }) => ({ iban, currency }));
+  }
+}

@@ -1,0 +1,112 @@
+import request from 'supertest';
+import { Consent } from '../src/consent/consent.entity';
+import { Payment } from '../src/payment-initiation/payment.entity';
+import { GEORG, MARIANNE } from './support/fixtures';
+import { removeDatabase, startSandbox, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';
+
+const consentRequest = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-03-20', frequencyPerDay: 4 };
+const payment = (extra: object) => ({
+  debtorAccount: { iban: MARIANNE },
+  instructedAmount: { currency: 'EUR', amount: '100.00' },
+  creditorAccount: { iban: GEORG },
+  creditorName: 'Georg Mustermann',
+  ...extra,
+});
+
+describe('the sandbox clock', () => {
+  const sandbox = useSandbox();
+  const setClock = (today: string) => request(sandbox.http).put('/sandbox/clock').send({ today }).expect(200);
+  const advance = (days: number) => request(sandbox.http).post('/sandbox/clock/advance').send({ days }).expect(200);
+  const get = (path: string, headers: Record<string, string> = {}) => request(sandbox.http).get(path).set(tppHeaders(headers));
+  const stored = <T extends Consent | Payment>(entity: new () => T, id: string) => sandbox.dataSource.getRepository(entity).findOneByOrFail({ id } as never);
+
+  it('starts at SANDBOX_DATE, is set by PUT and moved by advance', async () => {
+    expect((await request(sandbox.http).get('/sandbox/clock').expect(200)).body).toEqual({ today: TODAY });
+    expect((await setClock('2026-03-17')).body).toEqual({ today: '2026-03-17' });
+    expect((await advance(15)).body).toEqual({ today: '2026-04-01' });
+    expect((await request(sandbox.http).get('/sandbox/clock').expect(200)).body).toEqual({ today: '2026-04-01' });
+    await setClock(TODAY);
+  });
+
+  it('expires a consent exactly after its validUntil, without waiting for a read', async () => {
+    await setClock(TODAY);
+    const { consentId } = (await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send(consentRequest).expect(200)).body;
+    await setClock('2026-03-20');
+    expect((await stored(Consent, consentId)).status).toBe('valid');
+    await get('/v1/accounts', { 'Consent-ID': consentId }).expect(200);
+
+    await advance(1);
+    expect(await stored(Consent, consentId)).toMatchObject({ status: 'expired', lastActionDate: '2026-03-21' });
+    expect((await get(`/v1/consents/${consentId}/status`).expect(200)).body).toEqual({ consentStatus: 'expired' });
+    const accounts = await get('/v1/accounts', { 'Consent-ID': consentId }).expect(401);
+    expect(accounts.body).toEqual(tppError('CONSENT_EXPIRED', `{sensitive} XS2A005E: consent ${consentId} expired`));
+    const transactions = await get(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=both`, { 'Consent-ID': consentId }).expect(401);
+    expect(transactions.body).toEqual(tppError('CONSENT_EXPIRED', `{sensitive} XS2A004E: consent ${consentId} expired`));
+
+    await setClock(TODAY); // back in time: expired stays expired
+    expect((await get(`/v1/consents/${consentId}/status`).expect(200)).body).toEqual({ consentStatus: 'expired' });
+  });
+
+  it.each([
+    ['/v1/payments/sepa-credit-transfers', payment({ requestedExecutionDate: '2026-03-20' })],
+    ['/v1/periodic-payments/sepa-credit-transfers', { ...payment({}), startDate: '2026-03-20', frequency: 'Monthly' }],
+  ])('executes a future-dated payment on its date (%s)', async (path, body) => {
+    await setClock(TODAY);
+    const { paymentId } = (await request(sandbox.http).post(path).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(body).expect(200)).body;
+    expect((await get(`${path}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'PDNG' });
+
+    await setClock('2026-03-19');
+    expect((await stored(Payment, paymentId)).status).toBe('PDNG');
+    await advance(1);
+    expect((await stored(Payment, paymentId)).status).toBe('ACSP');
+    expect((await get(`${path}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'ACSP' });
+    const cancel = await request(sandbox.http).delete(`${path}/${paymentId}`).set(tppHeaders()).expect(405);
+    expect(cancel.body.tppMessages[0].code).toBe('CANCELLATION_INVALID');
+  });
+
+  it('a payment read after its date has come executes on that read too', async () => {
+    await setClock(TODAY);
+    const path = '/v1/payments/sepa-credit-transfers';
+    const { paymentId } = (await request(sandbox.http).post(path).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(payment({ requestedExecutionDate: '2026-03-16' })).expect(200)).body;
+    await setClock('2026-03-16'); // read first on the day itself: SCA and execution in one go
+    expect((await get(`${path}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'ACSP' });
+  });
+
+  it('every date rule reads it: an execution date before the sandbox date is refused', async () => {
+    await setClock('2026-04-01');
+    const response = await request(sandbox.http)
+      .post('/v1/payments/sepa-credit-transfers')
+      .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' }))
+      .send(payment({ requestedExecutionDate: '2026-03-31' }))
+      .expect(400);
+    expect(response.body).toEqual(tppError('EXECUTION_DATE_INVALID', '{sensitive} XS2A019E: requestedExecutionDate 2026-03-31 is before today (2026-04-01)', 'requestedExecutionDate'));
+    await setClock(TODAY);
+  });
+
+  it.each([
+    ['put', '/sandbox/clock', { today: '2026-02-30' }, 'today', 'today must be a real date written YYYY-MM-DD'],
+    ['put', '/sandbox/clock', {}, 'today', 'today is required'],
+    ['post', '/sandbox/clock/advance', { days: 0 }, 'days', 'days must not be less than 1'],
+    ['post', '/sandbox/clock/advance', { days: '3' }, 'days', 'days must be an integer number'],
+  ])('%s %s %j: 400 FORMAT_ERROR, the clock unchanged', async (method, path, body, field, description) => {
+    const before = (await request(sandbox.http).get('/sandbox/clock').expect(200)).body;
+    const response = await request(sandbox.http)[method as 'put'](path).send(body).expect(400);
+    expect(response.body).toEqual(tppError('FORMAT_ERROR', `{sensitive} XS2A001E: ${description}`, field));
+    expect((await request(sandbox.http).get('/sandbox/clock').expect(200)).body).toEqual(before);
+  });
+});
+
+describe('the sandbox clock across a restart', () => {
+  it('keeps the date it was set to, whatever SANDBOX_DATE says', async () => {
+    const first = await startSandbox();
+    await request(first.http).put('/sandbox/clock').send({ today: '2027-01-31' }).expect(200);
+    await first.close();
+    const again = await startSandbox({ SANDBOX_DATE: '2026-01-01' }, first.databasePath);
+    try {
+      expect((await request(again.http).get('/sandbox/clock').expect(200)).body).toEqual({ today: '2027-01-31' });
+    } finally {
+      await again.close();
+      removeDatabase(first.databasePath);
+    }
+  });
+});
