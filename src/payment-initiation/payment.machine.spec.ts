@@ -13,7 +13,8 @@ const NO_ACCOUNT = completed(null);
 const DENIED: PaymentEvent = { type: 'SCA_DENIED' };
 const CANCEL: PaymentEvent = { type: 'CANCEL' };
 const CANCELLATION_AUTHORISED: PaymentEvent = { type: 'CANCELLATION_AUTHORISED' };
-const ALL_EVENTS = [FUNDED, SHORT, NO_ACCOUNT, DENIED, CANCEL, CANCELLATION_AUTHORISED];
+const executeOn = (today: string): PaymentEvent => ({ type: 'EXECUTE', today });
+const ALL_EVENTS = [FUNDED, SHORT, NO_ACCOUNT, DENIED, CANCEL, CANCELLATION_AUTHORISED, executeOn('2099-01-01')];
 
 describe('payment machine', () => {
   it('starts in RCVD', () => {
@@ -36,6 +37,10 @@ describe('payment machine', () => {
     ['pending: authorised cancellation', 'PDNG', later, CANCELLATION_AUTHORISED, 'CANC'],
     ['pending: SCA is over', 'PDNG', later, FUNDED, null],
     ['pending: SCA cannot be denied any more', 'PDNG', later, DENIED, null],
+    ['pending: executes on its date', 'PDNG', later, executeOn('2026-03-16'), 'ACSP'],
+    ['pending: executes once its date has passed', 'PDNG', later, executeOn('2026-04-01'), 'ACSP'],
+    ['pending: not before its date', 'PDNG', later, executeOn(TODAY), null],
+    ['nothing executes before SCA', 'RCVD', later, executeOn('2026-03-16'), null],
     ...(['ACSP', 'RJCT', 'CANC'] as const).flatMap((final) =>
       ALL_EVENTS.map((event): [string, PaymentStatus, PaymentContext, PaymentEvent, null] => [`${final} is final`, final, now, event, null]),
     ),
