@@ -13,6 +13,7 @@ export async function createApp(): Promise<NestExpressApplication> {
   // Order matters: the request ID is echoed before the body parser can fail.
   app.use(echoRequestId);
   app.useBodyParser('json', { limit: '100kb' });
+  app.useBodyParser('urlencoded', { extended: false, limit: '100kb' }); // the SCA pages' forms
   app.set('x-powered-by', false);
 
   const document = new DocumentBuilder()

@@ -1,0 +1,152 @@
+import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Response } from 'express';
+import { In, Repository } from 'typeorm';
+import { Account } from '../account-information/account.entity';
+import { consentedIbans } from '../account-information/coverage';
+import { DomainError } from '../common/error-catalogue';
+import { ConsentService, ScaDecision } from '../consent/consent.service';
+import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
+import { consentRows, decisionPage, messagePage, paymentRows, Row } from './sca-pages';
+import { PsuLogin, ScaService } from './sca.service';
+
+/** One thing the account holder can be asked to authorise, and how its page reads. */
+interface Flow {
+  title: string;
+  intro: string;
+  action: string;
+  /** Marks the authorisation started and answers what to show; throws when there is nothing to decide. */
+  open(id: string): Promise<Row[]>;
+  decide(id: string, decision: ScaDecision, login: PsuLogin): Promise<{ outcome: string; redirectUri: string | null }>;
+}
+
+type Form = Partial<Record<'id' | 'psuId' | 'password' | 'decision', unknown>>;
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/**
+ * The pages at the scaRedirect addresses (decisions §1). After a decision the browser goes back
+ * to the TPP-Redirect-URI stored with the authorisation, never to an address from the query.
+ */
+@ApiExcludeController()
+@Controller('sca')
+export class ScaPagesController {
+  private readonly flows: Record<'consent' | 'payment' | 'cancellation', Flow>;
+
+  constructor(
+    sca: ScaService,
+    consents: ConsentService,
+    payments: PaymentInitiationService,
+    @InjectRepository(Account) accounts: Repository<Account>,
+  ) {
+    this.flows = {
+      consent: {
+        title: 'Authorise access to your accounts',
+        intro: 'A third-party provider asks to read the following on your behalf.',
+        action: '/sca/consents',
+        open: async (id) => {
+          const consent = await consents.markStarted(id);
+          const named = await accounts.findBy({ iban: In(consentedIbans(consent.access)) });
+          return consentRows(consent, new Map(named.map((account) => [account.iban, account])));
+        },
+        decide: async (id, decision, login) => {
+          const { consent, redirectUri } = await sca.decideConsent(id, decision, login);
+          return { outcome: `Consent ${decision === 'approve' ? 'approved' : 'denied'}: its status is now ${consent.status}.`, redirectUri };
+        },
+      },
+      payment: {
+        title: 'Authorise a payment',
+        intro: 'A third-party provider asks you to authorise this payment.',
+        action: '/sca/payments',
+        open: async (id) => paymentRows(await payments.markStarted(id, 'payment')),
+        decide: async (id, decision, login) => {
+          const { payment, redirectUri } = await sca.decidePayment(id, 'payment', decision, login);
+          return { outcome: `Payment ${decision === 'approve' ? 'authorised' : 'refused'}: its status is now ${payment.status}.`, redirectUri };
+        },
+      },
+      cancellation: {
+        title: 'Authorise the cancellation of a payment',
+        intro: 'A third-party provider asks you to cancel this pending payment.',
+        action: '/sca/payments/cancellation',
+        open: async (id) => paymentRows(await payments.markStarted(id, 'cancellation')),
+        decide: async (id, decision, login) => {
+          const { payment, redirectUri } = await sca.decidePayment(id, 'cancellation', decision, login);
+          return { outcome: `Cancellation ${decision === 'approve' ? 'authorised' : 'refused'}: the payment's status is now ${payment.status}.`, redirectUri };
+        },
+      },
+    };
+  }
+
+  @Get('consents')
+  showConsent(@Query('consent_id') id: unknown, @Res() response: Response): Promise<void> {
+    return this.show(this.flows.consent, text(id), response);
+  }
+
+  @Post('consents')
+  @HttpCode(200)
+  decideConsent(@Body() form: Form, @Res() response: Response): Promise<void> {
+    return this.decide(this.flows.consent, form, response);
+  }
+
+  @Get('payments')
+  showPayment(@Query('payment_id') id: unknown, @Res() response: Response): Promise<void> {
+    return this.show(this.flows.payment, text(id), response);
+  }
+
+  @Post('payments')
+  @HttpCode(200)
+  decidePayment(@Body() form: Form, @Res() response: Response): Promise<void> {
+    return this.decide(this.flows.payment, form, response);
+  }
+
+  @Get('payments/cancellation')
+  showCancellation(@Query('payment_id') id: unknown, @Res() response: Response): Promise<void> {
+    return this.show(this.flows.cancellation, text(id), response);
+  }
+
+  @Post('payments/cancellation')
+  @HttpCode(200)
+  decideCancellation(@Body() form: Form, @Res() response: Response): Promise<void> {
+    return this.decide(this.flows.cancellation, form, response);
+  }
+
+  private async show(flow: Flow, id: string, response: Response, status = 200, message?: string): Promise<void> {
+    if (!id) return html(response, 400, messagePage(flow.title, 'This link is incomplete: it names nothing to authorise. Nothing has been changed.'));
+    try {
+      const rows = await flow.open(id);
+      html(response, status, decisionPage(flow.title, flow.intro, rows, flow.action, { id }, message));
+    } catch (error) {
+      this.cannotGoOn(flow, error, response);
+    }
+  }
+
+  private async decide(flow: Flow, form: Form, response: Response): Promise<void> {
+    const [id, psuId, password, decision] = [text(form.id), text(form.psuId), text(form.password), text(form.decision)];
+    if (!psuId || !password || (decision !== 'approve' && decision !== 'deny')) {
+      return this.show(flow, id, response, 400, 'Enter your PSU ID and password, then choose Approve or Deny.');
+    }
+    try {
+      const { outcome, redirectUri } = await flow.decide(id, decision, { psuId, password });
+      if (redirectUri) return response.redirect(303, redirectUri);
+      html(response, 200, messagePage(flow.title, outcome));
+    } catch (error) {
+      // Wrong credentials: the holder may try again on the same page; nothing has changed.
+      if (error instanceof DomainError && error.details[0].messageId === 'XS2A022E') {
+        return this.show(flow, id, response, error.status, 'The PSU ID or password is wrong, or this PSU does not hold the accounts concerned.');
+      }
+      this.cannotGoOn(flow, error, response);
+    }
+  }
+
+  /** Unknown or already decided: a clear page instead of the form. Anything else is a bug for the error filter. */
+  private cannotGoOn(flow: Flow, error: unknown, response: Response): void {
+    if (!(error instanceof DomainError)) throw error;
+    const reason = error.message.charAt(0).toUpperCase() + error.message.slice(1);
+    html(response, error.status, messagePage(flow.title, `${reason}. Nothing has been changed.`));
+  }
+}
+
+function html(response: Response, status: number, body: string): void {
+  response.status(status).type('html').send(body);
+}

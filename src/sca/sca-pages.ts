@@ -1,0 +1,124 @@
+import type { Account } from '../account-information/account.entity';
+import type { Consent } from '../consent/consent.entity';
+import type { Payment } from '../payment-initiation/payment.entity';
+
+/** Server-rendered online-banking pages: plain HTML, no build step. Every dynamic value goes through escape(). */
+
+const escape = (value: unknown): string =>
+  String(value ?? '').replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+
+export type Row = [label: string, value: string];
+
+/** What the form posts back, besides the PSU's login and decision. */
+export type Hidden = Record<string, string>;
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(title)} - PSD2 Sandbox Bank</title>
+<style>
+  body { font-family: system-ui, sans-serif; background: #eef2f6; margin: 0; color: #1c2733; }
+  header { background: #0b3d63; color: #fff; padding: 14px 24px; font-weight: 600; }
+  main { max-width: 560px; margin: 32px auto; background: #fff; padding: 24px 28px; border-radius: 8px; box-shadow: 0 1px 4px #0002; }
+  h1 { font-size: 1.3rem; margin-top: 0; }
+  table { border-collapse: collapse; width: 100%; margin: 12px 0 20px; }
+  th, td { text-align: left; padding: 6px 4px; border-bottom: 1px solid #e3e8ee; vertical-align: top; }
+  th { color: #52606d; font-weight: 500; width: 42%; }
+  label { display: block; margin: 10px 0 4px; }
+  input[type=text], input[type=password] { width: 100%; padding: 8px; box-sizing: border-box; }
+  .buttons { display: flex; gap: 12px; margin-top: 20px; }
+  button { flex: 1; padding: 10px; font-size: 1rem; border: 0; border-radius: 6px; cursor: pointer; }
+  button[value=approve] { background: #1a7f37; color: #fff; }
+  button[value=deny] { background: #d0d7de; }
+  .message { padding: 10px 12px; border-radius: 6px; background: #fde8e8; color: #8a1c1c; }
+  .outcome { font-size: 1.1rem; }
+</style>
+</head>
+<body>
+<header>PSD2 Sandbox Bank &middot; Online banking</header>
+<main>
+${body}
+</main>
+</body>
+</html>`;
+}
+
+const table = (rows: Row[]): string =>
+  `<table>${rows.map(([label, value]) => `<tr><th>${escape(label)}</th><td>${escape(value)}</td></tr>`).join('')}</table>`;
+
+/** The page that asks the account holder to log in and decide. */
+export function decisionPage(title: string, intro: string, rows: Row[], action: string, hidden: Hidden, message?: string): string {
+  const fields = Object.entries(hidden)
+    .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`)
+    .join('');
+  return layout(
+    title,
+    `<h1>${escape(title)}</h1>
+<p>${escape(intro)}</p>
+${table(rows)}
+${message ? `<p class="message" role="alert">${escape(message)}</p>` : ''}
+<form method="post" action="${escape(action)}">
+${fields}
+<label for="psuId">PSU ID</label><input type="text" id="psuId" name="psuId" autocomplete="username" required>
+<label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required>
+<div class="buttons"><button type="submit" name="decision" value="approve">Approve</button><button type="submit" name="decision" value="deny">Deny</button></div>
+</form>`,
+  );
+}
+
+/** The end of the flow when the TPP gave no address to return to, and every page that cannot go on. */
+export function messagePage(title: string, text: string): string {
+  return layout(title, `<h1>${escape(title)}</h1>\n<p class="outcome">${escape(text)}</p>`);
+}
+
+const SERVICES: Record<string, string> = { details: 'account details', balances: 'balances', transactions: 'transactions' };
+
+/** What a consent grants, account by account (the coverage rule in words). */
+export function consentRows(consent: Consent, names: Map<string, Account>): Row[] {
+  const { accounts, balances, transactions, availableAccounts } = consent.access;
+  const granted = new Map<string, string[]>();
+  const grant = (iban: string, services: string[]) => granted.set(iban, [...new Set([...(granted.get(iban) ?? ['details']), ...services])]);
+  accounts.forEach(({ iban }) => grant(iban, ['balances', 'transactions']));
+  balances.forEach(({ iban }) => grant(iban, ['balances']));
+  transactions.forEach(({ iban }) => grant(iban, ['transactions']));
+  const accountRows: Row[] =
+    availableAccounts === 'allAccounts'
+      ? [['All your accounts', 'account details, balances, transactions']]
+      : [...granted].map(([iban, services]) => [`${iban}${names.get(iban) ? ` (${names.get(iban)!.name})` : ''}`, services.map((service) => SERVICES[service]).join(', ')]);
+  return [
+    ...accountRows,
+    ['Valid until', consent.validUntil],
+    ['Accesses per day', String(consent.frequencyPerDay)],
+    ['Recurring', consent.recurringIndicator ? 'yes' : 'no (one-off)'],
+  ];
+}
+
+type Amount = { currency: string; amount: string };
+type Party = { creditorName: string; creditorAccount: { iban: string }; instructedAmount: Amount };
+
+/** Debtor, creditor(s), amount and execution date of a payment, whatever its product. */
+export function paymentRows(payment: Payment): Row[] {
+  const body = payment.body as unknown as Partial<Party> & {
+    payments?: Party[];
+    requestedExecutionDate?: string | null;
+    startDate?: string;
+    endDate?: string;
+    frequency?: string;
+  };
+  const parties: Party[] = body.payments ?? [body as Party];
+  const when: Row[] = body.startDate
+    ? [['First execution', body.startDate], ['Frequency', body.frequency ?? ''], ['Last execution', body.endDate ?? 'until cancelled']]
+    : [['Execution date', body.requestedExecutionDate ?? 'immediately']];
+  return [
+    ['From account', payment.debtorIban],
+    ...parties.flatMap(({ creditorName, creditorAccount, instructedAmount }): Row[] => [
+      ['To', `${creditorName}, ${creditorAccount.iban}`],
+      ['Amount', `${instructedAmount.amount} ${instructedAmount.currency}`],
+    ]),
+    ...(parties.length > 1 ? ([['Total', `${payment.amount} ${payment.currency}`]] as Row[]) : []),
+    ...when,
+  ];
+}
