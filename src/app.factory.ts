@@ -18,7 +18,7 @@ export async function createApp(): Promise<NestExpressApplication> {
 
   const document = new DocumentBuilder()
     .setTitle('PSD2 sandbox')
-    .setDescription("A stateful sandbox of a bank's Berlin Group NextGenPSD2 (XS2A) interface: consents, account information and payment initiation.")
+    .setDescription("A stateful sandbox of a bank's Berlin Group NextGenPSD2 (XS2A) interface: consents, account information, payment initiation, SCA authorisations and sandbox control.")
     .setVersion('1')
     .addBearerAuth()
     .build();

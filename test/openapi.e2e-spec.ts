@@ -77,6 +77,41 @@ describe('the OpenAPI document', () => {
     expect(queryOf(paths['/v1/accounts/{accountId}/transactions'].get).sort()).toEqual(['bookingStatus', 'dateFrom', 'dateTo']);
   });
 
+  it('documents the authorisation sub-resources of consents and payments', () => {
+    expect(Object.keys(paths['/v1/consents/{consentId}/authorisations'].post.responses).sort()).toEqual(['201', '400', '401', '403', '409']);
+    expect(Object.keys(paths['/v1/consents/{consentId}/authorisations'].get.responses).sort()).toEqual(['200', '400', '401', '403']);
+    expect(Object.keys(paths['/v1/consents/{consentId}/authorisations/{authorisationId}'].get.responses).sort()).toEqual(['200', '400', '401', '403', '404']);
+    for (const service of SERVICES) {
+      for (const segment of ['authorisations', 'cancellation-authorisations']) {
+        const base = `/v1/${service}/{product}/{paymentId}/${segment}`;
+        expect(Object.keys(paths[base].post.responses).sort()).toEqual(['201', '400', '401', '404', '405', '409']);
+        expect(Object.keys(paths[base].get.responses).sort()).toEqual(['200', '400', '401', '404']);
+        expect(Object.keys(paths[`${base}/{authorisationId}`].get.responses).sort()).toEqual(['200', '400', '401', '404']);
+      }
+    }
+  });
+
+  it('documents the sandbox control endpoints under their own tag, without a bearer token', () => {
+    const control = Object.entries(paths).filter(([path]) => path.startsWith('/sandbox'));
+    expect(control.map(([path]) => path).sort()).toEqual([
+      '/sandbox/clock',
+      '/sandbox/clock/advance',
+      '/sandbox/sca/consents/{consentId}',
+      '/sandbox/sca/payments/{paymentId}',
+      '/sandbox/sca/payments/{paymentId}/cancellation',
+    ]);
+    for (const [, operations] of control) {
+      for (const operation of Object.values(operations) as (Operation & { tags: string[] })[]) {
+        expect(operation.tags).toEqual(['Sandbox control']);
+        expect(operation.security).toBeUndefined();
+      }
+    }
+  });
+
+  it('leaves the SCA pages out', () => {
+    expect(Object.keys(paths).filter((path) => path.startsWith('/sca'))).toEqual([]);
+  });
+
   it('documents /health', () => {
     expect(Object.keys(paths['/health'].get.responses)).toEqual(['200']);
   });
