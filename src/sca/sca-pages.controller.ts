@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Response } from 'express';
@@ -84,7 +84,6 @@ export class ScaPagesController {
   }
 
   @Post('consents')
-  @HttpCode(200)
   decideConsent(@Body() form: Form, @Res() response: Response): Promise<void> {
     return this.decide(this.flows.consent, form, response);
   }
@@ -95,7 +94,6 @@ export class ScaPagesController {
   }
 
   @Post('payments')
-  @HttpCode(200)
   decidePayment(@Body() form: Form, @Res() response: Response): Promise<void> {
     return this.decide(this.flows.payment, form, response);
   }
@@ -106,7 +104,6 @@ export class ScaPagesController {
   }
 
   @Post('payments/cancellation')
-  @HttpCode(200)
   decideCancellation(@Body() form: Form, @Res() response: Response): Promise<void> {
     return this.decide(this.flows.cancellation, form, response);
   }

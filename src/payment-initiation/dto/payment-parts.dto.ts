@@ -76,6 +76,10 @@ export class RemittanceStructuredDto {
 export const AccountField = (iban: string): PropertyDecorator =>
   applyDecorators(ApiProperty({ type: AccountReferenceDto, example: { iban } }), ValidateNested(), Type(() => AccountReferenceDto), IsDefined());
 
+/** An optional nested object of the given class, validated as such. */
+export const OptionalObject = (type: new () => object): PropertyDecorator =>
+  applyDecorators(ApiPropertyOptional({ type }), ValidateNested(), Type(() => type), IsOptional());
+
 /** The mandatory creditor name, at most 70 characters (Berlin Group). */
 export const CreditorNameField = (example = 'Georg Mustermann'): PropertyDecorator =>
   applyDecorators(ApiProperty({ example, maxLength: 70 }), MaxLength(70), IsNotEmpty(), IsString());

@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsDefined, IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
 import { IsDateOnly } from '../../common/validators';
-import { AccountField, AddressDto, CreditorNameField, RemittanceStructuredDto, SepaAmountDto } from './payment-parts.dto';
+import { AccountField, AddressDto, CreditorNameField, OptionalObject, RemittanceStructuredDto, SepaAmountDto } from './payment-parts.dto';
 
 export const FREQUENCIES = ['Daily', 'Weekly', 'EveryTwoWeeks', 'Monthly', 'EveryTwoMonths', 'Quarterly', 'SemiAnnual', 'Annual', 'MonthlyVariable'];
 const DAYS_OF_MONTH = Array.from({ length: 31 }, (_, day) => String(day + 1));
@@ -24,10 +24,7 @@ export class PeriodicPaymentDto {
   @CreditorNameField()
   creditorName: string;
 
-  @ApiPropertyOptional({ type: AddressDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => AddressDto)
+  @OptionalObject(AddressDto)
   creditorAddress?: AddressDto;
 
   @ApiProperty({ type: SepaAmountDto, description: 'one instalment' })
@@ -48,10 +45,7 @@ export class PeriodicPaymentDto {
   @MaxLength(140)
   remittanceInformationUnstructured?: string;
 
-  @ApiPropertyOptional({ type: RemittanceStructuredDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => RemittanceStructuredDto)
+  @OptionalObject(RemittanceStructuredDto)
   remittanceInformationStructured?: RemittanceStructuredDto;
 
   @ApiProperty({ example: '2026-12-01', description: 'first execution; not before today; a later date makes the payment PDNG' })

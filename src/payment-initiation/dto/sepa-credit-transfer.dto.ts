@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsDefined, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
 import { IsBic, IsDateOnly, IsDateTimeWithOffset } from '../../common/validators';
-import { AccountField, AddressDto, CreditorNameField, RemittanceStructuredDto, SepaAmountDto } from './payment-parts.dto';
+import { AccountField, AddressDto, CreditorNameField, OptionalObject, RemittanceStructuredDto, SepaAmountDto } from './payment-parts.dto';
 
 /** POST /v1/payments/sepa-credit-transfers. Fields in the order GET echoes them. */
 export class SepaCreditTransferDto {
@@ -33,16 +33,10 @@ export class SepaCreditTransferDto {
   @CreditorNameField()
   creditorName: string;
 
-  @ApiPropertyOptional({ type: AddressDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => AddressDto)
+  @OptionalObject(AddressDto)
   creditorAddress?: AddressDto;
 
-  @ApiPropertyOptional({ type: RemittanceStructuredDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => RemittanceStructuredDto)
+  @OptionalObject(RemittanceStructuredDto)
   remittanceInformationStructured?: RemittanceStructuredDto;
 
   @ApiPropertyOptional({ example: '2026-12-01', description: 'not before today; a later date makes the payment PDNG' })
