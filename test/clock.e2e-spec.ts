@@ -96,6 +96,21 @@ describe('the sandbox clock', () => {
   });
 });
 
+describe('the sandbox clock in SCA_MODE=redirect', () => {
+  const sandbox = useSandbox({ SCA_MODE: 'redirect' });
+
+  it('a consent that expires before the holder decides: expired, its authorisation failed, nothing left to approve', async () => {
+    const { consentId } = (await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send(consentRequest).expect(200)).body;
+    await request(sandbox.http).post('/sandbox/clock/advance').send({ days: 6 }).expect(200);
+    const status = await request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200);
+    expect(status.body).toEqual({ consentStatus: 'expired' });
+    const [authorisationId] = (await request(sandbox.http).get(`/v1/consents/${consentId}/authorisations`).set(tppHeaders())).body.authorisationIds;
+    const sca = await request(sandbox.http).get(`/v1/consents/${consentId}/authorisations/${authorisationId}`).set(tppHeaders()).expect(200);
+    expect(sca.body).toEqual({ scaStatus: 'failed' });
+    await request(sandbox.http).post(`/sandbox/sca/consents/${consentId}`).send({ psuId: 'georg.mustermann', decision: 'approve' }).expect(409);
+  });
+});
+
 describe('the sandbox clock across a restart', () => {
   it('keeps the date it was set to, whatever SANDBOX_DATE says', async () => {
     const first = await startSandbox();

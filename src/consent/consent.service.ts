@@ -69,7 +69,7 @@ export class ConsentService {
   async findCurrent(consentId: string): Promise<Consent> {
     const consent = await this.consents.findOneBy({ id: consentId });
     if (!consent) throw new ConsentUnknownError(consentId);
-    return (await this.apply(consent, { type: 'EXPIRE', today: this.clock.today() })).entity;
+    return this.expireIfDue(consent);
   }
 
   async delete(consentId: string): Promise<void> {
@@ -121,9 +121,15 @@ export class ConsentService {
 
   /** After the clock moved: every consent past its validUntil expires now, not only when next read. */
   async expireDue(): Promise<void> {
-    const today = this.clock.today();
-    const due = await this.consents.findBy({ status: In(['received', 'valid']), validUntil: LessThan(today) });
-    for (const consent of due) await this.apply(consent, { type: 'EXPIRE', today });
+    const due = await this.consents.findBy({ status: In(['received', 'valid']), validUntil: LessThan(this.clock.today()) });
+    for (const consent of due) await this.expireIfDue(consent);
+  }
+
+  /** An expired consent can no longer be authorised: its open authorisations fail with it. */
+  private async expireIfDue(consent: Consent): Promise<Consent> {
+    const { entity, accepted } = await this.apply(consent, { type: 'EXPIRE', today: this.clock.today() });
+    if (accepted) await this.authorisations.moveOpen('consent', consent.id, { type: 'FAIL' });
+    return entity;
   }
 
   private apply(consent: Consent, event: ConsentEvent, also: Partial<Consent> = {}): Promise<{ entity: Consent; accepted: boolean }> {
