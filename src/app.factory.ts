@@ -1,15 +1,14 @@
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { echoRequestId } from './common/request-id.middleware';
 
 /** The app exactly as it serves, for main.ts and for the e2e tests: settings come from process.env. */
 export async function createApp(): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(), {
-    bodyParser: false,
-    logger: process.env.NODE_ENV === 'test' ? ['error'] : ['log', 'warn', 'error'],
-  });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(), { bodyParser: false, bufferLogs: true });
+  app.useLogger(app.get(Logger));
   // Order matters: the request ID is echoed before the body parser can fail.
   app.use(echoRequestId);
   app.useBodyParser('json', { limit: '100kb' });

@@ -4,6 +4,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AccountInformationModule } from './account-information/account-information.module';
 import { BerlinGroupExceptionFilter } from './common/berlin-group-exception.filter';
 import { CommonModule } from './common/common.module';
+import { RequestLoggingModule } from './common/request-logging';
 import { createValidationPipe } from './common/validation.pipe';
 import { validateEnvironment } from './config/environment';
 import { ConsentModule } from './consent/consent.module';
@@ -21,6 +22,7 @@ export class AppModule {
       imports: [
         // skipProcessEnv: settings are the validated snapshot taken here, never re-read later.
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, skipProcessEnv: true, validate: validateEnvironment }),
+        RequestLoggingModule,
         CommonModule,
         DatabaseModule,
         ConsentModule,

@@ -7,6 +7,7 @@ describe('environment', () => {
       PUBLIC_BASE_URL: 'http://localhost:3000',
       DATABASE_PATH: 'data/sandbox.sqlite',
       SCA_MODE: 'auto',
+      LOG_LEVEL: 'info',
       SANDBOX_CONTROL: 'true',
       SANDBOX_DATE: undefined,
     });
@@ -20,6 +21,7 @@ describe('environment', () => {
       PUBLIC_BASE_URL: 'https://sandbox.example',
       DATABASE_PATH: 'data/sandbox.sqlite',
       SCA_MODE: 'redirect',
+      LOG_LEVEL: 'info',
       SANDBOX_CONTROL: 'true',
       SANDBOX_DATE: '2026-01-31',
     });

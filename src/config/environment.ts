@@ -23,6 +23,9 @@ export class Environment {
   @IsIn(SCA_MODES)
   SCA_MODE: ScaMode = 'auto';
 
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' = 'info';
+
   /** `false` removes the /sandbox control endpoints, e.g. for a sandbox hosted for many TPPs. */
   @IsIn(['true', 'false'])
   SANDBOX_CONTROL: 'true' | 'false' = 'true';

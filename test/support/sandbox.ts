@@ -27,7 +27,7 @@ export function temporaryDatabasePath(): string {
  * settings; the same file can be passed again to test a restart.
  */
 export async function startSandbox(settings: Record<string, string> = {}, databasePath = temporaryDatabasePath()): Promise<Sandbox> {
-  const environment: Record<string, string> = { NODE_ENV: 'test', DATABASE_PATH: databasePath, SANDBOX_DATE: TODAY, ...settings };
+  const environment: Record<string, string> = { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_PATH: databasePath, SANDBOX_DATE: TODAY, ...settings };
   const saved = Object.fromEntries(Object.keys(environment).map((key) => [key, process.env[key]]));
   Object.assign(process.env, environment);
   let app: INestApplication<App>;

@@ -1,0 +1,28 @@
+import { ConfigService } from '@nestjs/config';
+import { LoggerModule } from 'nestjs-pino';
+import type { IncomingMessage } from 'node:http';
+import { Environment } from '../config/environment';
+
+/** Readable lines for a developer at a terminal; JSON wherever logs are collected (production, tests). */
+const pretty = () => !['production', 'test'].includes(process.env.NODE_ENV ?? '');
+
+/**
+ * One JSON line per request: X-Request-ID, method, path, status and duration. Serializers keep
+ * only those fields, so headers (the bearer token among them), query strings and bodies are never logged.
+ */
+export const RequestLoggingModule = LoggerModule.forRootAsync({
+  inject: [ConfigService],
+  useFactory: (config: ConfigService<Environment, true>) => ({
+    pinoHttp: {
+      level: config.get('LOG_LEVEL', { infer: true }),
+      transport: pretty() ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
+      customProps: (request: IncomingMessage) => ({ requestId: request.headers['x-request-id'] ?? null }),
+      serializers: {
+        req: ({ method, url }: { method: string; url: string }) => ({ method, path: url.split('?')[0] }),
+        res: ({ statusCode }: { statusCode: number }) => ({ status: statusCode }),
+      },
+      customLogLevel: (_request: IncomingMessage, response: { statusCode: number }, error?: Error) =>
+        error || response.statusCode >= 500 ? 'error' : 'info',
+    },
+  }),
+});

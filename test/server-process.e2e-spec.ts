@@ -1,0 +1,91 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { freePort } from './support/browser';
+import { removeDatabase, temporaryDatabasePath } from './support/sandbox';
+
+jest.setTimeout(60_000);
+
+const TOKEN = 'secret-token-7f3a';
+
+/** The server as `npm run start:prod` runs it, minus the build: main.ts in its own process. */
+function startServer(port: number, databasePath: string): { child: ChildProcess; output: () => string } {
+  let output = '';
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', PORT: String(port), DATABASE_PATH: databasePath, SANDBOX_DATE: '2026-03-15' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+async function waitForHealth(base: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    try {
+      if ((await fetch(`${base}/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the server did not answer /health');
+}
+
+describe('the server process', () => {
+  const databasePath = temporaryDatabasePath();
+  let server: ReturnType<typeof startServer>;
+  let base: string;
+  let exit: { code: number | null; signal: NodeJS.Signals | null };
+  const sent: { requestId: string | null; method: string; path: string; status: number }[] = [];
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    server = startServer(port, databasePath);
+    await waitForHealth(base);
+    sent.push({ requestId: null, method: 'GET', path: '/health', status: 200 }); // the poll that answered
+    const call = async (method: string, path: string, status: number, headers: Record<string, string>, body?: object) => {
+      const requestId = headers['X-Request-ID'] ?? null;
+      const response = await fetch(`${base}${path}`, { method, headers: { 'Content-Type': 'application/json', ...headers }, body: body && JSON.stringify(body) });
+      expect(response.status).toBe(status);
+      sent.push({ requestId, method, path: path.split('?')[0], status });
+    };
+    const auth = () => ({ Authorization: `Bearer ${TOKEN}`, 'X-Request-ID': randomUUID() });
+    await call('GET', '/v1/consents/e6151d43-dca8-4fe1-b139-3a89bfeb57a2/status', 200, auth());
+    await call('GET', '/v1/accounts?withBalance=true', 200, { ...auth(), 'Consent-ID': 'e6151d43-dca8-4fe1-b139-3a89bfeb57a2' });
+    await call('POST', '/v1/consents', 200, auth(), { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 });
+    await call('GET', '/v1/nowhere', 404, auth());
+    await call('GET', '/v1/accounts', 401, { 'X-Request-ID': randomUUID() });
+    await call('GET', '/health', 200, {});
+    server.child.kill('SIGTERM');
+    exit = await new Promise((resolve) => server.child.on('exit', (code, signal) => resolve({ code, signal })));
+  });
+  afterAll(() => removeDatabase(databasePath));
+
+  it('writes one JSON log line per request: request ID, method, path, status, duration', () => {
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+    const requests = lines.filter((line) => line.req);
+    expect(requests).toHaveLength(sent.length);
+    for (const [index, { requestId, method, path, status }] of sent.entries()) {
+      expect(requests[index]).toMatchObject({ requestId, req: { method, path }, res: { status }, responseTime: expect.any(Number) });
+      expect(Object.keys(requests[index].req).sort()).toEqual(['method', 'path']);
+    }
+  });
+
+  it('never logs the token, nor any header', () => {
+    expect(server.output()).not.toContain(TOKEN);
+    expect(server.output()).not.toMatch(/authorization/i);
+  });
+
+  it('on SIGTERM closes the database cleanly, then ends by that signal (Nest re-raises it after its shutdown hooks)', () => {
+    expect(exit).toEqual({ code: null, signal: 'SIGTERM' });
+    // The last connection to close checkpoints the write-ahead log and removes it.
+    expect(existsSync(`${databasePath}-wal`)).toBe(false);
+    expect(existsSync(databasePath)).toBe(true);
+  });
+});
