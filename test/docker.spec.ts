@@ -1,0 +1,75 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { Environment } from '../src/config/environment';
+
+/** No Docker engine runs where the tests run: the files are checked as text, and by a compose client where one exists. */
+const root = join(__dirname, '..');
+const read = (file: string) => readFileSync(join(root, file), 'utf8');
+
+describe('docker-compose.yml', () => {
+  const compose = parse(read('docker-compose.yml'));
+  const sandbox = compose.services.sandbox;
+
+  it('runs one service built from the Dockerfile, on port 3000', () => {
+    expect(Object.keys(compose.services)).toEqual(['sandbox']);
+    expect(sandbox.build).toBe('.');
+    expect(sandbox.ports).toEqual(['${HOST_PORT:-3000}:3000']);
+  });
+
+  it('keeps the SQLite file on a named volume', () => {
+    expect(Object.keys(compose.volumes)).toEqual(['sandbox-data']);
+    expect(sandbox.volumes).toEqual(['sandbox-data:/data']);
+    expect(sandbox.environment.DATABASE_PATH).toBe('/data/sandbox.sqlite');
+  });
+
+  it('passes every setting of the sandbox through the environment', () => {
+    expect(Object.keys(sandbox.environment).sort()).toEqual(Object.keys(new Environment()).sort());
+  });
+
+  it('checks /health and leaves time for a graceful stop', () => {
+    expect(sandbox.healthcheck.test.join(' ')).toContain('http://127.0.0.1:3000/health');
+    expect(sandbox.stop_grace_period).toBe('30s');
+  });
+
+  it('is valid for a compose client, where one is installed', () => {
+    const client = ['docker-compose', 'docker'].find((command) => {
+      try {
+        execFileSync(command, command === 'docker' ? ['compose', 'version'] : ['version'], { stdio: 'ignore' });
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    if (!client) return; // no client on this machine: the YAML checks above are what holds
+    const args = client === 'docker' ? ['compose', 'config', '-q'] : ['config', '-q'];
+    expect(() => execFileSync(client, args, { cwd: root, stdio: 'pipe' })).not.toThrow();
+  });
+});
+
+describe('Dockerfile', () => {
+  const dockerfile = read('Dockerfile');
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+
+  it('builds in one stage and runs from another, on the Node version the project uses', () => {
+    expect(stages).toHaveLength(2);
+    expect(stages[0]).toMatch(/^node:20-bookworm-slim AS build/);
+    expect(stages[0]).toContain('RUN npm ci');
+    expect(stages[0]).toContain('npm run build');
+    expect(stages[1]).toContain('COPY --from=build /app/dist ./dist');
+  });
+
+  it('runs as a non-root user, with a healthcheck on /health, on port 3000', () => {
+    expect(stages[1]).toMatch(/^USER node$/m);
+    expect(stages[1]).toMatch(/^HEALTHCHECK .*\n?.*\/health/m);
+    expect(stages[1]).toMatch(/^EXPOSE 3000$/m);
+    expect(stages[1]).toContain('CMD ["node", "dist/src/main.js"]');
+  });
+
+  it('copies everything the build needs', () => {
+    for (const path of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json', 'src', 'migrations', 'seeds']) {
+      expect(stages[0]).toContain(path);
+    }
+  });
+});
