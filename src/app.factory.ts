@@ -1,6 +1,7 @@
+import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { echoRequestId } from './common/request-id.middleware';
@@ -15,12 +16,17 @@ export async function createApp(): Promise<NestExpressApplication> {
   app.useBodyParser('urlencoded', { extended: false, limit: '100kb' }); // the SCA pages' forms
   app.set('x-powered-by', false);
 
-  const document = new DocumentBuilder()
+  SwaggerModule.setup('docs', app, () => openApiDocument(app), { jsonDocumentUrl: 'docs-json' });
+  return app;
+}
+
+/** The document /docs-json serves; the e2e suite checks every answer against it. */
+export function openApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
     .setTitle('PSD2 sandbox')
     .setDescription("A stateful sandbox of a bank's Berlin Group NextGenPSD2 (XS2A) interface: consents, account information, payment initiation, SCA authorisations and sandbox control.")
     .setVersion('1')
     .addBearerAuth()
     .build();
-  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, document), { jsonDocumentUrl: 'docs-json' });
-  return app;
+  return SwaggerModule.createDocument(app, config);
 }

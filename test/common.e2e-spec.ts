@@ -159,6 +159,7 @@ describe('an unexpected fault', () => {
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
       expect(response.body).toEqual(tppError('INTERNAL_SERVER_ERROR', '{sensitive} XS2A013E: unexpected error'));
+      expect(sandbox.contract.failures).toEqual([]);
     } finally {
       await sandbox.app.close();
       removeDatabase(sandbox.databasePath);

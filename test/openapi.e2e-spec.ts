@@ -1,5 +1,8 @@
+import type { Server } from 'node:http';
 import request from 'supertest';
-import { useSandbox } from './support/sandbox';
+import { openApiDocument } from '../src/app.factory';
+import { OpenApiContract } from './support/openapi-contract';
+import { tppHeaders, useSandbox } from './support/sandbox';
 
 type Operation = {
   parameters?: { name: string; in: string; required?: boolean }[];
@@ -18,6 +21,8 @@ describe('the OpenAPI document', () => {
     expect(response.body.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   });
 
+  /** Every API operation also documents 413 (body over the limit) and 500 (a bug). */
+  const withCommon = (statuses: string[]) => [...statuses, '413', '500'].sort();
   const headersOf = (operation: Operation) => (operation.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
   const queryOf = (operation: Operation) => (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
 
@@ -34,7 +39,7 @@ describe('the OpenAPI document', () => {
     const operation = paths[path][method];
     expect(operation.security).toEqual([{ bearer: [] }]);
     expect(headersOf(operation)).toContain('X-Request-ID');
-    expect(Object.keys(operation.responses).sort()).toEqual(statuses);
+    expect(Object.keys(operation.responses).sort()).toEqual(withCommon(statuses));
   });
 
   const SERVICES = ['payments', 'bulk-payments', 'periodic-payments'];
@@ -48,15 +53,15 @@ describe('the OpenAPI document', () => {
     const operation = paths[path].post;
     expect(operation.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } });
     expect(operation.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'PSU-IP-Address', in: 'header', required: true })]));
-    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401']);
+    expect(Object.keys(operation.responses).sort()).toEqual(withCommon(['200', '400', '401']));
     expect(operation.security).toEqual([{ bearer: [] }]);
   });
 
   it.each(SERVICES)('documents reading, status and cancellation under /v1/%s', (service) => {
     const base = `/v1/${service}/{product}/{paymentId}`;
-    expect(Object.keys(paths[base].get.responses).sort()).toEqual(['200', '400', '401', '404']);
-    expect(Object.keys(paths[`${base}/status`].get.responses).sort()).toEqual(['200', '400', '401', '404']);
-    expect(Object.keys(paths[base].delete.responses).sort()).toEqual(['202', '204', '400', '401', '404', '405']);
+    expect(Object.keys(paths[base].get.responses).sort()).toEqual(withCommon(['200', '400', '401', '404']));
+    expect(Object.keys(paths[`${base}/status`].get.responses).sort()).toEqual(withCommon(['200', '400', '401', '404']));
+    expect(Object.keys(paths[base].delete.responses).sort()).toEqual(withCommon(['202', '204', '400', '401', '404', '405']));
     expect(headersOf(paths[base].get)).toContain('X-Request-ID');
   });
 
@@ -78,15 +83,15 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents the authorisation sub-resources of consents and payments', () => {
-    expect(Object.keys(paths['/v1/consents/{consentId}/authorisations'].post.responses).sort()).toEqual(['201', '400', '401', '403', '409']);
-    expect(Object.keys(paths['/v1/consents/{consentId}/authorisations'].get.responses).sort()).toEqual(['200', '400', '401', '403']);
-    expect(Object.keys(paths['/v1/consents/{consentId}/authorisations/{authorisationId}'].get.responses).sort()).toEqual(['200', '400', '401', '403', '404']);
+    expect(Object.keys(paths['/v1/consents/{consentId}/authorisations'].post.responses).sort()).toEqual(withCommon(['201', '400', '401', '403', '409']));
+    expect(Object.keys(paths['/v1/consents/{consentId}/authorisations'].get.responses).sort()).toEqual(withCommon(['200', '400', '401', '403']));
+    expect(Object.keys(paths['/v1/consents/{consentId}/authorisations/{authorisationId}'].get.responses).sort()).toEqual(withCommon(['200', '400', '401', '403', '404']));
     for (const service of SERVICES) {
       for (const segment of ['authorisations', 'cancellation-authorisations']) {
         const base = `/v1/${service}/{product}/{paymentId}/${segment}`;
-        expect(Object.keys(paths[base].post.responses).sort()).toEqual(['201', '400', '401', '404', '405', '409']);
-        expect(Object.keys(paths[base].get.responses).sort()).toEqual(['200', '400', '401', '404']);
-        expect(Object.keys(paths[`${base}/{authorisationId}`].get.responses).sort()).toEqual(['200', '400', '401', '404']);
+        expect(Object.keys(paths[base].post.responses).sort()).toEqual(withCommon(['201', '400', '401', '404', '405', '409']));
+        expect(Object.keys(paths[base].get.responses).sort()).toEqual(withCommon(['200', '400', '401', '404']));
+        expect(Object.keys(paths[`${base}/{authorisationId}`].get.responses).sort()).toEqual(withCommon(['200', '400', '401', '404']));
       }
     }
   });
@@ -110,6 +115,35 @@ describe('the OpenAPI document', () => {
 
   it('leaves the SCA pages out', () => {
     expect(Object.keys(paths).filter((path) => path.startsWith('/sca'))).toEqual([]);
+  });
+
+  it('lists no operation without a documented success answer and a documented body for it', () => {
+    const lacking = Object.entries(paths).flatMap(([path, operations]) =>
+      Object.entries(operations)
+        .filter(([, operation]) => {
+          const success = Object.entries(operation.responses).filter(([status]) => status.startsWith('2'));
+          return success.length === 0 || success.some(([status, response]) => status !== '204' && !(response as { content?: unknown }).content);
+        })
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(lacking).toEqual([]);
+  });
+
+  it('the contract check that every e2e suite runs catches an undocumented status and a body that does not match', async () => {
+    const document = structuredClone(openApiDocument(sandbox.app));
+    const status = document.paths['/v1/consents/{consentId}/status'].get!;
+    delete status.responses['403'];
+    status.responses['200'] = { description: 'altered', content: { 'application/json': { schema: { type: 'object', required: ['somethingElse'] } } } };
+    const contract = new OpenApiContract(document);
+    contract.observe(sandbox.http as Server);
+    await request(sandbox.http).get('/v1/consents/e6151d43-dca8-4fe1-b139-3a89bfeb57a2/status').set(tppHeaders()).expect(200);
+    await request(sandbox.http).get('/v1/consents/ca2636e6-02f6-4c9d-ae29-051b23a61c11/status').set(tppHeaders()).expect(403);
+    expect(contract.checked).toBe(2);
+    expect(contract.failures).toEqual([
+      expect.stringMatching(/-> 200: data must have required property 'somethingElse'/),
+      expect.stringMatching(/-> 403: status not documented for GET \/v1\/consents\/\{consentId\}\/status$/),
+    ]);
+    expect(sandbox.contract.checked).toBeGreaterThan(0);
   });
 
   it('documents /health', () => {

@@ -20,6 +20,12 @@ export class TppRequestGuard implements CanActivate {
   }
 }
 
+/** What any operation can answer besides its own: a body over the limit, and a bug. */
+export const COMMON_ERRORS = [
+  ApiResponse({ status: 413, description: 'FORMAT_ERROR: the body is larger than 100 KiB', type: TppErrorResponse }),
+  ApiResponse({ status: 500, description: 'INTERNAL_SERVER_ERROR: a fault of the sandbox (a bug: please report it)', type: TppErrorResponse }),
+];
+
 /** A controller of the bank's XS2A interface: path below /v1, bearer token and X-Request-ID enforced and documented. */
 export function Xs2aController(path: string): ClassDecorator {
   return applyDecorators(
@@ -29,5 +35,6 @@ export function Xs2aController(path: string): ClassDecorator {
     ApiHeader({ name: 'X-Request-ID', required: true, description: 'UUID of the request, echoed in the response', schema: { type: 'string', format: 'uuid' } }),
     ApiResponse({ status: 400, description: 'FORMAT_ERROR: a header, parameter or field is missing or malformed', type: TppErrorResponse }),
     ApiResponse({ status: 401, description: 'TOKEN_INVALID: no bearer token', type: TppErrorResponse }),
+    ...COMMON_ERRORS,
   );
 }

@@ -12,7 +12,6 @@ import {
   ApiParam,
   ApiResponse,
   ApiTags,
-  getSchemaPath,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import {
@@ -33,6 +32,7 @@ import { PeriodicPaymentDto } from './dto/periodic-payment.dto';
 import {
   CancellationResponse,
   PAYMENT_BODY_TYPES,
+  PAYMENT_OBJECT_SCHEMA,
   PaymentInitiationResponse,
   PaymentStatusResponse,
   toCancellationResponse,
@@ -116,13 +116,7 @@ export class PaymentInitiationController {
   @ApiOperation({ summary: 'Read a payment: its initiation fields as accepted, and its status' })
   @ApiParam(PRODUCT)
   @ApiParam(PAYMENT_ID)
-  @ApiOkResponse({
-    description: "the product's initiation fields (null where not sent) and transactionStatus",
-    schema: {
-      allOf: [{ oneOf: Object.values(PAYMENT_BODY_TYPES).map((type) => ({ $ref: getSchemaPath(type) })) }, { $ref: getSchemaPath(PaymentStatusResponse) }],
-    },
-  })
-  @ApiExtraModels(PaymentStatusResponse)
+  @ApiOkResponse({ description: "the product's initiation fields (null where not sent) and transactionStatus", schema: PAYMENT_OBJECT_SCHEMA })
   @ApiResponse(PAYMENT_UNKNOWN)
   async get(@PaymentRoute() type: PaymentType, @Param('paymentId') paymentId: string): Promise<Record<string, unknown>> {
     return toPaymentResponse(await this.payments.find(type, paymentId));

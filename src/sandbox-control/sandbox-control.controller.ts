@@ -1,8 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ClockService } from '../common/clock.service';
 import { addDays } from '../common/dates';
 import { TppErrorResponse } from '../common/error-response.dto';
+import { COMMON_ERRORS } from '../common/tpp-request.guard';
 import { ConsentStatusResponse } from '../consent/dto/consent-response.dto';
 import { PaymentStatusResponse } from '../payment-initiation/dto/payment-response.dto';
 import { ScaService } from '../sca/sca.service';
@@ -15,6 +16,7 @@ const NOT_WAITING = { status: 409, type: TppErrorResponse, description: 'STATUS_
 /** Headless SCA and the clock, for integration suites that cannot click (decisions §7). No bearer token. */
 @ApiTags('Sandbox control')
 @ApiResponse({ status: 400, type: TppErrorResponse, description: 'FORMAT_ERROR' })
+@applyDecorators(...COMMON_ERRORS)
 @Controller('sandbox')
 export class SandboxControlController {
   constructor(

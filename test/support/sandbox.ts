@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import type { App } from 'supertest/types';
 import { DataSource } from 'typeorm';
-import { createApp } from '../../src/app.factory';
+import { createApp, openApiDocument } from '../../src/app.factory';
+import { OpenApiContract } from './openapi-contract';
 
 /** The date every e2e test runs on unless it sets SANDBOX_DATE itself. */
 export const TODAY = '2026-03-15';
@@ -15,6 +17,9 @@ export interface Sandbox {
   http: App;
   dataSource: DataSource;
   databasePath: string;
+  /** Every answer of this app, checked against its OpenAPI document. */
+  contract: OpenApiContract;
+  /** Closes the app, and fails if any answer it gave broke the OpenAPI document. */
   close(): Promise<void>;
 }
 
@@ -40,12 +45,18 @@ export async function startSandbox(settings: Record<string, string> = {}, databa
       else process.env[key] = value;
     }
   }
+  const contract = new OpenApiContract(openApiDocument(app));
+  contract.observe(app.getHttpServer() as Server);
   return {
     app,
     http: app.getHttpServer(),
     dataSource: app.get(DataSource),
     databasePath,
-    close: () => app.close(),
+    contract,
+    close: async () => {
+      await app.close();
+      expect(contract.failures).toEqual([]);
+    },
   };
 }
 

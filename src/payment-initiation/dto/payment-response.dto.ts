@@ -87,10 +87,29 @@ export function toInitiationResponse({ id, service, product, status }: Payment, 
   };
 }
 
+/** The fields a product's payment object echoes, in order: DTO fields are own properties in declaration order (ES2022 class fields). */
+const echoedFields = (type: (typeof PAYMENT_BODY_TYPES)[keyof typeof PAYMENT_BODY_TYPES]) => Object.keys(new type());
+
+/**
+ * The payment object of each product for the OpenAPI document: every field of its request schema,
+ * as accepted or null, then transactionStatus. anyOf, because SEPA and instant differ by one field.
+ */
+export const PAYMENT_OBJECT_SCHEMA = {
+  anyOf: Object.entries(PAYMENT_BODY_TYPES).map(([path, type]) => ({
+    title: `payment object of ${path}`,
+    type: 'object',
+    additionalProperties: false,
+    required: [...echoedFields(type), 'transactionStatus'],
+    properties: {
+      ...Object.fromEntries(echoedFields(type).map((field) => [field, { description: `as accepted (see the request schema ${type.name}), or null` }])),
+      transactionStatus: { type: 'string', enum: STATUSES },
+    },
+  })),
+};
+
 /** Every initiation field of the product, as accepted (null where not sent), then the status. */
 export function toPaymentResponse({ service, product, body, status }: Payment): Record<string, unknown> {
-  // DTO fields are own properties in declaration order (ES2022 class fields), so this lists them all.
-  const fields = Object.keys(new PAYMENT_BODY_TYPES[`${service}/${product}` as keyof typeof PAYMENT_BODY_TYPES]());
+  const fields = echoedFields(PAYMENT_BODY_TYPES[`${service}/${product}` as keyof typeof PAYMENT_BODY_TYPES]);
   const echoed = body as unknown as Record<string, unknown>;
   return { ...Object.fromEntries(fields.map((field) => [field, echoed[field] ?? null])), transactionStatus: status };
 }

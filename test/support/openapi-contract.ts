@@ -1,0 +1,86 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import Ajv, { ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+
+/** JSON pointer escaping, for $refs into the document. */
+const pointer = (...segments: string[]) => segments.map((segment) => segment.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+/**
+ * Checks every answer a test receives against the OpenAPI document the app serves: the status must
+ * be listed for the operation and the body must match its schema. Answers of paths the document
+ * does not describe (unknown routes, the SCA pages, Swagger UI itself) are not operations and are left alone.
+ */
+export class OpenApiContract {
+  readonly failures: string[] = [];
+  checked = 0;
+  private readonly ajv = new Ajv({ strict: false, allErrors: true });
+  private readonly validators = new Map<string, ValidateFunction>();
+  private readonly paths: { template: string; pattern: RegExp; literals: number }[];
+
+  constructor(private readonly document: OpenAPIObject) {
+    addFormats(this.ajv);
+    this.ajv.addSchema(document as object, 'openapi');
+    this.paths = Object.keys(document.paths)
+      .map((template) => ({
+        template,
+        pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+        literals: template.split('/').filter((segment) => segment && !segment.startsWith('{')).length,
+      }))
+      // The most specific template wins: /v1/payments/sepa-credit-transfers before /v1/payments/{product}/…
+      .sort((a, b) => b.literals - a.literals);
+  }
+
+  /** Observes every request of the server, before the app (and its body parser) sees it. */
+  observe(server: Server): void {
+    server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      const end = response.end.bind(response);
+      response.end = ((chunk?: unknown, ...rest: unknown[]) => {
+        if (chunk && typeof chunk !== 'function') chunks.push(Buffer.from(chunk as string));
+        return (end as (...args: unknown[]) => ServerResponse)(chunk, ...rest);
+      }) as ServerResponse['end'];
+      response.on('finish', () => this.check(request.method!.toLowerCase(), request.url!, response, Buffer.concat(chunks).toString()));
+    });
+  }
+
+  private check(method: string, url: string, response: ServerResponse, body: string): void {
+    let path: string;
+    try {
+      path = decodeURI(url.split('?')[0]).replace(/(.)\/+$/, '$1');
+    } catch {
+      path = url.split('?')[0];
+    }
+    const template = this.paths.find(({ pattern }) => pattern.test(path))?.template;
+    const operation = template && (this.document.paths[template] as Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>)[method];
+    if (!operation) return;
+    this.checked++;
+    const status = String(response.statusCode);
+    const documented = operation.responses[status];
+    const where = `${method.toUpperCase()} ${url} -> ${status}`;
+    if (!documented) {
+      this.failures.push(`${where}: status not documented for ${method.toUpperCase()} ${template}`);
+      return;
+    }
+    if (!documented.content) {
+      if (body !== '') this.failures.push(`${where}: documented without a body, answered ${body.slice(0, 200)}`);
+      return;
+    }
+    const key = pointer('paths', template, method, 'responses', status, 'content', 'application/json', 'schema');
+    let validate = this.validators.get(key);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: `openapi#/${key}` });
+      this.validators.set(key, validate);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      this.failures.push(`${where}: not JSON: ${body.slice(0, 200)}`);
+      return;
+    }
+    if (!validate(parsed)) {
+      this.failures.push(`${where}: ${this.ajv.errorsText(validate.errors)} in ${body.slice(0, 300)}`);
+    }
+  }
+}
