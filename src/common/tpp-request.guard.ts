@@ -32,7 +32,12 @@ export function Xs2aController(path: string): ClassDecorator {
     Controller(`v1/${path}`),
     UseGuards(TppRequestGuard),
     ApiBearerAuth(),
-    ApiHeader({ name: 'X-Request-ID', required: true, description: 'UUID of the request, echoed in the response', schema: { type: 'string', format: 'uuid' } }),
+    ApiHeader({
+      name: 'X-Request-ID',
+      required: true,
+      description: 'UUID of the request, echoed in the response',
+      schema: { type: 'string', format: 'uuid', example: '99391c7e-ad88-49ec-a2ad-99ddcb1f7721' },
+    }),
     ApiResponse({ status: 400, description: 'FORMAT_ERROR: a header, parameter or field is missing or malformed', type: TppErrorResponse }),
     ApiResponse({ status: 401, description: 'TOKEN_INVALID: no bearer token', type: TppErrorResponse }),
     ...COMMON_ERRORS,
