@@ -1,4 +1,4 @@
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Account, Balance, BookingStatus, Psu, Transaction, TransactionBody } from '../src/account-information/account.entity';
 import { Consent } from '../src/consent/consent.entity';
@@ -68,6 +68,8 @@ export async function seedFixtures(manager: EntityManager): Promise<void> {
 export async function resetSandbox(dataSource: DataSource): Promise<void> {
   await dataSource.transaction(async (manager) => {
     await manager.delete(Consent, { fixture: false });
+    // Scenarios are test suites' own data: consents first, then accounts (their data cascades), then PSUs.
+    for (const entity of [Consent, Account, Psu]) await manager.delete(entity, { scenarioId: Not(IsNull()) });
     await manager.createQueryBuilder().delete().from(Payment).execute(); // every payment is a TPP's
     await seedFixtures(manager);
   });

@@ -104,6 +104,8 @@ describe('the OpenAPI document', () => {
       '/sandbox/sca/consents/{consentId}',
       '/sandbox/sca/payments/{paymentId}',
       '/sandbox/sca/payments/{paymentId}/cancellation',
+      '/sandbox/scenarios',
+      '/sandbox/scenarios/{scenarioId}',
     ]);
     for (const [, operations] of control) {
       for (const operation of Object.values(operations) as (Operation & { tags: string[] })[]) {

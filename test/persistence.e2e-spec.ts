@@ -43,7 +43,7 @@ describe('persistence', () => {
       [kept, deleted].map(async (created) => (await request(first.http).get(`/v1/consents/${created.body.consentId}`).set(tppHeaders()).expect(200)).body),
     );
     const countsBefore = await rowCounts(first);
-    expect(countsBefore).toEqual({ consents: 5, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, payments: 0, migrations: 3 });
+    expect(countsBefore).toEqual({ consents: 5, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, payments: 0, migrations: 4 });
     await first.close();
 
     for (let restart = 0; restart < 2; restart++) {
@@ -95,7 +95,7 @@ describe('the seed script', () => {
       expect(accounts.body.accounts[0].name).toBe('Marianne Mustermann');
       const status = await request(reseeded.http).get(`/v1/consents/${created.body.consentId}/status`).set(tppHeaders()).expect(200);
       expect(status.body).toEqual({ consentStatus: 'valid' });
-      expect(await rowCounts(reseeded)).toMatchObject({ consents: 4, accounts: 5, transactions: 30, migrations: 3 });
+      expect(await rowCounts(reseeded)).toMatchObject({ consents: 4, accounts: 5, transactions: 30, migrations: 4 });
     } finally {
       await reseeded.close();
     }
@@ -109,6 +109,10 @@ describe('the seed script', () => {
       .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' }))
       .send({ debtorAccount: { iban: MARIANNE }, instructedAmount: { currency: 'EUR', amount: '1.00' }, creditorAccount: { iban: MARIANNE }, creditorName: 'Me' })
       .expect(200);
+    const scenario = await request(sandbox.http)
+      .post('/sandbox/scenarios')
+      .send({ accounts: [{ name: 'Reset Test', balances: { interimAvailable: '1.00', forwardAvailable: '1.00' } }] })
+      .expect(201);
     await sandbox.close();
 
     const { stdout } = await seed(databasePath, '--reset');
@@ -119,7 +123,9 @@ describe('the seed script', () => {
       await request(reset.http).get(`/v1/consents/${created.body.consentId}`).set(tppHeaders()).expect(403);
       await request(reset.http).get(`/v1/consents/${UNKNOWN_CONSENT}`).set(tppHeaders()).expect(403);
       await request(reset.http).get(`/v1/payments/sepa-credit-transfers/${payment.body.paymentId}`).set(tppHeaders()).expect(404);
-      expect(await rowCounts(reset)).toEqual({ consents: 3, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, payments: 0, migrations: 3 });
+      await request(reset.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': scenario.body.consentId })).expect(403);
+      expect(await reset.dataSource.query('SELECT COUNT(*) AS n FROM psus')).toEqual([{ n: 3 }]);
+      expect(await rowCounts(reset)).toEqual({ consents: 3, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, payments: 0, migrations: 4 });
     } finally {
       await reset.close();
     }

@@ -12,6 +12,10 @@ export class Psu {
   /** Test credentials, stored as given: this is a sandbox. */
   @Column({ type: 'varchar', length: 64 })
   password: string;
+
+  /** Set for data a test suite created with POST /sandbox/scenarios; null for the bank's fixtures. */
+  @Column({ type: 'varchar', length: 36, nullable: true })
+  scenarioId: string | null;
 }
 
 @Entity('accounts')
@@ -35,6 +39,10 @@ export class Account {
   /** The test PSU who holds the account and may authorise for it. */
   @Column({ type: 'varchar', length: 64, nullable: true })
   psuId: string | null;
+
+  /** Set for data a test suite created with POST /sandbox/scenarios; null for the bank's fixtures. */
+  @Column({ type: 'varchar', length: 36, nullable: true })
+  scenarioId: string | null;
 
   @OneToMany(() => Balance, (balance) => balance.account)
   balances: Balance[];

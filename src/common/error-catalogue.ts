@@ -24,6 +24,7 @@ export const ERROR_CATALOGUE = {
   XS2A020E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no such authorisation of this consent or payment' },
   XS2A021E: { status: 409, code: 'STATUS_INVALID', when: 'the consent or payment is not waiting for this authorisation or decision' },
   XS2A022E: { status: 401, code: 'PSU_CREDENTIALS_INVALID', when: 'unknown PSU, wrong password, or a PSU who does not hold the accounts concerned' },
+  XS2A023E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no scenario with this ID' },
 } as const;
 
 export type MessageId = keyof typeof ERROR_CATALOGUE;

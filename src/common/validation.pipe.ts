@@ -26,7 +26,10 @@ function toDetails(error: ValidationError, parentPath: string): ErrorDetail[] {
       : error.property;
   const children = (error.children ?? []).flatMap((child) => toDetails(child, path));
   if (!error.constraints) return children;
-  // Decorators register bottom-up, so the last message belongs to the first-written (type) check.
-  const description = error.value === undefined ? `${path} is required` : Object.values(error.constraints).at(-1)!.replace(error.property, path);
+  // Decorators register bottom-up, so the last message belongs to the first-written (type) check;
+  // nested validation runs in a later phase, and any other failed check says more than it does.
+  const { nestedValidation, ...checks } = error.constraints;
+  const message = Object.values(checks).at(-1) ?? nestedValidation;
+  const description = error.value === undefined ? `${path} is required` : message.replace(error.property, path);
   return [{ messageId: 'XS2A001E', path, description }, ...children];
 }

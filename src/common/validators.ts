@@ -50,3 +50,7 @@ export const IsDateTimeWithOffset = (): PropertyDecorator =>
   Matches(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/, {
     message: '$property must be a date-time with a UTC offset, such as 2026-03-20T10:00:00+01:00',
   });
+
+/** A balance or a booked amount: negative allowed, up to 14 integer digits and 3 decimals. */
+export const IsSignedAmount = (): PropertyDecorator =>
+  Matches(/^-?[0-9]{1,14}(\.[0-9]{1,3})?$/, { message: '$property must be a decimal string such as "-42.50"' });

@@ -41,4 +41,8 @@ export class Consent {
   /** Fixtures are the bank's scenery: no TPP request changes them, db:reset keeps them. */
   @Column({ type: 'boolean', default: false })
   fixture: boolean;
+
+  /** Set for data a test suite created with POST /sandbox/scenarios; null for the bank's fixtures. */
+  @Column({ type: 'varchar', length: 36, nullable: true })
+  scenarioId: string | null;
 }

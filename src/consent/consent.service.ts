@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, LessThan, Repository } from 'typeorm';
+import { In, IsNull, LessThan, Repository } from 'typeorm';
 import { FIRST_VALID_CONSENT_ID } from '../../seeds/fixtures';
 import { Account } from '../account-information/account.entity';
 import { Authorisation } from '../authorisation/authorisation.entity';
@@ -145,7 +145,8 @@ export class ConsentService {
   }
 
   private async allAccountsAccess(): Promise<ConsentAccess> {
-    const accounts = await this.accounts.find({ order: { iban: 'ASC' } });
+    // The bank's accounts only: a scenario's accounts belong to the suite that created it.
+    const accounts = await this.accounts.find({ where: { scenarioId: IsNull() }, order: { iban: 'ASC' } });
     return {
       accounts: accounts.map(({ iban, currency }) => ({ iban, currency })),
       balances: [],

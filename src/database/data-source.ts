@@ -4,6 +4,7 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { InitialSchema1795200000000 } from '../../migrations/1795200000000-InitialSchema';
 import { Payments1795300000000 } from '../../migrations/1795300000000-Payments';
 import { ScaAndClock1795400000000 } from '../../migrations/1795400000000-ScaAndClock';
+import { Scenarios1795500000000 } from '../../migrations/1795500000000-Scenarios';
 import { Account, Balance, Psu, Transaction } from '../account-information/account.entity';
 import { SandboxClock } from '../common/sandbox-clock.entity';
 import { Consent } from '../consent/consent.entity';
@@ -20,7 +21,7 @@ export function dataSourceOptions(databasePath: string): DataSourceOptions {
     database: databasePath,
     entities: [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock],
     // Listed as classes, not globs, so the same list works from ts-jest and from dist/.
-    migrations: [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000],
+    migrations: [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000],
     synchronize: false,
     // The driver turns foreign keys on itself; WAL lets reads run beside a write, and
     // synchronous=FULL syncs every commit, so an acknowledged write survives a power cut.

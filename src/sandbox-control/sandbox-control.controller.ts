@@ -1,5 +1,5 @@
-import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ClockService } from '../common/clock.service';
 import { addDays } from '../common/dates';
 import { TppErrorResponse } from '../common/error-response.dto';
@@ -9,6 +9,8 @@ import { PaymentStatusResponse } from '../payment-initiation/dto/payment-respons
 import { ScaService } from '../sca/sca.service';
 import { AdvanceClockDto, ClockDto, ScaDecisionDto } from './sandbox-control.dto';
 import { SandboxControlService } from './sandbox-control.service';
+import { CreateScenarioDto, ScenarioResponse } from './scenario.dto';
+import { ScenarioService } from './scenario.service';
 
 const PSU_INVALID = { status: 401, type: TppErrorResponse, description: 'PSU_CREDENTIALS_INVALID: unknown PSU, or one who does not hold the accounts concerned' } as const;
 const NOT_WAITING = { status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: not waiting for a decision' } as const;
@@ -23,7 +25,24 @@ export class SandboxControlController {
     private readonly sca: ScaService,
     private readonly control: SandboxControlService,
     private readonly clock: ClockService,
+    private readonly scenarios: ScenarioService,
   ) {}
+
+  @Post('scenarios')
+  @ApiOperation({ summary: "Create a test suite's own PSU, accounts, balances, transactions and standing orders, with a valid consent over them" })
+  @ApiCreatedResponse({ type: ScenarioResponse })
+  createScenario(@Body() body: CreateScenarioDto): Promise<ScenarioResponse> {
+    return this.scenarios.create(body);
+  }
+
+  @Delete('scenarios/:scenarioId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a scenario: its PSU, accounts and their data, and its consent' })
+  @ApiNoContentResponse({ description: 'deleted' })
+  @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such scenario' })
+  deleteScenario(@Param('scenarioId') scenarioId: string): Promise<void> {
+    return this.scenarios.delete(scenarioId);
+  }
 
   @Post('sca/consents/:consentId')
   @HttpCode(200)

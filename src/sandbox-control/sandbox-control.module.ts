@@ -4,10 +4,11 @@ import { PaymentInitiationModule } from '../payment-initiation/payment-initiatio
 import { ScaModule } from '../sca/sca.module';
 import { SandboxControlController } from './sandbox-control.controller';
 import { SandboxControlService } from './sandbox-control.service';
+import { ScenarioService } from './scenario.service';
 
 @Module({
   imports: [ScaModule, ConsentModule, PaymentInitiationModule],
   controllers: [SandboxControlController],
-  providers: [SandboxControlService],
+  providers: [SandboxControlService, ScenarioService],
 })
 export class SandboxControlModule {}

@@ -1,0 +1,59 @@
+import type { TransactionBody } from './account.entity';
+
+/** The parts of a transaction a scenario gives; the rest of the Berlin Group object is null, as in the bank's data. */
+export interface TransactionFacts {
+  transactionId: string;
+  ownIban: string;
+  ownName: string;
+  currency: string;
+  /** Negative: money leaves the account, the counterparty is the creditor. */
+  amount: string;
+  counterpartyName: string;
+  counterpartyIban: string;
+  bookingDate: string | null;
+  valueDate: string | null;
+  remittanceInformationUnstructured: string;
+  bankTransactionCode: string | null;
+  standingOrderDetails?: Record<string, unknown>;
+}
+
+const reference = (iban: string, currency: string) => ({ iban, bban: null, pan: null, maskedPan: null, msisdn: null, currency });
+
+/** A transaction object in the bank's shape: every field of the interface document, in its order. */
+export function transactionObject(facts: TransactionFacts): TransactionBody {
+  const outgoing = facts.amount.startsWith('-');
+  const creditorIban = outgoing ? facts.counterpartyIban : facts.ownIban;
+  const debtorIban = outgoing ? facts.ownIban : facts.counterpartyIban;
+  return {
+    transactionId: facts.transactionId,
+    entryReference: null,
+    endToEndId: null,
+    mandateId: null,
+    checkId: null,
+    creditorId: '',
+    bookingDate: facts.bookingDate,
+    valueDate: facts.valueDate,
+    transactionAmount: { currency: facts.currency, amount: facts.amount },
+    currencyExchange: null,
+    // Like the bank's data: the creditor is named, the debtor only by account.
+    creditorName: outgoing ? facts.counterpartyName : facts.ownName,
+    creditorAccount: reference(creditorIban, facts.currency),
+    creditorAgent: null,
+    ultimateCreditor: null,
+    debtorName: null,
+    debtorAccount: reference(debtorIban, facts.currency),
+    debtorAgent: null,
+    ultimateDebtor: null,
+    remittanceInformationUnstructured: facts.remittanceInformationUnstructured,
+    remittanceInformationUnstructuredArray: null,
+    remittanceInformationStructured: null,
+    remittanceInformationStructuredArray: null,
+    additionalInformation: null,
+    additionalInformationStructured: facts.standingOrderDetails ? { standingOrderDetails: facts.standingOrderDetails } : null,
+    purposeCode: null,
+    bankTransactionCode: facts.bankTransactionCode,
+    proprietaryBankTransactionCode: null,
+    balanceAfterTransaction: null,
+    _links: null,
+  };
+}

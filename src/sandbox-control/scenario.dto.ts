@@ -1,0 +1,165 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsCurrency, IsDateOnly, IsIban, IsSignedAmount } from '../common/validators';
+import { FREQUENCIES } from '../payment-initiation/dto/periodic-payment.dto';
+
+const DAYS_OF_MONTH = Array.from({ length: 31 }, (_, day) => String(day + 1));
+
+export class ScenarioTransactionDto {
+  @ApiProperty({ example: '-42.50', description: 'negative: money leaves the account' })
+  @IsSignedAmount()
+  amount: string;
+
+  @ApiProperty({ example: '2026-03-01' })
+  @IsDateOnly()
+  bookingDate: string;
+
+  @ApiProperty({ example: 'Stadtwerke Wien', maxLength: 70 })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(70)
+  counterpartyName: string;
+
+  @ApiProperty({ example: 'AT483200000012345864' })
+  @IsIban()
+  counterpartyIban: string;
+
+  @ApiPropertyOptional({ example: 'Electricity February', maxLength: 140 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(140)
+  remittanceInformationUnstructured?: string;
+}
+
+export class ScenarioStandingOrderDto {
+  @ApiProperty({ example: '-650.00' })
+  @IsSignedAmount()
+  amount: string;
+
+  @ApiProperty({ example: 'Hausverwaltung Muster', maxLength: 70 })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(70)
+  counterpartyName: string;
+
+  @ApiProperty({ example: 'AT131490022010010999' })
+  @IsIban()
+  counterpartyIban: string;
+
+  @ApiProperty({ example: '2026-01-01' })
+  @IsDateOnly()
+  startDate: string;
+
+  @ApiPropertyOptional({ example: '2027-12-31' })
+  @IsOptional()
+  @IsDateOnly()
+  endDate?: string;
+
+  @ApiProperty({ enum: FREQUENCIES, example: 'Monthly' })
+  @IsIn(FREQUENCIES)
+  frequency: string;
+
+  @ApiPropertyOptional({ enum: DAYS_OF_MONTH, example: '1' })
+  @IsOptional()
+  @IsIn(DAYS_OF_MONTH)
+  dayOfExecution?: string;
+
+  @ApiPropertyOptional({ example: 'Rent', maxLength: 140 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(140)
+  remittanceInformationUnstructured?: string;
+}
+
+export class ScenarioBalancesDto {
+  @ApiProperty({ example: '1200.00', description: 'what the funds check of payments compares with' })
+  @IsSignedAmount()
+  interimAvailable: string;
+
+  @ApiProperty({ example: '1100.00' })
+  @IsSignedAmount()
+  forwardAvailable: string;
+}
+
+/** An optional list of up to 1000 entries; applyDecorators registers in order, so the array check (reported first) goes last. */
+const List = (type: () => new () => object) => applyDecorators(IsOptional(), ArrayMaxSize(1000), ValidateNested({ each: true }), Type(type), IsArray());
+
+export class ScenarioAccountDto {
+  @ApiProperty({ example: 'Test Holder', maxLength: 70, description: 'the account holder name' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(70)
+  name: string;
+
+  @ApiPropertyOptional({ example: 'EUR', default: 'EUR' })
+  @IsOptional()
+  @IsCurrency()
+  currency?: string;
+
+  @ApiPropertyOptional({ example: 'Giro', default: 'Giro', maxLength: 35 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(35)
+  product?: string;
+
+  @ApiProperty({ type: ScenarioBalancesDto })
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => ScenarioBalancesDto)
+  balances: ScenarioBalancesDto;
+
+  @ApiPropertyOptional({ type: [ScenarioTransactionDto], maxItems: 1000 })
+  @List(() => ScenarioTransactionDto)
+  booked?: ScenarioTransactionDto[];
+
+  @ApiPropertyOptional({ type: [ScenarioTransactionDto], maxItems: 1000, description: 'booked on bookingDate, no value date yet' })
+  @List(() => ScenarioTransactionDto)
+  pending?: ScenarioTransactionDto[];
+
+  @ApiPropertyOptional({ type: [ScenarioStandingOrderDto], maxItems: 1000 })
+  @List(() => ScenarioStandingOrderDto)
+  standingOrders?: ScenarioStandingOrderDto[];
+}
+
+export class CreateScenarioDto {
+  @ApiProperty({ type: [ScenarioAccountDto], minItems: 1, maxItems: 20 })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => ScenarioAccountDto)
+  accounts: ScenarioAccountDto[];
+}
+
+export class ScenarioAccountResponse {
+  @ApiProperty({ example: 'AT269900112345678901' })
+  resourceId: string;
+
+  @ApiProperty({ example: 'AT269900112345678901' })
+  iban: string;
+
+  @ApiProperty({ example: 'EUR' })
+  currency: string;
+
+  @ApiProperty({ example: 'Test Holder' })
+  name: string;
+}
+
+export class ScenarioResponse {
+  @ApiProperty({ format: 'uuid' })
+  scenarioId: string;
+
+  @ApiProperty({ example: 'scenario-3f2a9c1e', description: 'logs in at the SCA pages and decides at /sandbox/sca' })
+  psuId: string;
+
+  @ApiProperty({ example: 'sandbox' })
+  password: string;
+
+  @ApiProperty({ format: 'uuid', description: 'a valid consent over exactly these accounts, like the fixture consents' })
+  consentId: string;
+
+  @ApiProperty({ type: [ScenarioAccountResponse] })
+  accounts: ScenarioAccountResponse[];
+}

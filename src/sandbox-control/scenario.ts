@@ -1,0 +1,104 @@
+import { randomInt } from 'node:crypto';
+import type { Account, Balance, Psu, Transaction } from '../account-information/account.entity';
+import { transactionObject } from '../account-information/transaction-object';
+import { ibanOf } from '../common/iban';
+import type { Consent } from '../consent/consent.entity';
+import type { CreateScenarioDto, ScenarioResponse } from './scenario.dto';
+
+/** Scenario accounts live under their own bank code, apart from the fixtures' 99000. */
+const SCENARIO_BANK = '99001';
+const PASSWORD = 'sandbox';
+
+export interface ScenarioRows {
+  psu: Psu;
+  accounts: Account[];
+  balances: Balance[];
+  transactions: Transaction[];
+  consent: Consent;
+}
+
+/** The rows of a scenario, in the fixtures' shapes; `scenarioId` tags every one of them. */
+export function scenarioRows(request: CreateScenarioDto, scenarioId: string, consentId: string, today: string): ScenarioRows {
+  const short = scenarioId.slice(0, 8);
+  const psu = { psuId: `scenario-${short}`, name: request.accounts[0].name, password: PASSWORD, scenarioId } as Psu;
+  const accounts = request.accounts.map(
+    ({ name, currency = 'EUR', product = 'Giro' }) =>
+      ({ iban: ibanOf('AT', SCENARIO_BANK + String(randomInt(10 ** 10)).padStart(11, '0')), name, currency, product, bic: 'TESTAT99', psuId: psu.psuId, scenarioId }) as Account,
+  );
+  const balances = request.accounts.flatMap(({ balances: amounts }, index) =>
+    (['forwardAvailable', 'interimAvailable'] as const).map(
+      (balanceType) => ({ accountIban: accounts[index].iban, balanceType, amount: amounts[balanceType], currency: accounts[index].currency, referenceDate: today }) as Balance,
+    ),
+  );
+  const transactions = request.accounts.flatMap(({ booked = [], pending = [], standingOrders = [] }, index) => {
+    const { iban, name, currency } = accounts[index];
+    const id = (kind: string, number: number) => `${short}-A${index + 1}-${kind}${number + 1}`;
+    const row = (bookingStatus: Transaction['bookingStatus'], body: Transaction['body']) =>
+      ({ transactionId: body.transactionId, accountIban: iban, bookingStatus, bookingDate: body.bookingDate, body }) as Transaction;
+    return [
+      ...booked.map((entry, number) =>
+        row('booked', transactionObject({ ...facts(entry), transactionId: id('B', number), ownIban: iban, ownName: name, currency, bookingDate: entry.bookingDate, valueDate: entry.bookingDate, bankTransactionCode: code(entry.amount) })),
+      ),
+      ...pending.map((entry, number) =>
+        row('pending', transactionObject({ ...facts(entry), transactionId: id('P', number), ownIban: iban, ownName: name, currency, bookingDate: entry.bookingDate, valueDate: null, bankTransactionCode: null })),
+      ),
+      ...standingOrders.map((order, number) =>
+        row(
+          'information',
+          transactionObject({
+            ...facts(order),
+            transactionId: id('S', number),
+            ownIban: iban,
+            ownName: name,
+            currency,
+            bookingDate: null,
+            valueDate: null,
+            bankTransactionCode: 'PMNT-ICDT-STDO',
+            standingOrderDetails: {
+              startDate: order.startDate,
+              frequency: order.frequency,
+              endDate: order.endDate ?? null,
+              executionRule: 'preceding',
+              withinAMonthFlag: null,
+              monthsOfExecution: Array.from({ length: 12 }, (_, month) => String(month + 1)),
+              multiplicator: null,
+              dayOfExecution: order.dayOfExecution ?? order.startDate.slice(8).replace(/^0/, ''),
+              limitAmount: null,
+            },
+          }),
+        ),
+      ),
+    ];
+  });
+  const consent = {
+    id: consentId,
+    status: 'valid',
+    access: { accounts: accounts.map(({ iban, currency }) => ({ iban, currency })), balances: [], transactions: [], availableAccounts: null },
+    recurringIndicator: true,
+    validUntil: '9999-12-31',
+    frequencyPerDay: 4,
+    lastActionDate: today,
+    fixture: true,
+    scenarioId,
+  } as Consent;
+  return { psu, accounts, balances, transactions, consent };
+}
+
+export function toScenarioResponse(scenarioId: string, { psu, accounts, consent }: ScenarioRows): ScenarioResponse {
+  return {
+    scenarioId,
+    psuId: psu.psuId,
+    password: psu.password,
+    consentId: consent.id,
+    accounts: accounts.map(({ iban, currency, name }) => ({ resourceId: iban, iban, currency, name })),
+  };
+}
+
+const facts = (entry: { amount: string; counterpartyName: string; counterpartyIban: string; remittanceInformationUnstructured?: string }) => ({
+  amount: entry.amount,
+  counterpartyName: entry.counterpartyName,
+  counterpartyIban: entry.counterpartyIban,
+  remittanceInformationUnstructured: entry.remittanceInformationUnstructured ?? '',
+});
+
+const code = (amount: string) => (amount.startsWith('-') ? 'PMNT-ICDT-ESCT' : 'PMNT-RCDT-ESCT');
