@@ -20,6 +20,14 @@ function startServer(port: number, databasePath: string): { child: ChildProcess;
   return { child, output: () => output };
 }
 
+function requestLines(output: string) {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line))
+    .filter((line) => line.req);
+}
+
 async function waitForHealth(base: string): Promise<void> {
   for (let attempt = 0; attempt < 200; attempt++) {
     try {
@@ -58,18 +66,17 @@ describe('the server process', () => {
     await call('GET', '/v1/nowhere', 404, auth());
     await call('GET', '/v1/accounts', 401, { 'X-Request-ID': randomUUID() });
     await call('GET', '/health', 200, {});
+    // The server logs a request when it has finished sending it, which may be just after the client has it.
+    for (let attempt = 0; attempt < 50 && requestLines(server.output()).length < sent.length; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     server.child.kill('SIGTERM');
     exit = await new Promise((resolve) => server.child.on('exit', (code, signal) => resolve({ code, signal })));
   });
   afterAll(() => removeDatabase(databasePath));
 
   it('writes one JSON log line per request: request ID, method, path, status, duration', () => {
-    const lines = server
-      .output()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line));
-    const requests = lines.filter((line) => line.req);
+    const requests = requestLines(server.output());
     expect(requests).toHaveLength(sent.length);
     for (const [index, { requestId, method, path, status }] of sent.entries()) {
       expect(requests[index]).toMatchObject({ requestId, req: { method, path }, res: { status }, responseTime: expect.any(Number) });
