@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { Consent } from '../src/consent/consent.entity';
 import { ERWIN, EXPIRED_CONSENT, FRANZ, GEORG, MARIANNE, reference, SECOND_VALID_CONSENT, SUSANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
-import { tppError, tppHeaders, useSandbox } from './support/sandbox';
+import { allAccountsConsent, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const balance = (balanceType: string, amount: string, referenceDate: string) => ({
   balanceAmount: { currency: 'EUR', amount },
@@ -164,13 +164,7 @@ describe('account information', () => {
     });
 
     it('lists every account for an allAccounts consent', async () => {
-      const { consentId } = (
-        await request(sandbox.http)
-          .post('/v1/consents')
-          .set(tppHeaders())
-          .send({ access: { availableAccounts: 'allAccounts' }, recurringIndicator: false, validUntil: '2026-04-01', frequencyPerDay: 1 })
-          .expect(200)
-      ).body;
+      const consentId = await allAccountsConsent(sandbox.http, { recurringIndicator: false, validUntil: '2026-04-01', frequencyPerDay: 1 });
       const response = await get('/v1/accounts', consentId).expect(200);
       expect(response.body.accounts.map((entry: { iban: string }) => entry.iban)).toEqual([FRANZ, MARIANNE, ERWIN, GEORG, SUSANNE]);
     });

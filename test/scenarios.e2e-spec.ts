@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { isValidIban } from '../src/common/iban';
 import { GEORG, MARIANNE, reference, VALID_CONSENT } from './support/fixtures';
-import { tppError, tppHeaders, useSandbox } from './support/sandbox';
+import { allAccountsConsent, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const scenario = (name: string, interimAvailable: string) => ({
   accounts: [
@@ -111,13 +111,7 @@ describe('scenarios: a suite\'s own test data', () => {
     const { accounts } = (await create(scenario('Eve Test', '100.00')).expect(201)).body;
     const fixture = await read('/v1/accounts', VALID_CONSENT).expect(200);
     expect(fixture.body.accounts.map((account: { iban: string }) => account.iban)).toEqual([MARIANNE, GEORG]);
-    const { consentId } = (
-      await request(sandbox.http)
-        .post('/v1/consents')
-        .set(tppHeaders())
-        .send({ access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 })
-        .expect(200)
-    ).body;
+    const consentId = await allAccountsConsent(sandbox.http);
     const all = await read('/v1/accounts', consentId).expect(200);
     expect(all.body.accounts).toHaveLength(5);
     await read(`/v1/accounts/${accounts[0].iban}`, consentId).expect(404);

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
+import request from 'supertest';
 import type { App } from 'supertest/types';
 import { DataSource } from 'typeorm';
 import { createApp, openApiDocument } from '../../src/app.factory';
@@ -80,6 +81,13 @@ export function removeDatabase(databasePath: string): void {
 /** The headers every /v1 request needs; the X-Request-ID is fresh each time. */
 export function tppHeaders(extra: Record<string, string> = {}): Record<string, string> {
   return { Authorization: 'Bearer sandbox-token', 'X-Request-ID': randomUUID(), ...extra };
+}
+
+/** Creates a consent for `allAccounts` (valid at once in SCA_MODE=auto) and answers its ID. */
+export async function allAccountsConsent(http: App, terms: object = {}): Promise<string> {
+  const body = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4, ...terms };
+  const response = await request(http).post('/v1/consents').set(tppHeaders()).send(body).expect(200);
+  return response.body.consentId;
 }
 
 /** The Berlin Group error body with one message. */
