@@ -10,10 +10,10 @@ import psus from './psus.json';
 import transactions from './transactions.json';
 
 /** The bank's fixtures (README, "Fixtures"): plain data in the JSON files beside this one. */
-export const FIXTURE_CONSENTS = consents.stored;
-export const UNKNOWN_CONSENT_IDS = consents.unknown;
-export const FIXTURE_ACCOUNTS = accounts;
-export const FIXTURE_PSUS = psus;
+// consents.json also names the unknown fixture, which is never stored.
+const FIXTURE_CONSENTS = consents.stored;
+const FIXTURE_ACCOUNTS = accounts;
+const FIXTURE_PSUS = psus;
 export const FIXTURE_TRANSACTIONS: Record<string, Record<BookingStatus, TransactionBody[]>> = transactions;
 
 /** The bank answers every consent request with an explicit account list with this Consent-ID. */

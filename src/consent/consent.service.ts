@@ -107,7 +107,7 @@ export class ConsentService {
     const access = accessDecidedBy(consent.access, held);
     if (!access) throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the accounts of consent ${consentId}` });
     const { entity, accepted } = await this.apply(consent, decision === 'approve' ? { type: 'APPROVE' } : { type: 'DENY' }, decision === 'approve' ? { access } : {});
-    if (!accepted) this.assertWaiting(entity); // another decision won the race
+    if (!accepted) throw notWaiting(entity); // another decision won the race
     const redirectUri = await this.authorisations.moveOpen('consent', consentId, { type: decision === 'approve' ? 'FINALISE' : 'FAIL' });
     return { consent: entity, redirectUri };
   }
@@ -138,9 +138,7 @@ export class ConsentService {
 
   /** Only a consent the holder has not decided on yet can be authorised (409 otherwise). */
   private assertWaiting(consent: Consent): Consent {
-    if (!nextStatus(consentMachine, consent.status, { validUntil: consent.validUntil }, { type: 'APPROVE' })) {
-      throw new DomainError({ messageId: 'XS2A021E', description: `consent ${consent.id} is ${consent.status}, not waiting for the account holder` });
-    }
+    if (!nextStatus(consentMachine, consent.status, { validUntil: consent.validUntil }, { type: 'APPROVE' })) throw notWaiting(consent);
     return consent;
   }
 
@@ -155,6 +153,9 @@ export class ConsentService {
     };
   }
 }
+
+const notWaiting = ({ id, status }: Consent) =>
+  new DomainError({ messageId: 'XS2A021E', description: `consent ${id} is ${status}, not waiting for the account holder` });
 
 function requestedAccess({ access }: CreateConsentDto): ConsentAccess {
   const references = (list: AccountReferenceDto[] = []) => list.map(({ iban, currency }) => ({ iban, currency: currency ?? null }));

@@ -4,7 +4,6 @@ import {
   ApiAcceptedResponse,
   ApiBody,
   ApiExcludeEndpoint,
-  ApiExtraModels,
   ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
@@ -31,7 +30,6 @@ import { CrossBorderCreditTransferDto } from './dto/cross-border-credit-transfer
 import { PeriodicPaymentDto } from './dto/periodic-payment.dto';
 import {
   CancellationResponse,
-  PAYMENT_BODY_TYPES,
   PAYMENT_OBJECT_SCHEMA,
   PaymentInitiationResponse,
   PaymentStatusResponse,
@@ -41,12 +39,13 @@ import {
 } from './dto/payment-response.dto';
 import { InstantSepaCreditTransferDto, SepaCreditTransferDto } from './dto/sepa-credit-transfer.dto';
 import { PaymentInitiationService } from './payment-initiation.service';
-import { PaymentType } from './payment-products';
+import { PAYMENT_PRODUCTS, PaymentType } from './payment-products';
 import { AuthorisationKindSegment, PaymentRoute, productUnknown, underEveryService } from './payment-route.decorator';
 import { PaymentBody } from './payment-terms';
 
 const PAYMENT_ID = { name: 'paymentId', example: '3d9a81b3-a47d-4130-8765-a9c0ff861b99' };
-const PRODUCT = { name: 'product', enum: ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'cross-border-credit-transfers'] };
+// The payments service offers every product; the others offer a subset (404 PRODUCT_UNKNOWN otherwise).
+const PRODUCT = { name: 'product', enum: [...PAYMENT_PRODUCTS.payments] };
 const AUTHORISATION_ID = { name: 'authorisationId', description: 'an authorisation ID, or authorization_not_yet_available for the first one' };
 /** The two kinds of authorisation a payment has, by the path segment of each. */
 const KINDS = { authorisations: 'payment', 'cancellation-authorisations': 'cancellation' } as const;
@@ -67,7 +66,6 @@ function Initiation(summary: string, body: Type<PaymentBody>): MethodDecorator {
 }
 
 @ApiTags('Payment initiation')
-@ApiExtraModels(...Object.values(PAYMENT_BODY_TYPES))
 @Xs2aController('')
 export class PaymentInitiationController {
   constructor(
