@@ -4,7 +4,9 @@ import { Account, Balance, BookingStatus, Psu, Transaction, TransactionBody } fr
 import { Consent } from '../src/consent/consent.entity';
 import { Payment } from '../src/payment-initiation/payment.entity';
 import type { ConsentStatus } from '../src/consent/consent.machine';
+import { TppClient } from '../src/auth/client.entity';
 import accounts from './accounts.json';
+import clients from './clients.json';
 import consents from './consents.json';
 import psus from './psus.json';
 import transactions from './transactions.json';
@@ -21,6 +23,7 @@ export const FIRST_VALID_CONSENT_ID = FIXTURE_CONSENTS.find((consent) => consent
 
 /** Upserts every fixture by its fixed ID: safe to run on every start, and never touches TPP-created rows. */
 export async function seedFixtures(manager: EntityManager): Promise<void> {
+  await manager.upsert(TppClient, clients, ['clientId']);
   await manager.upsert(Psu, FIXTURE_PSUS.map(({ psuId, name, password }) => ({ psuId, name, password })), ['psuId']);
   const holder = new Map(FIXTURE_PSUS.flatMap(({ psuId, accounts: ibans }) => ibans.map((iban) => [iban, psuId])));
   await manager.upsert(

@@ -27,6 +27,7 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
     .setDescription("A stateful sandbox of a bank's Berlin Group NextGenPSD2 (XS2A) interface: consents, account information, payment initiation, SCA authorisations and sandbox control.")
     .setVersion('1')
     .addBearerAuth()
+    .addBasicAuth()
     .build();
   return SwaggerModule.createDocument(app, config);
 }

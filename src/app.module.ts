@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ConditionalModule, ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AccountInformationModule } from './account-information/account-information.module';
+import { AuthModule } from './auth/auth.module';
 import { BerlinGroupExceptionFilter } from './common/berlin-group-exception.filter';
 import { CommonModule } from './common/common.module';
 import { RequestLoggingModule } from './common/request-logging';
@@ -25,6 +26,7 @@ export class AppModule {
         RequestLoggingModule,
         CommonModule,
         DatabaseModule,
+        AuthModule,
         ConsentModule,
         AccountInformationModule,
         PaymentInitiationModule,

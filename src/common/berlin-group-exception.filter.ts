@@ -14,7 +14,7 @@ export class BerlinGroupExceptionFilter implements ExceptionFilter {
     if (error.status >= 500) {
       this.logger.error(`${request.method} ${request.originalUrl}`, exception instanceof Error ? exception.stack : exception);
     }
-    http.getResponse<Response>().status(error.status).json(error.toBody());
+    http.getResponse<Response>().status(error.status).set(error.headers).json(error.toBody());
   }
 
   private toDomainError(exception: unknown, request: Request): DomainError {

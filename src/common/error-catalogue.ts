@@ -8,6 +8,7 @@ export const ERROR_CATALOGUE = {
   XS2A003E: { status: 413, code: 'FORMAT_ERROR', when: 'the body is larger than 100 KiB' },
   XS2A004E: { status: 401, code: 'CONSENT_EXPIRED', when: 'the consent has expired (transactions)' },
   XS2A005E: { status: 401, code: 'CONSENT_EXPIRED', when: 'the consent has expired (account list, account details, balances)' },
+  XS2A006E: { status: 429, code: 'ACCESS_EXCEEDED', when: 'the consent\'s `frequencyPerDay` is used up for this account today (requests without `PSU-IP-Address`)' },
   XS2A007E: { status: 401, code: 'TOKEN_INVALID', when: 'no `Authorization: Bearer <token>` header with a non-empty token' },
   XS2A008E: { status: 401, code: 'CONSENT_INVALID', when: 'the consent is not `valid` (received, rejected, terminatedByTpp)' },
   XS2A009E: { status: 401, code: 'CONSENT_INVALID', when: 'the consent does not grant this service (balances or transactions) on the account' },
@@ -25,6 +26,10 @@ export const ERROR_CATALOGUE = {
   XS2A021E: { status: 409, code: 'STATUS_INVALID', when: 'the consent or payment is not waiting for this authorisation or decision' },
   XS2A022E: { status: 401, code: 'PSU_CREDENTIALS_INVALID', when: 'unknown PSU, wrong password, or a PSU who does not hold the accounts concerned' },
   XS2A023E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no scenario with this ID' },
+  XS2A024E: { status: 401, code: 'TOKEN_INVALID', when: 'the bearer token was not issued by the sandbox (`AUTH_MODE=strict`)' },
+  XS2A025E: { status: 401, code: 'TOKEN_EXPIRED', when: 'the bearer token has expired (`AUTH_MODE=strict`)' },
+  XS2A026E: { status: 401, code: 'TOKEN_INVALID', when: 'token request: no HTTP Basic client credentials, or unknown ones (OAuth `invalid_client`)' },
+  XS2A027E: { status: 400, code: 'FORMAT_ERROR', when: 'token request: `grant_type` missing (OAuth `invalid_request`) or not `client_credentials` (`unsupported_grant_type`)' },
 } as const;
 
 export type MessageId = keyof typeof ERROR_CATALOGUE;
@@ -51,6 +56,8 @@ export interface ErrorDetail {
 /** A failure the client caused or may expect; the exception filter renders it, services never build HTTP answers. */
 export class DomainError extends Error {
   readonly details: ErrorDetail[];
+  /** Response headers the error needs besides the body, e.g. WWW-Authenticate. */
+  readonly headers: Record<string, string> = {};
 
   constructor(first: ErrorDetail, ...more: ErrorDetail[]) {
     super(first.description);
@@ -92,5 +99,30 @@ export class ResourceUnknownError extends DomainError {
       messageId: 'XS2A016E',
       description: `resource ${resourceId} unknown, not found or not part of the current consent`,
     });
+  }
+}
+
+interface OAuthErrorFields {
+  error: string;
+  error_description: string;
+}
+
+/**
+ * A refusal of the token endpoint: OAuth clients read `error` (RFC 6749 §5.2), the rest of the
+ * sandbox's clients read `tppMessages`, so the body carries both.
+ */
+export class OAuthError extends DomainError {
+  constructor(
+    messageId: 'XS2A026E' | 'XS2A027E',
+    readonly error: 'invalid_client' | 'invalid_request' | 'unsupported_grant_type',
+    description: string,
+  ) {
+    super({ messageId, description, path: messageId === 'XS2A027E' ? 'grant_type' : null });
+    // RFC 6749 §5.2: a 401 for client authentication names the scheme the client must use.
+    if (error === 'invalid_client') this.headers['WWW-Authenticate'] = 'Basic realm="psd2-sandbox"';
+  }
+
+  override toBody(): TppErrorBody & OAuthErrorFields {
+    return { error: this.error, error_description: this.message, ...super.toBody() };
   }
 }

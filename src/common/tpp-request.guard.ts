@@ -1,18 +1,19 @@
 import { applyDecorators, CanActivate, Controller, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiResponse } from '@nestjs/swagger';
-import type { Request } from 'express';
 import { isUUID } from 'class-validator';
-import { DomainError, FormatError } from './error-catalogue';
+import type { OwnedRequest } from '../auth/owner';
+import { TokenService } from '../auth/token.service';
+import { FormatError } from './error-catalogue';
 import { TppErrorResponse } from './error-response.dto';
 
-/** The checks every /v1 request passes before anything else (decisions §3). */
+/** The checks every /v1 request passes before anything else (decisions §3), and whose data it may see. */
 @Injectable()
 export class TppRequestGuard implements CanActivate {
-  canActivate(context: ExecutionContext): boolean {
-    const request = context.switchToHttp().getRequest<Request>();
-    if (!/^Bearer +\S+/i.test(request.header('authorization') ?? '')) {
-      throw new DomainError({ messageId: 'XS2A007E', description: 'an Authorization header "Bearer <token>" is required' });
-    }
+  constructor(private readonly tokens: TokenService) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<OwnedRequest>();
+    request.owner = await this.tokens.ownerOf(request.header('authorization'), true);
     if (!isUUID(request.header('x-request-id') ?? '')) {
       throw new FormatError('X-Request-ID', 'X-Request-ID must be a UUID');
     }
@@ -39,7 +40,7 @@ export function Xs2aController(path: string): ClassDecorator {
       schema: { type: 'string', format: 'uuid', example: '99391c7e-ad88-49ec-a2ad-99ddcb1f7721' },
     }),
     ApiResponse({ status: 400, description: 'FORMAT_ERROR: a header, parameter or field is missing or malformed', type: TppErrorResponse }),
-    ApiResponse({ status: 401, description: 'TOKEN_INVALID: no bearer token', type: TppErrorResponse }),
+    ApiResponse({ status: 401, description: 'TOKEN_INVALID: no bearer token (or, in AUTH_MODE=strict, not one the sandbox issued); TOKEN_EXPIRED', type: TppErrorResponse }),
     ...COMMON_ERRORS,
   );
 }

@@ -8,6 +8,7 @@ describe('environment', () => {
       DATABASE_PATH: 'data/sandbox.sqlite',
       SCA_MODE: 'auto',
       LOG_LEVEL: 'info',
+      AUTH_MODE: 'open',
       SANDBOX_CONTROL: 'true',
       SANDBOX_DATE: undefined,
     });
@@ -22,6 +23,7 @@ describe('environment', () => {
       DATABASE_PATH: 'data/sandbox.sqlite',
       SCA_MODE: 'redirect',
       LOG_LEVEL: 'info',
+      AUTH_MODE: 'open',
       SANDBOX_CONTROL: 'true',
       SANDBOX_DATE: '2026-01-31',
     });

@@ -6,6 +6,9 @@ import { IsDateOnly } from '../common/validators';
 export const SCA_MODES = ['auto', 'redirect'] as const;
 export type ScaMode = (typeof SCA_MODES)[number];
 
+export const AUTH_MODES = ['open', 'strict'] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
+
 /** The sandbox's settings, read from the environment once at start (README, "Configuration"). */
 export class Environment {
   @IsInt()
@@ -22,6 +25,10 @@ export class Environment {
 
   @IsIn(SCA_MODES)
   SCA_MODE: ScaMode = 'auto';
+
+  /** `open`: any non-empty bearer token; `strict`: only tokens from POST /oauth2/token, each client sees its own data only. */
+  @IsIn(AUTH_MODES)
+  AUTH_MODE: AuthMode = 'open';
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' = 'info';

@@ -7,6 +7,7 @@ import {
 } from '../authorisation/authorisation-response.dto';
 import { ConfigService } from '@nestjs/config';
 import { ApiBody, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { RequestOwner, Owner } from '../auth/owner';
 import { TppErrorResponse } from '../common/error-response.dto';
 import { scaRedirectHref } from '../common/links';
 import { TppRedirectUri } from '../common/tpp-redirect-uri.decorator';
@@ -33,8 +34,8 @@ export class ConsentController {
   @ApiBody({ type: CreateConsentDto })
   @ApiHeader({ name: 'PSU-IP-Address', required: false, description: "IP address of the account holder's device" })
   @ApiOkResponse({ type: ConsentCreatedResponse })
-  async create(@Body() body: CreateConsentDto, @TppRedirectUri() redirectUri?: string): Promise<ConsentCreatedResponse> {
-    const { consentId, consentStatus } = await this.consents.create(body, redirectUri);
+  async create(@Body() body: CreateConsentDto, @TppRedirectUri() redirectUri: string | undefined, @RequestOwner() owner: Owner): Promise<ConsentCreatedResponse> {
+    const { consentId, consentStatus } = await this.consents.create(body, redirectUri, owner);
     return toConsentCreatedResponse(consentId, consentStatus, this.scaRedirect(consentId, redirectUri));
   }
 
@@ -45,8 +46,12 @@ export class ConsentController {
   @ApiResponse({ status: 201, type: StartAuthorisationResponse })
   @ApiResponse(CONSENT_UNKNOWN)
   @ApiResponse(NOT_WAITING)
-  async startAuthorisation(@Param('consentId') consentId: string, @TppRedirectUri() redirectUri?: string): Promise<StartAuthorisationResponse> {
-    const authorisation = await this.consents.startAuthorisation(consentId, redirectUri);
+  async startAuthorisation(
+    @Param('consentId') consentId: string,
+    @TppRedirectUri() redirectUri: string | undefined,
+    @RequestOwner() owner: Owner,
+  ): Promise<StartAuthorisationResponse> {
+    const authorisation = await this.consents.startAuthorisation(consentId, redirectUri, owner);
     return toStartAuthorisationResponse(authorisation, this.scaRedirect(consentId, redirectUri), `/v1/consents/${consentId}/authorisations`);
   }
 
@@ -54,8 +59,8 @@ export class ConsentController {
   @ApiOperation({ summary: 'List the authorisations of a consent' })
   @ApiOkResponse({ type: AuthorisationListResponse })
   @ApiResponse(CONSENT_UNKNOWN)
-  async authorisations(@Param('consentId') consentId: string): Promise<AuthorisationListResponse> {
-    return { authorisationIds: await this.consents.authorisationIds(consentId) };
+  async authorisations(@Param('consentId') consentId: string, @RequestOwner() owner: Owner): Promise<AuthorisationListResponse> {
+    return { authorisationIds: await this.consents.authorisationIds(consentId, owner) };
   }
 
   @Get(':consentId/authorisations/:authorisationId')
@@ -63,24 +68,28 @@ export class ConsentController {
   @ApiOkResponse({ type: ScaStatusResponse })
   @ApiResponse(CONSENT_UNKNOWN)
   @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such authorisation' })
-  async scaStatus(@Param('consentId') consentId: string, @Param('authorisationId') authorisationId: string): Promise<ScaStatusResponse> {
-    return { scaStatus: (await this.consents.findAuthorisation(consentId, authorisationId)).status };
+  async scaStatus(
+    @Param('consentId') consentId: string,
+    @Param('authorisationId') authorisationId: string,
+    @RequestOwner() owner: Owner,
+  ): Promise<ScaStatusResponse> {
+    return { scaStatus: (await this.consents.findAuthorisation(consentId, authorisationId, owner)).status };
   }
 
   @Get(':consentId')
   @ApiOperation({ summary: 'Read a consent' })
   @ApiOkResponse({ type: ConsentResponse })
   @ApiResponse(CONSENT_UNKNOWN)
-  async get(@Param('consentId') consentId: string): Promise<ConsentResponse> {
-    return toConsentResponse(await this.consents.findCurrent(consentId));
+  async get(@Param('consentId') consentId: string, @RequestOwner() owner: Owner): Promise<ConsentResponse> {
+    return toConsentResponse(await this.consents.findCurrent(consentId, owner));
   }
 
   @Get(':consentId/status')
   @ApiOperation({ summary: 'Read the status of a consent' })
   @ApiOkResponse({ type: ConsentStatusResponse })
   @ApiResponse(CONSENT_UNKNOWN)
-  async status(@Param('consentId') consentId: string): Promise<ConsentStatusResponse> {
-    return { consentStatus: (await this.consents.findCurrent(consentId)).status };
+  async status(@Param('consentId') consentId: string, @RequestOwner() owner: Owner): Promise<ConsentStatusResponse> {
+    return { consentStatus: (await this.consents.findCurrent(consentId, owner)).status };
   }
 
   @Delete(':consentId')
@@ -89,8 +98,8 @@ export class ConsentController {
   @ApiNoContentResponse({ description: 'deleted: status terminatedByTpp' })
   @ApiResponse(CONSENT_UNKNOWN)
   @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the consent is already rejected, expired or terminated' })
-  async delete(@Param('consentId') consentId: string): Promise<void> {
-    await this.consents.delete(consentId);
+  async delete(@Param('consentId') consentId: string, @RequestOwner() owner: Owner): Promise<void> {
+    await this.consents.delete(consentId, owner);
   }
 
   private scaRedirect(consentId: string, redirectUri?: string) {

@@ -45,4 +45,8 @@ export class Consent {
   /** Set for data a test suite created with POST /sandbox/scenarios; null for the bank's fixtures. */
   @Column({ type: 'varchar', length: 36, nullable: true })
   scenarioId: string | null;
+
+  /** The client that created it, in AUTH_MODE=strict: only that client sees it. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  ownerId: string | null;
 }

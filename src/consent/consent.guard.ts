@@ -1,7 +1,7 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { OwnedRequest } from '../auth/owner';
 import { AccountService, coverageOf } from '../account-information/coverage';
 import { DomainError, FormatError, ResourceUnknownError } from '../common/error-catalogue';
 import { TppErrorResponse } from '../common/error-response.dto';
@@ -10,7 +10,7 @@ import { ConsentService } from './consent.service';
 
 const SERVICE_KEY = 'consent:service';
 
-type ConsentRequest = Request & { consent?: Consent };
+type ConsentRequest = OwnedRequest & { consent?: Consent };
 
 /**
  * Enforces the Consent-ID header in the order of decisions §4: present, known, valid, and (on
@@ -29,7 +29,7 @@ export class ConsentGuard implements CanActivate {
     const consentId = request.header('consent-id');
     if (!consentId) throw new FormatError('Consent-ID', 'the Consent-ID header is required');
 
-    const consent = await this.consents.findCurrent(consentId);
+    const consent = await this.consents.findCurrent(consentId, request.owner);
     if (consent.status === 'expired') {
       // The bank's message numbers: 004 on transactions, 005 on the account list, details and balances.
       throw new DomainError({ messageId: service === 'transactions' ? 'XS2A004E' : 'XS2A005E', description: `consent ${consentId} expired` });

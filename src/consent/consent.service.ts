@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, IsNull, LessThan, Repository } from 'typeorm';
+import { FindOptionsWhere, In, IsNull, LessThan, Repository } from 'typeorm';
 import { FIRST_VALID_CONSENT_ID } from '../../seeds/fixtures';
 import { Account } from '../account-information/account.entity';
+import { Owner } from '../auth/owner';
 import { Authorisation } from '../authorisation/authorisation.entity';
 import { AuthorisationService } from '../authorisation/authorisation.service';
 import { AccountReferenceDto } from '../common/account-reference.dto';
@@ -38,7 +39,7 @@ export class ConsentService {
   }
 
   /** Answers the Consent-ID and the status to report (decisions §2). */
-  async create(request: CreateConsentDto, redirectUri?: string): Promise<{ consentId: string; consentStatus: ConsentStatus }> {
+  async create(request: CreateConsentDto, redirectUri: string | undefined, owner: Owner): Promise<{ consentId: string; consentStatus: ConsentStatus }> {
     const today = this.clock.today();
     if (request.validUntil < today) throw new FormatError('validUntil', `validUntil must not be before today (${today})`);
     const auto = this.config.get('SCA_MODE', { infer: true }) === 'auto';
@@ -58,6 +59,7 @@ export class ConsentService {
       frequencyPerDay: request.frequencyPerDay,
       lastActionDate: today,
       fixture: false,
+      ownerId: owner ?? null,
     });
     await this.consents.insert(consent);
     await this.authorisations.open('consent', consent.id, redirectUri);
@@ -66,14 +68,17 @@ export class ConsentService {
   }
 
   /** The consent as it stands today: one whose validUntil has passed is expired first. */
-  async findCurrent(consentId: string): Promise<Consent> {
-    const consent = await this.consents.findOneBy({ id: consentId });
+  async findCurrent(consentId: string, owner: Owner): Promise<Consent> {
+    // The bank's fixtures are everyone's; what a client created is its own.
+    const where: FindOptionsWhere<Consent>[] =
+      owner === undefined ? [{ id: consentId }] : [{ id: consentId, fixture: true, scenarioId: IsNull() }, { id: consentId, ownerId: owner }];
+    const consent = await this.consents.findOneBy(where);
     if (!consent) throw new ConsentUnknownError(consentId);
     return this.expireIfDue(consent);
   }
 
-  async delete(consentId: string): Promise<void> {
-    const consent = await this.findCurrent(consentId);
+  async delete(consentId: string, owner: Owner): Promise<void> {
+    const consent = await this.findCurrent(consentId, owner);
     if (consent.fixture) return; // the bank's scenery: deleting answers 204 and changes nothing
     const { entity: now, accepted } = await this.apply(consent, { type: 'TERMINATE' });
     if (!accepted) {
@@ -83,18 +88,18 @@ export class ConsentService {
   }
 
   /** A further authorisation of a consent still waiting for the holder (Berlin Group start authorisation). */
-  async startAuthorisation(consentId: string, redirectUri?: string): Promise<Authorisation> {
-    this.assertWaiting(await this.findCurrent(consentId));
+  async startAuthorisation(consentId: string, redirectUri: string | undefined, owner: Owner): Promise<Authorisation> {
+    this.assertWaiting(await this.findCurrent(consentId, owner));
     return this.authorisations.open('consent', consentId, redirectUri);
   }
 
-  async authorisationIds(consentId: string): Promise<string[]> {
-    await this.findCurrent(consentId);
+  async authorisationIds(consentId: string, owner: Owner): Promise<string[]> {
+    await this.findCurrent(consentId, owner);
     return this.authorisations.ids('consent', consentId);
   }
 
-  async findAuthorisation(consentId: string, authorisationId: string): Promise<Authorisation> {
-    await this.findCurrent(consentId);
+  async findAuthorisation(consentId: string, authorisationId: string, owner: Owner): Promise<Authorisation> {
+    await this.findCurrent(consentId, owner);
     return this.authorisations.find('consent', consentId, authorisationId);
   }
 
@@ -102,8 +107,13 @@ export class ConsentService {
    * The account holder's decision (decisions §7): approval makes the consent valid over the
    * accounts they hold, denial rejects it. Answers the consent and where to send the holder back.
    */
-  async decide(consentId: string, decision: ScaDecision, held: AccountReference[]): Promise<{ consent: Consent; redirectUri: string | null }> {
-    const consent = this.assertWaiting(await this.findCurrent(consentId));
+  async decide(
+    consentId: string,
+    decision: ScaDecision,
+    held: AccountReference[],
+    owner: Owner,
+  ): Promise<{ consent: Consent; redirectUri: string | null }> {
+    const consent = this.assertWaiting(await this.findCurrent(consentId, owner));
     const access = accessDecidedBy(consent.access, held);
     if (!access) throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the accounts of consent ${consentId}` });
     const { entity, accepted } = await this.apply(consent, decision === 'approve' ? { type: 'APPROVE' } : { type: 'DENY' }, decision === 'approve' ? { access } : {});
@@ -114,7 +124,7 @@ export class ConsentService {
 
   /** The page was opened: the consent's open authorisations are started. */
   async markStarted(consentId: string): Promise<Consent> {
-    const consent = this.assertWaiting(await this.findCurrent(consentId));
+    const consent = this.assertWaiting(await this.findCurrent(consentId, undefined));
     await this.authorisations.moveOpen('consent', consentId, { type: 'START' });
     return consent;
   }

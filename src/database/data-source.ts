@@ -5,6 +5,9 @@ import { InitialSchema1795200000000 } from '../../migrations/1795200000000-Initi
 import { Payments1795300000000 } from '../../migrations/1795300000000-Payments';
 import { ScaAndClock1795400000000 } from '../../migrations/1795400000000-ScaAndClock';
 import { Scenarios1795500000000 } from '../../migrations/1795500000000-Scenarios';
+import { Hardening1795600000000 } from '../../migrations/1795600000000-Hardening';
+import { AccessCount } from '../account-information/access-count.entity';
+import { AccessToken, TppClient } from '../auth/client.entity';
 import { Account, Balance, Psu, Transaction } from '../account-information/account.entity';
 import { SandboxClock } from '../common/sandbox-clock.entity';
 import { Consent } from '../consent/consent.entity';
@@ -19,9 +22,9 @@ export function dataSourceOptions(databasePath: string): DataSourceOptions {
   return {
     type: 'better-sqlite3',
     database: databasePath,
-    entities: [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock],
+    entities: [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock, TppClient, AccessToken, AccessCount],
     // Listed as classes, not globs, so the same list works from ts-jest and from dist/.
-    migrations: [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000],
+    migrations: [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000, Hardening1795600000000],
     synchronize: false,
     // The driver turns foreign keys on itself; WAL lets reads run beside a write, and
     // synchronous=FULL syncs every commit, so an acknowledged write survives a power cut.

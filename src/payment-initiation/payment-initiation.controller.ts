@@ -19,6 +19,7 @@ import {
   StartAuthorisationResponse,
   toStartAuthorisationResponse,
 } from '../authorisation/authorisation-response.dto';
+import { Owner, RequestOwner } from '../auth/owner';
 import { TppErrorResponse } from '../common/error-response.dto';
 import { scaRedirectHref } from '../common/links';
 import { RequiresPsuIpAddress } from '../common/psu-ip-address.guard';
@@ -75,32 +76,32 @@ export class PaymentInitiationController {
 
   @Post('payments/sepa-credit-transfers')
   @Initiation('Initiate a SEPA credit transfer', SepaCreditTransferDto)
-  sepa(@Body() body: SepaCreditTransferDto, @TppRedirectUri() redirectUri?: string): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'payments', product: 'sepa-credit-transfers' }, body, redirectUri);
+  sepa(@Body() body: SepaCreditTransferDto, @TppRedirectUri() redirectUri: string | undefined, @RequestOwner() owner: Owner): Promise<PaymentInitiationResponse> {
+    return this.initiate({ service: 'payments', product: 'sepa-credit-transfers' }, body, redirectUri, owner);
   }
 
   @Post('payments/instant-sepa-credit-transfers')
   @Initiation('Initiate an instant SEPA credit transfer', InstantSepaCreditTransferDto)
-  instant(@Body() body: InstantSepaCreditTransferDto, @TppRedirectUri() redirectUri?: string): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'payments', product: 'instant-sepa-credit-transfers' }, body, redirectUri);
+  instant(@Body() body: InstantSepaCreditTransferDto, @TppRedirectUri() redirectUri: string | undefined, @RequestOwner() owner: Owner): Promise<PaymentInitiationResponse> {
+    return this.initiate({ service: 'payments', product: 'instant-sepa-credit-transfers' }, body, redirectUri, owner);
   }
 
   @Post('payments/cross-border-credit-transfers')
   @Initiation('Initiate a cross-border credit transfer', CrossBorderCreditTransferDto)
-  crossBorder(@Body() body: CrossBorderCreditTransferDto, @TppRedirectUri() redirectUri?: string): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'payments', product: 'cross-border-credit-transfers' }, body, redirectUri);
+  crossBorder(@Body() body: CrossBorderCreditTransferDto, @TppRedirectUri() redirectUri: string | undefined, @RequestOwner() owner: Owner): Promise<PaymentInitiationResponse> {
+    return this.initiate({ service: 'payments', product: 'cross-border-credit-transfers' }, body, redirectUri, owner);
   }
 
   @Post('bulk-payments/sepa-credit-transfers')
   @Initiation('Initiate a bulk of SEPA credit transfers', BulkPaymentDto)
-  bulk(@Body() body: BulkPaymentDto, @TppRedirectUri() redirectUri?: string): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'bulk-payments', product: 'sepa-credit-transfers' }, body, redirectUri);
+  bulk(@Body() body: BulkPaymentDto, @TppRedirectUri() redirectUri: string | undefined, @RequestOwner() owner: Owner): Promise<PaymentInitiationResponse> {
+    return this.initiate({ service: 'bulk-payments', product: 'sepa-credit-transfers' }, body, redirectUri, owner);
   }
 
   @Post('periodic-payments/sepa-credit-transfers')
   @Initiation('Initiate a periodic SEPA credit transfer', PeriodicPaymentDto)
-  periodic(@Body() body: PeriodicPaymentDto, @TppRedirectUri() redirectUri?: string): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'periodic-payments', product: 'sepa-credit-transfers' }, body, redirectUri);
+  periodic(@Body() body: PeriodicPaymentDto, @TppRedirectUri() redirectUri: string | undefined, @RequestOwner() owner: Owner): Promise<PaymentInitiationResponse> {
+    return this.initiate({ service: 'periodic-payments', product: 'sepa-credit-transfers' }, body, redirectUri, owner);
   }
 
   /** Any other product of a known service; declared after the five above, which Express tries first. */
@@ -116,8 +117,8 @@ export class PaymentInitiationController {
   @ApiParam(PAYMENT_ID)
   @ApiOkResponse({ description: "the product's initiation fields (null where not sent) and transactionStatus", schema: PAYMENT_OBJECT_SCHEMA })
   @ApiResponse(PAYMENT_UNKNOWN)
-  async get(@PaymentRoute() type: PaymentType, @Param('paymentId') paymentId: string): Promise<Record<string, unknown>> {
-    return toPaymentResponse(await this.payments.find(type, paymentId));
+  async get(@PaymentRoute() type: PaymentType, @Param('paymentId') paymentId: string, @RequestOwner() owner: Owner): Promise<Record<string, unknown>> {
+    return toPaymentResponse(await this.payments.find(type, paymentId, owner));
   }
 
   @Get(underEveryService(':product/:paymentId/status'))
@@ -126,8 +127,8 @@ export class PaymentInitiationController {
   @ApiParam(PAYMENT_ID)
   @ApiOkResponse({ type: PaymentStatusResponse })
   @ApiResponse(PAYMENT_UNKNOWN)
-  async status(@PaymentRoute() type: PaymentType, @Param('paymentId') paymentId: string): Promise<PaymentStatusResponse> {
-    return { transactionStatus: (await this.payments.find(type, paymentId)).status };
+  async status(@PaymentRoute() type: PaymentType, @Param('paymentId') paymentId: string, @RequestOwner() owner: Owner): Promise<PaymentStatusResponse> {
+    return { transactionStatus: (await this.payments.find(type, paymentId, owner)).status };
   }
 
   @Delete(underEveryService(':product/:paymentId'))
@@ -144,8 +145,9 @@ export class PaymentInitiationController {
     @PaymentRoute() type: PaymentType,
     @Param('paymentId') paymentId: string,
     @Res({ passthrough: true }) response: Response,
+    @RequestOwner() owner: Owner,
   ): Promise<CancellationResponse | undefined> {
-    const outcome = await this.payments.cancel(type, paymentId);
+    const outcome = await this.payments.cancel(type, paymentId, owner);
     if (outcome.cancelled) return undefined;
     response.status(202);
     return toCancellationResponse(outcome.status);
@@ -165,10 +167,11 @@ export class PaymentInitiationController {
     @PaymentRoute() type: PaymentType,
     @Param('paymentId') paymentId: string,
     @AuthorisationKindSegment() segment: KindSegment,
-    @TppRedirectUri() redirectUri?: string,
+    @TppRedirectUri() redirectUri: string | undefined,
+    @RequestOwner() owner: Owner,
   ): Promise<StartAuthorisationResponse> {
     const kind = KINDS[segment];
-    const authorisation = await this.payments.startAuthorisation(type, paymentId, kind, redirectUri);
+    const authorisation = await this.payments.startAuthorisation(type, paymentId, kind, redirectUri, owner);
     const query = { payment_id: paymentId, service: type.service, product: type.product };
     const page = kind === 'payment' ? 'payments' : 'payments/cancellation';
     const scaRedirect = scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), page, query, redirectUri);
@@ -185,8 +188,9 @@ export class PaymentInitiationController {
     @PaymentRoute() type: PaymentType,
     @Param('paymentId') paymentId: string,
     @AuthorisationKindSegment() segment: KindSegment,
+    @RequestOwner() owner: Owner,
   ): Promise<AuthorisationListResponse> {
-    return { authorisationIds: await this.payments.authorisationIds(type, paymentId, KINDS[segment]) };
+    return { authorisationIds: await this.payments.authorisationIds(type, paymentId, KINDS[segment], owner) };
   }
 
   @Get(underEveryKind('/:authorisationId'))
@@ -201,12 +205,13 @@ export class PaymentInitiationController {
     @Param('paymentId') paymentId: string,
     @AuthorisationKindSegment() segment: KindSegment,
     @Param('authorisationId') authorisationId: string,
+    @RequestOwner() owner: Owner,
   ): Promise<ScaStatusResponse> {
-    return { scaStatus: (await this.payments.findAuthorisation(type, paymentId, KINDS[segment], authorisationId)).status };
+    return { scaStatus: (await this.payments.findAuthorisation(type, paymentId, KINDS[segment], authorisationId, owner)).status };
   }
 
-  private async initiate(type: PaymentType, body: PaymentBody, redirectUri?: string): Promise<PaymentInitiationResponse> {
-    const payment = await this.payments.initiate(type, body, redirectUri);
+  private async initiate(type: PaymentType, body: PaymentBody, redirectUri: string | undefined, owner: Owner): Promise<PaymentInitiationResponse> {
+    const payment = await this.payments.initiate(type, body, redirectUri, owner);
     const query = { payment_id: payment.id, service: type.service, product: type.product };
     return toInitiationResponse(payment, scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'payments', query, redirectUri));
   }

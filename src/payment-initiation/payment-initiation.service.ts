@@ -4,6 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThanOrEqual, Repository } from 'typeorm';
 import { Balance } from '../account-information/account.entity';
+import { Owner, ownedBy } from '../auth/owner';
 import { Authorisation, AuthorisationKind } from '../authorisation/authorisation.entity';
 import { AuthorisationService } from '../authorisation/authorisation.service';
 import { ClockService } from '../common/clock.service';
@@ -43,7 +44,7 @@ export class PaymentInitiationService {
   }
 
   /** Stores the payment, RCVD, with its implicit authorisation: once answered 200 both are in the database. */
-  async initiate(type: PaymentType, body: PaymentBody, redirectUri?: string): Promise<Payment> {
+  async initiate(type: PaymentType, body: PaymentBody, redirectUri: string | undefined, owner: Owner): Promise<Payment> {
     checkDates(body, this.clock.today());
     const terms = termsOf(body);
     const payment = this.machine.repository.create({
@@ -52,6 +53,7 @@ export class PaymentInitiationService {
       ...terms,
       status: initialPaymentStatus(contextOf({ ...terms, product: type.product })),
       body,
+      ownerId: owner ?? null,
     });
     await this.machine.repository.insert(payment);
     await this.authorisations.open('payment', payment.id, redirectUri);
@@ -59,8 +61,8 @@ export class PaymentInitiationService {
   }
 
   /** The payment as it stands: in auto mode its first read completes SCA (decisions §2); a due PDNG executes. */
-  async find(type: PaymentType, paymentId: string): Promise<Payment> {
-    let payment = await this.findStored(type, paymentId);
+  async find(type: PaymentType, paymentId: string, owner: Owner): Promise<Payment> {
+    let payment = await this.findStored(type, paymentId, owner);
     // The balance look-up is spared once SCA is over.
     if (this.config.get('SCA_MODE', { infer: true }) === 'auto' && this.can(payment, WAITING_FOR.payment)) {
       payment = (await applyEvent(this.machine, payment, await this.scaCompleted(payment))).entity;
@@ -70,8 +72,8 @@ export class PaymentInitiationService {
   }
 
   /** DELETE: RCVD is cancelled at once; PDNG needs the holder to authorise the cancellation. */
-  async cancel(type: PaymentType, paymentId: string): Promise<{ cancelled: true } | { cancelled: false; status: PaymentStatus }> {
-    const { entity: payment, accepted } = await applyEvent(this.machine, await this.findStored(type, paymentId), { type: 'CANCEL' });
+  async cancel(type: PaymentType, paymentId: string, owner: Owner): Promise<{ cancelled: true } | { cancelled: false; status: PaymentStatus }> {
+    const { entity: payment, accepted } = await applyEvent(this.machine, await this.findStored(type, paymentId, owner), { type: 'CANCEL' });
     if (accepted) {
       await this.authorisations.moveOpen('payment', paymentId, { type: 'FAIL' });
       return { cancelled: true };
@@ -81,24 +83,36 @@ export class PaymentInitiationService {
   }
 
   /** Berlin Group start authorisation: of the payment (RCVD) or of its cancellation (PDNG). */
-  async startAuthorisation(type: PaymentType, paymentId: string, kind: 'payment' | 'cancellation', redirectUri?: string): Promise<Authorisation> {
-    const payment = await this.findStored(type, paymentId);
+  async startAuthorisation(
+    type: PaymentType,
+    paymentId: string,
+    kind: 'payment' | 'cancellation',
+    redirectUri: string | undefined,
+    owner: Owner,
+  ): Promise<Authorisation> {
+    const payment = await this.findStored(type, paymentId, owner);
     if (!this.can(payment, WAITING_FOR[kind])) throw kind === 'payment' ? notWaiting(payment) : cancellationInvalid(payment);
     return this.authorisations.open(kind, paymentId, redirectUri);
   }
 
-  async authorisationIds(type: PaymentType, paymentId: string, kind: 'payment' | 'cancellation'): Promise<string[]> {
-    await this.findStored(type, paymentId);
+  async authorisationIds(type: PaymentType, paymentId: string, kind: 'payment' | 'cancellation', owner: Owner): Promise<string[]> {
+    await this.findStored(type, paymentId, owner);
     return this.authorisations.ids(kind, paymentId);
   }
 
-  async findAuthorisation(type: PaymentType, paymentId: string, kind: 'payment' | 'cancellation', authorisationId: string): Promise<Authorisation> {
-    await this.findStored(type, paymentId);
+  async findAuthorisation(
+    type: PaymentType,
+    paymentId: string,
+    kind: 'payment' | 'cancellation',
+    authorisationId: string,
+    owner: Owner,
+  ): Promise<Authorisation> {
+    await this.findStored(type, paymentId, owner);
     return this.authorisations.find(kind, paymentId, authorisationId);
   }
 
-  async findById(paymentId: string): Promise<Payment> {
-    const payment = await this.machine.repository.findOneBy({ id: paymentId });
+  async findById(paymentId: string, owner: Owner): Promise<Payment> {
+    const payment = await this.machine.repository.findOneBy({ id: paymentId, ...ownedBy(owner) });
     if (!payment) throw paymentUnknown(paymentId);
     return payment;
   }
@@ -112,8 +126,9 @@ export class PaymentInitiationService {
     kind: 'payment' | 'cancellation',
     decision: ScaDecision,
     heldIbans: string[],
+    owner: Owner,
   ): Promise<{ payment: Payment; redirectUri: string | null }> {
-    const payment = this.assertWaiting(await this.findById(paymentId), kind);
+    const payment = this.assertWaiting(await this.findById(paymentId, owner), kind);
     if (!heldIbans.includes(payment.debtorIban)) {
       throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the debtor account of payment ${paymentId}` });
     }
@@ -135,7 +150,7 @@ export class PaymentInitiationService {
 
   /** The SCA page was opened: open authorisations of that kind are started. */
   async markStarted(paymentId: string, kind: 'payment' | 'cancellation'): Promise<Payment> {
-    const payment = this.assertWaiting(await this.findById(paymentId), kind);
+    const payment = this.assertWaiting(await this.findById(paymentId, undefined), kind);
     await this.authorisations.moveOpen(kind, paymentId, { type: 'START' });
     return payment;
   }
@@ -162,8 +177,8 @@ export class PaymentInitiationService {
     return payment;
   }
 
-  private async findStored({ service, product }: PaymentType, paymentId: string): Promise<Payment> {
-    const payment = await this.machine.repository.findOneBy({ id: paymentId, service, product });
+  private async findStored({ service, product }: PaymentType, paymentId: string, owner: Owner): Promise<Payment> {
+    const payment = await this.machine.repository.findOneBy({ id: paymentId, service, product, ...ownedBy(owner) });
     if (!payment) throw paymentUnknown(paymentId);
     return payment;
   }

@@ -33,4 +33,8 @@ export class Payment {
 
   @Column({ type: 'simple-json' })
   body: PaymentBody;
+
+  /** The client that created it, in AUTH_MODE=strict: only that client sees it. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  ownerId: string | null;
 }

@@ -1,5 +1,6 @@
-import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiSecurity, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Owner, RequestOwner, SandboxOwnerGuard } from '../auth/owner';
 import { ClockService } from '../common/clock.service';
 import { addDays } from '../common/dates';
 import { TppErrorResponse } from '../common/error-response.dto';
@@ -15,9 +16,17 @@ import { ScenarioService } from './scenario.service';
 const PSU_INVALID = { status: 401, type: TppErrorResponse, description: 'PSU_CREDENTIALS_INVALID: unknown PSU, or one who does not hold the accounts concerned' } as const;
 const NOT_WAITING = { status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: not waiting for a decision' } as const;
 
-/** Headless SCA and the clock, for integration suites that cannot click (decisions §7). No bearer token. */
+/**
+ * Headless SCA, scenarios and the clock, for integration suites that cannot click (decisions §7).
+ * No bearer token in AUTH_MODE=open; in strict mode a client decides on and deletes only its own.
+ */
 @ApiTags('Sandbox control')
+@UseGuards(SandboxOwnerGuard)
+// With the empty requirement the token is optional: only AUTH_MODE=strict needs it.
+@ApiSecurity({})
+@ApiBearerAuth()
 @ApiResponse({ status: 400, type: TppErrorResponse, description: 'FORMAT_ERROR' })
+@ApiResponse({ status: 401, type: TppErrorResponse, description: 'AUTH_MODE=strict only: TOKEN_INVALID, TOKEN_EXPIRED' })
 @applyDecorators(...COMMON_ERRORS)
 @Controller('sandbox')
 export class SandboxControlController {
@@ -31,8 +40,8 @@ export class SandboxControlController {
   @Post('scenarios')
   @ApiOperation({ summary: "Create a test suite's own PSU, accounts, balances, transactions and standing orders, with a valid consent over them" })
   @ApiCreatedResponse({ type: ScenarioResponse })
-  createScenario(@Body() body: CreateScenarioDto): Promise<ScenarioResponse> {
-    return this.scenarios.create(body);
+  createScenario(@Body() body: CreateScenarioDto, @RequestOwner() owner: Owner): Promise<ScenarioResponse> {
+    return this.scenarios.create(body, owner);
   }
 
   @Delete('scenarios/:scenarioId')
@@ -40,8 +49,8 @@ export class SandboxControlController {
   @ApiOperation({ summary: 'Delete a scenario: its PSU, accounts and their data, and its consent' })
   @ApiNoContentResponse({ description: 'deleted' })
   @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such scenario' })
-  deleteScenario(@Param('scenarioId') scenarioId: string): Promise<void> {
-    return this.scenarios.delete(scenarioId);
+  deleteScenario(@Param('scenarioId') scenarioId: string, @RequestOwner() owner: Owner): Promise<void> {
+    return this.scenarios.delete(scenarioId, owner);
   }
 
   @Post('sca/consents/:consentId')
@@ -51,8 +60,12 @@ export class SandboxControlController {
   @ApiResponse(PSU_INVALID)
   @ApiResponse({ status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN' })
   @ApiResponse(NOT_WAITING)
-  async decideConsent(@Param('consentId') consentId: string, @Body() { psuId, decision }: ScaDecisionDto): Promise<ConsentStatusResponse> {
-    return { consentStatus: (await this.sca.decideConsent(consentId, decision, { psuId })).consent.status };
+  async decideConsent(
+    @Param('consentId') consentId: string,
+    @Body() { psuId, decision }: ScaDecisionDto,
+    @RequestOwner() owner: Owner,
+  ): Promise<ConsentStatusResponse> {
+    return { consentStatus: (await this.sca.decideConsent(consentId, decision, { psuId }, owner)).consent.status };
   }
 
   @Post('sca/payments/:paymentId')
@@ -62,8 +75,12 @@ export class SandboxControlController {
   @ApiResponse(PSU_INVALID)
   @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN' })
   @ApiResponse(NOT_WAITING)
-  async decidePayment(@Param('paymentId') paymentId: string, @Body() { psuId, decision }: ScaDecisionDto): Promise<PaymentStatusResponse> {
-    return { transactionStatus: (await this.sca.decidePayment(paymentId, 'payment', decision, { psuId })).payment.status };
+  async decidePayment(
+    @Param('paymentId') paymentId: string,
+    @Body() { psuId, decision }: ScaDecisionDto,
+    @RequestOwner() owner: Owner,
+  ): Promise<PaymentStatusResponse> {
+    return { transactionStatus: (await this.sca.decidePayment(paymentId, 'payment', decision, { psuId }, owner)).payment.status };
   }
 
   @Post('sca/payments/:paymentId/cancellation')
@@ -73,8 +90,12 @@ export class SandboxControlController {
   @ApiResponse(PSU_INVALID)
   @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN' })
   @ApiResponse(NOT_WAITING)
-  async decideCancellation(@Param('paymentId') paymentId: string, @Body() { psuId, decision }: ScaDecisionDto): Promise<PaymentStatusResponse> {
-    return { transactionStatus: (await this.sca.decidePayment(paymentId, 'cancellation', decision, { psuId })).payment.status };
+  async decideCancellation(
+    @Param('paymentId') paymentId: string,
+    @Body() { psuId, decision }: ScaDecisionDto,
+    @RequestOwner() owner: Owner,
+  ): Promise<PaymentStatusResponse> {
+    return { transactionStatus: (await this.sca.decidePayment(paymentId, 'cancellation', decision, { psuId }, owner)).payment.status };
   }
 
   @Get('clock')

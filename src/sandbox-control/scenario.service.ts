@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Account, Balance, Psu, Transaction } from '../account-information/account.entity';
+import { Owner, ownedBy } from '../auth/owner';
 import { ClockService } from '../common/clock.service';
 import { DomainError } from '../common/error-catalogue';
 import { Consent } from '../consent/consent.entity';
@@ -17,9 +18,9 @@ export class ScenarioService {
     private readonly clock: ClockService,
   ) {}
 
-  async create(request: CreateScenarioDto): Promise<ScenarioResponse> {
+  async create(request: CreateScenarioDto, owner: Owner): Promise<ScenarioResponse> {
     const scenarioId = randomUUID();
-    const rows = scenarioRows(request, scenarioId, randomUUID(), this.clock.today());
+    const rows = scenarioRows(request, { scenarioId, consentId: randomUUID(), ownerId: owner ?? null }, this.clock.today());
     // All or nothing: a 201 means the whole scenario is stored.
     await this.dataSource.transaction(async (manager) => {
       await manager.insert(Psu, rows.psu);
@@ -32,8 +33,10 @@ export class ScenarioService {
     return toScenarioResponse(scenarioId, rows);
   }
 
-  async delete(scenarioId: string): Promise<void> {
+  async delete(scenarioId: string, owner: Owner): Promise<void> {
     const deleted = await this.dataSource.transaction(async (manager) => {
+      // The scenario's PSU carries its owner: another client's scenario is unknown here.
+      if (!(await manager.existsBy(Psu, { scenarioId, ...ownedBy(owner) }))) return 0;
       await manager.delete(Consent, { scenarioId });
       // Balances and transactions go with their accounts (ON DELETE CASCADE).
       await manager.delete(Account, { scenarioId });

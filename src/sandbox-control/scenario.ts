@@ -18,9 +18,13 @@ export interface ScenarioRows {
 }
 
 /** The rows of a scenario, in the fixtures' shapes; `scenarioId` tags every one of them. */
-export function scenarioRows(request: CreateScenarioDto, scenarioId: string, consentId: string, today: string): ScenarioRows {
+export function scenarioRows(
+  request: CreateScenarioDto,
+  { scenarioId, consentId, ownerId }: { scenarioId: string; consentId: string; ownerId: string | null },
+  today: string,
+): ScenarioRows {
   const short = scenarioId.slice(0, 8);
-  const psu = { psuId: `scenario-${short}`, name: request.accounts[0].name, password: PASSWORD, scenarioId } as Psu;
+  const psu = { psuId: `scenario-${short}`, name: request.accounts[0].name, password: PASSWORD, scenarioId, ownerId } as Psu;
   const accounts = request.accounts.map(
     ({ name, currency = 'EUR', product = 'Giro' }) =>
       ({ iban: ibanOf('AT', SCENARIO_BANK + String(randomInt(10 ** 10)).padStart(11, '0')), name, currency, product, bic: 'TESTAT99', psuId: psu.psuId, scenarioId }) as Account,
@@ -80,6 +84,7 @@ export function scenarioRows(request: CreateScenarioDto, scenarioId: string, con
     lastActionDate: today,
     fixture: true,
     scenarioId,
+    ownerId,
   } as Consent;
   return { psu, accounts, balances, transactions, consent };
 }

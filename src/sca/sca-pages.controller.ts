@@ -51,7 +51,7 @@ export class ScaPagesController {
           return consentRows(consent, new Map(named.map((account) => [account.iban, account])));
         },
         decide: async (id, decision, login) => {
-          const { consent, redirectUri } = await sca.decideConsent(id, decision, login);
+          const { consent, redirectUri } = await sca.decideConsent(id, decision, login, undefined);
           return { outcome: `Consent ${decision === 'approve' ? 'approved' : 'denied'}: its status is now ${consent.status}.`, redirectUri };
         },
       },
@@ -61,7 +61,7 @@ export class ScaPagesController {
         action: '/sca/payments',
         open: async (id) => paymentRows(await payments.markStarted(id, 'payment')),
         decide: async (id, decision, login) => {
-          const { payment, redirectUri } = await sca.decidePayment(id, 'payment', decision, login);
+          const { payment, redirectUri } = await sca.decidePayment(id, 'payment', decision, login, undefined);
           return { outcome: `Payment ${decision === 'approve' ? 'authorised' : 'refused'}: its status is now ${payment.status}.`, redirectUri };
         },
       },
@@ -71,7 +71,7 @@ export class ScaPagesController {
         action: '/sca/payments/cancellation',
         open: async (id) => paymentRows(await payments.markStarted(id, 'cancellation')),
         decide: async (id, decision, login) => {
-          const { payment, redirectUri } = await sca.decidePayment(id, 'cancellation', decision, login);
+          const { payment, redirectUri } = await sca.decidePayment(id, 'cancellation', decision, login, undefined);
           return { outcome: `Cancellation ${decision === 'approve' ? 'authorised' : 'refused'}: the payment's status is now ${payment.status}.`, redirectUri };
         },
       },

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Account, Psu } from '../account-information/account.entity';
+import type { Owner } from '../auth/owner';
 import { DomainError } from '../common/error-catalogue';
 import type { AccountReference, Consent } from '../consent/consent.entity';
 import { ConsentService, ScaDecision } from '../consent/consent.service';
@@ -24,8 +25,9 @@ export class ScaService {
     private readonly payments: PaymentInitiationService,
   ) {}
 
-  async decideConsent(consentId: string, decision: ScaDecision, login: PsuLogin): Promise<{ consent: Consent; redirectUri: string | null }> {
-    return this.consents.decide(consentId, decision, await this.heldBy(login));
+  /** `owner`: the headless control endpoints act for a client (strict mode); the pages for everyone (undefined). */
+  async decideConsent(consentId: string, decision: ScaDecision, login: PsuLogin, owner: Owner): Promise<{ consent: Consent; redirectUri: string | null }> {
+    return this.consents.decide(consentId, decision, await this.heldBy(login), owner);
   }
 
   async decidePayment(
@@ -33,9 +35,10 @@ export class ScaService {
     kind: 'payment' | 'cancellation',
     decision: ScaDecision,
     login: PsuLogin,
+    owner: Owner,
   ): Promise<{ payment: Payment; redirectUri: string | null }> {
     const held = await this.heldBy(login);
-    return this.payments.decide(paymentId, kind, decision, held.map(({ iban }) => iban));
+    return this.payments.decide(paymentId, kind, decision, held.map(({ iban }) => iban), owner);
   }
 
   /** The accounts of a PSU whose credentials hold; 401 PSU_CREDENTIALS_INVALID otherwise. */

@@ -1,0 +1,32 @@
+import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { TokenService } from './token.service';
+
+/**
+ * Whose consents, payments and scenarios a request may see: in AUTH_MODE=strict the client ID
+ * of its token, and only that client's; undefined means everyone's (open mode, and the account
+ * holder's side: the SCA pages).
+ */
+export type Owner = string | undefined;
+
+export type OwnedRequest = Request & { owner?: Owner };
+
+/** The where-clause part that keeps a look-up to the owner's rows. */
+export const ownedBy = (owner: Owner): { ownerId?: string } => (owner === undefined ? {} : { ownerId: owner });
+
+/** The owner a guard found for this request (TppRequestGuard on /v1, SandboxOwnerGuard on /sandbox). */
+export const RequestOwner = createParamDecorator((_: unknown, context: ExecutionContext): Owner => {
+  return context.switchToHttp().getRequest<OwnedRequest>().owner;
+});
+
+/** /sandbox needs no token in open mode (decisions §7); in strict mode it acts for the token's client only. */
+@Injectable()
+export class SandboxOwnerGuard implements CanActivate {
+  constructor(private readonly tokens: TokenService) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<OwnedRequest>();
+    request.owner = await this.tokens.ownerOf(request.header('authorization'), false);
+    return true;
+  }
+}

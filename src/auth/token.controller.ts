@@ -1,0 +1,53 @@
+import { applyDecorators, Body, Controller, Header, Headers, HttpCode, Post } from '@nestjs/common';
+import { ApiBasicAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { TppErrorResponse } from '../common/error-response.dto';
+import { COMMON_ERRORS } from '../common/tpp-request.guard';
+import { TOKEN_LIFETIME, TokenService } from './token.service';
+
+/** Documents the form; the fields are checked by TokenService, which answers OAuth's own error codes. */
+class TokenRequest {
+  @ApiProperty({ enum: ['client_credentials'] })
+  grant_type: string;
+}
+
+class TokenResponse {
+  @ApiProperty({ example: 'nPz0bV3d9kq1r3xYbq2H0s8Qm8D4VvO8QkS2e4u7G5A' })
+  access_token: string;
+
+  @ApiProperty({ enum: ['Bearer'] })
+  token_type: 'Bearer';
+
+  @ApiProperty({ example: TOKEN_LIFETIME, description: 'seconds' })
+  expires_in: number;
+}
+
+class OAuthErrorResponse extends TppErrorResponse {
+  @ApiProperty({ enum: ['invalid_client', 'invalid_request', 'unsupported_grant_type'] })
+  error: string;
+
+  @ApiProperty()
+  error_description: string;
+}
+
+@ApiTags('Authentication')
+@Controller('oauth2')
+export class TokenController {
+  constructor(private readonly tokens: TokenService) {}
+
+  @Post('token')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
+  @ApiOperation({ summary: 'OAuth2 client credentials grant: a bearer token for /v1 (required in AUTH_MODE=strict)' })
+  @ApiBasicAuth()
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiBody({ type: TokenRequest })
+  @ApiOkResponse({ type: TokenResponse })
+  @ApiResponse({ status: 400, type: OAuthErrorResponse, description: 'invalid_request or unsupported_grant_type (FORMAT_ERROR)' })
+  @ApiResponse({ status: 401, type: OAuthErrorResponse, description: 'invalid_client (TOKEN_INVALID): client credentials missing or unknown' })
+  @applyDecorators(...COMMON_ERRORS)
+  async token(@Headers('authorization') authorization: string | undefined, @Body() form: Record<string, unknown> = {}): Promise<TokenResponse> {
+    const { token, expiresIn } = await this.tokens.issue(authorization, form.grant_type);
+    return { access_token: token, token_type: 'Bearer', expires_in: expiresIn };
+  }
+}

@@ -1,0 +1,170 @@
+import request from 'supertest';
+import type { App } from 'supertest/types';
+import { GEORG, MARIANNE, VALID_CONSENT } from './support/fixtures';
+import { tppError, tppHeaders, useSandbox } from './support/sandbox';
+
+const basic = (clientId: string, secret: string) => `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
+const tokenRequest = (http: App, authorization: string | null, form: string) => {
+  const call = request(http).post('/oauth2/token').type('form').send(form);
+  return authorization === null ? call : call.set('Authorization', authorization);
+};
+const oauthError = (error: string, messageId: string, code: string, description: string, path: string | null = null) => ({
+  error,
+  error_description: description,
+  ...tppError(code, `{sensitive} ${messageId}: ${description}`, path),
+});
+const INVALID_CLIENT = oauthError('invalid_client', 'XS2A026E', 'TOKEN_INVALID', 'client authentication failed: send the client credentials with HTTP Basic');
+
+/** A fresh token of a fixture client (seeds/clients.json). */
+async function issueToken(http: App, clientId = 'sandbox-tpp', secret = 'sandbox-secret'): Promise<string> {
+  return (await tokenRequest(http, basic(clientId, secret), 'grant_type=client_credentials').expect(200)).body.access_token;
+}
+
+const payment = {
+  debtorAccount: { iban: MARIANNE },
+  instructedAmount: { currency: 'EUR', amount: '10.00' },
+  creditorAccount: { iban: GEORG },
+  creditorName: 'Georg Mustermann',
+};
+const consentRequest = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
+
+describe('the token endpoint (either AUTH_MODE)', () => {
+  const sandbox = useSandbox();
+
+  it('issues a bearer token for client credentials sent with HTTP Basic, never cached', async () => {
+    const response = await tokenRequest(sandbox.http, basic('sandbox-tpp', 'sandbox-secret'), 'grant_type=client_credentials').expect(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['pragma']).toBe('no-cache');
+    expect(response.body).toEqual({ access_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), token_type: 'Bearer', expires_in: 599 });
+    const again = await issueToken(sandbox.http);
+    expect(again).not.toBe(response.body.access_token);
+  });
+
+  it('answers invalid_client (401, WWW-Authenticate) for missing, malformed or wrong credentials, and stores no token', async () => {
+    const tokensBefore = await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM access_tokens');
+    for (const authorization of [null, 'Bearer abc', 'Basic !!!', basic('sandbox-tpp', 'wrong'), basic('nobody', 'sandbox-secret'), basic('sandbox-tpp', '')]) {
+      const response = await tokenRequest(sandbox.http, authorization, 'grant_type=client_credentials').expect(401);
+      expect(response.headers['www-authenticate']).toBe('Basic realm="psd2-sandbox"');
+      expect(response.body).toEqual(INVALID_CLIENT);
+    }
+    expect(await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM access_tokens')).toEqual(tokensBefore);
+  });
+
+  it('answers invalid_request or unsupported_grant_type (400) for a wrong grant', async () => {
+    const credentials = basic('sandbox-tpp', 'sandbox-secret');
+    for (const form of ['', 'grant_type=']) {
+      const response = await tokenRequest(sandbox.http, credentials, form).expect(400);
+      expect(response.body).toEqual(oauthError('invalid_request', 'XS2A027E', 'FORMAT_ERROR', 'grant_type is required', 'grant_type'));
+    }
+    for (const form of ['grant_type=password', 'grant_type=client_credentials&grant_type=password']) {
+      const response = await tokenRequest(sandbox.http, credentials, form).expect(400);
+      expect(response.body).toEqual(oauthError('unsupported_grant_type', 'XS2A027E', 'FORMAT_ERROR', 'grant_type must be client_credentials', 'grant_type'));
+    }
+  });
+
+  it('in AUTH_MODE=open any non-empty bearer token is accepted, an issued one too', async () => {
+    const token = await issueToken(sandbox.http);
+    for (const authorization of [`Bearer ${token}`, 'Bearer anything']) {
+      await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}/status`).set(tppHeaders({ Authorization: authorization })).expect(200);
+    }
+  });
+});
+
+describe('AUTH_MODE=strict', () => {
+  const sandbox = useSandbox({ AUTH_MODE: 'strict', SCA_MODE: 'redirect' });
+  const as = (token: string, extra: Record<string, string> = {}) => tppHeaders({ Authorization: `Bearer ${token}`, ...extra });
+
+  afterEach(() => jest.useRealTimers());
+
+  it('accepts only issued tokens: none, unknown or malformed ones get 401 TOKEN_INVALID, and change nothing', async () => {
+    const path = `/v1/consents/${VALID_CONSENT}/status`;
+    const missing = await request(sandbox.http).get(path).set({ 'X-Request-ID': tppHeaders()['X-Request-ID'] }).expect(401);
+    expect(missing.body).toEqual(tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required'));
+    for (const authorization of ['Bearer sandbox-token', `Bearer ${'x'.repeat(43)}`]) {
+      const response = await request(sandbox.http).get(path).set(tppHeaders({ Authorization: authorization })).expect(401);
+      expect(response.body).toEqual(tppError('TOKEN_INVALID', '{sensitive} XS2A024E: the bearer token was not issued by this sandbox'));
+    }
+    const refused = await request(sandbox.http).post('/v1/consents').set(tppHeaders({ Authorization: 'Bearer forged' })).send(consentRequest).expect(401);
+    expect(refused.body.tppMessages[0].code).toBe('TOKEN_INVALID');
+    expect(await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM consents WHERE fixture = 0')).toEqual([{ n: 0 }]);
+
+    const token = await issueToken(sandbox.http);
+    const response = await request(sandbox.http).get(path).set(as(token)).expect(200);
+    expect(response.body).toEqual({ consentStatus: 'valid' });
+  });
+
+  it('a token expires after 599 seconds: 401 TOKEN_EXPIRED', async () => {
+    const token = await issueToken(sandbox.http);
+    const path = `/v1/consents/${VALID_CONSENT}/status`;
+    // Only Date is faked: timers and I/O run as usual.
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'queueMicrotask', 'hrtime', 'performance'] });
+    jest.setSystemTime(Date.now() + 598_000);
+    await request(sandbox.http).get(path).set(as(token)).expect(200);
+    jest.setSystemTime(Date.now() + 2_000);
+    const response = await request(sandbox.http).get(path).set(as(token)).expect(401);
+    expect(response.body).toEqual(tppError('TOKEN_EXPIRED', expect.stringMatching(/^\{sensitive\} XS2A025E: the bearer token expired at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)));
+  });
+
+  it("keeps each client's consents, payments and scenarios to itself: another client gets the unknown-resource answer and changes nothing", async () => {
+    const [mine, theirs] = [await issueToken(sandbox.http), await issueToken(sandbox.http, 'sandbox-tpp-2', 'sandbox-secret-2')];
+    const consentId = (await request(sandbox.http).post('/v1/consents').set(as(mine)).send(consentRequest).expect(200)).body.consentId;
+    const paymentId = (await request(sandbox.http).post('/v1/payments/sepa-credit-transfers').set(as(mine, { 'PSU-IP-Address': '192.0.2.10' })).send(payment).expect(200))
+      .body.paymentId;
+    const scenario = await request(sandbox.http)
+      .post('/sandbox/scenarios')
+      .set('Authorization', `Bearer ${mine}`)
+      .send({ accounts: [{ name: 'Own Test', balances: { interimAvailable: '10.00', forwardAvailable: '10.00' } }] })
+      .expect(201);
+
+    const consentUnknown = (id: string) => tppError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${id} unknown`);
+    const paymentUnknown = tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A015E: payment ${paymentId} unknown`);
+    const SEPA = `/v1/payments/sepa-credit-transfers/${paymentId}`;
+    const attempts: [string, string, number, object][] = [
+      ['get', `/v1/consents/${consentId}`, 403, consentUnknown(consentId)],
+      ['get', `/v1/consents/${consentId}/status`, 403, consentUnknown(consentId)],
+      ['get', `/v1/consents/${consentId}/authorisations`, 403, consentUnknown(consentId)],
+      ['post', `/v1/consents/${consentId}/authorisations`, 403, consentUnknown(consentId)],
+      ['delete', `/v1/consents/${consentId}`, 403, consentUnknown(consentId)],
+      ['get', SEPA, 404, paymentUnknown],
+      ['get', `${SEPA}/status`, 404, paymentUnknown],
+      ['get', `${SEPA}/authorisations`, 404, paymentUnknown],
+      ['post', `${SEPA}/authorisations`, 404, paymentUnknown],
+      ['delete', SEPA, 404, paymentUnknown],
+    ];
+    for (const [method, path, status, body] of attempts) {
+      const response = await request(sandbox.http)[method as 'get'](path).set(as(theirs, { 'PSU-IP-Address': '192.0.2.10' })).expect(status);
+      expect(response.body).toEqual(body);
+    }
+    for (const id of [consentId, scenario.body.consentId]) {
+      const response = await request(sandbox.http).get('/v1/accounts').set(as(theirs, { 'Consent-ID': id })).expect(403);
+      expect(response.body).toEqual(consentUnknown(id));
+    }
+    const control: [string, object, number, object][] = [
+      [`/sandbox/sca/consents/${consentId}`, { psuId: 'georg.mustermann', decision: 'deny' }, 403, consentUnknown(consentId)],
+      [`/sandbox/sca/payments/${paymentId}`, { psuId: 'georg.mustermann', decision: 'deny' }, 404, paymentUnknown],
+    ];
+    for (const [path, body, status, answer] of control) {
+      const response = await request(sandbox.http).post(path).set('Authorization', `Bearer ${theirs}`).send(body).expect(status);
+      expect(response.body).toEqual(answer);
+    }
+    const deleted = await request(sandbox.http).delete(`/sandbox/scenarios/${scenario.body.scenarioId}`).set('Authorization', `Bearer ${theirs}`).expect(404);
+    expect(deleted.body).toEqual(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A023E: scenario ${scenario.body.scenarioId} unknown`));
+
+    // The owner still finds everything as it was, and the bank's fixtures stay everyone's.
+    expect((await request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(as(mine)).expect(200)).body).toEqual({ consentStatus: 'received' });
+    expect((await request(sandbox.http).get(`${SEPA}/status`).set(as(mine)).expect(200)).body).toEqual({ transactionStatus: 'RCVD' });
+    await request(sandbox.http).get('/v1/accounts').set(as(mine, { 'Consent-ID': scenario.body.consentId })).expect(200);
+    for (const token of [mine, theirs]) await request(sandbox.http).get('/v1/accounts').set(as(token, { 'Consent-ID': VALID_CONSENT })).expect(200);
+    const decided = await request(sandbox.http).post(`/sandbox/sca/payments/${paymentId}`).set('Authorization', `Bearer ${mine}`).send({ psuId: 'georg.mustermann', decision: 'approve' });
+    expect(decided.status).toBe(200);
+    expect(decided.body).toEqual({ transactionStatus: 'ACSP' });
+    await request(sandbox.http).delete(`/sandbox/scenarios/${scenario.body.scenarioId}`).set('Authorization', `Bearer ${mine}`).expect(204);
+  });
+
+  it('the control endpoints need a token too', async () => {
+    const response = await request(sandbox.http).get('/sandbox/clock').expect(401);
+    expect(response.body).toEqual(tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required'));
+    await request(sandbox.http).get('/sandbox/clock').set('Authorization', `Bearer ${await issueToken(sandbox.http)}`).expect(200);
+  });
+});
