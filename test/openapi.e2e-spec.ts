@@ -31,10 +31,10 @@ describe('the OpenAPI document', () => {
     ['/v1/consents/{consentId}', 'get', ['200', '400', '401', '403']],
     ['/v1/consents/{consentId}/status', 'get', ['200', '400', '401', '403']],
     ['/v1/consents/{consentId}', 'delete', ['204', '400', '401', '403', '409']],
-    ['/v1/accounts', 'get', ['200', '400', '401', '403', '404']],
-    ['/v1/accounts/{accountId}', 'get', ['200', '400', '401', '403', '404']],
-    ['/v1/accounts/{accountId}/balances', 'get', ['200', '400', '401', '403', '404']],
-    ['/v1/accounts/{accountId}/transactions', 'get', ['200', '400', '401', '403', '404']],
+    ['/v1/accounts', 'get', ['200', '400', '401', '403', '404', '429']],
+    ['/v1/accounts/{accountId}', 'get', ['200', '400', '401', '403', '404', '429']],
+    ['/v1/accounts/{accountId}/balances', 'get', ['200', '400', '401', '403', '404', '429']],
+    ['/v1/accounts/{accountId}/transactions', 'get', ['200', '400', '401', '403', '404', '429']],
   ])('documents %s %s with the bearer token, X-Request-ID and its responses', (path, method, statuses) => {
     const operation = paths[path][method];
     expect(operation.security).toEqual([{ bearer: [] }]);

@@ -1,8 +1,7 @@
 import { Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Xs2aController } from '../common/tpp-request.guard';
-import type { Consent } from '../consent/consent.entity';
-import { CurrentConsent, RequiresConsent } from '../consent/consent.guard';
+import { AisRequest, ConsentedRequest, RequiresConsent } from '../consent/consent.guard';
 import { AccountInformationService } from './account-information.service';
 import { AccountQueryDto, TransactionsQueryDto } from './dto/account-query.dto';
 import { AccountListResponse, AccountResponse, BalancesResponse, TransactionsResponse } from './dto/account-response.dto';
@@ -19,8 +18,8 @@ export class AccountInformationController {
   @RequiresConsent('details')
   @ApiOperation({ summary: 'List the accounts of the consent' })
   @ApiOkResponse({ type: AccountListResponse })
-  list(@CurrentConsent() consent: Consent, @Query() { withBalance }: AccountQueryDto): Promise<AccountListResponse> {
-    return this.accounts.list(consent, withBalance === 'true');
+  list(@ConsentedRequest() ais: AisRequest, @Query() { withBalance }: AccountQueryDto): Promise<AccountListResponse> {
+    return this.accounts.list(ais, withBalance === 'true');
   }
 
   @Get(':accountId')
@@ -28,8 +27,8 @@ export class AccountInformationController {
   @ApiOperation({ summary: 'Read one account' })
   @ApiParam(ACCOUNT_ID)
   @ApiOkResponse({ type: AccountResponse })
-  details(@CurrentConsent() consent: Consent, @Param('accountId') accountId: string, @Query() { withBalance }: AccountQueryDto): Promise<AccountResponse> {
-    return this.accounts.details(consent, accountId, withBalance === 'true');
+  details(@ConsentedRequest() ais: AisRequest, @Param('accountId') accountId: string, @Query() { withBalance }: AccountQueryDto): Promise<AccountResponse> {
+    return this.accounts.details(ais, accountId, withBalance === 'true');
   }
 
   @Get(':accountId/balances')
@@ -37,8 +36,8 @@ export class AccountInformationController {
   @ApiOperation({ summary: 'Read the balances of an account' })
   @ApiParam(ACCOUNT_ID)
   @ApiOkResponse({ type: BalancesResponse })
-  balances(@Param('accountId') accountId: string): Promise<BalancesResponse> {
-    return this.accounts.balances(accountId);
+  balances(@ConsentedRequest() ais: AisRequest, @Param('accountId') accountId: string): Promise<BalancesResponse> {
+    return this.accounts.balances(ais, accountId);
   }
 
   @Get(':accountId/transactions')
@@ -46,7 +45,7 @@ export class AccountInformationController {
   @ApiOperation({ summary: 'Read the transactions of an account: booked, pending, both, or the standing orders (information)' })
   @ApiParam(ACCOUNT_ID)
   @ApiOkResponse({ type: TransactionsResponse })
-  transactions(@Param('accountId') accountId: string, @Query() query: TransactionsQueryDto): Promise<TransactionsResponse> {
-    return this.accounts.transactionList(accountId, query);
+  transactions(@ConsentedRequest() ais: AisRequest, @Param('accountId') accountId: string, @Query() query: TransactionsQueryDto): Promise<TransactionsResponse> {
+    return this.accounts.transactionList(ais, accountId, query);
   }
 }

@@ -4,44 +4,52 @@ import { Between, FindOperator, In, LessThanOrEqual, MoreThanOrEqual, Repository
 import { DomainError, ResourceUnknownError } from '../common/error-catalogue';
 import { href } from '../common/links';
 import type { Consent } from '../consent/consent.entity';
+import type { AisRequest } from '../consent/consent.guard';
 import { toAccountReferenceResponse } from '../consent/dto/consent-response.dto';
+import { AccessLimitService } from './access-limit.service';
 import { Account, Balance, BookingStatus, Transaction } from './account.entity';
 import { consentedIbans, coverageOf } from './coverage';
 import { AccountListResponse, AccountResponse, BalancesResponse, toAccountResponse, toBalanceResponse, TransactionsResponse } from './dto/account-response.dto';
 import { TransactionsQueryDto } from './dto/account-query.dto';
 
-/** Reads for a consent that ConsentGuard has already checked and found covering the account. */
+/**
+ * Reads for a consent that ConsentGuard has already checked and found covering the account. Each
+ * read is counted (AccessLimitService) once the request is known to be good, just before it answers.
+ */
 @Injectable()
 export class AccountInformationService {
   constructor(
     @InjectRepository(Account) private readonly accounts: Repository<Account>,
     @InjectRepository(Transaction) private readonly transactions: Repository<Transaction>,
+    private readonly limits: AccessLimitService,
   ) {}
 
-  async list(consent: Consent, withBalance: boolean): Promise<AccountListResponse> {
+  async list({ consent, psuIpAddress }: AisRequest, withBalance: boolean): Promise<AccountListResponse> {
     const ibans = consentedIbans(consent.access);
     const found = new Map((await this.findAccounts(ibans)).map((account) => [account.iban, account]));
-    return {
-      accounts: ibans
-        .flatMap((iban) => found.get(iban) ?? [])
-        .map((account) => toAccountResponse(account, grantedBalances(consent, account, withBalance))),
-    };
+    const listed = ibans.flatMap((iban) => found.get(iban) ?? []);
+    await this.limits.spend(consent, listed.map(({ iban }) => iban), psuIpAddress);
+    return { accounts: listed.map((account) => toAccountResponse(account, grantedBalances(consent, account, withBalance))) };
   }
 
-  async details(consent: Consent, iban: string, withBalance: boolean): Promise<AccountResponse> {
+  async details({ consent, psuIpAddress }: AisRequest, iban: string, withBalance: boolean): Promise<AccountResponse> {
     const account = await this.findAccount(iban);
+    await this.limits.spend(consent, [iban], psuIpAddress);
     return toAccountResponse(account, grantedBalances(consent, account, withBalance));
   }
 
-  async balances(iban: string): Promise<BalancesResponse> {
-    return { account: null, balances: (await this.findAccount(iban)).balances.map(toBalanceResponse) };
+  async balances({ consent, psuIpAddress }: AisRequest, iban: string): Promise<BalancesResponse> {
+    const account = await this.findAccount(iban);
+    await this.limits.spend(consent, [iban], psuIpAddress);
+    return { account: null, balances: account.balances.map(toBalanceResponse) };
   }
 
-  async transactionList(iban: string, { bookingStatus, dateFrom, dateTo }: TransactionsQueryDto): Promise<TransactionsResponse> {
+  async transactionList({ consent, psuIpAddress }: AisRequest, iban: string, { bookingStatus, dateFrom, dateTo }: TransactionsQueryDto): Promise<TransactionsResponse> {
     if (dateFrom && dateTo && dateFrom > dateTo) {
       throw new DomainError({ messageId: 'XS2A010E', path: 'dateFrom', description: `dateFrom ${dateFrom} is after dateTo ${dateTo}` });
     }
     if (!(await this.accounts.existsBy({ iban }))) throw new ResourceUnknownError(iban);
+    await this.limits.spend(consent, [iban], psuIpAddress);
     const requested: BookingStatus[] = bookingStatus === 'both' ? ['booked', 'pending'] : [bookingStatus];
     const bookingDate = bookingDateBetween(dateFrom, dateTo);
     const rows = await this.transactions.find({

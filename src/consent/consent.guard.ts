@@ -55,13 +55,27 @@ export function RequiresConsent(service: AccountService): MethodDecorator {
     SetMetadata(SERVICE_KEY, service),
     UseGuards(ConsentGuard),
     ApiHeader({ name: 'Consent-ID', required: true, description: 'ID of a valid consent', schema: { type: 'string', example: 'e6151d43-dca8-4fe1-b139-3a89bfeb57a2' } }),
+    ApiHeader({
+      name: 'PSU-IP-Address',
+      required: false,
+      description: "the account holder's IP address when they are present; without it the read counts against the consent's frequencyPerDay",
+      schema: { type: 'string', example: '192.0.2.10' },
+    }),
     ApiResponse({ status: 401, type: TppErrorResponse, description: 'TOKEN_INVALID; CONSENT_EXPIRED; CONSENT_INVALID (consent not valid, or service not granted)' }),
     ApiResponse({ status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN' }),
     ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: account unknown or not part of the consent' }),
+    ApiResponse({ status: 429, type: TppErrorResponse, description: "ACCESS_EXCEEDED: the consent's frequencyPerDay is used up for this account today" }),
   );
 }
 
-/** The consent that ConsentGuard loaded and checked for this request. */
-export const CurrentConsent = createParamDecorator((_: unknown, context: ExecutionContext): Consent => {
-  return context.switchToHttp().getRequest<ConsentRequest>().consent!;
+/** The consent ConsentGuard checked, and the PSU-IP-Address sent when the account holder is present. */
+export interface AisRequest {
+  consent: Consent;
+  psuIpAddress: string | undefined;
+}
+
+/** The AisRequest of the request that ConsentGuard let through. */
+export const ConsentedRequest = createParamDecorator((_: unknown, context: ExecutionContext): AisRequest => {
+  const request = context.switchToHttp().getRequest<ConsentRequest>();
+  return { consent: request.consent!, psuIpAddress: request.header('psu-ip-address') };
 });

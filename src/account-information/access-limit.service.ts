@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { isIP } from 'class-validator';
+import { DataSource } from 'typeorm';
+import { ClockService } from '../common/clock.service';
+import { DomainError, FormatError } from '../common/error-catalogue';
+import type { Consent } from '../consent/consent.entity';
+import { AccessCount } from './access-count.entity';
+
+/**
+ * Berlin Group frequencyPerDay: a read without the account holder present (no PSU-IP-Address)
+ * counts once against each account it reads, per sandbox day. The bank's scenery (fixture and
+ * scenario consents) is shared by every suite and is not counted.
+ */
+@Injectable()
+export class AccessLimitService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clock: ClockService,
+  ) {}
+
+  /** Counts the access, or refuses it (429) and counts nothing when any account's allowance is used up. */
+  async spend(consent: Consent, ibans: string[], psuIpAddress: string | undefined): Promise<void> {
+    if (psuIpAddress !== undefined) {
+      if (!isIP(psuIpAddress)) throw new FormatError('PSU-IP-Address', "PSU-IP-Address must be the IP address of the account holder's device");
+      return;
+    }
+    if (consent.fixture) return;
+    const day = this.clock.today();
+    await this.dataSource.transaction(async (manager) => {
+      for (const accountIban of ibans) {
+        const key = { consentId: consent.id, accountIban, day };
+        await manager.createQueryBuilder().insert().into(AccessCount).values({ ...key, accesses: 0 }).orIgnore().execute();
+        // Compare-and-increment: of racing requests only as many as the allowance win.
+        const { affected } = await manager
+          .createQueryBuilder()
+          .update(AccessCount)
+          .set({ accesses: () => 'accesses + 1' })
+          .where(key)
+          .andWhere('accesses < :limit', { limit: consent.frequencyPerDay })
+          .execute();
+        if (!affected) {
+          throw new DomainError({
+            messageId: 'XS2A006E',
+            description: `consent ${consent.id} has used its ${consent.frequencyPerDay} accesses per day to ${accountIban} on ${day}`,
+          });
+        }
+      }
+    });
+  }
+}
