@@ -47,8 +47,13 @@ describe('SCA in headless Chromium (SCA_MODE=redirect)', () => {
     expect(consentStatus).toBe('received');
 
     const page = await browser.context.newPage();
+    const blocked: string[] = [];
+    page.on('console', (message) => message.text().includes('Content Security Policy') && blocked.push(message.text()));
     await page.goto(_links.scaRedirect.href);
     expect(await page.locator('h1').textContent()).toBe('Authorise access to your accounts');
+    // The Content-Security-Policy lets the page's own stylesheet apply, and nothing is blocked.
+    expect(await page.locator('header').evaluate((header) => header.ownerDocument.defaultView!.getComputedStyle(header).backgroundColor)).toBe('rgb(11, 61, 99)');
+    expect(blocked).toEqual([]);
     expect(await page.locator('table').textContent()).toContain('AT099900000000001511 (Marianne Mustermann)account details, balances, transactions');
     await page.getByLabel('PSU ID').fill('georg.mustermann');
     await page.getByLabel('Password').fill('sandbox');

@@ -36,7 +36,13 @@ describe('the SCA pages', () => {
         .send(body)
         .expect(200)
     ).body.paymentId;
-  const submit = (action: string, form: Record<string, string>) => request(sandbox.http).post(action).type('form').send(form);
+  /** As a browser does: opens the page (keeping its cookie), then posts the form with the page's CSRF token. */
+  const submit = async (action: string, form: Record<string, string>, status: number) => {
+    const browser = request.agent(sandbox.http);
+    const page = await browser.get(`${action}?${action === '/sca/consents' ? 'consent_id' : 'payment_id'}=${form.id}`);
+    const token = /name="_csrf" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
+    return browser.post(action).type('form').send({ _csrf: token, ...form }).expect(status);
+  };
   const consentStatus = async (consentId: string) =>
     (await request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200)).body.consentStatus;
 
@@ -67,14 +73,14 @@ describe('the SCA pages', () => {
   it('approval sends the browser back to the TPP-Redirect-URI stored with the request, never to one from the query', async () => {
     const consentId = await createConsent({ availableAccounts: 'allAccounts' }, 'https://tpp.example/callback?state=42');
     await request(sandbox.http).get(`/sca/consents?consent_id=${consentId}&redirectBackUrl=https%3A%2F%2Fevil.example`).expect(200);
-    const response = await submit('/sca/consents', { id: consentId, psuId: 'susanne.mustermann', password: 'sandbox', decision: 'approve', redirectBackUrl: 'https://evil.example' }).expect(303);
+    const response = await submit('/sca/consents', { id: consentId, psuId: 'susanne.mustermann', password: 'sandbox', decision: 'approve', redirectBackUrl: 'https://evil.example' }, 303);
     expect(response.headers.location).toBe('https://tpp.example/callback?state=42');
     expect(await consentStatus(consentId)).toBe('valid');
   });
 
   it('without a redirect address, a result page shows the outcome', async () => {
     const consentId = await createConsent({ availableAccounts: 'allAccounts' });
-    const response = await submit('/sca/consents', { id: consentId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'deny' }).expect(200);
+    const response = await submit('/sca/consents', { id: consentId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'deny' }, 200);
     expect(visible(response.text)).toContain('Consent denied: its status is now rejected.');
     expect(await consentStatus(consentId)).toBe('rejected');
   });
@@ -86,7 +92,7 @@ describe('the SCA pages', () => {
     ['no password', { psuId: 'georg.mustermann', password: '' }, 400],
   ])('%s: the page again, with a message; nothing changes', async (_, login, status) => {
     const consentId = await createConsent({ balances: [{ iban: MARIANNE }] });
-    const response = await submit('/sca/consents', { id: consentId, decision: 'approve', ...login }).expect(status);
+    const response = await submit('/sca/consents', { id: consentId, decision: 'approve', ...login }, status);
     expect(response.text).toMatch(/<p class="message" role="alert">(The PSU ID or password is wrong|Enter your PSU ID and password)/);
     expect(response.text).toContain('<form method="post" action="/sca/consents">');
     expect(await consentStatus(consentId)).toBe('received');
@@ -94,10 +100,10 @@ describe('the SCA pages', () => {
 
   it('an already decided consent: a clear message, no form', async () => {
     const consentId = await createConsent({ availableAccounts: 'allAccounts' });
-    await submit('/sca/consents', { id: consentId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve' }).expect(200);
+    await submit('/sca/consents', { id: consentId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve' }, 200);
     for (const response of [
       await request(sandbox.http).get(`/sca/consents?consent_id=${consentId}`).expect(409),
-      await submit('/sca/consents', { id: consentId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'deny' }).expect(409),
+      await submit('/sca/consents', { id: consentId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'deny' }, 409),
     ]) {
       expect(visible(response.text)).toContain(`Consent ${consentId} is valid, not waiting for the account holder. Nothing has been changed.`);
       expect(response.text).not.toContain('<form');
@@ -146,9 +152,93 @@ describe('the SCA pages', () => {
     expect(response.text).toContain('&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62;');
   });
 
+  it('refuses a script-laden or non-http redirect URI, and stores nothing', async () => {
+    const count = () => sandbox.dataSource.query('SELECT COUNT(*) AS n FROM payments');
+    const before = await count();
+    for (const redirectUri of ['https://tpp.example/cb?state="><script>alert(1)</script>', 'javascript:alert(1)']) {
+      const response = await request(sandbox.http)
+        .post('/v1/payments/sepa-credit-transfers')
+        .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10', 'TPP-Redirect-URI': redirectUri }))
+        .send(sepa())
+        .expect(400);
+      expect(response.body.tppMessages).toEqual([expect.objectContaining({ code: 'FORMAT_ERROR', path: 'TPP-Redirect-URI' })]);
+    }
+    expect(await count()).toEqual(before);
+  });
+
+  it('escapes a quote-laden redirect URI and a script-laden creditor name everywhere they show, and never reflects the query', async () => {
+    const redirectUri = 'https://tpp.example/"onmouseover="alert(1)';
+    const response = await request(sandbox.http)
+      .post('/v1/payments/sepa-credit-transfers')
+      .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10', 'TPP-Redirect-URI': redirectUri }))
+      .send(sepa({ creditorName: '"><img src=x onerror=alert(1)><script>alert(3)</script>' }))
+      .expect(200);
+    const { paymentId } = response.body;
+    expect(response.body._links.scaRedirect.href).toContain(`redirectBackUrl=${encodeURIComponent(redirectUri)}`);
+    const page = await request(sandbox.http)
+      .get(`/sca/payments?payment_id=${paymentId}&redirectBackUrl=${encodeURIComponent('<script>alert(2)</script>')}&service=<b>x</b>`)
+      .expect(200);
+    expect(page.text).not.toMatch(/<script|<img|<b>|alert\(2\)|onmouseover/);
+    expect(page.text).toContain('&#34;&#62;&#60;img src=x onerror=alert(1)&#62;&#60;script&#62;alert(3)&#60;/script&#62;');
+    const decided = await submit('/sca/payments', { id: paymentId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'deny' }, 303);
+    // Back only to the registered address, percent-encoded as a Location header must be.
+    expect(decided.headers.location).toBe('https://tpp.example/%22onmouseover=%22alert(1)');
+    expect(decided.text).not.toMatch(/<script|onmouseover="/);
+  });
+
+  it('sends security headers: no script, no framing, no caching, no referrer, only its own style', async () => {
+    const consentId = await createConsent({ availableAccounts: 'allAccounts' });
+    for (const path of [`/sca/consents?consent_id=${consentId}`, `/sca/consents?consent_id=${UNKNOWN_CONSENT}`]) {
+      const { headers } = await request(sandbox.http).get(path);
+      expect(headers['content-security-policy']).toMatch(/^default-src 'none';style-src 'sha256-[A-Za-z0-9+/]{43}=';frame-ancestors 'none';base-uri 'none'$/);
+      expect(headers).toMatchObject({
+        'x-frame-options': 'DENY',
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+        'cross-origin-opener-policy': 'same-origin',
+        'cache-control': 'no-store',
+      });
+    }
+  });
+
+  describe('CSRF: a decision counts only from the form of its own page', () => {
+    const login = { psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve' };
+    const refused = (response: request.Response) => {
+      expect(response.status).toBe(403);
+      expect(visible(response.text)).toContain('This form has expired or was not sent from this page. Nothing has been changed: please decide again.');
+      expect(response.text).toMatch(/<input type="hidden" name="_csrf" value="[0-9a-f]{64}\.[0-9a-f]{64}">/);
+    };
+
+    it('the page sets an HttpOnly, SameSite=Strict cookie that its form token must match', async () => {
+      const consentId = await createConsent({ availableAccounts: 'allAccounts' });
+      const response = await request(sandbox.http).get(`/sca/consents?consent_id=${consentId}`).expect(200);
+      const token = /name="_csrf" value="([^"]+)"/.exec(response.text)![1];
+      expect(response.headers['set-cookie']).toEqual([`psd2-sandbox-csrf=${encodeURIComponent(token)}; Path=/sca; HttpOnly; SameSite=Strict`]);
+    });
+
+    it('refuses a form without a token, with a forged one, without the cookie (another site), or from another page; nothing changes', async () => {
+      const consentId = await createConsent({ availableAccounts: 'allAccounts' });
+      const other = await createConsent({ availableAccounts: 'allAccounts' });
+      const browser = request.agent(sandbox.http);
+      const own = /name="_csrf" value="([^"]+)"/.exec((await browser.get(`/sca/consents?consent_id=${consentId}`)).text)![1];
+      refused(await browser.post('/sca/consents').type('form').send({ id: consentId, ...login }));
+      refused(await browser.post('/sca/consents').type('form').send({ id: consentId, _csrf: `${'0'.repeat(64)}.${'1'.repeat(64)}`, ...login }));
+      refused(await request(sandbox.http).post('/sca/consents').type('form').send({ id: consentId, _csrf: own, ...login }));
+      // A token of one consent's page cannot decide on another consent.
+      const thief = request.agent(sandbox.http);
+      const otherToken = /name="_csrf" value="([^"]+)"/.exec((await thief.get(`/sca/consents?consent_id=${other}`)).text)![1];
+      refused(await thief.post('/sca/consents').type('form').send({ id: consentId, _csrf: otherToken, ...login }));
+      expect(await consentStatus(consentId)).toBe('received');
+      expect(await consentStatus(other)).toBe('received');
+
+      const accepted = await browser.post('/sca/consents').type('form').send({ id: consentId, _csrf: own, ...login }).expect(200);
+      expect(visible(accepted.text)).toContain('Consent approved: its status is now valid.');
+    });
+  });
+
   it('a payment decision: approve applies the funds rule, the browser goes back to the TPP', async () => {
     const paymentId = await initiate('/v1/payments/sepa-credit-transfers', sepa({ instructedAmount: { currency: 'EUR', amount: '9999.00' } }), 'https://tpp.example/paid');
-    const response = await submit('/sca/payments', { id: paymentId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve' }).expect(303);
+    const response = await submit('/sca/payments', { id: paymentId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve' }, 303);
     expect(response.headers.location).toBe('https://tpp.example/paid');
     const status = await request(sandbox.http).get(`/v1/payments/sepa-credit-transfers/${paymentId}/status`).set(tppHeaders()).expect(200);
     expect(status.body).toEqual({ transactionStatus: 'RJCT' });
@@ -161,7 +251,7 @@ describe('the SCA pages', () => {
     const page = visible((await request(sandbox.http).get(`/sca/payments/cancellation?payment_id=${paymentId}`).expect(200)).text);
     expect(page).toContain('Authorise the cancellation of a payment');
     expect(page).toContain('Execution date 2026-05-01');
-    const response = await submit('/sca/payments/cancellation', { id: paymentId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve' }).expect(200);
+    const response = await submit('/sca/payments/cancellation', { id: paymentId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve' }, 200);
     expect(visible(response.text)).toContain("Cancellation authorised: the payment's status is now CANC.");
   });
 });

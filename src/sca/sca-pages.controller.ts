@@ -1,13 +1,14 @@
-import { Body, Controller, Get, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { In, Repository } from 'typeorm';
 import { Account } from '../account-information/account.entity';
 import { consentedIbans } from '../account-information/coverage';
 import { DomainError } from '../common/error-catalogue';
 import { ConsentService, ScaDecision } from '../consent/consent.service';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
+import { CSRF_FIELD, PageCsrf } from './page-security';
 import { consentRows, decisionPage, messagePage, paymentRows, Row } from './sca-pages';
 import { PsuLogin, ScaService } from './sca.service';
 
@@ -39,6 +40,7 @@ export class ScaPagesController {
     consents: ConsentService,
     payments: PaymentInitiationService,
     @InjectRepository(Account) accounts: Repository<Account>,
+    private readonly csrf: PageCsrf,
   ) {
     this.flows = {
       consent: {
@@ -79,49 +81,54 @@ export class ScaPagesController {
   }
 
   @Get('consents')
-  showConsent(@Query('consent_id') id: unknown, @Res() response: Response): Promise<void> {
-    return this.show(this.flows.consent, text(id), response);
+  showConsent(@Query('consent_id') id: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
+    return this.show(this.flows.consent, text(id), request, response);
   }
 
   @Post('consents')
-  decideConsent(@Body() form: Form, @Res() response: Response): Promise<void> {
-    return this.decide(this.flows.consent, form, response);
+  decideConsent(@Body() form: Form, @Req() request: Request, @Res() response: Response): Promise<void> {
+    return this.decide(this.flows.consent, form, request, response);
   }
 
   @Get('payments')
-  showPayment(@Query('payment_id') id: unknown, @Res() response: Response): Promise<void> {
-    return this.show(this.flows.payment, text(id), response);
+  showPayment(@Query('payment_id') id: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
+    return this.show(this.flows.payment, text(id), request, response);
   }
 
   @Post('payments')
-  decidePayment(@Body() form: Form, @Res() response: Response): Promise<void> {
-    return this.decide(this.flows.payment, form, response);
+  decidePayment(@Body() form: Form, @Req() request: Request, @Res() response: Response): Promise<void> {
+    return this.decide(this.flows.payment, form, request, response);
   }
 
   @Get('payments/cancellation')
-  showCancellation(@Query('payment_id') id: unknown, @Res() response: Response): Promise<void> {
-    return this.show(this.flows.cancellation, text(id), response);
+  showCancellation(@Query('payment_id') id: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
+    return this.show(this.flows.cancellation, text(id), request, response);
   }
 
   @Post('payments/cancellation')
-  decideCancellation(@Body() form: Form, @Res() response: Response): Promise<void> {
-    return this.decide(this.flows.cancellation, form, response);
+  decideCancellation(@Body() form: Form, @Req() request: Request, @Res() response: Response): Promise<void> {
+    return this.decide(this.flows.cancellation, form, request, response);
   }
 
-  private async show(flow: Flow, id: string, response: Response, status = 200, message?: string): Promise<void> {
+  private async show(flow: Flow, id: string, request: Request, response: Response, status = 200, message?: string): Promise<void> {
     if (!id) return html(response, 400, messagePage(flow.title, 'This link is incomplete: it names nothing to authorise. Nothing has been changed.'));
     try {
       const rows = await flow.open(id);
-      html(response, status, decisionPage(flow.title, flow.intro, rows, flow.action, { id }, message));
+      const hidden = { id, [CSRF_FIELD]: this.csrf.token(request, response) };
+      html(response, status, decisionPage(flow.title, flow.intro, rows, flow.action, hidden, message));
     } catch (error) {
       this.cannotGoOn(flow, error, response);
     }
   }
 
-  private async decide(flow: Flow, form: Form, response: Response): Promise<void> {
+  private async decide(flow: Flow, form: Form, request: Request, response: Response): Promise<void> {
     const [id, psuId, password, decision] = [text(form.id), text(form.psuId), text(form.password), text(form.decision)];
+    // A form not sent from this very page (another site's, or a stale one) decides nothing.
+    if (!this.csrf.isValid(request)) {
+      return this.show(flow, id, request, response, 403, 'This form has expired or was not sent from this page. Nothing has been changed: please decide again.');
+    }
     if (!psuId || !password || (decision !== 'approve' && decision !== 'deny')) {
-      return this.show(flow, id, response, 400, 'Enter your PSU ID and password, then choose Approve or Deny.');
+      return this.show(flow, id, request, response, 400, 'Enter your PSU ID and password, then choose Approve or Deny.');
     }
     try {
       const { outcome, redirectUri } = await flow.decide(id, decision, { psuId, password });
@@ -130,7 +137,7 @@ export class ScaPagesController {
     } catch (error) {
       // Wrong credentials: the holder may try again on the same page; nothing has changed.
       if (error instanceof DomainError && error.details[0].messageId === 'XS2A022E') {
-        return this.show(flow, id, response, error.status, 'The PSU ID or password is wrong, or this PSU does not hold the accounts concerned.');
+        return this.show(flow, id, request, response, error.status, 'The PSU ID or password is wrong, or this PSU does not hold the accounts concerned.');
       }
       this.cannotGoOn(flow, error, response);
     }
@@ -144,6 +151,7 @@ export class ScaPagesController {
   }
 }
 
+/** The pages show account data: never stored by a browser or proxy. */
 function html(response: Response, status: number, body: string): void {
-  response.status(status).type('html').send(body);
+  response.status(status).type('html').set('Cache-Control', 'no-store').send(body);
 }

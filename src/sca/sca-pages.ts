@@ -12,14 +12,8 @@ export type Row = [label: string, value: string];
 /** What the form posts back, besides the PSU's login and decision. */
 export type Hidden = Record<string, string>;
 
-function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)} - PSD2 Sandbox Bank</title>
-<style>
+/** The pages' only stylesheet, inline; the Content-Security-Policy allows exactly this text by its hash. */
+export const PAGE_STYLE = `
   body { font-family: system-ui, sans-serif; background: #eef2f6; margin: 0; color: #1c2733; }
   header { background: #0b3d63; color: #fff; padding: 14px 24px; font-weight: 600; }
   main { max-width: 560px; margin: 32px auto; background: #fff; padding: 24px 28px; border-radius: 8px; box-shadow: 0 1px 4px #0002; }
@@ -35,7 +29,16 @@ function layout(title: string, body: string): string {
   button[value=deny] { background: #d0d7de; }
   .message { padding: 10px 12px; border-radius: 6px; background: #fde8e8; color: #8a1c1c; }
   .outcome { font-size: 1.1rem; }
-</style>
+`;
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(title)} - PSD2 Sandbox Bank</title>
+<style>${PAGE_STYLE}</style>
 </head>
 <body>
 <header>PSD2 Sandbox Bank &middot; Online banking</header>

@@ -1,15 +1,21 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import cookieParser from 'cookie-parser';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Account, Psu } from '../account-information/account.entity';
 import { ConsentModule } from '../consent/consent.module';
 import { PaymentInitiationModule } from '../payment-initiation/payment-initiation.module';
+import { PageCsrf, pageHeaders } from './page-security';
 import { ScaPagesController } from './sca-pages.controller';
 import { ScaService } from './sca.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Psu, Account]), ConsentModule, PaymentInitiationModule],
   controllers: [ScaPagesController],
-  providers: [ScaService],
+  providers: [ScaService, PageCsrf],
   exports: [ScaService],
 })
-export class ScaModule {}
+export class ScaModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(cookieParser(), pageHeaders()).forRoutes(ScaPagesController);
+  }
+}
