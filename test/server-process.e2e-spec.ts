@@ -1,23 +1,22 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { freePort } from './support/browser';
 import { removeDatabase, temporaryDatabasePath } from './support/sandbox';
+import { ServerProcess, spawnServer, waitForHealth } from './support/server-process';
 
 jest.setTimeout(60_000);
 
 const TOKEN = 'secret-token-7f3a';
 
 /** The server as `npm run start:prod` runs it, minus the build: main.ts in its own process. */
-function startServer(port: number, databasePath: string): { child: ChildProcess; output: () => string } {
-  let output = '';
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', PORT: String(port), DATABASE_PATH: databasePath, SANDBOX_DATE: '2026-03-15' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function startServer(port: number, databasePath: string): ServerProcess {
+  return spawnServer(['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info',
+    PORT: String(port),
+    DATABASE_PATH: databasePath,
+    SANDBOX_DATE: '2026-03-15',
   });
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { child, output: () => output };
 }
 
 function requestLines(output: string) {
@@ -28,21 +27,9 @@ function requestLines(output: string) {
     .filter((line) => line.req);
 }
 
-async function waitForHealth(base: string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the server did not answer /health');
-}
-
 describe('the server process', () => {
   const databasePath = temporaryDatabasePath();
-  let server: ReturnType<typeof startServer>;
+  let server: ServerProcess;
   let base: string;
   let exit: { code: number | null; signal: NodeJS.Signals | null };
   const sent: { requestId: string | null; method: string; path: string; status: number }[] = [];
@@ -71,7 +58,7 @@ describe('the server process', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     server.child.kill('SIGTERM');
-    exit = await new Promise((resolve) => server.child.on('exit', (code, signal) => resolve({ code, signal })));
+    exit = await server.exited;
   });
   afterAll(() => removeDatabase(databasePath));
 

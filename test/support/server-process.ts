@@ -1,0 +1,45 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface ServerProcess {
+  child: ChildProcess;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** Resolves when the process has ended, with its exit code or signal. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Runs `node <args>` with the sandbox's settings in `environment`, on top of the test's own environment. */
+export function spawnServer(args: string[], environment: Record<string, string>): ServerProcess {
+  let output = '';
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...environment }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  return { child, output: () => output, exited };
+}
+
+export async function waitForHealth(base: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    try {
+      if ((await fetch(`${base}/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the server did not answer /health');
+}
+
+/**
+ * Compiles the server as `npm run build` does, into a temporary folder (the project's dist/ stays
+ * untouched). Answers its entry point, the NODE_PATH it needs to find the project's
+ * node_modules from there, and the folder to delete afterwards.
+ */
+export function buildServer(): { main: string; nodePath: string; folder: string } {
+  const folder = mkdtempSync(join(tmpdir(), 'psd2-sandbox-build-'));
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', join(folder, 'dist')], { stdio: 'inherit' });
+  return { main: join(folder, 'dist', 'src', 'main.js'), nodePath: join(process.cwd(), 'node_modules'), folder };
+}
