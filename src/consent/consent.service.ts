@@ -122,9 +122,14 @@ export class ConsentService {
     return { consent: entity, redirectUri };
   }
 
+  /** A consent the account holder can still decide on, as the SCA page shows it; 409 otherwise. */
+  async findWaiting(consentId: string): Promise<Consent> {
+    return this.assertWaiting(await this.findCurrent(consentId, undefined));
+  }
+
   /** The page was opened: the consent's open authorisations are started. */
   async markStarted(consentId: string): Promise<Consent> {
-    const consent = this.assertWaiting(await this.findCurrent(consentId, undefined));
+    const consent = await this.findWaiting(consentId);
     await this.authorisations.moveOpen('consent', consentId, { type: 'START' });
     return consent;
   }

@@ -148,9 +148,14 @@ export class PaymentInitiationService {
     return { payment: decided, redirectUri };
   }
 
+  /** A payment waiting for this kind of decision, as the SCA page shows it; 409 otherwise. */
+  async findWaiting(paymentId: string, kind: 'payment' | 'cancellation'): Promise<Payment> {
+    return this.assertWaiting(await this.findById(paymentId, undefined), kind);
+  }
+
   /** The SCA page was opened: open authorisations of that kind are started. */
   async markStarted(paymentId: string, kind: 'payment' | 'cancellation'): Promise<Payment> {
-    const payment = this.assertWaiting(await this.findById(paymentId, undefined), kind);
+    const payment = await this.findWaiting(paymentId, kind);
     await this.authorisations.moveOpen(kind, paymentId, { type: 'START' });
     return payment;
   }

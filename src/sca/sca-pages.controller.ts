@@ -17,8 +17,11 @@ interface Flow {
   title: string;
   intro: string;
   action: string;
-  /** Marks the authorisation started and answers what to show; throws when there is nothing to decide. */
-  open(id: string): Promise<Row[]>;
+  /**
+   * What the page shows; throws when there is nothing to decide. `start`: the holder has just
+   * opened the page, so its open authorisations are marked started.
+   */
+  rows(id: string, start: boolean): Promise<Row[]>;
   decide(id: string, decision: ScaDecision, login: PsuLogin): Promise<{ outcome: string; redirectUri: string | null }>;
 }
 
@@ -47,8 +50,8 @@ export class ScaPagesController {
         title: 'Authorise access to your accounts',
         intro: 'A third-party provider asks to read the following on your behalf.',
         action: '/sca/consents',
-        open: async (id) => {
-          const consent = await consents.markStarted(id);
+        rows: async (id, start) => {
+          const consent = start ? await consents.markStarted(id) : await consents.findWaiting(id);
           const named = await accounts.findBy({ iban: In(consentedIbans(consent.access)) });
           return consentRows(consent, new Map(named.map((account) => [account.iban, account])));
         },
@@ -61,7 +64,7 @@ export class ScaPagesController {
         title: 'Authorise a payment',
         intro: 'A third-party provider asks you to authorise this payment.',
         action: '/sca/payments',
-        open: async (id) => paymentRows(await payments.markStarted(id, 'payment')),
+        rows: async (id, start) => paymentRows(start ? await payments.markStarted(id, 'payment') : await payments.findWaiting(id, 'payment')),
         decide: async (id, decision, login) => {
           const { payment, redirectUri } = await sca.decidePayment(id, 'payment', decision, login, undefined);
           return { outcome: `Payment ${decision === 'approve' ? 'authorised' : 'refused'}: its status is now ${payment.status}.`, redirectUri };
@@ -71,7 +74,8 @@ export class ScaPagesController {
         title: 'Authorise the cancellation of a payment',
         intro: 'A third-party provider asks you to cancel this pending payment.',
         action: '/sca/payments/cancellation',
-        open: async (id) => paymentRows(await payments.markStarted(id, 'cancellation')),
+        rows: async (id, start) =>
+          paymentRows(start ? await payments.markStarted(id, 'cancellation') : await payments.findWaiting(id, 'cancellation')),
         decide: async (id, decision, login) => {
           const { payment, redirectUri } = await sca.decidePayment(id, 'cancellation', decision, login, undefined);
           return { outcome: `Cancellation ${decision === 'approve' ? 'authorised' : 'refused'}: the payment's status is now ${payment.status}.`, redirectUri };
@@ -110,25 +114,28 @@ export class ScaPagesController {
     return this.decide(this.flows.cancellation, form, request, response);
   }
 
-  private async show(flow: Flow, id: string, request: Request, response: Response, status = 200, message?: string): Promise<void> {
+  /** The page with its form; after a refused decision (`refusal`) again, with the reason, changing nothing. */
+  private async show(flow: Flow, id: string, request: Request, response: Response, refusal?: { status: number; message: string }): Promise<void> {
     if (!id) return html(response, 400, messagePage(flow.title, 'This link is incomplete: it names nothing to authorise. Nothing has been changed.'));
     try {
-      const rows = await flow.open(id);
+      const rows = await flow.rows(id, !refusal);
       const hidden = { id, [CSRF_FIELD]: this.csrf.token(request, response) };
-      html(response, status, decisionPage(flow.title, flow.intro, rows, flow.action, hidden, message));
+      html(response, refusal?.status ?? 200, decisionPage(flow.title, flow.intro, rows, flow.action, hidden, refusal?.message));
     } catch (error) {
       this.cannotGoOn(flow, error, response);
     }
   }
 
-  private async decide(flow: Flow, form: Form, request: Request, response: Response): Promise<void> {
+  private async decide(flow: Flow, form: Form | undefined, request: Request, response: Response): Promise<void> {
+    // No form at all when the body was not sent form-encoded.
+    form ??= {};
     const [id, psuId, password, decision] = [text(form.id), text(form.psuId), text(form.password), text(form.decision)];
     // A form not sent from this very page (another site's, or a stale one) decides nothing.
     if (!this.csrf.isValid(request)) {
-      return this.show(flow, id, request, response, 403, 'This form has expired or was not sent from this page. Nothing has been changed: please decide again.');
+      return this.show(flow, id, request, response, { status: 403, message: 'This form has expired or was not sent from this page. Nothing has been changed: please decide again.' });
     }
     if (!psuId || !password || (decision !== 'approve' && decision !== 'deny')) {
-      return this.show(flow, id, request, response, 400, 'Enter your PSU ID and password, then choose Approve or Deny.');
+      return this.show(flow, id, request, response, { status: 400, message: 'Enter your PSU ID and password, then choose Approve or Deny.' });
     }
     try {
       const { outcome, redirectUri } = await flow.decide(id, decision, { psuId, password });
@@ -137,7 +144,10 @@ export class ScaPagesController {
     } catch (error) {
       // Wrong credentials: the holder may try again on the same page; nothing has changed.
       if (error instanceof DomainError && error.details[0].messageId === 'XS2A022E') {
-        return this.show(flow, id, request, response, error.status, 'The PSU ID or password is wrong, or this PSU does not hold the accounts concerned.');
+        return this.show(flow, id, request, response, {
+          status: error.status,
+          message: 'The PSU ID or password is wrong, or this PSU does not hold the accounts concerned.',
+        });
       }
       this.cannotGoOn(flow, error, response);
     }
