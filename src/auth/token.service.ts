@@ -29,10 +29,8 @@ export class TokenService {
   /** OAuth2 client credentials grant (RFC 6749 §4.4) with HTTP Basic client authentication. */
   async issue(authorization: string | undefined, grantType: unknown): Promise<{ token: string; expiresIn: number }> {
     const client = await this.authenticateClient(authorization);
-    if (grantType === undefined || grantType === '') throw new OAuthError('XS2A027E', 'invalid_request', 'grant_type is required');
-    if (grantType !== 'client_credentials') {
-      throw new OAuthError('XS2A027E', 'unsupported_grant_type', 'grant_type must be client_credentials');
-    }
+    if (grantType === undefined || grantType === '') throw grantError('invalid_request', 'grant_type is required');
+    if (grantType !== 'client_credentials') throw grantError('unsupported_grant_type', 'grant_type must be client_credentials');
     const token = randomBytes(32).toString('base64url');
     const now = Date.now();
     await this.tokens.insert({ tokenHash: sha256(token), clientId: client.clientId, expiresAt: new Date(now + TOKEN_LIFETIME * 1000).toISOString() });
@@ -65,11 +63,14 @@ export class TokenService {
     const client = clientId === undefined ? null : await this.clients.findOneBy({ clientId });
     // Hashes have equal lengths, as timingSafeEqual needs; the comparison does not leak the secret.
     if (!client || !timingSafeEqual(Buffer.from(sha256(client.clientSecret)), Buffer.from(sha256(clientSecret!)))) {
-      throw new OAuthError('XS2A026E', 'invalid_client', 'client authentication failed: send the client credentials with HTTP Basic');
+      throw new OAuthError({ messageId: 'XS2A026E', description: 'client authentication failed: send the client credentials with HTTP Basic' }, 'invalid_client');
     }
     return client;
   }
 }
+
+const grantError = (error: 'invalid_request' | 'unsupported_grant_type', description: string) =>
+  new OAuthError({ messageId: 'XS2A027E', path: 'grant_type', description }, error);
 
 /** `Basic base64(urlencoded id ":" urlencoded secret)` (RFC 6749 §2.3.1); null when malformed. */
 function basicCredentials(authorization: string | undefined): [string, string] | null {

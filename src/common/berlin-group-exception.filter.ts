@@ -1,6 +1,6 @@
 import { ArgumentsHost, BadRequestException, Catch, ExceptionFilter, Logger, NotFoundException } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { DomainError } from './error-catalogue';
+import { DomainError, OAuthError } from './error-catalogue';
 
 /** The one place that turns any failure into the Berlin Group error body: no framework error page ever shows. */
 @Catch()
@@ -10,7 +10,9 @@ export class BerlinGroupExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
-    const error = this.toDomainError(exception, request);
+    const found = this.toDomainError(exception, request);
+    // OAuth clients read `error` from whatever the token endpoint answers (RFC 6749 §5.2).
+    const error = request.method === 'POST' && TOKEN_PATH.test(request.path) && !(found instanceof OAuthError) ? OAuthError.from(found) : found;
     if (error.status >= 500) {
       this.logger.error(`${request.method} ${request.originalUrl}`, exception instanceof Error ? exception.stack : exception);
     }
@@ -35,6 +37,8 @@ export class BerlinGroupExceptionFilter implements ExceptionFilter {
     return new DomainError({ messageId: 'XS2A013E', description: 'unexpected error' });
   }
 }
+
+const TOKEN_PATH = /^\/oauth2\/token\/?$/;
 
 function isHttpError(value: unknown): value is Error & { status: number; type?: string } {
   return value instanceof Error && typeof (value as { status?: unknown }).status === 'number';

@@ -113,16 +113,20 @@ interface OAuthErrorFields {
  */
 export class OAuthError extends DomainError {
   constructor(
-    messageId: 'XS2A026E' | 'XS2A027E',
-    readonly error: 'invalid_client' | 'invalid_request' | 'unsupported_grant_type',
-    description: string,
+    detail: ErrorDetail,
+    readonly error: 'invalid_client' | 'invalid_request' | 'unsupported_grant_type' | 'server_error',
   ) {
-    super({ messageId, description, path: messageId === 'XS2A027E' ? 'grant_type' : null });
+    super(detail);
     // RFC 6749 §5.2: a 401 for client authentication names the scheme the client must use.
     if (error === 'invalid_client') this.headers['WWW-Authenticate'] = 'Basic realm="psd2-sandbox"';
   }
 
   override toBody(): TppErrorBody & OAuthErrorFields {
     return { error: this.error, error_description: this.message, ...super.toBody() };
+  }
+
+  /** Any other refusal of a token request (an unreadable or oversized body, a fault), in OAuth's words too. */
+  static from(error: DomainError): OAuthError {
+    return new OAuthError(error.details[0], error.status >= 500 ? 'server_error' : 'invalid_request');
   }
 }
