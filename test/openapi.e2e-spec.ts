@@ -149,7 +149,8 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents /health', () => {
-    expect(Object.keys(paths['/health'].get.responses).sort()).toEqual(['200', '500']);
+    expect(Object.keys(paths['/health'].get.responses).sort()).toEqual(['200', '400', '413', '500']);
+    expect((paths['/health'].get.responses as Record<string, { description: string }>)['500'].description).toContain('the database cannot be reached');
   });
 
   it('serves Swagger UI at /docs', async () => {

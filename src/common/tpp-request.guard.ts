@@ -21,8 +21,12 @@ export class TppRequestGuard implements CanActivate {
   }
 }
 
-/** What any operation can answer besides its own: a body over the limit, and a bug. */
+/**
+ * What any operation can answer besides its own: an unreadable request, a body over the limit,
+ * and a bug. Listed before an operation's own answers, which then take precedence.
+ */
 export const COMMON_ERRORS = [
+  ApiResponse({ status: 400, description: 'FORMAT_ERROR: the URL or the body cannot be read', type: TppErrorResponse }),
   ApiResponse({ status: 413, description: 'FORMAT_ERROR: the body is larger than 100 KiB', type: TppErrorResponse }),
   ApiResponse({ status: 500, description: 'INTERNAL_SERVER_ERROR: a fault of the sandbox (a bug: please report it)', type: TppErrorResponse }),
 ];
@@ -30,6 +34,7 @@ export const COMMON_ERRORS = [
 /** A controller of the bank's XS2A interface: path below /v1, bearer token and X-Request-ID enforced and documented. */
 export function Xs2aController(path: string): ClassDecorator {
   return applyDecorators(
+    ...COMMON_ERRORS,
     Controller(`v1/${path}`),
     UseGuards(TppRequestGuard),
     ApiBearerAuth(),
@@ -41,6 +46,5 @@ export function Xs2aController(path: string): ClassDecorator {
     }),
     ApiResponse({ status: 400, description: 'FORMAT_ERROR: a header, parameter or field is missing or malformed', type: TppErrorResponse }),
     ApiResponse({ status: 401, description: 'TOKEN_INVALID: no bearer token (or, in AUTH_MODE=strict, not one the sandbox issued); TOKEN_EXPIRED', type: TppErrorResponse }),
-    ...COMMON_ERRORS,
   );
 }

@@ -1,10 +1,11 @@
-import { Controller, Get, Injectable, Module, OnModuleInit } from '@nestjs/common';
+import { applyDecorators, Controller, Get, Injectable, Module, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { seedFixtures } from '../../seeds/fixtures';
 import { TppErrorResponse } from '../common/error-response.dto';
+import { COMMON_ERRORS } from '../common/tpp-request.guard';
 import { Environment } from '../config/environment';
 import { dataSourceOptions } from './data-source';
 
@@ -32,6 +33,7 @@ class HealthController {
   @ApiOperation({ summary: 'Answers 200 once the database is migrated and seeded (the server listens only then)' })
   @ApiOkResponse({ type: HealthResponse })
   @ApiResponse({ status: 500, type: TppErrorResponse, description: 'the database cannot be reached' })
+  @applyDecorators(...COMMON_ERRORS)
   async check(): Promise<HealthResponse> {
     await this.dataSource.query('SELECT 1');
     return { status: 'ok' };
