@@ -175,6 +175,11 @@ describe('payment initiation (SCA_MODE=auto)', () => {
       expect((await read(`payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'RJCT' });
     });
 
+    it('a bulk of 100 payments, the most it may hold, is accepted', async () => {
+      const paymentId = await initiate('bulk-payments/sepa-credit-transfers', { ...bulk, payments: Array(100).fill(bulk.payments[1]) });
+      expect((await read(`bulk-payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'RJCT' });
+    });
+
     it('a bulk is checked for its sum', async () => {
       const paymentId = await initiate('bulk-payments/sepa-credit-transfers', {
         ...bulk,
@@ -350,6 +355,7 @@ describe('payment initiation (SCA_MODE=auto)', () => {
       [CROSS, 'a remittance text over 140 characters', { ...crossBorder, remittanceInformationUnstructured: 'r'.repeat(141) }, 'remittanceInformationUnstructured', 'remittanceInformationUnstructured must be shorter than or equal to 140 characters'],
       [BULK, 'no payments', { ...bulk, payments: undefined }, 'payments', 'payments is required'],
       [BULK, 'an empty payment list', { ...bulk, payments: [] }, 'payments', 'payments must contain at least 1 elements'],
+      [BULK, 'more than 100 payments', { ...bulk, payments: Array(101).fill(bulk.payments[0]) }, 'payments', 'payments must contain no more than 100 elements'],
       [BULK, 'a payment without creditorName', { ...bulk, payments: [{ ...bulk.payments[0], creditorName: undefined }] }, 'payments[0].creditorName', 'payments[0].creditorName is required'],
       [BULK, 'a payment in another currency', { ...bulk, payments: [bulk.payments[0], { ...bulk.payments[1], instructedAmount: { currency: 'USD', amount: '1.00' } }] }, 'payments[1].instructedAmount.currency', 'payments[1].instructedAmount.currency must be EUR for a SEPA payment'],
       [BULK, 'batchBookingPreferred as a JSON boolean', { ...bulk, batchBookingPreferred: true }, 'batchBookingPreferred', 'batchBookingPreferred must be one of the following values: true, false'],

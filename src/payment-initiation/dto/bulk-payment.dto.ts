@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
 import { AccountField, CreditorNameField, SepaAmountDto } from './payment-parts.dto';
 
@@ -24,6 +24,8 @@ export class BulkEntryDto {
   remittanceInformationUnstructured?: string;
 }
 
+const MAX_BULK_SIZE = 100;
+
 /** POST /v1/bulk-payments/sepa-credit-transfers. */
 export class BulkPaymentDto {
   @ApiPropertyOptional({ enum: ['true', 'false'], example: 'true', description: 'a boolean literal in a string, as the bank sends it' })
@@ -34,9 +36,11 @@ export class BulkPaymentDto {
   @AccountField('AT099900000000001511')
   debtorAccount: AccountReferenceDto;
 
-  @ApiProperty({ type: [BulkEntryDto], minItems: 1 })
+  /** The Berlin Group sets no maximum; 100 keeps any bulk well inside the 100 KiB body limit (README). */
+  @ApiProperty({ type: [BulkEntryDto], minItems: 1, maxItems: MAX_BULK_SIZE })
   @IsArray()
   @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_BULK_SIZE)
   @ValidateNested({ each: true })
   @Type(() => BulkEntryDto)
   payments: BulkEntryDto[];
