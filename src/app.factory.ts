@@ -5,6 +5,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { echoRequestId } from './common/request-id.middleware';
+import { answerUnparsableRequests } from './common/unparsable-request';
 
 /** The app exactly as it serves, for main.ts and for the e2e tests: settings come from process.env. */
 export async function createApp(): Promise<NestExpressApplication> {
@@ -15,6 +16,7 @@ export async function createApp(): Promise<NestExpressApplication> {
   app.useBodyParser('json', { limit: '100kb' });
   app.useBodyParser('urlencoded', { extended: false, limit: '100kb' }); // the SCA pages' forms
   app.set('x-powered-by', false);
+  answerUnparsableRequests(app.getHttpServer());
 
   SwaggerModule.setup('docs', app, () => openApiDocument(app), { jsonDocumentUrl: 'docs-json' });
   return app;

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
 import request from 'supertest';
 import { Consent } from '../src/consent/consent.entity';
 import { VALID_CONSENT } from './support/fixtures';
@@ -164,5 +166,37 @@ describe('an unexpected fault', () => {
       await sandbox.app.close();
       removeDatabase(sandbox.databasePath);
     }
+  });
+});
+
+describe('a request Node itself cannot parse', () => {
+  const sandbox = useSandbox();
+
+  /** Writes raw bytes to the listening server and answers what comes back, split into head and body. */
+  async function raw(bytes: string): Promise<{ head: string; body: unknown }> {
+    const server = sandbox.app.getHttpServer() as Server;
+    if (!server.listening) await sandbox.app.listen(0, '127.0.0.1');
+    const { port } = server.address() as AddressInfo;
+    const answer = await new Promise<string>((resolve, reject) => {
+      let received = '';
+      const socket = connect(port, '127.0.0.1', () => socket.end(bytes));
+      socket.on('data', (chunk) => (received += chunk.toString()));
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+    });
+    const [head, body] = answer.split('\r\n\r\n');
+    return { head, body: JSON.parse(body) };
+  }
+
+  it('a broken header line: 400 with the Berlin Group body, not a bare page', async () => {
+    const { head, body } = await raw('GET /v1/accounts HTTP/1.1\r\nHost: sandbox\r\nThis is no header\r\n\r\n');
+    expect(head.split('\r\n')).toEqual(['HTTP/1.1 400 Bad Request', 'Content-Type: application/json; charset=utf-8', expect.stringMatching(/^Content-Length: \d+$/), 'Connection: close']);
+    expect(body).toEqual(tppError('FORMAT_ERROR', '{sensitive} XS2A002E: malformed request: Parse Error: Invalid header token'));
+  });
+
+  it('headers over 16 KiB: 431 with the Berlin Group body', async () => {
+    const { head, body } = await raw(`GET /v1/accounts HTTP/1.1\r\nHost: sandbox\r\nX-Padding: ${'x'.repeat(17 * 1024)}\r\n\r\n`);
+    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(body).toEqual(tppError('FORMAT_ERROR', '{sensitive} XS2A028E: the request headers are larger than 16 KiB'));
   });
 });

@@ -4,7 +4,7 @@
  */
 export const ERROR_CATALOGUE = {
   XS2A001E: { status: 400, code: 'FORMAT_ERROR', when: 'a header, query parameter or body field is missing or malformed' },
-  XS2A002E: { status: 400, code: 'FORMAT_ERROR', when: 'the body is not well-formed JSON, or the URL is not well-formed' },
+  XS2A002E: { status: 400, code: 'FORMAT_ERROR', when: 'the body is not well-formed JSON, or the URL or the HTTP request itself is not well-formed' },
   XS2A003E: { status: 413, code: 'FORMAT_ERROR', when: 'the body is larger than 100 KiB' },
   XS2A004E: { status: 401, code: 'CONSENT_EXPIRED', when: 'the consent has expired (transactions)' },
   XS2A005E: { status: 401, code: 'CONSENT_EXPIRED', when: 'the consent has expired (account list, account details, balances)' },
@@ -30,6 +30,7 @@ export const ERROR_CATALOGUE = {
   XS2A025E: { status: 401, code: 'TOKEN_EXPIRED', when: 'the bearer token has expired (`AUTH_MODE=strict`)' },
   XS2A026E: { status: 401, code: 'TOKEN_INVALID', when: 'token request: no HTTP Basic client credentials, or unknown ones (OAuth `invalid_client`)' },
   XS2A027E: { status: 400, code: 'FORMAT_ERROR', when: 'token request: `grant_type` missing (OAuth `invalid_request`) or not `client_credentials` (`unsupported_grant_type`)' },
+  XS2A028E: { status: 431, code: 'FORMAT_ERROR', when: 'the request headers are larger than 16 KiB' },
 } as const;
 
 export type MessageId = keyof typeof ERROR_CATALOGUE;

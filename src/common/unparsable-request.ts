@@ -1,0 +1,26 @@
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { DomainError } from './error-catalogue';
+
+/**
+ * Node answers a request it cannot even parse (a broken request line or header, headers over
+ * its 16 KiB limit) itself, with a bare 400 or 431. This answers the Berlin Group body instead.
+ */
+export function answerUnparsableRequests(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // A client that went away, or took too long to send its request, gets no answer.
+    if (!socket.writable || error.code === 'ECONNRESET' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      socket.destroy();
+      return;
+    }
+    const refusal =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? new DomainError({ messageId: 'XS2A028E', description: 'the request headers are larger than 16 KiB' })
+        : new DomainError({ messageId: 'XS2A002E', description: `malformed request: ${error.message}` });
+    const body = JSON.stringify(refusal.toBody());
+    socket.end(
+      `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+}
