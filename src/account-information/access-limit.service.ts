@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { isIP } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { ClockService } from '../common/clock.service';
-import { DomainError, FormatError } from '../common/error-catalogue';
+import { DomainError } from '../common/error-catalogue';
+import { assertPsuIpAddress } from '../common/psu-ip-address.guard';
 import type { Consent } from '../consent/consent.entity';
 import { AccessCount } from './access-count.entity';
 
@@ -20,10 +20,8 @@ export class AccessLimitService {
 
   /** Counts the access, or refuses it (429) and counts nothing when any account's allowance is used up. */
   async spend(consent: Consent, ibans: string[], psuIpAddress: string | undefined): Promise<void> {
-    if (psuIpAddress !== undefined) {
-      if (!isIP(psuIpAddress)) throw new FormatError('PSU-IP-Address', "PSU-IP-Address must be the IP address of the account holder's device");
-      return;
-    }
+    // The account holder is present: nothing is counted, but the header must be an address.
+    if (psuIpAddress !== undefined) return assertPsuIpAddress(psuIpAddress);
     if (consent.fixture) return;
     const day = this.clock.today();
     await this.dataSource.transaction(async (manager) => {
