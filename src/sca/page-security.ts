@@ -10,7 +10,8 @@ import { PAGE_STYLE } from './sca-pages';
 /** The form field that carries the CSRF token. */
 export const CSRF_FIELD = '_csrf';
 
-const single = (value: unknown): string => (typeof value === 'string' ? value : '');
+/** A query or form value as the pages use it: a repeated or missing one counts as empty. */
+export const formValue = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /**
  * Security headers of the SCA pages: nothing but the page's own stylesheet may load, no script
@@ -45,10 +46,10 @@ export class PageCsrf {
     const secret = randomBytes(32).toString('hex');
     this.csrf = doubleCsrf({
       getSecret: () => secret,
-      getSessionIdentifier: (request) => `${request.path}|${request.method === 'POST' ? single(request.body?.id) : single(request.query.consent_id ?? request.query.payment_id)}`,
+      getSessionIdentifier: (request) => `${request.path}|${request.method === 'POST' ? formValue(request.body?.id) : formValue(request.query.consent_id ?? request.query.payment_id)}`,
       cookieName: 'psd2-sandbox-csrf',
       cookieOptions: { path: '/sca', sameSite: 'strict', httpOnly: true, secure: config.get('PUBLIC_BASE_URL', { infer: true }).startsWith('https:') },
-      getCsrfTokenFromRequest: (request) => single(request.body?.[CSRF_FIELD]),
+      getCsrfTokenFromRequest: (request) => formValue(request.body?.[CSRF_FIELD]),
     });
   }
 

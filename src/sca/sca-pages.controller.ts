@@ -8,7 +8,7 @@ import { consentedIbans } from '../account-information/coverage';
 import { DomainError } from '../common/error-catalogue';
 import { ConsentService, ScaDecision } from '../consent/consent.service';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
-import { CSRF_FIELD, PageCsrf } from './page-security';
+import { CSRF_FIELD, formValue, PageCsrf } from './page-security';
 import { consentRows, decisionPage, messagePage, paymentRows, Row } from './sca-pages';
 import { PsuLogin, ScaService } from './sca.service';
 
@@ -26,8 +26,6 @@ interface Flow {
 }
 
 type Form = Partial<Record<'id' | 'psuId' | 'password' | 'decision', unknown>>;
-
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /**
  * The pages at the scaRedirect addresses (decisions §1). After a decision the browser goes back
@@ -86,7 +84,7 @@ export class ScaPagesController {
 
   @Get('consents')
   showConsent(@Query('consent_id') id: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
-    return this.show(this.flows.consent, text(id), request, response);
+    return this.show(this.flows.consent, formValue(id), request, response);
   }
 
   @Post('consents')
@@ -96,7 +94,7 @@ export class ScaPagesController {
 
   @Get('payments')
   showPayment(@Query('payment_id') id: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
-    return this.show(this.flows.payment, text(id), request, response);
+    return this.show(this.flows.payment, formValue(id), request, response);
   }
 
   @Post('payments')
@@ -106,7 +104,7 @@ export class ScaPagesController {
 
   @Get('payments/cancellation')
   showCancellation(@Query('payment_id') id: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
-    return this.show(this.flows.cancellation, text(id), request, response);
+    return this.show(this.flows.cancellation, formValue(id), request, response);
   }
 
   @Post('payments/cancellation')
@@ -129,7 +127,7 @@ export class ScaPagesController {
   private async decide(flow: Flow, form: Form | undefined, request: Request, response: Response): Promise<void> {
     // No form at all when the body was not sent form-encoded.
     form ??= {};
-    const [id, psuId, password, decision] = [text(form.id), text(form.psuId), text(form.password), text(form.decision)];
+    const [id, psuId, password, decision] = [formValue(form.id), formValue(form.psuId), formValue(form.password), formValue(form.decision)];
     // A form not sent from this very page (another site's, or a stale one) decides nothing.
     if (!this.csrf.isValid(request)) {
       return this.show(flow, id, request, response, { status: 403, message: 'This form has expired or was not sent from this page. Nothing has been changed: please decide again.' });
