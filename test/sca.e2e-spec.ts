@@ -22,6 +22,12 @@ describe('headless SCA and authorisations (SCA_MODE=redirect)', () => {
   const get = (path: string, headers: Record<string, string> = {}) => request(sandbox.http).get(path).set(tppHeaders(headers));
 
   describe('consents', () => {
+    it('an access list sent as null counts as absent', async () => {
+      const consentId = await createConsent({ balances: null, transactions: [{ iban: GEORG }] });
+      const consent = await get(`/v1/consents/${consentId}`).expect(200);
+      expect(consent.body.access).toMatchObject({ balances: [], transactions: [reference(GEORG, null)] });
+    });
+
     it('approve: received -> valid; the data becomes readable; the authorisation is finalised', async () => {
       const consentId = await createConsent({ balances: [{ iban: MARIANNE }], transactions: [{ iban: GEORG }] });
       const [authorisationId] = (await get(`/v1/consents/${consentId}/authorisations`).expect(200)).body.authorisationIds;

@@ -131,3 +131,20 @@ describe('scenarios: a suite\'s own test data', () => {
     expect(await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM accounts')).toEqual(before);
   });
 });
+
+describe('scenarios: optional fields sent as null', () => {
+  const sandbox = useSandbox();
+
+  it('count as absent: the defaults apply', async () => {
+    const response = await request(sandbox.http)
+      .post('/sandbox/scenarios')
+      .send({ accounts: [{ name: 'Null Test', currency: null, product: null, balances: { interimAvailable: '1.00', forwardAvailable: '1.00' }, booked: null, pending: null, standingOrders: null }] })
+      .expect(201);
+    expect(response.body.accounts).toEqual([expect.objectContaining({ currency: 'EUR', name: 'Null Test' })]);
+    const transactions = await request(sandbox.http)
+      .get(`/v1/accounts/${response.body.accounts[0].iban}/transactions?bookingStatus=both`)
+      .set(tppHeaders({ 'Consent-ID': response.body.consentId }))
+      .expect(200);
+    expect(transactions.body.transactions).toMatchObject({ booked: [], pending: [], information: null });
+  });
+});

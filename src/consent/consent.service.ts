@@ -173,7 +173,8 @@ const notWaiting = ({ id, status }: Consent) =>
   new DomainError({ messageId: 'XS2A021E', description: `consent ${id} is ${status}, not waiting for the account holder` });
 
 function requestedAccess({ access }: CreateConsentDto): ConsentAccess {
-  const references = (list: AccountReferenceDto[] = []) => list.map(({ iban, currency }) => ({ iban, currency: currency ?? null }));
+  // A list sent as null counts as absent (class-validator's IsOptional lets null through).
+  const references = (list?: AccountReferenceDto[] | null) => (list ?? []).map(({ iban, currency }) => ({ iban, currency: currency ?? null }));
   return access.availableAccounts === 'allAccounts'
     ? { accounts: [], balances: [], transactions: [], availableAccounts: 'allAccounts' }
     : { accounts: [], balances: references(access.balances), transactions: references(access.transactions), availableAccounts: null };

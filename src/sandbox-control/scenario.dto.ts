@@ -96,13 +96,13 @@ export class ScenarioAccountDto {
   @ApiPropertyOptional({ example: 'EUR', default: 'EUR' })
   @IsOptional()
   @IsCurrency()
-  currency?: string;
+  currency?: string | null;
 
   @ApiPropertyOptional({ example: 'Giro', default: 'Giro', maxLength: 35 })
   @IsOptional()
   @IsString()
   @MaxLength(35)
-  product?: string;
+  product?: string | null;
 
   @ApiProperty({ type: ScenarioBalancesDto })
   @IsDefined()
@@ -112,15 +112,15 @@ export class ScenarioAccountDto {
 
   @ApiPropertyOptional({ type: [ScenarioTransactionDto], maxItems: 1000 })
   @List(() => ScenarioTransactionDto)
-  booked?: ScenarioTransactionDto[];
+  booked?: ScenarioTransactionDto[] | null;
 
   @ApiPropertyOptional({ type: [ScenarioTransactionDto], maxItems: 1000, description: 'booked on bookingDate, no value date yet' })
   @List(() => ScenarioTransactionDto)
-  pending?: ScenarioTransactionDto[];
+  pending?: ScenarioTransactionDto[] | null;
 
   @ApiPropertyOptional({ type: [ScenarioStandingOrderDto], maxItems: 1000 })
   @List(() => ScenarioStandingOrderDto)
-  standingOrders?: ScenarioStandingOrderDto[];
+  standingOrders?: ScenarioStandingOrderDto[] | null;
 }
 
 export class CreateScenarioDto {

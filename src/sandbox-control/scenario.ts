@@ -26,15 +26,25 @@ export function scenarioRows(
   const short = scenarioId.slice(0, 8);
   const psu = { psuId: `scenario-${short}`, name: request.accounts[0].name, password: PASSWORD, scenarioId, ownerId } as Psu;
   const accounts = request.accounts.map(
-    ({ name, currency = 'EUR', product = 'Giro' }) =>
-      ({ iban: ibanOf('AT', SCENARIO_BANK + String(randomInt(10 ** 10)).padStart(11, '0')), name, currency, product, bic: 'TESTAT99', psuId: psu.psuId, scenarioId }) as Account,
+    // An optional field sent as null counts as absent (class-validator's IsOptional lets null through).
+    ({ name, currency, product }) =>
+      ({
+        iban: ibanOf('AT', SCENARIO_BANK + String(randomInt(10 ** 10)).padStart(11, '0')),
+        name,
+        currency: currency ?? 'EUR',
+        product: product ?? 'Giro',
+        bic: 'TESTAT99',
+        psuId: psu.psuId,
+        scenarioId,
+      }) as Account,
   );
   const balances = request.accounts.flatMap(({ balances: amounts }, index) =>
     (['forwardAvailable', 'interimAvailable'] as const).map(
       (balanceType) => ({ accountIban: accounts[index].iban, balanceType, amount: amounts[balanceType], currency: accounts[index].currency, referenceDate: today }) as Balance,
     ),
   );
-  const transactions = request.accounts.flatMap(({ booked = [], pending = [], standingOrders = [] }, index) => {
+  const transactions = request.accounts.flatMap((account, index) => {
+    const [booked, pending, standingOrders] = [account.booked ?? [], account.pending ?? [], account.standingOrders ?? []];
     const { iban, name, currency } = accounts[index];
     const id = (kind: string, number: number) => `${short}-A${index + 1}-${kind}${number + 1}`;
     const row = (bookingStatus: Transaction['bookingStatus'], body: Transaction['body']) =>

@@ -10,14 +10,14 @@ export class ConsentAccessDto {
   @IsArray()
   @ValidateNested({ each: true })
   @Type(() => AccountReferenceDto)
-  balances?: AccountReferenceDto[];
+  balances?: AccountReferenceDto[] | null;
 
   @ApiPropertyOptional({ type: [AccountReferenceDto], example: [] })
   @IsOptional()
   @IsArray()
   @ValidateNested({ each: true })
   @Type(() => AccountReferenceDto)
-  transactions?: AccountReferenceDto[];
+  transactions?: AccountReferenceDto[] | null;
 
   @ApiPropertyOptional({ enum: ['allAccounts'], description: 'requests every account the holder has; the lists are then ignored' })
   @IsOptional()
