@@ -1,10 +1,10 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { freePort, spawnServer, waitForHealth } from '../test/support/server-process';
 
 /**
  * `npm run bench`: builds the sandbox, starts it on a fresh database file and a minimal Nest app
@@ -29,28 +29,19 @@ interface Server {
   coldStartMs: number;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Spawns `node <args>` and waits for the first 200 on `path`: the time until then is the cold start. */
+/** Spawns `node <args>` and waits for the first 2xx on `path`: the time until then is the cold start. */
 async function start(args: string[], environment: Record<string, string>, path: string): Promise<Server> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...environment, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
-  for (let attempt = 0; attempt < 3000; attempt++) {
-    const answered = await fetch(`${base}${path}`).then((response) => response.ok, () => false);
-    if (answered) return { child, base, coldStartMs: Math.round(performance.now() - started) };
-    await new Promise((resolve) => setTimeout(resolve, 5));
+  const { child, output } = spawnServer(args, { ...environment, PORT: String(port) });
+  try {
+    await waitForHealth(base, path);
+  } catch (error) {
+    child.kill();
+    throw new Error(`${(error as Error).message}; it wrote:\n${output()}`);
   }
-  child.kill();
-  throw new Error(`${args.join(' ')} did not answer ${path}`);
+  return { child, base, coldStartMs: Math.round(performance.now() - started) };
 }
 
 /** Peak resident set size of a process so far, in MB (Linux). */

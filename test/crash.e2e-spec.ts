@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { freePort } from './support/browser';
 import { GEORG, MARIANNE } from './support/fixtures';
 import { removeDatabase, temporaryDatabasePath } from './support/sandbox';
-import { buildServer, ServerProcess, spawnServer, waitForHealth } from './support/server-process';
+import { buildServer, freePort, ServerProcess, spawnServer, waitForHealth } from './support/server-process';
 
 jest.setTimeout(120_000);
 

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import { Browser, freePort, openBrowser } from './support/browser';
+import { Browser, openBrowser } from './support/browser';
+import { freePort } from './support/server-process';
 import { removeDatabase, Sandbox, startSandbox } from './support/sandbox';
 
 jest.setTimeout(60_000);

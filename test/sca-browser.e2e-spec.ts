@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { GEORG, MARIANNE } from './support/fixtures';
-import { Browser, freePort, openBrowser, startTppServer, TppServer } from './support/browser';
+import { Browser, openBrowser, startTppServer, TppServer } from './support/browser';
+import { freePort } from './support/server-process';
 import { removeDatabase, Sandbox, startSandbox, tppHeaders } from './support/sandbox';
 
 jest.setTimeout(60_000);

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { freePort } from './support/browser';
 import { removeDatabase, temporaryDatabasePath } from './support/sandbox';
-import { ServerProcess, spawnServer, waitForHealth } from './support/server-process';
+import { freePort, ServerProcess, spawnServer, waitForHealth } from './support/server-process';
 
 jest.setTimeout(60_000);
 

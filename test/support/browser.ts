@@ -33,15 +33,6 @@ export async function openBrowser(): Promise<Browser> {
   };
 }
 
-/** A free loopback port, so that PUBLIC_BASE_URL can name the port before the app listens on it. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** The TPP's callback: records every request it gets and answers a small page. */
 export interface TppServer {
   base: string;

@@ -1,5 +1,6 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -21,16 +22,27 @@ export function spawnServer(args: string[], environment: Record<string, string>)
   return { child, output: () => output, exited };
 }
 
-export async function waitForHealth(base: string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt++) {
+/** Polls `path` until it answers 2xx; often, so that the moment it first does is a fair cold-start time. */
+export async function waitForHealth(base: string, path = '/health'): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
     try {
-      if ((await fetch(`${base}/health`)).ok) return;
+      if ((await fetch(`${base}${path}`)).ok) return;
     } catch {
       // not listening yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  throw new Error('the server did not answer /health');
+  throw new Error(`the server did not answer ${path}`);
+}
+
+/** A free loopback port, so that PUBLIC_BASE_URL can name the port before the app listens on it. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /**
