@@ -7,7 +7,7 @@ import request from 'supertest';
 import { openApiDocument } from '../src/app.factory';
 import { ERROR_CATALOGUE, MessageId } from '../src/common/error-catalogue';
 import { GEORG, MARIANNE, SUSANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
-import { Sandbox, tppHeaders, useSandbox } from './support/sandbox';
+import { basic, issueToken, Sandbox, tppHeaders, useSandbox } from './support/sandbox';
 
 jest.setTimeout(300_000);
 
@@ -174,7 +174,7 @@ function build(operation: Operation, mutations: Mutation[], ids: LiveIds, token:
   let method = operation.method;
   const segments = operation.template.map((part) => encodeURIComponent(fill(part)));
   const headers: Record<string, string> = Object.fromEntries(Object.entries(operation.headers).map(([name, value]) => [name, fill(value)]));
-  headers.Authorization = operation.template[0] === 'oauth2' ? `Basic ${Buffer.from('sandbox-tpp:sandbox-secret').toString('base64')}` : `Bearer ${token}`;
+  headers.Authorization = operation.template[0] === 'oauth2' ? basic('sandbox-tpp', 'sandbox-secret') : `Bearer ${token}`;
   const query = new URLSearchParams(Object.entries(operation.query).map(([name, value]): [string, string] => [name, fill(value)]));
   let body: Json | undefined = operation.body;
   let raw: string | undefined;
@@ -275,8 +275,7 @@ describe.each([
     const database = new Database(sandbox.databasePath, { readonly: true });
     try {
       // Live resources for the path parameters: a consent, payments of every service, a scenario.
-      const basic = `Basic ${Buffer.from('sandbox-tpp:sandbox-secret').toString('base64')}`;
-      const token = (await request(sandbox.http).post('/oauth2/token').set('Authorization', basic).type('form').send('grant_type=client_credentials').expect(200)).body.access_token;
+      const token = await issueToken(sandbox.http);
       const as = (extra: Record<string, string> = {}) => tppHeaders({ Authorization: `Bearer ${token}`, 'PSU-IP-Address': '192.0.2.10', ...extra });
       const consentId = (await request(sandbox.http).post('/v1/consents').set(as()).send({ ...BODIES['POST /v1/consents'], access: { availableAccounts: 'allAccounts' } }).expect(200)).body.consentId;
       const paymentIds = [];
