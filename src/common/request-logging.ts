@@ -13,6 +13,8 @@ const pretty = () => !['production', 'test'].includes(process.env.NODE_ENV ?? ''
 export const RequestLoggingModule = LoggerModule.forRootAsync({
   inject: [ConfigService],
   useFactory: (config: ConfigService<Environment, true>) => ({
+    // Silent: no per-request middleware at all (it costs a child logger and an async context per request).
+    forRoutes: config.get('LOG_LEVEL', { infer: true }) === 'silent' ? [] : undefined,
     pinoHttp: {
       level: config.get('LOG_LEVEL', { infer: true }),
       transport: pretty() ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
