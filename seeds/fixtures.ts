@@ -21,50 +21,47 @@ export const FIXTURE_TRANSACTIONS: Record<string, Record<BookingStatus, Transact
 /** The bank answers every consent request with an explicit account list with this Consent-ID. */
 export const FIRST_VALID_CONSENT_ID = FIXTURE_CONSENTS.find((consent) => consent.status === 'valid')!.id;
 
+/** The fixture rows, built once: the seed upserts them and the app serves the immutable ones from memory. */
+export const FIXTURE_ROWS = fixtureRows();
+
+function fixtureRows() {
+  const holder = new Map(FIXTURE_PSUS.flatMap(({ psuId, accounts: ibans }) => ibans.map((iban) => [iban, psuId])));
+  const balances: Balance[] = FIXTURE_ACCOUNTS.flatMap(({ iban, balances: list }) => list.map((balance) => ({ ...balance, accountIban: iban }) as Balance));
+  return {
+    psus: FIXTURE_PSUS.map(({ psuId, name, password }) => ({ psuId, name, password })),
+    accounts: FIXTURE_ACCOUNTS.map(
+      ({ iban, name, currency, product, bic }): Omit<Account, 'balances'> => ({ iban, name, currency, product, bic, psuId: holder.get(iban) ?? null, scenarioId: null }),
+    ),
+    balances,
+    transactions: Object.entries(FIXTURE_TRANSACTIONS).flatMap(([accountIban, byStatus]) =>
+      Object.entries(byStatus).flatMap(([bookingStatus, bodies]) =>
+        bodies.map((body) => ({ transactionId: body.transactionId, accountIban, bookingStatus: bookingStatus as BookingStatus, bookingDate: body.bookingDate, body }) as Transaction),
+      ),
+    ),
+    consents: FIXTURE_CONSENTS.map(
+      ({ id, status, accounts: ibans, ...terms }): Consent => ({
+        id,
+        status: status as ConsentStatus,
+        access: { accounts: ibans.map((iban) => ({ iban, currency: 'EUR' })), balances: [], transactions: [], availableAccounts: null },
+        ...terms,
+        fixture: true,
+        scenarioId: null,
+        ownerId: null,
+      }),
+    ),
+  };
+}
+
 /** Upserts every fixture by its fixed ID: safe to run on every start, and never touches TPP-created rows. */
 export async function seedFixtures(manager: EntityManager): Promise<void> {
+  const { psus, accounts, balances, transactions, consents: consentRows } = FIXTURE_ROWS;
   await manager.upsert(TppClient, clients, ['clientId']);
-  await manager.upsert(Psu, FIXTURE_PSUS.map(({ psuId, name, password }) => ({ psuId, name, password })), ['psuId']);
-  const holder = new Map(FIXTURE_PSUS.flatMap(({ psuId, accounts: ibans }) => ibans.map((iban) => [iban, psuId])));
-  await manager.upsert(
-    Account,
-    FIXTURE_ACCOUNTS.map(({ iban, name, currency, product, bic }) => ({ iban, name, currency, product, bic, psuId: holder.get(iban) ?? null })),
-    ['iban'],
-  );
-  await manager.upsert(
-    Balance,
-    FIXTURE_ACCOUNTS.flatMap(({ iban, balances }) => balances.map((balance) => ({ ...balance, accountIban: iban }))),
-    ['accountIban', 'balanceType'],
-  );
-  const transactionRows = Object.entries(FIXTURE_TRANSACTIONS).flatMap(([accountIban, byStatus]) =>
-    Object.entries(byStatus).flatMap(([bookingStatus, bodies]) =>
-      bodies.map((body) => ({
-        transactionId: body.transactionId,
-        accountIban,
-        bookingStatus: bookingStatus as BookingStatus,
-        bookingDate: body.bookingDate,
-        body,
-      })),
-    ),
-  );
+  await manager.upsert(Psu, psus, ['psuId']);
+  await manager.upsert(Account, accounts, ['iban']);
+  await manager.upsert(Balance, balances, ['accountIban', 'balanceType']);
   // TypeORM's deep-partial type cannot follow the open-ended JSON body; the rows are whole entities.
-  await manager.upsert(Transaction, transactionRows as QueryDeepPartialEntity<Transaction>[], ['transactionId']);
-  await manager.upsert(
-    Consent,
-    FIXTURE_CONSENTS.map(({ id, status, accounts: ibans, ...terms }) => ({
-      id,
-      status: status as ConsentStatus,
-      access: {
-        accounts: ibans.map((iban) => ({ iban, currency: 'EUR' })),
-        balances: [],
-        transactions: [],
-        availableAccounts: null,
-      },
-      ...terms,
-      fixture: true,
-    })),
-    ['id'],
-  );
+  await manager.upsert(Transaction, transactions as QueryDeepPartialEntity<Transaction>[], ['transactionId']);
+  await manager.upsert(Consent, consentRows, ['id']);
 }
 
 /** Forgets everything TPPs created and restores the fixtures, as on a fresh install. */

@@ -265,6 +265,43 @@ describe('account information', () => {
       expect(response.body.transactions.booked).toHaveLength(5);
     });
 
+    describe('a database-held account answers as the in-memory fixtures do', () => {
+      type Entry = { bookingDate: string; transactionAmount: { amount: string }; creditorName?: string; debtorName?: string; creditorAccount?: { iban: string }; debtorAccount?: { iban: string } };
+      const asScenarioEntry = (entry: Entry) => ({
+        amount: entry.transactionAmount.amount,
+        bookingDate: entry.bookingDate,
+        counterpartyName: entry.creditorName ?? entry.debtorName,
+        counterpartyIban: (entry.creditorAccount ?? entry.debtorAccount)!.iban,
+      });
+      const shape = (list: Entry[] | null) => list?.map((entry) => [entry.bookingDate, entry.transactionAmount.amount]) ?? null;
+      let twin: { iban: string; consentId: string };
+
+      beforeAll(async () => {
+        // A scenario account with Marianne's booked and pending entries: read from the database, not from memory.
+        const marianne = (await get(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=both`).expect(200)).body.transactions;
+        const created = await request(sandbox.http)
+          .post('/sandbox/scenarios')
+          .send({ accounts: [{ name: 'Twin', balances: { interimAvailable: '1.00', forwardAvailable: '1.00' }, booked: marianne.booked.map(asScenarioEntry), pending: marianne.pending.map(asScenarioEntry) }] })
+          .expect(201);
+        twin = { iban: created.body.accounts[0].iban, consentId: created.body.consentId };
+      });
+
+      it.each([
+        'bookingStatus=both',
+        'bookingStatus=booked',
+        'bookingStatus=pending',
+        'bookingStatus=both&dateFrom=2019-02-15&dateTo=2019-03-01',
+        'bookingStatus=both&dateFrom=2019-03-01',
+        'bookingStatus=both&dateTo=2019-02-15',
+        'bookingStatus=booked&dateFrom=2019-03-05&dateTo=2019-03-05',
+        'bookingStatus=both&dateFrom=2020-01-01',
+      ])('%s', async (query) => {
+        const fixture = (await get(`/v1/accounts/${MARIANNE}/transactions?${query}`).expect(200)).body.transactions;
+        const stored = (await get(`/v1/accounts/${twin.iban}/transactions?${query}`, twin.consentId).expect(200)).body.transactions;
+        expect({ booked: shape(stored.booked), pending: shape(stored.pending) }).toEqual({ booked: shape(fixture.booked), pending: shape(fixture.pending) });
+      });
+    });
+
     it('leaves standing orders out of the period filter', async () => {
       const response = await get(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=information&dateFrom=2019-03-01&dateTo=2019-03-02`).expect(200);
       expect(response.body.transactions.information).toEqual([MARIANNE_STANDING_ORDER]);

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import request from 'supertest';
 import { Consent } from '../src/consent/consent.entity';
-import { VALID_CONSENT } from './support/fixtures';
+import { UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
 import { removeDatabase, startSandbox, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const required = (field: string) => ({ category: 'ERROR', code: 'FORMAT_ERROR', path: field, text: `{sensitive} XS2A001E: ${field} is required` });
@@ -157,7 +157,8 @@ describe('an unexpected fault', () => {
       // A real fault, not a mock: the database goes away under the running app.
       await sandbox.dataSource.destroy();
       const headers = tppHeaders();
-      const response = await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}`).set(headers).expect(500);
+      // A consent the bank's fixtures do not hold: those are answered from memory.
+      const response = await request(sandbox.http).get(`/v1/consents/${UNKNOWN_CONSENT}`).set(headers).expect(500);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
       expect(response.body).toEqual(tppError('INTERNAL_SERVER_ERROR', '{sensitive} XS2A013E: unexpected error'));

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { FindOptionsWhere, In, IsNull, LessThan, Repository } from 'typeorm';
-import { FIRST_VALID_CONSENT_ID } from '../../seeds/fixtures';
+import { FIRST_VALID_CONSENT_ID, FIXTURE_ROWS } from '../../seeds/fixtures';
 import { Account } from '../account-information/account.entity';
 import { Owner } from '../auth/owner';
 import { Authorisation } from '../authorisation/authorisation.entity';
@@ -21,6 +21,9 @@ import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus } fro
 
 /** Longest validity a consent gets (decisions §4): a later validUntil is capped, which is why the answer may differ. */
 const MAX_VALIDITY_DAYS = 180;
+
+/** The bank's fixture consents: no request changes them (a TPP's delete leaves them, none waits for a decision). */
+const FIXTURES = new Map(FIXTURE_ROWS.consents.map((consent) => [consent.id, consent]));
 
 export type ScaDecision = 'approve' | 'deny';
 
@@ -69,6 +72,9 @@ export class ConsentService {
 
   /** The consent as it stands today: one whose validUntil has passed is expired first. */
   async findCurrent(consentId: string, owner: Owner): Promise<Consent> {
+    // Served from memory until the clock passes its validUntil: that expiry is then stored, and read back.
+    const fixture = FIXTURES.get(consentId);
+    if (fixture && !this.dueToExpire(fixture)) return { ...fixture };
     // The bank's fixtures are everyone's; what a client created is its own.
     const where: FindOptionsWhere<Consent>[] =
       owner === undefined ? [{ id: consentId }] : [{ id: consentId, fixture: true, scenarioId: IsNull() }, { id: consentId, ownerId: owner }];
@@ -138,6 +144,10 @@ export class ConsentService {
   async expireDue(): Promise<void> {
     const due = await this.consents.findBy({ status: In(['received', 'valid']), validUntil: LessThan(this.clock.today()) });
     for (const consent of due) await this.expireIfDue(consent);
+  }
+
+  private dueToExpire({ status, validUntil }: Consent): boolean {
+    return nextStatus(consentMachine, status, { validUntil }, { type: 'EXPIRE', today: this.clock.today() }) !== null;
   }
 
   /** An expired consent can no longer be authorised: its open authorisations fail with it. */

@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Between, FindOperator, In, LessThanOrEqual, MoreThanOrEqual, Repository } from 'typeorm';
+import { FIXTURE_ROWS } from '../../seeds/fixtures';
+import { Account, BookingStatus, Transaction } from './account.entity';
+
+/** Which transactions a read asks for: the period applies to booked and pending, never to standing orders. */
+export interface TransactionFilter {
+  statuses: BookingStatus[];
+  from?: string;
+  to?: string;
+}
+
+const periodApplies = (status: BookingStatus) => status !== 'information';
+
+/** Newest booking first, then by ID: the order of every transaction list. */
+const ORDER = { bookingDate: 'DESC', transactionId: 'ASC' } as const;
+
+/**
+ * Where account reads come from. The bank's fixture accounts are immutable scenery (the seed
+ * upserts the same rows on every start and nothing changes them), so they are answered from
+ * memory; any other account (a scenario's, a bulk load's) is read from the database.
+ */
+@Injectable()
+export class AccountStore {
+  private readonly fixtures = new Map(
+    FIXTURE_ROWS.accounts.map((row) => [
+      row.iban,
+      {
+        account: { ...row, balances: FIXTURE_ROWS.balances.filter(({ accountIban }) => accountIban === row.iban).sort((a, b) => compare(a.balanceType, b.balanceType)) },
+        transactions: FIXTURE_ROWS.transactions.filter(({ accountIban }) => accountIban === row.iban).sort(inOrder),
+      },
+    ]),
+  );
+
+  constructor(
+    @InjectRepository(Account) private readonly accounts: Repository<Account>,
+    @InjectRepository(Transaction) private readonly transactions: Repository<Transaction>,
+  ) {}
+
+  /** The accounts (with their balances by type) among `ibans`, in no particular order. */
+  async find(ibans: string[]): Promise<Account[]> {
+    const found = ibans.flatMap((iban) => this.fixtures.get(iban)?.account ?? []);
+    const elsewhere = ibans.filter((iban) => !this.fixtures.has(iban));
+    if (!elsewhere.length) return found;
+    const stored = await this.accounts.find({ where: { iban: In(elsewhere) }, relations: { balances: true }, order: { balances: { balanceType: 'ASC' } } });
+    return [...found, ...stored];
+  }
+
+  async exists(iban: string): Promise<boolean> {
+    return this.fixtures.has(iban) || this.accounts.existsBy({ iban });
+  }
+
+  /** An account's transactions that pass the filter, in list order. */
+  async transactionsOf(iban: string, { statuses, from, to }: TransactionFilter): Promise<Transaction[]> {
+    const fixture = this.fixtures.get(iban);
+    if (fixture) {
+      // As SQL compares: without a date a row fails any bound.
+      const inPeriod = (date: string | null) => (!from || (date !== null && date >= from)) && (!to || (date !== null && date <= to));
+      return fixture.transactions.filter(
+        ({ bookingStatus, bookingDate }) => statuses.includes(bookingStatus) && (!periodApplies(bookingStatus) || inPeriod(bookingDate)),
+      );
+    }
+    const bookingDate = between(from, to);
+    return this.transactions.find({
+      where: statuses.map((status) => ({ accountIban: iban, bookingStatus: status, ...(bookingDate && periodApplies(status) ? { bookingDate } : {}) })),
+      order: ORDER,
+    });
+  }
+}
+
+/** ORDER, for rows in memory, comparing strings as SQL does (by code unit); each status is listed apart, so undated rows never meet dated ones. */
+function inOrder(a: Transaction, b: Transaction): number {
+  return compare(b.bookingDate ?? '', a.bookingDate ?? '') || compare(a.transactionId, b.transactionId);
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function between(from?: string, to?: string): FindOperator<string> | undefined {
+  if (from && to) return Between(from, to);
+  if (from) return MoreThanOrEqual(from);
+  if (to) return LessThanOrEqual(to);
+  return undefined;
+}
