@@ -16,6 +16,7 @@ export async function createApp(): Promise<NestExpressApplication> {
   app.useBodyParser('json', { limit: '100kb' });
   app.useBodyParser('urlencoded', { extended: false, limit: '100kb' }); // the SCA pages' forms
   app.set('x-powered-by', false);
+  app.set('etag', false); // no client revalidates these answers; hashing every body only costs time
   answerUnparsableRequests(app.getHttpServer());
 
   SwaggerModule.setup('docs', app, () => openApiDocument(app), { jsonDocumentUrl: 'docs-json' });

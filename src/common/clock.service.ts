@@ -15,18 +15,21 @@ const ROW = 1;
 @Injectable()
 export class ClockService implements OnModuleInit {
   private stored: string | null = null;
+  private readonly configured: string | undefined;
 
   constructor(
-    private readonly config: ConfigService<Environment, true>,
+    config: ConfigService<Environment, true>,
     @InjectRepository(SandboxClock) private readonly clock: Repository<SandboxClock>,
-  ) {}
+  ) {
+    this.configured = config.get('SANDBOX_DATE', { infer: true });
+  }
 
   async onModuleInit(): Promise<void> {
     this.stored = (await this.clock.findOneBy({ id: ROW }))?.today ?? null;
   }
 
   today(): string {
-    return this.stored ?? this.config.get('SANDBOX_DATE', { infer: true }) ?? new Date().toISOString().slice(0, 10);
+    return this.stored ?? this.configured ?? new Date().toISOString().slice(0, 10);
   }
 
   async set(today: string): Promise<void> {
