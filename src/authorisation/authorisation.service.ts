@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { DomainError } from '../common/error-catalogue';
 import { applyEvent, MachineBinding } from '../common/state-machine';
 import { Authorisation, AuthorisationKind } from './authorisation.entity';
@@ -18,7 +18,8 @@ export class AuthorisationService {
     this.machine = { repository, machine: authorisationMachine, contextOf: () => ({}) };
   }
 
-  async open(kind: AuthorisationKind, resourceId: string, tppRedirectUri?: string): Promise<Authorisation> {
+  /** `manager`: the transaction that also stores the resource, when it is new. */
+  async open(kind: AuthorisationKind, resourceId: string, tppRedirectUri?: string, manager = this.machine.repository.manager): Promise<Authorisation> {
     const authorisation = this.machine.repository.create({
       id: randomUUID(),
       kind,
@@ -27,7 +28,7 @@ export class AuthorisationService {
       tppRedirectUri: tppRedirectUri ?? null,
       createdAt: new Date().toISOString(),
     });
-    await this.machine.repository.insert(authorisation);
+    await manager.insert(Authorisation, authorisation);
     return authorisation;
   }
 

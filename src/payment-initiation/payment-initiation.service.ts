@@ -55,8 +55,10 @@ export class PaymentInitiationService {
       body,
       ownerId: owner ?? null,
     });
-    await this.machine.repository.insert(payment);
-    await this.authorisations.open('payment', payment.id, redirectUri);
+    await this.machine.repository.manager.transaction(async (manager) => {
+      await manager.insert(Payment, payment);
+      await this.authorisations.open('payment', payment.id, redirectUri, manager);
+    });
     return payment;
   }
 
