@@ -1,0 +1,134 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Account, Balance, Psu, Transaction } from '../src/account-information/account.entity';
+import { Authorisation } from '../src/authorisation/authorisation.entity';
+import { Consent } from '../src/consent/consent.entity';
+import { validateEnvironment } from '../src/config/environment';
+import { dataSourceOptions } from '../src/database/data-source';
+import type { PaymentStatus } from '../src/payment-initiation/payment.machine';
+import { Payment } from '../src/payment-initiation/payment.entity';
+import { scenarioRows } from '../src/sandbox-control/scenario';
+import { FIXTURE_ROWS, seedFixtures } from './fixtures';
+
+/** Rows per INSERT: TypeORM builds long statements slowly, and 50 rows measured fastest. */
+const CHUNK = 50;
+/** Payments per transaction: keeps the write-ahead log small, so it never grows to the size of the load. */
+const BATCH = 10_000;
+/** Statuses a payment ends in once its holder decided, with the authorisation status that goes with each. */
+const SETTLED: [PaymentStatus, Authorisation['status']][] = [
+  ['ACSP', 'finalised'],
+  ['ACSP', 'finalised'],
+  ['RJCT', 'finalised'],
+  ['CANC', 'failed'],
+];
+
+export interface BulkLoad {
+  payments: number;
+  transactions: number;
+}
+
+/** What the load added: one payment of it to read, and the large account with a consent on it. */
+export interface BulkLoaded {
+  paymentId: string;
+  iban: string;
+  consentId: string;
+}
+
+/**
+ * A large data set for the scaling benchmark: `payments` settled SEPA payments (each with its
+ * authorisation) from the fixture accounts, and one scenario account with `transactions` booked
+ * transactions, ten a day going back from `today`, with a valid consent on it. Written in
+ * multi-row INSERTs through TypeORM, in transactions of BATCH payments.
+ */
+export async function seedBulk(dataSource: DataSource, { payments, transactions }: BulkLoad, today: string): Promise<BulkLoaded> {
+  const scenario = scenarioRows(
+    {
+      accounts: [
+        {
+          name: 'Bulk Mustermann',
+          balances: { interimAvailable: '1000000.00', forwardAvailable: '1000000.00' },
+          booked: Array.from({ length: transactions }, (_, number) => ({
+            amount: number % 3 ? `-${(number % 500) + 1}.25` : '2500.00',
+            bookingDate: daysBefore(today, Math.floor(number / 10)),
+            counterpartyName: number % 3 ? 'Muster Handel GmbH' : 'Muster Arbeitgeber AG',
+            counterpartyIban: 'AT611904300234573201',
+            remittanceInformationUnstructured: `Bulk ${number + 1}`,
+          })),
+        },
+      ],
+    },
+    { scenarioId: randomUUID(), consentId: randomUUID(), ownerId: null },
+    today,
+  );
+  const debtors = FIXTURE_ROWS.accounts.map(({ iban }) => iban);
+  await dataSource.transaction(async (manager) => {
+    await manager.insert(Psu, scenario.psu);
+    await manager.insert(Account, scenario.accounts);
+    await manager.insert(Balance, scenario.balances);
+    await insertInChunks(manager, Transaction, scenario.transactions);
+    await manager.insert(Consent, scenario.consent);
+  });
+  let paymentId = '';
+  for (let start = 0; start < payments; start += BATCH) {
+    const rows = Array.from({ length: Math.min(BATCH, payments - start) }, (_, offset) => settledPayment(start + offset, debtors, today));
+    paymentId ||= rows[0].payment.id;
+    await dataSource.transaction(async (manager) => {
+      await insertInChunks(manager, Payment, rows.map(({ payment }) => payment));
+      await insertInChunks(manager, Authorisation, rows.map(({ authorisation }) => authorisation));
+    });
+  }
+  return { paymentId, iban: scenario.accounts[0].iban, consentId: scenario.consent.id };
+}
+
+function settledPayment(number: number, debtors: string[], today: string): { payment: Payment; authorisation: Authorisation } {
+  const [status, scaStatus] = SETTLED[number % SETTLED.length];
+  const debtorIban = debtors[number % debtors.length];
+  const amount = `${(number % 9000) + 1}.${String(number % 100).padStart(2, '0')}`;
+  const body = {
+    debtorAccount: { iban: debtorIban },
+    instructedAmount: { currency: 'EUR', amount },
+    creditorAccount: { iban: 'AT611904300234573201' },
+    creditorName: 'Muster Handel GmbH',
+    remittanceInformationUnstructured: `Invoice ${number + 1}`,
+  };
+  const id = randomUUID();
+  return {
+    payment: { id, service: 'payments', product: 'sepa-credit-transfers', status, debtorIban, amount, currency: 'EUR', executionDate: null, body, ownerId: null },
+    authorisation: { id: randomUUID(), kind: 'payment', resourceId: id, status: scaStatus, tppRedirectUri: null, createdAt: `${today}T00:00:00.000Z` },
+  };
+}
+
+async function insertInChunks<T extends ObjectLiteral>(manager: EntityManager, entity: EntityTarget<T>, rows: T[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += CHUNK) await manager.insert(entity, rows.slice(start, start + CHUNK) as QueryDeepPartialEntity<T>[]);
+}
+
+function daysBefore(today: string, days: number): string {
+  const date = new Date(`${today}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() - days);
+  return date.toISOString().slice(0, 10);
+}
+
+/** `npm run seed:bulk`: migrates, seeds the fixtures, then adds BULK_PAYMENTS and BULK_TRANSACTIONS on DATABASE_PATH. */
+async function main(): Promise<void> {
+  const { DATABASE_PATH, SANDBOX_DATE } = validateEnvironment(process.env);
+  const load = { payments: Number(process.env.BULK_PAYMENTS ?? 1_000_000), transactions: Number(process.env.BULK_TRANSACTIONS ?? 100_000) };
+  const dataSource = await new DataSource(dataSourceOptions(DATABASE_PATH)).initialize();
+  try {
+    await dataSource.runMigrations({ transaction: 'all' });
+    await dataSource.transaction((manager) => seedFixtures(manager));
+    const started = performance.now();
+    const loaded = await seedBulk(dataSource, load, SANDBOX_DATE ?? new Date().toISOString().slice(0, 10));
+    console.log(`Added ${load.payments} payments and an account with ${load.transactions} transactions in ${Math.round(performance.now() - started)} ms:`, loaded);
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
