@@ -64,7 +64,12 @@ describe('Dockerfile', () => {
     expect(stages[1]).toMatch(/^USER node$/m);
     expect(stages[1]).toMatch(/^HEALTHCHECK .*\n?.*\/health/m);
     expect(stages[1]).toMatch(/^EXPOSE 3000$/m);
-    expect(stages[1]).toContain('CMD ["node", "dist/src/main.js"]');
+  });
+
+  it('starts the server exactly as `npm run start:prod` does (the command the benchmark measures)', () => {
+    const command = JSON.parse(stages[1].match(/^CMD (.*)$/m)![1]) as string[];
+    expect(command.join(' ')).toBe(JSON.parse(read('package.json')).scripts['start:prod']);
+    expect(command.at(-1)).toBe('dist/src/main.js');
   });
 
   it('copies everything the build needs', () => {
