@@ -4,6 +4,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { DataSource } from 'typeorm';
+import { BulkLoad, BulkLoaded, seedBulk } from '../seeds/bulk';
+import { seedFixtures } from '../seeds/fixtures';
+import { dataSourceOptions } from '../src/database/data-source';
 import { freePort, spawnServer, waitForHealth } from '../test/support/server-process';
 
 /**
@@ -21,6 +25,8 @@ const PAYMENT = {
   creditorAccount: { iban: 'AT439900000000010017' },
   creditorName: 'Georg Mustermann',
 };
+/** The node arguments of `npm run start:prod` (and of the Docker image): the server is measured as it ships. */
+const productionArgs = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts['start:prod'].split(' ').slice(1);
 const headers = (extra: Record<string, string> = {}) => ({ Authorization: 'Bearer bench', 'X-Request-ID': randomUUID(), ...extra });
 
 interface Server {
@@ -82,48 +88,87 @@ async function measure(scenario: Scenario): Promise<Measured> {
   };
 }
 
+/** Creates one payment the way a TPP does; answers its ID. */
+async function initiatePayment(base: string): Promise<string> {
+  const created = await fetch(`${base}/v1/payments/sepa-credit-transfers`, {
+    method: 'POST',
+    headers: headers({ 'Content-Type': 'application/json', 'PSU-IP-Address': '192.0.2.10' }),
+    body: JSON.stringify(PAYMENT),
+  });
+  return ((await created.json()) as { paymentId: string }).paymentId;
+}
+
+/** The two reads the scaling run repeats on the large database. */
+const paymentStatus = (paymentId: string): Scenario['request'] => ({ method: 'GET', path: `/v1/payments/sepa-credit-transfers/${paymentId}/status`, headers: headers() });
+const transactionsBoth: Scenario['request'] = { method: 'GET', path: `/v1/accounts/${MARIANNE}/transactions?bookingStatus=both`, headers: headers({ 'Consent-ID': CONSENT }) };
+
 async function main(): Promise<void> {
   execFileSync('npx', ['nest', 'build'], { stdio: 'inherit' });
   const folder = mkdtempSync(join(tmpdir(), 'psd2-sandbox-bench-'));
   const servers: Server[] = [];
+  const sandboxEnvironment = (file: string) => ({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_PATH: join(folder, file) });
   try {
     const baseline = await start(['-r', 'ts-node/register/transpile-only', 'bench/baseline.ts'], {}, '/');
     servers.push(baseline);
-    const sandbox = await start(['dist/src/main.js'], { NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_PATH: join(folder, 'bench.sqlite') }, '/health');
+    const sandbox = await start(productionArgs, sandboxEnvironment('small.sqlite'), '/health');
     servers.push(sandbox);
-
-    const created = await fetch(`${sandbox.base}/v1/payments/sepa-credit-transfers`, {
-      method: 'POST',
-      headers: headers({ 'Content-Type': 'application/json', 'PSU-IP-Address': '192.0.2.10' }),
-      body: JSON.stringify(PAYMENT),
-    });
-    const { paymentId } = (await created.json()) as { paymentId: string };
-
-    const scenarios: Scenario[] = [
-      { name: 'baseline: minimal Nest app, static JSON', server: baseline, request: { method: 'GET', path: '/', headers: {} } },
-      { name: 'GET account list with balances', server: sandbox, request: { method: 'GET', path: '/v1/accounts?withBalance=true', headers: headers({ 'Consent-ID': CONSENT }) } },
-      { name: 'GET transactions (both)', server: sandbox, request: { method: 'GET', path: `/v1/accounts/${MARIANNE}/transactions?bookingStatus=both`, headers: headers({ 'Consent-ID': CONSENT }) } },
-      {
-        name: 'POST SEPA payment',
-        server: sandbox,
-        request: { method: 'POST', path: '/v1/payments/sepa-credit-transfers', headers: headers({ 'Content-Type': 'application/json', 'PSU-IP-Address': '192.0.2.10' }), body: JSON.stringify(PAYMENT) },
-      },
-      { name: 'GET payment status', server: sandbox, request: { method: 'GET', path: `/v1/payments/sepa-credit-transfers/${paymentId}/status`, headers: headers() } },
-    ];
+    const paymentId = await initiatePayment(sandbox.base);
+    const baselineScenario: Scenario = { name: 'baseline: minimal Nest app, static JSON', server: baseline, request: { method: 'GET', path: '/', headers: {} } };
     const results: Measured[] = [];
-    for (const scenario of scenarios) {
+    const run = async (scenario: Scenario) => {
       results.push(await measure(scenario));
       console.error(`measured: ${scenario.name}`);
-    }
-    const ceiling = results[0].requestsPerSecond;
+    };
+
+    await run(baselineScenario);
+    await run({ name: 'GET account list with balances', server: sandbox, request: { method: 'GET', path: '/v1/accounts?withBalance=true', headers: headers({ 'Consent-ID': CONSENT }) } });
+    await run({ name: 'GET transactions (both)', server: sandbox, request: transactionsBoth });
+    await run({
+      name: 'POST SEPA payment',
+      server: sandbox,
+      request: { method: 'POST', path: '/v1/payments/sepa-credit-transfers', headers: headers({ 'Content-Type': 'application/json', 'PSU-IP-Address': '192.0.2.10' }), body: JSON.stringify(PAYMENT) },
+    });
+    await run({ name: 'GET payment status', server: sandbox, request: paymentStatus(paymentId) });
+    const peakRss = peakRssMb(sandbox.child);
+    sandbox.child.kill('SIGTERM');
+
+    // The scaling run: the same reads on a database holding BULK_PAYMENTS payments and a large account.
+    const load = { payments: Number(process.env.BULK_PAYMENTS ?? 1_000_000), transactions: Number(process.env.BULK_TRANSACTIONS ?? 100_000) };
+    const seeding = performance.now();
+    const bulk = await loadBulk(join(folder, 'large.sqlite'), load);
+    const seedSeconds = Math.round((performance.now() - seeding) / 100) / 10;
+    console.error(`bulk seed: ${load.payments} payments, ${load.transactions} transactions in ${seedSeconds} s`);
+    const large = await start(productionArgs, sandboxEnvironment('large.sqlite'), '/health');
+    servers.push(large);
+    const largePayment = await initiatePayment(large.base);
+    const onLarge = `${load.payments.toLocaleString('en')} payments stored`;
+    await run({ name: `GET payment status, ${onLarge}`, server: large, request: paymentStatus(largePayment) });
+    await run({ name: `GET transactions (both), ${onLarge}`, server: large, request: transactionsBoth });
+    await run({
+      name: `GET transactions (both, one day), account of ${load.transactions.toLocaleString('en')}`,
+      server: large,
+      request: { method: 'GET', path: `/v1/accounts/${bulk.iban}/transactions?bookingStatus=both&dateFrom=${bulk.oneDay}&dateTo=${bulk.oneDay}`, headers: headers({ 'Consent-ID': bulk.consentId }) },
+    });
+    // Measured again at the end: the ceiling is the mean of both, which evens out drift of a noisy machine.
+    await run({ ...baselineScenario, name: 'baseline, again' });
+
+    const ceiling = (results[0].requestsPerSecond + results.at(-1)!.requestsPerSecond) / 2;
+    const small = (name: string) => results.find((result) => result.name === name)!.requestsPerSecond;
     const report = {
       date: new Date().toISOString(),
       machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
       connections: CONNECTIONS,
       seconds: SECONDS,
-      scenarios: results.map((result) => ({ ...result, ratioToBaseline: Number((result.requestsPerSecond / ceiling).toFixed(2)) })),
+      scenarios: results.map((result) => ({ ...result, ratioToBaseline: ratio(result.requestsPerSecond, ceiling) })),
       coldStartMs: sandbox.coldStartMs,
-      peakRssMb: peakRssMb(sandbox.child),
+      peakRssMb: peakRss,
+      scaling: {
+        ...load,
+        bulkSeedSeconds: seedSeconds,
+        coldStartMs: large.coldStartMs,
+        paymentStatusRatioToSmall: ratio(results[5].requestsPerSecond, small('GET payment status')),
+        transactionsRatioToSmall: ratio(results[6].requestsPerSecond, small('GET transactions (both)')),
+      },
     };
     writeFileSync(join('bench', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
     console.log('| scenario | req/s | p50 ms | p99 ms | ratio to baseline | non-2xx | errors |');
@@ -132,9 +177,31 @@ async function main(): Promise<void> {
       console.log(`| ${row.name} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.ratioToBaseline} | ${row.non2xx} | ${row.errors} |`);
     }
     console.log(`\ncold start (process start to first 200 on /health, fresh database): ${report.coldStartMs} ms; peak RSS: ${report.peakRssMb} MB`);
+    const { scaling } = report;
+    console.log(
+      `scaling: bulk seed ${scaling.bulkSeedSeconds} s; cold start on it ${scaling.coldStartMs} ms; ` +
+        `GET payment status ${scaling.paymentStatusRatioToSmall} and GET transactions ${scaling.transactionsRatioToSmall} of their small-database req/s`,
+    );
   } finally {
     for (const { child } of servers) child.kill('SIGTERM');
     rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+const ratio = (part: number, whole: number) => Number((part / whole).toFixed(2));
+
+/** Migrates a new file, seeds the fixtures and the bulk load; answers what the reads need. */
+async function loadBulk(path: string, load: BulkLoad): Promise<BulkLoaded & { oneDay: string }> {
+  const dataSource = await new DataSource(dataSourceOptions(path)).initialize();
+  try {
+    await dataSource.runMigrations({ transaction: 'all' });
+    await dataSource.transaction((manager) => seedFixtures(manager));
+    const today = new Date().toISOString().slice(0, 10);
+    // Ten transactions a day go back from today: a month ago is one day well inside the history.
+    const oneDay = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+    return { ...(await seedBulk(dataSource, load, today)), oneDay };
+  } finally {
+    await dataSource.destroy();
   }
 }
 
