@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { DomainError } from '../common/error-catalogue';
 import { applyEvent, MachineBinding } from '../common/state-machine';
 import { Authorisation, AuthorisationKind } from './authorisation.entity';
