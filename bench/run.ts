@@ -4,10 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { DataSource } from 'typeorm';
-import { BulkLoad, BulkLoaded, seedBulk } from '../seeds/bulk';
-import { seedFixtures } from '../seeds/fixtures';
-import { dataSourceOptions } from '../src/database/data-source';
+import { loadBulk } from '../seeds/bulk';
 import { freePort, spawnServer, waitForHealth } from '../test/support/server-process';
 
 /**
@@ -145,7 +142,9 @@ async function main(): Promise<void> {
     // The scaling run: the same reads on a database holding BULK_PAYMENTS payments and a large account.
     const load = { payments: Number(process.env.BULK_PAYMENTS ?? 1_000_000), transactions: Number(process.env.BULK_TRANSACTIONS ?? 100_000) };
     const seeding = performance.now();
-    const bulk = await loadBulk(join(folder, 'large.sqlite'), load);
+    const bulk = await loadBulk(join(folder, 'large.sqlite'), load, new Date().toISOString().slice(0, 10));
+    // Ten transactions a day go back from today: a month ago is one day well inside the history.
+    const oneDay = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
     const seedSeconds = Math.round((performance.now() - seeding) / 100) / 10;
     console.error(`bulk seed: ${load.payments} payments, ${load.transactions} transactions in ${seedSeconds} s`);
     const large = await start(productionArgs, sandboxEnvironment('large.sqlite'), '/health');
@@ -157,7 +156,7 @@ async function main(): Promise<void> {
     await run({
       name: `GET transactions (both, one day), account of ${load.transactions.toLocaleString('en')}`,
       server: large,
-      request: { method: 'GET', path: `/v1/accounts/${bulk.iban}/transactions?bookingStatus=both&dateFrom=${bulk.oneDay}&dateTo=${bulk.oneDay}`, headers: headers({ 'Consent-ID': bulk.consentId }) },
+      request: { method: 'GET', path: `/v1/accounts/${bulk.iban}/transactions?bookingStatus=both&dateFrom=${oneDay}&dateTo=${oneDay}`, headers: headers({ 'Consent-ID': bulk.consentId }) },
     });
     // Measured again at the end: the ceiling is the mean of both, which evens out drift of a noisy machine.
     await run({ ...baselineScenario, name: 'baseline, again' });
@@ -201,20 +200,6 @@ async function main(): Promise<void> {
 
 const ratio = (part: number, whole: number) => Number((part / whole).toFixed(2));
 
-/** Migrates a new file, seeds the fixtures and the bulk load; answers what the reads need. */
-async function loadBulk(path: string, load: BulkLoad): Promise<BulkLoaded & { oneDay: string }> {
-  const dataSource = await new DataSource(dataSourceOptions(path)).initialize();
-  try {
-    await dataSource.runMigrations({ transaction: 'all' });
-    await dataSource.transaction((manager) => seedFixtures(manager));
-    const today = new Date().toISOString().slice(0, 10);
-    // Ten transactions a day go back from today: a month ago is one day well inside the history.
-    const oneDay = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
-    return { ...(await seedBulk(dataSource, load, today)), oneDay };
-  } finally {
-    await dataSource.destroy();
-  }
-}
 
 main().catch((error: unknown) => {
   console.error(error);

@@ -42,7 +42,7 @@ export interface BulkLoaded {
  * transactions, ten a day going back from `today`, with a valid consent on it. Written in
  * multi-row INSERTs through TypeORM, in transactions of BATCH payments.
  */
-export async function seedBulk(dataSource: DataSource, { payments, transactions }: BulkLoad, today: string): Promise<BulkLoaded> {
+async function seedBulk(dataSource: DataSource, { payments, transactions }: BulkLoad, today: string): Promise<BulkLoaded> {
   const scenario = scenarioRows(
     {
       accounts: [
@@ -110,20 +110,25 @@ function daysBefore(today: string, days: number): string {
   return date.toISOString().slice(0, 10);
 }
 
-/** `npm run seed:bulk`: migrates, seeds the fixtures, then adds BULK_PAYMENTS and BULK_TRANSACTIONS on DATABASE_PATH. */
-async function main(): Promise<void> {
-  const { DATABASE_PATH, SANDBOX_DATE } = validateEnvironment(process.env);
-  const load = { payments: Number(process.env.BULK_PAYMENTS ?? 1_000_000), transactions: Number(process.env.BULK_TRANSACTIONS ?? 100_000) };
-  const dataSource = await new DataSource(dataSourceOptions(DATABASE_PATH)).initialize();
+/** Migrates the file at `path` and seeds the fixtures if that is still to do, then adds the load. */
+export async function loadBulk(path: string, load: BulkLoad, today: string): Promise<BulkLoaded> {
+  const dataSource = await new DataSource(dataSourceOptions(path)).initialize();
   try {
     await dataSource.runMigrations({ transaction: 'all' });
     await dataSource.transaction((manager) => seedFixtures(manager));
-    const started = performance.now();
-    const loaded = await seedBulk(dataSource, load, SANDBOX_DATE ?? new Date().toISOString().slice(0, 10));
-    console.log(`Added ${load.payments} payments and an account with ${load.transactions} transactions in ${Math.round(performance.now() - started)} ms:`, loaded);
+    return await seedBulk(dataSource, load, today);
   } finally {
     await dataSource.destroy();
   }
+}
+
+/** `npm run seed:bulk`: BULK_PAYMENTS and BULK_TRANSACTIONS on DATABASE_PATH. */
+async function main(): Promise<void> {
+  const { DATABASE_PATH, SANDBOX_DATE } = validateEnvironment(process.env);
+  const load = { payments: Number(process.env.BULK_PAYMENTS ?? 1_000_000), transactions: Number(process.env.BULK_TRANSACTIONS ?? 100_000) };
+  const started = performance.now();
+  const loaded = await loadBulk(DATABASE_PATH, load, SANDBOX_DATE ?? new Date().toISOString().slice(0, 10));
+  console.log(`Added ${load.payments} payments and an account with ${load.transactions} transactions in ${Math.round(performance.now() - started)} ms:`, loaded);
 }
 
 if (require.main === module) {
