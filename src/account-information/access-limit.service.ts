@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { ClockService } from '../common/clock.service';
 import { DomainError } from '../common/error-catalogue';
 import { assertPsuIpAddress } from '../common/psu-ip-address.guard';
 import type { Consent } from '../consent/consent.entity';
+import { GroupCommit } from '../database/group-commit';
 import { AccessCount } from './access-count.entity';
 
 /**
@@ -14,7 +14,7 @@ import { AccessCount } from './access-count.entity';
 @Injectable()
 export class AccessLimitService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly writes: GroupCommit,
     private readonly clock: ClockService,
   ) {}
 
@@ -24,7 +24,7 @@ export class AccessLimitService {
     if (psuIpAddress !== undefined) return assertPsuIpAddress(psuIpAddress);
     if (consent.fixture) return;
     const day = this.clock.today();
-    await this.dataSource.transaction(async (manager) => {
+    await this.writes.run(async (manager) => {
       for (const accountIban of ibans) {
         const key = { consentId: consent.id, accountIban, day };
         await manager.createQueryBuilder().insert().into(AccessCount).values({ ...key, accesses: 0 }).orIgnore().execute();

@@ -14,6 +14,7 @@ import { addDays } from '../common/dates';
 import { ConsentUnknownError, DomainError, FormatError } from '../common/error-catalogue';
 import { applyEvent, MachineBinding, nextStatus } from '../common/state-machine';
 import { Environment } from '../config/environment';
+import { GroupCommit } from '../database/group-commit';
 import { CreateConsentDto } from './dto/create-consent.dto';
 import { accessDecidedBy } from './consent-access';
 import { AccountReference, Consent, ConsentAccess } from './consent.entity';
@@ -37,6 +38,7 @@ export class ConsentService {
     private readonly authorisations: AuthorisationService,
     private readonly clock: ClockService,
     private readonly config: ConfigService<Environment, true>,
+    private readonly writes: GroupCommit,
   ) {
     this.machine = { repository: consents, machine: consentMachine, contextOf: ({ validUntil }) => ({ validUntil }) };
   }
@@ -64,8 +66,10 @@ export class ConsentService {
       fixture: false,
       ownerId: owner ?? null,
     });
-    await this.consents.insert(consent);
-    await this.authorisations.open('consent', consent.id, redirectUri);
+    await this.writes.run(async (manager) => {
+      await manager.insert(Consent, consent);
+      await this.authorisations.open('consent', consent.id, redirectUri, manager);
+    });
     if (auto) await this.authorisations.moveOpen('consent', consent.id, { type: 'FINALISE' });
     return { consentId: consent.id, consentStatus: consent.status };
   }

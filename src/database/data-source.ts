@@ -26,12 +26,12 @@ export function dataSourceOptions(databasePath: string): DataSourceOptions {
     // Listed as classes, not globs, so the same list works from ts-jest and from dist/.
     migrations: [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000, Hardening1795600000000],
     synchronize: false,
-    // The driver turns foreign keys on itself; WAL lets reads run beside a write. In WAL mode
-    // synchronous=NORMAL writes each commit to the log before the answer (a killed process loses
-    // nothing) and fsyncs at checkpoints: a power cut can lose the last commits, never the file.
+    // The driver turns foreign keys on itself; WAL lets reads run beside a write. synchronous=FULL
+    // fsyncs the log at every commit, so an answered write survives a power cut too; GroupCommit
+    // shares one commit among the writes that arrive together, which keeps that affordable.
     enableWAL: true,
     prepareDatabase: (db) => {
-      db.pragma('synchronous = NORMAL');
+      db.pragma('synchronous = FULL');
     },
   };
 }

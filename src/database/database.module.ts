@@ -1,4 +1,4 @@
-import { applyDecorators, Controller, Get, Injectable, Module, OnModuleInit } from '@nestjs/common';
+import { applyDecorators, Controller, Get, Global, Injectable, Module, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -8,6 +8,7 @@ import { TppErrorResponse } from '../common/error-response.dto';
 import { COMMON_ERRORS } from '../common/tpp-request.guard';
 import { Environment } from '../config/environment';
 import { dataSourceOptions } from './data-source';
+import { GroupCommit } from './group-commit';
 
 /** Upserts the fixtures once the migrations have run, before the server accepts a request. */
 @Injectable()
@@ -40,6 +41,8 @@ class HealthController {
   }
 }
 
+/** Global: every context hands its writes to the one GroupCommit. */
+@Global()
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
@@ -52,6 +55,7 @@ class HealthController {
     }),
   ],
   controllers: [HealthController],
-  providers: [FixtureLoader],
+  providers: [FixtureLoader, GroupCommit],
+  exports: [GroupCommit],
 })
 export class DatabaseModule {}

@@ -11,6 +11,7 @@ import { ClockService } from '../common/clock.service';
 import { DomainError } from '../common/error-catalogue';
 import { applyEvent, MachineBinding, nextStatus } from '../common/state-machine';
 import { Environment } from '../config/environment';
+import { GroupCommit } from '../database/group-commit';
 import type { ScaDecision } from '../consent/consent.service';
 import { Payment } from './payment.entity';
 import { initialPaymentStatus, PaymentContext, PaymentEvent, paymentMachine, PaymentStatus } from './payment.machine';
@@ -39,6 +40,7 @@ export class PaymentInitiationService {
     private readonly authorisations: AuthorisationService,
     private readonly clock: ClockService,
     private readonly config: ConfigService<Environment, true>,
+    private readonly writes: GroupCommit,
   ) {
     this.machine = { repository: payments, machine: paymentMachine, contextOf };
   }
@@ -55,7 +57,7 @@ export class PaymentInitiationService {
       body,
       ownerId: owner ?? null,
     });
-    await this.machine.repository.manager.transaction(async (manager) => {
+    await this.writes.run(async (manager) => {
       await manager.insert(Payment, payment);
       await this.authorisations.open('payment', payment.id, redirectUri, manager);
     });

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Account, Balance, Psu, Transaction } from '../account-information/account.entity';
 import { Owner, ownedBy } from '../auth/owner';
 import { ClockService } from '../common/clock.service';
 import { DomainError } from '../common/error-catalogue';
 import { Consent } from '../consent/consent.entity';
+import { GroupCommit } from '../database/group-commit';
 import { scenarioRows, toScenarioResponse } from './scenario';
 import type { CreateScenarioDto, ScenarioResponse } from './scenario.dto';
 
@@ -14,7 +14,7 @@ import type { CreateScenarioDto, ScenarioResponse } from './scenario.dto';
 @Injectable()
 export class ScenarioService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly writes: GroupCommit,
     private readonly clock: ClockService,
   ) {}
 
@@ -22,7 +22,7 @@ export class ScenarioService {
     const scenarioId = randomUUID();
     const rows = scenarioRows(request, { scenarioId, consentId: randomUUID(), ownerId: owner ?? null }, this.clock.today());
     // All or nothing: a 201 means the whole scenario is stored.
-    await this.dataSource.transaction(async (manager) => {
+    await this.writes.run(async (manager) => {
       await manager.insert(Psu, rows.psu);
       await manager.insert(Account, rows.accounts);
       await manager.insert(Balance, rows.balances);
@@ -34,7 +34,7 @@ export class ScenarioService {
   }
 
   async delete(scenarioId: string, owner: Owner): Promise<void> {
-    const deleted = await this.dataSource.transaction(async (manager) => {
+    const deleted = await this.writes.run(async (manager) => {
       // The scenario's PSU carries its owner: another client's scenario is unknown here.
       if (!(await manager.existsBy(Psu, { scenarioId, ...ownedBy(owner) }))) return 0;
       await manager.delete(Consent, { scenarioId });
