@@ -13,6 +13,7 @@ import { freePort, spawnServer, waitForHealth } from '../test/support/server-pro
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARM_UP_SECONDS = 2;
+const ROUNDS = 3;
 const CONNECTIONS = 50;
 const CONSENT = 'e6151d43-dca8-4fe1-b139-3a89bfeb57a2';
 const MARIANNE = 'AT099900000000001511';
@@ -64,6 +65,7 @@ interface Measured {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  ratioToBaseline: number;
   non2xx: number;
   errors: number;
 }
@@ -72,18 +74,37 @@ async function drive({ server, request }: Scenario, duration: number): Promise<a
   return autocannon({ url: `${server.base}${request.path}`, method: request.method, headers: request.headers, body: request.body, connections: CONNECTIONS, duration });
 }
 
-async function measure(scenario: Scenario): Promise<Measured> {
-  await drive(scenario, WARM_UP_SECONDS);
-  const result = await drive(scenario, SECONDS);
-  return {
-    name: scenario.name,
-    requestsPerSecond: Math.round(result.requests.average),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-  };
+/**
+ * Measures the scenarios in ROUNDS rounds of SECONDS / ROUNDS each, every round in the same order,
+ * the baseline first: a machine that drifts slows a round's scenarios and its baseline alike.
+ * A scenario's req/s, latencies and ratio to the baseline are the medians over the rounds.
+ */
+async function measureInRounds(baseline: Scenario, scenarios: Scenario[]): Promise<Measured[]> {
+  const all = [baseline, ...scenarios];
+  for (const scenario of all) await drive(scenario, WARM_UP_SECONDS);
+  const rounds: autocannon.Result[][] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const results: autocannon.Result[] = [];
+    for (const scenario of all) results.push(await drive(scenario, SECONDS / ROUNDS));
+    rounds.push(results);
+    console.error(`measured: round ${round} of ${ROUNDS}`);
+  }
+  return all.map(({ name }, index) => {
+    const of = (value: (result: autocannon.Result, round: autocannon.Result[]) => number) => median(rounds.map((round) => value(round[index], round)));
+    const sum = (value: (result: autocannon.Result) => number) => rounds.reduce((total, round) => total + value(round[index]), 0);
+    return {
+      name,
+      requestsPerSecond: Math.round(of((result) => result.requests.average)),
+      p50Ms: of((result) => result.latency.p50),
+      p99Ms: of((result) => result.latency.p99),
+      ratioToBaseline: Number(of((result, round) => result.requests.average / round[0].requests.average).toFixed(2)),
+      non2xx: sum((result) => result.non2xx),
+      errors: sum((result) => result.errors + result.timeouts),
+    };
+  });
 }
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Creates one payment the way a TPP does; answers its ID. */
 async function initiatePayment(base: string): Promise<string> {
@@ -115,63 +136,53 @@ async function main(): Promise<void> {
       fresh.child.kill('SIGTERM');
       await new Promise((resolve) => fresh.child.once('exit', resolve));
     }
-    const coldStartMs = [...coldStarts].sort((a, b) => a - b)[2];
+    const coldStartMs = median(coldStarts);
     const sandbox = await start(productionArgs, sandboxEnvironment('small.sqlite'), '/health');
     servers.push(sandbox);
     const paymentId = await initiatePayment(sandbox.base);
-    const baselineScenario: Scenario = { name: 'baseline: minimal Nest app, static JSON', server: baseline, request: { method: 'GET', path: '/', headers: {} } };
-    const results: Measured[] = [];
-    const run = async (scenario: Scenario) => {
-      results.push(await measure(scenario));
-      console.error(`measured: ${scenario.name}`);
-    };
 
-    await run(baselineScenario);
-    await run({ name: 'GET account list with balances', server: sandbox, request: { method: 'GET', path: '/v1/accounts?withBalance=true', headers: headers({ 'Consent-ID': CONSENT }) } });
-    await run({ name: 'GET transactions (both)', server: sandbox, request: transactionsBoth });
-    // Before the POSTs: the scaling run reads a database the POSTs have not just grown either.
-    await run({ name: 'GET payment status', server: sandbox, request: paymentStatus(paymentId) });
-    await run({
-      name: 'POST SEPA payment',
-      server: sandbox,
-      request: { method: 'POST', path: '/v1/payments/sepa-credit-transfers', headers: headers({ 'Content-Type': 'application/json', 'PSU-IP-Address': '192.0.2.10' }), body: JSON.stringify(PAYMENT) },
-    });
-    const peakRss = peakRssMb(sandbox.child);
-    sandbox.child.kill('SIGTERM');
-
-    // The scaling run: the same reads on a database holding BULK_PAYMENTS payments and a large account.
+    // The large database: the fixtures plus BULK_PAYMENTS payments and a large account.
     const load = { payments: Number(process.env.BULK_PAYMENTS ?? 1_000_000), transactions: Number(process.env.BULK_TRANSACTIONS ?? 100_000) };
     const seeding = performance.now();
     const bulk = await loadBulk(join(folder, 'large.sqlite'), load, new Date().toISOString().slice(0, 10));
-    // Ten transactions a day go back from today: a month ago is one day well inside the history.
-    const oneDay = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
     const seedSeconds = Math.round((performance.now() - seeding) / 100) / 10;
     console.error(`bulk seed: ${load.payments} payments, ${load.transactions} transactions in ${seedSeconds} s`);
     const large = await start(productionArgs, sandboxEnvironment('large.sqlite'), '/health');
     servers.push(large);
     const largePayment = await initiatePayment(large.base);
     const onLarge = `${load.payments.toLocaleString('en')} payments stored`;
-    await run({ name: `GET payment status, ${onLarge}`, server: large, request: paymentStatus(largePayment) });
-    await run({ name: `GET transactions (both), ${onLarge}`, server: large, request: transactionsBoth });
-    await run({
-      name: `GET transactions (both, one day), account of ${load.transactions.toLocaleString('en')}`,
-      server: large,
-      request: { method: 'GET', path: `/v1/accounts/${bulk.iban}/transactions?bookingStatus=both&dateFrom=${oneDay}&dateTo=${oneDay}`, headers: headers({ 'Consent-ID': bulk.consentId }) },
-    });
-    // Measured again at the end: the ceiling is the mean of both, which evens out drift of a noisy machine.
-    await run({ ...baselineScenario, name: 'baseline, again' });
+    // Ten transactions a day go back from today: a month ago is one day well inside the history.
+    const oneDay = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
 
-    const ceiling = (results[0].requestsPerSecond + results.at(-1)!.requestsPerSecond) / 2;
+    const results = await measureInRounds({ name: 'baseline: minimal Nest app, static JSON', server: baseline, request: { method: 'GET', path: '/', headers: {} } }, [
+      { name: 'GET account list with balances', server: sandbox, request: { method: 'GET', path: '/v1/accounts?withBalance=true', headers: headers({ 'Consent-ID': CONSENT }) } },
+      { name: 'GET transactions (both)', server: sandbox, request: transactionsBoth },
+      { name: 'GET payment status', server: sandbox, request: paymentStatus(paymentId) },
+      {
+        name: 'POST SEPA payment',
+        server: sandbox,
+        request: { method: 'POST', path: '/v1/payments/sepa-credit-transfers', headers: headers({ 'Content-Type': 'application/json', 'PSU-IP-Address': '192.0.2.10' }), body: JSON.stringify(PAYMENT) },
+      },
+      { name: `GET payment status, ${onLarge}`, server: large, request: paymentStatus(largePayment) },
+      { name: `GET transactions (both), ${onLarge}`, server: large, request: transactionsBoth },
+      {
+        name: `GET transactions (both, one day), account of ${load.transactions.toLocaleString('en')}`,
+        server: large,
+        request: { method: 'GET', path: `/v1/accounts/${bulk.iban}/transactions?bookingStatus=both&dateFrom=${oneDay}&dateTo=${oneDay}`, headers: headers({ 'Consent-ID': bulk.consentId }) },
+      },
+    ]);
+
     const rate = (name: string) => results.find((result) => result.name === name)!.requestsPerSecond;
     const report = {
       date: new Date().toISOString(),
       machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
       connections: CONNECTIONS,
       seconds: SECONDS,
-      scenarios: results.map((result) => ({ ...result, ratioToBaseline: ratio(result.requestsPerSecond, ceiling) })),
+      rounds: ROUNDS,
+      scenarios: results,
       coldStartMs,
       coldStartsMs: coldStarts,
-      peakRssMb: peakRss,
+      peakRssMb: peakRssMb(sandbox.child),
       scaling: {
         ...load,
         bulkSeedSeconds: seedSeconds,
