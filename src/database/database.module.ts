@@ -41,7 +41,7 @@ class HealthController {
   }
 }
 
-/** Global: every context hands its writes to the one GroupCommit. */
+/** Global: the one GroupCommit takes the transactions of every context. */
 @Global()
 @Module({
   imports: [
