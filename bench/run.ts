@@ -11,9 +11,9 @@ import { freePort, spawnServer, waitForHealth } from '../test/support/server-pro
  * `npm run bench`: builds the sandbox, starts it on a fresh database file and a minimal Nest app
  * beside it, and drives both with autocannon on loopback. Prints a table; writes bench/latest.json.
  */
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const WARM_UP_SECONDS = 2;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const CONNECTIONS = 50;
 const CONSENT = 'e6151d43-dca8-4fe1-b139-3a89bfeb57a2';
 const MARIANNE = 'AT099900000000001511';
@@ -25,6 +25,8 @@ const PAYMENT = {
 };
 /** The node arguments of `npm run start:prod` (and of the Docker image): the server is measured as it ships. */
 const productionArgs = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts['start:prod'].split(' ').slice(1);
+/** The baseline starts the same way: built with the sandbox, under the same node flags (they tune the garbage collector). */
+const baselineArgs = [...productionArgs.slice(0, -1), 'dist/bench/baseline.js'];
 const headers = (extra: Record<string, string> = {}) => ({ Authorization: 'Bearer bench', 'X-Request-ID': randomUUID(), ...extra });
 
 interface Server {
@@ -66,6 +68,8 @@ interface Measured {
   p50Ms: number;
   p99Ms: number;
   ratioToBaseline: number;
+  /** req/s of each round, in the order of the rounds. */
+  requestsPerRound: number[];
   non2xx: number;
   errors: number;
 }
@@ -77,7 +81,8 @@ async function drive({ server, request }: Scenario, duration: number): Promise<a
 /**
  * Measures the scenarios in ROUNDS rounds of SECONDS / ROUNDS each, every round in the same order,
  * the baseline first: a machine that drifts slows a round's scenarios and its baseline alike.
- * A scenario's req/s, latencies and ratio to the baseline are the medians over the rounds.
+ * A scenario's req/s, latencies and ratio to the baseline are the medians over the rounds; every
+ * ratio is taken within a round (ratioInRounds).
  */
 async function measureInRounds(baseline: Scenario, scenarios: Scenario[]): Promise<Measured[]> {
   const all = [baseline, ...scenarios];
@@ -89,15 +94,17 @@ async function measureInRounds(baseline: Scenario, scenarios: Scenario[]): Promi
     rounds.push(results);
     console.error(`measured: round ${round} of ${ROUNDS}`);
   }
+  const requestsPerRound = all.map((_, index) => rounds.map((round) => Math.round(round[index].requests.average)));
   return all.map(({ name }, index) => {
-    const of = (value: (result: autocannon.Result, round: autocannon.Result[]) => number) => median(rounds.map((round) => value(round[index], round)));
-    const sum = (value: (result: autocannon.Result) => number) => rounds.reduce((total, round) => total + value(round[index]), 0);
+    const of = (value: (result: autocannon.Result) => number) => rounds.map((round) => value(round[index]));
+    const sum = (value: (result: autocannon.Result) => number) => of(value).reduce((total, part) => total + part, 0);
     return {
       name,
-      requestsPerSecond: Math.round(of((result) => result.requests.average)),
-      p50Ms: of((result) => result.latency.p50),
-      p99Ms: of((result) => result.latency.p99),
-      ratioToBaseline: Number(of((result, round) => result.requests.average / round[0].requests.average).toFixed(2)),
+      requestsPerSecond: median(requestsPerRound[index]),
+      p50Ms: median(of((result) => result.latency.p50)),
+      p99Ms: median(of((result) => result.latency.p99)),
+      ratioToBaseline: ratioInRounds(requestsPerRound[index], requestsPerRound[0]),
+      requestsPerRound: requestsPerRound[index],
       non2xx: sum((result) => result.non2xx),
       errors: sum((result) => result.errors + result.timeouts),
     };
@@ -105,6 +112,9 @@ async function measureInRounds(baseline: Scenario, scenarios: Scenario[]): Promi
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** The median over the rounds of part's req/s to whole's in the same round. */
+const ratioInRounds = (part: number[], whole: number[]) => Number(median(part.map((rate, round) => rate / whole[round])).toFixed(2));
 
 /** Creates one payment the way a TPP does; answers its ID. */
 async function initiatePayment(base: string): Promise<string> {
@@ -126,7 +136,7 @@ async function main(): Promise<void> {
   const servers: Server[] = [];
   const sandboxEnvironment = (file: string) => ({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_PATH: join(folder, file) });
   try {
-    const baseline = await start(['-r', 'ts-node/register/transpile-only', 'bench/baseline.ts'], {}, '/');
+    const baseline = await start(baselineArgs, {}, '/');
     servers.push(baseline);
     // Cold start varies most from run to run on a shared machine: the median of five fresh starts.
     const coldStarts: number[] = [];
@@ -172,7 +182,7 @@ async function main(): Promise<void> {
       },
     ]);
 
-    const rate = (name: string) => results.find((result) => result.name === name)!.requestsPerSecond;
+    const rounds = (name: string) => results.find((result) => result.name === name)!.requestsPerRound;
     const report = {
       date: new Date().toISOString(),
       machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
@@ -187,8 +197,8 @@ async function main(): Promise<void> {
         ...load,
         bulkSeedSeconds: seedSeconds,
         coldStartMs: large.coldStartMs,
-        paymentStatusRatioToSmall: ratio(rate(`GET payment status, ${onLarge}`), rate('GET payment status')),
-        transactionsRatioToSmall: ratio(rate(`GET transactions (both), ${onLarge}`), rate('GET transactions (both)')),
+        paymentStatusRatioToSmall: ratioInRounds(rounds(`GET payment status, ${onLarge}`), rounds('GET payment status')),
+        transactionsRatioToSmall: ratioInRounds(rounds(`GET transactions (both), ${onLarge}`), rounds('GET transactions (both)')),
       },
     };
     writeFileSync(join('bench', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
@@ -208,8 +218,6 @@ async function main(): Promise<void> {
     rmSync(folder, { recursive: true, force: true });
   }
 }
-
-const ratio = (part: number, whole: number) => Number((part / whole).toFixed(2));
 
 
 main().catch((error: unknown) => {
