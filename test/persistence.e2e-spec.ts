@@ -4,8 +4,8 @@ import request from 'supertest';
 import { Account, Balance, Transaction } from '../src/account-information/account.entity';
 import { Consent } from '../src/consent/consent.entity';
 import { Payment } from '../src/payment-initiation/payment.entity';
-import { MARIANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
-import { removeDatabase, Sandbox, startSandbox, temporaryDatabasePath, tppHeaders } from './support/sandbox';
+import { GEORG, MARIANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
+import { removeDatabase, Sandbox, startSandbox, temporaryDatabasePath, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const run = promisify(execFile);
 const consentBody = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
@@ -71,6 +71,34 @@ describe('persistence', () => {
     } finally {
       await sandbox.close();
     }
+  });
+});
+
+describe('a status change and the authorisations it moves', () => {
+  // Redirect mode: in auto mode a read would complete SCA, itself moving the authorisations.
+  const sandbox = useSandbox({ SCA_MODE: 'redirect' });
+  const headers = () => tppHeaders({ 'PSU-IP-Address': '192.0.2.10' });
+  const sepa = { debtorAccount: { iban: MARIANNE }, instructedAmount: { currency: 'EUR', amount: '1.00' }, creditorAccount: { iban: GEORG }, creditorName: 'Georg Mustermann' };
+
+  it('are committed together: a cancellation whose authorisations cannot move is rolled back whole', async () => {
+    const created = await request(sandbox.http).post('/v1/payments/sepa-credit-transfers').set(headers()).send(sepa).expect(200);
+    const path = `/v1/payments/sepa-credit-transfers/${created.body.paymentId}`;
+    const read = async () => ({
+      transactionStatus: (await request(sandbox.http).get(`${path}/status`).set(headers()).expect(200)).body.transactionStatus,
+      scaStatus: (await request(sandbox.http).get(`${path}/authorisations/authorization_not_yet_available`).set(headers()).expect(200)).body.scaStatus,
+    });
+
+    // A real fault in the second step: the database refuses to move any authorisation.
+    await sandbox.dataSource.query("CREATE TRIGGER refuse_moves BEFORE UPDATE ON authorisations BEGIN SELECT RAISE(ABORT, 'injected fault'); END");
+    const sent = headers();
+    const refused = await request(sandbox.http).delete(path).set(sent).expect(500);
+    expect(refused.headers['x-request-id']).toBe(sent['X-Request-ID']);
+    expect(refused.body).toEqual(tppError('INTERNAL_SERVER_ERROR', '{sensitive} XS2A013E: unexpected error'));
+    expect(await read()).toEqual({ transactionStatus: 'RCVD', scaStatus: 'received' });
+
+    await sandbox.dataSource.query('DROP TRIGGER refuse_moves');
+    await request(sandbox.http).delete(path).set(headers()).expect(204);
+    expect(await read()).toEqual({ transactionStatus: 'CANC', scaStatus: 'failed' });
   });
 });
 

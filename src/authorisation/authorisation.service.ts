@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { DomainError } from '../common/error-catalogue';
 import { applyEvent, MachineBinding } from '../common/state-machine';
 import { Authorisation, AuthorisationKind } from './authorisation.entity';
@@ -45,13 +45,17 @@ export class AuthorisationService {
     return authorisation;
   }
 
-  /** Moves every open authorisation of a resource; answers where the holder goes back to (the newest address given). */
-  async moveOpen(kind: AuthorisationKind, resourceId: string, event: AuthorisationEvent): Promise<string | null> {
-    const open = await this.machine.repository.find({
+  /**
+   * Moves every open authorisation of a resource; answers where the holder goes back to (the
+   * newest address given). `manager`: the transaction (a GroupCommit write) that also changes the
+   * resource, so that a crash never leaves the two apart.
+   */
+  async moveOpen(kind: AuthorisationKind, resourceId: string, event: AuthorisationEvent, manager: EntityManager): Promise<string | null> {
+    const open = await manager.find(Authorisation, {
       where: { kind, resourceId, status: In(['received', 'started']) },
       order: { createdAt: 'ASC' },
     });
-    for (const authorisation of open) await applyEvent(this.machine, authorisation, event);
+    for (const authorisation of open) await applyEvent(this.machine, authorisation, event, {}, manager);
     return open.map(({ tppRedirectUri }) => tppRedirectUri).filter((uri) => uri !== null).at(-1) ?? null;
   }
 

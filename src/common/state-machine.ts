@@ -1,4 +1,4 @@
-import { FindOptionsWhere, Repository } from 'typeorm';
+import { EntityManager, FindOptionsWhere, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { AnyMachineSnapshot, AnyStateMachine, ContextFrom, EventFromLogic, SnapshotFrom, transition } from 'xstate';
 
@@ -34,19 +34,22 @@ export interface MachineBinding<TEntity extends StatusOwner, TMachine extends An
 /**
  * Lets the machine decide an event, then writes the new status (with `also`) by a
  * compare-and-set on the old status, so that of two racing requests only one wins. The loser
- * reads the row again and the machine decides on what the winner left.
+ * reads the row again and the machine decides on what the winner left. `manager`: the
+ * transaction the change belongs to, when it is one step of several.
  */
 export async function applyEvent<TEntity extends StatusOwner, TMachine extends AnyStateMachine>(
   binding: MachineBinding<TEntity, TMachine>,
   entity: TEntity,
   event: EventFromLogic<TMachine>,
   also: Partial<TEntity> = {},
+  manager: EntityManager = binding.repository.manager,
 ): Promise<{ entity: TEntity; accepted: boolean }> {
   const status = nextStatus(binding.machine, entity.status, binding.contextOf(entity), event);
   if (!status) return { entity, accepted: false };
+  const repository = manager.withRepository(binding.repository);
   const where = { id: entity.id, status: entity.status } as FindOptionsWhere<TEntity>;
-  const { affected } = await binding.repository.update(where, { ...also, status } as QueryDeepPartialEntity<TEntity>);
+  const { affected } = await repository.update(where, { ...also, status } as QueryDeepPartialEntity<TEntity>);
   if (affected) return { entity: Object.assign(entity, also, { status }), accepted: true };
-  const current = await binding.repository.findOneByOrFail({ id: entity.id } as FindOptionsWhere<TEntity>);
-  return applyEvent(binding, current, event, also);
+  const current = await repository.findOneByOrFail({ id: entity.id } as FindOptionsWhere<TEntity>);
+  return applyEvent(binding, current, event, also, manager);
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
-import { FindOptionsWhere, In, IsNull, LessThan, Repository } from 'typeorm';
+import { EntityManager, FindOptionsWhere, In, IsNull, LessThan, Repository } from 'typeorm';
 import { FIRST_VALID_CONSENT_ID, FIXTURE_ROWS } from '../../seeds/fixtures';
 import { Account } from '../account-information/account.entity';
 import { Owner } from '../auth/owner';
@@ -69,8 +69,8 @@ export class ConsentService {
     await this.writes.run(async (manager) => {
       await manager.insert(Consent, consent);
       await this.authorisations.open('consent', consent.id, redirectUri, manager);
+      if (auto) await this.authorisations.moveOpen('consent', consent.id, { type: 'FINALISE' }, manager);
     });
-    if (auto) await this.authorisations.moveOpen('consent', consent.id, { type: 'FINALISE' });
     return { consentId: consent.id, consentStatus: consent.status };
   }
 
@@ -90,11 +90,13 @@ export class ConsentService {
   async delete(consentId: string, owner: Owner): Promise<void> {
     const consent = await this.findCurrent(consentId, owner);
     if (consent.fixture) return; // the bank's scenery: deleting answers 204 and changes nothing
-    const { entity: now, accepted } = await this.apply(consent, { type: 'TERMINATE' });
-    if (!accepted) {
-      throw new DomainError({ messageId: 'XS2A011E', description: `consent ${consentId} is ${now.status} and cannot be deleted` });
-    }
-    await this.authorisations.moveOpen('consent', consentId, { type: 'FAIL' });
+    await this.writes.run(async (manager) => {
+      const { entity: now, accepted } = await this.apply(consent, { type: 'TERMINATE' }, {}, manager);
+      if (!accepted) {
+        throw new DomainError({ messageId: 'XS2A011E', description: `consent ${consentId} is ${now.status} and cannot be deleted` });
+      }
+      await this.authorisations.moveOpen('consent', consentId, { type: 'FAIL' }, manager);
+    });
   }
 
   /** A further authorisation of a consent still waiting for the holder (Berlin Group start authorisation). */
@@ -126,10 +128,12 @@ export class ConsentService {
     const consent = this.assertWaiting(await this.findCurrent(consentId, owner));
     const access = accessDecidedBy(consent.access, held);
     if (!access) throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the accounts of consent ${consentId}` });
-    const { entity, accepted } = await this.apply(consent, decision === 'approve' ? { type: 'APPROVE' } : { type: 'DENY' }, decision === 'approve' ? { access } : {});
-    if (!accepted) throw notWaiting(entity); // another decision won the race
-    const redirectUri = await this.authorisations.moveOpen('consent', consentId, { type: decision === 'approve' ? 'FINALISE' : 'FAIL' });
-    return { consent: entity, redirectUri };
+    return this.writes.run(async (manager) => {
+      const { entity, accepted } = await this.apply(consent, decision === 'approve' ? { type: 'APPROVE' } : { type: 'DENY' }, decision === 'approve' ? { access } : {}, manager);
+      if (!accepted) throw notWaiting(entity); // another decision won the race
+      const redirectUri = await this.authorisations.moveOpen('consent', consentId, { type: decision === 'approve' ? 'FINALISE' : 'FAIL' }, manager);
+      return { consent: entity, redirectUri };
+    });
   }
 
   /** A consent the account holder can still decide on, as the SCA page shows it; 409 otherwise. */
@@ -140,7 +144,7 @@ export class ConsentService {
   /** The page was opened: the consent's open authorisations are started. */
   async markStarted(consentId: string): Promise<Consent> {
     const consent = await this.findWaiting(consentId);
-    await this.authorisations.moveOpen('consent', consentId, { type: 'START' });
+    await this.writes.run((manager) => this.authorisations.moveOpen('consent', consentId, { type: 'START' }, manager));
     return consent;
   }
 
@@ -156,13 +160,16 @@ export class ConsentService {
 
   /** An expired consent can no longer be authorised: its open authorisations fail with it. */
   private async expireIfDue(consent: Consent): Promise<Consent> {
-    const { entity, accepted } = await this.apply(consent, { type: 'EXPIRE', today: this.clock.today() });
-    if (accepted) await this.authorisations.moveOpen('consent', consent.id, { type: 'FAIL' });
-    return entity;
+    if (!this.dueToExpire(consent)) return consent; // the common read opens no transaction
+    return this.writes.run(async (manager) => {
+      const { entity, accepted } = await this.apply(consent, { type: 'EXPIRE', today: this.clock.today() }, {}, manager);
+      if (accepted) await this.authorisations.moveOpen('consent', consent.id, { type: 'FAIL' }, manager);
+      return entity;
+    });
   }
 
-  private apply(consent: Consent, event: ConsentEvent, also: Partial<Consent> = {}): Promise<{ entity: Consent; accepted: boolean }> {
-    return applyEvent(this.machine, consent, event, { ...also, lastActionDate: this.clock.today() });
+  private apply(consent: Consent, event: ConsentEvent, also: Partial<Consent>, manager: EntityManager): Promise<{ entity: Consent; accepted: boolean }> {
+    return applyEvent(this.machine, consent, event, { ...also, lastActionDate: this.clock.today() }, manager);
   }
 
   /** Only a consent the holder has not decided on yet can be authorised (409 otherwise). */

@@ -66,22 +66,22 @@ export class PaymentInitiationService {
 
   /** The payment as it stands: in auto mode its first read completes SCA (decisions §2); a due PDNG executes. */
   async find(type: PaymentType, paymentId: string, owner: Owner): Promise<Payment> {
-    let payment = await this.findStored(type, paymentId, owner);
+    const stored = await this.findStored(type, paymentId, owner);
     // The balance look-up is spared once SCA is over.
-    if (this.config.get('SCA_MODE', { infer: true }) === 'auto' && this.can(payment, WAITING_FOR.payment)) {
-      payment = (await applyEvent(this.machine, payment, await this.scaCompleted(payment))).entity;
-      await this.authorisations.moveOpen('payment', paymentId, { type: 'FINALISE' });
-    }
+    const auto = this.config.get('SCA_MODE', { infer: true }) === 'auto' && this.can(stored, WAITING_FOR.payment);
+    const payment = auto ? await this.completeScaAtOnce(stored) : stored;
     return (await applyEvent(this.machine, payment, { type: 'EXECUTE', today: this.clock.today() })).entity;
   }
 
   /** DELETE: RCVD is cancelled at once; PDNG needs the holder to authorise the cancellation. */
   async cancel(type: PaymentType, paymentId: string, owner: Owner): Promise<{ cancelled: true } | { cancelled: false; status: PaymentStatus }> {
-    const { entity: payment, accepted } = await applyEvent(this.machine, await this.findStored(type, paymentId, owner), { type: 'CANCEL' });
-    if (accepted) {
-      await this.authorisations.moveOpen('payment', paymentId, { type: 'FAIL' });
-      return { cancelled: true };
-    }
+    const stored = await this.findStored(type, paymentId, owner);
+    const { entity: payment, accepted } = await this.writes.run(async (manager) => {
+      const cancelled = await applyEvent(this.machine, stored, { type: 'CANCEL' }, {}, manager);
+      if (cancelled.accepted) await this.authorisations.moveOpen('payment', paymentId, { type: 'FAIL' }, manager);
+      return cancelled;
+    });
+    if (accepted) return { cancelled: true };
     if (this.can(payment, WAITING_FOR.cancellation)) return { cancelled: false, status: payment.status };
     throw cancellationInvalid(payment);
   }
@@ -142,14 +142,16 @@ export class PaymentInitiationService {
       cancellation: { approve: async () => ({ type: 'CANCELLATION_AUTHORISED' }), deny: async () => null },
     };
     const event = await events[kind][decision]();
-    let decided = payment;
-    if (event) {
-      const { entity, accepted } = await applyEvent(this.machine, payment, event);
-      if (!accepted) throw notWaiting(entity); // another decision won the race
-      decided = entity;
-    }
-    const redirectUri = await this.authorisations.moveOpen(kind, paymentId, { type: decision === 'approve' ? 'FINALISE' : 'FAIL' });
-    return { payment: decided, redirectUri };
+    return this.writes.run(async (manager) => {
+      let decided = payment;
+      if (event) {
+        const { entity, accepted } = await applyEvent(this.machine, payment, event, {}, manager);
+        if (!accepted) throw notWaiting(entity); // another decision won the race
+        decided = entity;
+      }
+      const redirectUri = await this.authorisations.moveOpen(kind, paymentId, { type: decision === 'approve' ? 'FINALISE' : 'FAIL' }, manager);
+      return { payment: decided, redirectUri };
+    });
   }
 
   /** A payment waiting for this kind of decision, as the SCA page shows it; 409 otherwise. */
@@ -160,7 +162,7 @@ export class PaymentInitiationService {
   /** The SCA page was opened: open authorisations of that kind are started. */
   async markStarted(paymentId: string, kind: 'payment' | 'cancellation'): Promise<Payment> {
     const payment = await this.findWaiting(paymentId, kind);
-    await this.authorisations.moveOpen(kind, paymentId, { type: 'START' });
+    await this.writes.run((manager) => this.authorisations.moveOpen(kind, paymentId, { type: 'START' }, manager));
     return payment;
   }
 
@@ -169,6 +171,16 @@ export class PaymentInitiationService {
     const today = this.clock.today();
     const due = await this.machine.repository.findBy({ status: 'PDNG', executionDate: LessThanOrEqual(today) });
     for (const payment of due) await applyEvent(this.machine, payment, { type: 'EXECUTE', today });
+  }
+
+  /** SCA_MODE=auto: the account holder approves at once, and the payment's authorisations are finalised with it. */
+  private async completeScaAtOnce(payment: Payment): Promise<Payment> {
+    const completed = await this.scaCompleted(payment);
+    return this.writes.run(async (manager) => {
+      const { entity } = await applyEvent(this.machine, payment, completed, {}, manager);
+      await this.authorisations.moveOpen('payment', payment.id, { type: 'FINALISE' }, manager);
+      return entity;
+    });
   }
 
   /** SCA done: the machine then applies the funds rule against the debtor's interimAvailable balance, then the date. */
