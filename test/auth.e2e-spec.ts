@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { App } from 'supertest/types';
-import { GEORG, MARIANNE, VALID_CONSENT } from './support/fixtures';
+import { sepaPayment, VALID_CONSENT } from './support/fixtures';
 import { basic, issueToken, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const tokenRequest = (http: App, authorization: string | null, form: string) => {
@@ -14,12 +14,7 @@ const oauthError = (error: string, messageId: string, code: string, description:
 });
 const INVALID_CLIENT = oauthError('invalid_client', 'XS2A026E', 'TOKEN_INVALID', 'client authentication failed: send the client credentials with HTTP Basic');
 
-const payment = {
-  debtorAccount: { iban: MARIANNE },
-  instructedAmount: { currency: 'EUR', amount: '10.00' },
-  creditorAccount: { iban: GEORG },
-  creditorName: 'Georg Mustermann',
-};
+const payment = sepaPayment('10.00');
 const consentRequest = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
 
 describe('the token endpoint (either AUTH_MODE)', () => {

@@ -1,17 +1,11 @@
 import request from 'supertest';
 import { Consent } from '../src/consent/consent.entity';
 import { Payment } from '../src/payment-initiation/payment.entity';
-import { GEORG, MARIANNE } from './support/fixtures';
+import { MARIANNE, sepaPayment } from './support/fixtures';
 import { removeDatabase, startSandbox, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const consentRequest = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-03-20', frequencyPerDay: 4 };
-const payment = (extra: object) => ({
-  debtorAccount: { iban: MARIANNE },
-  instructedAmount: { currency: 'EUR', amount: '100.00' },
-  creditorAccount: { iban: GEORG },
-  creditorName: 'Georg Mustermann',
-  ...extra,
-});
+const payment = (extra: object) => sepaPayment('100.00', extra);
 
 describe('the sandbox clock', () => {
   const sandbox = useSandbox();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { GEORG, MARIANNE } from './support/fixtures';
+import { sepaPayment } from './support/fixtures';
 import { removeDatabase, temporaryDatabasePath } from './support/sandbox';
 import { buildServer, freePort, ServerProcess, spawnServer, waitForHealth } from './support/server-process';
 
@@ -9,13 +9,7 @@ jest.setTimeout(120_000);
 
 const CLIENTS = 16;
 const headers = () => ({ Authorization: 'Bearer sandbox-token', 'X-Request-ID': randomUUID(), 'Content-Type': 'application/json', 'PSU-IP-Address': '192.0.2.10' });
-const payment = (n: number) => ({
-  debtorAccount: { iban: MARIANNE },
-  instructedAmount: { currency: 'EUR', amount: `${n}.01` },
-  creditorAccount: { iban: GEORG },
-  creditorName: 'Georg Mustermann',
-  endToEndIdentification: `CRASH-${n}`,
-});
+const payment = (n: number) => sepaPayment(`${n}.01`, { endToEndIdentification: `CRASH-${n}` });
 
 /** Kill -9 under load: whatever was answered 200 is there after a restart, and the file is sound. */
 describe('crash safety: the built server killed with SIGKILL while payments pour in', () => {

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { Account, Balance, Transaction } from '../src/account-information/account.entity';
 import { Consent } from '../src/consent/consent.entity';
 import { Payment } from '../src/payment-initiation/payment.entity';
-import { GEORG, MARIANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
+import { MARIANNE, sepaPayment, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
 import { removeDatabase, Sandbox, startSandbox, temporaryDatabasePath, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const run = promisify(execFile);
@@ -78,10 +78,9 @@ describe('a status change and the authorisations it moves', () => {
   // Redirect mode: in auto mode a read would complete SCA, itself moving the authorisations.
   const sandbox = useSandbox({ SCA_MODE: 'redirect' });
   const headers = () => tppHeaders({ 'PSU-IP-Address': '192.0.2.10' });
-  const sepa = { debtorAccount: { iban: MARIANNE }, instructedAmount: { currency: 'EUR', amount: '1.00' }, creditorAccount: { iban: GEORG }, creditorName: 'Georg Mustermann' };
 
   it('are committed together: a cancellation whose authorisations cannot move is rolled back whole', async () => {
-    const created = await request(sandbox.http).post('/v1/payments/sepa-credit-transfers').set(headers()).send(sepa).expect(200);
+    const created = await request(sandbox.http).post('/v1/payments/sepa-credit-transfers').set(headers()).send(sepaPayment('1.00')).expect(200);
     const path = `/v1/payments/sepa-credit-transfers/${created.body.paymentId}`;
     const read = async () => ({
       transactionStatus: (await request(sandbox.http).get(`${path}/status`).set(headers()).expect(200)).body.transactionStatus,

@@ -1,15 +1,9 @@
 import request from 'supertest';
-import { GEORG, MARIANNE } from './support/fixtures';
+import { sepaPayment } from './support/fixtures';
 import { tppHeaders, useSandbox } from './support/sandbox';
 
 const N = 50;
-const payment = (extra: object = {}) => ({
-  debtorAccount: { iban: MARIANNE },
-  instructedAmount: { currency: 'EUR', amount: '10.00' },
-  creditorAccount: { iban: GEORG },
-  creditorName: 'Georg Mustermann',
-  ...extra,
-});
+const payment = (extra: object = {}) => sepaPayment('10.00', extra);
 const consentRequest = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
 const SEPA = '/v1/payments/sepa-credit-transfers';
 

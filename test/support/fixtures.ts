@@ -10,6 +10,15 @@ export const SUSANNE = 'AT959900000000012476';
 export const FRANZ = 'AT079900000000070029';
 export const ERWIN = 'AT419900000000916809';
 
+/** The smallest SEPA credit transfer body: Marianne pays Georg `amount` EUR; `extra` adds or overrides fields. */
+export const sepaPayment = (amount: string, extra: object = {}) => ({
+  debtorAccount: { iban: MARIANNE },
+  instructedAmount: { currency: 'EUR', amount },
+  creditorAccount: { iban: GEORG },
+  creditorName: 'Georg Mustermann',
+  ...extra,
+});
+
 export const reference = (iban: string | null, currency: string | null = 'EUR') => ({
   iban,
   bban: null,
