@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { loadBulk } from '../seeds/bulk';
+import { MARIANNE, sepaPayment, VALID_CONSENT as CONSENT } from '../test/support/fixtures';
 import { freePort, spawnServer, waitForHealth } from '../test/support/server-process';
 
 /**
@@ -15,14 +16,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const WARM_UP_SECONDS = 2;
 const ROUNDS = 5;
 const CONNECTIONS = 50;
-const CONSENT = 'e6151d43-dca8-4fe1-b139-3a89bfeb57a2';
-const MARIANNE = 'AT099900000000001511';
-const PAYMENT = {
-  debtorAccount: { iban: MARIANNE },
-  instructedAmount: { currency: 'EUR', amount: '1.00' },
-  creditorAccount: { iban: 'AT439900000000010017' },
-  creditorName: 'Georg Mustermann',
-};
+const PAYMENT = sepaPayment('1.00');
 /** The node arguments of `npm run start:prod` (and of the Docker image): the server is measured as it ships. */
 const productionArgs = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts['start:prod'].split(' ').slice(1);
 /** The baseline starts the same way: built with the sandbox, under the same node flags (they tune the garbage collector). */
