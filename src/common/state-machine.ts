@@ -3,6 +3,14 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { AnyMachineSnapshot, AnyStateMachine, ContextFrom, EventFromLogic, SnapshotFrom, transition } from 'xstate';
 
 /**
+ * The machines' answers, remembered. A machine is pure (its answer depends only on the status,
+ * the context and the event), and asking xstate costs about as much as the rest of a read: every
+ * consent read asks whether the consent is due to expire. Bounded by starting afresh when full.
+ */
+const answers = new WeakMap<AnyStateMachine, Map<string, string | null>>();
+const ANSWERS_KEPT = 10_000;
+
+/**
  * Asks a machine what a stored status becomes on an event: the snapshot is rebuilt from the
  * stored status on every call (nothing but the status value is persisted). Null means refused.
  */
@@ -12,6 +20,18 @@ export function nextStatus<TMachine extends AnyStateMachine>(
   context: ContextFrom<TMachine>,
   event: EventFromLogic<TMachine>,
 ): string | null {
+  let known = answers.get(machine);
+  if (!known) answers.set(machine, (known = new Map()));
+  const question = JSON.stringify([status, context, event]);
+  const answer = known.get(question);
+  if (answer !== undefined) return answer;
+  if (known.size >= ANSWERS_KEPT) known.clear();
+  const decided = decide(machine, status, context, event);
+  known.set(question, decided);
+  return decided;
+}
+
+function decide<TMachine extends AnyStateMachine>(machine: TMachine, status: string, context: ContextFrom<TMachine>, event: EventFromLogic<TMachine>): string | null {
   const snapshot = machine.resolveState({ value: status, context });
   if (!snapshot.can(event)) return null;
   const [next] = transition(machine, snapshot as SnapshotFrom<TMachine>, event);
