@@ -6,6 +6,18 @@ import { Environment } from '../config/environment';
 import { SandboxClock } from './sandbox-clock.entity';
 
 const ROW = 1;
+const DAY_MS = 86_400_000;
+
+/** The real UTC date, formatted again only when the day changes: a request asks for it several times. */
+let realDay = { start: 0, date: '' };
+function utcToday(): string {
+  const now = Date.now();
+  if (now < realDay.start || now >= realDay.start + DAY_MS) {
+    const start = now - (now % DAY_MS);
+    realDay = { start, date: new Date(start).toISOString().slice(0, 10) };
+  }
+  return realDay.date;
+}
 
 /**
  * The only source of "today" for every date rule. Until a TPP sets the clock it reads
@@ -29,7 +41,7 @@ export class ClockService implements OnModuleInit {
   }
 
   today(): string {
-    return this.stored ?? this.configured ?? new Date().toISOString().slice(0, 10);
+    return this.stored ?? this.configured ?? utcToday();
   }
 
   async set(today: string): Promise<void> {
