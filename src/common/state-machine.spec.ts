@@ -1,10 +1,17 @@
 import { authorisationMachine } from '../authorisation/authorisation.machine';
 import { ConsentEvent, consentMachine } from '../consent/consent.machine';
-import { nextStatus } from './state-machine';
+import { initialStatus, nextStatus } from './state-machine';
 
 const expireOn = (today: string): ConsentEvent => ({ type: 'EXPIRE', today });
 
-describe('nextStatus, remembering answers', () => {
+describe('the machines, remembering answers', () => {
+  it('answers an initial status asked again as the first time, apart from the transitions asked', () => {
+    const context = { validUntil: '2026-03-15' };
+    expect(initialStatus(consentMachine, context)).toBe('received');
+    expect(nextStatus(consentMachine, 'received', context, { type: 'APPROVE' })).toBe('valid');
+    expect(initialStatus(consentMachine, context)).toBe('received');
+  });
+
   it('answers a question asked again as it did the first time, and tells apart contexts and events', () => {
     const answers = () => [
       nextStatus(consentMachine, 'valid', { validUntil: '2026-03-15' }, expireOn('2026-03-16')),

@@ -1,4 +1,5 @@
-import { initialTransition, setup } from 'xstate';
+import { setup } from 'xstate';
+import { initialStatus } from '../common/state-machine';
 
 /** Berlin Group consent statuses this sandbox uses; the last three are final. */
 export type ConsentStatus = 'received' | 'valid' | 'rejected' | 'expired' | 'terminatedByTpp';
@@ -49,6 +50,5 @@ export const consentMachine = setup({
 });
 
 export function initialConsentStatus(context: ConsentContext): ConsentStatus {
-  const [snapshot] = initialTransition(consentMachine, context);
-  return snapshot.value as ConsentStatus;
+  return initialStatus(consentMachine, context) as ConsentStatus;
 }

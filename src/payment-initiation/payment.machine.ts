@@ -1,5 +1,6 @@
-import { initialTransition, setup } from 'xstate';
+import { setup } from 'xstate';
 import { isBelow } from '../common/amount';
+import { initialStatus } from '../common/state-machine';
 
 /** Berlin Group transaction statuses this sandbox uses; ACSP, RJCT and CANC are final here. */
 export type PaymentStatus = 'RCVD' | 'PDNG' | 'ACSP' | 'RJCT' | 'CANC';
@@ -63,6 +64,5 @@ export const paymentMachine = setup({
 });
 
 export function initialPaymentStatus(context: PaymentContext): PaymentStatus {
-  const [snapshot] = initialTransition(paymentMachine, context);
-  return snapshot.value as PaymentStatus;
+  return initialStatus(paymentMachine, context) as PaymentStatus;
 }
