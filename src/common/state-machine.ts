@@ -1,26 +1,19 @@
 import { EntityManager, FindOptionsWhere, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { AnyMachineSnapshot, AnyStateMachine, ContextFrom, EventFromLogic, initialTransition, InputFrom, SnapshotFrom, transition } from 'xstate';
+import { AnswerMemo } from './answer-memo';
 
 /**
  * The machines' answers, remembered. A machine is pure (its answer depends only on what it is
  * asked), and asking xstate costs about 10 µs and a sixth of what a POST allocates: every consent
- * read asks whether the consent is due to expire, every new payment its initial status. Bounded
- * by starting afresh when full.
+ * read asks whether the consent is due to expire, every new payment its initial status.
  */
-const answers = new WeakMap<AnyStateMachine, Map<string, string | null>>();
-const ANSWERS_KEPT = 10_000;
+const answers = new AnswerMemo<string | null>();
 
 function remembered(machine: AnyStateMachine, question: unknown[], ask: () => string | null): string | null {
-  let known = answers.get(machine);
-  if (!known) answers.set(machine, (known = new Map()));
   const key = JSON.stringify(question);
-  const answer = known.get(key);
-  if (answer !== undefined) return answer;
-  if (known.size >= ANSWERS_KEPT) known.clear();
-  const asked = ask();
-  known.set(key, asked);
-  return asked;
+  const known = answers.recall(machine, key);
+  return known !== undefined ? known : answers.keep(machine, key, ask());
 }
 
 /** The status a machine starts in for this input (its context). */
