@@ -46,10 +46,11 @@ export class AccountInformationService {
     if (dateFrom && dateTo && dateFrom > dateTo) {
       throw new DomainError({ messageId: 'XS2A010E', path: 'dateFrom', description: `dateFrom ${dateFrom} is after dateTo ${dateTo}` });
     }
-    if (!(await this.accounts.exists(iban))) throw new ResourceUnknownError(iban);
-    await this.limits.spend(consent, [iban], psuIpAddress);
     const requested: BookingStatus[] = bookingStatus === 'both' ? ['booked', 'pending'] : [bookingStatus];
     const rows = await this.accounts.transactionsOf(iban, { statuses: requested, from: dateFrom, to: dateTo });
+    // Rows prove the account exists; only an empty list needs the second query to tell 200 from 404.
+    if (!rows.length && !(await this.accounts.exists(iban))) throw new ResourceUnknownError(iban);
+    await this.limits.spend(consent, [iban], psuIpAddress);
     const listOf = (status: BookingStatus) =>
       requested.includes(status) ? rows.filter((row) => row.bookingStatus === status).map((row) => row.body) : null;
     return {
