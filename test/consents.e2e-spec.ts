@@ -110,7 +110,9 @@ describe('consents (SCA_MODE=auto)', () => {
 
     const invalid: [string, unknown, string, string][] = [
       ['no access', { ...explicitRequest, access: undefined }, 'access', 'access is required'],
-      ['access not an object', { ...explicitRequest, access: 'all' }, 'access', 'nested property access must be either object or array'],
+      ['access not an object', { ...explicitRequest, access: 'all' }, 'access', 'access must be an object'],
+      ['access an array', { ...explicitRequest, access: [] }, 'access', 'access must be an object'],
+      ['an account reference that is an array', { ...explicitRequest, access: { balances: [[]] } }, 'access.balances', 'each item of access.balances must be an object'],
       ['balances not an array', { ...explicitRequest, access: { balances: { iban: MARIANNE } } }, 'access.balances', 'access.balances must be an array'],
       ['an IBAN with a bad checksum', { ...explicitRequest, access: { balances: [{ iban: 'AT099900000000001512' }] } }, 'access.balances[0].iban', 'access.balances[0].iban must be an IBAN with a valid checksum'],
       ['an account without IBAN', { ...explicitRequest, access: { transactions: [{ currency: 'EUR' }] } }, 'access.transactions[0].iban', 'access.transactions[0].iban is required'],

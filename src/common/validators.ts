@@ -1,4 +1,6 @@
-import { Matches, ValidateBy, ValidationOptions, buildMessage } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { Type } from 'class-transformer';
+import { IsObject, Matches, ValidateBy, ValidateNested, ValidationOptions, buildMessage } from 'class-validator';
 import { isDateOnly } from './dates';
 import { isValidIban } from './iban';
 
@@ -54,3 +56,14 @@ export const IsDateTimeWithOffset = (): PropertyDecorator =>
 /** A balance or a booked amount: negative allowed, up to 14 integer digits and 3 decimals. */
 export const IsSignedAmount = (): PropertyDecorator =>
   Matches(/^-?[0-9]{1,14}(\.[0-9]{1,3})?$/, { message: '$property must be a decimal string such as "-42.50"' });
+
+/**
+ * A nested object of the given class. ValidateNested alone lets an array through (it validates
+ * the array's items instead, and an empty one has none), so the value must also be an object.
+ */
+export const NestedObject = (type: () => new () => object): PropertyDecorator =>
+  applyDecorators(ValidateNested(), Type(type), IsObject({ message: '$property must be an object' }));
+
+/** A list of objects of the given class: an item that is itself an array is refused the same way. */
+export const NestedObjects = (type: () => new () => object): PropertyDecorator =>
+  applyDecorators(ValidateNested({ each: true }), Type(type), IsObject({ each: true, message: 'each item of $property must be an object' }));

@@ -1,8 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { IsCurrency, IsDateOnly, IsIban, IsSignedAmount } from '../common/validators';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsCurrency, IsDateOnly, IsIban, IsSignedAmount, NestedObject, NestedObjects } from '../common/validators';
 import { FREQUENCIES } from '../payment-initiation/dto/periodic-payment.dto';
 
 const DAYS_OF_MONTH = Array.from({ length: 31 }, (_, day) => String(day + 1));
@@ -84,7 +83,7 @@ export class ScenarioBalancesDto {
 }
 
 /** An optional list of up to 1000 entries; applyDecorators registers in order, so the array check (reported first) goes last. */
-const List = (type: () => new () => object) => applyDecorators(IsOptional(), ArrayMaxSize(1000), ValidateNested({ each: true }), Type(type), IsArray());
+const List = (type: () => new () => object) => applyDecorators(IsOptional(), ArrayMaxSize(1000), NestedObjects(type), IsArray());
 
 export class ScenarioAccountDto {
   @ApiProperty({ example: 'Test Holder', maxLength: 70, description: 'the account holder name' })
@@ -106,8 +105,7 @@ export class ScenarioAccountDto {
 
   @ApiProperty({ type: ScenarioBalancesDto })
   @IsDefined()
-  @ValidateNested()
-  @Type(() => ScenarioBalancesDto)
+  @NestedObject(() => ScenarioBalancesDto)
   balances: ScenarioBalancesDto;
 
   @ApiPropertyOptional({ type: [ScenarioTransactionDto], maxItems: 1000 })
@@ -128,8 +126,7 @@ export class CreateScenarioDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(20)
-  @ValidateNested({ each: true })
-  @Type(() => ScenarioAccountDto)
+  @NestedObjects(() => ScenarioAccountDto)
   accounts: ScenarioAccountDto[];
 }
 

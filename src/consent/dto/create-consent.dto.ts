@@ -1,22 +1,19 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, Max, Min, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
-import { IsDateOnly } from '../../common/validators';
+import { IsDateOnly, NestedObject, NestedObjects } from '../../common/validators';
 
 export class ConsentAccessDto {
   @ApiPropertyOptional({ type: [AccountReferenceDto], example: [{ iban: 'AT099900000000001511' }] })
   @IsOptional()
   @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => AccountReferenceDto)
+  @NestedObjects(() => AccountReferenceDto)
   balances?: AccountReferenceDto[] | null;
 
   @ApiPropertyOptional({ type: [AccountReferenceDto], example: [] })
   @IsOptional()
   @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => AccountReferenceDto)
+  @NestedObjects(() => AccountReferenceDto)
   transactions?: AccountReferenceDto[] | null;
 
   @ApiPropertyOptional({ enum: ['allAccounts'], description: 'requests every account the holder has; the lists are then ignored' })
@@ -28,8 +25,7 @@ export class ConsentAccessDto {
 export class CreateConsentDto {
   @ApiProperty({ type: ConsentAccessDto })
   @IsDefined()
-  @ValidateNested()
-  @Type(() => ConsentAccessDto)
+  @NestedObject(() => ConsentAccessDto)
   access: ConsentAccessDto;
 
   @ApiProperty({ example: true })

@@ -1,14 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
 import { AccountField, CreditorNameField, SepaAmountDto } from './payment-parts.dto';
+import { NestedObject, NestedObjects } from '../../common/validators';
 
 export class BulkEntryDto {
   @ApiProperty({ type: SepaAmountDto })
   @IsDefined()
-  @ValidateNested()
-  @Type(() => SepaAmountDto)
+  @NestedObject(() => SepaAmountDto)
   instructedAmount: SepaAmountDto;
 
   @CreditorNameField()
@@ -41,7 +40,6 @@ export class BulkPaymentDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_BULK_SIZE)
-  @ValidateNested({ each: true })
-  @Type(() => BulkEntryDto)
+  @NestedObjects(() => BulkEntryDto)
   payments: BulkEntryDto[];
 }

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
-import { IsBic, IsCountryCode, IsDateOnly } from '../../common/validators';
+import { IsBic, IsCountryCode, IsDateOnly, NestedObject } from '../../common/validators';
 import { AccountField, AmountDto, CreditorNameField } from './payment-parts.dto';
 
 /** POST /v1/payments/cross-border-credit-transfers: the bank's flat creditor fields. */
@@ -72,8 +71,7 @@ export class CrossBorderCreditTransferDto {
 
   @ApiProperty({ type: AmountDto, example: { currency: 'GBP', amount: '250.00' }, description: 'any currency' })
   @IsDefined()
-  @ValidateNested()
-  @Type(() => AmountDto)
+  @NestedObject(() => AmountDto)
   instructedAmount: AmountDto;
 
   @ApiPropertyOptional({ example: 'E2E-XB-0001', maxLength: 35 })

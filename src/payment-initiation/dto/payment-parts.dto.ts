@@ -1,9 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
-import { IsAmount, IsCountryCode, IsCurrency } from '../../common/validators';
+import { IsAmount, IsCountryCode, IsCurrency, NestedObject } from '../../common/validators';
 
 export class AmountDto {
   @ApiProperty({ example: 'EUR' })
@@ -74,11 +73,11 @@ export class RemittanceStructuredDto {
 
 /** A mandatory account reference `{iban, currency?}`. */
 export const AccountField = (iban: string): PropertyDecorator =>
-  applyDecorators(ApiProperty({ type: AccountReferenceDto, example: { iban } }), ValidateNested(), Type(() => AccountReferenceDto), IsDefined());
+  applyDecorators(ApiProperty({ type: AccountReferenceDto, example: { iban } }), NestedObject(() => AccountReferenceDto), IsDefined());
 
 /** An optional nested object of the given class, validated as such. */
 export const OptionalObject = (type: new () => object): PropertyDecorator =>
-  applyDecorators(ApiPropertyOptional({ type }), ValidateNested(), Type(() => type), IsOptional());
+  applyDecorators(ApiPropertyOptional({ type }), NestedObject(() => type), IsOptional());
 
 /** The mandatory creditor name, at most 70 characters (Berlin Group). */
 export const CreditorNameField = (example = 'Georg Mustermann'): PropertyDecorator =>

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
-import { IsDateOnly } from '../../common/validators';
+import { IsDateOnly, NestedObject } from '../../common/validators';
 import { AccountField, AddressDto, CreditorNameField, OptionalObject, RemittanceStructuredDto, SepaAmountDto } from './payment-parts.dto';
 
 export const FREQUENCIES = ['Daily', 'Weekly', 'EveryTwoWeeks', 'Monthly', 'EveryTwoMonths', 'Quarterly', 'SemiAnnual', 'Annual', 'MonthlyVariable'];
@@ -29,8 +28,7 @@ export class PeriodicPaymentDto {
 
   @ApiProperty({ type: SepaAmountDto, description: 'one instalment' })
   @IsDefined()
-  @ValidateNested()
-  @Type(() => SepaAmountDto)
+  @NestedObject(() => SepaAmountDto)
   instructedAmount: SepaAmountDto;
 
   @ApiPropertyOptional({ example: 'E2E-RENT-2026', maxLength: 35 })

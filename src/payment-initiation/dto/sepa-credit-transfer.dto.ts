@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDefined, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsOptional, IsString, MaxLength } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
-import { IsBic, IsDateOnly, IsDateTimeWithOffset } from '../../common/validators';
+import { IsBic, IsDateOnly, IsDateTimeWithOffset, NestedObject } from '../../common/validators';
 import { AccountField, AddressDto, CreditorNameField, OptionalObject, RemittanceStructuredDto, SepaAmountDto } from './payment-parts.dto';
 
 /** POST /v1/payments/sepa-credit-transfers. Fields in the order GET echoes them. */
@@ -18,8 +17,7 @@ export class SepaCreditTransferDto {
 
   @ApiProperty({ type: SepaAmountDto })
   @IsDefined()
-  @ValidateNested()
-  @Type(() => SepaAmountDto)
+  @NestedObject(() => SepaAmountDto)
   instructedAmount: SepaAmountDto;
 
   @AccountField('AT439900000000010017')
