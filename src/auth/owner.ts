@@ -14,6 +14,9 @@ export type OwnedRequest = Request & { owner?: Owner };
 /** The where-clause part that keeps a look-up to the owner's rows. */
 export const ownedBy = (owner: Owner): { ownerId?: string } => (owner === undefined ? {} : { ownerId: owner });
 
+/** The same rule for a row already read: whether the owner may see it. */
+export const isOwnedBy = (row: { ownerId: string | null }, owner: Owner): boolean => owner === undefined || row.ownerId === owner;
+
 /** The owner a guard found for this request (TppRequestGuard on /v1, SandboxOwnerGuard on /sandbox). */
 export const RequestOwner = createParamDecorator((_: unknown, context: ExecutionContext): Owner => {
   return context.switchToHttp().getRequest<OwnedRequest>().owner;

@@ -5,6 +5,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { LessThanOrEqual, Repository } from 'typeorm';
 import { DomainError, OAuthError } from '../common/error-catalogue';
 import { Environment } from '../config/environment';
+import { findByPrimaryKey } from '../database/find-by-primary-key';
 import { AccessToken, TppClient } from './client.entity';
 import type { Owner } from './owner';
 
@@ -50,7 +51,7 @@ export class TokenService {
       throw new DomainError({ messageId: 'XS2A007E', description: 'an Authorization header "Bearer <token>" is required' });
     }
     if (!this.strict) return undefined;
-    const issued = await this.tokens.findOneBy({ tokenHash: sha256(token!) });
+    const issued = await findByPrimaryKey(this.tokens, sha256(token!));
     if (!issued) throw new DomainError({ messageId: 'XS2A024E', description: 'the bearer token was not issued by this sandbox' });
     if (issued.expiresAt <= new Date().toISOString()) {
       throw new DomainError({ messageId: 'XS2A025E', description: `the bearer token expired at ${issued.expiresAt}` });

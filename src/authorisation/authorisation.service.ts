@@ -4,6 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { DomainError } from '../common/error-catalogue';
 import { applyEvent, MachineBinding } from '../common/state-machine';
+import { findByPrimaryKey } from '../database/find-by-primary-key';
 import { Authorisation, AuthorisationKind } from './authorisation.entity';
 import { AuthorisationEvent, authorisationMachine } from './authorisation.machine';
 
@@ -40,8 +41,8 @@ export class AuthorisationService {
     const authorisation =
       authorisationId === IMPLICIT_AUTHORISATION_ID
         ? (await this.all(kind, resourceId))[0]
-        : await this.machine.repository.findOneBy({ id: authorisationId, kind, resourceId });
-    if (!authorisation) throw new DomainError({ messageId: 'XS2A020E', description: `authorisation ${authorisationId} unknown` });
+        : await findByPrimaryKey(this.machine.repository, authorisationId);
+    if (!authorisation || authorisation.kind !== kind || authorisation.resourceId !== resourceId) throw new DomainError({ messageId: 'XS2A020E', description: `authorisation ${authorisationId} unknown` });
     return authorisation;
   }
 

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, FindOptionsWhere, In, IsNull, LessThan, Repository } from 'typeorm';
+import { EntityManager, In, IsNull, LessThan, Repository } from 'typeorm';
 import { FIRST_VALID_CONSENT_ID, FIXTURE_ROWS } from '../../seeds/fixtures';
 import { Account } from '../account-information/account.entity';
-import { Owner } from '../auth/owner';
+import { isOwnedBy, Owner } from '../auth/owner';
 import { Authorisation } from '../authorisation/authorisation.entity';
 import { AuthorisationService } from '../authorisation/authorisation.service';
 import { AccountReferenceDto } from '../common/account-reference.dto';
@@ -14,6 +14,7 @@ import { addDays } from '../common/dates';
 import { ConsentUnknownError, DomainError, FormatError } from '../common/error-catalogue';
 import { applyEvent, MachineBinding, nextStatus } from '../common/state-machine';
 import { Environment } from '../config/environment';
+import { findByPrimaryKey } from '../database/find-by-primary-key';
 import { GroupCommit } from '../database/group-commit';
 import { CreateConsentDto } from './dto/create-consent.dto';
 import { accessDecidedBy } from './consent-access';
@@ -79,11 +80,9 @@ export class ConsentService {
     // Served from memory until the clock passes its validUntil: that expiry is then stored, and read back.
     const fixture = FIXTURES.get(consentId);
     if (fixture && !this.dueToExpire(fixture)) return { ...fixture };
+    const consent = await findByPrimaryKey(this.consents, consentId);
     // The bank's fixtures are everyone's; what a client created is its own.
-    const where: FindOptionsWhere<Consent>[] =
-      owner === undefined ? [{ id: consentId }] : [{ id: consentId, fixture: true, scenarioId: IsNull() }, { id: consentId, ownerId: owner }];
-    const consent = await this.consents.findOneBy(where);
-    if (!consent) throw new ConsentUnknownError(consentId);
+    if (!consent || !((consent.fixture && consent.scenarioId === null) || isOwnedBy(consent, owner))) throw new ConsentUnknownError(consentId);
     return this.expireIfDue(consent);
   }
 

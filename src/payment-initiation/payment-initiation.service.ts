@@ -4,13 +4,14 @@ import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThanOrEqual, Repository } from 'typeorm';
 import { Balance } from '../account-information/account.entity';
-import { Owner, ownedBy } from '../auth/owner';
+import { isOwnedBy, Owner } from '../auth/owner';
 import { Authorisation, AuthorisationKind } from '../authorisation/authorisation.entity';
 import { AuthorisationService } from '../authorisation/authorisation.service';
 import { ClockService } from '../common/clock.service';
 import { DomainError } from '../common/error-catalogue';
 import { applyEvent, MachineBinding, nextStatus } from '../common/state-machine';
 import { Environment } from '../config/environment';
+import { findByPrimaryKey } from '../database/find-by-primary-key';
 import { GroupCommit } from '../database/group-commit';
 import type { ScaDecision } from '../consent/consent.service';
 import { Payment } from './payment.entity';
@@ -116,8 +117,8 @@ export class PaymentInitiationService {
   }
 
   async findById(paymentId: string, owner: Owner): Promise<Payment> {
-    const payment = await this.machine.repository.findOneBy({ id: paymentId, ...ownedBy(owner) });
-    if (!payment) throw paymentUnknown(paymentId);
+    const payment = await findByPrimaryKey(this.machine.repository, paymentId);
+    if (!payment || !isOwnedBy(payment, owner)) throw paymentUnknown(paymentId);
     return payment;
   }
 
@@ -199,8 +200,8 @@ export class PaymentInitiationService {
   }
 
   private async findStored({ service, product }: PaymentType, paymentId: string, owner: Owner): Promise<Payment> {
-    const payment = await this.machine.repository.findOneBy({ id: paymentId, service, product, ...ownedBy(owner) });
-    if (!payment) throw paymentUnknown(paymentId);
+    const payment = await findByPrimaryKey(this.machine.repository, paymentId);
+    if (!payment || payment.service !== service || payment.product !== product || !isOwnedBy(payment, owner)) throw paymentUnknown(paymentId);
     return payment;
   }
 }
