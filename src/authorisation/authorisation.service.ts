@@ -42,7 +42,9 @@ export class AuthorisationService {
       authorisationId === IMPLICIT_AUTHORISATION_ID
         ? (await this.all(kind, resourceId))[0]
         : await findByPrimaryKey(this.machine.repository, authorisationId);
-    if (!authorisation || authorisation.kind !== kind || authorisation.resourceId !== resourceId) throw new DomainError({ messageId: 'XS2A020E', description: `authorisation ${authorisationId} unknown` });
+    if (!authorisation || authorisation.kind !== kind || authorisation.resourceId !== resourceId) {
+      throw new DomainError({ messageId: 'XS2A020E', description: `authorisation ${authorisationId} unknown` });
+    }
     return authorisation;
   }
 

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
-import { AccountField, CreditorNameField, SepaAmountDto } from './payment-parts.dto';
 import { NestedObject, NestedObjects } from '../../common/validators';
+import { AccountField, CreditorNameField, SepaAmountDto } from './payment-parts.dto';
 
 export class BulkEntryDto {
   @ApiProperty({ type: SepaAmountDto })
