@@ -200,8 +200,8 @@ export class PaymentInitiationService {
   }
 
   private async findStored({ service, product }: PaymentType, paymentId: string, owner: Owner): Promise<Payment> {
-    const payment = await findByPrimaryKey(this.machine.repository, paymentId);
-    if (!payment || payment.service !== service || payment.product !== product || !isOwnedBy(payment, owner)) throw paymentUnknown(paymentId);
+    const payment = await this.findById(paymentId, owner);
+    if (payment.service !== service || payment.product !== product) throw paymentUnknown(paymentId);
     return payment;
   }
 }
