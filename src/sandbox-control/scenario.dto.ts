@@ -1,10 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsCurrency, IsDateOnly, IsIban, IsSignedAmount, NestedObject, NestedObjects } from '../common/validators';
-import { FREQUENCIES } from '../payment-initiation/dto/periodic-payment.dto';
-
-const DAYS_OF_MONTH = Array.from({ length: 31 }, (_, day) => String(day + 1));
+import { Schedule } from '../payment-initiation/dto/periodic-payment.dto';
 
 export class ScenarioTransactionDto {
   @ApiProperty({ example: '-42.50', description: 'negative: money leaves the account' })
@@ -47,23 +45,17 @@ export class ScenarioStandingOrderDto {
   @IsIban()
   counterpartyIban: string;
 
-  @ApiProperty({ example: '2026-01-01' })
-  @IsDateOnly()
+  @Schedule.startDate('2026-01-01')
   startDate: string;
 
-  @ApiPropertyOptional({ example: '2027-12-31' })
-  @IsOptional()
-  @IsDateOnly()
+  @Schedule.endDate('2027-12-31')
   endDate?: string;
 
-  @ApiProperty({ enum: FREQUENCIES, example: 'Monthly' })
-  @IsIn(FREQUENCIES)
+  @Schedule.frequency()
   frequency: string;
 
-  @ApiPropertyOptional({ enum: DAYS_OF_MONTH, example: '1' })
-  @IsOptional()
-  @IsIn(DAYS_OF_MONTH)
-  dayOfExecution?: string;
+  @Schedule.dayOfExecution()
+  dayOfExecution?: string | null;
 
   @ApiPropertyOptional({ example: 'Rent', maxLength: 140 })
   @IsOptional()

@@ -1,11 +1,21 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
 import { IsDateOnly, NestedObject } from '../../common/validators';
 import { AccountField, AddressDto, CreditorNameField, OptionalObject, RemittanceStructuredDto, SepaAmountDto } from './payment-parts.dto';
 
-export const FREQUENCIES = ['Daily', 'Weekly', 'EveryTwoWeeks', 'Monthly', 'EveryTwoMonths', 'Quarterly', 'SemiAnnual', 'Annual', 'MonthlyVariable'];
+const FREQUENCIES = ['Daily', 'Weekly', 'EveryTwoWeeks', 'Monthly', 'EveryTwoMonths', 'Quarterly', 'SemiAnnual', 'Annual', 'MonthlyVariable'];
 const DAYS_OF_MONTH = Array.from({ length: 31 }, (_, day) => String(day + 1));
+
+/** The schedule fields, checked and documented alike in a periodic payment and in a scenario's standing order. */
+export const Schedule = {
+  startDate: (example: string, description?: string): PropertyDecorator => applyDecorators(ApiProperty({ example, description }), IsDateOnly()),
+  endDate: (example: string, description?: string): PropertyDecorator => applyDecorators(ApiPropertyOptional({ example, description }), IsOptional(), IsDateOnly()),
+  frequency: (): PropertyDecorator => applyDecorators(ApiProperty({ enum: FREQUENCIES, example: 'Monthly' }), IsIn(FREQUENCIES)),
+  dayOfExecution: (): PropertyDecorator =>
+    applyDecorators(ApiPropertyOptional({ type: String, nullable: true, enum: DAYS_OF_MONTH, example: '1' }), IsOptional(), IsIn(DAYS_OF_MONTH)),
+};
 
 /** POST /v1/periodic-payments/sepa-credit-transfers: one instalment per `frequency` from startDate. */
 export class PeriodicPaymentDto {
@@ -46,21 +56,15 @@ export class PeriodicPaymentDto {
   @OptionalObject(RemittanceStructuredDto)
   remittanceInformationStructured?: RemittanceStructuredDto;
 
-  @ApiProperty({ example: '2026-12-01', description: 'first execution; not before today; a later date makes the payment PDNG' })
-  @IsDateOnly()
+  @Schedule.startDate('2026-12-01', 'first execution; not before today; a later date makes the payment PDNG')
   startDate: string;
 
-  @ApiPropertyOptional({ example: '2027-11-30', description: 'not before startDate' })
-  @IsOptional()
-  @IsDateOnly()
+  @Schedule.endDate('2027-11-30', 'not before startDate')
   endDate?: string;
 
-  @ApiProperty({ enum: FREQUENCIES, example: 'Monthly' })
-  @IsIn(FREQUENCIES)
+  @Schedule.frequency()
   frequency: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, enum: DAYS_OF_MONTH, example: '1' })
-  @IsOptional()
-  @IsIn(DAYS_OF_MONTH)
+  @Schedule.dayOfExecution()
   dayOfExecution?: string | null;
 }
