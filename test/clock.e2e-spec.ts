@@ -88,6 +88,13 @@ describe('the sandbox clock', () => {
     expect(response.body).toEqual(tppError('FORMAT_ERROR', `{sensitive} XS2A001E: ${description}`, field));
     expect((await request(sandbox.http).get('/sandbox/clock').expect(200)).body).toEqual(before);
   });
+
+  it('a body sent as a form, not as JSON: 400 FORMAT_ERROR naming Content-Type, the clock unchanged', async () => {
+    const before = (await request(sandbox.http).get('/sandbox/clock').expect(200)).body;
+    const response = await request(sandbox.http).post('/sandbox/clock/advance').type('form').send({ days: 3 }).expect(400);
+    expect(response.body).toEqual(tppError('FORMAT_ERROR', '{sensitive} XS2A001E: the body must be JSON, sent with Content-Type: application/json', 'Content-Type'));
+    expect((await request(sandbox.http).get('/sandbox/clock').expect(200)).body).toEqual(before);
+  });
 });
 
 describe('the sandbox clock in SCA_MODE=redirect', () => {

@@ -100,13 +100,13 @@ describe('failures outside the operations', () => {
     expect(response.body).toEqual(ARRAY_BODY_ERROR);
   });
 
-  it('a body that is not sent as JSON is 400 FORMAT_ERROR naming the first missing field', async () => {
-    const response = await request(sandbox.http)
-      .post('/v1/consents')
-      .set(tppHeaders({ 'Content-Type': 'text/plain' }))
-      .send(JSON.stringify(consentBody))
-      .expect(400);
-    expect(response.body.tppMessages[0]).toEqual({ category: 'ERROR', code: 'FORMAT_ERROR', path: 'access', text: '{sensitive} XS2A001E: access is required' });
+  it.each(['text/plain', 'application/x-www-form-urlencoded'])('a body sent as %s, not as JSON, is 400 FORMAT_ERROR naming Content-Type and stores nothing', async (contentType) => {
+    const before = await countConsents();
+    const headers = tppHeaders({ 'Content-Type': contentType });
+    const response = await request(sandbox.http).post('/v1/consents').set(headers).send(JSON.stringify(consentBody)).expect(400);
+    expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
+    expect(response.body).toEqual(tppError('FORMAT_ERROR', '{sensitive} XS2A001E: the body must be JSON, sent with Content-Type: application/json', 'Content-Type'));
+    expect(await countConsents()).toBe(before);
   });
 
   it('a body over 100 KiB is 413 FORMAT_ERROR and stores nothing', async () => {

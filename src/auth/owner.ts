@@ -1,5 +1,6 @@
 import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
+import { assertJsonBody } from '../common/tpp-request.guard';
 import { TokenService } from './token.service';
 
 /**
@@ -30,6 +31,7 @@ export class SandboxOwnerGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<OwnedRequest>();
     request.owner = await this.tokens.ownerOf(request.header('authorization'), false);
+    assertJsonBody(request);
     return true;
   }
 }

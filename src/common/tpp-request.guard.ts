@@ -1,6 +1,7 @@
 import { applyDecorators, CanActivate, Controller, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiResponse } from '@nestjs/swagger';
 import { isUUID } from 'class-validator';
+import type { Request } from 'express';
 import type { OwnedRequest } from '../auth/owner';
 import { TokenService } from '../auth/token.service';
 import { FormatError } from './error-catalogue';
@@ -17,7 +18,19 @@ export class TppRequestGuard implements CanActivate {
     if (!isUUID(request.header('x-request-id') ?? '')) {
       throw new FormatError('X-Request-ID', 'X-Request-ID must be a UUID');
     }
+    assertJsonBody(request);
     return true;
+  }
+}
+
+/**
+ * A POST or PUT body in another media type than JSON (curl -d sends a form) is not read at all:
+ * name the header, rather than report every field of the body as missing.
+ */
+export function assertJsonBody(request: Request): void {
+  const sent = Number(request.header('content-length')) > 0 || request.header('transfer-encoding') !== undefined;
+  if (sent && ['POST', 'PUT'].includes(request.method) && !request.is('application/json')) {
+    throw new FormatError('Content-Type', 'the body must be JSON, sent with Content-Type: application/json');
   }
 }
 
