@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import Database from 'better-sqlite3';
+import { sepaPayment } from './support/fixtures';
+import { removeDatabase, temporaryDatabasePath } from './support/sandbox';
+import { buildServer, freePort, ServerProcess, spawnServer, waitForHealth } from './support/server-process';
+
+jest.setTimeout(120_000);
+
+const CLIENTS = 16;
+const headers = () => ({ Authorization: 'Bearer sandbox-token', 'X-Request-ID': randomUUID(), 'Content-Type': 'application/json', 'PSU-IP-Address': '192.0.2.10' });
+const payment = (n: number) => sepaPayment(`${n}.01`, { endToEndIdentification: `STOP-${n}` });
+
+let build: ReturnType<typeof buildServer>;
+beforeAll(() => (build = buildServer()));
+afterAll(() => rmSync(build.folder, { recursive: true, force: true }));
+
+/** The built server on its own port and database file, as `npm run start:prod` runs it; startable again on the same file. */
+class BuiltSandbox {
+  readonly databasePath = temporaryDatabasePath();
+  port = 0;
+
+  get base(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<ServerProcess> {
+    this.port ||= await freePort();
+    const server = spawnServer([build.main], {
+      NODE_PATH: build.nodePath,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      PORT: String(this.port),
+      DATABASE_PATH: this.databasePath,
+      SANDBOX_DATE: '2026-03-15',
+      SCA_MODE: 'redirect',
+    });
+    await waitForHealth(this.base);
+    return server;
+  }
+}
+
+interface Poured {
+  /** paymentId → n of every payment answered 200. */
+  acknowledged: Map<string, number>;
+  /** The status of every answer the clients got. */
+  statuses: Set<number>;
+  /** Clients that ended on a connection error: the server had gone, or closed their connection. */
+  cutOff: number;
+  exit: Awaited<ServerProcess['exited']>;
+}
+
+/** CLIENTS clients post payments until the server is gone; `signal` lands once 300 are answered, with requests in flight. */
+async function pourPaymentsUntil(signal: NodeJS.Signals, server: ServerProcess, base: string): Promise<Poured> {
+  const poured = { acknowledged: new Map<string, number>(), statuses: new Set<number>(), cutOff: 0 };
+  let next = 0;
+  const client = async () => {
+    for (;;) {
+      const n = next++;
+      try {
+        const response = await fetch(`${base}/v1/payments/sepa-credit-transfers`, { method: 'POST', headers: headers(), body: JSON.stringify(payment(n)) });
+        const body = (await response.json()) as { paymentId?: string };
+        poured.statuses.add(response.status);
+        if (response.status === 200) poured.acknowledged.set(body.paymentId!, n);
+      } catch {
+        poured.cutOff++; // never acknowledged
+        return;
+      }
+    }
+  };
+  const clients = Array.from({ length: CLIENTS }, client);
+  while (poured.acknowledged.size < 300) await new Promise((resolve) => setTimeout(resolve, 10));
+  server.child.kill(signal);
+  const exit = await server.exited;
+  await Promise.all(clients);
+  return { ...poured, exit };
+}
+
+/** A sandbox for the enclosing describe block, stopped by `signal` while payments pour in. */
+function stoppedUnderLoad(signal: NodeJS.Signals): { sandbox: BuiltSandbox; poured: Poured } {
+  const stopped = { sandbox: new BuiltSandbox(), poured: {} as Poured };
+  beforeAll(async () => Object.assign(stopped.poured, await pourPaymentsUntil(signal, await stopped.sandbox.start(), stopped.sandbox.base)));
+  afterAll(() => removeDatabase(stopped.sandbox.databasePath));
+  return stopped;
+}
+
+/** Restarts on the same file: every payment answered 200 is there, RCVD, as it was sent. */
+async function expectAcknowledgedStored(sandbox: BuiltSandbox, acknowledged: Map<string, number>): Promise<void> {
+  const server = await sandbox.start();
+  try {
+    for (const [paymentId, n] of acknowledged) {
+      const response = await fetch(`${sandbox.base}/v1/payments/sepa-credit-transfers/${paymentId}`, { headers: headers() });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ ...payment(n), transactionStatus: 'RCVD' });
+    }
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  }
+}
+
+function integrityOf(databasePath: string): unknown {
+  const database = new Database(databasePath, { readonly: true });
+  try {
+    return database.pragma('integrity_check');
+  } finally {
+    database.close();
+  }
+}
+
+describe('crash safety: the built server killed with SIGKILL while payments pour in', () => {
+  const { sandbox, poured } = stoppedUnderLoad('SIGKILL');
+
+  it('the file passes PRAGMA integrity_check straight after the kill, still in WAL mode', () => {
+    expect(poured.exit).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(poured.cutOff).toBe(CLIENTS); // every client was still sending when the server died
+    expect(integrityOf(sandbox.databasePath)).toEqual([{ integrity_check: 'ok' }]);
+    const database = new Database(sandbox.databasePath);
+    try {
+      expect(database.pragma('journal_mode')).toEqual([{ journal_mode: 'wal' }]);
+    } finally {
+      database.close();
+    }
+  });
+
+  it('after a restart on the same file, every payment answered 200 is there, RCVD, as it was sent', async () => {
+    await expectAcknowledgedStored(sandbox, poured.acknowledged);
+    expect(integrityOf(sandbox.databasePath)).toEqual([{ integrity_check: 'ok' }]);
+  });
+});
+
+describe('a graceful stop: the built server sent SIGTERM while payments pour in', () => {
+  const { sandbox, poured } = stoppedUnderLoad('SIGTERM');
+
+  it('answers every request it took with 200, then ends by the signal with the database closed cleanly', () => {
+    expect([...poured.statuses]).toEqual([200]); // no request in flight failed for the stop
+    expect(poured.exit).toEqual({ code: null, signal: 'SIGTERM' });
+    expect(poured.cutOff).toBe(CLIENTS);
+    // The last connection to close checkpoints the write-ahead log and removes it.
+    expect(existsSync(`${sandbox.databasePath}-wal`)).toBe(false);
+    expect(integrityOf(sandbox.databasePath)).toEqual([{ integrity_check: 'ok' }]);
+  });
+
+  it('after a restart on the same file, every payment answered 200 is there, RCVD, as it was sent', async () => {
+    await expectAcknowledgedStored(sandbox, poured.acknowledged);
+  });
+});
+
+describe('a graceful stop with a request half sent on a keep-alive connection', () => {
+  const sandbox = new BuiltSandbox();
+  afterAll(() => removeDatabase(sandbox.databasePath));
+
+  it('answers it with Connection: close, closes the connection after the answer, and ends', async () => {
+    const server = await sandbox.start();
+    const body = JSON.stringify(payment(1));
+    const request = (requestId: string) =>
+      `POST /v1/payments/sepa-credit-transfers HTTP/1.1\r\nHost: sandbox\r\nAuthorization: Bearer sandbox-token\r\nX-Request-ID: ${requestId}\r\n` +
+      `Content-Type: application/json\r\nPSU-IP-Address: 192.0.2.10\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const socket = connect(sandbox.port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    const answers = () => received.split('\r\n').filter((line) => line.startsWith('HTTP/1.1'));
+
+    // A first exchange, kept alive; then the next request, its body not yet complete.
+    socket.write(request(randomUUID()));
+    while (answers().length < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(received).toMatch(/^Connection: keep-alive$/im);
+    const second = request(randomUUID());
+    socket.write(second.slice(0, -10));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.write(second.slice(-10));
+
+    await closed; // by the server, after its answer
+    const [, secondAnswer] = received.split(/(?=HTTP\/1\.1 )/);
+    expect(secondAnswer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(secondAnswer).toMatch(/^Connection: close$/im);
+    expect(await server.exited).toEqual({ code: null, signal: 'SIGTERM' });
+  });
+});
