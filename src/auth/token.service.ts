@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThanOrEqual, Repository } from 'typeorm';
+import { AnswerMemo } from '../common/answer-memo';
 import { DomainError, OAuthError } from '../common/error-catalogue';
 import { Environment } from '../config/environment';
 import { findByPrimaryKey } from '../database/find-by-primary-key';
@@ -18,6 +19,8 @@ const sha256 = (value: string): string => createHash('sha256').update(value).dig
 @Injectable()
 export class TokenService {
   private readonly strict: boolean;
+  /** An issued token's row never changes (expired ones are only ever deleted), so each is read once, not on every request. */
+  private readonly issued = new AnswerMemo<AccessToken>();
 
   constructor(
     @InjectRepository(TppClient) private readonly clients: Repository<TppClient>,
@@ -51,12 +54,18 @@ export class TokenService {
       throw new DomainError({ messageId: 'XS2A007E', description: 'an Authorization header "Bearer <token>" is required' });
     }
     if (!this.strict) return undefined;
-    const issued = await findByPrimaryKey(this.tokens, sha256(token!));
-    if (!issued) throw new DomainError({ messageId: 'XS2A024E', description: 'the bearer token was not issued by this sandbox' });
+    const tokenHash = sha256(token!);
+    const issued = this.issued.recall(AccessToken, tokenHash) ?? (await this.readIssued(tokenHash));
     if (issued.expiresAt <= new Date().toISOString()) {
       throw new DomainError({ messageId: 'XS2A025E', description: `the bearer token expired at ${issued.expiresAt}` });
     }
     return issued.clientId;
+  }
+
+  private async readIssued(tokenHash: string): Promise<AccessToken> {
+    const issued = await findByPrimaryKey(this.tokens, tokenHash);
+    if (!issued) throw new DomainError({ messageId: 'XS2A024E', description: 'the bearer token was not issued by this sandbox' });
+    return this.issued.keep(AccessToken, tokenHash, issued);
   }
 
   private async authenticateClient(authorization: string | undefined): Promise<TppClient> {
