@@ -7,6 +7,7 @@ import { AnswerMemo } from '../common/answer-memo';
 import { DomainError, OAuthError } from '../common/error-catalogue';
 import { Environment } from '../config/environment';
 import { findByPrimaryKey } from '../database/find-by-primary-key';
+import { GroupCommit } from '../database/group-commit';
 import { AccessToken, TppClient } from './client.entity';
 import type { Owner } from './owner';
 
@@ -26,6 +27,7 @@ export class TokenService {
     @InjectRepository(TppClient) private readonly clients: Repository<TppClient>,
     @InjectRepository(AccessToken) private readonly tokens: Repository<AccessToken>,
     config: ConfigService<Environment, true>,
+    private readonly writes: GroupCommit,
   ) {
     this.strict = config.get('AUTH_MODE', { infer: true }) === 'strict';
   }
@@ -37,9 +39,11 @@ export class TokenService {
     if (grantType !== 'client_credentials') throw grantError('unsupported_grant_type', 'grant_type must be client_credentials');
     const token = randomBytes(32).toString('base64url');
     const now = Date.now();
-    await this.tokens.insert({ tokenHash: sha256(token), clientId: client.clientId, expiresAt: new Date(now + TOKEN_LIFETIME * 1000).toISOString() });
-    // Housekeeping: expired tokens are of no use to anyone.
-    await this.tokens.delete({ expiresAt: LessThanOrEqual(new Date(now).toISOString()) });
+    await this.writes.run(async (manager) => {
+      await manager.insert(AccessToken, { tokenHash: sha256(token), clientId: client.clientId, expiresAt: new Date(now + TOKEN_LIFETIME * 1000).toISOString() });
+      // Housekeeping: expired tokens are of no use to anyone.
+      await manager.delete(AccessToken, { expiresAt: LessThanOrEqual(new Date(now).toISOString()) });
+    });
     return { token, expiresIn: TOKEN_LIFETIME };
   }
 

@@ -19,8 +19,8 @@ export class AuthorisationService {
     this.machine = { repository, machine: authorisationMachine, contextOf: () => ({}) };
   }
 
-  /** `manager`: the transaction that also stores the resource, when it is new. */
-  async open(kind: AuthorisationKind, resourceId: string, tppRedirectUri?: string, manager = this.machine.repository.manager): Promise<Authorisation> {
+  /** `manager`: the GroupCommit write, which also stores the resource when it is new. */
+  async open(kind: AuthorisationKind, resourceId: string, tppRedirectUri: string | undefined, manager: EntityManager): Promise<Authorisation> {
     const authorisation = this.machine.repository.create({
       id: randomUUID(),
       kind,

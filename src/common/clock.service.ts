@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Environment } from '../config/environment';
+import { GroupCommit } from '../database/group-commit';
 import { SandboxClock } from './sandbox-clock.entity';
 
 const ROW = 1;
@@ -32,6 +33,7 @@ export class ClockService implements OnModuleInit {
   constructor(
     config: ConfigService<Environment, true>,
     @InjectRepository(SandboxClock) private readonly clock: Repository<SandboxClock>,
+    private readonly writes: GroupCommit,
   ) {
     this.configured = config.get('SANDBOX_DATE', { infer: true });
   }
@@ -45,7 +47,7 @@ export class ClockService implements OnModuleInit {
   }
 
   async set(today: string): Promise<void> {
-    await this.clock.upsert({ id: ROW, today }, ['id']);
+    await this.writes.run((manager) => manager.upsert(SandboxClock, { id: ROW, today }, ['id']));
     this.stored = today;
   }
 }

@@ -56,14 +56,14 @@ export interface MachineBinding<TEntity extends StatusOwner, TMachine extends An
  * Lets the machine decide an event, then writes the new status (with `also`) by a
  * compare-and-set on the old status, so that of two racing requests only one wins. The loser
  * reads the row again and the machine decides on what the winner left. `manager`: the
- * transaction the change belongs to, when it is one step of several.
+ * GroupCommit write the change belongs to (no write may go beside one: see GroupCommit).
  */
 export async function applyEvent<TEntity extends StatusOwner, TMachine extends AnyStateMachine>(
   binding: MachineBinding<TEntity, TMachine>,
   entity: TEntity,
   event: EventFromLogic<TMachine>,
-  also: Partial<TEntity> = {},
-  manager: EntityManager = binding.repository.manager,
+  also: Partial<TEntity>,
+  manager: EntityManager,
 ): Promise<{ entity: TEntity; accepted: boolean }> {
   const status = nextStatus(binding.machine, entity.status, binding.contextOf(entity), event);
   if (!status) return { entity, accepted: false };

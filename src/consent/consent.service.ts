@@ -101,7 +101,7 @@ export class ConsentService {
   /** A further authorisation of a consent still waiting for the holder (Berlin Group start authorisation). */
   async startAuthorisation(consentId: string, redirectUri: string | undefined, owner: Owner): Promise<Authorisation> {
     this.assertWaiting(await this.findCurrent(consentId, owner));
-    return this.authorisations.open('consent', consentId, redirectUri);
+    return this.writes.run((manager) => this.authorisations.open('consent', consentId, redirectUri, manager));
   }
 
   async authorisationIds(consentId: string, owner: Owner): Promise<string[]> {

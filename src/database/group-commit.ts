@@ -15,6 +15,12 @@ interface Queued {
  * a write that throws rolls back alone. A caller hears back only after the commit: whatever it
  * then acknowledges survives a crash or a power cut. A write must not wait for another `run`:
  * that one commits only after it.
+ *
+ * Every write of the app goes through here. The app has one connection, and a batch keeps its
+ * transaction open across awaits: a statement run beside it would join the batch's open
+ * savepoint, be answered before the commit, and be undone with a write of the batch that fails.
+ * (better-sqlite3 is synchronous: while no write waits for anything else, a batch runs from BEGIN
+ * to COMMIT with no other request handled in between.)
  */
 @Injectable()
 export class GroupCommit {

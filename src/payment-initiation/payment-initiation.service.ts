@@ -70,8 +70,18 @@ export class PaymentInitiationService {
     const stored = await this.findStored(type, paymentId, owner);
     // The balance look-up is spared once SCA is over.
     const auto = this.config.get('SCA_MODE', { infer: true }) === 'auto' && this.can(stored, WAITING_FOR.payment);
-    const payment = auto ? await this.completeScaAtOnce(stored) : stored;
-    return (await applyEvent(this.machine, payment, { type: 'EXECUTE', today: this.clock.today() })).entity;
+    const completed = auto ? await this.scaCompleted(stored) : null;
+    const execute: PaymentEvent = { type: 'EXECUTE', today: this.clock.today() };
+    if (!completed && !this.can(stored, execute)) return stored; // the common read opens no transaction
+    return this.writes.run(async (manager) => {
+      let payment = stored;
+      if (completed) {
+        // The holder approves at once; the payment's authorisations are finalised with it.
+        payment = (await applyEvent(this.machine, payment, completed, {}, manager)).entity;
+        await this.authorisations.moveOpen('payment', payment.id, { type: 'FINALISE' }, manager);
+      }
+      return (await applyEvent(this.machine, payment, execute, {}, manager)).entity;
+    });
   }
 
   /** DELETE: RCVD is cancelled at once; PDNG needs the holder to authorise the cancellation. */
@@ -97,7 +107,7 @@ export class PaymentInitiationService {
   ): Promise<Authorisation> {
     const payment = await this.findStored(type, paymentId, owner);
     if (!this.can(payment, WAITING_FOR[kind])) throw kind === 'payment' ? notWaiting(payment) : cancellationInvalid(payment);
-    return this.authorisations.open(kind, paymentId, redirectUri);
+    return this.writes.run((manager) => this.authorisations.open(kind, paymentId, redirectUri, manager));
   }
 
   async authorisationIds(type: PaymentType, paymentId: string, kind: 'payment' | 'cancellation', owner: Owner): Promise<string[]> {
@@ -171,16 +181,8 @@ export class PaymentInitiationService {
   async executeDue(): Promise<void> {
     const today = this.clock.today();
     const due = await this.machine.repository.findBy({ status: 'PDNG', executionDate: LessThanOrEqual(today) });
-    for (const payment of due) await applyEvent(this.machine, payment, { type: 'EXECUTE', today });
-  }
-
-  /** SCA_MODE=auto: the account holder approves at once, and the payment's authorisations are finalised with it. */
-  private async completeScaAtOnce(payment: Payment): Promise<Payment> {
-    const completed = await this.scaCompleted(payment);
-    return this.writes.run(async (manager) => {
-      const { entity } = await applyEvent(this.machine, payment, completed, {}, manager);
-      await this.authorisations.moveOpen('payment', payment.id, { type: 'FINALISE' }, manager);
-      return entity;
+    await this.writes.run(async (manager) => {
+      for (const payment of due) await applyEvent(this.machine, payment, { type: 'EXECUTE', today }, {}, manager);
     });
   }
 
