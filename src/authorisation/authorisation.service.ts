@@ -58,7 +58,7 @@ export class AuthorisationService {
       where: { kind, resourceId, status: In(['received', 'started']) },
       order: { createdAt: 'ASC' },
     });
-    for (const authorisation of open) await applyEvent(this.machine, authorisation, event, {}, manager);
+    for (const authorisation of open) await applyEvent(this.machine, authorisation, event, manager);
     return open.map(({ tppRedirectUri }) => tppRedirectUri).filter((uri) => uri !== null).at(-1) ?? null;
   }
 

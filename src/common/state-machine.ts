@@ -62,8 +62,8 @@ export async function applyEvent<TEntity extends StatusOwner, TMachine extends A
   binding: MachineBinding<TEntity, TMachine>,
   entity: TEntity,
   event: EventFromLogic<TMachine>,
-  also: Partial<TEntity>,
   manager: EntityManager,
+  also: Partial<TEntity> = {},
 ): Promise<{ entity: TEntity; accepted: boolean }> {
   const status = nextStatus(binding.machine, entity.status, binding.contextOf(entity), event);
   if (!status) return { entity, accepted: false };
@@ -72,5 +72,5 @@ export async function applyEvent<TEntity extends StatusOwner, TMachine extends A
   const { affected } = await repository.update(where, { ...also, status } as QueryDeepPartialEntity<TEntity>);
   if (affected) return { entity: Object.assign(entity, also, { status }), accepted: true };
   const current = await repository.findOneByOrFail({ id: entity.id } as FindOptionsWhere<TEntity>);
-  return applyEvent(binding, current, event, also, manager);
+  return applyEvent(binding, current, event, manager, also);
 }

@@ -90,7 +90,7 @@ export class ConsentService {
     const consent = await this.findCurrent(consentId, owner);
     if (consent.fixture) return; // the bank's scenery: deleting answers 204 and changes nothing
     await this.writes.run(async (manager) => {
-      const { entity: now, accepted } = await this.apply(consent, { type: 'TERMINATE' }, {}, manager);
+      const { entity: now, accepted } = await this.apply(consent, { type: 'TERMINATE' }, manager);
       if (!accepted) {
         throw new DomainError({ messageId: 'XS2A011E', description: `consent ${consentId} is ${now.status} and cannot be deleted` });
       }
@@ -128,7 +128,7 @@ export class ConsentService {
     const access = accessDecidedBy(consent.access, held);
     if (!access) throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the accounts of consent ${consentId}` });
     return this.writes.run(async (manager) => {
-      const { entity, accepted } = await this.apply(consent, decision === 'approve' ? { type: 'APPROVE' } : { type: 'DENY' }, decision === 'approve' ? { access } : {}, manager);
+      const { entity, accepted } = await this.apply(consent, decision === 'approve' ? { type: 'APPROVE' } : { type: 'DENY' }, manager, decision === 'approve' ? { access } : {});
       if (!accepted) throw notWaiting(entity); // another decision won the race
       const redirectUri = await this.authorisations.moveOpen('consent', consentId, { type: decision === 'approve' ? 'FINALISE' : 'FAIL' }, manager);
       return { consent: entity, redirectUri };
@@ -161,14 +161,14 @@ export class ConsentService {
   private async expireIfDue(consent: Consent): Promise<Consent> {
     if (!this.dueToExpire(consent)) return consent; // the common read opens no transaction
     return this.writes.run(async (manager) => {
-      const { entity, accepted } = await this.apply(consent, { type: 'EXPIRE', today: this.clock.today() }, {}, manager);
+      const { entity, accepted } = await this.apply(consent, { type: 'EXPIRE', today: this.clock.today() }, manager);
       if (accepted) await this.authorisations.moveOpen('consent', consent.id, { type: 'FAIL' }, manager);
       return entity;
     });
   }
 
-  private apply(consent: Consent, event: ConsentEvent, also: Partial<Consent>, manager: EntityManager): Promise<{ entity: Consent; accepted: boolean }> {
-    return applyEvent(this.machine, consent, event, { ...also, lastActionDate: this.clock.today() }, manager);
+  private apply(consent: Consent, event: ConsentEvent, manager: EntityManager, also: Partial<Consent> = {}): Promise<{ entity: Consent; accepted: boolean }> {
+    return applyEvent(this.machine, consent, event, manager, { ...also, lastActionDate: this.clock.today() });
   }
 
   /** Only a consent the holder has not decided on yet can be authorised (409 otherwise). */

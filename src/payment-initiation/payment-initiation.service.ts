@@ -77,10 +77,10 @@ export class PaymentInitiationService {
       let payment = stored;
       if (completed) {
         // The holder approves at once; the payment's authorisations are finalised with it.
-        payment = (await applyEvent(this.machine, payment, completed, {}, manager)).entity;
+        payment = (await applyEvent(this.machine, payment, completed, manager)).entity;
         await this.authorisations.moveOpen('payment', payment.id, { type: 'FINALISE' }, manager);
       }
-      return (await applyEvent(this.machine, payment, execute, {}, manager)).entity;
+      return (await applyEvent(this.machine, payment, execute, manager)).entity;
     });
   }
 
@@ -88,7 +88,7 @@ export class PaymentInitiationService {
   async cancel(type: PaymentType, paymentId: string, owner: Owner): Promise<{ cancelled: true } | { cancelled: false; status: PaymentStatus }> {
     const stored = await this.findStored(type, paymentId, owner);
     const { entity: payment, accepted } = await this.writes.run(async (manager) => {
-      const cancelled = await applyEvent(this.machine, stored, { type: 'CANCEL' }, {}, manager);
+      const cancelled = await applyEvent(this.machine, stored, { type: 'CANCEL' }, manager);
       if (cancelled.accepted) await this.authorisations.moveOpen('payment', paymentId, { type: 'FAIL' }, manager);
       return cancelled;
     });
@@ -156,7 +156,7 @@ export class PaymentInitiationService {
     return this.writes.run(async (manager) => {
       let decided = payment;
       if (event) {
-        const { entity, accepted } = await applyEvent(this.machine, payment, event, {}, manager);
+        const { entity, accepted } = await applyEvent(this.machine, payment, event, manager);
         if (!accepted) throw notWaiting(entity); // another decision won the race
         decided = entity;
       }
@@ -182,7 +182,7 @@ export class PaymentInitiationService {
     const today = this.clock.today();
     const due = await this.machine.repository.findBy({ status: 'PDNG', executionDate: LessThanOrEqual(today) });
     await this.writes.run(async (manager) => {
-      for (const payment of due) await applyEvent(this.machine, payment, { type: 'EXECUTE', today }, {}, manager);
+      for (const payment of due) await applyEvent(this.machine, payment, { type: 'EXECUTE', today }, manager);
     });
   }
 
