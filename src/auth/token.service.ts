@@ -6,7 +6,7 @@ import { LessThanOrEqual, Repository } from 'typeorm';
 import { AnswerMemo } from '../common/answer-memo';
 import { DomainError, OAuthError } from '../common/error-catalogue';
 import { Environment } from '../config/environment';
-import { findByPrimaryKey } from '../database/find-by-primary-key';
+import { findByPrimaryKey, insertRow } from '../database/prebuilt-statements';
 import { GroupCommit } from '../database/group-commit';
 import { AccessToken, TppClient } from './client.entity';
 import type { Owner } from './owner';
@@ -40,7 +40,7 @@ export class TokenService {
     const token = randomBytes(32).toString('base64url');
     const now = Date.now();
     await this.writes.run(async (manager) => {
-      await manager.insert(AccessToken, { tokenHash: sha256(token), clientId: client.clientId, expiresAt: new Date(now + TOKEN_LIFETIME * 1000).toISOString() });
+      await insertRow(manager, AccessToken, { tokenHash: sha256(token), clientId: client.clientId, expiresAt: new Date(now + TOKEN_LIFETIME * 1000).toISOString() });
       // Housekeeping: expired tokens are of no use to anyone.
       await manager.delete(AccessToken, { expiresAt: LessThanOrEqual(new Date(now).toISOString()) });
     });

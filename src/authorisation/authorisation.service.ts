@@ -4,7 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { DomainError } from '../common/error-catalogue';
 import { applyEvent, MachineBinding } from '../common/state-machine';
-import { findByPrimaryKey } from '../database/find-by-primary-key';
+import { findByPrimaryKey, insertRow } from '../database/prebuilt-statements';
 import { Authorisation, AuthorisationKind } from './authorisation.entity';
 import { AuthorisationEvent, authorisationMachine } from './authorisation.machine';
 
@@ -29,7 +29,7 @@ export class AuthorisationService {
       tppRedirectUri: tppRedirectUri ?? null,
       createdAt: new Date().toISOString(),
     });
-    await manager.insert(Authorisation, authorisation);
+    await insertRow(manager, Authorisation, authorisation);
     return authorisation;
   }
 

@@ -14,7 +14,7 @@ import { addDays } from '../common/dates';
 import { ConsentUnknownError, DomainError, FormatError } from '../common/error-catalogue';
 import { applyEvent, MachineBinding, nextStatus } from '../common/state-machine';
 import { Environment } from '../config/environment';
-import { findByPrimaryKey } from '../database/find-by-primary-key';
+import { findByPrimaryKey, insertRow } from '../database/prebuilt-statements';
 import { GroupCommit } from '../database/group-commit';
 import { CreateConsentDto } from './dto/create-consent.dto';
 import { accessDecidedBy } from './consent-access';
@@ -65,10 +65,11 @@ export class ConsentService {
       frequencyPerDay: request.frequencyPerDay,
       lastActionDate: today,
       fixture: false,
+      scenarioId: null,
       ownerId: owner ?? null,
     });
     await this.writes.run(async (manager) => {
-      await manager.insert(Consent, consent);
+      await insertRow(manager, Consent, consent);
       await this.authorisations.open('consent', consent.id, redirectUri, manager);
       if (auto) await this.authorisations.moveOpen('consent', consent.id, { type: 'FINALISE' }, manager);
     });

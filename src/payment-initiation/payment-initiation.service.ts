@@ -11,7 +11,7 @@ import { ClockService } from '../common/clock.service';
 import { DomainError } from '../common/error-catalogue';
 import { applyEvent, MachineBinding, nextStatus } from '../common/state-machine';
 import { Environment } from '../config/environment';
-import { findByPrimaryKey } from '../database/find-by-primary-key';
+import { findByPrimaryKey, insertRow } from '../database/prebuilt-statements';
 import { GroupCommit } from '../database/group-commit';
 import type { ScaDecision } from '../consent/consent.service';
 import { Payment } from './payment.entity';
@@ -59,7 +59,7 @@ export class PaymentInitiationService {
       ownerId: owner ?? null,
     });
     await this.writes.run(async (manager) => {
-      await manager.insert(Payment, payment);
+      await insertRow(manager, Payment, payment);
       await this.authorisations.open('payment', payment.id, redirectUri, manager);
     });
     return payment;

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataSource, ObjectLiteral, Repository } from 'typeorm';
+import { DataSource, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
 import { FIRST_VALID_CONSENT_ID, seedFixtures } from '../../seeds/fixtures';
 import { Transaction } from '../account-information/account.entity';
 import { AccessToken } from '../auth/client.entity';
@@ -9,9 +9,9 @@ import { Authorisation } from '../authorisation/authorisation.entity';
 import { Consent } from '../consent/consent.entity';
 import { Payment } from '../payment-initiation/payment.entity';
 import { dataSourceOptions } from './data-source';
-import { findByPrimaryKey } from './find-by-primary-key';
+import { findByPrimaryKey, insertRow } from './prebuilt-statements';
 
-describe('findByPrimaryKey, on a migrated SQLite file', () => {
+describe('prebuilt statements, on a migrated SQLite file', () => {
   const folder = mkdtempSync(join(tmpdir(), 'psd2-sandbox-find-by-primary-key-'));
   let dataSource: DataSource;
 
@@ -97,7 +97,80 @@ describe('findByPrimaryKey, on a migrated SQLite file', () => {
     await expect(findByPrimaryKey(dataSource.getRepository(AccessToken), id)).resolves.toBeNull();
   });
 
-  it('refuses an entity with relations, which would need TypeORM\'s joins', async () => {
-    await expect(findByPrimaryKey(dataSource.getRepository(Transaction), 'x')).rejects.toThrow('findByPrimaryKey: Transaction has relations');
+  it("refuses an entity with relations, which would need TypeORM's joins and cascades", async () => {
+    await expect(findByPrimaryKey(dataSource.getRepository(Transaction), 'x')).rejects.toThrow('prebuilt statements: Transaction has relations');
+    await expect(insertRow(dataSource.manager, Transaction, new Transaction())).rejects.toThrow('prebuilt statements: Transaction has relations');
+  });
+
+  /** A whole row of each entity it writes, as the services build it: booleans, JSON, a date and nulls. */
+  const written: [string, EntityTarget<ObjectLiteral>, string, (key: string) => ObjectLiteral][] = [
+    [
+      'a consent',
+      Consent,
+      'id',
+      (id) => ({
+        id,
+        status: 'valid',
+        access: { accounts: [{ iban: 'AT099900000000001511' }], balances: [], transactions: [] },
+        recurringIndicator: true,
+        validUntil: '2026-06-30',
+        frequencyPerDay: 4,
+        lastActionDate: '2026-03-15',
+        fixture: false,
+        scenarioId: null,
+        ownerId: null,
+      }),
+    ],
+    [
+      'a payment',
+      Payment,
+      'id',
+      (id) => ({
+        id,
+        service: 'payments',
+        product: 'sepa-credit-transfers',
+        status: 'RCVD',
+        debtorIban: 'AT099900000000001511',
+        amount: '12.30',
+        currency: 'EUR',
+        executionDate: '2026-03-20',
+        body: { instructedAmount: { currency: 'EUR', amount: '12.30' }, creditorName: 'Georg Mustermann' },
+        ownerId: 'sandbox-tpp',
+      }),
+    ],
+    [
+      'an authorisation',
+      Authorisation,
+      'id',
+      (id) => ({ id, kind: 'consent', resourceId: FIRST_VALID_CONSENT_ID, status: 'received', tppRedirectUri: null, createdAt: '2026-03-15T10:00:00.000Z' }),
+    ],
+    ['an access token', AccessToken, 'tokenHash', (tokenHash) => ({ tokenHash, clientId: 'sandbox-tpp', expiresAt: '2026-03-15T11:00:00.000Z' })],
+  ];
+
+  it.each(written)('writes %s exactly as manager.insert does: the same stored row', async (_, target, key, row) => {
+    const { tableName } = dataSource.getMetadata(target);
+    const stored = (value: string) => dataSource.query(`SELECT * FROM "${tableName}" WHERE "${key}" = ?`, [value]) as Promise<Record<string, unknown>[]>;
+    await dataSource.manager.insert(target, row('c0ffee00-0000-4000-8000-000000000001'));
+    await insertRow(dataSource.manager, target, dataSource.manager.create(target, row('c0ffee00-0000-4000-8000-000000000002')));
+    const [[expected], [inserted]] = [await stored('c0ffee00-0000-4000-8000-000000000001'), await stored('c0ffee00-0000-4000-8000-000000000002')];
+    expect(inserted).toStrictEqual({ ...expected, [key]: 'c0ffee00-0000-4000-8000-000000000002' });
+  });
+
+  it('refuses a row with a column not set, which the statement would store as null rather than its default, and stores nothing', async () => {
+    const id = 'c0ffee00-0000-4000-8000-000000000003';
+    const consent = dataSource.manager.create(Consent, { ...written[0][3](id), fixture: undefined });
+    await expect(insertRow(dataSource.manager, Consent, consent)).rejects.toThrow('insertRow: Consent.fixture is not set');
+    await expect(dataSource.getRepository(Consent).findOneBy({ id })).resolves.toBeNull();
+  });
+
+  it("writes inside the transaction it is given, undone with it", async () => {
+    const row = written[3][3]('c0ffee00-0000-4000-8000-000000000004');
+    const rolledBack = dataSource.transaction(async (manager) => {
+      await insertRow(manager, AccessToken, Object.assign(new AccessToken(), row));
+      await expect(findByPrimaryKey(manager.getRepository(AccessToken), row.tokenHash as string)).resolves.toStrictEqual(Object.assign(new AccessToken(), row));
+      throw new Error('roll back');
+    });
+    await expect(rolledBack).rejects.toThrow('roll back');
+    await expect(findByPrimaryKey(dataSource.getRepository(AccessToken), row.tokenHash as string)).resolves.toBeNull();
   });
 });
