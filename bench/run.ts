@@ -50,6 +50,13 @@ function peakRssMb(child: ChildProcess): number {
   return Math.round(Number(line[1]) / 1024);
 }
 
+/** CPU time a process has used so far, in µs (Linux: user and system time from /proc, in clock ticks). */
+const TICK_US = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString());
+function cpuUs(child: ChildProcess): number {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_US;
+}
+
 interface Scenario {
   name: string;
   server: Server;
@@ -62,14 +69,21 @@ interface Measured {
   p50Ms: number;
   p99Ms: number;
   ratioToBaseline: number;
-  /** req/s of each round, in the order of the rounds. */
+  /** The server's own CPU time a request: leaves out what it waited for (the client on the other core, an fsync). */
+  cpuUsPerRequest: number;
+  /** req/s and CPU µs a request of each round, in the order of the rounds. */
   requestsPerRound: number[];
+  cpuUsPerRequestPerRound: number[];
   non2xx: number;
   errors: number;
 }
 
-async function drive({ server, request }: Scenario, duration: number): Promise<autocannon.Result> {
-  return autocannon({ url: `${server.base}${request.path}`, method: request.method, headers: request.headers, body: request.body, connections: CONNECTIONS, duration });
+type Driven = autocannon.Result & { cpuUsPerRequest: number };
+
+async function drive({ server, request }: Scenario, duration: number): Promise<Driven> {
+  const before = cpuUs(server.child);
+  const result = await autocannon({ url: `${server.base}${request.path}`, method: request.method, headers: request.headers, body: request.body, connections: CONNECTIONS, duration });
+  return { ...result, cpuUsPerRequest: (cpuUs(server.child) - before) / result.requests.total };
 }
 
 /**
@@ -81,23 +95,26 @@ async function drive({ server, request }: Scenario, duration: number): Promise<a
 async function measureInRounds(baseline: Scenario, scenarios: Scenario[]): Promise<Measured[]> {
   const all = [baseline, ...scenarios];
   for (const scenario of all) await drive(scenario, WARM_UP_SECONDS);
-  const rounds: autocannon.Result[][] = [];
+  const rounds: Driven[][] = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    const results: autocannon.Result[] = [];
+    const results: Driven[] = [];
     for (const scenario of all) results.push(await drive(scenario, SECONDS / ROUNDS));
     rounds.push(results);
     console.error(`measured: round ${round} of ${ROUNDS}`);
   }
   const requestsPerRound = all.map((_, index) => rounds.map((round) => Math.round(round[index].requests.average)));
   return all.map(({ name }, index) => {
-    const of = (value: (result: autocannon.Result) => number) => rounds.map((round) => value(round[index]));
-    const sum = (value: (result: autocannon.Result) => number) => of(value).reduce((total, part) => total + part, 0);
+    const of = (value: (result: Driven) => number) => rounds.map((round) => value(round[index]));
+    const sum = (value: (result: Driven) => number) => of(value).reduce((total, part) => total + part, 0);
+    const cpuUsPerRequestPerRound = of((result) => Math.round(result.cpuUsPerRequest));
     return {
       name,
       requestsPerSecond: median(requestsPerRound[index]),
       p50Ms: median(of((result) => result.latency.p50)),
       p99Ms: median(of((result) => result.latency.p99)),
       ratioToBaseline: ratioInRounds(requestsPerRound[index], requestsPerRound[0]),
+      cpuUsPerRequest: median(cpuUsPerRequestPerRound),
+      cpuUsPerRequestPerRound,
       requestsPerRound: requestsPerRound[index],
       non2xx: sum((result) => result.non2xx),
       errors: sum((result) => result.errors + result.timeouts),
@@ -198,10 +215,10 @@ async function main(): Promise<void> {
       },
     };
     writeFileSync(join('bench', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-    console.log('| scenario | req/s | p50 ms | p99 ms | ratio to baseline | non-2xx | errors |');
-    console.log('|---|---|---|---|---|---|---|');
+    console.log('| scenario | req/s | p50 ms | p99 ms | ratio to baseline | server CPU µs a request | non-2xx | errors |');
+    console.log('|---|---|---|---|---|---|---|---|');
     for (const row of report.scenarios) {
-      console.log(`| ${row.name} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.ratioToBaseline} | ${row.non2xx} | ${row.errors} |`);
+      console.log(`| ${row.name} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.ratioToBaseline} | ${row.cpuUsPerRequest} | ${row.non2xx} | ${row.errors} |`);
     }
     console.log(`\ncold start (process start to first 200 on /health, fresh database, median of 5): ${report.coldStartMs} ms; peak RSS: ${report.peakRssMb} MB`);
     const { scaling } = report;
