@@ -12,7 +12,7 @@ import { dataSourceOptions } from './data-source';
 import { findByPrimaryKey, insertRow } from './prebuilt-statements';
 
 describe('prebuilt statements, on a migrated SQLite file', () => {
-  const folder = mkdtempSync(join(tmpdir(), 'psd2-sandbox-find-by-primary-key-'));
+  const folder = mkdtempSync(join(tmpdir(), 'psd2-sandbox-prebuilt-statements-'));
   let dataSource: DataSource;
 
   beforeAll(async () => {
@@ -163,7 +163,7 @@ describe('prebuilt statements, on a migrated SQLite file', () => {
     await expect(dataSource.getRepository(Consent).findOneBy({ id })).resolves.toBeNull();
   });
 
-  it("writes inside the transaction it is given, undone with it", async () => {
+  it('writes inside the transaction it is given, undone with it', async () => {
     const row = written[3][3]('c0ffee00-0000-4000-8000-000000000004');
     const rolledBack = dataSource.transaction(async (manager) => {
       await insertRow(manager, AccessToken, Object.assign(new AccessToken(), row));
