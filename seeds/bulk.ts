@@ -4,6 +4,7 @@ import { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm'
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Account, Balance, Psu, Transaction } from '../src/account-information/account.entity';
 import { Authorisation } from '../src/authorisation/authorisation.entity';
+import { newResourceId } from '../src/common/resource-id';
 import { Consent } from '../src/consent/consent.entity';
 import { validateEnvironment } from '../src/config/environment';
 import { dataSourceOptions } from '../src/database/data-source';
@@ -93,10 +94,10 @@ function settledPayment(number: number, debtors: string[], today: string): { pay
     creditorName: 'Muster Handel GmbH',
     remittanceInformationUnstructured: `Invoice ${number + 1}`,
   };
-  const id = randomUUID();
+  const id = newResourceId();
   return {
     payment: { id, service: 'payments', product: 'sepa-credit-transfers', status, debtorIban, amount, currency: 'EUR', executionDate: null, body, ownerId: null },
-    authorisation: { id: randomUUID(), kind: 'payment', resourceId: id, status: scaStatus, tppRedirectUri: null, createdAt: `${today}T00:00:00.000Z` },
+    authorisation: { id: newResourceId(), kind: 'payment', resourceId: id, status: scaStatus, tppRedirectUri: null, createdAt: `${today}T00:00:00.000Z` },
   };
 }
 

@@ -36,7 +36,7 @@ const access = (accounts: string[], balances: object[] = [], transactions: objec
   allPsd2: null,
   restrictedTo: null,
 });
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('consents (SCA_MODE=auto)', () => {
   const sandbox = useSandbox({ PUBLIC_BASE_URL: 'http://sandbox.test:3000' });

@@ -3,7 +3,7 @@ import { Payment } from '../src/payment-initiation/payment.entity';
 import { GEORG, MARIANNE } from './support/fixtures';
 import { removeDatabase, startSandbox, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const NOT_OURS = 'DE89370400440532013000';
 const eur = (amount: string) => ({ currency: 'EUR', amount });
 

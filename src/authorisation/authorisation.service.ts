@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { DomainError } from '../common/error-catalogue';
+import { newResourceId } from '../common/resource-id';
 import { applyEvent, MachineBinding } from '../common/state-machine';
 import { findByPrimaryKey, insertRow } from '../database/prebuilt-statements';
 import { Authorisation, AuthorisationKind } from './authorisation.entity';
@@ -22,7 +22,7 @@ export class AuthorisationService {
   /** `manager`: the GroupCommit write, which also stores the resource when it is new. */
   async open(kind: AuthorisationKind, resourceId: string, tppRedirectUri: string | undefined, manager: EntityManager): Promise<Authorisation> {
     const authorisation = this.machine.repository.create({
-      id: randomUUID(),
+      id: newResourceId(),
       kind,
       resourceId,
       status: 'received',

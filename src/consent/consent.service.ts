@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
@@ -12,6 +11,7 @@ import { AccountReferenceDto } from '../common/account-reference.dto';
 import { ClockService } from '../common/clock.service';
 import { addDays } from '../common/dates';
 import { ConsentUnknownError, DomainError, FormatError } from '../common/error-catalogue';
+import { newResourceId } from '../common/resource-id';
 import { applyEvent, MachineBinding, nextStatus } from '../common/state-machine';
 import { Environment } from '../config/environment';
 import { findByPrimaryKey, insertRow } from '../database/prebuilt-statements';
@@ -56,7 +56,7 @@ export class ConsentService {
     const validUntil = [request.validUntil, addDays(today, MAX_VALIDITY_DAYS)].sort()[0];
     const received = initialConsentStatus({ validUntil });
     const consent = this.consents.create({
-      id: randomUUID(),
+      id: newResourceId(),
       // In auto mode strong customer authentication is deemed done at once.
       status: auto ? (nextStatus(consentMachine, received, { validUntil }, { type: 'APPROVE' }) as ConsentStatus) : received,
       access: auto ? await this.allAccountsAccess() : requestedAccess(request),

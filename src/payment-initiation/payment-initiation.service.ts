@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
@@ -9,6 +8,7 @@ import { Authorisation, AuthorisationKind } from '../authorisation/authorisation
 import { AuthorisationService } from '../authorisation/authorisation.service';
 import { ClockService } from '../common/clock.service';
 import { DomainError } from '../common/error-catalogue';
+import { newResourceId } from '../common/resource-id';
 import { applyEvent, MachineBinding, nextStatus } from '../common/state-machine';
 import { Environment } from '../config/environment';
 import { findByPrimaryKey, insertRow } from '../database/prebuilt-statements';
@@ -51,7 +51,7 @@ export class PaymentInitiationService {
     checkDates(body, this.clock.today());
     const terms = termsOf(body);
     const payment = this.machine.repository.create({
-      id: randomUUID(),
+      id: newResourceId(),
       ...type,
       ...terms,
       status: initialPaymentStatus(contextOf({ ...terms, product: type.product })),
