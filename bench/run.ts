@@ -142,9 +142,15 @@ async function initiatePayment(base: string): Promise<string> {
   return ((await created.json()) as { paymentId: string }).paymentId;
 }
 
-/** The two reads the scaling run repeats on the large database. */
+/** The requests the scaling run repeats on the large database. */
 const paymentStatus = (paymentId: string): Scenario['request'] => ({ method: 'GET', path: `/v1/payments/sepa-credit-transfers/${paymentId}/status`, headers: headers() });
 const transactionsBoth: Scenario['request'] = { method: 'GET', path: `/v1/accounts/${MARIANNE}/transactions?bookingStatus=both`, headers: headers({ 'Consent-ID': CONSENT }) };
+const sepaInitiation: Scenario['request'] = {
+  method: 'POST',
+  path: '/v1/payments/sepa-credit-transfers',
+  headers: headers({ 'Content-Type': 'application/json', 'PSU-IP-Address': '192.0.2.10' }),
+  body: nextPayment,
+};
 
 async function main(): Promise<void> {
   execFileSync('npx', ['nest', 'build'], { stdio: 'inherit' });
@@ -188,11 +194,8 @@ async function main(): Promise<void> {
       { name: `GET transactions (both), ${onLarge}`, server: large, request: transactionsBoth },
       { name: 'GET payment status', server: sandbox, request: paymentStatus(paymentId) },
       { name: `GET payment status, ${onLarge}`, server: large, request: paymentStatus(largePayment) },
-      {
-        name: 'POST SEPA payment',
-        server: sandbox,
-        request: { method: 'POST', path: '/v1/payments/sepa-credit-transfers', headers: headers({ 'Content-Type': 'application/json', 'PSU-IP-Address': '192.0.2.10' }), body: nextPayment },
-      },
+      { name: 'POST SEPA payment', server: sandbox, request: sepaInitiation },
+      { name: `POST SEPA payment, ${onLarge}`, server: large, request: sepaInitiation },
       {
         name: `GET transactions (both, one day), account of ${load.transactions.toLocaleString('en')}`,
         server: large,
@@ -217,6 +220,7 @@ async function main(): Promise<void> {
         coldStartMs: large.coldStartMs,
         paymentStatusRatioToSmall: ratioInRounds(rounds(`GET payment status, ${onLarge}`), rounds('GET payment status')),
         transactionsRatioToSmall: ratioInRounds(rounds(`GET transactions (both), ${onLarge}`), rounds('GET transactions (both)')),
+        paymentInitiationRatioToSmall: ratioInRounds(rounds(`POST SEPA payment, ${onLarge}`), rounds('POST SEPA payment')),
       },
     };
     writeFileSync(join('bench', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
@@ -229,7 +233,8 @@ async function main(): Promise<void> {
     const { scaling } = report;
     console.log(
       `scaling: bulk seed ${scaling.bulkSeedSeconds} s; cold start on it ${scaling.coldStartMs} ms; ` +
-        `GET payment status ${scaling.paymentStatusRatioToSmall} and GET transactions ${scaling.transactionsRatioToSmall} of their small-database req/s`,
+        `GET payment status ${scaling.paymentStatusRatioToSmall}, GET transactions ${scaling.transactionsRatioToSmall} ` +
+        `and POST SEPA payment ${scaling.paymentInitiationRatioToSmall} of their small-database req/s`,
     );
   } finally {
     for (const { child } of servers) child.kill('SIGTERM');
