@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { Consent } from '../src/consent/consent.entity';
-import { EXPIRED_CONSENT, FRANZ, GEORG, MARIANNE, reference, SUSANNE, ERWIN, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
+import { EXPIRED_CONSENT, FRANZ, GEORG, MARIANNE, reference, SUSANNE, ERWIN, NEW_RESOURCE_ID, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
 import { removeDatabase, startSandbox, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const REDIRECT_URI = 'https://tpp.example/callback?state=a%20b&x=1';
@@ -36,7 +36,6 @@ const access = (accounts: string[], balances: object[] = [], transactions: objec
   allPsd2: null,
   restrictedTo: null,
 });
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('consents (SCA_MODE=auto)', () => {
   const sandbox = useSandbox({ PUBLIC_BASE_URL: 'http://sandbox.test:3000' });
@@ -70,7 +69,7 @@ describe('consents (SCA_MODE=auto)', () => {
       const before = await countConsents();
       const response = await post(allAccountsRequest, tppHeaders({ 'TPP-Redirect-URI': 'https://tpp.example/cb' })).expect(200);
       const { consentId } = response.body;
-      expect(consentId).toMatch(UUID);
+      expect(consentId).toMatch(NEW_RESOURCE_ID);
       expect(response.body).toEqual(
         created('valid', consentId, `http://sandbox.test:3000/sca/consents?consent_id=${consentId}&redirectBackUrl=https%3A%2F%2Ftpp.example%2Fcb`),
       );
@@ -310,7 +309,7 @@ describe('consents (SCA_MODE=redirect)', () => {
     const body = { ...explicitRequest, access: { balances: [{ iban: MARIANNE }, { iban: SUSANNE, currency: 'EUR' }], transactions: [{ iban: GEORG }] } };
     const response = await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send(body).expect(200);
     const { consentId } = response.body;
-    expect(consentId).toMatch(UUID);
+    expect(consentId).toMatch(NEW_RESOURCE_ID);
     expect(response.body).toEqual(created('received', consentId, `http://localhost:3000/sca/consents?consent_id=${consentId}`));
 
     const consent = await request(sandbox.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);

@@ -1,9 +1,8 @@
 import request from 'supertest';
 import { Payment } from '../src/payment-initiation/payment.entity';
-import { GEORG, MARIANNE } from './support/fixtures';
+import { GEORG, MARIANNE, NEW_RESOURCE_ID } from './support/fixtures';
 import { removeDatabase, startSandbox, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const NOT_OURS = 'DE89370400440532013000';
 const eur = (amount: string) => ({ currency: 'EUR', amount });
 
@@ -102,7 +101,7 @@ describe('payment initiation (SCA_MODE=auto)', () => {
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(response.headers['x-request-id']).toBe(sent['X-Request-ID']);
       const { paymentId } = response.body;
-      expect(paymentId).toMatch(UUID);
+      expect(paymentId).toMatch(NEW_RESOURCE_ID);
       const self = `/v1/${base}/${paymentId}`;
       expect(response.body).toEqual({
         transactionStatus: 'RCVD',

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { ERWIN, FRANZ, GEORG, MARIANNE, reference, SUSANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
+import { ERWIN, FRANZ, GEORG, MARIANNE, NEW_RESOURCE_ID, reference, SUSANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
 import { tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const consentRequest = (access: object) => ({ access, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 });
@@ -106,7 +106,7 @@ describe('headless SCA and authorisations (SCA_MODE=redirect)', () => {
       const { authorisationId } = response.body;
       expect(response.body).toEqual({
         scaStatus: 'received',
-        authorisationId,
+        authorisationId: expect.stringMatching(NEW_RESOURCE_ID),
         _links: {
           scaRedirect: { href: `http://sandbox.test/sca/consents?consent_id=${consentId}&redirectBackUrl=https%3A%2F%2Ftpp.example%2Fsecond` },
           scaStatus: { href: `/v1/consents/${consentId}/authorisations/${authorisationId}` },

@@ -3,6 +3,8 @@ export const VALID_CONSENT = 'e6151d43-dca8-4fe1-b139-3a89bfeb57a2';
 export const SECOND_VALID_CONSENT = '58bf4a5e-11e8-46d4-a3e2-8372cdfcd023';
 export const EXPIRED_CONSENT = 'baf31bce-34b2-437a-b9c3-4e044c0bfb04';
 export const UNKNOWN_CONSENT = 'ca2636e6-02f6-4c9d-ae29-051b23a61c11';
+/** The ID the sandbox gives a consent, payment or authorisation it stores: a time-ordered UUID (version 7). */
+export const NEW_RESOURCE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 export const MARIANNE = 'AT099900000000001511';
 export const GEORG = 'AT439900000000010017';
