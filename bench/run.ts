@@ -204,6 +204,8 @@ async function main(): Promise<void> {
     ]);
 
     const rounds = (name: string) => results.find((result) => result.name === name)!.requestsPerRound;
+    /** A scenario's req/s on the large database to its twin's on the small one. */
+    const largeToSmall = (name: string) => ratioInRounds(rounds(`${name}, ${onLarge}`), rounds(name));
     const report = {
       date: new Date().toISOString(),
       machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
@@ -218,9 +220,9 @@ async function main(): Promise<void> {
         ...load,
         bulkSeedSeconds: seedSeconds,
         coldStartMs: large.coldStartMs,
-        paymentStatusRatioToSmall: ratioInRounds(rounds(`GET payment status, ${onLarge}`), rounds('GET payment status')),
-        transactionsRatioToSmall: ratioInRounds(rounds(`GET transactions (both), ${onLarge}`), rounds('GET transactions (both)')),
-        paymentInitiationRatioToSmall: ratioInRounds(rounds(`POST SEPA payment, ${onLarge}`), rounds('POST SEPA payment')),
+        paymentStatusRatioToSmall: largeToSmall('GET payment status'),
+        transactionsRatioToSmall: largeToSmall('GET transactions (both)'),
+        paymentInitiationRatioToSmall: largeToSmall('POST SEPA payment'),
       },
     };
     writeFileSync(join('bench', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
