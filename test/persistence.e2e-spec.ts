@@ -62,13 +62,14 @@ describe('persistence', () => {
     }
   });
 
-  it('runs SQLite in WAL mode with foreign keys on, synchronous=FULL (every answered write is fsynced) and checkpoints at the default of 1,000 pages (a log of about 4 MB)', async () => {
+  it('runs SQLite in WAL mode with foreign keys on, synchronous=FULL (every answered write is fsynced), checkpoints at the default of 1,000 pages (a log of about 4 MB) and caches 2 MB of pages, the default of SQLite itself', async () => {
     const sandbox = await startSandbox({}, databasePath);
     try {
       expect(await sandbox.dataSource.query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
       expect(await sandbox.dataSource.query('PRAGMA foreign_keys')).toEqual([{ foreign_keys: 1 }]);
       expect(await sandbox.dataSource.query('PRAGMA synchronous')).toEqual([{ synchronous: 2 }]);
       expect(await sandbox.dataSource.query('PRAGMA wal_autocheckpoint')).toEqual([{ wal_autocheckpoint: 1000 }]);
+      expect(await sandbox.dataSource.query('PRAGMA cache_size')).toEqual([{ cache_size: -2000 }]);
     } finally {
       await sandbox.close();
     }

@@ -32,6 +32,9 @@ export function dataSourceOptions(databasePath: string): DataSourceOptions {
     enableWAL: true,
     prepareDatabase: (db) => {
       db.pragma('synchronous = FULL');
+      // better-sqlite3 builds SQLite with a 16 MB page cache; SQLite's own default of 2 MB measured
+      // as fast (the kernel caches the file as well) and keeps the process 15 MB smaller.
+      db.pragma('cache_size = -2000');
     },
   };
 }
