@@ -31,6 +31,7 @@ export const ERROR_CATALOGUE = {
   XS2A026E: { status: 401, code: 'TOKEN_INVALID', when: 'token request: no HTTP Basic client credentials, or unknown ones (OAuth `invalid_client`)' },
   XS2A027E: { status: 400, code: 'FORMAT_ERROR', when: 'token request: `grant_type` missing (OAuth `invalid_request`) or not `client_credentials` (`unsupported_grant_type`)' },
   XS2A028E: { status: 431, code: 'FORMAT_ERROR', when: 'the request headers are larger than 16 KiB' },
+  XS2A029E: { status: 503, code: 'SERVICE_UNAVAILABLE', when: 'the change could not be stored (the database is full, locked or failing); nothing changed, try again' },
 } as const;
 
 export type MessageId = keyof typeof ERROR_CATALOGUE;

@@ -36,12 +36,13 @@ export function assertJsonBody(request: Request): void {
 
 /**
  * What any operation can answer besides its own: an unreadable request, a body over the limit,
- * and a bug. Listed before an operation's own answers, which then take precedence.
+ * a bug, and a database that cannot take a write. Listed before an operation's own answers, which then take precedence.
  */
 export const COMMON_ERRORS = [
   ApiResponse({ status: 400, description: 'FORMAT_ERROR: the URL or the body cannot be read', type: TppErrorResponse }),
   ApiResponse({ status: 413, description: 'FORMAT_ERROR: the body is larger than 100 KiB', type: TppErrorResponse }),
   ApiResponse({ status: 500, description: 'INTERNAL_SERVER_ERROR: a fault of the sandbox (a bug: please report it)', type: TppErrorResponse }),
+  ApiResponse({ status: 503, description: 'SERVICE_UNAVAILABLE: the change could not be stored (database full or unavailable); nothing changed', type: TppErrorResponse }),
 ];
 
 /** A controller of the bank's XS2A interface: path below /v1, bearer token and X-Request-ID enforced and documented. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { DomainError } from '../common/error-catalogue';
 
 type Work<T> = (manager: EntityManager) => Promise<T>;
 
@@ -50,14 +51,48 @@ export class GroupCommit {
             const value = await manager.transaction(work);
             answers.push(() => resolve(value));
           } catch (error) {
-            answers.push(() => reject(error));
+            answers.push(() => reject(asUnavailable(error)));
           }
+          // On a full disk or an I/O error SQLite may roll the whole transaction back by itself
+          // (sqlite.org/lang_transaction.html, "Response To Errors Within A Transaction"): the
+          // writes after it would run outside any transaction, so the batch stops here.
+          if (!this.connection().inTransaction) throw new DomainError(UNAVAILABLE);
         }
       });
     } catch (error) {
-      for (const { reject } of batch) reject(error);
+      await this.recover();
+      for (const { reject } of batch) reject(asUnavailable(error));
       return;
     }
     for (const answer of answers) answer();
   }
+
+  /**
+   * After a failed COMMIT, TypeORM's rollback may fail quietly (SQLite had already rolled back)
+   * and leave TypeORM counting a transaction that SQLite does not have: every later batch would
+   * then run as a savepoint of a transaction that never commits. Where the two disagree, or a
+   * transaction is still open, a new connection starts again from a known state.
+   */
+  private async recover(): Promise<void> {
+    const runner = this.dataSource.createQueryRunner(); // better-sqlite3: the one connection's runner
+    if (!runner.isTransactionActive && !this.connection().inTransaction) return;
+    await this.dataSource.destroy();
+    await this.dataSource.initialize();
+  }
+
+  private connection(): { inTransaction: boolean } {
+    return (this.dataSource.driver as unknown as { databaseConnection: { inTransaction: boolean } }).databaseConnection;
+  }
+}
+
+/** SQLite's result codes that mean the database cannot take a write now (a full disk, an I/O fault, a lock), not that the write is wrong. */
+const STORAGE_FAULT = /^SQLITE_(FULL|IOERR|BUSY|LOCKED|READONLY|CANTOPEN|NOMEM|CORRUPT|NOTADB)/;
+
+const UNAVAILABLE = { messageId: 'XS2A029E', description: 'the sandbox could not store this change (its database is full or unavailable); nothing was changed, try again later' } as const;
+
+/** A storage fault becomes the 503 the client can retry on; anything else (a refusal, a bug) stays as it was. */
+function asUnavailable(error: unknown): unknown {
+  if (error instanceof DomainError) return error;
+  const code = (error as { driverError?: { code?: unknown } }).driverError?.code ?? (error as { code?: unknown }).code;
+  return typeof code === 'string' && STORAGE_FAULT.test(code) ? new DomainError(UNAVAILABLE) : error;
 }

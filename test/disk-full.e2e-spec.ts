@@ -1,0 +1,66 @@
+import Database from 'better-sqlite3';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { sepaPayment } from './support/fixtures';
+import { tppError, tppHeaders, useSandbox } from './support/sandbox';
+
+/**
+ * A full disk, made on demand: SQLite's max_page_count caps the database file, and a write that
+ * needs a page beyond it fails with SQLITE_FULL as on a full disk. A write that could not be
+ * committed answers 503; every write answered 2xx is committed (a second connection reads it);
+ * once there is room again, writes commit again without a restart (docs/operations.md).
+ */
+describe('a full disk', () => {
+  const sandbox = useSandbox({ SCA_MODE: 'redirect' });
+  const SEPA = '/v1/payments/sepa-credit-transfers';
+  const paymentHeaders = () => tppHeaders({ 'PSU-IP-Address': '192.0.2.10' });
+  /** A second connection sees only what is committed. */
+  let committed: Database.Database;
+  beforeAll(() => {
+    committed = new Database(sandbox.databasePath, { readonly: true });
+  });
+  afterAll(() => committed.close());
+
+  const pragma = (sql: string) => sandbox.app.get(DataSource).query(sql) as Promise<Record<string, number>[]>;
+  const stored = (paymentId: string) => committed.prepare('SELECT status FROM payments WHERE id = ?').get(paymentId);
+  /** A remittance that fills pages quickly. */
+  const bulky = (index: number) => sepaPayment('1.00', { remittanceInformationStructured: { reference: `R${index}`.padEnd(35, 'x') }, endToEndIdentification: `E2E-${index}` });
+
+  it('answers 503 to what it cannot commit, never 2xx, and commits again once there is room', async () => {
+    const [{ page_count: pages }] = await pragma('PRAGMA page_count');
+    const acknowledged: string[] = [];
+    const refused: request.Response[] = [];
+    // Rounds of concurrent POSTs, as a busy client sends them, until the file is full and beyond.
+    for (let round = 0; round < 60 && refused.length < 20; round += 1) {
+      // The cap is the connection's own: after a failed commit the sandbox opens a new connection,
+      // so the disk is made full again for every round, as a real one would stay.
+      await pragma(`PRAGMA max_page_count = ${pages + 8}`);
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, index) => request(sandbox.http).post(SEPA).set(paymentHeaders()).send(bulky(round * 10 + index))),
+      );
+      for (const answer of answers) {
+        if (answer.status === 200) acknowledged.push(answer.body.paymentId);
+        else refused.push(answer);
+      }
+    }
+    expect(acknowledged.length).toBeGreaterThan(0);
+    expect(refused.length).toBeGreaterThanOrEqual(20);
+    for (const answer of refused) {
+      expect(answer.status).toBe(503);
+      expect(answer.headers['x-request-id']).toEqual(expect.any(String));
+      expect(answer.body).toEqual(tppError('SERVICE_UNAVAILABLE', expect.stringMatching(/^\{sensitive\} XS2A029E: the sandbox could not store this change/)));
+    }
+    for (const paymentId of acknowledged) expect(stored(paymentId)).toEqual({ status: 'RCVD' });
+
+    // Room again: the next writes commit, with no restart.
+    await pragma('PRAGMA max_page_count = 1073741823');
+    const after = await Promise.all(Array.from({ length: 5 }, (_, index) => request(sandbox.http).post(SEPA).set(paymentHeaders()).send(bulky(1000 + index))));
+    for (const answer of after) {
+      expect(answer.status).toBe(200);
+      expect(stored(answer.body.paymentId)).toEqual({ status: 'RCVD' });
+    }
+    // And each is read back by the sandbox itself, through the connection it recovered.
+    const { body } = await request(sandbox.http).get(`${SEPA}/${after[0].body.paymentId}/status`).set(tppHeaders()).expect(200);
+    expect(body).toEqual({ transactionStatus: 'RCVD' });
+  });
+});
