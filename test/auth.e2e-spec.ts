@@ -12,7 +12,8 @@ const oauthError = (error: string, messageId: string, code: string, description:
   error_description: description,
   ...tppError(code, `{sensitive} ${messageId}: ${description}`, path),
 });
-const INVALID_CLIENT = oauthError('invalid_client', 'XS2A026E', 'TOKEN_INVALID', 'client authentication failed: send the client credentials with HTTP Basic');
+const INVALID_CLIENT = oauthError('invalid_client', 'XS2A026E', 'TOKEN_INVALID', 'client authentication failed: send client_id and client_secret with HTTP Basic or in the form');
+const TOKEN = { access_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), token_type: 'Bearer', expires_in: 599 };
 
 const payment = sepaPayment('10.00');
 const consentRequest = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
@@ -25,19 +26,43 @@ describe('the token endpoint (either AUTH_MODE)', () => {
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.headers['pragma']).toBe('no-cache');
-    expect(response.body).toEqual({ access_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), token_type: 'Bearer', expires_in: 599 });
+    expect(response.body).toEqual(TOKEN);
     const again = await issueToken(sandbox.http);
     expect(again).not.toBe(response.body.access_token);
   });
 
   it('answers invalid_client (401, WWW-Authenticate) for missing, malformed or wrong credentials, and stores no token', async () => {
     const tokensBefore = await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM access_tokens');
-    for (const authorization of [null, 'Bearer abc', 'Basic !!!', basic('sandbox-tpp', 'wrong'), basic('nobody', 'sandbox-secret'), basic('sandbox-tpp', '')]) {
-      const response = await tokenRequest(sandbox.http, authorization, 'grant_type=client_credentials').expect(401);
+    const refused: [string | null, string][] = [
+      [null, 'grant_type=client_credentials'],
+      ['Bearer abc', 'grant_type=client_credentials'],
+      ['Basic !!!', 'grant_type=client_credentials'],
+      [basic('sandbox-tpp', 'wrong'), 'grant_type=client_credentials'],
+      [null, 'grant_type=client_credentials&client_id=sandbox-tpp&client_secret=wrong'],
+      [null, `grant_type=client_credentials&client_id=${'x'.repeat(65)}`],
+    ];
+    for (const [authorization, form] of refused) {
+      const response = await tokenRequest(sandbox.http, authorization, form).expect(401);
       expect(response.headers['www-authenticate']).toBe('Basic realm="psd2-sandbox"');
       expect(response.body).toEqual(INVALID_CLIENT);
     }
     expect(await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM access_tokens')).toEqual(tokensBefore);
+  });
+
+  it("issues a token for the bank clients' request: client_id and scope in the form, no HTTP Basic, no secret; the scope is echoed", async () => {
+    for (const clientId of ['sandbox-tpp', 'a-client-the-sandbox-never-met']) {
+      const response = await tokenRequest(sandbox.http, null, `grant_type=client_credentials&client_id=${clientId}&scope=AIS`).expect(200);
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.body).toEqual({ ...TOKEN, scope: 'AIS' });
+      await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}/status`).set(tppHeaders({ Authorization: `Bearer ${response.body.access_token}` })).expect(200);
+    }
+    const withSecret = await tokenRequest(sandbox.http, null, 'grant_type=client_credentials&client_id=sandbox-tpp&client_secret=sandbox-secret').expect(200);
+    expect(withSecret.body).toEqual(TOKEN);
+  });
+
+  it('answers invalid_request (400) to credentials sent both with HTTP Basic and in the form (RFC 6749 §2.3.1)', async () => {
+    const response = await tokenRequest(sandbox.http, basic('sandbox-tpp', 'sandbox-secret'), 'grant_type=client_credentials&client_id=sandbox-tpp').expect(400);
+    expect(response.body).toEqual(oauthError('invalid_request', 'XS2A027E', 'FORMAT_ERROR', 'send the client credentials either with HTTP Basic or in the form, not both'));
   });
 
   it('answers invalid_request or unsupported_grant_type (400) for a wrong grant', async () => {
@@ -65,6 +90,23 @@ describe('AUTH_MODE=strict', () => {
   const as = (token: string, extra: Record<string, string> = {}) => tppHeaders({ Authorization: `Bearer ${token}`, ...extra });
 
   afterEach(() => jest.useRealTimers());
+
+  it('issues a token only to a known client with its secret: with HTTP Basic or in the form, as the bank clients send it', async () => {
+    const refused: [string | null, string][] = [
+      [null, 'grant_type=client_credentials&client_id=sandbox-tpp&scope=AIS'],
+      [null, 'grant_type=client_credentials&client_id=nobody&client_secret=sandbox-secret'],
+      [basic('nobody', 'sandbox-secret'), 'grant_type=client_credentials'],
+      [basic('sandbox-tpp', ''), 'grant_type=client_credentials'],
+    ];
+    for (const [authorization, form] of refused) {
+      const response = await tokenRequest(sandbox.http, authorization, form).expect(401);
+      expect(response.body).toEqual(INVALID_CLIENT);
+    }
+    const response = await tokenRequest(sandbox.http, null, 'grant_type=client_credentials&client_id=sandbox-tpp&client_secret=sandbox-secret&scope=AIS').expect(200);
+    expect(response.body).toEqual({ ...TOKEN, scope: 'AIS' });
+    const read = await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}/status`).set(as(response.body.access_token)).expect(200);
+    expect(read.body).toEqual({ consentStatus: 'valid' });
+  });
 
   it('accepts only issued tokens: none, unknown or malformed ones get 401 TOKEN_INVALID, and change nothing', async () => {
     const path = `/v1/consents/${VALID_CONSENT}/status`;

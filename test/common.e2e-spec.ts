@@ -11,6 +11,8 @@ const required = (field: string) => ({ category: 'ERROR', code: 'FORMAT_ERROR', 
 const ARRAY_BODY_ERROR = { tppMessages: ['access', 'recurringIndicator', 'validUntil', 'frequencyPerDay'].map(required), _links: null };
 const consentBody = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
 describe('requests every /v1 operation needs', () => {
   const sandbox = useSandbox();
 
@@ -47,9 +49,18 @@ describe('requests every /v1 operation needs', () => {
       const response = await call(method, path)
         .set({ Authorization: 'Bearer t', ...(requestId ? { 'X-Request-ID': requestId } : {}) })
         .expect(400);
-      expect(response.headers['x-request-id']).toBe(requestId);
+      // One is made up where none came, so that even this refusal can be traced.
+      expect(response.headers['x-request-id']).toEqual(requestId ?? expect.stringMatching(UUID));
       expect(response.body).toEqual(tppError('FORMAT_ERROR', '{sensitive} XS2A001E: X-Request-ID must be a UUID', 'X-Request-ID'));
     });
+  });
+
+  it('takes the first of two X-Request-ID headers, as one bank client sends them, and echoes it', async () => {
+    const [first, second] = [randomUUID(), randomUUID()];
+    // Node sends an array value as two header lines.
+    const response = await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}/status`).set('Authorization', 'Bearer t').set('X-Request-ID', [first, second] as unknown as string).expect(200);
+    expect(response.headers['x-request-id']).toBe(first);
+    expect(response.body).toEqual({ consentStatus: 'valid' });
   });
 
   it('checks the token before the request ID', async () => {

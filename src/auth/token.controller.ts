@@ -1,13 +1,22 @@
 import { applyDecorators, Body, Controller, Header, Headers, HttpCode, Post } from '@nestjs/common';
-import { ApiBasicAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { TppErrorResponse } from '../common/error-response.dto';
 import { COMMON_ERRORS } from '../common/tpp-request.guard';
-import { TOKEN_LIFETIME, TokenService } from './token.service';
+import { TOKEN_LIFETIME, TokenForm, TokenService } from './token.service';
 
 /** Documents the form; the fields are checked by TokenService, which answers OAuth's own error codes. */
 class TokenRequest {
   @ApiProperty({ enum: ['client_credentials'] })
   grant_type: string;
+
+  @ApiPropertyOptional({ description: 'the client ID, when not sent with HTTP Basic' })
+  client_id?: string;
+
+  @ApiPropertyOptional({ description: 'the client secret, with client_id (required in AUTH_MODE=strict)' })
+  client_secret?: string;
+
+  @ApiPropertyOptional({ example: 'AIS PIS', description: 'accepted and echoed' })
+  scope?: string;
 }
 
 class TokenResponse {
@@ -19,6 +28,9 @@ class TokenResponse {
 
   @ApiProperty({ example: TOKEN_LIFETIME, description: 'seconds' })
   expires_in: number;
+
+  @ApiPropertyOptional({ example: 'AIS PIS', description: 'the scope asked for, when one was' })
+  scope?: string;
 }
 
 class OAuthErrorResponse extends TppErrorResponse {
@@ -44,10 +56,10 @@ export class TokenController {
   @ApiBody({ type: TokenRequest })
   @ApiOkResponse({ type: TokenResponse })
   @ApiResponse({ status: 400, type: OAuthErrorResponse, description: 'invalid_request or unsupported_grant_type (FORMAT_ERROR)' })
-  @ApiResponse({ status: 401, type: OAuthErrorResponse, description: 'invalid_client (TOKEN_INVALID): client credentials missing or unknown' })
+  @ApiResponse({ status: 401, type: OAuthErrorResponse, description: 'invalid_client (TOKEN_INVALID): client credentials missing, unknown (AUTH_MODE=strict) or wrong' })
   @applyDecorators(...COMMON_ERRORS)
-  async token(@Headers('authorization') authorization: string | undefined, @Body() form: Record<string, unknown> = {}): Promise<TokenResponse> {
-    const { token, expiresIn } = await this.tokens.issue(authorization, form.grant_type);
-    return { access_token: token, token_type: 'Bearer', expires_in: expiresIn };
+  async token(@Headers('authorization') authorization: string | undefined, @Body() form: TokenForm = {}): Promise<TokenResponse> {
+    const { token, expiresIn, scope } = await this.tokens.issue(authorization, form);
+    return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, ...(scope === undefined ? {} : { scope }) };
   }
 }

@@ -32,19 +32,30 @@ export class TokenService {
     this.strict = config.get('AUTH_MODE', { infer: true }) === 'strict';
   }
 
-  /** OAuth2 client credentials grant (RFC 6749 §4.4) with HTTP Basic client authentication. */
-  async issue(authorization: string | undefined, grantType: unknown): Promise<{ token: string; expiresIn: number }> {
-    const client = await this.authenticateClient(authorization);
+  /**
+   * OAuth2 client credentials grant (RFC 6749 §4.4). The client authenticates with HTTP Basic or
+   * with `client_id` (and `client_secret`) in the form (§2.3.1), as the bank's own clients do; in
+   * open mode a client_id alone will do (the bank authenticates its clients by their certificate).
+   */
+  async issue(authorization: string | undefined, form: TokenForm): Promise<{ token: string; expiresIn: number; scope?: string }> {
+    const client = await this.authenticateClient(authorization, form);
+    const grantType = form.grant_type;
     if (grantType === undefined || grantType === '') throw grantError('invalid_request', 'grant_type is required');
     if (grantType !== 'client_credentials') throw grantError('unsupported_grant_type', 'grant_type must be client_credentials');
     const token = randomBytes(32).toString('base64url');
+    // A client the sandbox does not know (open mode only) gets a token that nothing will look up:
+    // open mode accepts any bearer token.
+    if (client) await this.store(token, client.clientId);
+    return { token, expiresIn: TOKEN_LIFETIME, ...(typeof form.scope === 'string' ? { scope: form.scope } : {}) };
+  }
+
+  private async store(token: string, clientId: string): Promise<void> {
     const now = Date.now();
     await this.writes.run(async (manager) => {
-      await insertRow(manager, AccessToken, { tokenHash: sha256(token), clientId: client.clientId, expiresAt: new Date(now + TOKEN_LIFETIME * 1000).toISOString() });
+      await insertRow(manager, AccessToken, { tokenHash: sha256(token), clientId, expiresAt: new Date(now + TOKEN_LIFETIME * 1000).toISOString() });
       // Housekeeping: expired tokens are of no use to anyone.
       await manager.delete(AccessToken, { expiresAt: LessThanOrEqual(new Date(now).toISOString()) });
     });
-    return { token, expiresIn: TOKEN_LIFETIME };
   }
 
   /**
@@ -72,15 +83,32 @@ export class TokenService {
     return this.issued.keep(AccessToken, tokenHash, issued);
   }
 
-  private async authenticateClient(authorization: string | undefined): Promise<TppClient> {
-    const [clientId, clientSecret] = basicCredentials(authorization) ?? [];
+  /** The client, once authenticated (null: one open mode does not know). Strict mode needs a known client and its secret; open mode refuses only a wrong secret. */
+  private async authenticateClient(authorization: string | undefined, form: TokenForm): Promise<TppClient | null> {
+    const basic = basicCredentials(authorization);
+    const inForm = typeof form.client_id === 'string' && form.client_id !== '';
+    if (basic && inForm) throw new OAuthError({ messageId: 'XS2A027E', description: 'send the client credentials either with HTTP Basic or in the form, not both' }, 'invalid_request');
+    const [clientId, clientSecret] = basic ?? (inForm ? [form.client_id as string, typeof form.client_secret === 'string' ? form.client_secret : ''] : []);
     const client = clientId === undefined ? null : await this.clients.findOneBy({ clientId });
     // Hashes have equal lengths, as timingSafeEqual needs; the comparison does not leak the secret.
-    if (!client || !timingSafeEqual(Buffer.from(sha256(client.clientSecret)), Buffer.from(sha256(clientSecret!)))) {
-      throw new OAuthError({ messageId: 'XS2A026E', description: 'client authentication failed: send the client credentials with HTTP Basic' }, 'invalid_client');
+    const secretMatches = () => timingSafeEqual(Buffer.from(sha256(client!.clientSecret)), Buffer.from(sha256(clientSecret!)));
+    const accepted = this.strict ? client !== null && secretMatches() : clientId !== undefined && clientId.length <= 64 && (client === null || clientSecret === '' || secretMatches());
+    if (!accepted) {
+      throw new OAuthError(
+        { messageId: 'XS2A026E', description: 'client authentication failed: send client_id and client_secret with HTTP Basic or in the form' },
+        'invalid_client',
+      );
     }
     return client;
   }
+}
+
+/** The token request's form fields (RFC 6749 §4.4.2); any may be missing or repeated. */
+export interface TokenForm {
+  grant_type?: unknown;
+  client_id?: unknown;
+  client_secret?: unknown;
+  scope?: unknown;
 }
 
 const grantError = (error: 'invalid_request' | 'unsupported_grant_type', description: string) =>
