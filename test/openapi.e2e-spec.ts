@@ -21,8 +21,8 @@ describe('the OpenAPI document', () => {
     expect(response.body.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   });
 
-  /** Every API operation also documents 413 (body over the limit) and 500 (a bug). */
-  const withCommon = (statuses: string[]) => [...statuses, '413', '500'].sort();
+  /** Every API operation also documents 413 (body over the limit), 500 (a bug) and 503 (a change that could not be stored). */
+  const withCommon = (statuses: string[]) => [...statuses, '413', '500', '503'].sort();
   const headersOf = (operation: Operation) => (operation.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
   const queryOf = (operation: Operation) => (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
 
@@ -149,7 +149,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents /health', () => {
-    expect(Object.keys(paths['/health'].get.responses).sort()).toEqual(['200', '400', '413', '500']);
+    expect(Object.keys(paths['/health'].get.responses).sort()).toEqual(['200', '400', '413', '500', '503']);
     expect((paths['/health'].get.responses as Record<string, { description: string }>)['500'].description).toContain('the database cannot be reached');
   });
 

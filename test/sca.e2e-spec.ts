@@ -232,13 +232,32 @@ describe('headless SCA and authorisations (SCA_MODE=redirect)', () => {
 
       it('a payment that is not PDNG has no cancellation to authorise', async () => {
         const paymentId = await initiate(payment('10.00'));
-        const start = await request(sandbox.http).post(`${SEPA}/${paymentId}/cancellation-authorisations`).set(tppHeaders()).expect(405);
-        expect(start.body).toEqual(tppError('CANCELLATION_INVALID', `{sensitive} XS2A018E: payment ${paymentId} is RCVD and cannot be cancelled`));
+        const start = await request(sandbox.http).post(`${SEPA}/${paymentId}/cancellation-authorisations`).set(tppHeaders()).expect(409);
+        expect(start.body).toEqual(tppError('STATUS_INVALID', `{sensitive} XS2A021E: payment ${paymentId} is RCVD, not waiting for the account holder`));
         const decision = await decide(`payments/${paymentId}/cancellation`, 'georg.mustermann', 'approve').expect(409);
         expect(decision.body.tppMessages[0].code).toBe('STATUS_INVALID');
         expect((await get(`${SEPA}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'RCVD' });
       });
+
+      it('an instant payment offers no cancellation authorisation at all: 405 SERVICE_INVALID', async () => {
+        const instant = '/v1/payments/instant-sepa-credit-transfers';
+        const { paymentId } = (await request(sandbox.http).post(instant).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(payment('10.00')).expect(200)).body;
+        const start = await request(sandbox.http).post(`${instant}/${paymentId}/cancellation-authorisations`).set(tppHeaders()).expect(405);
+        expect(start.body).toEqual(tppError('SERVICE_INVALID', `{sensitive} XS2A030E: payment ${paymentId} is an instant payment and can never be cancelled`));
+        expect((await get(`${instant}/${paymentId}/cancellation-authorisations`).expect(200)).body).toEqual({ authorisationIds: [] });
+      });
     });
+  });
+
+  it.each([
+    ['a consent', async () => `/v1/consents/${await createConsent({ availableAccounts: 'allAccounts' })}/authorisations`],
+    ['a payment', async () => `${SEPA}/${await initiate(payment('10.00'))}/authorisations`],
+    ['a cancellation', async () => `${SEPA}/${await initiate(payment('10.00'))}/cancellation-authorisations`],
+  ])('PUT on an authorisation of %s (update PSU data) answers 405 SERVICE_INVALID: the redirect approach takes none', async (_, path) => {
+    const base = await path();
+    const response = await request(sandbox.http).put(`${base}/authorization_not_yet_available`).set(tppHeaders()).send({ psuData: { password: 'sandbox' } }).expect(405);
+    expect(response.headers['x-request-id']).toEqual(expect.any(String));
+    expect(response.body).toEqual(tppError('SERVICE_INVALID', '{sensitive} XS2A031E: PUT on an authorisation is not offered: the sandbox uses the redirect approach, follow scaRedirect'));
   });
 
   it('the Erwin fixture PSU holds only Erwin', async () => {

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { DomainError } from '../common/error-catalogue';
 import { href, Href } from '../common/links';
 import type { Authorisation } from './authorisation.entity';
 import type { ScaStatus } from './authorisation.machine';
@@ -42,3 +43,11 @@ export function toStartAuthorisationResponse(authorisation: Authorisation, scaRe
     _links: { scaRedirect, scaStatus: href(`${resourcePath}/${authorisation.id}`) },
   };
 }
+
+/**
+ * PUT on an authorisation (update PSU data) belongs to the embedded and decoupled approaches; the
+ * sandbox offers redirect, so Berlin Group's 405 SERVICE_INVALID answers it rather than "no route".
+ * Its routes stay out of the OpenAPI document, as an operation the sandbox does not offer.
+ */
+export const updatePsuDataNotOffered = (): DomainError =>
+  new DomainError({ messageId: 'XS2A031E', description: 'PUT on an authorisation is not offered: the sandbox uses the redirect approach, follow scaRedirect' });

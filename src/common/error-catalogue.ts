@@ -32,6 +32,8 @@ export const ERROR_CATALOGUE = {
   XS2A027E: { status: 400, code: 'FORMAT_ERROR', when: 'token request: `grant_type` missing (OAuth `invalid_request`) or not `client_credentials` (`unsupported_grant_type`)' },
   XS2A028E: { status: 431, code: 'FORMAT_ERROR', when: 'the request headers are larger than 16 KiB' },
   XS2A029E: { status: 503, code: 'SERVICE_UNAVAILABLE', when: 'the change could not be stored (the database is full, locked or failing); nothing changed, try again' },
+  XS2A030E: { status: 405, code: 'SERVICE_INVALID', when: 'a cancellation authorisation of a payment that can never be cancelled (instant)' },
+  XS2A031E: { status: 405, code: 'SERVICE_INVALID', when: 'PUT on an authorisation: the sandbox offers the redirect approach, which updates no PSU data' },
 } as const;
 
 export type MessageId = keyof typeof ERROR_CATALOGUE;

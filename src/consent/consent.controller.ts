@@ -1,12 +1,13 @@
-import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import {
   AuthorisationListResponse,
   ScaStatusResponse,
   StartAuthorisationResponse,
   toStartAuthorisationResponse,
+  updatePsuDataNotOffered,
 } from '../authorisation/authorisation-response.dto';
 import { ConfigService } from '@nestjs/config';
-import { ApiBody, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExcludeEndpoint, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { RequestOwner, Owner } from '../auth/owner';
 import { TppErrorResponse } from '../common/error-response.dto';
 import { scaRedirectHref } from '../common/links';
@@ -74,6 +75,12 @@ export class ConsentController {
     @RequestOwner() owner: Owner,
   ): Promise<ScaStatusResponse> {
     return { scaStatus: (await this.consents.findAuthorisation(consentId, authorisationId, owner)).status };
+  }
+
+  @Put(':consentId/authorisations/:authorisationId')
+  @ApiExcludeEndpoint()
+  updatePsuData(): never {
+    throw updatePsuDataNotOffered();
   }
 
   @Get(':consentId')

@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Delete, Get, HttpCode, Param, Post, Res, Type } from '@nestjs/common';
+import { applyDecorators, Body, Delete, Get, HttpCode, Param, Post, Put, Res, Type } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import {
   ApiAcceptedResponse,
@@ -18,6 +18,7 @@ import {
   ScaStatusResponse,
   StartAuthorisationResponse,
   toStartAuthorisationResponse,
+  updatePsuDataNotOffered,
 } from '../authorisation/authorisation-response.dto';
 import { Owner, RequestOwner } from '../auth/owner';
 import { TppErrorResponse } from '../common/error-response.dto';
@@ -161,8 +162,8 @@ export class PaymentInitiationController {
   @ApiHeader({ name: 'TPP-Redirect-URI', required: false, description: 'where the SCA page sends the account holder back' })
   @ApiResponse({ status: 201, type: StartAuthorisationResponse })
   @ApiResponse(PAYMENT_UNKNOWN)
-  @ApiResponse({ status: 405, type: TppErrorResponse, description: 'CANCELLATION_INVALID: the payment is not PDNG, or instant' })
-  @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the payment is not RCVD' })
+  @ApiResponse({ status: 405, type: TppErrorResponse, description: 'SERVICE_INVALID: a cancellation authorisation of an instant payment, which can never be cancelled' })
+  @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the payment is not RCVD (authorisations) or not PDNG (cancellation-authorisations)' })
   async startAuthorisation(
     @PaymentRoute() type: PaymentType,
     @Param('paymentId') paymentId: string,
@@ -208,6 +209,12 @@ export class PaymentInitiationController {
     @RequestOwner() owner: Owner,
   ): Promise<ScaStatusResponse> {
     return { scaStatus: (await this.payments.findAuthorisation(type, paymentId, KINDS[segment], authorisationId, owner)).status };
+  }
+
+  @Put(underEveryKind('/:authorisationId'))
+  @ApiExcludeEndpoint()
+  updatePsuData(): never {
+    throw updatePsuDataNotOffered();
   }
 
   private async initiate(type: PaymentType, body: PaymentBody, redirectUri: string | undefined, owner: Owner): Promise<PaymentInitiationResponse> {

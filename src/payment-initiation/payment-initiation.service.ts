@@ -106,7 +106,8 @@ export class PaymentInitiationService {
     owner: Owner,
   ): Promise<Authorisation> {
     const payment = await this.findStored(type, paymentId, owner);
-    if (!this.can(payment, WAITING_FOR[kind])) throw kind === 'payment' ? notWaiting(payment) : cancellationInvalid(payment);
+    if (kind === 'cancellation' && payment.product === 'instant-sepa-credit-transfers') throw cancellationNotOffered(payment);
+    if (!this.can(payment, WAITING_FOR[kind])) throw notWaiting(payment);
     return this.writes.run((manager) => this.authorisations.open(kind, paymentId, redirectUri, manager));
   }
 
@@ -211,5 +212,7 @@ export class PaymentInitiationService {
 const paymentUnknown = (paymentId: string) => new DomainError({ messageId: 'XS2A015E', description: `payment ${paymentId} unknown` });
 const notWaiting = ({ id, status }: Payment) =>
   new DomainError({ messageId: 'XS2A021E', description: `payment ${id} is ${status}, not waiting for the account holder` });
+const cancellationNotOffered = ({ id }: Payment) =>
+  new DomainError({ messageId: 'XS2A030E', description: `payment ${id} is an instant payment and can never be cancelled` });
 const cancellationInvalid = ({ id, status }: Payment) =>
   new DomainError({ messageId: 'XS2A018E', description: `payment ${id} is ${status} and cannot be cancelled` });
