@@ -4,8 +4,9 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { refuseDeepJson } from './common/json-depth';
 import { echoRequestId } from './common/request-id.middleware';
-import { answerUnparsableRequests } from './common/unparsable-request';
+import { answerUnparsableRequests, refuseHostless } from './common/unparsable-request';
 
 /** The app exactly as it serves, for main.ts and for the e2e tests: settings come from process.env. */
 export async function createApp(): Promise<NestExpressApplication> {
@@ -13,7 +14,8 @@ export async function createApp(): Promise<NestExpressApplication> {
   app.useLogger(app.get(Logger));
   // Order matters: the request ID is echoed before the body parser can fail.
   app.use(echoRequestId);
-  app.useBodyParser('json', { limit: '100kb' });
+  app.use(refuseHostless);
+  app.useBodyParser('json', { limit: '100kb', verify: refuseDeepJson });
   app.useBodyParser('urlencoded', { extended: false, limit: '100kb' }); // the SCA pages' forms
   app.set('x-powered-by', false);
   app.set('etag', false); // no client revalidates these answers; hashing every body only costs time

@@ -89,6 +89,16 @@ describe('the sandbox clock', () => {
     expect((await request(sandbox.http).get('/sandbox/clock').expect(200)).body).toEqual(before);
   });
 
+  it('the calendar ends with 9999-12-31: an advance past it is 400 FORMAT_ERROR, the clock unchanged', async () => {
+    await setClock('9999-12-01');
+    const response = await request(sandbox.http).post('/sandbox/clock/advance').send({ days: 36500 }).expect(400);
+    expect(response.body).toEqual(tppError('FORMAT_ERROR', '{sensitive} XS2A001E: the clock cannot move past 9999-12-31 (it is 9999-12-01)', 'days'));
+    expect((await advance(30)).body).toEqual({ today: '9999-12-31' });
+    await request(sandbox.http).post('/sandbox/clock/advance').send({ days: 1 }).expect(400);
+    expect((await request(sandbox.http).get('/sandbox/clock').expect(200)).body).toEqual({ today: '9999-12-31' });
+    await setClock(TODAY);
+  });
+
   it('a body sent as a form, not as JSON: 400 FORMAT_ERROR naming Content-Type, the clock unchanged', async () => {
     const before = (await request(sandbox.http).get('/sandbox/clock').expect(200)).body;
     const response = await request(sandbox.http).post('/sandbox/clock/advance').type('form').send({ days: 3 }).expect(400);

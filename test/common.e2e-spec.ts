@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
+import { Logger } from '@nestjs/common';
 import request from 'supertest';
 import { Consent } from '../src/consent/consent.entity';
 import { UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
@@ -150,6 +151,28 @@ describe('failures outside the operations', () => {
     expect(response.body).toEqual(tppError('FORMAT_ERROR', '{sensitive} XS2A002E: malformed request: unsupported charset "KLINGON"'));
   });
 
+  it.each([
+    ['POST', '/v1/consents'],
+    ['POST', '/v1/payments/sepa-credit-transfers'],
+    ['POST', '/sandbox/scenarios'],
+    ['POST', '/oauth2/token'],
+  ])('a JSON body nested 1,300 levels deep (2.8 KB) is 400 FORMAT_ERROR on %s %s, before validation, and stores nothing', async (method, path) => {
+    const before = await sandbox.dataSource.query('SELECT (SELECT COUNT(*) FROM consents) + (SELECT COUNT(*) FROM payments) AS n');
+    const deep = `{"access":${'['.repeat(1300)}${']'.repeat(1300)}}`;
+    const response = await request(sandbox.http)
+      [method.toLowerCase() as 'post'](path)
+      .set(tppHeaders({ 'Content-Type': 'application/json', 'PSU-IP-Address': '192.0.2.10' }))
+      .send(deep)
+      .expect(400);
+    const refusal = tppError('FORMAT_ERROR', '{sensitive} XS2A002E: malformed request: the body nests deeper than 32 levels');
+    expect(response.body).toEqual(path === '/oauth2/token' ? { error: 'invalid_request', error_description: 'malformed request: the body nests deeper than 32 levels', ...refusal } : refusal);
+    expect(await sandbox.dataSource.query('SELECT (SELECT COUNT(*) FROM consents) + (SELECT COUNT(*) FROM payments) AS n')).toEqual(before);
+  });
+
+  it('brackets inside strings do not count as nesting', async () => {
+    await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send({ ...consentBody, note: `[{"\\${'['.repeat(100)}` }).expect(200);
+  });
+
   it('a path with a broken percent-encoding is 400 FORMAT_ERROR', async () => {
     const response = await request(sandbox.http).get('/v1/consents/%E0%A4%A').set(tppHeaders()).expect(400);
     expect(response.body).toEqual(tppError('FORMAT_ERROR', "{sensitive} XS2A002E: malformed request: Failed to decode param '%E0%A4%A'"));
@@ -168,13 +191,18 @@ describe('an unexpected fault', () => {
       // A real fault, not a mock: the database goes away under the running app.
       await sandbox.dataSource.destroy();
       const headers = tppHeaders();
+      const logged = jest.spyOn(Logger.prototype, 'error');
       // A consent the bank's fixtures do not hold: those are answered from memory.
-      const response = await request(sandbox.http).get(`/v1/consents/${UNKNOWN_CONSENT}`).set(headers).expect(500);
+      const response = await request(sandbox.http).get(`/v1/consents/${UNKNOWN_CONSENT}?secret=do-not-log`).set(headers).expect(500);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
       expect(response.body).toEqual(tppError('INTERNAL_SERVER_ERROR', '{sensitive} XS2A013E: unexpected error'));
       expect(sandbox.contract.failures).toEqual([]);
+      // The error line names the path, never the query string.
+      expect(logged).toHaveBeenCalledWith(`GET /v1/consents/${UNKNOWN_CONSENT}`, expect.any(String));
+      expect(JSON.stringify(logged.mock.calls)).not.toContain('do-not-log');
     } finally {
+      jest.restoreAllMocks();
       await sandbox.app.close();
       removeDatabase(sandbox.databasePath);
     }
@@ -204,6 +232,13 @@ describe('a request Node itself cannot parse', () => {
     const { head, body } = await raw('GET /v1/accounts HTTP/1.1\r\nHost: sandbox\r\nThis is no header\r\n\r\n');
     expect(head.split('\r\n')).toEqual(['HTTP/1.1 400 Bad Request', 'Content-Type: application/json; charset=utf-8', expect.stringMatching(/^Content-Length: \d+$/), 'Connection: close']);
     expect(body).toEqual(tppError('FORMAT_ERROR', '{sensitive} XS2A002E: malformed request: Parse Error: Invalid header token'));
+  });
+
+  it('an HTTP/1.1 request without Host: 400 with the Berlin Group body, not a bare page', async () => {
+    const { head, body } = await raw('GET /v1/accounts HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(head).toMatch(/\r\nX-Request-ID: [0-9a-f-]{36}\r\n/i);
+    expect(body).toEqual(tppError('FORMAT_ERROR', '{sensitive} XS2A002E: malformed request: an HTTP/1.1 request needs a Host header'));
   });
 
   it('headers over 16 KiB: 431 with the Berlin Group body', async () => {

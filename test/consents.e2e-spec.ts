@@ -10,6 +10,7 @@ const explicitRequest = {
   validUntil: '2026-06-30',
   frequencyPerDay: 4,
 };
+const NO_ACCOUNT = 'access must name an account in balances or transactions, or ask for availableAccounts or allPsd2 "allAccounts"';
 const allAccountsRequest = { ...explicitRequest, access: { availableAccounts: 'allAccounts' } };
 
 const links = (consentId: string, scaRedirect: string) => ({
@@ -87,6 +88,15 @@ describe('consents (SCA_MODE=auto)', () => {
       });
     });
 
+    it('answers Berlin Group allPsd2 "allAccounts" as allAccounts: a new consent, valid, over every account and service', async () => {
+      const response = await post({ ...explicitRequest, access: { allPsd2: 'allAccounts' } }).expect(200);
+      const { consentId } = response.body;
+      expect(response.body).toEqual(created('valid', consentId, `http://sandbox.test:3000/sca/consents?consent_id=${consentId}`));
+      const consent = await request(sandbox.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
+      expect(consent.body.access).toEqual(access([FRANZ, MARIANNE, ERWIN, GEORG, SUSANNE]));
+      await request(sandbox.http).get(`/v1/accounts/${GEORG}/transactions?bookingStatus=booked`).set(tppHeaders({ 'Consent-ID': consentId })).expect(200);
+    });
+
     it('gives each allAccounts consent its own ID', async () => {
       expect(await createAllAccounts()).not.toBe(await createAllAccounts());
     });
@@ -117,6 +127,10 @@ describe('consents (SCA_MODE=auto)', () => {
       ['an account without IBAN', { ...explicitRequest, access: { transactions: [{ currency: 'EUR' }] } }, 'access.transactions[0].iban', 'access.transactions[0].iban is required'],
       ['a bad currency', { ...explicitRequest, access: { balances: [{ iban: MARIANNE, currency: 'euro' }] } }, 'access.balances[0].currency', 'access.balances[0].currency must be an ISO 4217 code of three capital letters'],
       ['availableAccounts other than allAccounts', { ...explicitRequest, access: { availableAccounts: 'allPsd2' } }, 'access.availableAccounts', 'access.availableAccounts must be one of the following values: allAccounts'],
+      ['an access that names no account', { ...explicitRequest, access: { balances: [], transactions: [] } }, 'access', NO_ACCOUNT],
+      ['an empty access', { ...explicitRequest, access: {} }, 'access', NO_ACCOUNT],
+      ['an access of null lists', { ...explicitRequest, access: { balances: null, transactions: null } }, 'access', NO_ACCOUNT],
+      ['allPsd2 other than allAccounts', { ...explicitRequest, access: { allPsd2: 'all' } }, 'access.allPsd2', 'access.allPsd2 must be one of the following values: allAccounts'],
       ['recurringIndicator not boolean', { ...explicitRequest, recurringIndicator: 'true' }, 'recurringIndicator', 'recurringIndicator must be a boolean value'],
       ['no recurringIndicator', { ...explicitRequest, recurringIndicator: undefined }, 'recurringIndicator', 'recurringIndicator is required'],
       ['validUntil not a real date', { ...explicitRequest, validUntil: '2026-02-30' }, 'validUntil', 'validUntil must be a real date written YYYY-MM-DD'],

@@ -14,7 +14,8 @@ export class BerlinGroupExceptionFilter implements ExceptionFilter {
     // OAuth clients read `error` from whatever the token endpoint answers (RFC 6749 §5.2).
     const error = request.method === 'POST' && TOKEN_PATH.test(request.path) && !(found instanceof OAuthError) ? OAuthError.from(found) : found;
     if (error.status >= 500) {
-      this.logger.error(`${request.method} ${request.originalUrl}`, exception instanceof Error ? exception.stack : exception);
+      // The path only: a query string may carry what must not reach a log (docs/operations.md, "Logs").
+      this.logger.error(`${request.method} ${request.path}`, exception instanceof Error ? exception.stack : exception);
     }
     http.getResponse<Response>().status(error.status).set(error.headers).json(error.toBody());
   }

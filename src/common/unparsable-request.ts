@@ -1,5 +1,6 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { NextFunction, Request, Response } from 'express';
 import { DomainError } from './error-catalogue';
 
 /**
@@ -7,6 +8,9 @@ import { DomainError } from './error-catalogue';
  * its 16 KiB limit) itself, with a bare 400 or 431. This answers the Berlin Group body instead.
  */
 export function answerUnparsableRequests(server: Server): void {
+  // Node's documented `requireHostHeader` option, read per request: Node refuses an HTTP/1.1
+  // request without Host with a bare 400 of its own; refuseHostless does it instead.
+  Object.assign(server, { requireHostHeader: false });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     // A client that went away, or took too long to send its request, gets no answer.
     if (!socket.writable || error.code === 'ECONNRESET' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
@@ -23,4 +27,13 @@ export function answerUnparsableRequests(server: Server): void {
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
+}
+
+/** HTTP/1.1 requires a Host header (RFC 9112 §3.2); a request without one gets the Berlin Group body. */
+export function refuseHostless(request: Request, _response: Response, next: NextFunction): void {
+  if (request.httpVersion === '1.1' && request.headers.host === undefined) {
+    next(new DomainError({ messageId: 'XS2A002E', description: 'malformed request: an HTTP/1.1 request needs a Host header' }));
+    return;
+  }
+  next();
 }

@@ -49,7 +49,12 @@ export class ConsentService {
     const today = this.clock.today();
     if (request.validUntil < today) throw new FormatError('validUntil', `validUntil must not be before today (${today})`);
     const auto = this.config.get('SCA_MODE', { infer: true }) === 'auto';
-    const allAccounts = request.access.availableAccounts === 'allAccounts';
+    const { access } = request;
+    // Berlin Group's allPsd2 asks for every service on every account, which is what the bank's allAccounts consent grants.
+    const allAccounts = access.availableAccounts === 'allAccounts' || access.allPsd2 === 'allAccounts';
+    if (!allAccounts && !access.balances?.length && !access.transactions?.length) {
+      throw new FormatError('access', 'access must name an account in balances or transactions, or ask for availableAccounts or allPsd2 "allAccounts"');
+    }
     // As the bank's sandbox does: an explicit account list gets the first fixture consent, and nothing is stored.
     if (auto && !allAccounts) return { consentId: FIRST_VALID_CONSENT_ID, consentStatus: 'received' };
 
@@ -59,7 +64,7 @@ export class ConsentService {
       id: newResourceId(),
       // In auto mode strong customer authentication is deemed done at once.
       status: auto ? (nextStatus(consentMachine, received, { validUntil }, { type: 'APPROVE' }) as ConsentStatus) : received,
-      access: auto ? await this.allAccountsAccess() : requestedAccess(request),
+      access: auto ? await this.allAccountsAccess() : requestedAccess(access, allAccounts),
       recurringIndicator: request.recurringIndicator,
       validUntil,
       frequencyPerDay: request.frequencyPerDay,
@@ -193,10 +198,10 @@ export class ConsentService {
 const notWaiting = ({ id, status }: Consent) =>
   new DomainError({ messageId: 'XS2A021E', description: `consent ${id} is ${status}, not waiting for the account holder` });
 
-function requestedAccess({ access }: CreateConsentDto): ConsentAccess {
+function requestedAccess(access: CreateConsentDto['access'], allAccounts: boolean): ConsentAccess {
   // A list sent as null counts as absent (class-validator's IsOptional lets null through).
   const references = (list?: AccountReferenceDto[] | null) => (list ?? []).map(({ iban, currency }) => ({ iban, currency: currency ?? null }));
-  return access.availableAccounts === 'allAccounts'
+  return allAccounts
     ? { accounts: [], balances: [], transactions: [], availableAccounts: 'allAccounts' }
     : { accounts: [], balances: references(access.balances), transactions: references(access.transactions), availableAccounts: null };
 }

@@ -2,7 +2,6 @@ import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Post, 
 import { ApiBearerAuth, ApiSecurity, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Owner, RequestOwner, SandboxOwnerGuard } from '../auth/owner';
 import { ClockService } from '../common/clock.service';
-import { addDays } from '../common/dates';
 import { TppErrorResponse } from '../common/error-response.dto';
 import { COMMON_ERRORS } from '../common/tpp-request.guard';
 import { ConsentStatusResponse } from '../consent/dto/consent-response.dto';
@@ -117,6 +116,6 @@ export class SandboxControlController {
   @ApiOperation({ summary: 'Move the sandbox date forward by some days, with the same effects' })
   @ApiOkResponse({ type: ClockDto })
   async advanceClock(@Body() { days }: AdvanceClockDto): Promise<ClockDto> {
-    return this.control.moveClock(addDays(this.clock.today(), days));
+    return this.control.moveClock(this.control.advancedBy(days));
   }
 }

@@ -20,6 +20,11 @@ export class ConsentAccessDto {
   @IsOptional()
   @IsIn(['allAccounts'])
   availableAccounts?: 'allAccounts';
+
+  @ApiPropertyOptional({ enum: ['allAccounts'], description: 'Berlin Group: every service on every account; answered as availableAccounts is' })
+  @IsOptional()
+  @IsIn(['allAccounts'])
+  allPsd2?: 'allAccounts';
 }
 
 export class CreateConsentDto {
