@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ConditionalModule, ConfigModule } from '@nestjs/config';
+import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AccountInformationModule } from './account-information/account-information.module';
 import { AuthModule } from './auth/auth.module';
@@ -16,8 +16,13 @@ import { ScaModule } from './sca/sca.module';
 
 @Module({})
 export class AppModule {
-  /** Reads the environment when called, so that each test can start an app on its own settings. */
+  /**
+   * Reads the environment when called, so that each test can start an app on its own settings. A
+   * bad setting throws here, before Nest starts, so that the process ends with its message
+   * (main.ts); which modules exist is then decided from the validated settings.
+   */
   static forRoot(): DynamicModule {
+    const environment = validateEnvironment(process.env);
     return {
       module: AppModule,
       imports: [
@@ -31,8 +36,7 @@ export class AppModule {
         AccountInformationModule,
         PaymentInitiationModule,
         ScaModule,
-        // Read after validation, so only 'true' or 'false' can arrive here.
-        ConditionalModule.registerWhen(SandboxControlModule, 'SANDBOX_CONTROL', { debug: false }),
+        ...(environment.SANDBOX_CONTROL === 'true' ? [SandboxControlModule] : []),
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

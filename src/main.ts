@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { createApp } from './app.factory';
+import { logsAreJson } from './common/request-logging';
 import { Environment } from './config/environment';
 
 async function bootstrap(): Promise<void> {
@@ -14,4 +15,10 @@ async function bootstrap(): Promise<void> {
   );
 }
 
-void bootstrap();
+// Any failure to start (a bad setting, a database that cannot be opened) ends the process with its
+// message on stderr and a non-zero code, so that a supervisor does not restart it in silence.
+bootstrap().catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`${logsAreJson() ? JSON.stringify({ level: 60, time: Date.now(), context: 'Sandbox', msg: message }) : message}\n`);
+  process.exit(1); // stderr is synchronous on a pipe or file (Linux), so the message is out first
+});

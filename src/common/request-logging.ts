@@ -3,8 +3,8 @@ import { LoggerModule } from 'nestjs-pino';
 import type { IncomingMessage } from 'node:http';
 import { Environment } from '../config/environment';
 
-/** Readable lines for a developer at a terminal; JSON wherever logs are collected (production, tests). */
-const pretty = () => !['production', 'test'].includes(process.env.NODE_ENV ?? '');
+/** JSON wherever logs are collected (production, tests); readable lines for a developer at a terminal. */
+export const logsAreJson = (): boolean => ['production', 'test'].includes(process.env.NODE_ENV ?? '');
 
 /**
  * One JSON line per request: X-Request-ID, method, path, status and duration. Serializers keep
@@ -17,7 +17,7 @@ export const RequestLoggingModule = LoggerModule.forRootAsync({
     forRoutes: config.get('LOG_LEVEL', { infer: true }) === 'silent' ? [] : undefined,
     pinoHttp: {
       level: config.get('LOG_LEVEL', { infer: true }),
-      transport: pretty() ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
+      transport: !logsAreJson() ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
       customProps: (request: IncomingMessage) => ({ requestId: request.headers['x-request-id'] ?? null }),
       serializers: {
         req: ({ method, url }: { method: string; url: string }) => ({ method, path: url.split('?')[0] }),

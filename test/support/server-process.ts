@@ -8,6 +8,8 @@ export interface ServerProcess {
   child: ChildProcess;
   /** Everything the process wrote to stdout and stderr so far. */
   output(): string;
+  /** What it wrote to stderr alone. */
+  errors(): string;
   /** Resolves when the process has ended, with its exit code or signal. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -15,11 +17,16 @@ export interface ServerProcess {
 /** Runs `node <args>` with the sandbox's settings in `environment`, on top of the test's own environment. */
 export function spawnServer(args: string[], environment: Record<string, string>): ServerProcess {
   let output = '';
+  let errors = '';
   const child = spawn(process.execPath, args, { env: { ...process.env, ...environment }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  return { child, output: () => output, exited };
+  child.stderr!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    errors += chunk.toString();
+  });
+  // 'close', not 'exit': by then everything the process wrote has been read.
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  return { child, output: () => output, errors: () => errors, exited };
 }
 
 /** Polls `path` until it answers 2xx; often, so that the moment it first does is a fair cold-start time. */

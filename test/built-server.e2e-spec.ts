@@ -182,3 +182,26 @@ describe('a graceful stop with a request half sent on a keep-alive connection', 
     expect(await server.exited).toEqual({ code: null, signal: 'SIGTERM' });
   });
 });
+
+describe('the built server with a bad setting', () => {
+  it.each([
+    ['SCA_MODE', 'bogus', 'SCA_MODE="bogus": SCA_MODE must be one of the following values: auto, redirect'],
+    ['AUTH_MODE', 'bogus', 'AUTH_MODE="bogus": AUTH_MODE must be one of the following values: open, strict'],
+    ['SANDBOX_DATE', '2026-02-30', 'SANDBOX_DATE="2026-02-30": SANDBOX_DATE must be a real date written YYYY-MM-DD'],
+  ])('%s=%s: exits 1 at once, naming it on stderr, as one JSON line where logs are JSON', async (name, value, line) => {
+    for (const NODE_ENV of ['production', 'development']) {
+      const databasePath = temporaryDatabasePath();
+      const server = spawnServer([build.main], { NODE_PATH: build.nodePath, NODE_ENV, PORT: String(await freePort()), DATABASE_PATH: databasePath, [name]: value });
+      expect(await server.exited).toEqual({ code: 1, signal: null });
+      const message = `Invalid configuration:\n  ${line}`;
+      if (NODE_ENV === 'production') {
+        expect(JSON.parse(server.errors())).toEqual({ level: 60, time: expect.any(Number), context: 'Sandbox', msg: message });
+      } else {
+        expect(server.errors()).toBe(`${message}\n`);
+      }
+      // Nothing was opened: the settings are read before the database.
+      expect(existsSync(databasePath)).toBe(false);
+      removeDatabase(databasePath);
+    }
+  });
+});
