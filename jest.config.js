@@ -5,4 +5,6 @@ module.exports = {
   testRegex: '.*\\.(spec|e2e-spec)\\.ts$',
   transform: { '^.+\\.ts$': 'ts-jest' },
   testEnvironment: 'node',
+  // Finds (or, as root on Debian, installs) the Chromium the browser tests drive.
+  globalSetup: '<rootDir>/test/support/find-browser.ts',
 };
