@@ -15,6 +15,7 @@ const sepa = {
   debtorAccount: { iban: MARIANNE, currency: 'EUR' },
   instructedAmount: eur('123.50'),
   endToEndIdentification: 'E2E-0001',
+  remittanceInformationUnstructured: 'Invoice 17',
   remittanceInformationStructured: { reference: 'RF18539007547034' },
 };
 const instant = { ...sepa, creditorAddress: undefined, requestedExecutionTime: '2026-03-20T10:00:00+01:00' };
@@ -32,6 +33,7 @@ const crossBorder = {
   creditorAddressCity: 'London',
   creditorAddressPostalCode: 'EC1A 1BB',
   creditorAddressCountryCode: 'GB',
+  creditorAddress: { streetName: 'High Street', buildingNumber: '1', townName: 'London', postCode: 'EC1A 1BB', country: 'GB' },
   instructedAmount: { currency: 'GBP', amount: '250.00' },
   endToEndIdentification: 'E2E-XB-0001',
   remittanceInformationUnstructured: 'Invoice 2026-17',
@@ -42,14 +44,16 @@ const bulk = {
   batchBookingPreferred: 'true',
   debtorAccount: { iban: MARIANNE },
   payments: [
-    { instructedAmount: eur('100.00'), creditorName: 'Georg Mustermann', creditorAccount: { iban: GEORG }, remittanceInformationUnstructured: 'One' },
+    { endToEndIdentification: 'E2E-BULK-1', instructedAmount: eur('100.00'), creditorName: 'Georg Mustermann', creditorAccount: { iban: GEORG }, remittanceInformationUnstructured: 'One' },
     { instructedAmount: eur('50.25'), creditorName: 'Georg Mustermann', creditorAccount: { iban: GEORG }, remittanceInformationUnstructured: 'Two' },
   ],
 };
 const periodic = {
+  endToEndIdentification: 'E2E-RENT',
   debtorAccount: { iban: MARIANNE, currency: 'EUR' },
   requestedExecutionDate: null,
   creditorAccount: { iban: GEORG },
+  creditorAgent: 'TESTAT99',
   creditorName: 'Georg Mustermann',
   creditorAddress: { streetName: 'Karlsplatz', buildingNumber: '13', townName: 'Wien', postCode: '1040', country: 'AT' },
   instructedAmount: eur('650.00'),
@@ -58,15 +62,28 @@ const periodic = {
   remittanceInformationStructured: { reference: 'RENT-2026' },
   startDate: TODAY,
   endDate: '2027-03-15',
+  executionRule: 'following',
   frequency: 'Monthly',
   dayOfExecution: '15',
 };
 
 /** The payment object: every field of the product in this order, null where not sent (decisions §5). */
-const SEPA_FIELDS = ['endToEndIdentification', 'debtorAccount', 'instructedAmount', 'creditorAccount', 'creditorAgent', 'creditorName', 'creditorAddress', 'remittanceInformationStructured', 'requestedExecutionDate'];
+const SEPA_FIELDS = [
+  'endToEndIdentification',
+  'debtorAccount',
+  'instructedAmount',
+  'creditorAccount',
+  'creditorAgent',
+  'creditorAgentName',
+  'creditorName',
+  'creditorAddress',
+  'remittanceInformationUnstructured',
+  'remittanceInformationStructured',
+  'requestedExecutionDate',
+];
 const CROSS_BORDER_FIELDS = Object.keys(crossBorder);
-const BULK_FIELDS = ['batchBookingPreferred', 'debtorAccount', 'payments'];
-const PERIODIC_FIELDS = Object.keys(periodic);
+const BULK_FIELDS = ['batchBookingPreferred', 'debtorAccount', 'requestedExecutionDate', 'requestedExecutionTime', 'payments'];
+const PERIODIC_FIELDS = [...Object.keys(periodic), 'monthsOfExecution'];
 const echo = (fields: string[], body: Record<string, unknown>, transactionStatus: string) => ({
   ...Object.fromEntries(fields.map((field) => [field, body[field] ?? null])),
   transactionStatus,
@@ -179,6 +196,13 @@ describe('payment initiation (SCA_MODE=auto)', () => {
       expect((await read(`bulk-payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'RJCT' });
     });
 
+    it('batchBookingPreferred as a JSON boolean, as clients generated from the Berlin Group yaml send it: accepted and echoed as sent', async () => {
+      for (const batchBookingPreferred of [true, false, 'false']) {
+        const paymentId = await initiate('bulk-payments/sepa-credit-transfers', { ...bulk, batchBookingPreferred });
+        expect((await read(`bulk-payments/sepa-credit-transfers/${paymentId}`).expect(200)).body).toEqual(echo(BULK_FIELDS, { ...bulk, batchBookingPreferred }, 'ACSP'));
+      }
+    });
+
     it('a bulk is checked for its sum', async () => {
       const paymentId = await initiate('bulk-payments/sepa-credit-transfers', {
         ...bulk,
@@ -209,6 +233,7 @@ describe('payment initiation (SCA_MODE=auto)', () => {
     it.each([
       ['payments/sepa-credit-transfers', { ...sepa, requestedExecutionDate: '2026-03-16' }],
       ['payments/cross-border-credit-transfers', { ...crossBorder, requestedExecutionDate: '2026-04-01' }],
+      ['bulk-payments/sepa-credit-transfers', { ...bulk, requestedExecutionDate: '2026-04-01' }],
       ['periodic-payments/sepa-credit-transfers', { ...periodic, startDate: '2026-04-01' }],
     ])('%s reads PDNG; DELETE answers 202 and it stays PDNG', async (path, body) => {
       const paymentId = await initiate(path, body);
@@ -218,6 +243,19 @@ describe('payment initiation (SCA_MODE=auto)', () => {
       expect(response.headers['x-request-id']).toBe(sent['X-Request-ID']);
       expect(response.body).toEqual(PENDING_CANCELLATION);
       expect((await read(`${path}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'PDNG' });
+    });
+
+    it('a future-dated bulk executes on its date, when the clock gets there', async () => {
+      const paymentId = await initiate('bulk-payments/sepa-credit-transfers', { ...bulk, requestedExecutionDate: '2026-03-20' });
+      expect((await read(`bulk-payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'PDNG' });
+      await request(sandbox.http).put('/sandbox/clock').send({ today: '2026-03-20' }).expect(200);
+      expect((await read(`bulk-payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'ACSP' });
+      await request(sandbox.http).put('/sandbox/clock').send({ today: TODAY }).expect(200);
+    });
+
+    it('a bulk dated before today is refused, as a single payment is', async () => {
+      const response = await request(sandbox.http).post('/v1/bulk-payments/sepa-credit-transfers').set(headers()).send({ ...bulk, requestedExecutionDate: '2026-03-14' }).expect(400);
+      expect(response.body).toEqual(tppError('EXECUTION_DATE_INVALID', `{sensitive} XS2A019E: requestedExecutionDate 2026-03-14 is before today (${TODAY})`, 'requestedExecutionDate'));
     });
 
     it('a future-dated overdraft is rejected: funds come first', async () => {
@@ -363,7 +401,12 @@ describe('payment initiation (SCA_MODE=auto)', () => {
       [BULK, 'a payment that is an array', { ...bulk, payments: [[]] }, 'payments', 'each item of payments must be an object'],
       [BULK, 'a payment without creditorName', { ...bulk, payments: [{ ...bulk.payments[0], creditorName: undefined }] }, 'payments[0].creditorName', 'payments[0].creditorName is required'],
       [BULK, 'a payment in another currency', { ...bulk, payments: [bulk.payments[0], { ...bulk.payments[1], instructedAmount: { currency: 'USD', amount: '1.00' } }] }, 'payments[1].instructedAmount.currency', 'payments[1].instructedAmount.currency must be EUR for a SEPA payment'],
-      [BULK, 'batchBookingPreferred as a JSON boolean', { ...bulk, batchBookingPreferred: true }, 'batchBookingPreferred', 'batchBookingPreferred must be one of the following values: true, false'],
+      [BULK, 'batchBookingPreferred neither a boolean nor its literal', { ...bulk, batchBookingPreferred: 'yes' }, 'batchBookingPreferred', 'batchBookingPreferred must be true or false, as a boolean or a string'],
+      [BULK, 'a requestedExecutionDate that is no date', { ...bulk, requestedExecutionDate: '2026-02-30' }, 'requestedExecutionDate', 'requestedExecutionDate must be a real date written YYYY-MM-DD'],
+      [BULK, 'an endToEndIdentification over 35 characters', { ...bulk, payments: [{ ...bulk.payments[0], endToEndIdentification: 'e'.repeat(36) }] }, 'payments[0].endToEndIdentification', 'payments[0].endToEndIdentification must be shorter than or equal to 35 characters'],
+      [PERIODIC, 'an unknown executionRule', { ...periodic, executionRule: 'nearest' }, 'executionRule', 'executionRule must be one of the following values: following, preceding'],
+      [PERIODIC, 'a month of execution 13', { ...periodic, frequency: 'MonthlyVariable', monthsOfExecution: ['1', '13'] }, 'monthsOfExecution', 'each value in monthsOfExecution must be one of the following values: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12'],
+      [SEPA, 'a creditorAgentName over 140 characters', { ...sepa, creditorAgentName: 'n'.repeat(141) }, 'creditorAgentName', 'creditorAgentName must be shorter than or equal to 140 characters'],
       [PERIODIC, 'an instructedAmount that is an array', { ...periodic, instructedAmount: [] }, 'instructedAmount', 'instructedAmount must be an object'],
       [PERIODIC, 'no startDate', { ...periodic, startDate: undefined }, 'startDate', 'startDate is required'],
       [PERIODIC, 'no frequency', { ...periodic, frequency: undefined }, 'frequency', 'frequency is required'],
@@ -399,11 +442,11 @@ describe('payment initiation (SCA_MODE=auto)', () => {
       expect(response.body).toEqual({ ...echo(PERIODIC_FIELDS, periodic, 'ACSP'), creditorAddress: null });
     });
 
-    it('are ignored and not echoed: extra keys of TPP clients (creditorAgentName, street, city)', async () => {
+    it('are ignored and not echoed: extra keys of TPP clients (street, city, postalCode in an address); Berlin Group creditorAgentName is echoed', async () => {
       const body = { ...sepa, creditorAgentName: 'Test Bank', creditorAddress: { street: 'Karlsplatz', city: 'Wien', postalCode: '1040', country: 'AT' } };
       const paymentId = await initiate('payments/sepa-credit-transfers', body);
       const response = await read(`payments/sepa-credit-transfers/${paymentId}`).expect(200);
-      expect(response.body).toEqual(echo(SEPA_FIELDS, { ...sepa, creditorAddress: { country: 'AT' } }, 'ACSP'));
+      expect(response.body).toEqual(echo(SEPA_FIELDS, { ...sepa, creditorAgentName: 'Test Bank', creditorAddress: { country: 'AT' } }, 'ACSP'));
     });
   });
 });

@@ -20,7 +20,7 @@ export function termsOf(body: PaymentBody): PaymentTerms {
   const debtorIban = body.debtorAccount.iban;
   if ('payments' in body) {
     const amounts = body.payments.map((entry) => entry.instructedAmount);
-    return { debtorIban, amount: sumAmounts(amounts.map(({ amount }) => amount)), currency: amounts[0].currency, executionDate: null };
+    return { debtorIban, amount: sumAmounts(amounts.map(({ amount }) => amount)), currency: amounts[0].currency, executionDate: body.requestedExecutionDate ?? null };
   }
   const { amount, currency } = body.instructedAmount;
   const executionDate = 'startDate' in body ? body.startDate : (body.requestedExecutionDate ?? null);

@@ -1,10 +1,23 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
-import { NestedObject, NestedObjects } from '../../common/validators';
-import { AccountField, CreditorNameField, SepaAmountDto } from './payment-parts.dto';
+import { IsDateOnly, IsDateTimeWithOffset, NestedObject, NestedObjects } from '../../common/validators';
+import {
+  AccountField,
+  AddressDto,
+  CreditorAgentField,
+  CreditorAgentNameField,
+  CreditorNameField,
+  EndToEndIdField,
+  OptionalObject,
+  RemittanceUnstructuredField,
+  SepaAmountDto,
+} from './payment-parts.dto';
 
 export class BulkEntryDto {
+  @EndToEndIdField()
+  endToEndIdentification?: string;
+
   @ApiProperty({ type: SepaAmountDto })
   @IsDefined()
   @NestedObject(() => SepaAmountDto)
@@ -16,10 +29,16 @@ export class BulkEntryDto {
   @AccountField('AT439900000000010017')
   creditorAccount: AccountReferenceDto;
 
-  @ApiPropertyOptional({ example: 'Invoice 17', maxLength: 140 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(140)
+  @CreditorAgentField()
+  creditorAgent?: string;
+
+  @CreditorAgentNameField()
+  creditorAgentName?: string;
+
+  @OptionalObject(AddressDto)
+  creditorAddress?: AddressDto;
+
+  @RemittanceUnstructuredField()
   remittanceInformationUnstructured?: string;
 }
 
@@ -27,13 +46,24 @@ const MAX_BULK_SIZE = 100;
 
 /** POST /v1/bulk-payments/sepa-credit-transfers. */
 export class BulkPaymentDto {
-  @ApiPropertyOptional({ enum: ['true', 'false'], example: 'true', description: 'a boolean literal in a string, as the bank sends it' })
+  // Both forms, echoed as sent: the bank's clients send a string, clients generated from the yaml a boolean.
+  @ApiPropertyOptional({ oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }], example: 'true', description: 'a boolean, or a boolean literal in a string as the bank sends it' })
   @IsOptional()
-  @IsIn(['true', 'false'])
-  batchBookingPreferred?: 'true' | 'false';
+  @IsIn([true, false, 'true', 'false'], { message: '$property must be true or false, as a boolean or a string' })
+  batchBookingPreferred?: boolean | 'true' | 'false';
 
   @AccountField('AT099900000000001511')
   debtorAccount: AccountReferenceDto;
+
+  @ApiPropertyOptional({ example: '2026-12-01', description: 'not before today; a later date makes the bulk PDNG' })
+  @IsOptional()
+  @IsDateOnly()
+  requestedExecutionDate?: string;
+
+  @ApiPropertyOptional({ example: '2026-12-01T10:00:00+01:00' })
+  @IsOptional()
+  @IsDateTimeWithOffset()
+  requestedExecutionTime?: string;
 
   /** The Berlin Group sets no maximum; 100 keeps any bulk well inside the 100 KiB body limit (README). */
   @ApiProperty({ type: [BulkEntryDto], minItems: 1, maxItems: MAX_BULK_SIZE })

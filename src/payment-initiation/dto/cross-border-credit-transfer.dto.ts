@@ -1,10 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
-import { IsBic, IsCountryCode, IsDateOnly, NestedObject } from '../../common/validators';
-import { AccountField, AmountDto, CreditorNameField } from './payment-parts.dto';
+import { IsCountryCode, IsDateOnly, NestedObject } from '../../common/validators';
+import {
+  AccountField,
+  AddressDto,
+  AmountDto,
+  CreditorAgentField,
+  CreditorAgentNameField,
+  CreditorNameField,
+  EndToEndIdField,
+  OptionalObject,
+  RemittanceUnstructuredField,
+} from './payment-parts.dto';
 
-/** POST /v1/payments/cross-border-credit-transfers: the bank's flat creditor fields. */
+/** POST /v1/payments/cross-border-credit-transfers: the bank's flat creditor fields, and Berlin Group's address object. */
 export class CrossBorderCreditTransferDto {
   @AccountField('AT439900000000010017')
   debtorAccount: AccountReferenceDto;
@@ -12,9 +22,7 @@ export class CrossBorderCreditTransferDto {
   @AccountField('GB29NWBK60161331926819')
   creditorAccount: AccountReferenceDto;
 
-  @ApiPropertyOptional({ example: 'NWBKGB2LXXX' })
-  @IsOptional()
-  @IsBic()
+  @CreditorAgentField('NWBKGB2LXXX')
   creditorAgent?: string;
 
   @ApiPropertyOptional({ example: '', description: 'may be empty' })
@@ -34,10 +42,7 @@ export class CrossBorderCreditTransferDto {
   @MaxLength(35)
   creditorAgentIdType?: string;
 
-  @ApiPropertyOptional({ example: 'National Westminster Bank', maxLength: 140 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(140)
+  @CreditorAgentNameField('National Westminster Bank')
   creditorAgentName?: string;
 
   @CreditorNameField('Jane Doe Ltd')
@@ -69,21 +74,19 @@ export class CrossBorderCreditTransferDto {
   @IsCountryCode()
   creditorAddressCountryCode?: string;
 
+  /** Berlin Group's structured address, beside the bank's flat fields. */
+  @OptionalObject(AddressDto)
+  creditorAddress?: AddressDto;
+
   @ApiProperty({ type: AmountDto, example: { currency: 'GBP', amount: '250.00' }, description: 'any currency' })
   @IsDefined()
   @NestedObject(() => AmountDto)
   instructedAmount: AmountDto;
 
-  @ApiPropertyOptional({ example: 'E2E-XB-0001', maxLength: 35 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(35)
+  @EndToEndIdField('E2E-XB-0001')
   endToEndIdentification?: string;
 
-  @ApiPropertyOptional({ example: 'Invoice 2026-17', maxLength: 140 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(140)
+  @RemittanceUnstructuredField('Invoice 2026-17')
   remittanceInformationUnstructured?: string;
 
   @ApiPropertyOptional({ example: '2026-12-01' })

@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
-import { IsAmount, IsCountryCode, IsCurrency, NestedObject } from '../../common/validators';
+import { IsAmount, IsBic, IsCountryCode, IsCurrency, NestedObject } from '../../common/validators';
 
 export class AmountDto {
   @ApiProperty({ example: 'EUR' })
@@ -82,3 +82,20 @@ export const OptionalObject = (type: new () => object): PropertyDecorator =>
 /** The mandatory creditor name, at most 70 characters (Berlin Group). */
 export const CreditorNameField = (example = 'Georg Mustermann'): PropertyDecorator =>
   applyDecorators(ApiProperty({ example, maxLength: 70 }), MaxLength(70), IsNotEmpty(), IsString());
+
+/** An optional text of at most `maxLength` characters. */
+const OptionalText = (maxLength: number, example: string, description?: string): PropertyDecorator =>
+  applyDecorators(ApiPropertyOptional({ example, maxLength, description }), IsOptional(), MaxLength(maxLength), IsString());
+
+/** Berlin Group's endToEndIdentification: at most 35 characters. */
+export const EndToEndIdField = (example = 'E2E-2026-0001'): PropertyDecorator => OptionalText(35, example);
+
+/** Berlin Group's remittanceInformationUnstructured: at most 140 characters, may be empty. */
+export const RemittanceUnstructuredField = (example = 'Invoice 17'): PropertyDecorator => OptionalText(140, example, 'may be empty');
+
+/** Berlin Group's creditorAgentName: at most 140 characters. */
+export const CreditorAgentNameField = (example = 'Test Bank'): PropertyDecorator => OptionalText(140, example);
+
+/** The creditor's bank: a BIC of 8 or 11 characters. */
+export const CreditorAgentField = (example = 'TESTAT99'): PropertyDecorator =>
+  applyDecorators(ApiPropertyOptional({ example, description: 'BIC of 8 or 11 characters' }), IsOptional(), IsBic());

@@ -1,12 +1,24 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayUnique, IsArray, IsDefined, IsIn, IsOptional } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
 import { IsDateOnly, NestedObject } from '../../common/validators';
-import { AccountField, AddressDto, CreditorNameField, OptionalObject, RemittanceStructuredDto, SepaAmountDto } from './payment-parts.dto';
+import {
+  AccountField,
+  AddressDto,
+  CreditorAgentField,
+  CreditorNameField,
+  EndToEndIdField,
+  OptionalObject,
+  RemittanceStructuredDto,
+  RemittanceUnstructuredField,
+  SepaAmountDto,
+} from './payment-parts.dto';
 
 const FREQUENCIES = ['Daily', 'Weekly', 'EveryTwoWeeks', 'Monthly', 'EveryTwoMonths', 'Quarterly', 'SemiAnnual', 'Annual', 'MonthlyVariable'];
 const DAYS_OF_MONTH = Array.from({ length: 31 }, (_, day) => String(day + 1));
+const MONTHS = DAYS_OF_MONTH.slice(0, 12);
+const EXECUTION_RULES = ['following', 'preceding'];
 
 /** The schedule fields, checked and documented alike in a periodic payment and in a scenario's standing order. */
 export const Schedule = {
@@ -17,8 +29,11 @@ export const Schedule = {
     applyDecorators(ApiPropertyOptional({ type: String, nullable: true, enum: DAYS_OF_MONTH, example: '1' }), IsOptional(), IsIn(DAYS_OF_MONTH)),
 };
 
-/** POST /v1/periodic-payments/sepa-credit-transfers: one instalment per `frequency` from startDate. */
+/** POST /v1/periodic-payments/sepa-credit-transfers: one instalment per `frequency` from startDate; the bank's fields and Berlin Group's. */
 export class PeriodicPaymentDto {
+  @EndToEndIdField('E2E-RENT-2026')
+  endToEndIdentification?: string;
+
   @AccountField('AT099900000000001511')
   debtorAccount: AccountReferenceDto;
 
@@ -29,6 +44,9 @@ export class PeriodicPaymentDto {
 
   @AccountField('AT439900000000010017')
   creditorAccount: AccountReferenceDto;
+
+  @CreditorAgentField()
+  creditorAgent?: string;
 
   @CreditorNameField()
   creditorName: string;
@@ -41,16 +59,11 @@ export class PeriodicPaymentDto {
   @NestedObject(() => SepaAmountDto)
   instructedAmount: SepaAmountDto;
 
-  @ApiPropertyOptional({ example: 'E2E-RENT-2026', maxLength: 35 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(35)
+  /** The bank's name for endToEndIdentification. */
+  @EndToEndIdField('E2E-RENT-2026')
   e2eIdentification?: string;
 
-  @ApiPropertyOptional({ example: 'Rent', maxLength: 140, description: 'may be empty' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(140)
+  @RemittanceUnstructuredField('Rent')
   remittanceInformationUnstructured?: string;
 
   @OptionalObject(RemittanceStructuredDto)
@@ -62,9 +75,22 @@ export class PeriodicPaymentDto {
   @Schedule.endDate('2027-11-30', 'not before startDate')
   endDate?: string;
 
+  @ApiPropertyOptional({ enum: EXECUTION_RULES, description: 'a date on a weekend moves to the following or preceding working day' })
+  @IsOptional()
+  @IsIn(EXECUTION_RULES)
+  executionRule?: string;
+
   @Schedule.frequency()
   frequency: string;
 
   @Schedule.dayOfExecution()
   dayOfExecution?: string | null;
+
+  @ApiPropertyOptional({ type: [String], enum: MONTHS, maxItems: 11, description: 'with frequency MonthlyVariable: the months of execution' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(11)
+  @ArrayUnique()
+  @IsIn(MONTHS, { each: true })
+  monthsOfExecution?: string[];
 }

@@ -1,15 +1,23 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsDefined, IsOptional } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
-import { IsBic, IsDateOnly, IsDateTimeWithOffset, NestedObject } from '../../common/validators';
-import { AccountField, AddressDto, CreditorNameField, OptionalObject, RemittanceStructuredDto, SepaAmountDto } from './payment-parts.dto';
+import { IsDateOnly, IsDateTimeWithOffset, NestedObject } from '../../common/validators';
+import {
+  AccountField,
+  AddressDto,
+  CreditorAgentField,
+  CreditorAgentNameField,
+  CreditorNameField,
+  EndToEndIdField,
+  OptionalObject,
+  RemittanceStructuredDto,
+  RemittanceUnstructuredField,
+  SepaAmountDto,
+} from './payment-parts.dto';
 
-/** POST /v1/payments/sepa-credit-transfers. Fields in the order GET echoes them. */
+/** POST /v1/payments/sepa-credit-transfers: the bank's fields and Berlin Group's, in the order GET echoes them. */
 export class SepaCreditTransferDto {
-  @ApiPropertyOptional({ example: 'E2E-2026-0001', maxLength: 35 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(35)
+  @EndToEndIdField()
   endToEndIdentification?: string;
 
   @AccountField('AT099900000000001511')
@@ -23,16 +31,20 @@ export class SepaCreditTransferDto {
   @AccountField('AT439900000000010017')
   creditorAccount: AccountReferenceDto;
 
-  @ApiPropertyOptional({ example: 'TESTAT99', description: 'BIC of 8 or 11 characters' })
-  @IsOptional()
-  @IsBic()
+  @CreditorAgentField()
   creditorAgent?: string;
+
+  @CreditorAgentNameField()
+  creditorAgentName?: string;
 
   @CreditorNameField()
   creditorName: string;
 
   @OptionalObject(AddressDto)
   creditorAddress?: AddressDto;
+
+  @RemittanceUnstructuredField()
+  remittanceInformationUnstructured?: string;
 
   @OptionalObject(RemittanceStructuredDto)
   remittanceInformationStructured?: RemittanceStructuredDto;
