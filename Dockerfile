@@ -31,5 +31,5 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
 # As `npm run start:prod`: a smaller young generation and a slower-growing heap keep the peak RSS
 # under load near 140 MB instead of 250 MB; V8's helper threads are as many as the spare cores,
 # not 4, which cut p99 latency; and no memory reducer, so a burst after an idle gap does not start
-# on a shrunken heap (README, Benchmark).
+# on a shrunken heap (docs/benchmark.md).
 CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=30", "--v8-pool-size=0", "--no-memory-reducer", "dist/src/main.js"]

@@ -323,7 +323,7 @@ describe('account information', () => {
     });
   });
 
-  describe('the Consent-ID checks, in the order of decisions §4', () => {
+  describe('the Consent-ID checks, in the order of docs/behaviour.md, "Account information"', () => {
     const paths = [
       ['account list', '/v1/accounts', 'XS2A005E'],
       ['account details', `/v1/accounts/${MARIANNE}`, 'XS2A005E'],

@@ -67,7 +67,7 @@ const periodic = {
   dayOfExecution: '15',
 };
 
-/** The payment object: every field of the product in this order, null where not sent (decisions §5). */
+/** The payment object: every field of the product in this order, null where not sent (docs/behaviour.md, "Payments"). */
 const SEPA_FIELDS = [
   'endToEndIdentification',
   'debtorAccount',

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, OneToMany, PrimaryColumn } from 'typeorm';
 
-/** A test account holder who logs in at the SCA pages (decisions §7). */
+/** A test account holder who logs in at the SCA pages (docs/sca-flows.md). */
 @Entity('psus')
 export class Psu {
   @PrimaryColumn({ type: 'varchar', length: 64 })

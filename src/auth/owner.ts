@@ -23,7 +23,7 @@ export const RequestOwner = createParamDecorator((_: unknown, context: Execution
   return context.switchToHttp().getRequest<OwnedRequest>().owner;
 });
 
-/** /sandbox needs no token in open mode (decisions §7); in strict mode it acts for the token's client only. */
+/** /sandbox needs no token in open mode (docs/sca-flows.md); in strict mode it acts for the token's client only. */
 @Injectable()
 export class SandboxOwnerGuard implements CanActivate {
   constructor(private readonly tokens: TokenService) {}

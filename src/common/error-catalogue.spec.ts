@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { DomainError, ERROR_CATALOGUE } from './error-catalogue';
 
 describe('error catalogue', () => {
-  it('is listed in the README, row for row', () => {
-    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+  it('is listed in docs/errors.md, row for row', () => {
+    const readme = readFileSync(join(__dirname, '..', '..', 'docs', 'errors.md'), 'utf8');
     const rows = [...readme.matchAll(/^\| (XS2A\d{3}E) \| (\d{3}) \| ([A-Z_]+) \|/gm)].map(([, id, status, code]) => [id, Number(status), code]);
     expect(rows).toEqual(Object.entries(ERROR_CATALOGUE).map(([id, { status, code }]) => [id, status, code]));
   });

@@ -1,6 +1,6 @@
 /**
  * Every error the sandbox answers with, one row per Berlin Group message number.
- * 004, 005, 016 and 017 are the bank's own numbers; the rest are ours (README, "Error catalogue").
+ * 004, 005, 016 and 017 are the bank's own numbers; the rest are ours (docs/errors.md).
  */
 export const ERROR_CATALOGUE = {
   XS2A001E: { status: 400, code: 'FORMAT_ERROR', when: 'a header, query parameter or body field is missing or malformed' },

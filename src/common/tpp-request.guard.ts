@@ -7,7 +7,7 @@ import { TokenService } from '../auth/token.service';
 import { FormatError } from './error-catalogue';
 import { TppErrorResponse } from './error-response.dto';
 
-/** The checks every /v1 request passes before anything else (decisions §3), and whose data it may see. */
+/** The checks every /v1 request passes before anything else (docs/behaviour.md, "Requests"), and whose data it may see. */
 @Injectable()
 export class TppRequestGuard implements CanActivate {
   constructor(private readonly tokens: TokenService) {}

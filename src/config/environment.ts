@@ -9,7 +9,7 @@ export type ScaMode = (typeof SCA_MODES)[number];
 export const AUTH_MODES = ['open', 'strict'] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
 
-/** The sandbox's settings, read from the environment once at start (README, "Configuration"). */
+/** The sandbox's settings, read from the environment once at start (docs/operations.md, "Configuration"). */
 export class Environment {
   @IsInt()
   @Min(1)

@@ -2,7 +2,7 @@ import { consentedIbans } from '../account-information/coverage';
 import type { AccountReference, ConsentAccess } from './consent.entity';
 
 /**
- * What an account holder's decision covers (decisions §7): a consent for `allAccounts` binds the
+ * What an account holder's decision covers (docs/sca-flows.md): a consent for `allAccounts` binds the
  * accounts they hold; a consent naming accounts is theirs to decide only if they hold every one.
  * Null: not theirs to decide.
  */

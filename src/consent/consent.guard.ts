@@ -13,7 +13,7 @@ const SERVICE_KEY = 'consent:service';
 type ConsentRequest = OwnedRequest & { consent?: Consent };
 
 /**
- * Enforces the Consent-ID header in the order of decisions §4: present, known, valid, and (on
+ * Enforces the Consent-ID header in the order of docs/behaviour.md, "Account information": present, known, valid, and (on
  * routes with an :accountId) covering that account for the service.
  */
 @Injectable()

@@ -21,7 +21,7 @@ import { accessDecidedBy } from './consent-access';
 import { AccountReference, Consent, ConsentAccess } from './consent.entity';
 import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus } from './consent.machine';
 
-/** Longest validity a consent gets (decisions §4): a later validUntil is capped, which is why the answer may differ. */
+/** Longest validity a consent gets (docs/behaviour.md, "Account information"): a later validUntil is capped, which is why the answer may differ. */
 const MAX_VALIDITY_DAYS = 180;
 
 /** The bank's fixture consents: no request changes them (a TPP's delete leaves them, none waits for a decision). */
@@ -44,7 +44,7 @@ export class ConsentService {
     this.machine = { repository: consents, machine: consentMachine, contextOf: ({ validUntil }) => ({ validUntil }) };
   }
 
-  /** Answers the Consent-ID and the status to report (decisions §2). */
+  /** Answers the Consent-ID and the status to report (docs/behaviour.md). */
   async create(request: CreateConsentDto, redirectUri: string | undefined, owner: Owner): Promise<{ consentId: string; consentStatus: ConsentStatus }> {
     const today = this.clock.today();
     if (request.validUntil < today) throw new FormatError('validUntil', `validUntil must not be before today (${today})`);
@@ -121,7 +121,7 @@ export class ConsentService {
   }
 
   /**
-   * The account holder's decision (decisions §7): approval makes the consent valid over the
+   * The account holder's decision (docs/sca-flows.md): approval makes the consent valid over the
    * accounts they hold, denial rejects it. Answers the consent and where to send the holder back.
    */
   async decide(

@@ -65,7 +65,7 @@ export class PaymentInitiationService {
     return payment;
   }
 
-  /** The payment as it stands: in auto mode its first read completes SCA (decisions §2); a due PDNG executes. */
+  /** The payment as it stands: in auto mode its first read completes SCA (docs/behaviour.md); a due PDNG executes. */
   async find(type: PaymentType, paymentId: string, owner: Owner): Promise<Payment> {
     const stored = await this.findStored(type, paymentId, owner);
     // The balance look-up is spared once SCA is over.

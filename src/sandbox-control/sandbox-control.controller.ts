@@ -16,7 +16,7 @@ const PSU_INVALID = { status: 401, type: TppErrorResponse, description: 'PSU_CRE
 const NOT_WAITING = { status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: not waiting for a decision' } as const;
 
 /**
- * Headless SCA, scenarios and the clock, for integration suites that cannot click (decisions §7).
+ * Headless SCA, scenarios and the clock, for integration suites that cannot click (docs/sca-flows.md).
  * No bearer token in AUTH_MODE=open; in strict mode a client decides on and deletes only its own.
  */
 @ApiTags('Sandbox control')

@@ -28,7 +28,7 @@ interface Flow {
 type Form = Partial<Record<'id' | 'psuId' | 'password' | 'decision', unknown>>;
 
 /**
- * The pages at the scaRedirect addresses (decisions §1). After a decision the browser goes back
+ * The pages at the scaRedirect addresses (docs/sca-flows.md). After a decision the browser goes back
  * to the TPP-Redirect-URI stored with the authorisation, never to an address from the query.
  */
 @ApiExcludeController()

@@ -65,7 +65,7 @@ export class BulkPaymentDto {
   @IsDateTimeWithOffset()
   requestedExecutionTime?: string;
 
-  /** The Berlin Group sets no maximum; 100 keeps any bulk well inside the 100 KiB body limit (README). */
+  /** The Berlin Group sets no maximum; 100 keeps any bulk well inside the 100 KiB body limit (docs/behaviour.md). */
   @ApiProperty({ type: [BulkEntryDto], minItems: 1, maxItems: MAX_BULK_SIZE })
   @IsArray()
   @ArrayMinSize(1)

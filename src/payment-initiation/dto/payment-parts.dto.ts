@@ -14,7 +14,7 @@ export class AmountDto {
   amount: string;
 }
 
-/** SEPA products move euros only (decisions §5). */
+/** SEPA products move euros only (docs/behaviour.md, "Payments"). */
 export class SepaAmountDto extends AmountDto {
   @ApiProperty({ enum: ['EUR'], example: 'EUR' })
   @IsIn(['EUR'], { message: '$property must be EUR for a SEPA payment' })
