@@ -71,6 +71,8 @@ describe('consents (SCA_MODE=auto)', () => {
       const response = await post(allAccountsRequest, tppHeaders({ 'TPP-Redirect-URI': 'https://tpp.example/cb' })).expect(200);
       const { consentId } = response.body;
       expect(consentId).toMatch(NEW_RESOURCE_ID);
+      expect(response.headers['location']).toBe(`/v1/consents/${consentId}`);
+      expect(response.headers['aspsp-sca-approach']).toBe('REDIRECT');
       expect(response.body).toEqual(
         created('valid', consentId, `http://sandbox.test:3000/sca/consents?consent_id=${consentId}&redirectBackUrl=https%3A%2F%2Ftpp.example%2Fcb`),
       );

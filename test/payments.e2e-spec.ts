@@ -120,6 +120,8 @@ describe('payment initiation (SCA_MODE=auto)', () => {
       const { paymentId } = response.body;
       expect(paymentId).toMatch(NEW_RESOURCE_ID);
       const self = `/v1/${base}/${paymentId}`;
+      expect(response.headers['location']).toBe(self);
+      expect(response.headers['aspsp-sca-approach']).toBe('REDIRECT');
       expect(response.body).toEqual({
         transactionStatus: 'RCVD',
         paymentId,

@@ -206,6 +206,8 @@ describe('headless SCA and authorisations (SCA_MODE=redirect)', () => {
           .set(tppHeaders({ 'TPP-Redirect-URI': 'https://tpp.example/cancelled' }))
           .expect(201);
         const { authorisationId } = started.body;
+        expect(started.headers['location']).toBe(`${SEPA}/${paymentId}/cancellation-authorisations/${authorisationId}`);
+        expect(started.headers['aspsp-sca-approach']).toBe('REDIRECT');
         expect(started.body).toEqual({
           scaStatus: 'received',
           authorisationId,

@@ -9,6 +9,7 @@ import {
 import { ConfigService } from '@nestjs/config';
 import { ApiBody, ApiExcludeEndpoint, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { RequestOwner, Owner } from '../auth/owner';
+import { CreatedResource } from '../common/created-resource.interceptor';
 import { TppErrorResponse } from '../common/error-response.dto';
 import { scaRedirectHref } from '../common/links';
 import { TppRedirectUri } from '../common/tpp-redirect-uri.decorator';
@@ -35,6 +36,7 @@ export class ConsentController {
   @ApiBody({ type: CreateConsentDto })
   @ApiHeader({ name: 'PSU-IP-Address', required: false, description: "IP address of the account holder's device" })
   @ApiOkResponse({ type: ConsentCreatedResponse })
+  @CreatedResource()
   async create(@Body() body: CreateConsentDto, @TppRedirectUri() redirectUri: string | undefined, @RequestOwner() owner: Owner): Promise<ConsentCreatedResponse> {
     const { consentId, consentStatus } = await this.consents.create(body, redirectUri, owner);
     return toConsentCreatedResponse(consentId, consentStatus, this.scaRedirect(consentId, redirectUri));
@@ -47,6 +49,7 @@ export class ConsentController {
   @ApiResponse({ status: 201, type: StartAuthorisationResponse })
   @ApiResponse(CONSENT_UNKNOWN)
   @ApiResponse(NOT_WAITING)
+  @CreatedResource()
   async startAuthorisation(
     @Param('consentId') consentId: string,
     @TppRedirectUri() redirectUri: string | undefined,

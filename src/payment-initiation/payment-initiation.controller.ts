@@ -21,6 +21,7 @@ import {
   updatePsuDataNotOffered,
 } from '../authorisation/authorisation-response.dto';
 import { Owner, RequestOwner } from '../auth/owner';
+import { CreatedResource } from '../common/created-resource.interceptor';
 import { TppErrorResponse } from '../common/error-response.dto';
 import { scaRedirectHref } from '../common/links';
 import { RequiresPsuIpAddress } from '../common/psu-ip-address.guard';
@@ -64,6 +65,7 @@ function Initiation(summary: string, body: Type<PaymentBody>): MethodDecorator {
     ApiBody({ type: body }),
     ApiHeader({ name: 'TPP-Redirect-URI', required: false, description: 'echoed URL-encoded as redirectBackUrl in scaRedirect' }),
     ApiOkResponse({ type: PaymentInitiationResponse, description: 'stored, RCVD' }),
+    CreatedResource(),
   );
 }
 
@@ -164,6 +166,7 @@ export class PaymentInitiationController {
   @ApiResponse(PAYMENT_UNKNOWN)
   @ApiResponse({ status: 405, type: TppErrorResponse, description: 'SERVICE_INVALID: a cancellation authorisation of an instant payment, which can never be cancelled' })
   @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the payment is not RCVD (authorisations) or not PDNG (cancellation-authorisations)' })
+  @CreatedResource()
   async startAuthorisation(
     @PaymentRoute() type: PaymentType,
     @Param('paymentId') paymentId: string,
