@@ -21,8 +21,20 @@ export const FIXTURE_TRANSACTIONS: Record<string, Record<BookingStatus, Transact
 /** The bank answers every consent request with an explicit account list with this Consent-ID. */
 export const FIRST_VALID_CONSENT_ID = FIXTURE_CONSENTS.find((consent) => consent.status === 'valid')!.id;
 
-/** The fixture rows, built once: the seed upserts them and the app serves the immutable ones from memory. */
-export const FIXTURE_ROWS = fixtureRows();
+/**
+ * The fixture rows, built once: the seed upserts copies of them and the app serves them from
+ * memory. Frozen all the way down: a caller that tried to change one would throw, not change
+ * what every later request is answered from.
+ */
+export const FIXTURE_ROWS = deepFreeze(fixtureRows());
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
 
 function fixtureRows() {
   const holder = new Map(FIXTURE_PSUS.flatMap(({ psuId, accounts: ibans }) => ibans.map((iban) => [iban, psuId])));
@@ -52,9 +64,13 @@ function fixtureRows() {
   };
 }
 
-/** Upserts every fixture by its fixed ID: safe to run on every start, and never touches TPP-created rows. */
+/**
+ * Upserts every fixture by its fixed ID: safe to run on every start, and never touches TPP-created
+ * rows. TypeORM writes what the database answers back into the objects it is given (and with
+ * SQLite's row IDs it wrote one consent's ID into another), so it is given copies.
+ */
 export async function seedFixtures(manager: EntityManager): Promise<void> {
-  const { psus, accounts, balances, transactions, consents: consentRows } = FIXTURE_ROWS;
+  const { psus, accounts, balances, transactions, consents: consentRows } = structuredClone(FIXTURE_ROWS);
   await manager.upsert(TppClient, clients, ['clientId']);
   await manager.upsert(Psu, psus, ['psuId']);
   await manager.upsert(Account, accounts, ['iban']);

@@ -1,6 +1,7 @@
 import request from 'supertest';
+import { FIXTURE_ROWS } from '../seeds/fixtures';
 import { Consent } from '../src/consent/consent.entity';
-import { EXPIRED_CONSENT, FRANZ, GEORG, MARIANNE, reference, SUSANNE, ERWIN, NEW_RESOURCE_ID, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
+import { EXPIRED_CONSENT, FRANZ, GEORG, MARIANNE, reference, SECOND_VALID_CONSENT, SUSANNE, ERWIN, NEW_RESOURCE_ID, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
 import { removeDatabase, startSandbox, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const REDIRECT_URI = 'https://tpp.example/callback?state=a%20b&x=1';
@@ -320,6 +321,20 @@ describe('consent expiry', () => {
 
 describe('consents (SCA_MODE=redirect)', () => {
   const sandbox = useSandbox({ SCA_MODE: 'redirect' });
+
+  it.each([VALID_CONSENT, SECOND_VALID_CONSENT, EXPIRED_CONSENT])('a refusal about fixture consent %s names that consent, not another fixture', async (consentId) => {
+    const response = await request(sandbox.http).post(`/v1/consents/${consentId}/authorisations`).set(tppHeaders()).expect(409);
+    const status = consentId === EXPIRED_CONSENT ? 'expired' : 'valid';
+    expect(response.body).toEqual(tppError('STATUS_INVALID', `{sensitive} XS2A021E: consent ${consentId} is ${status}, not waiting for the account holder`));
+  });
+
+  it('the fixtures the app serves from memory cannot be changed by any caller', () => {
+    for (const rows of Object.values(FIXTURE_ROWS)) {
+      expect(Object.isFrozen(rows)).toBe(true);
+      for (const row of rows as object[]) expect(Object.isFrozen(row)).toBe(true);
+    }
+    expect(Object.isFrozen(FIXTURE_ROWS.consents[0].access.accounts[0])).toBe(true);
+  });
 
   it('stores an explicit-list consent as requested, received, which reads nothing until approved', async () => {
     const body = { ...explicitRequest, access: { balances: [{ iban: MARIANNE }, { iban: SUSANNE, currency: 'EUR' }], transactions: [{ iban: GEORG }] } };
