@@ -138,6 +138,30 @@ describe('AUTH_MODE=strict', () => {
     expect(response.body).toEqual(tppError('TOKEN_EXPIRED', `{sensitive} XS2A025E: the bearer token expired at ${new Date(issuedAt + 599_000).toISOString()}`));
   });
 
+  it("a client acts only as the fixture PSUs and its own scenarios' PSUs: another client's scenario PSU is answered as an unknown one", async () => {
+    const [mine, theirs] = [await issueToken(sandbox.http), await issueToken(sandbox.http, 'sandbox-tpp-2', 'sandbox-secret-2')];
+    const scenario = await request(sandbox.http)
+      .post('/sandbox/scenarios')
+      .set('Authorization', `Bearer ${mine}`)
+      .send({ accounts: [{ name: 'Own Test', balances: { interimAvailable: '10.00', forwardAvailable: '10.00' } }] })
+      .expect(201);
+    const { psuId, scenarioId } = scenario.body;
+    expect(psuId).toBe(`scenario-${scenarioId}`);
+    expect(scenarioId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/); // 122 random bits
+    // The other client asks for all accounts and tries to approve it as the first client's PSU.
+    const theirConsent = (await request(sandbox.http).post('/v1/consents').set(as(theirs)).send(consentRequest).expect(200)).body.consentId;
+    const refusal = tppError('PSU_CREDENTIALS_INVALID', '{sensitive} XS2A022E: unknown PSU ID or wrong password');
+    for (const asPsu of [psuId, 'scenario-00000000-0000-4000-8000-000000000000']) {
+      const response = await request(sandbox.http).post(`/sandbox/sca/consents/${theirConsent}`).set('Authorization', `Bearer ${theirs}`).send({ psuId: asPsu, decision: 'approve' }).expect(401);
+      expect(response.body).toEqual(refusal);
+    }
+    const status = await request(sandbox.http).get(`/v1/consents/${theirConsent}/status`).set(as(theirs)).expect(200);
+    expect(status.body).toEqual({ consentStatus: 'received' });
+    // The owner may act as its own scenario's PSU.
+    const myConsent = (await request(sandbox.http).post('/v1/consents').set(as(mine)).send(consentRequest).expect(200)).body.consentId;
+    await request(sandbox.http).post(`/sandbox/sca/consents/${myConsent}`).set('Authorization', `Bearer ${mine}`).send({ psuId, decision: 'approve' }).expect(200);
+  });
+
   it("keeps each client's consents, payments and scenarios to itself: another client gets the unknown-resource answer and changes nothing", async () => {
     const [mine, theirs] = [await issueToken(sandbox.http), await issueToken(sandbox.http, 'sandbox-tpp-2', 'sandbox-secret-2')];
     const consentId = (await request(sandbox.http).post('/v1/consents').set(as(mine)).send(consentRequest).expect(200)).body.consentId;

@@ -34,7 +34,7 @@ describe('scenarios: a suite\'s own test data', () => {
     for (const created of [first, second]) {
       expect(created).toEqual({
         scenarioId: expect.stringMatching(/^[0-9a-f-]{36}$/),
-        psuId: `scenario-${created.scenarioId.slice(0, 8)}`,
+        psuId: `scenario-${created.scenarioId}`,
         password: 'sandbox',
         consentId: expect.stringMatching(/^[0-9a-f-]{36}$/),
         accounts: [

@@ -24,7 +24,8 @@ export function scenarioRows(
   today: string,
 ): ScenarioRows {
   const short = scenarioId.slice(0, 8);
-  const psu = { psuId: `scenario-${short}`, name: request.accounts[0].name, password: PASSWORD, scenarioId, ownerId } as Psu;
+  // The whole random (version 4) scenario ID, 122 random bits: a PSU ID nobody can guess.
+  const psu = { psuId: `scenario-${scenarioId}`, name: request.accounts[0].name, password: PASSWORD, scenarioId, ownerId } as Psu;
   const accounts = request.accounts.map(
     // An optional field sent as null counts as absent (class-validator's IsOptional lets null through).
     ({ name, currency, product }) =>

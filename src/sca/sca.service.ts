@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Account, Psu } from '../account-information/account.entity';
-import type { Owner } from '../auth/owner';
+import { isOwnedBy, Owner } from '../auth/owner';
 import { DomainError } from '../common/error-catalogue';
 import type { AccountReference, Consent } from '../consent/consent.entity';
 import { ConsentService, ScaDecision } from '../consent/consent.service';
@@ -27,7 +27,7 @@ export class ScaService {
 
   /** `owner`: the headless control endpoints act for a client (strict mode); the pages for everyone (undefined). */
   async decideConsent(consentId: string, decision: ScaDecision, login: PsuLogin, owner: Owner): Promise<{ consent: Consent; redirectUri: string | null }> {
-    return this.consents.decide(consentId, decision, await this.heldBy(login), owner);
+    return this.consents.decide(consentId, decision, await this.heldBy(login, owner), owner);
   }
 
   async decidePayment(
@@ -37,14 +37,19 @@ export class ScaService {
     login: PsuLogin,
     owner: Owner,
   ): Promise<{ payment: Payment; redirectUri: string | null }> {
-    const held = await this.heldBy(login);
+    const held = await this.heldBy(login, owner);
     return this.payments.decide(paymentId, kind, decision, held.map(({ iban }) => iban), owner);
   }
 
-  /** The accounts of a PSU whose credentials hold; 401 PSU_CREDENTIALS_INVALID otherwise. */
-  private async heldBy({ psuId, password }: PsuLogin): Promise<AccountReference[]> {
+  /**
+   * The accounts of a PSU whose credentials hold; 401 PSU_CREDENTIALS_INVALID otherwise. A client
+   * (strict mode) acts only as the fixture PSUs and its own scenarios' PSUs: another client's
+   * scenario PSU is answered exactly as an unknown one (docs/security.md).
+   */
+  private async heldBy({ psuId, password }: PsuLogin, owner: Owner): Promise<AccountReference[]> {
     const psu = await this.psus.findOneBy({ psuId });
-    if (!psu || (password !== undefined && password !== psu.password)) {
+    const foreign = psu !== null && psu.scenarioId !== null && !isOwnedBy(psu, owner);
+    if (!psu || foreign || (password !== undefined && password !== psu.password)) {
       throw new DomainError({ messageId: 'XS2A022E', description: 'unknown PSU ID or wrong password' });
     }
     const accounts = await this.accounts.find({ where: { psuId }, order: { iban: 'ASC' } });
