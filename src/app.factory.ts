@@ -3,7 +3,10 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
+import { ConfigService } from '@nestjs/config';
 import { AppModule } from './app.module';
+import { documentFor } from './common/berlin-group-profile';
+import type { Environment } from './config/environment';
 import { refuseDeepJson } from './common/json-depth';
 import { echoRequestId } from './common/request-id.middleware';
 import { answerUnparsableRequests, refuseHostless } from './common/unparsable-request';
@@ -19,13 +22,15 @@ export async function createApp(): Promise<NestExpressApplication> {
   app.useBodyParser('urlencoded', { extended: false, limit: '100kb' }); // the SCA pages' forms
   app.set('x-powered-by', false);
   app.set('etag', false); // no client revalidates these answers; hashing every body only costs time
-  answerUnparsableRequests(app.getHttpServer());
+  answerUnparsableRequests(app.getHttpServer(), profileOf(app));
 
   SwaggerModule.setup('docs', app, () => openApiDocument(app), { jsonDocumentUrl: 'docs-json' });
   return app;
 }
 
-/** The document /docs-json serves; the e2e suite checks every answer against it. */
+const profileOf = (app: INestApplication) => app.get<ConfigService<Environment, true>>(ConfigService).get('PROFILE', { infer: true });
+
+/** The document /docs-json serves, for the profile in force; the e2e suite checks every answer against it. */
 export function openApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('PSD2 sandbox')
@@ -34,5 +39,5 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
     .addBearerAuth()
     .addBasicAuth()
     .build();
-  return SwaggerModule.createDocument(app, config);
+  return documentFor(SwaggerModule.createDocument(app, config), profileOf(app) === 'berlin-group');
 }

@@ -1,9 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { AccountInformationModule } from './account-information/account-information.module';
 import { AuthModule } from './auth/auth.module';
 import { BerlinGroupExceptionFilter } from './common/berlin-group-exception.filter';
+import { BerlinGroupAnswers } from './common/berlin-group-profile';
 import { CommonModule } from './common/common.module';
 import { RequestLoggingModule } from './common/request-logging';
 import { createValidationPipe } from './common/validation.pipe';
@@ -41,6 +42,7 @@ export class AppModule {
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: BerlinGroupExceptionFilter },
+        ...(environment.PROFILE === 'berlin-group' ? [{ provide: APP_INTERCEPTOR, useClass: BerlinGroupAnswers }] : []),
       ],
     };
   }

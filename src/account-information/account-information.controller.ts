@@ -1,5 +1,6 @@
 import { Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { WrappedInBerlinGroup } from '../common/berlin-group-profile';
 import { Xs2aController } from '../common/tpp-request.guard';
 import { AisRequest, ConsentedRequest, RequiresConsent } from '../consent/consent.guard';
 import { AccountInformationService } from './account-information.service';
@@ -26,7 +27,8 @@ export class AccountInformationController {
   @RequiresConsent('details')
   @ApiOperation({ summary: 'Read one account' })
   @ApiParam(ACCOUNT_ID)
-  @ApiOkResponse({ type: AccountResponse })
+  @ApiOkResponse({ type: AccountResponse, description: 'the bare account object; in PROFILE=berlin-group inside {"account": …}' })
+  @WrappedInBerlinGroup('account')
   details(@ConsentedRequest() ais: AisRequest, @Param('accountId') accountId: string, @Query() { withBalance }: AccountQueryDto): Promise<AccountResponse> {
     return this.accounts.details(ais, accountId, withBalance === 'true');
   }

@@ -1,11 +1,19 @@
 import { ArgumentsHost, BadRequestException, Catch, ExceptionFilter, Logger, NotFoundException } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import type { Request, Response } from 'express';
+import type { Environment, Profile } from '../config/environment';
+import { withoutNulls } from './berlin-group-profile';
 import { DomainError, OAuthError } from './error-catalogue';
 
 /** The one place that turns any failure into the Berlin Group error body: no framework error page ever shows. */
 @Catch()
 export class BerlinGroupExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
+  private readonly profile: Profile;
+
+  constructor(config: ConfigService<Environment, true>) {
+    this.profile = config.get('PROFILE', { infer: true });
+  }
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -13,11 +21,11 @@ export class BerlinGroupExceptionFilter implements ExceptionFilter {
     const found = this.toDomainError(exception, request);
     // OAuth clients read `error` from whatever the token endpoint answers (RFC 6749 §5.2).
     const error = request.method === 'POST' && TOKEN_PATH.test(request.path) && !(found instanceof OAuthError) ? OAuthError.from(found) : found;
-    if (error.status >= 500) {
+    if (error.status() >= 500) {
       // The path only: a query string may carry what must not reach a log (docs/operations.md, "Logs").
       this.logger.error(`${request.method} ${request.path}`, exception instanceof Error ? exception.stack : exception);
     }
-    http.getResponse<Response>().status(error.status).set(error.headers).json(error.toBody());
+    http.getResponse<Response>().status(error.status(this.profile)).set(error.headers).json(renderError(error, this.profile));
   }
 
   private toDomainError(exception: unknown, request: Request): DomainError {
@@ -43,4 +51,9 @@ const TOKEN_PATH = /^\/oauth2\/token\/?$/;
 
 function isHttpError(value: unknown): value is Error & { status: number; type?: string } {
   return value instanceof Error && typeof (value as { status?: unknown }).status === 'number';
+}
+
+/** The error body in the profile in force: Berlin Group's carries no nulls (`path`, `_links`). */
+export function renderError(error: DomainError, profile: Profile): object {
+  return profile === 'berlin-group' ? withoutNulls(error.toBody(profile)) : error.toBody(profile);
 }

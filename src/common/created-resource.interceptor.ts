@@ -1,6 +1,9 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, CallHandler, ExecutionContext, Injectable, NestInterceptor, UseInterceptors } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import type { Response } from 'express';
 import { Observable, tap } from 'rxjs';
+import type { Environment } from '../config/environment';
+import { CreatesInBerlinGroup } from './berlin-group-profile';
 
 interface Linked {
   _links?: { self?: { href: string }; scaStatus?: { href: string } };
@@ -10,14 +13,22 @@ interface Linked {
  * The headers Berlin Group sends with a resource it created (an initiation, an authorisation
  * start): `Location` of the new resource (its `self` link, or an authorisation's `scaStatus`), and
  * `ASPSP-SCA-Approach`, which "must be contained if the SCA approach is already fixed": the
- * sandbox offers the redirect approach only (docs/sca-flows.md).
+ * sandbox offers the redirect approach only (docs/sca-flows.md). In PROFILE=berlin-group the
+ * status is Berlin Group's 201 also where the bank answers 200 (docs/profiles.md).
  */
 @Injectable()
 class CreatedResourceHeaders implements NestInterceptor {
+  private readonly berlinGroup: boolean;
+
+  constructor(config: ConfigService<Environment, true>) {
+    this.berlinGroup = config.get('PROFILE', { infer: true }) === 'berlin-group';
+  }
+
   intercept(context: ExecutionContext, next: CallHandler<Linked>): Observable<Linked> {
     const response = context.switchToHttp().getResponse<Response>();
     return next.handle().pipe(
       tap(({ _links }) => {
+        if (this.berlinGroup) response.status(201);
         response.setHeader('ASPSP-SCA-Approach', 'REDIRECT');
         const location = _links?.self?.href ?? _links?.scaStatus?.href;
         if (location) response.setHeader('Location', location);
@@ -26,4 +37,4 @@ class CreatedResourceHeaders implements NestInterceptor {
   }
 }
 
-export const CreatedResource = (): MethodDecorator => UseInterceptors(CreatedResourceHeaders);
+export const CreatedResource = (): MethodDecorator => applyDecorators(UseInterceptors(CreatedResourceHeaders), CreatesInBerlinGroup());

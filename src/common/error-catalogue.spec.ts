@@ -14,7 +14,7 @@ describe('error catalogue', () => {
       { messageId: 'XS2A010E', path: 'dateFrom', description: 'dateFrom is after dateTo' },
       { messageId: 'XS2A001E', path: 'dateTo', description: 'dateTo is required' },
     );
-    expect(error.status).toBe(400);
+    expect(error.status()).toBe(400);
     expect(error.toBody()).toEqual({
       tppMessages: [
         { category: 'ERROR', code: 'PERIOD_INVALID', path: 'dateFrom', text: '{sensitive} XS2A010E: dateFrom is after dateTo' },

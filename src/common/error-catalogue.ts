@@ -1,3 +1,5 @@
+import type { Profile } from '../config/environment';
+
 /**
  * Every error the sandbox answers with, one row per Berlin Group message number.
  * 004, 005, 016 and 017 are the bank's own numbers; the rest are ours (docs/errors.md).
@@ -5,10 +7,15 @@
 export const ERROR_CATALOGUE = {
   XS2A001E: { status: 400, code: 'FORMAT_ERROR', when: 'a header, query parameter or body field is missing or malformed' },
   XS2A002E: { status: 400, code: 'FORMAT_ERROR', when: 'the body is not well-formed JSON, or the URL or the HTTP request itself is not well-formed' },
-  XS2A003E: { status: 413, code: 'FORMAT_ERROR', when: 'the body is larger than 100 KiB' },
+  XS2A003E: { status: 413, code: 'FORMAT_ERROR', berlinGroup: { status: 400, code: 'FORMAT_ERROR' }, when: 'the body is larger than 100 KiB; `PROFILE=berlin-group`: 400 (the yaml has no 413)' },
   XS2A004E: { status: 401, code: 'CONSENT_EXPIRED', when: 'the consent has expired (transactions)' },
   XS2A005E: { status: 401, code: 'CONSENT_EXPIRED', when: 'the consent has expired (account list, account details, balances)' },
-  XS2A006E: { status: 429, code: 'ACCESS_EXCEEDED', when: 'the consent\'s `frequencyPerDay` is used up for this account today (requests without `PSU-IP-Address`)' },
+  XS2A006E: {
+    status: 401,
+    code: 'CONSENT_UNKNOWN',
+    berlinGroup: { status: 429, code: 'ACCESS_EXCEEDED' },
+    when: 'the consent\'s `frequencyPerDay` is used up for this account today (requests without `PSU-IP-Address`); `PROFILE=berlin-group`: 429 `ACCESS_EXCEEDED`',
+  },
   XS2A007E: { status: 401, code: 'TOKEN_INVALID', when: 'no `Authorization: Bearer <token>` header with a non-empty token' },
   XS2A008E: { status: 401, code: 'CONSENT_INVALID', when: 'the consent is not `valid` (received, rejected, terminatedByTpp)' },
   XS2A009E: { status: 401, code: 'CONSENT_INVALID', when: 'the consent does not grant this service (balances or transactions) on the account' },
@@ -37,6 +44,12 @@ export const ERROR_CATALOGUE = {
 } as const;
 
 export type MessageId = keyof typeof ERROR_CATALOGUE;
+
+/** A row's status and code in the profile in force: the bank's, unless Berlin Group answers otherwise (docs/profiles.md). */
+function answerOf(messageId: MessageId, profile: Profile): { status: number; code: string } {
+  const row: { status: number; code: string; berlinGroup?: { status: number; code: string } } = ERROR_CATALOGUE[messageId];
+  return (profile === 'berlin-group' && row.berlinGroup) || row;
+}
 
 export interface TppMessage {
   category: 'ERROR';
@@ -68,15 +81,17 @@ export class DomainError extends Error {
     this.details = [first, ...more];
   }
 
-  get status(): number {
-    return ERROR_CATALOGUE[this.details[0].messageId].status;
+  /** The status in the profile in force (the bank's by default). */
+  status(profile: Profile = 'bank'): number {
+    return answerOf(this.details[0].messageId, profile).status;
   }
 
-  toBody(): TppErrorBody {
+  /** The bank's body; in PROFILE=berlin-group the filter leaves out its nulls. */
+  toBody(profile: Profile = 'bank'): TppErrorBody {
     return {
       tppMessages: this.details.map(({ messageId, description, path }) => ({
         category: 'ERROR',
-        code: ERROR_CATALOGUE[messageId].code,
+        code: answerOf(messageId, profile).code,
         path: path ?? null,
         text: `{sensitive} ${messageId}: ${description}`,
       })),
@@ -125,12 +140,12 @@ export class OAuthError extends DomainError {
     if (error === 'invalid_client') this.headers['WWW-Authenticate'] = 'Basic realm="psd2-sandbox"';
   }
 
-  override toBody(): TppErrorBody & OAuthErrorFields {
-    return { error: this.error, error_description: this.message, ...super.toBody() };
+  override toBody(profile: Profile = 'bank'): TppErrorBody & OAuthErrorFields {
+    return { error: this.error, error_description: this.message, ...super.toBody(profile) };
   }
 
   /** Any other refusal of a token request (an unreadable or oversized body, a fault), in OAuth's words too. */
   static from(error: DomainError): OAuthError {
-    return new OAuthError(error.details[0], error.status >= 500 ? 'server_error' : 'invalid_request');
+    return new OAuthError(error.details[0], error.status() >= 500 ? 'server_error' : 'invalid_request');
   }
 }

@@ -1,13 +1,15 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
+import type { Profile } from '../config/environment';
+import { renderError } from './berlin-group-exception.filter';
 import { DomainError } from './error-catalogue';
 
 /**
  * Node answers a request it cannot even parse (a broken request line or header, headers over
  * its 16 KiB limit) itself, with a bare 400 or 431. This answers the Berlin Group body instead.
  */
-export function answerUnparsableRequests(server: Server): void {
+export function answerUnparsableRequests(server: Server, profile: Profile): void {
   // Node's documented `requireHostHeader` option, read per request: Node refuses an HTTP/1.1
   // request without Host with a bare 400 of its own; refuseHostless does it instead.
   Object.assign(server, { requireHostHeader: false });
@@ -21,9 +23,9 @@ export function answerUnparsableRequests(server: Server): void {
       error.code === 'HPE_HEADER_OVERFLOW'
         ? new DomainError({ messageId: 'XS2A028E', description: 'the request headers are larger than 16 KiB' })
         : new DomainError({ messageId: 'XS2A002E', description: `malformed request: ${error.message}` });
-    const body = JSON.stringify(refusal.toBody());
+    const body = JSON.stringify(renderError(refusal, profile));
     socket.end(
-      `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `HTTP/1.1 ${refusal.status()} ${STATUS_CODES[refusal.status()]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });

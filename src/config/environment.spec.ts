@@ -9,6 +9,7 @@ describe('environment', () => {
       SCA_MODE: 'auto',
       LOG_LEVEL: 'info',
       AUTH_MODE: 'open',
+      PROFILE: 'bank',
       SANDBOX_CONTROL: 'true',
       SANDBOX_DATE: undefined,
     });
@@ -16,7 +17,7 @@ describe('environment', () => {
 
   it('reads the given values, ignores unrelated variables and empty ones', () => {
     expect({
-      ...validateEnvironment({ PORT: '8080', PUBLIC_BASE_URL: 'https://sandbox.example/', SCA_MODE: 'redirect', SANDBOX_DATE: '2026-01-31', DATABASE_PATH: '', HOME: '/x' }),
+      ...validateEnvironment({ PORT: '8080', PUBLIC_BASE_URL: 'https://sandbox.example/', SCA_MODE: 'redirect', SANDBOX_DATE: '2026-01-31', DATABASE_PATH: '', PROFILE: 'berlin-group', HOME: '/x' }),
     }).toEqual({
       PORT: 8080,
       PUBLIC_BASE_URL: 'https://sandbox.example',
@@ -24,18 +25,20 @@ describe('environment', () => {
       SCA_MODE: 'redirect',
       LOG_LEVEL: 'info',
       AUTH_MODE: 'open',
+      PROFILE: 'berlin-group',
       SANDBOX_CONTROL: 'true',
       SANDBOX_DATE: '2026-01-31',
     });
   });
 
   it('refuses bad values with a message naming each of them', () => {
-    expect(() => validateEnvironment({ PORT: 'eighty', SCA_MODE: 'manual', SANDBOX_DATE: '2026-02-30', PUBLIC_BASE_URL: 'localhost' })).toThrow(
+    expect(() => validateEnvironment({ PORT: 'eighty', SCA_MODE: 'manual', SANDBOX_DATE: '2026-02-30', PUBLIC_BASE_URL: 'localhost', PROFILE: 'psd2' })).toThrow(
       [
         'Invalid configuration:',
         '  PORT="eighty": PORT must not be greater than 65535; PORT must not be less than 1; PORT must be an integer number',
         '  PUBLIC_BASE_URL="localhost": PUBLIC_BASE_URL must be a URL address',
         '  SCA_MODE="manual": SCA_MODE must be one of the following values: auto, redirect',
+        '  PROFILE="psd2": PROFILE must be one of the following values: bank, berlin-group',
         '  SANDBOX_DATE="2026-02-30": SANDBOX_DATE must be a real date written YYYY-MM-DD',
       ].join('\n'),
     );

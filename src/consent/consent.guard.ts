@@ -61,10 +61,14 @@ export function RequiresConsent(service: AccountService): MethodDecorator {
       description: "the account holder's IP address when they are present; without it the read counts against the consent's frequencyPerDay",
       schema: { type: 'string', example: '192.0.2.10' },
     }),
-    ApiResponse({ status: 401, type: TppErrorResponse, description: 'TOKEN_INVALID; CONSENT_EXPIRED; CONSENT_INVALID (consent not valid, or service not granted)' }),
+    ApiResponse({
+      status: 401,
+      type: TppErrorResponse,
+      description: "TOKEN_INVALID; CONSENT_EXPIRED; CONSENT_INVALID (consent not valid, or service not granted); CONSENT_UNKNOWN with XS2A006E: the consent's frequencyPerDay is used up (PROFILE=bank)",
+    }),
     ApiResponse({ status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN' }),
     ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: account unknown or not part of the consent' }),
-    ApiResponse({ status: 429, type: TppErrorResponse, description: "ACCESS_EXCEEDED: the consent's frequencyPerDay is used up for this account today" }),
+    ApiResponse({ status: 429, type: TppErrorResponse, description: "ACCESS_EXCEEDED: the consent's frequencyPerDay is used up for this account today (PROFILE=berlin-group)" }),
   );
 }
 

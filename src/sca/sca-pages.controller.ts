@@ -143,7 +143,7 @@ export class ScaPagesController {
       // Wrong credentials: the holder may try again on the same page; nothing has changed.
       if (error instanceof DomainError && error.details[0].messageId === 'XS2A022E') {
         return this.show(flow, id, request, response, {
-          status: error.status,
+          status: error.status(),
           message: 'The PSU ID or password is wrong, or this PSU does not hold the accounts concerned.',
         });
       }
@@ -155,7 +155,7 @@ export class ScaPagesController {
   private cannotGoOn(flow: Flow, error: unknown, response: Response): void {
     if (!(error instanceof DomainError)) throw error;
     const reason = error.message.charAt(0).toUpperCase() + error.message.slice(1);
-    html(response, error.status, messagePage(flow.title, `${reason}. Nothing has been changed.`));
+    html(response, error.status(), messagePage(flow.title, `${reason}. Nothing has been changed.`));
   }
 }
 

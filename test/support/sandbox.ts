@@ -83,12 +83,16 @@ export function tppHeaders(extra: Record<string, string> = {}): Record<string, s
   return { Authorization: 'Bearer sandbox-token', 'X-Request-ID': randomUUID(), ...extra };
 }
 
-/** Creates a consent for `allAccounts` (valid at once in SCA_MODE=auto) and answers its ID. */
-export async function allAccountsConsent(http: App, terms: object = {}): Promise<string> {
+/** Creates a consent for `allAccounts` (valid at once in SCA_MODE=auto) and answers its ID; `created` is the profile's creation status. */
+export async function allAccountsConsent(http: App, terms: object = {}, created: 200 | 201 = 200): Promise<string> {
   const body = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4, ...terms };
-  const response = await request(http).post('/v1/consents').set(tppHeaders()).send(body).expect(200);
+  const response = await request(http).post('/v1/consents').set(tppHeaders()).send(body).expect(created);
   return response.body.consentId;
 }
+
+/** A body as the profile answers it: PROFILE=berlin-group leaves out every null property (docs/profiles.md). */
+export const inProfile = <T>(profile: 'bank' | 'berlin-group', body: T): T =>
+  profile === 'berlin-group' ? (JSON.parse(JSON.stringify(body, (_, value: unknown) => (value === null ? undefined : value))) as T) : body;
 
 /** The Berlin Group error body with one message. */
 export function tppError(code: string, text: string, path: string | null = null) {

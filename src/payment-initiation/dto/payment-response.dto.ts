@@ -101,7 +101,7 @@ export const PAYMENT_OBJECT_SCHEMA = {
     additionalProperties: false,
     required: [...echoedFields(type), 'transactionStatus'],
     properties: {
-      ...Object.fromEntries(echoedFields(type).map((field) => [field, { description: `as accepted (see the request schema ${type.name}), or null` }])),
+      ...Object.fromEntries(echoedFields(type).map((field) => [field, { description: `as accepted (see the request schema ${type.name}), or null where not sent` }])),
       transactionStatus: { type: 'string', enum: STATUSES },
     },
   })),

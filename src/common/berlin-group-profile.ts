@@ -1,0 +1,105 @@
+import { applyDecorators, CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiExtension, OpenAPIObject } from '@nestjs/swagger';
+import { map, Observable } from 'rxjs';
+
+/**
+ * PROFILE=berlin-group: the answers the Berlin Group 1.3.11 yaml describes where the bank departs
+ * from it (docs/profiles.md lists every difference). The rules of the sandbox are the same in
+ * both profiles; only the shape of an answer differs, and it is shaped here and in the document.
+ */
+
+/** A value with every null property left out, at any depth: the yaml declares no field nullable. */
+export function withoutNulls<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutNulls) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([, child]) => child !== null).map(([key, child]) => [key, withoutNulls(child)])) as T;
+}
+
+/**
+ * The yaml's rule for a standing order: monthsOfExecution (at most 11) "is contained if and only if
+ * the frequency equals MonthlyVariable"; the bank lists all twelve months of a monthly order.
+ */
+function withYamlStandingOrders<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withYamlStandingOrders) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value).map(([key, child]): [string, unknown] => {
+    if (key !== 'standingOrderDetails' || child === null || typeof child !== 'object') return [key, withYamlStandingOrders(child)];
+    const { monthsOfExecution, ...details } = child as { frequency?: string; monthsOfExecution?: unknown };
+    return [key, details.frequency === 'MonthlyVariable' ? { ...details, monthsOfExecution } : details];
+  });
+  return Object.fromEntries(entries) as T;
+}
+
+/** A body as Berlin Group answers it. */
+export const inBerlinGroupShape = <T>(body: T): T => withYamlStandingOrders(withoutNulls(body));
+
+const WRAP = 'berlin-group:wrap';
+const WRAP_EXTENSION = 'x-berlin-group-wrap';
+const CREATES_EXTENSION = 'x-berlin-group-creates';
+
+/** Berlin Group answers this operation inside `{ <key>: … }` where the bank answers the bare object (account details). */
+export const WrappedInBerlinGroup = (key: string): MethodDecorator => applyDecorators(SetMetadata(WRAP, key), ApiExtension(WRAP_EXTENSION, key));
+
+/** The operation creates a resource: 201 in Berlin Group, where the bank answers 200 (created-resource.interceptor.ts). */
+export const CreatesInBerlinGroup = (): MethodDecorator => ApiExtension(CREATES_EXTENSION, true);
+
+/** Registered for the whole app in PROFILE=berlin-group only (app.module.ts). */
+@Injectable()
+export class BerlinGroupAnswers implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const key = this.reflector.get<string | undefined>(WRAP, context.getHandler());
+    return next.handle().pipe(map((body: unknown) => inBerlinGroupShape(key && body !== undefined ? { [key]: body } : body)));
+  }
+}
+
+type Schema = { nullable?: boolean; required?: string[]; properties?: Record<string, Schema>; items?: Schema; [key: string]: unknown };
+type Operation = { responses: Record<string, { content?: Record<string, { schema: Schema }> }>; [key: string]: unknown };
+
+/**
+ * The served document in either profile. The operations' markers are taken out; in berlin-group
+ * a created resource answers 201, a wrapped one `{ key: … }`, and no property is null: a nullable
+ * one is left out instead, so it is no longer required.
+ */
+export function documentFor(document: OpenAPIObject, berlinGroup: boolean): OpenAPIObject {
+  for (const operations of Object.values(document.paths)) {
+    for (const operation of Object.values(operations) as Operation[]) {
+      if (typeof operation !== 'object' || !operation?.responses) continue;
+      const wrap = operation[WRAP_EXTENSION] as string | undefined;
+      const creates = operation[CREATES_EXTENSION] === true;
+      delete operation[WRAP_EXTENSION];
+      delete operation[CREATES_EXTENSION];
+      if (!berlinGroup) continue;
+      const ok = operation.responses['200'];
+      if (ok && wrap) {
+        for (const content of Object.values(ok.content ?? {})) content.schema = { type: 'object', required: [wrap], properties: { [wrap]: content.schema } };
+      }
+      if (ok && creates) {
+        operation.responses['201'] = ok;
+        delete operation.responses['200'];
+      }
+    }
+  }
+  if (berlinGroup) visitSchemas(document as unknown as Schema, leaveOutNulls);
+  return document;
+}
+
+/** Any value fits a schema that names no type (the payment object's echoed fields): null too. */
+const TYPED = ['type', '$ref', 'allOf', 'anyOf', 'oneOf', 'enum', 'properties', 'items'];
+const admitsNull = (property: Schema | undefined) => property !== undefined && (property.nullable === true || !TYPED.some((key) => key in property));
+
+function leaveOutNulls(schema: Schema): void {
+  if (!schema.properties) return;
+  const nullable = Object.entries(schema.properties).filter(([, property]) => admitsNull(property)).map(([name]) => name);
+  if (schema.required) schema.required = schema.required.filter((name) => !nullable.includes(name));
+  for (const property of Object.values(schema.properties)) if (property) delete property.nullable;
+}
+
+function visitSchemas(node: unknown, visit: (schema: Schema) => void): void {
+  if (Array.isArray(node)) return node.forEach((child) => visitSchemas(child, visit));
+  if (node === null || typeof node !== 'object') return;
+  visit(node as Schema);
+  for (const child of Object.values(node)) visitSchemas(child, visit);
+}
