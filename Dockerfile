@@ -1,5 +1,8 @@
 # Build stage: compiles TypeScript and better-sqlite3 (from source when no prebuilt binary is reachable).
 FROM node:20-bookworm-slim AS build
+# node-gyp builds better-sqlite3 against the image's own Node headers instead of downloading them,
+# so the image builds where only the npm registry is reachable.
+ENV npm_config_nodedir=/usr/local
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/* \
@@ -11,7 +14,14 @@ COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY migrations ./migrations
 COPY seeds ./seeds
-RUN npm run build && npm prune --omit=dev
+# The run stage gets production dependencies only. typeorm names ts-node (and with it TypeScript)
+# as an optional peer, so the lock file marks them devOptional and --omit=dev alone keeps them
+# (25 MB); no production dependency is optional, so --omit=optional drops exactly those. Of
+# better-sqlite3's build only the addon itself stays (its sources and objects are another 27 MB).
+RUN npm run build \
+  && npm prune --omit=dev --omit=optional \
+  && cd node_modules/better-sqlite3 \
+  && rm -rf deps src build/Release/obj build/Release/obj.target build/Release/test_extension.node build/Release/sqlite3.a
 
 # Run stage: only the compiled app and its production dependencies, as the unprivileged node user.
 FROM node:20-bookworm-slim

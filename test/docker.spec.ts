@@ -60,6 +60,14 @@ describe('Dockerfile', () => {
     expect(stages[1]).toContain('COPY --from=build /app/dist ./dist');
   });
 
+  it("compiles better-sqlite3 against the image's own Node headers, and ships production dependencies only", () => {
+    // node-gyp would otherwise download the headers, which a machine with only the npm registry cannot.
+    expect(stages[0]).toMatch(/^ENV npm_config_nodedir=\/usr\/local$/m);
+    // devOptional packages (ts-node, TypeScript: an optional peer of typeorm) survive --omit=dev alone.
+    expect(stages[0]).toContain('npm prune --omit=dev --omit=optional');
+    expect(stages[0]).toMatch(/rm -rf deps src build\/Release\/obj /);
+  });
+
   it('runs as a non-root user, with a healthcheck on /health, on port 3000', () => {
     expect(stages[1]).toMatch(/^USER node$/m);
     expect(stages[1]).toMatch(/^HEALTHCHECK .*\n?.*\/health/m);
