@@ -2,7 +2,7 @@ import { ArgumentsHost, BadRequestException, Catch, ExceptionFilter, Logger, Not
 import { ConfigService } from '@nestjs/config';
 import type { Request, Response } from 'express';
 import type { Environment, Profile } from '../config/environment';
-import { withoutNulls } from './berlin-group-profile';
+import { inBerlinGroupShape } from './berlin-group-profile';
 import { DomainError, OAuthError } from './error-catalogue';
 
 /** The one place that turns any failure into the Berlin Group error body: no framework error page ever shows. */
@@ -55,5 +55,5 @@ function isHttpError(value: unknown): value is Error & { status: number; type?: 
 
 /** The error body in the profile in force: Berlin Group's carries no nulls (`path`, `_links`). */
 export function renderError(error: DomainError, profile: Profile): object {
-  return profile === 'berlin-group' ? withoutNulls(error.toBody(profile)) : error.toBody(profile);
+  return profile === 'berlin-group' ? inBerlinGroupShape(error.toBody(profile)) : error.toBody(profile);
 }

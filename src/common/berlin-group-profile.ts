@@ -9,30 +9,18 @@ import { map, Observable } from 'rxjs';
  * both profiles; only the shape of an answer differs, and it is shaped here and in the document.
  */
 
-/** A value with every null property left out, at any depth: the yaml declares no field nullable. */
-export function withoutNulls<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(withoutNulls) as T;
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([, child]) => child !== null).map(([key, child]) => [key, withoutNulls(child)])) as T;
-}
-
 /**
- * The yaml's rule for a standing order: monthsOfExecution (at most 11) "is contained if and only if
- * the frequency equals MonthlyVariable"; the bank lists all twelve months of a monthly order.
+ * A body as Berlin Group answers it: every null property left out, at any depth (the yaml declares
+ * no field nullable), and a standing order's monthsOfExecution only with frequency MonthlyVariable
+ * (the yaml: "contained if and only if the frequency equals MonthlyVariable", at most 11; the bank
+ * lists all twelve months of a monthly order).
  */
-function withYamlStandingOrders<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(withYamlStandingOrders) as T;
+export function inBerlinGroupShape<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(inBerlinGroupShape) as T;
   if (value === null || typeof value !== 'object') return value;
-  const entries = Object.entries(value).map(([key, child]): [string, unknown] => {
-    if (key !== 'standingOrderDetails' || child === null || typeof child !== 'object') return [key, withYamlStandingOrders(child)];
-    const { monthsOfExecution, ...details } = child as { frequency?: string; monthsOfExecution?: unknown };
-    return [key, details.frequency === 'MonthlyVariable' ? { ...details, monthsOfExecution } : details];
-  });
-  return Object.fromEntries(entries) as T;
+  const kept = Object.entries(value).filter(([key, child]) => child !== null && !(key === 'monthsOfExecution' && (value as { frequency?: unknown }).frequency !== 'MonthlyVariable'));
+  return Object.fromEntries(kept.map(([key, child]) => [key, inBerlinGroupShape(child)])) as T;
 }
-
-/** A body as Berlin Group answers it. */
-export const inBerlinGroupShape = <T>(body: T): T => withYamlStandingOrders(withoutNulls(body));
 
 const WRAP = 'berlin-group:wrap';
 const WRAP_EXTENSION = 'x-berlin-group-wrap';
