@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { GEORG, MARIANNE, VALID_CONSENT } from './support/fixtures';
-import { allAccountsConsent as createConsent, inProfile, tppError, tppHeaders, useSandbox } from './support/sandbox';
+import { inProfile } from './support/profile';
+import { allAccountsConsent as createConsent, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const PRESENT = { 'PSU-IP-Address': '192.0.2.10' };
 

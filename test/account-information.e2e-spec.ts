@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { accountDetails, PROFILE, shaped } from './support/profile';
 import { Consent } from '../src/consent/consent.entity';
 import { ERWIN, EXPIRED_CONSENT, FRANZ, GEORG, MARIANNE, reference, SECOND_VALID_CONSENT, SUSANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
 import { allAccountsConsent, tppError, tppHeaders, useSandbox } from './support/sandbox';
@@ -146,19 +147,21 @@ describe('account information', () => {
       const response = await request(sandbox.http).get(path).set(headers).expect(200);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
-      expect(response.text).toBe(BANK_ACCOUNT_LIST);
+      // The bank's bytes; in Berlin Group the same list without its nulls.
+      if (PROFILE === 'bank') expect(response.text).toBe(BANK_ACCOUNT_LIST);
+      else expect(response.body).toEqualBody(JSON.parse(BANK_ACCOUNT_LIST));
     });
 
     it.each(['/v1/accounts', '/v1/accounts/?withBalance=false'])('%s carries "balances": null', async (path) => {
       const response = await get(path).expect(200);
-      expect(response.body).toEqual({
+      expect(response.body).toEqualBody({
         accounts: [account(MARIANNE, 'Marianne Mustermann', null), account(GEORG, 'Georg Mustermann', null)],
       });
     });
 
     it('lists the accounts of the second valid fixture', async () => {
       const response = await get('/v1/accounts', SECOND_VALID_CONSENT).expect(200);
-      expect(response.body).toEqual({
+      expect(response.body).toEqualBody({
         accounts: [account(SUSANNE, 'Susanne Mustermann', null), account(FRANZ, 'Franz Mustermann', null)],
       });
     });
@@ -171,7 +174,7 @@ describe('account information', () => {
 
     it('refuses withBalance other than true or false', async () => {
       const response = await get('/v1/accounts?withBalance=yes').expect(400);
-      expect(response.body).toEqual(
+      expect(response.body).toEqualBody(
         tppError('FORMAT_ERROR', '{sensitive} XS2A001E: withBalance must be one of the following values: true, false', 'withBalance'),
       );
     });
@@ -180,12 +183,12 @@ describe('account information', () => {
   describe('GET /v1/accounts/{accountId}', () => {
     it.each([`/v1/accounts/${MARIANNE}?withBalance=true`, `/v1/accounts/${MARIANNE}/?withBalance=true`])('%s answers the account with balances', async (path) => {
       const response = await get(path).expect(200);
-      expect(response.body).toEqual(account(MARIANNE, 'Marianne Mustermann', MARIANNE_BALANCES));
+      expect(response.body).toEqual(accountDetails(account(MARIANNE, 'Marianne Mustermann', MARIANNE_BALANCES)));
     });
 
     it('answers the account without balances unless asked', async () => {
       const response = await get(`/v1/accounts/${GEORG}`).expect(200);
-      expect(response.body).toEqual(account(GEORG, 'Georg Mustermann', null));
+      expect(response.body).toEqual(accountDetails(account(GEORG, 'Georg Mustermann', null)));
     });
   });
 
@@ -197,18 +200,18 @@ describe('account information', () => {
       const headers = tppHeaders({ 'Consent-ID': VALID_CONSENT });
       const response = await request(sandbox.http).get(`/v1/accounts/${iban}/balances`).set(headers).expect(200);
       expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
-      expect(response.body).toEqual({ account: null, balances });
+      expect(response.body).toEqualBody({ account: null, balances });
     });
   });
 
   describe('GET /v1/accounts/{accountId}/transactions', () => {
     it('booked: the booked list, newest first; pending and information null', async () => {
       const response = await get(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=booked`).expect(200);
-      expect(response.body).toEqual(transactionsBody(MARIANNE, { booked: expect.any(Array) }));
+      expect(response.body).toEqualBody(transactionsBody(MARIANNE, { booked: expect.any(Array) }));
       expect(ids(response.body.transactions.booked)).toEqual(['1511-B01', '1511-B02', '1511-B03', '1511-B04', '1511-B05']);
-      expect(response.body.transactions.booked[0]).toEqual(MARIANNE_SALARY);
+      expect(response.body.transactions.booked[0]).toEqualBody(MARIANNE_SALARY);
       for (const entry of response.body.transactions.booked) {
-        expect(Object.keys(entry)).toEqual(Object.keys(MARIANNE_SALARY));
+        expect(Object.keys(entry)).toEqual(Object.keys(shaped(MARIANNE_SALARY)));
         expect(entry.valueDate).toBe(entry.bookingDate);
       }
     });
@@ -224,17 +227,17 @@ describe('account information', () => {
 
     it('pending: the pending list, with a booking date and no value date', async () => {
       const response = await get(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=pending`).expect(200);
-      expect(response.body).toEqual(transactionsBody(MARIANNE, { pending: [MARIANNE_PENDING] }));
+      expect(response.body).toEqualBody(transactionsBody(MARIANNE, { pending: [MARIANNE_PENDING] }));
     });
 
     it('information: the standing orders, with their details', async () => {
       const response = await get(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=information`).expect(200);
-      expect(response.body).toEqual(transactionsBody(MARIANNE, { information: [MARIANNE_STANDING_ORDER] }));
+      expect(response.body).toEqualBody(transactionsBody(MARIANNE, { information: [MARIANNE_STANDING_ORDER] }));
     });
 
     it('both: booked and pending; information null', async () => {
       const response = await get(`/v1/accounts/${MARIANNE}/transactions/?bookingStatus=both`).expect(200);
-      expect(response.body).toEqual(transactionsBody(MARIANNE, { booked: expect.any(Array), pending: [MARIANNE_PENDING] }));
+      expect(response.body).toEqualBody(transactionsBody(MARIANNE, { booked: expect.any(Array), pending: [MARIANNE_PENDING] }));
       expect(response.body.transactions.booked).toHaveLength(5);
     });
 
@@ -245,7 +248,7 @@ describe('account information', () => {
       expect(both.booked.length).toBeGreaterThanOrEqual(5);
       expect(both.pending.length).toBeGreaterThanOrEqual(1);
       expect(information.information.length).toBeGreaterThanOrEqual(1);
-      expect(information.information[0]).toMatchObject({ bookingDate: null, valueDate: null, additionalInformationStructured: { standingOrderDetails: { frequency: 'Monthly' } } });
+      expect(information.information[0]).toMatchBody({ bookingDate: null, valueDate: null, additionalInformationStructured: { standingOrderDetails: { frequency: 'Monthly' } } });
     });
 
     it.each([
@@ -261,7 +264,7 @@ describe('account information', () => {
 
     it('filters pending by booking date too, an empty list being []', async () => {
       const response = await get(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=both&dateTo=2019-03-06`).expect(200);
-      expect(response.body.transactions.pending).toEqual([]);
+      expect(response.body.transactions.pending).toEqualBody([]);
       expect(response.body.transactions.booked).toHaveLength(5);
     });
 
@@ -304,12 +307,12 @@ describe('account information', () => {
 
     it('leaves standing orders out of the period filter', async () => {
       const response = await get(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=information&dateFrom=2019-03-01&dateTo=2019-03-02`).expect(200);
-      expect(response.body.transactions.information).toEqual([MARIANNE_STANDING_ORDER]);
+      expect(response.body.transactions.information).toEqualBody([MARIANNE_STANDING_ORDER]);
     });
 
     it('answers 400 PERIOD_INVALID when dateFrom is after dateTo', async () => {
       const response = await get(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=booked&dateFrom=2019-03-02&dateTo=2019-03-01`).expect(400);
-      expect(response.body).toEqual(tppError('PERIOD_INVALID', '{sensitive} XS2A010E: dateFrom 2019-03-02 is after dateTo 2019-03-01', 'dateFrom'));
+      expect(response.body).toEqualBody(tppError('PERIOD_INVALID', '{sensitive} XS2A010E: dateFrom 2019-03-02 is after dateTo 2019-03-01', 'dateFrom'));
     });
 
     it.each([
@@ -319,7 +322,7 @@ describe('account information', () => {
       ['bookingStatus=booked&dateTo=yesterday', 'dateTo', 'dateTo must be a real date written YYYY-MM-DD'],
     ])('refuses the query "%s" with FORMAT_ERROR', async (query, path, description) => {
       const response = await get(`/v1/accounts/${MARIANNE}/transactions?${query}`).expect(400);
-      expect(response.body).toEqual(tppError('FORMAT_ERROR', `{sensitive} XS2A001E: ${description}`, path));
+      expect(response.body).toEqualBody(tppError('FORMAT_ERROR', `{sensitive} XS2A001E: ${description}`, path));
     });
   });
 
@@ -333,32 +336,32 @@ describe('account information', () => {
 
     it.each(paths)('%s: no Consent-ID header is 400 FORMAT_ERROR', async (_, path) => {
       const response = await get(path, null).expect(400);
-      expect(response.body).toEqual(tppError('FORMAT_ERROR', '{sensitive} XS2A001E: the Consent-ID header is required', 'Consent-ID'));
+      expect(response.body).toEqualBody(tppError('FORMAT_ERROR', '{sensitive} XS2A001E: the Consent-ID header is required', 'Consent-ID'));
     });
 
     it.each(paths)('%s: the unknown fixture is 403 CONSENT_UNKNOWN', async (_, path) => {
       const headers = tppHeaders({ 'Consent-ID': UNKNOWN_CONSENT });
       const response = await request(sandbox.http).get(path).set(headers).expect(403);
       expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
-      expect(response.body).toEqual(tppError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${UNKNOWN_CONSENT} unknown`));
+      expect(response.body).toEqualBody(tppError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${UNKNOWN_CONSENT} unknown`));
     });
 
     it.each(paths)('%s: the expired fixture is 401 CONSENT_EXPIRED with the bank\'s message number', async (_, path, messageId) => {
       const erwinPath = path.replace(MARIANNE, ERWIN);
       const response = await get(erwinPath, EXPIRED_CONSENT).expect(401);
-      expect(response.body).toEqual(tppError('CONSENT_EXPIRED', `{sensitive} ${messageId}: consent ${EXPIRED_CONSENT} expired`));
+      expect(response.body).toEqualBody(tppError('CONSENT_EXPIRED', `{sensitive} ${messageId}: consent ${EXPIRED_CONSENT} expired`));
     });
 
     it.each(paths.slice(1))('%s: an account outside the consent is 404 RESOURCE_UNKNOWN', async (_, path) => {
       const response = await get(path.replace(MARIANNE, SUSANNE)).expect(404);
-      expect(response.body).toEqual(
+      expect(response.body).toEqualBody(
         tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A016E: resource ${SUSANNE} unknown, not found or not part of the current consent`),
       );
     });
 
     it.each(paths.slice(1))('%s: an account that does not exist is 404 RESOURCE_UNKNOWN', async (_, path) => {
       const response = await get(path.replace(MARIANNE, 'DE89370400440532013000')).expect(404);
-      expect(response.body).toEqual(
+      expect(response.body).toEqualBody(
         tppError('RESOURCE_UNKNOWN', '{sensitive} XS2A016E: resource DE89370400440532013000 unknown, not found or not part of the current consent'),
       );
     });
@@ -392,7 +395,7 @@ describe('account information', () => {
 
     it('lists both accounts, with balances only where granted', async () => {
       const response = await get('/v1/accounts?withBalance=true', CONSENT).expect(200);
-      expect(response.body).toEqual({
+      expect(response.body).toEqualBody({
         accounts: [account(MARIANNE, 'Marianne Mustermann', MARIANNE_BALANCES), account(GEORG, 'Georg Mustermann', null)],
       });
     });
@@ -411,7 +414,7 @@ describe('account information', () => {
       [`/v1/accounts/${GEORG}/balances`, GEORG, 'balances'],
     ])('%s answers 401 CONSENT_INVALID: the service is not granted', async (path, iban, service) => {
       const response = await get(path, CONSENT).expect(401);
-      expect(response.body).toEqual(tppError('CONSENT_INVALID', `{sensitive} XS2A009E: consent ${CONSENT} does not grant ${service} on ${iban}`));
+      expect(response.body).toEqualBody(tppError('CONSENT_INVALID', `{sensitive} XS2A009E: consent ${CONSENT} does not grant ${service} on ${iban}`));
     });
   });
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import request from 'supertest';
+import { CREATED } from './support/profile';
 import { GroupCommit } from '../src/database/group-commit';
 import { sepaPayment } from './support/fixtures';
 import { tppHeaders, useSandbox } from './support/sandbox';
@@ -68,8 +69,8 @@ describe('every write answered 2xx is committed, whatever a concurrent write doe
   const SEPA = '/v1/payments/sepa-credit-transfers';
   const consentBody = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
   it.each([
-    ['consent', async () => `/v1/consents/${(await http().post('/v1/consents').set(tppHeaders()).send(consentBody).expect(200)).body.consentId}`],
-    ['payment', async () => `${SEPA}/${(await http().post(SEPA).set(paymentHeaders()).send(sepaPayment('10.00')).expect(200)).body.paymentId}`],
+    ['consent', async () => `/v1/consents/${(await http().post('/v1/consents').set(tppHeaders()).send(consentBody).expect(CREATED)).body.consentId}`],
+    ['payment', async () => `${SEPA}/${(await http().post(SEPA).set(paymentHeaders()).send(sepaPayment('10.00')).expect(CREATED)).body.paymentId}`],
   ])('an authorisation of a %s started', async (kind, create) => {
     const resource = await create();
     const response = await besideFailingBatch(() => http().post(`${resource}/authorisations`).set(tppHeaders()).send({}));
@@ -83,7 +84,7 @@ describe('every write answered 2xx is committed, whatever a concurrent write doe
 
   it('the clock moved, and the pending payment that came due with it executed', async () => {
     const body = sepaPayment('10.00', { requestedExecutionDate: '2026-03-20' });
-    const { paymentId } = (await http().post(SEPA).set(paymentHeaders()).send(body).expect(200)).body;
+    const { paymentId } = (await http().post(SEPA).set(paymentHeaders()).send(body).expect(CREATED)).body;
     await http().post(`/sandbox/sca/payments/${paymentId}`).send({ psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
     expect(row('SELECT status FROM payments WHERE id = ?', paymentId)).toEqual({ status: 'PDNG' });
     const response = await besideFailingBatch(() => http().put('/sandbox/clock').send({ today: '2026-03-20' }));

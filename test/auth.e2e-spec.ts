@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { CREATED } from './support/profile';
 import type { App } from 'supertest/types';
 import { sepaPayment, VALID_CONSENT } from './support/fixtures';
 import { basic, issueToken, tppError, tppHeaders, useSandbox } from './support/sandbox';
@@ -26,7 +27,7 @@ describe('the token endpoint (either AUTH_MODE)', () => {
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.headers['pragma']).toBe('no-cache');
-    expect(response.body).toEqual(TOKEN);
+    expect(response.body).toEqualBody(TOKEN);
     const again = await issueToken(sandbox.http);
     expect(again).not.toBe(response.body.access_token);
   });
@@ -44,7 +45,7 @@ describe('the token endpoint (either AUTH_MODE)', () => {
     for (const [authorization, form] of refused) {
       const response = await tokenRequest(sandbox.http, authorization, form).expect(401);
       expect(response.headers['www-authenticate']).toBe('Basic realm="psd2-sandbox"');
-      expect(response.body).toEqual(INVALID_CLIENT);
+      expect(response.body).toEqualBody(INVALID_CLIENT);
     }
     expect(await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM access_tokens')).toEqual(tokensBefore);
   });
@@ -53,27 +54,27 @@ describe('the token endpoint (either AUTH_MODE)', () => {
     for (const clientId of ['sandbox-tpp', 'a-client-the-sandbox-never-met']) {
       const response = await tokenRequest(sandbox.http, null, `grant_type=client_credentials&client_id=${clientId}&scope=AIS`).expect(200);
       expect(response.headers['cache-control']).toBe('no-store');
-      expect(response.body).toEqual({ ...TOKEN, scope: 'AIS' });
+      expect(response.body).toEqualBody({ ...TOKEN, scope: 'AIS' });
       await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}/status`).set(tppHeaders({ Authorization: `Bearer ${response.body.access_token}` })).expect(200);
     }
     const withSecret = await tokenRequest(sandbox.http, null, 'grant_type=client_credentials&client_id=sandbox-tpp&client_secret=sandbox-secret').expect(200);
-    expect(withSecret.body).toEqual(TOKEN);
+    expect(withSecret.body).toEqualBody(TOKEN);
   });
 
   it('answers invalid_request (400) to credentials sent both with HTTP Basic and in the form (RFC 6749 §2.3.1)', async () => {
     const response = await tokenRequest(sandbox.http, basic('sandbox-tpp', 'sandbox-secret'), 'grant_type=client_credentials&client_id=sandbox-tpp').expect(400);
-    expect(response.body).toEqual(oauthError('invalid_request', 'XS2A027E', 'FORMAT_ERROR', 'send the client credentials either with HTTP Basic or in the form, not both'));
+    expect(response.body).toEqualBody(oauthError('invalid_request', 'XS2A027E', 'FORMAT_ERROR', 'send the client credentials either with HTTP Basic or in the form, not both'));
   });
 
   it('answers invalid_request or unsupported_grant_type (400) for a wrong grant', async () => {
     const credentials = basic('sandbox-tpp', 'sandbox-secret');
     for (const form of ['', 'grant_type=']) {
       const response = await tokenRequest(sandbox.http, credentials, form).expect(400);
-      expect(response.body).toEqual(oauthError('invalid_request', 'XS2A027E', 'FORMAT_ERROR', 'grant_type is required', 'grant_type'));
+      expect(response.body).toEqualBody(oauthError('invalid_request', 'XS2A027E', 'FORMAT_ERROR', 'grant_type is required', 'grant_type'));
     }
     for (const form of ['grant_type=password', 'grant_type=client_credentials&grant_type=password']) {
       const response = await tokenRequest(sandbox.http, credentials, form).expect(400);
-      expect(response.body).toEqual(oauthError('unsupported_grant_type', 'XS2A027E', 'FORMAT_ERROR', 'grant_type must be client_credentials', 'grant_type'));
+      expect(response.body).toEqualBody(oauthError('unsupported_grant_type', 'XS2A027E', 'FORMAT_ERROR', 'grant_type must be client_credentials', 'grant_type'));
     }
   });
 
@@ -100,21 +101,21 @@ describe('AUTH_MODE=strict', () => {
     ];
     for (const [authorization, form] of refused) {
       const response = await tokenRequest(sandbox.http, authorization, form).expect(401);
-      expect(response.body).toEqual(INVALID_CLIENT);
+      expect(response.body).toEqualBody(INVALID_CLIENT);
     }
     const response = await tokenRequest(sandbox.http, null, 'grant_type=client_credentials&client_id=sandbox-tpp&client_secret=sandbox-secret&scope=AIS').expect(200);
-    expect(response.body).toEqual({ ...TOKEN, scope: 'AIS' });
+    expect(response.body).toEqualBody({ ...TOKEN, scope: 'AIS' });
     const read = await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}/status`).set(as(response.body.access_token)).expect(200);
-    expect(read.body).toEqual({ consentStatus: 'valid' });
+    expect(read.body).toEqualBody({ consentStatus: 'valid' });
   });
 
   it('accepts only issued tokens: none, unknown or malformed ones get 401 TOKEN_INVALID, and change nothing', async () => {
     const path = `/v1/consents/${VALID_CONSENT}/status`;
     const missing = await request(sandbox.http).get(path).set({ 'X-Request-ID': tppHeaders()['X-Request-ID'] }).expect(401);
-    expect(missing.body).toEqual(tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required'));
+    expect(missing.body).toEqualBody(tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required'));
     for (const authorization of ['Bearer sandbox-token', `Bearer ${'x'.repeat(43)}`]) {
       const response = await request(sandbox.http).get(path).set(tppHeaders({ Authorization: authorization })).expect(401);
-      expect(response.body).toEqual(tppError('TOKEN_INVALID', '{sensitive} XS2A024E: the bearer token was not issued by this sandbox'));
+      expect(response.body).toEqualBody(tppError('TOKEN_INVALID', '{sensitive} XS2A024E: the bearer token was not issued by this sandbox'));
     }
     const refused = await request(sandbox.http).post('/v1/consents').set(tppHeaders({ Authorization: 'Bearer forged' })).send(consentRequest).expect(401);
     expect(refused.body.tppMessages[0].code).toBe('TOKEN_INVALID');
@@ -122,7 +123,7 @@ describe('AUTH_MODE=strict', () => {
 
     const token = await issueToken(sandbox.http);
     const response = await request(sandbox.http).get(path).set(as(token)).expect(200);
-    expect(response.body).toEqual({ consentStatus: 'valid' });
+    expect(response.body).toEqualBody({ consentStatus: 'valid' });
   });
 
   it('a token expires after 599 seconds: 401 TOKEN_EXPIRED', async () => {
@@ -135,7 +136,7 @@ describe('AUTH_MODE=strict', () => {
     await request(sandbox.http).get(path).set(as(token)).expect(200);
     jest.setSystemTime(issuedAt + 599_000);
     const response = await request(sandbox.http).get(path).set(as(token)).expect(401);
-    expect(response.body).toEqual(tppError('TOKEN_EXPIRED', `{sensitive} XS2A025E: the bearer token expired at ${new Date(issuedAt + 599_000).toISOString()}`));
+    expect(response.body).toEqualBody(tppError('TOKEN_EXPIRED', `{sensitive} XS2A025E: the bearer token expired at ${new Date(issuedAt + 599_000).toISOString()}`));
   });
 
   it("a client acts only as the fixture PSUs and its own scenarios' PSUs: another client's scenario PSU is answered as an unknown one", async () => {
@@ -149,23 +150,23 @@ describe('AUTH_MODE=strict', () => {
     expect(psuId).toBe(`scenario-${scenarioId}`);
     expect(scenarioId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/); // 122 random bits
     // The other client asks for all accounts and tries to approve it as the first client's PSU.
-    const theirConsent = (await request(sandbox.http).post('/v1/consents').set(as(theirs)).send(consentRequest).expect(200)).body.consentId;
+    const theirConsent = (await request(sandbox.http).post('/v1/consents').set(as(theirs)).send(consentRequest).expect(CREATED)).body.consentId;
     const refusal = tppError('PSU_CREDENTIALS_INVALID', '{sensitive} XS2A022E: unknown PSU ID or wrong password');
     for (const asPsu of [psuId, 'scenario-00000000-0000-4000-8000-000000000000']) {
       const response = await request(sandbox.http).post(`/sandbox/sca/consents/${theirConsent}`).set('Authorization', `Bearer ${theirs}`).send({ psuId: asPsu, decision: 'approve' }).expect(401);
-      expect(response.body).toEqual(refusal);
+      expect(response.body).toEqualBody(refusal);
     }
     const status = await request(sandbox.http).get(`/v1/consents/${theirConsent}/status`).set(as(theirs)).expect(200);
-    expect(status.body).toEqual({ consentStatus: 'received' });
+    expect(status.body).toEqualBody({ consentStatus: 'received' });
     // The owner may act as its own scenario's PSU.
-    const myConsent = (await request(sandbox.http).post('/v1/consents').set(as(mine)).send(consentRequest).expect(200)).body.consentId;
+    const myConsent = (await request(sandbox.http).post('/v1/consents').set(as(mine)).send(consentRequest).expect(CREATED)).body.consentId;
     await request(sandbox.http).post(`/sandbox/sca/consents/${myConsent}`).set('Authorization', `Bearer ${mine}`).send({ psuId, decision: 'approve' }).expect(200);
   });
 
   it("keeps each client's consents, payments and scenarios to itself: another client gets the unknown-resource answer and changes nothing", async () => {
     const [mine, theirs] = [await issueToken(sandbox.http), await issueToken(sandbox.http, 'sandbox-tpp-2', 'sandbox-secret-2')];
-    const consentId = (await request(sandbox.http).post('/v1/consents').set(as(mine)).send(consentRequest).expect(200)).body.consentId;
-    const paymentId = (await request(sandbox.http).post('/v1/payments/sepa-credit-transfers').set(as(mine, { 'PSU-IP-Address': '192.0.2.10' })).send(payment).expect(200))
+    const consentId = (await request(sandbox.http).post('/v1/consents').set(as(mine)).send(consentRequest).expect(CREATED)).body.consentId;
+    const paymentId = (await request(sandbox.http).post('/v1/payments/sepa-credit-transfers').set(as(mine, { 'PSU-IP-Address': '192.0.2.10' })).send(payment).expect(CREATED))
       .body.paymentId;
     const scenario = await request(sandbox.http)
       .post('/sandbox/scenarios')
@@ -190,11 +191,11 @@ describe('AUTH_MODE=strict', () => {
     ];
     for (const [method, path, status, body] of attempts) {
       const response = await request(sandbox.http)[method as 'get'](path).set(as(theirs, { 'PSU-IP-Address': '192.0.2.10' })).expect(status);
-      expect(response.body).toEqual(body);
+      expect(response.body).toEqualBody(body);
     }
     for (const id of [consentId, scenario.body.consentId]) {
       const response = await request(sandbox.http).get('/v1/accounts').set(as(theirs, { 'Consent-ID': id })).expect(403);
-      expect(response.body).toEqual(consentUnknown(id));
+      expect(response.body).toEqualBody(consentUnknown(id));
     }
     const control: [string, object, number, object][] = [
       [`/sandbox/sca/consents/${consentId}`, { psuId: 'georg.mustermann', decision: 'deny' }, 403, consentUnknown(consentId)],
@@ -202,25 +203,25 @@ describe('AUTH_MODE=strict', () => {
     ];
     for (const [path, body, status, answer] of control) {
       const response = await request(sandbox.http).post(path).set('Authorization', `Bearer ${theirs}`).send(body).expect(status);
-      expect(response.body).toEqual(answer);
+      expect(response.body).toEqualBody(answer);
     }
     const deleted = await request(sandbox.http).delete(`/sandbox/scenarios/${scenario.body.scenarioId}`).set('Authorization', `Bearer ${theirs}`).expect(404);
-    expect(deleted.body).toEqual(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A023E: scenario ${scenario.body.scenarioId} unknown`));
+    expect(deleted.body).toEqualBody(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A023E: scenario ${scenario.body.scenarioId} unknown`));
 
     // The owner still finds everything as it was, and the bank's fixtures stay everyone's.
-    expect((await request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(as(mine)).expect(200)).body).toEqual({ consentStatus: 'received' });
-    expect((await request(sandbox.http).get(`${SEPA}/status`).set(as(mine)).expect(200)).body).toEqual({ transactionStatus: 'RCVD' });
+    expect((await request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(as(mine)).expect(200)).body).toEqualBody({ consentStatus: 'received' });
+    expect((await request(sandbox.http).get(`${SEPA}/status`).set(as(mine)).expect(200)).body).toEqualBody({ transactionStatus: 'RCVD' });
     await request(sandbox.http).get('/v1/accounts').set(as(mine, { 'Consent-ID': scenario.body.consentId })).expect(200);
     for (const token of [mine, theirs]) await request(sandbox.http).get('/v1/accounts').set(as(token, { 'Consent-ID': VALID_CONSENT })).expect(200);
     const decided = await request(sandbox.http).post(`/sandbox/sca/payments/${paymentId}`).set('Authorization', `Bearer ${mine}`).send({ psuId: 'georg.mustermann', decision: 'approve' });
     expect(decided.status).toBe(200);
-    expect(decided.body).toEqual({ transactionStatus: 'ACSP' });
+    expect(decided.body).toEqualBody({ transactionStatus: 'ACSP' });
     await request(sandbox.http).delete(`/sandbox/scenarios/${scenario.body.scenarioId}`).set('Authorization', `Bearer ${mine}`).expect(204);
   });
 
   it('the control endpoints need a token too', async () => {
     const response = await request(sandbox.http).get('/sandbox/clock').expect(401);
-    expect(response.body).toEqual(tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required'));
+    expect(response.body).toEqualBody(tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required'));
     await request(sandbox.http).get('/sandbox/clock').set('Authorization', `Bearer ${await issueToken(sandbox.http)}`).expect(200);
   });
 });

@@ -5,6 +5,7 @@ import { Logger } from '@nestjs/common';
 import request from 'supertest';
 import { Consent } from '../src/consent/consent.entity';
 import { UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
+import { CREATED, TOO_LARGE } from './support/profile';
 import { removeDatabase, startSandbox, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const required = (field: string) => ({ category: 'ERROR', code: 'FORMAT_ERROR', path: field, text: `{sensitive} XS2A001E: ${field} is required` });
@@ -40,7 +41,7 @@ describe('requests every /v1 operation needs', () => {
         .set({ 'X-Request-ID': requestId, ...auth })
         .expect(401);
       expect(response.headers['x-request-id']).toBe(requestId);
-      expect(response.body).toEqual(tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required'));
+      expect(response.body).toEqualBody(tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required'));
     });
 
     it.each([
@@ -52,7 +53,7 @@ describe('requests every /v1 operation needs', () => {
         .expect(400);
       // One is made up where none came, so that even this refusal can be traced.
       expect(response.headers['x-request-id']).toEqual(requestId ?? expect.stringMatching(UUID));
-      expect(response.body).toEqual(tppError('FORMAT_ERROR', '{sensitive} XS2A001E: X-Request-ID must be a UUID', 'X-Request-ID'));
+      expect(response.body).toEqualBody(tppError('FORMAT_ERROR', '{sensitive} XS2A001E: X-Request-ID must be a UUID', 'X-Request-ID'));
     });
   });
 
@@ -61,7 +62,7 @@ describe('requests every /v1 operation needs', () => {
     // Node sends an array value as two header lines.
     const response = await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}/status`).set('Authorization', 'Bearer t').set('X-Request-ID', [first, second] as unknown as string).expect(200);
     expect(response.headers['x-request-id']).toBe(first);
-    expect(response.body).toEqual({ consentStatus: 'valid' });
+    expect(response.body).toEqualBody({ consentStatus: 'valid' });
   });
 
   it('checks the token before the request ID', async () => {
@@ -92,7 +93,7 @@ describe('failures outside the operations', () => {
     const response = await request(sandbox.http)[method as 'get'](path).set(headers).expect(404);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
-    expect(response.body).toEqual(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A012E: no route ${method.toUpperCase()} ${path}`));
+    expect(response.body).toEqualBody(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A012E: no route ${method.toUpperCase()} ${path}`));
   });
 
   it.each(['{"access":', "{'access': {}}", '"just a string"', '12'])('a body that is not a JSON object (%s) is 400 FORMAT_ERROR and stores nothing', async (raw) => {
@@ -100,7 +101,7 @@ describe('failures outside the operations', () => {
     const headers = tppHeaders({ 'Content-Type': 'application/json' });
     const response = await request(sandbox.http).post('/v1/consents').set(headers).send(raw).expect(400);
     expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
-    expect(response.body).toEqual({
+    expect(response.body).toEqualBody({
       tppMessages: [{ category: 'ERROR', code: 'FORMAT_ERROR', path: null, text: expect.stringMatching(/^\{sensitive\} XS2A002E: malformed request: /) }],
       _links: null,
     });
@@ -109,7 +110,7 @@ describe('failures outside the operations', () => {
 
   it('a JSON array body is 400 FORMAT_ERROR', async () => {
     const response = await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send([consentBody]).expect(400);
-    expect(response.body).toEqual(ARRAY_BODY_ERROR);
+    expect(response.body).toEqualBody(ARRAY_BODY_ERROR);
   });
 
   it.each(['text/plain', 'application/x-www-form-urlencoded'])('a body sent as %s, not as JSON, is 400 FORMAT_ERROR naming Content-Type and stores nothing', async (contentType) => {
@@ -117,7 +118,7 @@ describe('failures outside the operations', () => {
     const headers = tppHeaders({ 'Content-Type': contentType });
     const response = await request(sandbox.http).post('/v1/consents').set(headers).send(JSON.stringify(consentBody)).expect(400);
     expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
-    expect(response.body).toEqual(tppError('FORMAT_ERROR', '{sensitive} XS2A001E: the body must be JSON, sent with Content-Type: application/json', 'Content-Type'));
+    expect(response.body).toEqualBody(tppError('FORMAT_ERROR', '{sensitive} XS2A001E: the body must be JSON, sent with Content-Type: application/json', 'Content-Type'));
     expect(await countConsents()).toBe(before);
   });
 
@@ -128,9 +129,9 @@ describe('failures outside the operations', () => {
       .post('/v1/consents')
       .set(headers)
       .send({ ...consentBody, padding: 'x'.repeat(101 * 1024) })
-      .expect(413);
+      .expect(TOO_LARGE);
     expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
-    expect(response.body).toEqual(tppError('FORMAT_ERROR', '{sensitive} XS2A003E: the request body is larger than 100 KiB'));
+    expect(response.body).toEqualBody(tppError('FORMAT_ERROR', '{sensitive} XS2A003E: the request body is larger than 100 KiB'));
     expect(await countConsents()).toBe(before);
   });
 
@@ -139,7 +140,7 @@ describe('failures outside the operations', () => {
       .post('/v1/consents')
       .set(tppHeaders())
       .send({ ...consentBody, padding: 'x'.repeat(99 * 1024) })
-      .expect(200);
+      .expect(CREATED);
   });
 
   it('a body in an unsupported charset is 400 FORMAT_ERROR, like any body that cannot be read as JSON', async () => {
@@ -148,7 +149,7 @@ describe('failures outside the operations', () => {
       .set(tppHeaders({ 'Content-Type': 'application/json; charset=klingon' }))
       .send(JSON.stringify(consentBody))
       .expect(400);
-    expect(response.body).toEqual(tppError('FORMAT_ERROR', '{sensitive} XS2A002E: malformed request: unsupported charset "KLINGON"'));
+    expect(response.body).toEqualBody(tppError('FORMAT_ERROR', '{sensitive} XS2A002E: malformed request: unsupported charset "KLINGON"'));
   });
 
   it.each(['/v1/consents', '/v1/payments/sepa-credit-transfers', '/sandbox/scenarios', '/oauth2/token'])(
@@ -161,22 +162,22 @@ describe('failures outside the operations', () => {
       .send(deep)
       .expect(400);
     const refusal = tppError('FORMAT_ERROR', '{sensitive} XS2A002E: malformed request: the body nests deeper than 32 levels');
-    expect(response.body).toEqual(path === '/oauth2/token' ? { error: 'invalid_request', error_description: 'malformed request: the body nests deeper than 32 levels', ...refusal } : refusal);
+    expect(response.body).toEqualBody(path === '/oauth2/token' ? { error: 'invalid_request', error_description: 'malformed request: the body nests deeper than 32 levels', ...refusal } : refusal);
     expect(await sandbox.dataSource.query('SELECT (SELECT COUNT(*) FROM consents) + (SELECT COUNT(*) FROM payments) AS n')).toEqual(before);
   });
 
   it('brackets inside strings do not count as nesting', async () => {
-    await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send({ ...consentBody, note: `[{"\\${'['.repeat(100)}` }).expect(200);
+    await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send({ ...consentBody, note: `[{"\\${'['.repeat(100)}` }).expect(CREATED);
   });
 
   it('a path with a broken percent-encoding is 400 FORMAT_ERROR', async () => {
     const response = await request(sandbox.http).get('/v1/consents/%E0%A4%A').set(tppHeaders()).expect(400);
-    expect(response.body).toEqual(tppError('FORMAT_ERROR', "{sensitive} XS2A002E: malformed request: Failed to decode param '%E0%A4%A'"));
+    expect(response.body).toEqualBody(tppError('FORMAT_ERROR', "{sensitive} XS2A002E: malformed request: Failed to decode param '%E0%A4%A'"));
   });
 
   it('GET /health answers 200 without any header', async () => {
     const response = await request(sandbox.http).get('/health').expect(200);
-    expect(response.body).toEqual({ status: 'ok' });
+    expect(response.body).toEqualBody({ status: 'ok' });
   });
 });
 
@@ -192,7 +193,7 @@ describe('an unexpected fault', () => {
       const response = await request(sandbox.http).get(`/v1/consents/${UNKNOWN_CONSENT}?secret=do-not-log`).set(headers).expect(500);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
-      expect(response.body).toEqual(tppError('INTERNAL_SERVER_ERROR', '{sensitive} XS2A013E: unexpected error'));
+      expect(response.body).toEqualBody(tppError('INTERNAL_SERVER_ERROR', '{sensitive} XS2A013E: unexpected error'));
       expect(sandbox.contract.failures).toEqual([]);
       // The error line names the path, never the query string.
       expect(logged).toHaveBeenCalledWith(`GET /v1/consents/${UNKNOWN_CONSENT}`, expect.any(String));
@@ -227,19 +228,19 @@ describe('a request Node itself cannot parse', () => {
   it('a broken header line: 400 with the Berlin Group body, not a bare page', async () => {
     const { head, body } = await raw('GET /v1/accounts HTTP/1.1\r\nHost: sandbox\r\nThis is no header\r\n\r\n');
     expect(head.split('\r\n')).toEqual(['HTTP/1.1 400 Bad Request', 'Content-Type: application/json; charset=utf-8', expect.stringMatching(/^Content-Length: \d+$/), 'Connection: close']);
-    expect(body).toEqual(tppError('FORMAT_ERROR', '{sensitive} XS2A002E: malformed request: Parse Error: Invalid header token'));
+    expect(body).toEqualBody(tppError('FORMAT_ERROR', '{sensitive} XS2A002E: malformed request: Parse Error: Invalid header token'));
   });
 
   it('an HTTP/1.1 request without Host: 400 with the Berlin Group body, not a bare page', async () => {
     const { head, body } = await raw('GET /v1/accounts HTTP/1.1\r\nConnection: close\r\n\r\n');
     expect(head.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
     expect(head).toMatch(/\r\nX-Request-ID: [0-9a-f-]{36}\r\n/i);
-    expect(body).toEqual(tppError('FORMAT_ERROR', '{sensitive} XS2A002E: malformed request: an HTTP/1.1 request needs a Host header'));
+    expect(body).toEqualBody(tppError('FORMAT_ERROR', '{sensitive} XS2A002E: malformed request: an HTTP/1.1 request needs a Host header'));
   });
 
   it('headers over 16 KiB: 431 with the Berlin Group body', async () => {
     const { head, body } = await raw(`GET /v1/accounts HTTP/1.1\r\nHost: sandbox\r\nX-Padding: ${'x'.repeat(17 * 1024)}\r\n\r\n`);
     expect(head.split('\r\n')[0]).toBe('HTTP/1.1 431 Request Header Fields Too Large');
-    expect(body).toEqual(tppError('FORMAT_ERROR', '{sensitive} XS2A028E: the request headers are larger than 16 KiB'));
+    expect(body).toEqualBody(tppError('FORMAT_ERROR', '{sensitive} XS2A028E: the request headers are larger than 16 KiB'));
   });
 });

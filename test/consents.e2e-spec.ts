@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { CREATED } from './support/profile';
 import { FIXTURE_ROWS } from '../seeds/fixtures';
 import { Consent } from '../src/consent/consent.entity';
 import { EXPIRED_CONSENT, FRANZ, GEORG, MARIANNE, reference, SECOND_VALID_CONSENT, SUSANNE, ERWIN, NEW_RESOURCE_ID, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
@@ -43,16 +44,16 @@ describe('consents (SCA_MODE=auto)', () => {
   const sandbox = useSandbox({ PUBLIC_BASE_URL: 'http://sandbox.test:3000' });
   const countConsents = () => sandbox.dataSource.getRepository(Consent).count();
   const post = (body: unknown, headers = tppHeaders()) => request(sandbox.http).post('/v1/consents').set(headers).send(body as object);
-  const createAllAccounts = async (body: object = allAccountsRequest): Promise<string> => (await post(body).expect(200)).body.consentId;
+  const createAllAccounts = async (body: object = allAccountsRequest): Promise<string> => (await post(body).expect(CREATED)).body.consentId;
 
   describe('POST /v1/consents', () => {
     it('answers an explicit account list with the first valid fixture, received, and stores nothing', async () => {
       const before = await countConsents();
       const headers = tppHeaders({ 'TPP-Redirect-URI': REDIRECT_URI, 'PSU-IP-Address': '192.0.2.1' });
-      const response = await post(explicitRequest, headers).expect(200);
+      const response = await post(explicitRequest, headers).expect(CREATED);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
-      expect(response.body).toEqual(
+      expect(response.body).toEqualBody(
         created(
           'received',
           VALID_CONSENT,
@@ -63,24 +64,24 @@ describe('consents (SCA_MODE=auto)', () => {
     });
 
     it('leaves redirectBackUrl out of scaRedirect when no TPP-Redirect-URI was sent', async () => {
-      const response = await post(explicitRequest).expect(200);
-      expect(response.body).toEqual(created('received', VALID_CONSENT, `http://sandbox.test:3000/sca/consents?consent_id=${VALID_CONSENT}`));
+      const response = await post(explicitRequest).expect(CREATED);
+      expect(response.body).toEqualBody(created('received', VALID_CONSENT, `http://sandbox.test:3000/sca/consents?consent_id=${VALID_CONSENT}`));
     });
 
     it('stores an allAccounts consent, valid, over every fixture account, under a fresh UUID', async () => {
       const before = await countConsents();
-      const response = await post(allAccountsRequest, tppHeaders({ 'TPP-Redirect-URI': 'https://tpp.example/cb' })).expect(200);
+      const response = await post(allAccountsRequest, tppHeaders({ 'TPP-Redirect-URI': 'https://tpp.example/cb' })).expect(CREATED);
       const { consentId } = response.body;
       expect(consentId).toMatch(NEW_RESOURCE_ID);
       expect(response.headers['location']).toBe(`/v1/consents/${consentId}`);
       expect(response.headers['aspsp-sca-approach']).toBe('REDIRECT');
-      expect(response.body).toEqual(
+      expect(response.body).toEqualBody(
         created('valid', consentId, `http://sandbox.test:3000/sca/consents?consent_id=${consentId}&redirectBackUrl=https%3A%2F%2Ftpp.example%2Fcb`),
       );
       expect(await countConsents()).toBe(before + 1);
 
       const consent = await request(sandbox.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
-      expect(consent.body).toEqual({
+      expect(consent.body).toEqualBody({
         access: access([FRANZ, MARIANNE, ERWIN, GEORG, SUSANNE]),
         recurringIndicator: true,
         validUntil: '2026-06-30',
@@ -92,11 +93,11 @@ describe('consents (SCA_MODE=auto)', () => {
     });
 
     it('answers Berlin Group allPsd2 "allAccounts" as allAccounts: a new consent, valid, over every account and service', async () => {
-      const response = await post({ ...explicitRequest, access: { allPsd2: 'allAccounts' } }).expect(200);
+      const response = await post({ ...explicitRequest, access: { allPsd2: 'allAccounts' } }).expect(CREATED);
       const { consentId } = response.body;
-      expect(response.body).toEqual(created('valid', consentId, `http://sandbox.test:3000/sca/consents?consent_id=${consentId}`));
+      expect(response.body).toEqualBody(created('valid', consentId, `http://sandbox.test:3000/sca/consents?consent_id=${consentId}`));
       const consent = await request(sandbox.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
-      expect(consent.body.access).toEqual(access([FRANZ, MARIANNE, ERWIN, GEORG, SUSANNE]));
+      expect(consent.body.access).toEqualBody(access([FRANZ, MARIANNE, ERWIN, GEORG, SUSANNE]));
       await request(sandbox.http).get(`/v1/accounts/${GEORG}/transactions?bookingStatus=booked`).set(tppHeaders({ 'Consent-ID': consentId })).expect(200);
     });
 
@@ -117,7 +118,7 @@ describe('consents (SCA_MODE=auto)', () => {
     });
 
     it('ignores fields it does not know', async () => {
-      await post({ ...allAccountsRequest, combinedServiceIndicator: false, somethingElse: { a: 1 } }).expect(200);
+      await post({ ...allAccountsRequest, combinedServiceIndicator: false, somethingElse: { a: 1 } }).expect(CREATED);
     });
 
     const invalid: [string, unknown, string, string][] = [
@@ -151,20 +152,20 @@ describe('consents (SCA_MODE=auto)', () => {
       const headers = tppHeaders();
       const response = await post(body, headers).expect(400);
       expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
-      expect(response.body).toEqual(tppError('FORMAT_ERROR', `{sensitive} XS2A001E: ${description}`, path));
+      expect(response.body).toEqualBody(tppError('FORMAT_ERROR', `{sensitive} XS2A001E: ${description}`, path));
       expect(await countConsents()).toBe(before);
     });
 
     it('refuses an allAccounts request with a bad field too, storing nothing', async () => {
       const before = await countConsents();
       const response = await post({ ...allAccountsRequest, frequencyPerDay: -1 }).expect(400);
-      expect(response.body).toEqual(tppError('FORMAT_ERROR', '{sensitive} XS2A001E: frequencyPerDay must not be less than 1', 'frequencyPerDay'));
+      expect(response.body).toEqualBody(tppError('FORMAT_ERROR', '{sensitive} XS2A001E: frequencyPerDay must not be less than 1', 'frequencyPerDay'));
       expect(await countConsents()).toBe(before);
     });
 
     it('names every bad field in one answer', async () => {
       const response = await post({ access: {}, recurringIndicator: 1, validUntil: 'soon' }).expect(400);
-      expect(response.body).toEqual({
+      expect(response.body).toEqualBody({
         tppMessages: [
           { category: 'ERROR', code: 'FORMAT_ERROR', path: 'recurringIndicator', text: '{sensitive} XS2A001E: recurringIndicator must be a boolean value' },
           { category: 'ERROR', code: 'FORMAT_ERROR', path: 'validUntil', text: '{sensitive} XS2A001E: validUntil must be a real date written YYYY-MM-DD' },
@@ -176,7 +177,7 @@ describe('consents (SCA_MODE=auto)', () => {
 
     it('refuses a TPP-Redirect-URI that is not an absolute http(s) URL', async () => {
       const response = await post(allAccountsRequest, tppHeaders({ 'TPP-Redirect-URI': 'javascript:alert(1)' })).expect(400);
-      expect(response.body).toEqual(
+      expect(response.body).toEqualBody(
         tppError('FORMAT_ERROR', '{sensitive} XS2A001E: TPP-Redirect-URI must be an absolute http or https URL', 'TPP-Redirect-URI'),
       );
     });
@@ -187,7 +188,7 @@ describe('consents (SCA_MODE=auto)', () => {
       const headers = tppHeaders();
       const response = await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}`).set(headers).expect(200);
       expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
-      expect(response.body).toEqual({
+      expect(response.body).toEqualBody({
         access: access([MARIANNE, GEORG]),
         recurringIndicator: true,
         validUntil: '9999-12-31',
@@ -200,7 +201,7 @@ describe('consents (SCA_MODE=auto)', () => {
 
     it('answers the expired fixture as expired', async () => {
       const response = await request(sandbox.http).get(`/v1/consents/${EXPIRED_CONSENT}`).set(tppHeaders()).expect(200);
-      expect(response.body).toEqual({
+      expect(response.body).toEqualBody({
         access: access([ERWIN]),
         recurringIndicator: true,
         validUntil: '2019-03-01',
@@ -213,7 +214,7 @@ describe('consents (SCA_MODE=auto)', () => {
 
     it.each([UNKNOWN_CONSENT, 'not-a-uuid'])('answers 403 CONSENT_UNKNOWN for %s', async (consentId) => {
       const response = await request(sandbox.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(403);
-      expect(response.body).toEqual(tppError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${consentId} unknown`));
+      expect(response.body).toEqualBody(tppError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${consentId} unknown`));
     });
   });
 
@@ -226,12 +227,12 @@ describe('consents (SCA_MODE=auto)', () => {
       const headers = tppHeaders();
       const response = await request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(headers).expect(200);
       expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
-      expect(response.body).toEqual({ consentStatus });
+      expect(response.body).toEqualBody({ consentStatus });
     });
 
     it('answers 403 CONSENT_UNKNOWN for the unknown fixture', async () => {
       const response = await request(sandbox.http).get(`/v1/consents/${UNKNOWN_CONSENT}/status`).set(tppHeaders()).expect(403);
-      expect(response.body).toEqual(tppError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${UNKNOWN_CONSENT} unknown`));
+      expect(response.body).toEqualBody(tppError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${UNKNOWN_CONSENT} unknown`));
     });
   });
 
@@ -241,7 +242,7 @@ describe('consents (SCA_MODE=auto)', () => {
       const response = await request(sandbox.http).delete(`/v1/consents/${consentId}`).set(tppHeaders()).expect(204);
       expect(response.text).toBe('');
       const after = await request(sandbox.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
-      expect(after.body).toEqual(before.body);
+      expect(after.body).toEqualBody(before.body);
     });
 
     it('terminates a TPP-created consent, which then reads nothing', async () => {
@@ -251,16 +252,16 @@ describe('consents (SCA_MODE=auto)', () => {
       expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
       expect(response.text).toBe('');
       const status = await request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200);
-      expect(status.body).toEqual({ consentStatus: 'terminatedByTpp' });
+      expect(status.body).toEqualBody({ consentStatus: 'terminatedByTpp' });
       const accounts = await request(sandbox.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': consentId })).expect(401);
-      expect(accounts.body).toEqual(tppError('CONSENT_INVALID', `{sensitive} XS2A008E: consent ${consentId} is terminatedByTpp, not valid`));
+      expect(accounts.body).toEqualBody(tppError('CONSENT_INVALID', `{sensitive} XS2A008E: consent ${consentId} is terminatedByTpp, not valid`));
     });
 
     it('refuses to delete a consent twice: 409 STATUS_INVALID', async () => {
       const consentId = await createAllAccounts();
       await request(sandbox.http).delete(`/v1/consents/${consentId}`).set(tppHeaders()).expect(204);
       const response = await request(sandbox.http).delete(`/v1/consents/${consentId}`).set(tppHeaders()).expect(409);
-      expect(response.body).toEqual(tppError('STATUS_INVALID', `{sensitive} XS2A011E: consent ${consentId} is terminatedByTpp and cannot be deleted`));
+      expect(response.body).toEqualBody(tppError('STATUS_INVALID', `{sensitive} XS2A011E: consent ${consentId} is terminatedByTpp and cannot be deleted`));
     });
 
     it('lets exactly one of many concurrent deletes win', async () => {
@@ -273,7 +274,7 @@ describe('consents (SCA_MODE=auto)', () => {
 
     it('answers 403 CONSENT_UNKNOWN for an unknown consent', async () => {
       const response = await request(sandbox.http).delete(`/v1/consents/${UNKNOWN_CONSENT}`).set(tppHeaders()).expect(403);
-      expect(response.body).toEqual(tppError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${UNKNOWN_CONSENT} unknown`));
+      expect(response.body).toEqualBody(tppError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${UNKNOWN_CONSENT} unknown`));
     });
   });
 });
@@ -286,7 +287,7 @@ describe('consent expiry', () => {
         .post('/v1/consents')
         .set(tppHeaders())
         .send({ ...allAccountsRequest, validUntil: TODAY })
-        .expect(200)
+        .expect(CREATED)
     ).body.consentId;
     await request(first.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': consentId })).expect(200);
     await first.close();
@@ -296,12 +297,12 @@ describe('consent expiry', () => {
       const consent = await request(nextDay.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
       expect(consent.body).toMatchObject({ consentStatus: 'expired', validUntil: TODAY, lastActionDate: '2026-03-16' });
       const accounts = await request(nextDay.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': consentId })).expect(401);
-      expect(accounts.body).toEqual(tppError('CONSENT_EXPIRED', `{sensitive} XS2A005E: consent ${consentId} expired`));
+      expect(accounts.body).toEqualBody(tppError('CONSENT_EXPIRED', `{sensitive} XS2A005E: consent ${consentId} expired`));
       const transactions = await request(nextDay.http)
         .get(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=booked`)
         .set(tppHeaders({ 'Consent-ID': consentId }))
         .expect(401);
-      expect(transactions.body).toEqual(tppError('CONSENT_EXPIRED', `{sensitive} XS2A004E: consent ${consentId} expired`));
+      expect(transactions.body).toEqualBody(tppError('CONSENT_EXPIRED', `{sensitive} XS2A004E: consent ${consentId} expired`));
       await request(nextDay.http).delete(`/v1/consents/${consentId}`).set(tppHeaders()).expect(409);
     } finally {
       await nextDay.close();
@@ -311,7 +312,7 @@ describe('consent expiry', () => {
     const back = await startSandbox({ SANDBOX_DATE: TODAY }, first.databasePath);
     try {
       const status = await request(back.http).get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200);
-      expect(status.body).toEqual({ consentStatus: 'expired' });
+      expect(status.body).toEqualBody({ consentStatus: 'expired' });
     } finally {
       await back.close();
       removeDatabase(first.databasePath);
@@ -325,7 +326,7 @@ describe('consents (SCA_MODE=redirect)', () => {
   it.each([VALID_CONSENT, SECOND_VALID_CONSENT, EXPIRED_CONSENT])('a refusal about fixture consent %s names that consent, not another fixture', async (consentId) => {
     const response = await request(sandbox.http).post(`/v1/consents/${consentId}/authorisations`).set(tppHeaders()).expect(409);
     const status = consentId === EXPIRED_CONSENT ? 'expired' : 'valid';
-    expect(response.body).toEqual(tppError('STATUS_INVALID', `{sensitive} XS2A021E: consent ${consentId} is ${status}, not waiting for the account holder`));
+    expect(response.body).toEqualBody(tppError('STATUS_INVALID', `{sensitive} XS2A021E: consent ${consentId} is ${status}, not waiting for the account holder`));
   });
 
   it('the fixtures the app serves from memory cannot be changed by any caller', () => {
@@ -338,13 +339,13 @@ describe('consents (SCA_MODE=redirect)', () => {
 
   it('stores an explicit-list consent as requested, received, which reads nothing until approved', async () => {
     const body = { ...explicitRequest, access: { balances: [{ iban: MARIANNE }, { iban: SUSANNE, currency: 'EUR' }], transactions: [{ iban: GEORG }] } };
-    const response = await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send(body).expect(200);
+    const response = await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send(body).expect(CREATED);
     const { consentId } = response.body;
     expect(consentId).toMatch(NEW_RESOURCE_ID);
-    expect(response.body).toEqual(created('received', consentId, `http://localhost:3000/sca/consents?consent_id=${consentId}`));
+    expect(response.body).toEqualBody(created('received', consentId, `http://localhost:3000/sca/consents?consent_id=${consentId}`));
 
     const consent = await request(sandbox.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
-    expect(consent.body).toEqual({
+    expect(consent.body).toEqualBody({
       access: access([], [reference(MARIANNE, null), reference(SUSANNE)], [reference(GEORG, null)]),
       recurringIndicator: true,
       validUntil: '2026-06-30',
@@ -354,20 +355,20 @@ describe('consents (SCA_MODE=redirect)', () => {
       _links: null,
     });
     const accounts = await request(sandbox.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': consentId })).expect(401);
-    expect(accounts.body).toEqual(tppError('CONSENT_INVALID', `{sensitive} XS2A008E: consent ${consentId} is received, not valid`));
+    expect(accounts.body).toEqualBody(tppError('CONSENT_INVALID', `{sensitive} XS2A008E: consent ${consentId} is received, not valid`));
   });
 
   it('stores an allAccounts consent as received, its accounts still to be chosen', async () => {
-    const response = await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send(allAccountsRequest).expect(200);
+    const response = await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send(allAccountsRequest).expect(CREATED);
     const consent = await request(sandbox.http).get(`/v1/consents/${response.body.consentId}`).set(tppHeaders()).expect(200);
-    expect(consent.body.access).toEqual(access([], [], [], 'allAccounts'));
+    expect(consent.body.access).toEqualBody(access([], [], [], 'allAccounts'));
     expect(consent.body.consentStatus).toBe('received');
   });
 
   it('lets the TPP delete a received consent', async () => {
-    const { consentId } = (await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send(explicitRequest).expect(200)).body;
+    const { consentId } = (await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send(explicitRequest).expect(CREATED)).body;
     await request(sandbox.http).delete(`/v1/consents/${consentId}`).set(tppHeaders()).expect(204);
     const status = await request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200);
-    expect(status.body).toEqual({ consentStatus: 'terminatedByTpp' });
+    expect(status.body).toEqualBody({ consentStatus: 'terminatedByTpp' });
   });
 });

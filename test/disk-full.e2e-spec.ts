@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import request from 'supertest';
+import { CREATED } from './support/profile';
 import { DataSource } from 'typeorm';
 import { sepaPayment } from './support/fixtures';
 import { tppError, tppHeaders, useSandbox } from './support/sandbox';
@@ -39,7 +40,7 @@ describe('a full disk', () => {
         Array.from({ length: 10 }, (_, index) => request(sandbox.http).post(SEPA).set(paymentHeaders()).send(bulky(round * 10 + index))),
       );
       for (const answer of answers) {
-        if (answer.status === 200) acknowledged.push(answer.body.paymentId);
+        if (answer.status === CREATED) acknowledged.push(answer.body.paymentId);
         else refused.push(answer);
       }
     }
@@ -48,7 +49,7 @@ describe('a full disk', () => {
     for (const answer of refused) {
       expect(answer.status).toBe(503);
       expect(answer.headers['x-request-id']).toEqual(expect.any(String));
-      expect(answer.body).toEqual(tppError('SERVICE_UNAVAILABLE', expect.stringMatching(/^\{sensitive\} XS2A029E: the sandbox could not store this change/)));
+      expect(answer.body).toEqualBody(tppError('SERVICE_UNAVAILABLE', expect.stringMatching(/^\{sensitive\} XS2A029E: the sandbox could not store this change/)));
     }
     for (const paymentId of acknowledged) expect(stored(paymentId)).toEqual({ status: 'RCVD' });
 
@@ -56,7 +57,7 @@ describe('a full disk', () => {
     await pragma('PRAGMA max_page_count = 1073741823');
     const after = await Promise.all(Array.from({ length: 5 }, (_, index) => request(sandbox.http).post(SEPA).set(paymentHeaders()).send(bulky(1000 + index))));
     for (const answer of after) {
-      expect(answer.status).toBe(200);
+      expect(answer.status).toBe(CREATED);
       expect(stored(answer.body.paymentId)).toEqual({ status: 'RCVD' });
     }
     // And each is read back by the sandbox itself, through the connection it recovered.

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import request from 'supertest';
+import { CREATED } from './support/profile';
 import { openApiDocument } from '../src/app.factory';
 import { OpenApiContract } from './support/openapi-contract';
 import { tppHeaders, useSandbox } from './support/sandbox';
@@ -18,7 +19,7 @@ describe('the OpenAPI document', () => {
     const response = await request(sandbox.http).get('/docs-json').expect(200);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     paths = response.body.paths;
-    expect(response.body.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(response.body.components.securitySchemes.bearer).toEqualBody({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   });
 
   /** Every API operation also documents 413 (body over the limit), 500 (a bug) and 503 (a change that could not be stored). */
@@ -27,7 +28,7 @@ describe('the OpenAPI document', () => {
   const queryOf = (operation: Operation) => (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
 
   it.each([
-    ['/v1/consents', 'post', ['200', '400', '401']],
+    ['/v1/consents', 'post', [String(CREATED), '400', '401']],
     ['/v1/consents/{consentId}', 'get', ['200', '400', '401', '403']],
     ['/v1/consents/{consentId}/status', 'get', ['200', '400', '401', '403']],
     ['/v1/consents/{consentId}', 'delete', ['204', '400', '401', '403', '409']],
@@ -53,7 +54,7 @@ describe('the OpenAPI document', () => {
     const operation = paths[path].post;
     expect(operation.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } });
     expect(operation.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'PSU-IP-Address', in: 'header', required: true })]));
-    expect(Object.keys(operation.responses).sort()).toEqual(withCommon(['200', '400', '401']));
+    expect(Object.keys(operation.responses).sort()).toEqual(withCommon([String(CREATED), '400', '401']));
     expect(operation.security).toEqual([{ bearer: [] }]);
   });
 

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { CREATED, shaped } from './support/profile';
 import { Payment } from '../src/payment-initiation/payment.entity';
 import { GEORG, MARIANNE, NEW_RESOURCE_ID } from './support/fixtures';
 import { removeDatabase, startSandbox, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';
@@ -102,7 +103,7 @@ describe('payment initiation (SCA_MODE=auto)', () => {
   const headers = (extra: Record<string, string> = {}) => tppHeaders({ 'PSU-IP-Address': '192.0.2.10', ...extra });
   const countPayments = () => sandbox.dataSource.getRepository(Payment).count();
   const initiate = async (path: string, body: object): Promise<string> => {
-    const response = await request(sandbox.http).post(`/v1/${path}`).set(headers()).send(body).expect(200);
+    const response = await request(sandbox.http).post(`/v1/${path}`).set(headers()).send(body).expect(CREATED);
     return response.body.paymentId;
   };
   const read = (path: string) => request(sandbox.http).get(`/v1/${path}`).set(tppHeaders());
@@ -114,7 +115,7 @@ describe('payment initiation (SCA_MODE=auto)', () => {
     it('initiates with TPP-Redirect-URI: 200, RCVD, the four links, redirectBackUrl in scaRedirect; stored', async () => {
       const before = await countPayments();
       const sent = headers({ 'TPP-Redirect-URI': 'https://tpp.example/callback?id=7' });
-      const response = await request(sandbox.http).post(`/v1/${base}`).set(sent).send(body).expect(200);
+      const response = await request(sandbox.http).post(`/v1/${base}`).set(sent).send(body).expect(CREATED);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(response.headers['x-request-id']).toBe(sent['X-Request-ID']);
       const { paymentId } = response.body;
@@ -122,7 +123,7 @@ describe('payment initiation (SCA_MODE=auto)', () => {
       const self = `/v1/${base}/${paymentId}`;
       expect(response.headers['location']).toBe(self);
       expect(response.headers['aspsp-sca-approach']).toBe('REDIRECT');
-      expect(response.body).toEqual({
+      expect(response.body).toEqualBody({
         transactionStatus: 'RCVD',
         paymentId,
         scaMethods: [],
@@ -141,9 +142,9 @@ describe('payment initiation (SCA_MODE=auto)', () => {
     });
 
     it('initiates without TPP-Redirect-URI: no redirectBackUrl', async () => {
-      const response = await request(sandbox.http).post(`/v1/${base}`).set(headers()).send(body).expect(200);
+      const response = await request(sandbox.http).post(`/v1/${base}`).set(headers()).send(body).expect(CREATED);
       const { paymentId } = response.body;
-      expect(response.body._links.scaRedirect).toEqual({
+      expect(response.body._links.scaRedirect).toEqualBody({
         href: `http://sandbox.test:3000/sca/payments?payment_id=${paymentId}&service=${service}&product=${product}`,
       });
     });
@@ -153,16 +154,16 @@ describe('payment initiation (SCA_MODE=auto)', () => {
       const sent = tppHeaders();
       const response = await request(sandbox.http).get(`/v1/${base}/${paymentId}`).set(sent).expect(200);
       expect(response.headers['x-request-id']).toBe(sent['X-Request-ID']);
-      expect(response.body).toEqual(echo(fields, body, 'ACSP'));
-      expect(Object.keys(response.body)).toEqual([...fields, 'transactionStatus']);
+      expect(response.body).toEqualBody(echo(fields, body, 'ACSP'));
+      expect(Object.keys(response.body)).toEqual(Object.keys(shaped(echo(fields, body, 'ACSP'))));
       const status = await read(`${base}/${paymentId}/status`).expect(200);
-      expect(status.body).toEqual({ transactionStatus: 'ACSP' });
+      expect(status.body).toEqualBody({ transactionStatus: 'ACSP' });
     });
 
     it('answers an unknown payment ID with 404 RESOURCE_UNKNOWN', async () => {
       for (const path of [`${base}/3d9a81b3-a47d-4130-8765-a9c0ff861b99`, `${base}/3d9a81b3-a47d-4130-8765-a9c0ff861b99/status`]) {
         const response = await read(path).expect(404);
-        expect(response.body).toEqual(tppError('RESOURCE_UNKNOWN', '{sensitive} XS2A015E: payment 3d9a81b3-a47d-4130-8765-a9c0ff861b99 unknown'));
+        expect(response.body).toEqualBody(tppError('RESOURCE_UNKNOWN', '{sensitive} XS2A015E: payment 3d9a81b3-a47d-4130-8765-a9c0ff861b99 unknown'));
       }
       await cancel(`${base}/3d9a81b3-a47d-4130-8765-a9c0ff861b99`).expect(404);
     });
@@ -173,35 +174,35 @@ describe('payment initiation (SCA_MODE=auto)', () => {
       const paymentId = await initiate('payments/sepa-credit-transfers', { ...sepa, instructedAmount: eur('2850.50') });
       expect((await sandbox.dataSource.getRepository(Payment).findOneByOrFail({ id: paymentId })).status).toBe('RCVD');
       const payment = await read(`payments/sepa-credit-transfers/${paymentId}`).expect(200);
-      expect(payment.body).toEqual(echo(SEPA_FIELDS, { ...sepa, instructedAmount: eur('2850.50') }, 'RJCT'));
-      expect((await read(`payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'RJCT' });
+      expect(payment.body).toEqualBody(echo(SEPA_FIELDS, { ...sepa, instructedAmount: eur('2850.50') }, 'RJCT'));
+      expect((await read(`payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: 'RJCT' });
     });
 
     it('the status operation alone completes SCA too', async () => {
       const paymentId = await initiate('payments/cross-border-credit-transfers', { ...crossBorder, instructedAmount: { currency: 'USD', amount: '9999.00' } });
-      expect((await read(`payments/cross-border-credit-transfers/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'RJCT' });
+      expect((await read(`payments/cross-border-credit-transfers/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: 'RJCT' });
       expect((await read(`payments/cross-border-credit-transfers/${paymentId}`).expect(200)).body.transactionStatus).toBe('RJCT');
     });
 
     it('exactly the available amount passes', async () => {
       const paymentId = await initiate('payments/instant-sepa-credit-transfers', { ...instant, instructedAmount: eur('2850.49') });
-      expect((await read(`payments/instant-sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'ACSP' });
+      expect((await read(`payments/instant-sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: 'ACSP' });
     });
 
     it('a debtor that is no account of ours is rejected', async () => {
       const paymentId = await initiate('payments/sepa-credit-transfers', { ...sepa, debtorAccount: { iban: NOT_OURS } });
-      expect((await read(`payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'RJCT' });
+      expect((await read(`payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: 'RJCT' });
     });
 
     it('a bulk of 100 payments, the most it may hold, is accepted', async () => {
       const paymentId = await initiate('bulk-payments/sepa-credit-transfers', { ...bulk, payments: Array(100).fill(bulk.payments[1]) });
-      expect((await read(`bulk-payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'RJCT' });
+      expect((await read(`bulk-payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: 'RJCT' });
     });
 
     it('batchBookingPreferred as a JSON boolean, as clients generated from the Berlin Group yaml send it: accepted and echoed as sent', async () => {
       for (const batchBookingPreferred of [true, false, 'false']) {
         const paymentId = await initiate('bulk-payments/sepa-credit-transfers', { ...bulk, batchBookingPreferred });
-        expect((await read(`bulk-payments/sepa-credit-transfers/${paymentId}`).expect(200)).body).toEqual(echo(BULK_FIELDS, { ...bulk, batchBookingPreferred }, 'ACSP'));
+        expect((await read(`bulk-payments/sepa-credit-transfers/${paymentId}`).expect(200)).body).toEqualBody(echo(BULK_FIELDS, { ...bulk, batchBookingPreferred }, 'ACSP'));
       }
     });
 
@@ -210,12 +211,12 @@ describe('payment initiation (SCA_MODE=auto)', () => {
         ...bulk,
         payments: [bulk.payments[0], { ...bulk.payments[1], instructedAmount: eur('2750.50') }],
       });
-      expect((await read(`bulk-payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'RJCT' });
+      expect((await read(`bulk-payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: 'RJCT' });
     });
 
     it('a periodic payment is checked for one instalment', async () => {
       const paymentId = await initiate('periodic-payments/sepa-credit-transfers', { ...periodic, instructedAmount: eur('2000.00'), endDate: '2030-03-15' });
-      expect((await read(`periodic-payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'ACSP' });
+      expect((await read(`periodic-payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: 'ACSP' });
     });
 
     it('concurrent first reads all see the one outcome', async () => {
@@ -243,26 +244,26 @@ describe('payment initiation (SCA_MODE=auto)', () => {
       const sent = tppHeaders();
       const response = await request(sandbox.http).delete(`/v1/${path}/${paymentId}`).set(sent).expect(202);
       expect(response.headers['x-request-id']).toBe(sent['X-Request-ID']);
-      expect(response.body).toEqual(PENDING_CANCELLATION);
-      expect((await read(`${path}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'PDNG' });
+      expect(response.body).toEqualBody(PENDING_CANCELLATION);
+      expect((await read(`${path}/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: 'PDNG' });
     });
 
     it('a future-dated bulk executes on its date, when the clock gets there', async () => {
       const paymentId = await initiate('bulk-payments/sepa-credit-transfers', { ...bulk, requestedExecutionDate: '2026-03-20' });
-      expect((await read(`bulk-payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'PDNG' });
+      expect((await read(`bulk-payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: 'PDNG' });
       await request(sandbox.http).put('/sandbox/clock').send({ today: '2026-03-20' }).expect(200);
-      expect((await read(`bulk-payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'ACSP' });
+      expect((await read(`bulk-payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: 'ACSP' });
       await request(sandbox.http).put('/sandbox/clock').send({ today: TODAY }).expect(200);
     });
 
     it('a bulk dated before today is refused, as a single payment is', async () => {
       const response = await request(sandbox.http).post('/v1/bulk-payments/sepa-credit-transfers').set(headers()).send({ ...bulk, requestedExecutionDate: '2026-03-14' }).expect(400);
-      expect(response.body).toEqual(tppError('EXECUTION_DATE_INVALID', `{sensitive} XS2A019E: requestedExecutionDate 2026-03-14 is before today (${TODAY})`, 'requestedExecutionDate'));
+      expect(response.body).toEqualBody(tppError('EXECUTION_DATE_INVALID', `{sensitive} XS2A019E: requestedExecutionDate 2026-03-14 is before today (${TODAY})`, 'requestedExecutionDate'));
     });
 
     it('a future-dated overdraft is rejected: funds come first', async () => {
       const paymentId = await initiate('payments/sepa-credit-transfers', { ...sepa, requestedExecutionDate: '2026-04-01', instructedAmount: eur('5000.00') });
-      expect((await read(`payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'RJCT' });
+      expect((await read(`payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: 'RJCT' });
     });
   });
 
@@ -278,15 +279,15 @@ describe('payment initiation (SCA_MODE=auto)', () => {
       const response = await request(sandbox.http).delete(`/v1/${path}/${paymentId}`).set(sent).expect(204);
       expect(response.headers['x-request-id']).toBe(sent['X-Request-ID']);
       expect(response.text).toBe('');
-      expect((await read(`${path}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'CANC' });
+      expect((await read(`${path}/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: 'CANC' });
       const again = await cancel(`${path}/${paymentId}`).expect(405);
-      expect(again.body).toEqual(tppError('CANCELLATION_INVALID', `{sensitive} XS2A018E: payment ${paymentId} is CANC and cannot be cancelled`));
+      expect(again.body).toEqualBody(tppError('CANCELLATION_INVALID', `{sensitive} XS2A018E: payment ${paymentId} is CANC and cannot be cancelled`));
     });
 
     it('an instant payment cannot be cancelled, even in RCVD: 405, still RCVD', async () => {
       const paymentId = await initiate('payments/instant-sepa-credit-transfers', instant);
       const response = await cancel(`payments/instant-sepa-credit-transfers/${paymentId}`).expect(405);
-      expect(response.body).toEqual(tppError('CANCELLATION_INVALID', `{sensitive} XS2A018E: payment ${paymentId} is RCVD and cannot be cancelled`));
+      expect(response.body).toEqualBody(tppError('CANCELLATION_INVALID', `{sensitive} XS2A018E: payment ${paymentId} is RCVD and cannot be cancelled`));
       expect((await sandbox.dataSource.getRepository(Payment).findOneByOrFail({ id: paymentId })).status).toBe('RCVD');
     });
 
@@ -295,9 +296,9 @@ describe('payment initiation (SCA_MODE=auto)', () => {
       ['RJCT', { ...sepa, instructedAmount: eur('9000.00') }],
     ])('a payment in %s cannot be cancelled: 405', async (status, body) => {
       const paymentId = await initiate('payments/sepa-credit-transfers', body);
-      expect((await read(`payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: status });
+      expect((await read(`payments/sepa-credit-transfers/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: status });
       const response = await cancel(`payments/sepa-credit-transfers/${paymentId}`).expect(405);
-      expect(response.body).toEqual(tppError('CANCELLATION_INVALID', `{sensitive} XS2A018E: payment ${paymentId} is ${status} and cannot be cancelled`));
+      expect(response.body).toEqualBody(tppError('CANCELLATION_INVALID', `{sensitive} XS2A018E: payment ${paymentId} is ${status} and cannot be cancelled`));
     });
 
     it('of 20 concurrent DELETEs on one RCVD payment exactly one wins', async () => {
@@ -318,7 +319,7 @@ describe('payment initiation (SCA_MODE=auto)', () => {
       ['delete', 'periodic-payments/target-2-payments/3d9a81b3-a47d-4130-8765-a9c0ff861b99', 'target-2-payments'],
     ])('%s %s: 404 PRODUCT_UNKNOWN', async (method, path, product) => {
       const response = await request(sandbox.http)[method as 'get'](`/v1/${path}`).set(headers()).send(sepa).expect(404);
-      expect(response.body).toEqual(tppError('PRODUCT_UNKNOWN', `{sensitive} XS2A014E: payment product ${product} unknown`, 'payment-product'));
+      expect(response.body).toEqualBody(tppError('PRODUCT_UNKNOWN', `{sensitive} XS2A014E: payment product ${product} unknown`, 'payment-product'));
     });
 
     it.each([
@@ -326,21 +327,21 @@ describe('payment initiation (SCA_MODE=auto)', () => {
       ['get', 'recurring-payments/sepa-credit-transfers/3d9a81b3-a47d-4130-8765-a9c0ff861b99'],
     ])('%s %s: an unknown payment service is 404 RESOURCE_UNKNOWN', async (method, path) => {
       const response = await request(sandbox.http)[method as 'get'](`/v1/${path}`).set(headers()).send(sepa).expect(404);
-      expect(response.body).toEqual(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A012E: no route ${method.toUpperCase()} /v1/${path}`));
+      expect(response.body).toEqualBody(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A012E: no route ${method.toUpperCase()} /v1/${path}`));
     });
 
     it('a payment is not found under another service or product', async () => {
       const paymentId = await initiate('payments/sepa-credit-transfers', sepa);
       for (const path of ['payments/instant-sepa-credit-transfers', 'payments/cross-border-credit-transfers', 'bulk-payments/sepa-credit-transfers', 'periodic-payments/sepa-credit-transfers']) {
         const response = await read(`${path}/${paymentId}`).expect(404);
-        expect(response.body).toEqual(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A015E: payment ${paymentId} unknown`));
+        expect(response.body).toEqualBody(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A015E: payment ${paymentId} unknown`));
         await cancel(`${path}/${paymentId}`).expect(404);
       }
       expect((await sandbox.dataSource.getRepository(Payment).findOneByOrFail({ id: paymentId })).status).toBe('RCVD');
     });
 
     it('answers with and without a trailing slash', async () => {
-      const response = await request(sandbox.http).post('/v1/payments/sepa-credit-transfers/').set(headers()).send(sepa).expect(200);
+      const response = await request(sandbox.http).post('/v1/payments/sepa-credit-transfers/').set(headers()).send(sepa).expect(CREATED);
       await read(`payments/sepa-credit-transfers/${response.body.paymentId}/`).expect(200);
     });
   });
@@ -350,7 +351,7 @@ describe('payment initiation (SCA_MODE=auto)', () => {
       const before = await countPayments();
       const response = await request(sandbox.http).post(`/v1/${path}`).set(sent).send(body as object).expect(status);
       expect(response.headers['x-request-id']).toBe(sent['X-Request-ID']);
-      expect(response.body).toEqual(expected);
+      expect(response.body).toEqualBody(expected);
       expect(await countPayments()).toBe(before);
     };
     const format = (path: string, description: string) => tppError('FORMAT_ERROR', `{sensitive} XS2A001E: ${description}`, path);
@@ -441,14 +442,14 @@ describe('payment initiation (SCA_MODE=auto)', () => {
       const body = { ...periodic, creditorAddress: undefined, creditorAdress: 'Karlsplatz 13, 1040 Wien' };
       const paymentId = await initiate('periodic-payments/sepa-credit-transfers', body);
       const response = await read(`periodic-payments/sepa-credit-transfers/${paymentId}`).expect(200);
-      expect(response.body).toEqual({ ...echo(PERIODIC_FIELDS, periodic, 'ACSP'), creditorAddress: null });
+      expect(response.body).toEqualBody({ ...echo(PERIODIC_FIELDS, periodic, 'ACSP'), creditorAddress: null });
     });
 
     it('are ignored and not echoed: extra keys of TPP clients (street, city, postalCode in an address); Berlin Group creditorAgentName is echoed', async () => {
       const body = { ...sepa, creditorAgentName: 'Test Bank', creditorAddress: { street: 'Karlsplatz', city: 'Wien', postalCode: '1040', country: 'AT' } };
       const paymentId = await initiate('payments/sepa-credit-transfers', body);
       const response = await read(`payments/sepa-credit-transfers/${paymentId}`).expect(200);
-      expect(response.body).toEqual(echo(SEPA_FIELDS, { ...sepa, creditorAgentName: 'Test Bank', creditorAddress: { country: 'AT' } }, 'ACSP'));
+      expect(response.body).toEqualBody(echo(SEPA_FIELDS, { ...sepa, creditorAgentName: 'Test Bank', creditorAddress: { country: 'AT' } }, 'ACSP'));
     });
   });
 });
@@ -457,10 +458,10 @@ describe('payments (SCA_MODE=redirect)', () => {
   const sandbox = useSandbox({ SCA_MODE: 'redirect' });
 
   it('stay RCVD when read: they wait for the account holder', async () => {
-    const created = await request(sandbox.http).post('/v1/payments/sepa-credit-transfers').set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(sepa).expect(200);
+    const created = await request(sandbox.http).post('/v1/payments/sepa-credit-transfers').set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(sepa).expect(CREATED);
     const path = `/v1/payments/sepa-credit-transfers/${created.body.paymentId}`;
     expect((await request(sandbox.http).get(path).set(tppHeaders()).expect(200)).body.transactionStatus).toBe('RCVD');
-    expect((await request(sandbox.http).get(`${path}/status`).set(tppHeaders()).expect(200)).body).toEqual({ transactionStatus: 'RCVD' });
+    expect((await request(sandbox.http).get(`${path}/status`).set(tppHeaders()).expect(200)).body).toEqualBody({ transactionStatus: 'RCVD' });
   });
 });
 
@@ -469,10 +470,10 @@ describe('payments across a restart', () => {
     const first = await startSandbox();
     const headers = tppHeaders({ 'PSU-IP-Address': '192.0.2.10' });
     const ids = {
-      accepted: (await request(first.http).post('/v1/payments/sepa-credit-transfers').set(headers).send(sepa).expect(200)).body.paymentId,
-      pending: (await request(first.http).post('/v1/periodic-payments/sepa-credit-transfers').set(headers).send({ ...periodic, startDate: '2026-04-01' }).expect(200)).body.paymentId,
-      cancelled: (await request(first.http).post('/v1/bulk-payments/sepa-credit-transfers').set(headers).send(bulk).expect(200)).body.paymentId,
-      received: (await request(first.http).post('/v1/payments/instant-sepa-credit-transfers').set(headers).send(instant).expect(200)).body.paymentId,
+      accepted: (await request(first.http).post('/v1/payments/sepa-credit-transfers').set(headers).send(sepa).expect(CREATED)).body.paymentId,
+      pending: (await request(first.http).post('/v1/periodic-payments/sepa-credit-transfers').set(headers).send({ ...periodic, startDate: '2026-04-01' }).expect(CREATED)).body.paymentId,
+      cancelled: (await request(first.http).post('/v1/bulk-payments/sepa-credit-transfers').set(headers).send(bulk).expect(CREATED)).body.paymentId,
+      received: (await request(first.http).post('/v1/payments/instant-sepa-credit-transfers').set(headers).send(instant).expect(CREATED)).body.paymentId,
     };
     await request(first.http).get(`/v1/payments/sepa-credit-transfers/${ids.accepted}`).set(tppHeaders()).expect(200);
     await request(first.http).get(`/v1/periodic-payments/sepa-credit-transfers/${ids.pending}`).set(tppHeaders()).expect(200);
@@ -489,7 +490,7 @@ describe('payments across a restart', () => {
         [ids.received]: 'RCVD',
       });
       const accepted = await request(again.http).get(`/v1/payments/sepa-credit-transfers/${ids.accepted}`).set(tppHeaders()).expect(200);
-      expect(accepted.body).toEqual(echo(SEPA_FIELDS, sepa, 'ACSP'));
+      expect(accepted.body).toEqualBody(echo(SEPA_FIELDS, sepa, 'ACSP'));
     } finally {
       await again.close();
       removeDatabase(first.databasePath);

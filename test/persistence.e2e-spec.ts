@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import request from 'supertest';
+import { CREATED } from './support/profile';
 import { Account, Balance, Transaction } from '../src/account-information/account.entity';
 import { Consent } from '../src/consent/consent.entity';
 import { Payment } from '../src/payment-initiation/payment.entity';
@@ -36,8 +37,8 @@ describe('persistence', () => {
 
   it('keeps every consent across restarts and never duplicates the fixtures', async () => {
     const first = await startSandbox({}, databasePath);
-    const kept = await request(first.http).post('/v1/consents').set(tppHeaders()).send(consentBody).expect(200);
-    const deleted = await request(first.http).post('/v1/consents').set(tppHeaders()).send(consentBody).expect(200);
+    const kept = await request(first.http).post('/v1/consents').set(tppHeaders()).send(consentBody).expect(CREATED);
+    const deleted = await request(first.http).post('/v1/consents').set(tppHeaders()).send(consentBody).expect(CREATED);
     await request(first.http).delete(`/v1/consents/${deleted.body.consentId}`).set(tppHeaders()).expect(204);
     const before = await Promise.all(
       [kept, deleted].map(async (created) => (await request(first.http).get(`/v1/consents/${created.body.consentId}`).set(tppHeaders()).expect(200)).body),
@@ -82,7 +83,7 @@ describe('a status change and the authorisations it moves', () => {
   const headers = () => tppHeaders({ 'PSU-IP-Address': '192.0.2.10' });
 
   it('are committed together: a cancellation whose authorisations cannot move is rolled back whole', async () => {
-    const created = await request(sandbox.http).post('/v1/payments/sepa-credit-transfers').set(headers()).send(sepaPayment('1.00')).expect(200);
+    const created = await request(sandbox.http).post('/v1/payments/sepa-credit-transfers').set(headers()).send(sepaPayment('1.00')).expect(CREATED);
     const path = `/v1/payments/sepa-credit-transfers/${created.body.paymentId}`;
     const read = async () => ({
       transactionStatus: (await request(sandbox.http).get(`${path}/status`).set(headers()).expect(200)).body.transactionStatus,
@@ -94,7 +95,7 @@ describe('a status change and the authorisations it moves', () => {
     const sent = headers();
     const refused = await request(sandbox.http).delete(path).set(sent).expect(500);
     expect(refused.headers['x-request-id']).toBe(sent['X-Request-ID']);
-    expect(refused.body).toEqual(tppError('INTERNAL_SERVER_ERROR', '{sensitive} XS2A013E: unexpected error'));
+    expect(refused.body).toEqualBody(tppError('INTERNAL_SERVER_ERROR', '{sensitive} XS2A013E: unexpected error'));
     expect(await read()).toEqual({ transactionStatus: 'RCVD', scaStatus: 'received' });
 
     await sandbox.dataSource.query('DROP TRIGGER refuse_moves');
@@ -112,7 +113,7 @@ describe('the seed script', () => {
     expect(stdout).toContain(`Seeded the fixtures into ${databasePath}.`);
 
     const sandbox = await startSandbox({}, databasePath);
-    const created = await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send(consentBody).expect(200);
+    const created = await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send(consentBody).expect(CREATED);
     await sandbox.dataSource.getRepository(Account).update({ iban: MARIANNE }, { name: 'Someone Else' });
     await sandbox.dataSource.getRepository(Consent).update({ id: VALID_CONSENT }, { status: 'expired' });
     await sandbox.close();
@@ -123,7 +124,7 @@ describe('the seed script', () => {
       const accounts = await request(reseeded.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': VALID_CONSENT })).expect(200);
       expect(accounts.body.accounts[0].name).toBe('Marianne Mustermann');
       const status = await request(reseeded.http).get(`/v1/consents/${created.body.consentId}/status`).set(tppHeaders()).expect(200);
-      expect(status.body).toEqual({ consentStatus: 'valid' });
+      expect(status.body).toEqualBody({ consentStatus: 'valid' });
       expect(await rowCounts(reseeded)).toMatchObject({ consents: 4, accounts: 5, transactions: 30, migrations: 5 });
     } finally {
       await reseeded.close();
@@ -132,12 +133,12 @@ describe('the seed script', () => {
 
   it('--reset (npm run db:reset) deletes the consents and payments TPPs created and keeps the fixtures', async () => {
     const sandbox = await startSandbox({}, databasePath);
-    const created = await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send(consentBody).expect(200);
+    const created = await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send(consentBody).expect(CREATED);
     const payment = await request(sandbox.http)
       .post('/v1/payments/sepa-credit-transfers')
       .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' }))
       .send({ debtorAccount: { iban: MARIANNE }, instructedAmount: { currency: 'EUR', amount: '1.00' }, creditorAccount: { iban: MARIANNE }, creditorName: 'Me' })
-      .expect(200);
+      .expect(CREATED);
     const scenario = await request(sandbox.http)
       .post('/sandbox/scenarios')
       .send({ accounts: [{ name: 'Reset Test', balances: { interimAvailable: '1.00', forwardAvailable: '1.00' } }] })

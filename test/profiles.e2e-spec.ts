@@ -159,7 +159,7 @@ describe('PROFILE=berlin-group', () => {
 });
 
 describe('PROFILE=bank (the default) keeps the bank’s shapes', () => {
-  const sandbox = useSandbox();
+  const sandbox = useSandbox({ PROFILE: 'bank' });
 
   it('serves the document of this profile: 200 on creation, the bare account, nullable fields; no profile markers', async () => {
     const { body } = await request(sandbox.http).get('/docs-json').expect(200);

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { CREATED } from './support/profile';
 import { sepaPayment } from './support/fixtures';
 import { tppHeaders, useSandbox } from './support/sandbox';
 
@@ -22,7 +23,7 @@ describe(`races: ${N} concurrent requests on one resource end in exactly one win
       sandbox.dataSource.query('SELECT kind, status FROM authorisations WHERE resourceId = ? ORDER BY kind, status', [resourceId]);
 
     it('a received consent: approvals, denials and reads at once; one decision wins, the rest 409', async () => {
-      const { consentId } = (await http().post('/v1/consents').set(tppHeaders()).send(consentRequest).expect(200)).body;
+      const { consentId } = (await http().post('/v1/consents').set(tppHeaders()).send(consentRequest).expect(CREATED)).body;
       const responses = await race((i) =>
         i % 5 === 4 ? http().get(`/v1/consents/${consentId}/status`).set(tppHeaders()) : decide(`consents/${consentId}`, i % 2 ? 'deny' : 'approve'),
       );
@@ -34,12 +35,12 @@ describe(`races: ${N} concurrent requests on one resource end in exactly one win
         expect(read.status).toBe(200);
         expect(['received', winner]).toContain(read.body.consentStatus);
       }
-      expect((await http().get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200)).body).toEqual({ consentStatus: winner });
+      expect((await http().get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200)).body).toEqualBody({ consentStatus: winner });
       expect(await authorisationStatuses(consentId)).toEqual([{ kind: 'consent', status: winner === 'valid' ? 'finalised' : 'failed' }]);
     });
 
     it('a valid consent: concurrent DELETEs and reads; one 204, the rest 409', async () => {
-      const { consentId } = (await http().post('/v1/consents').set(tppHeaders()).send(consentRequest).expect(200)).body;
+      const { consentId } = (await http().post('/v1/consents').set(tppHeaders()).send(consentRequest).expect(CREATED)).body;
       await decide(`consents/${consentId}`, 'approve').expect(200);
       const responses = await race((i) =>
         i % 5 === 4 ? http().get(`/v1/consents/${consentId}`).set(tppHeaders()) : http().delete(`/v1/consents/${consentId}`).set(tppHeaders()),
@@ -47,11 +48,11 @@ describe(`races: ${N} concurrent requests on one resource end in exactly one win
       const deletes = responses.filter((_, i) => i % 5 !== 4);
       expect(tally(deletes.map((response) => response.status))).toEqual({ 204: 1, 409: deletes.length - 1 });
       for (const read of responses.filter((_, i) => i % 5 === 4)) expect(['valid', 'terminatedByTpp']).toContain(read.body.consentStatus);
-      expect((await http().get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200)).body).toEqual({ consentStatus: 'terminatedByTpp' });
+      expect((await http().get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200)).body).toEqualBody({ consentStatus: 'terminatedByTpp' });
     });
 
     it('a RCVD payment: approvals, denials, cancellations and reads at once; exactly one of them moves it', async () => {
-      const { paymentId } = (await http().post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(payment()).expect(200)).body;
+      const { paymentId } = (await http().post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(payment()).expect(CREATED)).body;
       const kinds = ['approve', 'deny', 'cancel', 'read', 'approve'] as const;
       const responses = await race((i) => {
         const kind = kinds[i % kinds.length];
@@ -71,19 +72,19 @@ describe(`races: ${N} concurrent requests on one resource end in exactly one win
         const expected = { approve: 409, deny: 409, cancel: 405, read: 200 }[kind];
         expect({ kind, status: response.status }).toEqual({ kind, status: expected });
       }
-      expect((await http().get(`${SEPA}/${paymentId}/status`).set(tppHeaders()).expect(200)).body).toEqual({ transactionStatus: final });
+      expect((await http().get(`${SEPA}/${paymentId}/status`).set(tppHeaders()).expect(200)).body).toEqualBody({ transactionStatus: final });
       expect(await authorisationStatuses(paymentId)).toEqual([{ kind: 'payment', status: final === 'ACSP' ? 'finalised' : 'failed' }]);
     });
 
     it("a PDNG payment's cancellation: concurrent approvals; one 200 (CANC), the rest 409", async () => {
       const { paymentId } = (
-        await http().post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(payment({ requestedExecutionDate: '2026-05-01' })).expect(200)
+        await http().post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(payment({ requestedExecutionDate: '2026-05-01' })).expect(CREATED)
       ).body;
       await decide(`payments/${paymentId}`, 'approve').expect(200);
       await http().delete(`${SEPA}/${paymentId}`).set(tppHeaders()).expect(202);
       const responses = await race(() => decide(`payments/${paymentId}/cancellation`, 'approve'));
       expect(tally(responses.map((response) => response.status))).toEqual({ 200: 1, 409: N - 1 });
-      expect(responses.find((response) => response.status === 200)!.body).toEqual({ transactionStatus: 'CANC' });
+      expect(responses.find((response) => response.status === 200)!.body).toEqualBody({ transactionStatus: 'CANC' });
     });
   });
 
@@ -91,7 +92,7 @@ describe(`races: ${N} concurrent requests on one resource end in exactly one win
     const sandbox = useSandbox();
 
     it('a RCVD payment read 50 times at once: SCA completes once and every read answers its one outcome', async () => {
-      const { paymentId } = (await request(sandbox.http).post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(payment()).expect(200)).body;
+      const { paymentId } = (await request(sandbox.http).post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(payment()).expect(CREATED)).body;
       const responses = await race((i) => request(sandbox.http).get(`${SEPA}/${paymentId}${i % 2 ? '/status' : ''}`).set(tppHeaders()));
       for (const response of responses) expect(response.status).toBe(200);
       expect(new Set(responses.map((response) => response.body.transactionStatus))).toEqual(new Set(['ACSP']));

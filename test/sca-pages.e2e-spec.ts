@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { CREATED } from './support/profile';
 import { FRANZ, GEORG, MARIANNE, UNKNOWN_CONSENT } from './support/fixtures';
 import { tppHeaders, useSandbox } from './support/sandbox';
 
@@ -26,7 +27,7 @@ describe('the SCA pages', () => {
         .post('/v1/consents')
         .set(tppHeaders(redirectUri ? { 'TPP-Redirect-URI': redirectUri } : {}))
         .send(consentRequest(access))
-        .expect(200)
+        .expect(CREATED)
     ).body.consentId;
   const initiate = async (path: string, body: object, redirectUri?: string): Promise<string> =>
     (
@@ -34,7 +35,7 @@ describe('the SCA pages', () => {
         .post(path)
         .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10', ...(redirectUri ? { 'TPP-Redirect-URI': redirectUri } : {}) }))
         .send(body)
-        .expect(200)
+        .expect(CREATED)
     ).body.paymentId;
   /** As a browser does: opens the page (keeping its cookie), then posts the form with the page's CSRF token. */
   const submit = async (action: string, form: Record<string, string>, status: number) => {
@@ -61,7 +62,7 @@ describe('the SCA pages', () => {
     expect(response.text).toContain('<button type="submit" name="decision" value="approve">Approve</button>');
     const [authorisationId] = (await request(sandbox.http).get(`/v1/consents/${consentId}/authorisations`).set(tppHeaders())).body.authorisationIds;
     const status = await request(sandbox.http).get(`/v1/consents/${consentId}/authorisations/${authorisationId}`).set(tppHeaders()).expect(200);
-    expect(status.body).toEqual({ scaStatus: 'started' });
+    expect(status.body).toEqualBody({ scaStatus: 'started' });
   });
 
   it('shows an allAccounts consent as all the holder\'s accounts', async () => {
@@ -161,7 +162,7 @@ describe('the SCA pages', () => {
         .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10', 'TPP-Redirect-URI': redirectUri }))
         .send(sepa())
         .expect(400);
-      expect(response.body.tppMessages).toEqual([expect.objectContaining({ code: 'FORMAT_ERROR', path: 'TPP-Redirect-URI' })]);
+      expect(response.body.tppMessages).toEqualBody([expect.objectContaining({ code: 'FORMAT_ERROR', path: 'TPP-Redirect-URI' })]);
     }
     expect(await count()).toEqual(before);
   });
@@ -172,7 +173,7 @@ describe('the SCA pages', () => {
       .post('/v1/payments/sepa-credit-transfers')
       .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10', 'TPP-Redirect-URI': redirectUri }))
       .send(sepa({ creditorName: '"><img src=x onerror=alert(1)><script>alert(3)</script>' }))
-      .expect(200);
+      .expect(CREATED);
     const { paymentId } = response.body;
     expect(response.body._links.scaRedirect.href).toContain(`redirectBackUrl=${encodeURIComponent(redirectUri)}`);
     const page = await request(sandbox.http)
@@ -241,7 +242,7 @@ describe('the SCA pages', () => {
     const response = await submit('/sca/payments', { id: paymentId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve' }, 303);
     expect(response.headers.location).toBe('https://tpp.example/paid');
     const status = await request(sandbox.http).get(`/v1/payments/sepa-credit-transfers/${paymentId}/status`).set(tppHeaders()).expect(200);
-    expect(status.body).toEqual({ transactionStatus: 'RJCT' });
+    expect(status.body).toEqualBody({ transactionStatus: 'RJCT' });
   });
 
   it('a cancellation: the page shows the payment, approval cancels it', async () => {

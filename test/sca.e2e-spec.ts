@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { CREATED } from './support/profile';
 import { ERWIN, FRANZ, GEORG, MARIANNE, NEW_RESOURCE_ID, reference, SUSANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
 import { tppError, tppHeaders, useSandbox } from './support/sandbox';
 
@@ -15,9 +16,9 @@ const SEPA = '/v1/payments/sepa-credit-transfers';
 describe('headless SCA and authorisations (SCA_MODE=redirect)', () => {
   const sandbox = useSandbox({ SCA_MODE: 'redirect', PUBLIC_BASE_URL: 'http://sandbox.test' });
   const createConsent = async (access: object, headers: Record<string, string> = {}): Promise<string> =>
-    (await request(sandbox.http).post('/v1/consents').set(tppHeaders(headers)).send(consentRequest(access)).expect(200)).body.consentId;
+    (await request(sandbox.http).post('/v1/consents').set(tppHeaders(headers)).send(consentRequest(access)).expect(CREATED)).body.consentId;
   const initiate = async (body: object): Promise<string> =>
-    (await request(sandbox.http).post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(body).expect(200)).body.paymentId;
+    (await request(sandbox.http).post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(body).expect(CREATED)).body.paymentId;
   const decide = (path: string, psuId: string, decision: string) => request(sandbox.http).post(`/sandbox/sca/${path}`).send({ psuId, decision });
   const get = (path: string, headers: Record<string, string> = {}) => request(sandbox.http).get(path).set(tppHeaders(headers));
 
@@ -25,20 +26,20 @@ describe('headless SCA and authorisations (SCA_MODE=redirect)', () => {
     it('an access list sent as null counts as absent', async () => {
       const consentId = await createConsent({ balances: null, transactions: [{ iban: GEORG }] });
       const consent = await get(`/v1/consents/${consentId}`).expect(200);
-      expect(consent.body.access).toMatchObject({ balances: [], transactions: [reference(GEORG, null)] });
+      expect(consent.body.access).toMatchBody({ balances: [], transactions: [reference(GEORG, null)] });
     });
 
     it('approve: received -> valid; the data becomes readable; the authorisation is finalised', async () => {
       const consentId = await createConsent({ balances: [{ iban: MARIANNE }], transactions: [{ iban: GEORG }] });
       const [authorisationId] = (await get(`/v1/consents/${consentId}/authorisations`).expect(200)).body.authorisationIds;
-      expect((await get(`/v1/consents/${consentId}/authorisations/${authorisationId}`).expect(200)).body).toEqual({ scaStatus: 'received' });
+      expect((await get(`/v1/consents/${consentId}/authorisations/${authorisationId}`).expect(200)).body).toEqualBody({ scaStatus: 'received' });
       await get('/v1/accounts', { 'Consent-ID': consentId }).expect(401);
 
       const response = await decide(`consents/${consentId}`, 'georg.mustermann', 'approve').expect(200);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(response.body).toEqual({ consentStatus: 'valid' });
-      expect((await get(`/v1/consents/${consentId}/status`).expect(200)).body).toEqual({ consentStatus: 'valid' });
-      expect((await get(`/v1/consents/${consentId}/authorisations/${authorisationId}`).expect(200)).body).toEqual({ scaStatus: 'finalised' });
+      expect(response.body).toEqualBody({ consentStatus: 'valid' });
+      expect((await get(`/v1/consents/${consentId}/status`).expect(200)).body).toEqualBody({ consentStatus: 'valid' });
+      expect((await get(`/v1/consents/${consentId}/authorisations/${authorisationId}`).expect(200)).body).toEqualBody({ scaStatus: 'finalised' });
       await get(`/v1/accounts/${MARIANNE}/balances`, { 'Consent-ID': consentId }).expect(200);
       await get(`/v1/accounts/${GEORG}/transactions?bookingStatus=booked`, { 'Consent-ID': consentId }).expect(200);
       await get(`/v1/accounts/${GEORG}/balances`, { 'Consent-ID': consentId }).expect(401);
@@ -48,26 +49,26 @@ describe('headless SCA and authorisations (SCA_MODE=redirect)', () => {
       const consentId = await createConsent({ availableAccounts: 'allAccounts' });
       await decide(`consents/${consentId}`, 'susanne.mustermann', 'approve').expect(200);
       const consent = await get(`/v1/consents/${consentId}`).expect(200);
-      expect(consent.body.access).toMatchObject({ accounts: [reference(FRANZ), reference(SUSANNE)], availableAccounts: null });
+      expect(consent.body.access).toMatchBody({ accounts: [reference(FRANZ), reference(SUSANNE)], availableAccounts: null });
       const accounts = await get('/v1/accounts', { 'Consent-ID': consentId }).expect(200);
       expect(accounts.body.accounts.map((account: { iban: string }) => account.iban)).toEqual([FRANZ, SUSANNE]);
     });
 
     it('deny: received -> rejected, which reads nothing; the authorisation failed', async () => {
       const consentId = await createConsent({ availableAccounts: 'allAccounts' });
-      expect((await decide(`consents/${consentId}`, 'erwin.mustermann', 'deny').expect(200)).body).toEqual({ consentStatus: 'rejected' });
+      expect((await decide(`consents/${consentId}`, 'erwin.mustermann', 'deny').expect(200)).body).toEqualBody({ consentStatus: 'rejected' });
       const [authorisationId] = (await get(`/v1/consents/${consentId}/authorisations`).expect(200)).body.authorisationIds;
-      expect((await get(`/v1/consents/${consentId}/authorisations/${authorisationId}`).expect(200)).body).toEqual({ scaStatus: 'failed' });
+      expect((await get(`/v1/consents/${consentId}/authorisations/${authorisationId}`).expect(200)).body).toEqualBody({ scaStatus: 'failed' });
       const data = await get('/v1/accounts', { 'Consent-ID': consentId }).expect(401);
-      expect(data.body).toEqual(tppError('CONSENT_INVALID', `{sensitive} XS2A008E: consent ${consentId} is rejected, not valid`));
+      expect(data.body).toEqualBody(tppError('CONSENT_INVALID', `{sensitive} XS2A008E: consent ${consentId} is rejected, not valid`));
     });
 
     it('a decision on a consent already decided is 409 STATUS_INVALID and changes nothing', async () => {
       const consentId = await createConsent({ availableAccounts: 'allAccounts' });
       await decide(`consents/${consentId}`, 'georg.mustermann', 'approve').expect(200);
       const response = await decide(`consents/${consentId}`, 'georg.mustermann', 'deny').expect(409);
-      expect(response.body).toEqual(tppError('STATUS_INVALID', `{sensitive} XS2A021E: consent ${consentId} is valid, not waiting for the account holder`));
-      expect((await get(`/v1/consents/${consentId}/status`).expect(200)).body).toEqual({ consentStatus: 'valid' });
+      expect(response.body).toEqualBody(tppError('STATUS_INVALID', `{sensitive} XS2A021E: consent ${consentId} is valid, not waiting for the account holder`));
+      expect((await get(`/v1/consents/${consentId}/status`).expect(200)).body).toEqualBody({ consentStatus: 'valid' });
       await decide(`consents/${VALID_CONSENT}`, 'georg.mustermann', 'deny').expect(409);
     });
 
@@ -78,14 +79,14 @@ describe('headless SCA and authorisations (SCA_MODE=redirect)', () => {
       const consentId = await createConsent({ balances: [{ iban: MARIANNE }] });
       for (const decision of ['approve', 'deny']) {
         const response = await decide(`consents/${consentId}`, psuId, decision).expect(401);
-        expect(response.body).toEqual(tppError('PSU_CREDENTIALS_INVALID', text.replace('<id>', consentId)));
+        expect(response.body).toEqualBody(tppError('PSU_CREDENTIALS_INVALID', text.replace('<id>', consentId)));
       }
-      expect((await get(`/v1/consents/${consentId}/status`).expect(200)).body).toEqual({ consentStatus: 'received' });
+      expect((await get(`/v1/consents/${consentId}/status`).expect(200)).body).toEqualBody({ consentStatus: 'received' });
     });
 
     it('an unknown consent is 403 CONSENT_UNKNOWN', async () => {
       const response = await decide(`consents/${UNKNOWN_CONSENT}`, 'georg.mustermann', 'approve').expect(403);
-      expect(response.body).toEqual(tppError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${UNKNOWN_CONSENT} unknown`));
+      expect(response.body).toEqualBody(tppError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${UNKNOWN_CONSENT} unknown`));
     });
 
     it.each([
@@ -94,7 +95,7 @@ describe('headless SCA and authorisations (SCA_MODE=redirect)', () => {
     ])('a bad body %j is 400 FORMAT_ERROR', async (body, path, description) => {
       const consentId = await createConsent({ availableAccounts: 'allAccounts' });
       const response = await request(sandbox.http).post(`/sandbox/sca/consents/${consentId}`).send(body).expect(400);
-      expect(response.body).toEqual(tppError('FORMAT_ERROR', `{sensitive} XS2A001E: ${description}`, path));
+      expect(response.body).toEqualBody(tppError('FORMAT_ERROR', `{sensitive} XS2A001E: ${description}`, path));
     });
 
     it('start authorisation: 201, a further authorisation with its links; decisions finalise every open one', async () => {
@@ -104,7 +105,7 @@ describe('headless SCA and authorisations (SCA_MODE=redirect)', () => {
         .set(tppHeaders({ 'TPP-Redirect-URI': 'https://tpp.example/second' }))
         .expect(201);
       const { authorisationId } = response.body;
-      expect(response.body).toEqual({
+      expect(response.body).toEqualBody({
         scaStatus: 'received',
         authorisationId: expect.stringMatching(NEW_RESOURCE_ID),
         _links: {
@@ -116,7 +117,7 @@ describe('headless SCA and authorisations (SCA_MODE=redirect)', () => {
       expect(ids).toHaveLength(2);
       expect(ids[1]).toBe(authorisationId);
       await decide(`consents/${consentId}`, 'erwin.mustermann', 'approve').expect(200);
-      for (const id of ids) expect((await get(`/v1/consents/${consentId}/authorisations/${id}`).expect(200)).body).toEqual({ scaStatus: 'finalised' });
+      for (const id of ids) expect((await get(`/v1/consents/${consentId}/authorisations/${id}`).expect(200)).body).toEqualBody({ scaStatus: 'finalised' });
       const again = await request(sandbox.http).post(`/v1/consents/${consentId}/authorisations`).set(tppHeaders()).expect(409);
       expect(again.body.tppMessages[0].code).toBe('STATUS_INVALID');
     });
@@ -125,8 +126,8 @@ describe('headless SCA and authorisations (SCA_MODE=redirect)', () => {
       await get(`/v1/consents/${UNKNOWN_CONSENT}/authorisations`).expect(403);
       const consentId = await createConsent({ availableAccounts: 'allAccounts' });
       const response = await get(`/v1/consents/${consentId}/authorisations/3d9a81b3-a47d-4130-8765-a9c0ff861b99`).expect(404);
-      expect(response.body).toEqual(tppError('RESOURCE_UNKNOWN', '{sensitive} XS2A020E: authorisation 3d9a81b3-a47d-4130-8765-a9c0ff861b99 unknown'));
-      expect((await get(`/v1/consents/${VALID_CONSENT}/authorisations`).expect(200)).body).toEqual({ authorisationIds: [] });
+      expect(response.body).toEqualBody(tppError('RESOURCE_UNKNOWN', '{sensitive} XS2A020E: authorisation 3d9a81b3-a47d-4130-8765-a9c0ff861b99 unknown'));
+      expect((await get(`/v1/consents/${VALID_CONSENT}/authorisations`).expect(200)).body).toEqualBody({ authorisationIds: [] });
     });
   });
 
@@ -137,45 +138,45 @@ describe('headless SCA and authorisations (SCA_MODE=redirect)', () => {
       ['over the funds', payment('2850.50'), 'RJCT'],
     ])('approve %s: %s', async (_, body, status) => {
       const paymentId = await initiate(body);
-      expect((await get(`${SEPA}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'RCVD' });
+      expect((await get(`${SEPA}/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: 'RCVD' });
       const response = await decide(`payments/${paymentId}`, 'georg.mustermann', 'approve').expect(200);
-      expect(response.body).toEqual({ transactionStatus: status });
-      expect((await get(`${SEPA}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: status });
-      expect((await get(`${SEPA}/${paymentId}/authorisations/authorization_not_yet_available`).expect(200)).body).toEqual({ scaStatus: 'finalised' });
+      expect(response.body).toEqualBody({ transactionStatus: status });
+      expect((await get(`${SEPA}/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: status });
+      expect((await get(`${SEPA}/${paymentId}/authorisations/authorization_not_yet_available`).expect(200)).body).toEqualBody({ scaStatus: 'finalised' });
     });
 
     it('deny: RJCT, the authorisation failed', async () => {
       const paymentId = await initiate(payment('10.00'));
-      expect((await decide(`payments/${paymentId}`, 'georg.mustermann', 'deny').expect(200)).body).toEqual({ transactionStatus: 'RJCT' });
-      expect((await get(`${SEPA}/${paymentId}/authorisations/authorization_not_yet_available`).expect(200)).body).toEqual({ scaStatus: 'failed' });
+      expect((await decide(`payments/${paymentId}`, 'georg.mustermann', 'deny').expect(200)).body).toEqualBody({ transactionStatus: 'RJCT' });
+      expect((await get(`${SEPA}/${paymentId}/authorisations/authorization_not_yet_available`).expect(200)).body).toEqualBody({ scaStatus: 'failed' });
     });
 
     it('the scaStatus link of the initiation answer reads the SCA status: received until decided', async () => {
-      const created = await request(sandbox.http).post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(payment('1.00')).expect(200);
-      expect((await get(created.body._links.scaStatus.href).expect(200)).body).toEqual({ scaStatus: 'received' });
+      const created = await request(sandbox.http).post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(payment('1.00')).expect(CREATED);
+      expect((await get(created.body._links.scaStatus.href).expect(200)).body).toEqualBody({ scaStatus: 'received' });
     });
 
     it('only the holder of the debtor account decides; an already decided payment is 409', async () => {
       const paymentId = await initiate(payment('10.00'));
       const stranger = await decide(`payments/${paymentId}`, 'susanne.mustermann', 'approve').expect(401);
-      expect(stranger.body).toEqual(tppError('PSU_CREDENTIALS_INVALID', `{sensitive} XS2A022E: the PSU does not hold the debtor account of payment ${paymentId}`));
+      expect(stranger.body).toEqualBody(tppError('PSU_CREDENTIALS_INVALID', `{sensitive} XS2A022E: the PSU does not hold the debtor account of payment ${paymentId}`));
       await decide(`payments/${paymentId}`, 'nobody', 'approve').expect(401);
       await decide(`payments/${paymentId}`, 'georg.mustermann', 'approve').expect(200);
       const again = await decide(`payments/${paymentId}`, 'georg.mustermann', 'deny').expect(409);
-      expect(again.body).toEqual(tppError('STATUS_INVALID', `{sensitive} XS2A021E: payment ${paymentId} is ACSP, not waiting for the account holder`));
-      expect((await get(`${SEPA}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'ACSP' });
+      expect(again.body).toEqualBody(tppError('STATUS_INVALID', `{sensitive} XS2A021E: payment ${paymentId} is ACSP, not waiting for the account holder`));
+      expect((await get(`${SEPA}/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: 'ACSP' });
     });
 
     it('an unknown payment is 404 RESOURCE_UNKNOWN', async () => {
       const response = await decide('payments/3d9a81b3-a47d-4130-8765-a9c0ff861b99', 'georg.mustermann', 'approve').expect(404);
-      expect(response.body).toEqual(tppError('RESOURCE_UNKNOWN', '{sensitive} XS2A015E: payment 3d9a81b3-a47d-4130-8765-a9c0ff861b99 unknown'));
+      expect(response.body).toEqualBody(tppError('RESOURCE_UNKNOWN', '{sensitive} XS2A015E: payment 3d9a81b3-a47d-4130-8765-a9c0ff861b99 unknown'));
     });
 
     it('start authorisation of a RCVD payment: 201 with links; of a decided one: 409', async () => {
       const paymentId = await initiate(payment('10.00'));
       const response = await request(sandbox.http).post(`${SEPA}/${paymentId}/authorisations`).set(tppHeaders()).expect(201);
       const { authorisationId } = response.body;
-      expect(response.body).toEqual({
+      expect(response.body).toEqualBody({
         scaStatus: 'received',
         authorisationId,
         _links: {
@@ -186,7 +187,7 @@ describe('headless SCA and authorisations (SCA_MODE=redirect)', () => {
       const ids = (await get(`${SEPA}/${paymentId}/authorisations`).expect(200)).body.authorisationIds;
       expect(ids).toEqual([expect.any(String), authorisationId]);
       await decide(`payments/${paymentId}`, 'georg.mustermann', 'approve').expect(200);
-      expect((await get(`${SEPA}/${paymentId}/authorisations/${authorisationId}`).expect(200)).body).toEqual({ scaStatus: 'finalised' });
+      expect((await get(`${SEPA}/${paymentId}/authorisations/${authorisationId}`).expect(200)).body).toEqualBody({ scaStatus: 'finalised' });
       await request(sandbox.http).post(`${SEPA}/${paymentId}/authorisations`).set(tppHeaders()).expect(409);
       await get(`${SEPA}/${paymentId}/authorisations/3d9a81b3-a47d-4130-8765-a9c0ff861b99`).expect(404);
     });
@@ -208,7 +209,7 @@ describe('headless SCA and authorisations (SCA_MODE=redirect)', () => {
         const { authorisationId } = started.body;
         expect(started.headers['location']).toBe(`${SEPA}/${paymentId}/cancellation-authorisations/${authorisationId}`);
         expect(started.headers['aspsp-sca-approach']).toBe('REDIRECT');
-        expect(started.body).toEqual({
+        expect(started.body).toEqualBody({
           scaStatus: 'received',
           authorisationId,
           _links: {
@@ -218,35 +219,35 @@ describe('headless SCA and authorisations (SCA_MODE=redirect)', () => {
             scaStatus: { href: `${SEPA}/${paymentId}/cancellation-authorisations/${authorisationId}` },
           },
         });
-        expect((await get(`${SEPA}/${paymentId}/cancellation-authorisations`).expect(200)).body).toEqual({ authorisationIds: [authorisationId] });
+        expect((await get(`${SEPA}/${paymentId}/cancellation-authorisations`).expect(200)).body).toEqualBody({ authorisationIds: [authorisationId] });
         const response = await decide(`payments/${paymentId}/cancellation`, 'georg.mustermann', 'approve').expect(200);
-        expect(response.body).toEqual({ transactionStatus: 'CANC' });
-        expect((await get(`${SEPA}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'CANC' });
-        expect((await get(`${SEPA}/${paymentId}/cancellation-authorisations/${authorisationId}`).expect(200)).body).toEqual({ scaStatus: 'finalised' });
+        expect(response.body).toEqualBody({ transactionStatus: 'CANC' });
+        expect((await get(`${SEPA}/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: 'CANC' });
+        expect((await get(`${SEPA}/${paymentId}/cancellation-authorisations/${authorisationId}`).expect(200)).body).toEqualBody({ scaStatus: 'finalised' });
       });
 
       it('deny it: the payment stays PDNG, the cancellation authorisation failed', async () => {
         const paymentId = await pending();
         const { authorisationId } = (await request(sandbox.http).post(`${SEPA}/${paymentId}/cancellation-authorisations`).set(tppHeaders()).expect(201)).body;
-        expect((await decide(`payments/${paymentId}/cancellation`, 'georg.mustermann', 'deny').expect(200)).body).toEqual({ transactionStatus: 'PDNG' });
-        expect((await get(`${SEPA}/${paymentId}/cancellation-authorisations/${authorisationId}`).expect(200)).body).toEqual({ scaStatus: 'failed' });
+        expect((await decide(`payments/${paymentId}/cancellation`, 'georg.mustermann', 'deny').expect(200)).body).toEqualBody({ transactionStatus: 'PDNG' });
+        expect((await get(`${SEPA}/${paymentId}/cancellation-authorisations/${authorisationId}`).expect(200)).body).toEqualBody({ scaStatus: 'failed' });
       });
 
       it('a payment that is not PDNG has no cancellation to authorise', async () => {
         const paymentId = await initiate(payment('10.00'));
         const start = await request(sandbox.http).post(`${SEPA}/${paymentId}/cancellation-authorisations`).set(tppHeaders()).expect(409);
-        expect(start.body).toEqual(tppError('STATUS_INVALID', `{sensitive} XS2A021E: payment ${paymentId} is RCVD, not waiting for the account holder`));
+        expect(start.body).toEqualBody(tppError('STATUS_INVALID', `{sensitive} XS2A021E: payment ${paymentId} is RCVD, not waiting for the account holder`));
         const decision = await decide(`payments/${paymentId}/cancellation`, 'georg.mustermann', 'approve').expect(409);
         expect(decision.body.tppMessages[0].code).toBe('STATUS_INVALID');
-        expect((await get(`${SEPA}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'RCVD' });
+        expect((await get(`${SEPA}/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: 'RCVD' });
       });
 
       it('an instant payment offers no cancellation authorisation at all: 405 SERVICE_INVALID', async () => {
         const instant = '/v1/payments/instant-sepa-credit-transfers';
-        const { paymentId } = (await request(sandbox.http).post(instant).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(payment('10.00')).expect(200)).body;
+        const { paymentId } = (await request(sandbox.http).post(instant).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(payment('10.00')).expect(CREATED)).body;
         const start = await request(sandbox.http).post(`${instant}/${paymentId}/cancellation-authorisations`).set(tppHeaders()).expect(405);
-        expect(start.body).toEqual(tppError('SERVICE_INVALID', `{sensitive} XS2A030E: payment ${paymentId} is an instant payment and can never be cancelled`));
-        expect((await get(`${instant}/${paymentId}/cancellation-authorisations`).expect(200)).body).toEqual({ authorisationIds: [] });
+        expect(start.body).toEqualBody(tppError('SERVICE_INVALID', `{sensitive} XS2A030E: payment ${paymentId} is an instant payment and can never be cancelled`));
+        expect((await get(`${instant}/${paymentId}/cancellation-authorisations`).expect(200)).body).toEqualBody({ authorisationIds: [] });
       });
     });
   });
@@ -259,13 +260,13 @@ describe('headless SCA and authorisations (SCA_MODE=redirect)', () => {
     const base = await path();
     const response = await request(sandbox.http).put(`${base}/authorization_not_yet_available`).set(tppHeaders()).send({ psuData: { password: 'sandbox' } }).expect(405);
     expect(response.headers['x-request-id']).toEqual(expect.any(String));
-    expect(response.body).toEqual(tppError('SERVICE_INVALID', '{sensitive} XS2A031E: PUT on an authorisation is not offered: the sandbox uses the redirect approach, follow scaRedirect'));
+    expect(response.body).toEqualBody(tppError('SERVICE_INVALID', '{sensitive} XS2A031E: PUT on an authorisation is not offered: the sandbox uses the redirect approach, follow scaRedirect'));
   });
 
   it('the Erwin fixture PSU holds only Erwin', async () => {
     const consentId = await createConsent({ availableAccounts: 'allAccounts' });
     await decide(`consents/${consentId}`, 'erwin.mustermann', 'approve').expect(200);
-    expect((await get(`/v1/consents/${consentId}`).expect(200)).body.access.accounts).toEqual([reference(ERWIN)]);
+    expect((await get(`/v1/consents/${consentId}`).expect(200)).body.access.accounts).toEqualBody([reference(ERWIN)]);
   });
 });
 
@@ -278,7 +279,7 @@ describe('sandbox control switched off (SANDBOX_CONTROL=false)', () => {
     ['put', '/sandbox/clock'],
   ])('%s %s is an unknown route', async (method, path) => {
     const response = await request(sandbox.http)[method as 'get'](path).send({ today: '2027-01-01' }).expect(404);
-    expect(response.body).toEqual(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A012E: no route ${method.toUpperCase()} ${path}`));
+    expect(response.body).toEqualBody(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A012E: no route ${method.toUpperCase()} ${path}`));
   });
 
   it('leaves the control endpoints out of the OpenAPI document', async () => {

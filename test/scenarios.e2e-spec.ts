@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { CREATED } from './support/profile';
 import { isValidIban } from '../src/common/iban';
 import { GEORG, MARIANNE, reference, VALID_CONSENT } from './support/fixtures';
 import { allAccountsConsent, tppError, tppHeaders, useSandbox } from './support/sandbox';
@@ -47,13 +48,13 @@ describe('scenarios: a suite\'s own test data', () => {
 
     const own = await read('/v1/accounts?withBalance=true', first.consentId).expect(200);
     expect(own.body.accounts.map((account: { iban: string }) => account.iban)).toEqual(first.accounts.map((account: { iban: string }) => account.iban));
-    expect(own.body.accounts[0]).toMatchObject({ name: 'Anna Test', product: 'Giro', bic: 'TESTAT99' });
+    expect(own.body.accounts[0]).toMatchBody({ name: 'Anna Test', product: 'Giro', bic: 'TESTAT99' });
     expect(own.body.accounts[0].balances.map((balance: { balanceAmount: { amount: string } }) => balance.balanceAmount.amount)).toEqual(['90.00', '100.00']);
 
     const theirs = second.accounts[0].iban;
     for (const path of [`/v1/accounts/${theirs}`, `/v1/accounts/${theirs}/balances`, `/v1/accounts/${theirs}/transactions?bookingStatus=booked`]) {
       const response = await read(path, first.consentId).expect(404);
-      expect(response.body).toEqual(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A016E: resource ${theirs} unknown, not found or not part of the current consent`));
+      expect(response.body).toEqualBody(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A016E: resource ${theirs} unknown, not found or not part of the current consent`));
     }
 
     await request(sandbox.http).delete(`/sandbox/scenarios/${first.scenarioId}`).expect(204);
@@ -61,14 +62,14 @@ describe('scenarios: a suite\'s own test data', () => {
     const stillThere = await read(`/v1/accounts/${theirs}/transactions?bookingStatus=both`, second.consentId).expect(200);
     expect(stillThere.body.transactions.booked).toHaveLength(2);
     const again = await request(sandbox.http).delete(`/sandbox/scenarios/${first.scenarioId}`).expect(404);
-    expect(again.body).toEqual(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A023E: scenario ${first.scenarioId} unknown`));
+    expect(again.body).toEqualBody(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A023E: scenario ${first.scenarioId} unknown`));
   });
 
   it('transactions and standing orders come in the bank\'s shape', async () => {
     const { consentId, accounts } = (await create(scenario('Cara Test', '100.00')).expect(201)).body;
     const iban = accounts[0].iban;
     const booked = (await read(`/v1/accounts/${iban}/transactions?bookingStatus=both`, consentId).expect(200)).body;
-    expect(booked.transactions.booked[0]).toMatchObject({
+    expect(booked.transactions.booked[0]).toMatchBody({
       bookingDate: '2026-03-05',
       valueDate: '2026-03-05',
       transactionAmount: { currency: 'EUR', amount: '1500.00' },
@@ -77,9 +78,9 @@ describe('scenarios: a suite\'s own test data', () => {
       debtorAccount: reference('AT611904300234573201'),
       bankTransactionCode: 'PMNT-RCDT-ESCT',
     });
-    expect(booked.transactions.pending).toEqual([expect.objectContaining({ bookingDate: '2026-03-14', valueDate: null })]);
+    expect(booked.transactions.pending).toMatchBody([{ bookingDate: '2026-03-14', valueDate: null }]);
     const information = (await read(`/v1/accounts/${iban}/transactions?bookingStatus=information`, consentId).expect(200)).body.transactions.information;
-    expect(information[0].additionalInformationStructured.standingOrderDetails).toEqual({
+    expect(information[0].additionalInformationStructured.standingOrderDetails).toEqualBody({
       startDate: '2026-01-01',
       frequency: 'Monthly',
       endDate: null,
@@ -99,12 +100,12 @@ describe('scenarios: a suite\'s own test data', () => {
         .post('/v1/payments/sepa-credit-transfers')
         .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' }))
         .send({ debtorAccount: { iban: accounts[0].iban }, instructedAmount: { currency: 'EUR', amount }, creditorAccount: { iban: GEORG }, creditorName: 'Georg Mustermann' })
-        .expect(200);
+        .expect(CREATED);
     const funded = (await pay('100.00')).body.paymentId;
     const overdrawn = (await pay('100.01')).body.paymentId;
     await request(sandbox.http).post(`/sandbox/sca/payments/${funded}`).send({ psuId: 'georg.mustermann', decision: 'approve' }).expect(401);
-    expect((await request(sandbox.http).post(`/sandbox/sca/payments/${funded}`).send({ psuId, decision: 'approve' }).expect(200)).body).toEqual({ transactionStatus: 'ACSP' });
-    expect((await request(sandbox.http).post(`/sandbox/sca/payments/${overdrawn}`).send({ psuId, decision: 'approve' }).expect(200)).body).toEqual({ transactionStatus: 'RJCT' });
+    expect((await request(sandbox.http).post(`/sandbox/sca/payments/${funded}`).send({ psuId, decision: 'approve' }).expect(200)).body).toEqualBody({ transactionStatus: 'ACSP' });
+    expect((await request(sandbox.http).post(`/sandbox/sca/payments/${overdrawn}`).send({ psuId, decision: 'approve' }).expect(200)).body).toEqualBody({ transactionStatus: 'RJCT' });
   });
 
   it('stays out of the bank\'s consents: the fixture consent and new allAccounts consents do not see scenario accounts', async () => {
@@ -130,7 +131,7 @@ describe('scenarios: a suite\'s own test data', () => {
   ])('refuses %j with FORMAT_ERROR naming the field, storing nothing', async (body, path, description) => {
     const before = await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM accounts');
     const response = await create(body).expect(400);
-    expect(response.body).toEqual(tppError('FORMAT_ERROR', `{sensitive} XS2A001E: ${description}`, path));
+    expect(response.body).toEqualBody(tppError('FORMAT_ERROR', `{sensitive} XS2A001E: ${description}`, path));
     expect(await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM accounts')).toEqual(before);
   });
 });
@@ -143,11 +144,11 @@ describe('scenarios: optional fields sent as null', () => {
       .post('/sandbox/scenarios')
       .send({ accounts: [{ name: 'Null Test', currency: null, product: null, balances: { interimAvailable: '1.00', forwardAvailable: '1.00' }, booked: null, pending: null, standingOrders: null }] })
       .expect(201);
-    expect(response.body.accounts).toEqual([expect.objectContaining({ currency: 'EUR', name: 'Null Test' })]);
+    expect(response.body.accounts).toEqualBody([expect.objectContaining({ currency: 'EUR', name: 'Null Test' })]);
     const transactions = await request(sandbox.http)
       .get(`/v1/accounts/${response.body.accounts[0].iban}/transactions?bookingStatus=both`)
       .set(tppHeaders({ 'Consent-ID': response.body.consentId }))
       .expect(200);
-    expect(transactions.body.transactions).toMatchObject({ booked: [], pending: [], information: null });
+    expect(transactions.body.transactions).toMatchBody({ booked: [], pending: [], information: null });
   });
 });

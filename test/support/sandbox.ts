@@ -9,6 +9,7 @@ import type { App } from 'supertest/types';
 import { DataSource } from 'typeorm';
 import { createApp, openApiDocument } from '../../src/app.factory';
 import { OpenApiContract } from './openapi-contract';
+import { CREATED, PROFILE } from './profile';
 
 /** The date every e2e test runs on unless it sets SANDBOX_DATE itself. */
 export const TODAY = '2026-03-15';
@@ -33,7 +34,7 @@ export function temporaryDatabasePath(): string {
  * settings; the same file can be passed again to test a restart.
  */
 export async function startSandbox(settings: Record<string, string> = {}, databasePath = temporaryDatabasePath()): Promise<Sandbox> {
-  const environment: Record<string, string> = { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_PATH: databasePath, SANDBOX_DATE: TODAY, ...settings };
+  const environment: Record<string, string> = { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_PATH: databasePath, SANDBOX_DATE: TODAY, PROFILE, ...settings };
   const saved = Object.fromEntries(Object.keys(environment).map((key) => [key, process.env[key]]));
   Object.assign(process.env, environment);
   let app: INestApplication<App>;
@@ -84,17 +85,13 @@ export function tppHeaders(extra: Record<string, string> = {}): Record<string, s
 }
 
 /** Creates a consent for `allAccounts` (valid at once in SCA_MODE=auto) and answers its ID; `created` is the profile's creation status. */
-export async function allAccountsConsent(http: App, terms: object = {}, created: 200 | 201 = 200): Promise<string> {
+export async function allAccountsConsent(http: App, terms: object = {}, created: number = CREATED): Promise<string> {
   const body = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4, ...terms };
   const response = await request(http).post('/v1/consents').set(tppHeaders()).send(body).expect(created);
   return response.body.consentId;
 }
 
-/** A body as the profile answers it: PROFILE=berlin-group leaves out every null property (docs/profiles.md). */
-export const inProfile = <T>(profile: 'bank' | 'berlin-group', body: T): T =>
-  profile === 'berlin-group' ? (JSON.parse(JSON.stringify(body, (_, value: unknown) => (value === null ? undefined : value))) as T) : body;
-
-/** The Berlin Group error body with one message. */
+/** The Berlin Group error body with one message, as the bank writes it (`toEqualBody` shapes it for the run's profile). */
 export function tppError(code: string, text: string, path: string | null = null) {
   return { tppMessages: [{ category: 'ERROR', code, path, text }], _links: null };
 }

@@ -1,0 +1,44 @@
+/**
+ * The profile this run of the e2e suite answers in (docs/profiles.md): jest's `berlin-group`
+ * project sets TEST_PROFILE and runs the suites again; every sandbox a test starts takes it unless
+ * the test names a profile itself. The bodies the tests expect are written as the bank answers
+ * them; `shaped` turns one into what the profile answers, independently of the app's own code.
+ */
+export const PROFILE: 'bank' | 'berlin-group' = process.env.TEST_PROFILE === 'berlin-group' ? 'berlin-group' : 'bank';
+
+/** The status of a creation (POST /v1/consents, a payment initiation): the bank's 200, Berlin Group's 201. */
+export const CREATED = PROFILE === 'berlin-group' ? 201 : 200;
+
+/** A body over 100 KiB: the bank's 413, or 400 in Berlin Group (its yaml has no 413). */
+export const TOO_LARGE = PROFILE === 'berlin-group' ? 400 : 413;
+
+/**
+ * A body as `profile` answers it: Berlin Group leaves out every null, and a standing order's months
+ * unless MonthlyVariable. Only plain objects and arrays are walked, so jest's asymmetric matchers
+ * (expect.any, expect.stringMatching) stay as they are.
+ */
+export function inProfile<T>(profile: 'bank' | 'berlin-group', body: T): T {
+  if (profile === 'bank') return body;
+  if (Array.isArray(body)) return body.map((item) => inProfile(profile, item)) as T;
+  if (body === null || typeof body !== 'object' || Object.getPrototypeOf(body) !== Object.prototype) return body;
+  const fields = Object.entries(body).filter(([key, value]) => value !== null && !(key === 'monthsOfExecution' && (body as { frequency?: unknown }).frequency !== 'MonthlyVariable'));
+  return Object.fromEntries(fields.map(([key, value]) => [key, inProfile(profile, value)])) as T;
+}
+
+/** A body as this run's profile answers it. */
+export const shaped = <T>(body: T): T => inProfile(PROFILE, body);
+
+/** Account details: the bank's bare object, or Berlin Group's `{"account": …}`. */
+export const accountDetails = <T>(account: T): T | { account: T } => shaped(PROFILE === 'berlin-group' ? { account } : account);
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace jest {
+    interface Matchers<R> {
+      /** toEqual against the body as this run's profile answers it (`shaped`). */
+      toEqualBody(expected: unknown): R;
+      /** toMatchObject against the body as this run's profile answers it (`shaped`). */
+      toMatchBody(expected: object): R;
+    }
+  }
+}
