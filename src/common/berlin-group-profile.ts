@@ -11,15 +11,16 @@ import { map, Observable } from 'rxjs';
 
 /**
  * A body as Berlin Group answers it: every null property left out, at any depth (the yaml declares
- * no field nullable), and a standing order's monthsOfExecution only with frequency MonthlyVariable
+ * no field nullable); a standing order's monthsOfExecution only with frequency MonthlyVariable
  * (the yaml: "contained if and only if the frequency equals MonthlyVariable", at most 11; the bank
- * lists all twelve months of a monthly order).
+ * lists all twelve months of a monthly order); a bulk's batchBookingPreferred as the yaml's
+ * boolean, where the bank echoes the string its clients send.
  */
 export function inBerlinGroupShape<T>(value: T): T {
   if (Array.isArray(value)) return value.map(inBerlinGroupShape) as T;
   if (value === null || typeof value !== 'object') return value;
   const kept = Object.entries(value).filter(([key, child]) => child !== null && !(key === 'monthsOfExecution' && (value as { frequency?: unknown }).frequency !== 'MonthlyVariable'));
-  return Object.fromEntries(kept.map(([key, child]) => [key, inBerlinGroupShape(child)])) as T;
+  return Object.fromEntries(kept.map(([key, child]) => [key, key === 'batchBookingPreferred' && typeof child === 'string' ? child === 'true' : inBerlinGroupShape(child)])) as T;
 }
 
 const WRAP = 'berlin-group:wrap';

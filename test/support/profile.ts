@@ -13,8 +13,8 @@ export const CREATED = PROFILE === 'berlin-group' ? 201 : 200;
 export const TOO_LARGE = PROFILE === 'berlin-group' ? 400 : 413;
 
 /**
- * A body as `profile` answers it: Berlin Group leaves out every null, and a standing order's months
- * unless MonthlyVariable. Only plain objects and arrays are walked, so jest's asymmetric matchers
+ * A body as `profile` answers it: Berlin Group leaves out every null and a standing order's months
+ * unless MonthlyVariable, and gives batchBookingPreferred as a boolean. Only plain objects and arrays are walked, so jest's asymmetric matchers
  * (expect.any, expect.stringMatching) stay as they are.
  */
 export function inProfile<T>(profile: 'bank' | 'berlin-group', body: T): T {
@@ -22,7 +22,7 @@ export function inProfile<T>(profile: 'bank' | 'berlin-group', body: T): T {
   if (Array.isArray(body)) return body.map((item) => inProfile(profile, item)) as T;
   if (body === null || typeof body !== 'object' || Object.getPrototypeOf(body) !== Object.prototype) return body;
   const fields = Object.entries(body).filter(([key, value]) => value !== null && !(key === 'monthsOfExecution' && (body as { frequency?: unknown }).frequency !== 'MonthlyVariable'));
-  return Object.fromEntries(fields.map(([key, value]) => [key, inProfile(profile, value)])) as T;
+  return Object.fromEntries(fields.map(([key, value]) => [key, key === 'batchBookingPreferred' && typeof value === 'string' ? value === 'true' : inProfile(profile, value)])) as T;
 }
 
 /** A body as this run's profile answers it. */
