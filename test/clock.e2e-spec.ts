@@ -90,6 +90,20 @@ describe('the sandbox clock', () => {
     expect((await request(sandbox.http).get('/sandbox/clock').expect(200)).body).toEqualBody(before);
   });
 
+  it('150 concurrent one-day advances move the clock 150 days: each moves it from where the one before left it', async () => {
+    await setClock(TODAY);
+    const answers = await Promise.all(Array.from({ length: 150 }, () => request(sandbox.http).post('/sandbox/clock/advance').send({ days: 1 })));
+    expect(answers.map(({ status }) => status)).toEqual(Array(150).fill(200));
+    // Every answer names the date its own move reached: 150 different days, one after another.
+    const reached = answers.map(({ body }) => body.today as string).sort();
+    expect(new Set(reached).size).toBe(150);
+    expect(reached.at(-1)).toBe('2026-08-12');
+    expect((await request(sandbox.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-08-12' });
+    const [{ today }] = await sandbox.dataSource.query('SELECT today FROM sandbox_clock');
+    expect(today).toBe('2026-08-12');
+    await setClock(TODAY);
+  });
+
   it('the calendar ends with 9999-12-31: an advance past it is 400 FORMAT_ERROR, the clock unchanged', async () => {
     await setClock('9999-12-01');
     const response = await request(sandbox.http).post('/sandbox/clock/advance').send({ days: 36500 }).expect(400);

@@ -46,8 +46,19 @@ export class ClockService implements OnModuleInit {
     return this.stored ?? this.configured ?? utcToday();
   }
 
-  async set(today: string): Promise<void> {
-    await this.writes.run((manager) => manager.upsert(SandboxClock, { id: ROW, today }, ['id']));
+  /**
+   * Moves the clock from the date it stands at inside the write, not at the request: concurrent
+   * moves add up (150 one-day advances move it 150 days) instead of overwriting each other.
+   * `to` may throw a DomainError to refuse the move; nothing is then stored.
+   */
+  async move(to: (today: string) => string): Promise<string> {
+    const today = await this.writes.run(async (manager) => {
+      const row = await manager.findOneBy(SandboxClock, { id: ROW });
+      const next = to(row?.today ?? this.configured ?? utcToday());
+      await manager.upsert(SandboxClock, { id: ROW, today: next }, ['id']);
+      return next;
+    });
     this.stored = today;
+    return today;
   }
 }

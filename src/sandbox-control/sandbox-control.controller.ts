@@ -108,7 +108,7 @@ export class SandboxControlController {
   @ApiOperation({ summary: 'Set the sandbox date: consents past validUntil expire, pending payments whose date has come execute' })
   @ApiOkResponse({ type: ClockDto })
   async setClock(@Body() { today }: ClockDto): Promise<ClockDto> {
-    return this.control.moveClock(today);
+    return this.control.setClock(today);
   }
 
   @Post('clock/advance')
@@ -116,6 +116,6 @@ export class SandboxControlController {
   @ApiOperation({ summary: 'Move the sandbox date forward by some days, with the same effects' })
   @ApiOkResponse({ type: ClockDto })
   async advanceClock(@Body() { days }: AdvanceClockDto): Promise<ClockDto> {
-    return this.control.moveClock(this.control.advancedBy(days));
+    return this.control.advanceClock(days);
   }
 }

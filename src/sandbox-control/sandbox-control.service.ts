@@ -13,16 +13,22 @@ export class SandboxControlService {
     private readonly payments: PaymentInitiationService,
   ) {}
 
-  /** Today moved on by `days`; the calendar of the sandbox ends with year 9999, as `YYYY-MM-DD` does. */
-  advancedBy(days: number): string {
-    const today = addDays(this.clock.today(), days);
-    if (!isDateOnly(today)) throw new FormatError('days', `the clock cannot move past 9999-12-31 (it is ${this.clock.today()})`);
-    return today;
+  /** Sets the date, then lets every time rule catch up at once instead of on the next read. */
+  async setClock(today: string): Promise<{ today: string }> {
+    return this.moveClock(() => today);
   }
 
-  /** Sets the date, then lets every time rule catch up at once instead of on the next read. */
-  async moveClock(today: string): Promise<{ today: string }> {
-    await this.clock.set(today);
+  /** Moves the date on by `days`; the calendar of the sandbox ends with year 9999, as `YYYY-MM-DD` does. */
+  async advanceClock(days: number): Promise<{ today: string }> {
+    return this.moveClock((today) => {
+      const next = addDays(today, days);
+      if (!isDateOnly(next)) throw new FormatError('days', `the clock cannot move past 9999-12-31 (it is ${today})`);
+      return next;
+    });
+  }
+
+  private async moveClock(to: (today: string) => string): Promise<{ today: string }> {
+    const today = await this.clock.move(to);
     await this.consents.expireDue();
     await this.payments.executeDue();
     return { today };
