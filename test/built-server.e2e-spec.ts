@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../src/database/data-source';
 import { connect } from 'node:net';
 import Database from 'better-sqlite3';
 import { sepaPayment } from './support/fixtures';
@@ -203,5 +206,43 @@ describe('the built server with a bad setting', () => {
       expect(existsSync(databasePath)).toBe(false);
       removeDatabase(databasePath);
     }
+  });
+});
+
+describe('the built server on a database it cannot use', () => {
+  const start = async (databasePath: string) => {
+    const server = spawnServer([build.main], { NODE_PATH: build.nodePath, NODE_ENV: 'development', PORT: String(await freePort()), DATABASE_PATH: databasePath });
+    const started = Date.now();
+    const exit = await server.exited;
+    return { exit, seconds: (Date.now() - started) / 1000, errors: server.errors() };
+  };
+
+  it.each([
+    ['garbage', (path: string) => (writeFileSync(path, 'this is not a database, '.repeat(400)), path), 'file is not a database'],
+    // Root may write anywhere, so "unwritable" is a folder that is a file.
+    ['a folder that is a file', (path: string) => (writeFileSync(path, ''), join(path, 'sandbox.sqlite')), `EEXIST: file already exists, mkdir '${'PATH'}'`],
+  ])('%s: exits 1 at once, naming the file', async (_, spoil, reason) => {
+    const folder = temporaryDatabasePath();
+    const databasePath = spoil(folder);
+    const { exit, seconds, errors } = await start(databasePath);
+    expect(exit).toEqual({ code: 1, signal: null });
+    // The last line is the one the supervisor's log shows: the file and the reason.
+    expect(errors.trim().split('\n').at(-1)).toBe(`Cannot open the database ${databasePath}: ${reason.replace('PATH', folder)}`);
+    expect(seconds).toBeLessThan(10); // it retried for about 25 s before
+    removeDatabase(folder);
+  });
+
+  it('a database migrated by a newer version of the sandbox: exits 1, naming the file and the migration it does not know', async () => {
+    const databasePath = temporaryDatabasePath();
+    const dataSource = await new DataSource(dataSourceOptions(databasePath)).initialize();
+    await dataSource.runMigrations();
+    await dataSource.query('INSERT INTO migrations (timestamp, name) VALUES (?, ?)', [1899999999999, 'Future1899999999999']);
+    await dataSource.destroy();
+    const { exit, errors } = await start(databasePath);
+    expect(exit).toEqual({ code: 1, signal: null });
+    expect(errors.trim().split('\n').at(-1)).toBe(
+      `The database ${databasePath} was migrated by a newer version of the sandbox (Future1899999999999): refusing to start on it`,
+    );
+    removeDatabase(databasePath);
   });
 });

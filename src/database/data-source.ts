@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { InitialSchema1795200000000 } from '../../migrations/1795200000000-InitialSchema';
 import { Payments1795300000000 } from '../../migrations/1795300000000-Payments';
@@ -17,8 +15,7 @@ import { Authorisation } from '../authorisation/authorisation.entity';
 
 /** The one TypeORM definition used by the app, the TypeORM CLI, the seed script and the tests. */
 export function dataSourceOptions(databasePath: string): DataSourceOptions {
-  // better-sqlite3 creates the file but not its folder.
-  if (databasePath !== ':memory:') mkdirSync(dirname(databasePath), { recursive: true });
+  // TypeORM's better-sqlite3 driver creates the file's folder when it connects.
   return {
     type: 'better-sqlite3',
     database: databasePath,
@@ -37,6 +34,28 @@ export function dataSourceOptions(databasePath: string): DataSourceOptions {
       db.pragma('cache_size = -2000');
     },
   };
+}
+
+/**
+ * Opens, migrates and checks the database for the app. A file that cannot be opened (garbage,
+ * truncated, unwritable) or a schema migrated by a newer version of the sandbox is not a passing
+ * fault: the start fails at once with a message naming the file (docs/operations.md).
+ */
+export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
+  const dataSource = new DataSource(options);
+  try {
+    await dataSource.initialize();
+  } catch (error) {
+    throw new Error(`Cannot open the database ${String(options.database)}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const known = new Set((options.migrations as (new () => { name?: string })[]).map((migration) => new migration().name));
+  const applied = (await dataSource.query('SELECT name FROM migrations')) as { name: string }[];
+  const newer = applied.map(({ name }) => name).filter((name) => !known.has(name));
+  if (newer.length > 0) {
+    await dataSource.destroy();
+    throw new Error(`The database ${String(options.database)} was migrated by a newer version of the sandbox (${newer.join(', ')}): refusing to start on it`);
+  }
+  return dataSource;
 }
 
 /** For the TypeORM CLI (`npm run typeorm -- migration:show`). */

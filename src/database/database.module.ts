@@ -7,7 +7,7 @@ import { seedFixtures } from '../../seeds/fixtures';
 import { TppErrorResponse } from '../common/error-response.dto';
 import { COMMON_ERRORS } from '../common/tpp-request.guard';
 import { Environment } from '../config/environment';
-import { dataSourceOptions } from './data-source';
+import { dataSourceOptions, openDataSource } from './data-source';
 import { GroupCommit } from './group-commit';
 
 /** Upserts the fixtures once the migrations have run, before the server accepts a request. */
@@ -51,7 +51,10 @@ class HealthController {
         ...dataSourceOptions(config.get('DATABASE_PATH', { infer: true })),
         migrationsRun: true,
         migrationsTransactionMode: 'all',
+        // openDataSource fails for good reasons only: retrying (10 times, 3 s apart) only delayed the message.
+        retryAttempts: 0,
       }),
+      dataSourceFactory: (options) => openDataSource(options!),
     }),
   ],
   controllers: [HealthController],
