@@ -6,6 +6,8 @@ import { freePort, ServerProcess, spawnServer, waitForHealth } from './support/s
 jest.setTimeout(60_000);
 
 const TOKEN = 'secret-token-7f3a';
+/** An X-Request-ID the server made up for a request that sent none: a random UUID. */
+const MADE_UP = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** The server as `npm run start:prod` runs it, minus the build: main.ts in its own process. */
 function startServer(port: number, databasePath: string): ServerProcess {
@@ -31,18 +33,21 @@ describe('the server process', () => {
   let server: ServerProcess;
   let base: string;
   let exit: { code: number | null; signal: NodeJS.Signals | null };
-  const sent: { requestId: string | null; method: string; path: string; status: number }[] = [];
+  const sent: { requestId: unknown; method: string; path: string; status: number }[] = [];
 
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     server = startServer(port, databasePath);
     await waitForHealth(base);
-    sent.push({ requestId: null, method: 'GET', path: '/health', status: 200 }); // the poll that answered
+    // The poll that answered: it sent no X-Request-ID, so its answer and its log line carry a made-up one.
+    sent.push({ requestId: expect.stringMatching(MADE_UP), method: 'GET', path: '/health', status: 200 });
     const call = async (method: string, path: string, status: number, headers: Record<string, string>, body?: object) => {
-      const requestId = headers['X-Request-ID'] ?? null;
       const response = await fetch(`${base}${path}`, { method, headers: { 'Content-Type': 'application/json', ...headers }, body: body && JSON.stringify(body) });
       expect(response.status).toBe(status);
+      // The ID sent, or the one the answer made up; the log line carries the same.
+      const requestId = response.headers.get('x-request-id');
+      expect(requestId).toEqual(headers['X-Request-ID'] ?? expect.stringMatching(MADE_UP));
       sent.push({ requestId, method, path: path.split('?')[0], status });
     };
     const auth = () => ({ Authorization: `Bearer ${TOKEN}`, 'X-Request-ID': randomUUID() });

@@ -1,6 +1,6 @@
 import { ConfigService } from '@nestjs/config';
 import { LoggerModule } from 'nestjs-pino';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Environment } from '../config/environment';
 
 /** JSON wherever logs are collected (production, tests); readable lines for a developer at a terminal. */
@@ -18,7 +18,8 @@ export const RequestLoggingModule = LoggerModule.forRootAsync({
     pinoHttp: {
       level: config.get('LOG_LEVEL', { infer: true }),
       transport: !logsAreJson() ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
-      customProps: (request: IncomingMessage) => ({ requestId: request.headers['x-request-id'] ?? null }),
+      // The ID the answer carries: the client's, or the one made up where none came (request-id.middleware.ts).
+      customProps: (_request: IncomingMessage, response: ServerResponse) => ({ requestId: response.getHeader('x-request-id') ?? null }),
       serializers: {
         req: ({ method, url }: { method: string; url: string }) => ({ method, path: url.split('?')[0] }),
         res: ({ statusCode }: { statusCode: number }) => ({ status: statusCode }),
