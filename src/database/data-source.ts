@@ -27,10 +27,6 @@ export function dataSourceOptions(databasePath: string): DataSourceOptions {
     // fsyncs the log at every commit, so an answered write survives a power cut too; GroupCommit
     // shares one commit among the writes that arrive together, which keeps that affordable.
     enableWAL: true,
-    // How long a write waits for another process's write lock (a seed, a second server on the file).
-    // better-sqlite3 waits synchronously, so the driver's 5 s froze every request; after 100 ms the
-    // write answers 503 (group-commit.ts) and everything else goes on being served.
-    timeout: 100,
     prepareDatabase: (db) => {
       db.pragma('synchronous = FULL');
       // better-sqlite3 builds SQLite with a 16 MB page cache; SQLite's own default of 2 MB measured

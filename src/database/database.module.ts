@@ -51,6 +51,11 @@ class HealthController {
         ...dataSourceOptions(config.get('DATABASE_PATH', { infer: true })),
         migrationsRun: true,
         migrationsTransactionMode: 'all',
+        // How long a write of the server waits for another process's write lock (a seed, a second
+        // server on the file). better-sqlite3 waits synchronously, so the driver's 5 s froze every
+        // request; after 100 ms the write answers 503 (group-commit.ts) and the rest goes on being
+        // served. The seed scripts and the CLI keep the driver's 5 s: they have no one else to serve.
+        timeout: 100,
         // openDataSource fails for good reasons only: retrying (10 times, 3 s apart) only delayed the message.
         retryAttempts: 0,
       }),
