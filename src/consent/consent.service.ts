@@ -21,7 +21,7 @@ import { accessDecidedBy } from './consent-access';
 import { AccountReference, Consent, ConsentAccess } from './consent.entity';
 import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus } from './consent.machine';
 
-/** Longest validity a consent gets (docs/behaviour.md, "Account information"): a later validUntil is capped, which is why the answer may differ. */
+/** Longest validity a consent gets (docs/behaviour.md, "Consents"): a later validUntil is capped, which is why the answer may differ. */
 const MAX_VALIDITY_DAYS = 180;
 
 /** The bank's fixture consents: no request changes them (a TPP's delete leaves them, none waits for a decision). */
