@@ -1,5 +1,6 @@
 // Unit specs live beside the code (src/), e2e specs under test/; one run takes both. The e2e
-// suites that are not about one profile run a second time in PROFILE=berlin-group (docs/profiles.md).
+// suites that are not about one profile run a second time in PROFILE=berlin-group (docs/profiles.md),
+// and, given TEST_POSTGRES_URL, those not about the SQLite file a third time on PostgreSQL.
 const common = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   transform: { '^.+\\.ts$': 'ts-jest' },
@@ -14,11 +15,28 @@ const common = {
  */
 const BOTH_PROFILES = ['common', 'account-information', 'consents', 'payments', 'sca', 'scenarios', 'auth', 'clock', 'persistence', 'races', 'openapi', 'acknowledged-writes', 'sca-pages', 'disk-full'];
 
+/**
+ * What runs on PostgreSQL too: all but what is about the SQLite file itself (its pragmas, WAL,
+ * locks, a full disk, the strategy of its writes), the built server and the Docker files.
+ * test/postgres/ holds what needs PostgreSQL: several instances on one database.
+ */
+const BOTH_ENGINES = [
+  ...BOTH_PROFILES.filter((name) => name !== 'disk-full'),
+  'access-limit',
+  'profiles',
+  'fuzz',
+  'collection',
+  'sca-browser',
+  'two-instances',
+  'prebuilt-statements',
+  'write-seam',
+];
+
 module.exports = {
   // Finds (or, as root on Debian, installs) the Chromium the browser tests drive.
   globalSetup: '<rootDir>/test/support/find-browser.ts',
   projects: [
-    { ...common, displayName: 'bank', roots: ['<rootDir>/src', '<rootDir>/test'], testRegex: '.*\\.(spec|e2e-spec)\\.ts$' },
+    { ...common, displayName: 'bank', roots: ['<rootDir>/src', '<rootDir>/test'], testRegex: '.*\\.(spec|e2e-spec)\\.ts$', testPathIgnorePatterns: ['/test/postgres/'] },
     {
       ...common,
       displayName: 'berlin-group',
@@ -26,5 +44,16 @@ module.exports = {
       testRegex: `/(${BOTH_PROFILES.join('|')})\\.e2e-spec\\.ts$`,
       setupFiles: ['<rootDir>/test/support/berlin-group-run.ts'],
     },
+    ...(process.env.TEST_POSTGRES_URL
+      ? [
+          {
+            ...common,
+            displayName: 'postgres',
+            roots: ['<rootDir>/src', '<rootDir>/test'],
+            testRegex: `/(${BOTH_ENGINES.join('|')})\\.(spec|e2e-spec)\\.ts$`,
+            setupFiles: ['<rootDir>/test/support/postgres-run.ts'],
+          },
+        ]
+      : []),
   ],
 };

@@ -176,7 +176,7 @@ async function main(): Promise<void> {
     // The large database: the fixtures plus BULK_PAYMENTS payments and a large account.
     const load = { payments: Number(process.env.BULK_PAYMENTS ?? 1_000_000), transactions: Number(process.env.BULK_TRANSACTIONS ?? 100_000) };
     const seeding = performance.now();
-    const bulk = await loadBulk(join(folder, 'large.sqlite'), load, new Date().toISOString().slice(0, 10));
+    const bulk = await loadBulk({ DATABASE_PATH: join(folder, 'large.sqlite') }, load, new Date().toISOString().slice(0, 10));
     const seedSeconds = Math.round((performance.now() - seeding) / 100) / 10;
     console.error(`bulk seed: ${load.payments} payments, ${load.transactions} transactions in ${seedSeconds} s`);
     const large = await start(productionArgs, sandboxEnvironment('large.sqlite'), '/health');

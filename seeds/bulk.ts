@@ -7,11 +7,11 @@ import { Authorisation } from '../src/authorisation/authorisation.entity';
 import { newResourceId } from '../src/common/resource-id';
 import { Consent } from '../src/consent/consent.entity';
 import { validateEnvironment } from '../src/config/environment';
-import { dataSourceOptions } from '../src/database/data-source';
+import { DatabaseSetting, dataSourceOptions, openDataSource } from '../src/database/data-source';
 import type { PaymentStatus } from '../src/payment-initiation/payment.machine';
 import { Payment } from '../src/payment-initiation/payment.entity';
 import { scenarioRows } from '../src/sandbox-control/scenario';
-import { FIXTURE_ROWS, seedFixtures } from './fixtures';
+import { FIXTURE_ROWS } from './fixtures';
 
 /** Rows per INSERT: TypeORM builds long statements slowly, and 50 rows measured fastest. */
 const CHUNK = 50;
@@ -111,24 +111,23 @@ function daysBefore(today: string, days: number): string {
   return date.toISOString().slice(0, 10);
 }
 
-/** Migrates the file at `path` and seeds the fixtures if that is still to do, then adds the load. */
-export async function loadBulk(path: string, load: BulkLoad, today: string): Promise<BulkLoaded> {
-  const dataSource = await new DataSource(dataSourceOptions(path)).initialize();
+/** Migrates the database and seeds the fixtures if that is still to do, then adds the load. */
+export async function loadBulk(database: DatabaseSetting, load: BulkLoad, today: string): Promise<BulkLoaded> {
+  const dataSource = await openDataSource(dataSourceOptions(database));
   try {
-    await dataSource.runMigrations({ transaction: 'all' });
-    await dataSource.transaction((manager) => seedFixtures(manager));
     return await seedBulk(dataSource, load, today);
   } finally {
     await dataSource.destroy();
   }
 }
 
-/** `npm run seed:bulk`: BULK_PAYMENTS and BULK_TRANSACTIONS on DATABASE_PATH. */
+/** `npm run seed:bulk`: BULK_PAYMENTS and BULK_TRANSACTIONS on the server's database. */
 async function main(): Promise<void> {
-  const { DATABASE_PATH, SANDBOX_DATE } = validateEnvironment(process.env);
+  const environment = validateEnvironment(process.env);
+  const { SANDBOX_DATE } = environment;
   const load = { payments: Number(process.env.BULK_PAYMENTS ?? 1_000_000), transactions: Number(process.env.BULK_TRANSACTIONS ?? 100_000) };
   const started = performance.now();
-  const loaded = await loadBulk(DATABASE_PATH, load, SANDBOX_DATE ?? new Date().toISOString().slice(0, 10));
+  const loaded = await loadBulk(environment, load, SANDBOX_DATE ?? new Date().toISOString().slice(0, 10));
   console.log(`Added ${load.payments} payments and an account with ${load.transactions} transactions in ${Math.round(performance.now() - started)} ms:`, loaded);
 }
 

@@ -1,24 +1,22 @@
 import 'reflect-metadata';
-import { DataSource } from 'typeorm';
 import { validateEnvironment } from '../src/config/environment';
-import { dataSourceOptions } from '../src/database/data-source';
-import { resetSandbox, seedFixtures } from './fixtures';
+import { databaseName, dataSourceOptions, openDataSource } from '../src/database/data-source';
+import { resetSandbox } from './fixtures';
 
 /**
  * `npm run seed`: migrate and upsert the fixtures. `npm run db:reset` (`--reset`): also delete
- * everything TPPs created. Both work on DATABASE_PATH, like the server.
+ * everything TPPs created. Both work on the server's database (DATABASE_URL, else DATABASE_PATH).
  */
 async function main(): Promise<void> {
-  const { DATABASE_PATH } = validateEnvironment(process.env);
-  const dataSource = await new DataSource(dataSourceOptions(DATABASE_PATH)).initialize();
+  const options = dataSourceOptions(validateEnvironment(process.env));
+  // Opening migrates and upserts the fixtures, as the server does when it starts.
+  const dataSource = await openDataSource(options);
   try {
-    await dataSource.runMigrations({ transaction: 'all' });
     if (process.argv.includes('--reset')) {
       await resetSandbox(dataSource);
-      console.log(`Reset ${DATABASE_PATH}: TPP-created data deleted, fixtures reloaded.`);
+      console.log(`Reset ${databaseName(options)}: TPP-created data deleted, fixtures reloaded.`);
     } else {
-      await dataSource.transaction((manager) => seedFixtures(manager));
-      console.log(`Seeded the fixtures into ${DATABASE_PATH}.`);
+      console.log(`Seeded the fixtures into ${databaseName(options)}.`);
     }
   } finally {
     await dataSource.destroy();

@@ -5,6 +5,7 @@ import { AccountInformationModule } from './account-information/account-informat
 import { AuthModule } from './auth/auth.module';
 import { BerlinGroupExceptionFilter } from './common/berlin-group-exception.filter';
 import { BerlinGroupAnswers } from './common/berlin-group-profile';
+import { ClockModule } from './clock/clock.module';
 import { CommonModule } from './common/common.module';
 import { RequestLoggingModule } from './common/request-logging';
 import { createValidationPipe } from './common/validation.pipe';
@@ -32,6 +33,7 @@ export class AppModule {
         RequestLoggingModule,
         CommonModule,
         DatabaseModule,
+        ClockModule,
         AuthModule,
         ConsentModule,
         AccountInformationModule,

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { GEORG, MARIANNE, VALID_CONSENT } from './support/fixtures';
 import { inProfile } from './support/profile';
 import { allAccountsConsent as createConsent, tppError, tppHeaders, useSandbox } from './support/sandbox';
+import { AccessCount } from '../src/account-information/access-count.entity';
 
 const PRESENT = { 'PSU-IP-Address': '192.0.2.10' };
 
@@ -76,7 +77,7 @@ describe.each([
     const responses = await Promise.all(Array.from({ length: 50 }, () => read(`/v1/accounts/${GEORG}/balances`, consentId)));
     const statuses = responses.map((response) => response.status).sort();
     expect(statuses).toEqual([...Array(4).fill(200), ...Array(46).fill(EXCEEDED)]);
-    const rows = await sandbox.dataSource.query('SELECT accesses FROM consent_access_counts WHERE consentId = ?', [consentId]);
+    const rows = await sandbox.dataSource.getRepository(AccessCount).find({ select: { accesses: true }, where: { consentId } });
     expect(rows).toEqual([{ accesses: 4 }]);
   });
 });

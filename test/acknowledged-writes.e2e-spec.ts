@@ -1,51 +1,55 @@
 import { createHash } from 'node:crypto';
-import Database from 'better-sqlite3';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { AccessToken } from '../src/auth/client.entity';
+import { Authorisation } from '../src/authorisation/authorisation.entity';
+import { SandboxClock } from '../src/clock/sandbox-clock.entity';
+import { Store } from '../src/database/store';
+import { Payment } from '../src/payment-initiation/payment.entity';
+import { secondConnection } from './support/engine';
 import { CREATED } from './support/profile';
-import { GroupCommit } from '../src/database/group-commit';
 import { sepaPayment } from './support/fixtures';
 import { tppHeaders, useSandbox } from './support/sandbox';
 
 /**
- * The app has one SQLite connection, and a GroupCommit batch keeps a transaction open on it
+ * On SQLite the app has one connection, and a GroupCommit batch keeps a transaction open on it
  * across awaits. A write made beside it, rather than through it, would land in that batch's
  * open savepoint: answered before the batch commits, and undone if the batch's write fails.
- * Here each write is made while a batch is held open (as a write that waited for something
- * else would hold it), whose own write then fails.
+ * Here each write is made while another write is held open (as a write that waited for
+ * something else would hold it), which then fails; on PostgreSQL the two are transactions apart.
  */
 describe('every write answered 2xx is committed, whatever a concurrent write does', () => {
   const sandbox = useSandbox({ SCA_MODE: 'redirect' });
   const http = () => request(sandbox.http);
   /** A second connection sees only what is committed. */
-  let committed: Database.Database;
-  beforeAll(() => {
-    committed = new Database(sandbox.databasePath, { readonly: true });
+  let committed: DataSource;
+  beforeAll(async () => {
+    committed = await secondConnection(sandbox.database);
   });
-  afterAll(() => committed.close());
+  afterAll(() => committed.destroy());
   afterEach(() => jest.restoreAllMocks());
 
   const paymentHeaders = () => tppHeaders({ 'PSU-IP-Address': '192.0.2.10' });
-  const row = (sql: string, ...values: string[]) => committed.prepare(sql).get(...values);
 
   /**
    * Sends `write` while a batch is open in its savepoint, and makes that batch's write fail once
    * `write` is answered, or has queued its own write (which then waits for the batch).
    */
   async function besideFailingBatch(write: () => request.Test): Promise<request.Response> {
-    const writes = sandbox.app.get(GroupCommit);
+    const writes = sandbox.app.get(Store);
     let inside!: () => void;
     let release!: () => void;
     const entered = new Promise<void>((resolve) => (inside = resolve));
     const released = new Promise<void>((resolve) => (release = resolve));
-    const failing = writes.run(async () => {
+    const failing = writes.write(async () => {
       inside();
       await released;
       throw new Error('this write is refused');
     });
     await entered;
     const queued = new Promise<void>((resolve) => {
-      const run = writes.run.bind(writes);
-      jest.spyOn(writes, 'run').mockImplementation((work) => {
+      const run = writes.write.bind(writes);
+      jest.spyOn(writes, 'write').mockImplementation((work) => {
         resolve();
         return run(work);
       });
@@ -63,7 +67,7 @@ describe('every write answered 2xx is committed, whatever a concurrent write doe
     );
     expect(response.status).toBe(200);
     const tokenHash = createHash('sha256').update(response.body.access_token).digest('hex');
-    expect(row('SELECT clientId FROM access_tokens WHERE tokenHash = ?', tokenHash)).toEqual({ clientId: 'sandbox-tpp' });
+    expect(await committed.getRepository(AccessToken).findOne({ select: { clientId: true }, where: { tokenHash } })).toEqual({ clientId: 'sandbox-tpp' });
   });
 
   const SEPA = '/v1/payments/sepa-credit-transfers';
@@ -75,7 +79,8 @@ describe('every write answered 2xx is committed, whatever a concurrent write doe
     const resource = await create();
     const response = await besideFailingBatch(() => http().post(`${resource}/authorisations`).set(tppHeaders()).send({}));
     expect(response.status).toBe(201);
-    expect(row('SELECT kind, resourceId, status FROM authorisations WHERE id = ?', response.body.authorisationId)).toEqual({
+    const id = response.body.authorisationId;
+    expect(await committed.getRepository(Authorisation).findOne({ select: { kind: true, resourceId: true, status: true }, where: { id } })).toEqual({
       kind,
       resourceId: resource.split('/').at(-1),
       status: 'received',
@@ -86,10 +91,11 @@ describe('every write answered 2xx is committed, whatever a concurrent write doe
     const body = sepaPayment('10.00', { requestedExecutionDate: '2026-03-20' });
     const { paymentId } = (await http().post(SEPA).set(paymentHeaders()).send(body).expect(CREATED)).body;
     await http().post(`/sandbox/sca/payments/${paymentId}`).send({ psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
-    expect(row('SELECT status FROM payments WHERE id = ?', paymentId)).toEqual({ status: 'PDNG' });
+    const payment = () => committed.getRepository(Payment).findOne({ select: { status: true }, where: { id: paymentId } });
+    expect(await payment()).toEqual({ status: 'PDNG' });
     const response = await besideFailingBatch(() => http().put('/sandbox/clock').send({ today: '2026-03-20' }));
     expect(response.status).toBe(200);
-    expect(row('SELECT today FROM sandbox_clock')).toEqual({ today: '2026-03-20' });
-    expect(row('SELECT status FROM payments WHERE id = ?', paymentId)).toEqual({ status: 'ACSP' });
+    expect(await committed.getRepository(SandboxClock).find({ select: { today: true } })).toEqual([{ today: '2026-03-20' }]);
+    expect(await payment()).toEqual({ status: 'ACSP' });
   });
 });

@@ -3,6 +3,8 @@ import { CREATED } from './support/profile';
 import type { App } from 'supertest/types';
 import { sepaPayment, VALID_CONSENT } from './support/fixtures';
 import { basic, issueToken, tppError, tppHeaders, useSandbox } from './support/sandbox';
+import { Consent } from '../src/consent/consent.entity';
+import { AccessToken } from '../src/auth/client.entity';
 
 const tokenRequest = (http: App, authorization: string | null, form: string) => {
   const call = request(http).post('/oauth2/token').type('form').send(form);
@@ -33,7 +35,7 @@ describe('the token endpoint (either AUTH_MODE)', () => {
   });
 
   it('answers invalid_client (401, WWW-Authenticate) for missing, malformed or wrong credentials, and stores no token', async () => {
-    const tokensBefore = await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM access_tokens');
+    const tokensBefore = await sandbox.dataSource.getRepository(AccessToken).count();
     const refused: [string | null, string][] = [
       [null, 'grant_type=client_credentials'],
       ['Bearer abc', 'grant_type=client_credentials'],
@@ -47,7 +49,7 @@ describe('the token endpoint (either AUTH_MODE)', () => {
       expect(response.headers['www-authenticate']).toBe('Basic realm="psd2-sandbox"');
       expect(response.body).toEqualBody(INVALID_CLIENT);
     }
-    expect(await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM access_tokens')).toEqual(tokensBefore);
+    expect(await sandbox.dataSource.getRepository(AccessToken).count()).toEqual(tokensBefore);
   });
 
   it("issues a token for the bank clients' request: client_id and scope in the form, no HTTP Basic, no secret; the scope is echoed", async () => {
@@ -119,7 +121,7 @@ describe('AUTH_MODE=strict', () => {
     }
     const refused = await request(sandbox.http).post('/v1/consents').set(tppHeaders({ Authorization: 'Bearer forged' })).send(consentRequest).expect(401);
     expect(refused.body.tppMessages[0].code).toBe('TOKEN_INVALID');
-    expect(await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM consents WHERE fixture = 0')).toEqual([{ n: 0 }]);
+    expect(await sandbox.dataSource.getRepository(Consent).countBy({ fixture: false })).toBe(0);
 
     const token = await issueToken(sandbox.http);
     const response = await request(sandbox.http).get(path).set(as(token)).expect(200);

@@ -6,7 +6,7 @@ import { dataSourceOptions } from '../src/database/data-source';
 import { connect } from 'node:net';
 import Database from 'better-sqlite3';
 import { sepaPayment } from './support/fixtures';
-import { removeDatabase, temporaryDatabasePath } from './support/sandbox';
+import { removeDatabase, temporaryDatabase } from './support/sandbox';
 import { buildServer, freePort, ServerProcess, spawnServer, waitForHealth } from './support/server-process';
 
 jest.setTimeout(120_000);
@@ -21,7 +21,7 @@ afterAll(() => rmSync(build.folder, { recursive: true, force: true }));
 
 /** The built server on its own port and database file, as `npm run start:prod` runs it; startable again on the same file. */
 class BuiltSandbox {
-  readonly databasePath = temporaryDatabasePath();
+  readonly database = temporaryDatabase();
   port = 0;
 
   get base(): string {
@@ -35,7 +35,7 @@ class BuiltSandbox {
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       PORT: String(this.port),
-      DATABASE_PATH: this.databasePath,
+      DATABASE_PATH: this.database,
       SANDBOX_DATE: '2026-03-15',
       SCA_MODE: 'redirect',
     });
@@ -84,7 +84,7 @@ async function pourPaymentsUntil(signal: NodeJS.Signals, server: ServerProcess, 
 function stoppedUnderLoad(signal: NodeJS.Signals): { sandbox: BuiltSandbox; poured: Poured } {
   const stopped = { sandbox: new BuiltSandbox(), poured: {} as Poured };
   beforeAll(async () => Object.assign(stopped.poured, await pourPaymentsUntil(signal, await stopped.sandbox.start(), stopped.sandbox.base)));
-  afterAll(() => removeDatabase(stopped.sandbox.databasePath));
+  afterAll(() => removeDatabase(stopped.sandbox.database));
   return stopped;
 }
 
@@ -118,8 +118,8 @@ describe('crash safety: the built server killed with SIGKILL while payments pour
   it('the file passes PRAGMA integrity_check straight after the kill, still in WAL mode', () => {
     expect(poured.exit).toEqual({ code: null, signal: 'SIGKILL' });
     expect(poured.cutOff).toBe(CLIENTS); // every client was still sending when the server died
-    expect(integrityOf(sandbox.databasePath)).toEqual([{ integrity_check: 'ok' }]);
-    const database = new Database(sandbox.databasePath);
+    expect(integrityOf(sandbox.database)).toEqual([{ integrity_check: 'ok' }]);
+    const database = new Database(sandbox.database);
     try {
       expect(database.pragma('journal_mode')).toEqual([{ journal_mode: 'wal' }]);
     } finally {
@@ -129,7 +129,7 @@ describe('crash safety: the built server killed with SIGKILL while payments pour
 
   it('after a restart on the same file, every payment answered 200 is there, RCVD, as it was sent', async () => {
     await expectAcknowledgedStored(sandbox, poured.acknowledged);
-    expect(integrityOf(sandbox.databasePath)).toEqual([{ integrity_check: 'ok' }]);
+    expect(integrityOf(sandbox.database)).toEqual([{ integrity_check: 'ok' }]);
   });
 });
 
@@ -141,8 +141,8 @@ describe('a graceful stop: the built server sent SIGTERM while payments pour in'
     expect(poured.exit).toEqual({ code: null, signal: 'SIGTERM' });
     expect(poured.cutOff).toBe(CLIENTS);
     // The last connection to close checkpoints the write-ahead log and removes it.
-    expect(existsSync(`${sandbox.databasePath}-wal`)).toBe(false);
-    expect(integrityOf(sandbox.databasePath)).toEqual([{ integrity_check: 'ok' }]);
+    expect(existsSync(`${sandbox.database}-wal`)).toBe(false);
+    expect(integrityOf(sandbox.database)).toEqual([{ integrity_check: 'ok' }]);
   });
 
   it('after a restart on the same file, every payment answered 200 is there, RCVD, as it was sent', async () => {
@@ -152,7 +152,7 @@ describe('a graceful stop: the built server sent SIGTERM while payments pour in'
 
 describe('a graceful stop with a request half sent on a keep-alive connection', () => {
   const sandbox = new BuiltSandbox();
-  afterAll(() => removeDatabase(sandbox.databasePath));
+  afterAll(() => removeDatabase(sandbox.database));
 
   it('answers it with Connection: close, closes the connection after the answer, and ends', async () => {
     const server = await sandbox.start();
@@ -193,7 +193,7 @@ describe('the built server with a bad setting', () => {
     ['SANDBOX_DATE', '2026-02-30', 'SANDBOX_DATE="2026-02-30": SANDBOX_DATE must be a real date written YYYY-MM-DD'],
   ])('%s=%s: exits 1 at once, naming it on stderr, as one JSON line where logs are JSON', async (name, value, line) => {
     for (const NODE_ENV of ['production', 'development']) {
-      const databasePath = temporaryDatabasePath();
+      const databasePath = temporaryDatabase();
       const server = spawnServer([build.main], { NODE_PATH: build.nodePath, NODE_ENV, PORT: String(await freePort()), DATABASE_PATH: databasePath, [name]: value });
       expect(await server.exited).toEqual({ code: 1, signal: null });
       const message = `Invalid configuration:\n  ${line}`;
@@ -204,7 +204,7 @@ describe('the built server with a bad setting', () => {
       }
       // Nothing was opened: the settings are read before the database.
       expect(existsSync(databasePath)).toBe(false);
-      removeDatabase(databasePath);
+      await removeDatabase(databasePath);
     }
   });
 });
@@ -222,19 +222,19 @@ describe('the built server on a database it cannot use', () => {
     // Root may write anywhere, so "unwritable" is a folder that is a file.
     ['a folder that is a file', (path: string) => (writeFileSync(path, ''), join(path, 'sandbox.sqlite')), `EEXIST: file already exists, mkdir '${'PATH'}'`],
   ])('%s: exits 1 at once, naming the file', async (_, spoil, reason) => {
-    const folder = temporaryDatabasePath();
+    const folder = temporaryDatabase();
     const databasePath = spoil(folder);
     const { exit, seconds, errors } = await start(databasePath);
     expect(exit).toEqual({ code: 1, signal: null });
     // The last line is the one the supervisor's log shows: the file and the reason.
     expect(errors.trim().split('\n').at(-1)).toBe(`Cannot open the database ${databasePath}: ${reason.replace('PATH', folder)}`);
     expect(seconds).toBeLessThan(10); // it retried for about 25 s before
-    removeDatabase(folder);
+    await removeDatabase(folder);
   });
 
   it('a database migrated by a newer version of the sandbox: exits 1, naming the file and the migration it does not know', async () => {
-    const databasePath = temporaryDatabasePath();
-    const dataSource = await new DataSource(dataSourceOptions(databasePath)).initialize();
+    const databasePath = temporaryDatabase();
+    const dataSource = await new DataSource(dataSourceOptions({ DATABASE_PATH: databasePath })).initialize();
     await dataSource.runMigrations();
     await dataSource.query('INSERT INTO migrations (timestamp, name) VALUES (?, ?)', [1899999999999, 'Future1899999999999']);
     await dataSource.destroy();
@@ -243,6 +243,6 @@ describe('the built server on a database it cannot use', () => {
     expect(errors.trim().split('\n').at(-1)).toBe(
       `The database ${databasePath} was migrated by a newer version of the sandbox (Future1899999999999): refusing to start on it`,
     );
-    removeDatabase(databasePath);
+    await removeDatabase(databasePath);
   });
 });

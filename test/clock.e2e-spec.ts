@@ -4,6 +4,7 @@ import { Consent } from '../src/consent/consent.entity';
 import { Payment } from '../src/payment-initiation/payment.entity';
 import { MARIANNE, sepaPayment } from './support/fixtures';
 import { removeDatabase, startSandbox, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';
+import { SandboxClock } from '../src/clock/sandbox-clock.entity';
 
 const consentRequest = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-03-20', frequencyPerDay: 4 };
 const payment = (extra: object) => sepaPayment('100.00', extra);
@@ -99,7 +100,7 @@ describe('the sandbox clock', () => {
     expect(new Set(reached).size).toBe(150);
     expect(reached.at(-1)).toBe('2026-08-12');
     expect((await request(sandbox.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-08-12' });
-    const [{ today }] = await sandbox.dataSource.query('SELECT today FROM sandbox_clock');
+    const [{ today }] = await sandbox.dataSource.getRepository(SandboxClock).find();
     expect(today).toBe('2026-08-12');
     await setClock(TODAY);
   });
@@ -142,12 +143,12 @@ describe('the sandbox clock across a restart', () => {
     const first = await startSandbox();
     await request(first.http).put('/sandbox/clock').send({ today: '2027-01-31' }).expect(200);
     await first.close();
-    const again = await startSandbox({ SANDBOX_DATE: '2026-01-01' }, first.databasePath);
+    const again = await startSandbox({ SANDBOX_DATE: '2026-01-01' }, first.database);
     try {
       expect((await request(again.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2027-01-31' });
     } finally {
       await again.close();
-      removeDatabase(first.databasePath);
+      await removeDatabase(first.database);
     }
   });
 });

@@ -185,8 +185,8 @@ describe('an unexpected fault', () => {
   it('is a 500 in the Berlin Group body, never a framework page', async () => {
     const sandbox = await startSandbox();
     try {
-      // A real fault, not a mock: the database goes away under the running app.
-      await sandbox.dataSource.destroy();
+      // A real fault, not a mock: the table the request reads goes away under the running app.
+      await sandbox.dataSource.query('ALTER TABLE consents RENAME TO consents_gone');
       const headers = tppHeaders();
       const logged = jest.spyOn(Logger.prototype, 'error');
       // A consent the bank's fixtures do not hold: those are answered from memory.
@@ -201,7 +201,20 @@ describe('an unexpected fault', () => {
     } finally {
       jest.restoreAllMocks();
       await sandbox.app.close();
-      removeDatabase(sandbox.databasePath);
+      await removeDatabase(sandbox.database);
+    }
+  });
+
+  it('is a 503 SERVICE_UNAVAILABLE when the database itself is gone: the client may retry', async () => {
+    const sandbox = await startSandbox();
+    try {
+      await sandbox.dataSource.destroy();
+      const response = await request(sandbox.http).get(`/v1/consents/${UNKNOWN_CONSENT}`).set(tppHeaders()).expect(503);
+      expect(response.body).toEqualBody(tppError('SERVICE_UNAVAILABLE', expect.stringMatching(/^\{sensitive\} XS2A029E: the sandbox could not store this change/)));
+      expect(sandbox.contract.failures).toEqual([]);
+    } finally {
+      await sandbox.app.close();
+      await removeDatabase(sandbox.database);
     }
   });
 });

@@ -292,7 +292,7 @@ describe('consent expiry', () => {
     await request(first.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': consentId })).expect(200);
     await first.close();
 
-    const nextDay = await startSandbox({ SANDBOX_DATE: '2026-03-16' }, first.databasePath);
+    const nextDay = await startSandbox({ SANDBOX_DATE: '2026-03-16' }, first.database);
     try {
       const consent = await request(nextDay.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
       expect(consent.body).toMatchObject({ consentStatus: 'expired', validUntil: TODAY, lastActionDate: '2026-03-16' });
@@ -309,13 +309,13 @@ describe('consent expiry', () => {
     }
 
     // Going back in time does not revive it: expired is final.
-    const back = await startSandbox({ SANDBOX_DATE: TODAY }, first.databasePath);
+    const back = await startSandbox({ SANDBOX_DATE: TODAY }, first.database);
     try {
       const status = await request(back.http).get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200);
       expect(status.body).toEqualBody({ consentStatus: 'expired' });
     } finally {
       await back.close();
-      removeDatabase(first.databasePath);
+      await removeDatabase(first.database);
     }
   });
 });

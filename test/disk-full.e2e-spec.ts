@@ -18,7 +18,7 @@ describe('a full disk', () => {
   /** A second connection sees only what is committed. */
   let committed: Database.Database;
   beforeAll(() => {
-    committed = new Database(sandbox.databasePath, { readonly: true });
+    committed = new Database(sandbox.database, { readonly: true });
   });
   afterAll(() => committed.close());
 

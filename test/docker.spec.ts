@@ -9,23 +9,38 @@ const root = join(__dirname, '..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
 
 describe('docker-compose.yml', () => {
-  const compose = parse(read('docker-compose.yml'));
+  const compose = parse(read('docker-compose.yml'), { merge: true });
   const sandbox = compose.services.sandbox;
 
-  it('runs one service built from the Dockerfile, on port 3000', () => {
-    expect(Object.keys(compose.services)).toEqual(['sandbox']);
+  it('runs one service built from the Dockerfile, on port 3000, unless a profile asks for more', () => {
+    expect(Object.keys(compose.services).filter((name) => !compose.services[name].profiles)).toEqual(['sandbox']);
     expect(sandbox.build).toBe('.');
     expect(sandbox.ports).toEqual(['${HOST_PORT:-3000}:3000']);
   });
 
   it('keeps the SQLite file on a named volume', () => {
-    expect(Object.keys(compose.volumes)).toEqual(['sandbox-data']);
+    expect(Object.keys(compose.volumes)).toEqual(['sandbox-data', 'postgres-data']);
     expect(sandbox.volumes).toEqual(['sandbox-data:/data']);
     expect(sandbox.environment.DATABASE_PATH).toBe('/data/sandbox.sqlite');
+    expect(sandbox.environment.DATABASE_URL).toBe('');
   });
 
   it('passes every setting of the sandbox through the environment', () => {
     expect(Object.keys(sandbox.environment).sort()).toEqual(Object.keys(new Environment()).sort());
+    expect(Object.keys(compose.services['sandbox-postgres'].environment).sort()).toEqual(Object.keys(new Environment()).sort());
+  });
+
+  it('has a postgres profile: PostgreSQL on a named volume with a health check, replicas of the same image on it, one port in front', () => {
+    const { postgres, 'sandbox-postgres': replica, balancer } = compose.services;
+    for (const service of [postgres, replica, balancer]) expect(service.profiles).toEqual(['postgres']);
+    expect(postgres.volumes).toEqual(['postgres-data:/var/lib/postgresql/data']);
+    expect(postgres.healthcheck.test).toEqual(['CMD', 'pg_isready', '-U', 'sandbox', '-d', 'sandbox']);
+    expect(replica.build).toBe('.');
+    expect(replica.ports).toBeUndefined();
+    expect(replica.environment.DATABASE_URL).toBe('postgres://sandbox:${POSTGRES_PASSWORD:-sandbox}@postgres:5432/sandbox');
+    expect(replica.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+    expect(balancer.ports).toEqual(['${POSTGRES_HOST_PORT:-3100}:80']);
+    expect(read('deploy/balancer.conf')).toContain('server sandbox-postgres:3000;');
   });
 
   it('checks /health and leaves time for a graceful stop', () => {

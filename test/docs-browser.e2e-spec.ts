@@ -20,7 +20,7 @@ describe('Swagger UI at /docs in headless Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await sandbox?.close();
-    if (sandbox) removeDatabase(sandbox.databasePath);
+    if (sandbox) await removeDatabase(sandbox.database);
   });
 
   it('renders every operation of the document, grouped by tag, with the bearer token settable', async () => {
@@ -40,7 +40,7 @@ describe('Swagger UI at /docs in headless Chromium', () => {
     const summaries = await page.locator('.opblock-summary-path').allTextContents();
     expect(summaries).toEqual(expect.arrayContaining(['/v1/consents', '/v1/accounts', '/v1/payments/sepa-credit-transfers', '/sandbox/clock']));
 
-    const screenshot = `${sandbox.databasePath}-docs.png`;
+    const screenshot = `${sandbox.database}-docs.png`;
     await page.screenshot({ path: screenshot, fullPage: false });
     expect(statSync(screenshot).size).toBeGreaterThan(20_000); // a rendered page, not a blank one
     await page.close();

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { openApiDocument } from '../src/app.factory';
 import { ERROR_CATALOGUE, MessageId } from '../src/common/error-catalogue';
+import { secondConnection } from './support/engine';
 import { GEORG, MARIANNE, SUSANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
 import { basic, issueToken, Sandbox, tppHeaders, useSandbox } from './support/sandbox';
 
@@ -94,12 +95,13 @@ interface LiveIds {
 }
 
 /** A digest of every row of every table: equal digests, equal state. */
-function digest(database: Database.Database): string {
+async function digest(database: DataSource): Promise<string> {
   const hash = createHash('sha256');
-  const tables = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[];
-  for (const { name } of tables) {
-    hash.update(name);
-    for (const row of database.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).iterate()) hash.update(JSON.stringify(row));
+  const tables = [...database.entityMetadatas].sort((a, b) => (a.tableName < b.tableName ? -1 : 1));
+  for (const { tableName, target, primaryColumns } of tables) {
+    hash.update(tableName);
+    const order = Object.fromEntries(primaryColumns.map(({ propertyName }) => [propertyName, 'ASC' as const]));
+    for (const row of await database.getRepository(target).find({ order })) hash.update(JSON.stringify(row));
   }
   return hash.digest('hex');
 }
@@ -282,7 +284,7 @@ describe.each([
     const server = await sandbox.app.listen(0, '127.0.0.1');
     const port = (server.address() as AddressInfo).port;
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const database = new Database(sandbox.databasePath, { readonly: true });
+    const database = await secondConnection(sandbox.database);
     try {
       // Live resources for the path parameters: a consent, payments of every service, a scenario.
       const token = await issueToken(sandbox.http);
@@ -303,7 +305,7 @@ describe.each([
         product: ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'cross-border-credit-transfers'],
       };
       const all = operations(sandbox);
-      let state = digest(database);
+      let state = await digest(database);
       const statuses: Record<number, number> = {};
 
       await fc.assert(
@@ -313,7 +315,7 @@ describe.each([
           statuses[response.status] = (statuses[response.status] ?? 0) + 1;
           const where = `${outgoing.method} ${outgoing.path} -> ${response.status}: ${response.text.slice(0, 300)}`;
           expect({ where, serverError: response.status >= 500 }).toEqual({ where, serverError: false });
-          const after = digest(database);
+          const after = await digest(database);
           if (response.status >= 400) {
             // The SCA pages answer the account holder in HTML; what never reaches a page (an
             // unreadable body, an unknown route or method) gets the JSON error like any other.
@@ -333,7 +335,7 @@ describe.each([
       expect(refusals.length).toBeGreaterThanOrEqual(5);
       expect(Object.keys(statuses).some((status) => Number(status) < 300)).toBe(true);
     } finally {
-      database.close();
+      await database.destroy();
       agent.destroy();
     }
   });

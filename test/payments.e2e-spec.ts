@@ -480,7 +480,7 @@ describe('payments across a restart', () => {
     await request(first.http).delete(`/v1/bulk-payments/sepa-credit-transfers/${ids.cancelled}`).set(tppHeaders()).expect(204);
     await first.close();
 
-    const again = await startSandbox({}, first.databasePath);
+    const again = await startSandbox({}, first.database);
     try {
       const statuses = await again.dataSource.getRepository(Payment).find({ order: { id: 'ASC' } });
       expect(Object.fromEntries(statuses.map((payment) => [payment.id, payment.status]))).toEqual({
@@ -493,7 +493,7 @@ describe('payments across a restart', () => {
       expect(accepted.body).toEqualBody(echo(SEPA_FIELDS, sepa, 'ACSP'));
     } finally {
       await again.close();
-      removeDatabase(first.databasePath);
+      await removeDatabase(first.database);
     }
   });
 });

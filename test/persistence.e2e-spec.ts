@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import Database from 'better-sqlite3';
 import request from 'supertest';
 import { CREATED } from './support/profile';
-import { Account, Balance, Transaction } from '../src/account-information/account.entity';
+import { Account, Balance, Psu, Transaction } from '../src/account-information/account.entity';
 import { Consent } from '../src/consent/consent.entity';
 import { Payment } from '../src/payment-initiation/payment.entity';
 import { MARIANNE, sepaPayment, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
-import { removeDatabase, Sandbox, startSandbox, temporaryDatabasePath, tppError, tppHeaders, useSandbox } from './support/sandbox';
+import { allowUpdates, databaseSettings, prepareDatabase, refuseUpdates } from './support/engine';
+import { removeDatabase, Sandbox, startSandbox, temporaryDatabase, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const run = promisify(execFile);
 const consentBody = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
@@ -26,14 +26,15 @@ async function rowCounts(sandbox: Sandbox) {
 }
 
 /** The seed script as `npm run seed` / `npm run db:reset` run it, on the given file. */
-function seed(databasePath: string, ...args: string[]) {
+async function seed(database: string, ...args: string[]) {
+  await prepareDatabase(database);
   return run(process.execPath, ['-r', 'ts-node/register/transpile-only', 'seeds/seed.ts', ...args], {
-    env: { ...process.env, DATABASE_PATH: databasePath },
+    env: { ...process.env, ...databaseSettings(database) },
   });
 }
 
 describe('persistence', () => {
-  const databasePath = temporaryDatabasePath();
+  const databasePath = temporaryDatabase();
   afterAll(() => removeDatabase(databasePath));
 
   it('keeps every consent across restarts and never duplicates the fixtures', async () => {
@@ -45,7 +46,7 @@ describe('persistence', () => {
       [kept, deleted].map(async (created) => (await request(first.http).get(`/v1/consents/${created.body.consentId}`).set(tppHeaders()).expect(200)).body),
     );
     const countsBefore = await rowCounts(first);
-    expect(countsBefore).toEqual({ consents: 5, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, payments: 0, migrations: 5 });
+    expect(countsBefore).toEqual({ consents: 5, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, payments: 0, migrations: 6 });
     await first.close();
 
     for (let restart = 0; restart < 2; restart++) {
@@ -61,40 +62,6 @@ describe('persistence', () => {
       } finally {
         await again.close();
       }
-    }
-  });
-
-  it('runs SQLite in WAL mode with foreign keys on, synchronous=FULL (every answered write is fsynced), checkpoints at the default of 1,000 pages (a log of about 4 MB) and caches 2 MB of pages, the default of SQLite itself', async () => {
-    const sandbox = await startSandbox({}, databasePath);
-    try {
-      expect(await sandbox.dataSource.query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
-      expect(await sandbox.dataSource.query('PRAGMA foreign_keys')).toEqual([{ foreign_keys: 1 }]);
-      expect(await sandbox.dataSource.query('PRAGMA synchronous')).toEqual([{ synchronous: 2 }]);
-      expect(await sandbox.dataSource.query('PRAGMA wal_autocheckpoint')).toEqual([{ wal_autocheckpoint: 1000 }]);
-      expect(await sandbox.dataSource.query('PRAGMA cache_size')).toEqual([{ cache_size: -2000 }]);
-      expect(await sandbox.dataSource.query('PRAGMA busy_timeout')).toEqual([{ timeout: 100 }]);
-    } finally {
-      await sandbox.close();
-    }
-  });
-
-  it('while another process holds the write lock: a write answers 503 and changes nothing, reads go on, and writes commit again once it lets go', async () => {
-    const sandbox = await startSandbox({}, databasePath);
-    const other = new Database(databasePath);
-    try {
-      const payments = () => other.prepare('SELECT COUNT(*) AS n FROM payments').get();
-      const before = payments();
-      other.exec('BEGIN IMMEDIATE'); // another process's write, under way
-      const refused = await request(sandbox.http).post('/v1/payments/sepa-credit-transfers').set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(sepaPayment('1.00')).expect(503);
-      expect(refused.body).toEqualBody(tppError('SERVICE_UNAVAILABLE', '{sensitive} XS2A029E: the sandbox could not store this change (its database is full or unavailable); nothing was changed, try again later'));
-      await request(sandbox.http).get('/health').expect(200);
-      await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}/status`).set(tppHeaders()).expect(200);
-      other.exec('ROLLBACK');
-      expect(payments()).toEqual(before);
-      await request(sandbox.http).post('/v1/payments/sepa-credit-transfers').set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(sepaPayment('1.00')).expect(CREATED);
-    } finally {
-      other.close();
-      await sandbox.close();
     }
   });
 });
@@ -113,21 +80,21 @@ describe('a status change and the authorisations it moves', () => {
     });
 
     // A real fault in the second step: the database refuses to move any authorisation.
-    await sandbox.dataSource.query("CREATE TRIGGER refuse_moves BEFORE UPDATE ON authorisations BEGIN SELECT RAISE(ABORT, 'injected fault'); END");
+    await refuseUpdates(sandbox.dataSource, 'authorisations');
     const sent = headers();
     const refused = await request(sandbox.http).delete(path).set(sent).expect(500);
     expect(refused.headers['x-request-id']).toBe(sent['X-Request-ID']);
     expect(refused.body).toEqualBody(tppError('INTERNAL_SERVER_ERROR', '{sensitive} XS2A013E: unexpected error'));
     expect(await read()).toEqual({ transactionStatus: 'RCVD', scaStatus: 'received' });
 
-    await sandbox.dataSource.query('DROP TRIGGER refuse_moves');
+    await allowUpdates(sandbox.dataSource, 'authorisations');
     await request(sandbox.http).delete(path).set(headers()).expect(204);
     expect(await read()).toEqual({ transactionStatus: 'CANC', scaStatus: 'failed' });
   });
 });
 
 describe('the seed script', () => {
-  const databasePath = temporaryDatabasePath();
+  const databasePath = temporaryDatabase();
   afterAll(() => removeDatabase(databasePath));
 
   it('migrates and seeds an empty file, then restores altered fixtures and leaves TPP consents alone', async () => {
@@ -147,7 +114,7 @@ describe('the seed script', () => {
       expect(accounts.body.accounts[0].name).toBe('Marianne Mustermann');
       const status = await request(reseeded.http).get(`/v1/consents/${created.body.consentId}/status`).set(tppHeaders()).expect(200);
       expect(status.body).toEqualBody({ consentStatus: 'valid' });
-      expect(await rowCounts(reseeded)).toMatchObject({ consents: 4, accounts: 5, transactions: 30, migrations: 5 });
+      expect(await rowCounts(reseeded)).toMatchObject({ consents: 4, accounts: 5, transactions: 30, migrations: 6 });
     } finally {
       await reseeded.close();
     }
@@ -176,8 +143,8 @@ describe('the seed script', () => {
       await request(reset.http).get(`/v1/consents/${UNKNOWN_CONSENT}`).set(tppHeaders()).expect(403);
       await request(reset.http).get(`/v1/payments/sepa-credit-transfers/${payment.body.paymentId}`).set(tppHeaders()).expect(404);
       await request(reset.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': scenario.body.consentId })).expect(403);
-      expect(await reset.dataSource.query('SELECT COUNT(*) AS n FROM psus')).toEqual([{ n: 3 }]);
-      expect(await rowCounts(reset)).toEqual({ consents: 3, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, payments: 0, migrations: 5 });
+      expect(await reset.dataSource.getRepository(Psu).count()).toBe(3);
+      expect(await rowCounts(reset)).toEqual({ consents: 3, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, payments: 0, migrations: 6 });
     } finally {
       await reset.close();
     }

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { CREATED } from './support/profile';
 import { sepaPayment } from './support/fixtures';
 import { tppHeaders, useSandbox } from './support/sandbox';
+import { Authorisation } from '../src/authorisation/authorisation.entity';
 
 const N = 50;
 const payment = (extra: object = {}) => sepaPayment('10.00', extra);
@@ -20,7 +21,7 @@ describe(`races: ${N} concurrent requests on one resource end in exactly one win
     const http = () => request(sandbox.http);
     const decide = (path: string, decision: string) => http().post(`/sandbox/sca/${path}`).send({ psuId: 'georg.mustermann', decision });
     const authorisationStatuses = (resourceId: string) =>
-      sandbox.dataSource.query('SELECT kind, status FROM authorisations WHERE resourceId = ? ORDER BY kind, status', [resourceId]);
+      sandbox.dataSource.getRepository(Authorisation).find({ select: { kind: true, status: true }, where: { resourceId }, order: { kind: 'ASC', status: 'ASC' } });
 
     it('a received consent: approvals, denials and reads at once; one decision wins, the rest 409', async () => {
       const { consentId } = (await http().post('/v1/consents').set(tppHeaders()).send(consentRequest).expect(CREATED)).body;
@@ -96,7 +97,7 @@ describe(`races: ${N} concurrent requests on one resource end in exactly one win
       const responses = await race((i) => request(sandbox.http).get(`${SEPA}/${paymentId}${i % 2 ? '/status' : ''}`).set(tppHeaders()));
       for (const response of responses) expect(response.status).toBe(200);
       expect(new Set(responses.map((response) => response.body.transactionStatus))).toEqual(new Set(['ACSP']));
-      const authorisations = await sandbox.dataSource.query('SELECT status FROM authorisations WHERE resourceId = ?', [paymentId]);
+      const authorisations = await sandbox.dataSource.getRepository(Authorisation).find({ select: { status: true }, where: { resourceId: paymentId } });
       expect(authorisations).toEqual([{ status: 'finalised' }]);
     });
   });

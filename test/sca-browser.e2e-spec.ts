@@ -23,7 +23,7 @@ describe('SCA in headless Chromium (SCA_MODE=redirect)', () => {
     await browser?.close();
     await tpp?.close();
     await sandbox?.close();
-    if (sandbox) removeDatabase(sandbox.databasePath);
+    if (sandbox) await removeDatabase(sandbox.database);
   });
 
   /** Opens the scaRedirect link, logs in as `psuId` and presses the button. */

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { CREATED } from './support/profile';
 import { FRANZ, GEORG, MARIANNE, UNKNOWN_CONSENT } from './support/fixtures';
 import { tppHeaders, useSandbox } from './support/sandbox';
+import { Payment } from '../src/payment-initiation/payment.entity';
 
 const consentRequest = (access: object) => ({ access, recurringIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 2 });
 const sepa = (extra: object = {}) => ({
@@ -154,7 +155,7 @@ describe('the SCA pages', () => {
   });
 
   it('refuses a script-laden or non-http redirect URI, and stores nothing', async () => {
-    const count = () => sandbox.dataSource.query('SELECT COUNT(*) AS n FROM payments');
+    const count = () => sandbox.dataSource.getRepository(Payment).count();
     const before = await count();
     for (const redirectUri of ['https://tpp.example/cb?state="><script>alert(1)</script>', 'javascript:alert(1)']) {
       const response = await request(sandbox.http)

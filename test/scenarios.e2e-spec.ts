@@ -3,6 +3,7 @@ import { CREATED } from './support/profile';
 import { isValidIban } from '../src/common/iban';
 import { GEORG, MARIANNE, reference, VALID_CONSENT } from './support/fixtures';
 import { allAccountsConsent, tppError, tppHeaders, useSandbox } from './support/sandbox';
+import { Account } from '../src/account-information/account.entity';
 
 const scenario = (name: string, interimAvailable: string) => ({
   accounts: [
@@ -129,10 +130,10 @@ describe('scenarios: a suite\'s own test data', () => {
     [{ accounts: [{ name: 'X', balances: { interimAvailable: '1', forwardAvailable: '1' }, booked: 'none' }] }, 'accounts[0].booked', 'accounts[0].booked must be an array'],
     [{ accounts: [{ name: 'X', balances: { interimAvailable: '1', forwardAvailable: '1' }, booked: [{ amount: '1', bookingDate: '2026-02-30', counterpartyName: 'Y', counterpartyIban: GEORG }] }] }, 'accounts[0].booked[0].bookingDate', 'accounts[0].booked[0].bookingDate must be a real date written YYYY-MM-DD'],
   ])('refuses %j with FORMAT_ERROR naming the field, storing nothing', async (body, path, description) => {
-    const before = await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM accounts');
+    const before = await sandbox.dataSource.getRepository(Account).count();
     const response = await create(body).expect(400);
     expect(response.body).toEqualBody(tppError('FORMAT_ERROR', `{sensitive} XS2A001E: ${description}`, path));
-    expect(await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM accounts')).toEqual(before);
+    expect(await sandbox.dataSource.getRepository(Account).count()).toEqual(before);
   });
 });
 

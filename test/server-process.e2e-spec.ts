@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { removeDatabase, temporaryDatabasePath } from './support/sandbox';
+import { removeDatabase, temporaryDatabase } from './support/sandbox';
 import { freePort, ServerProcess, spawnServer, waitForHealth } from './support/server-process';
 
 jest.setTimeout(60_000);
@@ -29,7 +29,7 @@ function requestLines(output: string) {
 }
 
 describe('the server process', () => {
-  const databasePath = temporaryDatabasePath();
+  const databasePath = temporaryDatabase();
   let server: ServerProcess;
   let base: string;
   let exit: { code: number | null; signal: NodeJS.Signals | null };

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { ClockService } from '../common/clock.service';
+import { ClockService } from '../clock/clock.service';
 import { DomainError } from '../common/error-catalogue';
 import { assertPsuIpAddress } from '../common/psu-ip-address.guard';
 import type { Consent } from '../consent/consent.entity';
-import { GroupCommit } from '../database/group-commit';
+import { Store } from '../database/store';
 import { AccessCount } from './access-count.entity';
 
 /**
@@ -14,7 +14,7 @@ import { AccessCount } from './access-count.entity';
 @Injectable()
 export class AccessLimitService {
   constructor(
-    private readonly writes: GroupCommit,
+    private readonly store: Store,
     private readonly clock: ClockService,
   ) {}
 
@@ -24,14 +24,15 @@ export class AccessLimitService {
     if (psuIpAddress !== undefined) return assertPsuIpAddress(psuIpAddress);
     if (consent.fixture) return;
     const day = this.clock.today();
-    await this.writes.run(async (manager) => {
+    await this.store.write(async () => {
+      const counts = this.store.change(AccessCount);
       for (const accountIban of ibans) {
         const key = { consentId: consent.id, accountIban, day };
-        await manager.createQueryBuilder().insert().into(AccessCount).values({ ...key, accesses: 0 }).orIgnore().execute();
+        await counts.createQueryBuilder().insert().values({ ...key, accesses: 0 }).orIgnore().execute();
         // Compare-and-increment: of racing requests only as many as the allowance win.
-        const { affected } = await manager
+        const { affected } = await counts
           .createQueryBuilder()
-          .update(AccessCount)
+          .update()
           .set({ accesses: () => 'accesses + 1' })
           .where(key)
           .andWhere('accesses < :limit', { limit: consent.frequencyPerDay })

@@ -1,14 +1,15 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/auth.module';
+import { ClockModule } from '../clock/clock.module';
 import { ConsentModule } from '../consent/consent.module';
+import { DatabaseModule } from '../database/database.module';
 import { AccountInformationController } from './account-information.controller';
 import { AccountInformationService } from './account-information.service';
 import { AccessLimitService } from './access-limit.service';
 import { AccountStore } from './account-store';
-import { Account, Transaction } from './account.entity';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Account, Transaction]), ConsentModule],
+  imports: [DatabaseModule, ClockModule, AuthModule, ConsentModule],
   controllers: [AccountInformationController],
   providers: [AccountInformationService, AccessLimitService, AccountStore],
 })

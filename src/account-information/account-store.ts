@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Between, FindOperator, In, LessThanOrEqual, MoreThanOrEqual, Repository } from 'typeorm';
+import { Between, FindOperator, In, LessThanOrEqual, MoreThanOrEqual } from 'typeorm';
 import { FIXTURE_ROWS } from '../../seeds/fixtures';
+import { Store } from '../database/store';
 import { Account, BookingStatus, Transaction } from './account.entity';
 
 /** Which transactions a read asks for: the period applies to booked and pending, never to standing orders. */
@@ -33,22 +33,19 @@ export class AccountStore {
     ]),
   );
 
-  constructor(
-    @InjectRepository(Account) private readonly accounts: Repository<Account>,
-    @InjectRepository(Transaction) private readonly transactions: Repository<Transaction>,
-  ) {}
+  constructor(private readonly store: Store) {}
 
   /** The accounts (with their balances by type) among `ibans`, in no particular order. */
   async find(ibans: string[]): Promise<Account[]> {
     const found = ibans.flatMap((iban) => this.fixtures.get(iban)?.account ?? []);
     const elsewhere = ibans.filter((iban) => !this.fixtures.has(iban));
     if (!elsewhere.length) return found;
-    const stored = await this.accounts.find({ where: { iban: In(elsewhere) }, relations: { balances: true }, order: { balances: { balanceType: 'ASC' } } });
+    const stored = await this.store.read(Account).find({ where: { iban: In(elsewhere) }, relations: { balances: true }, order: { balances: { balanceType: 'ASC' } } });
     return [...found, ...stored];
   }
 
   async exists(iban: string): Promise<boolean> {
-    return this.fixtures.has(iban) || this.accounts.existsBy({ iban });
+    return this.fixtures.has(iban) || this.store.read(Account).existsBy({ iban });
   }
 
   /** An account's transactions that pass the filter, in list order. */
@@ -62,7 +59,7 @@ export class AccountStore {
       );
     }
     const bookingDate = between(from, to);
-    return this.transactions.find({
+    return this.store.read(Transaction).find({
       where: statuses.map((status) => ({ accountIban: iban, bookingStatus: status, ...(bookingDate && periodApplies(status) ? { bookingDate } : {}) })),
       order: ORDER,
     });

@@ -1,14 +1,12 @@
-import { Global, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { AccessToken, TppClient } from './client.entity';
+import { Module } from '@nestjs/common';
+import { DatabaseModule } from '../database/database.module';
 import { SandboxOwnerGuard } from './owner';
 import { TokenController } from './token.controller';
 import { TokenService } from './token.service';
 
-/** Global: every module's controllers are guarded with TokenService. */
-@Global()
+/** Every module with TPP controllers imports this one: their guards ask TokenService whose request it is. */
 @Module({
-  imports: [TypeOrmModule.forFeature([TppClient, AccessToken])],
+  imports: [DatabaseModule],
   controllers: [TokenController],
   providers: [TokenService, SandboxOwnerGuard],
   exports: [TokenService, SandboxOwnerGuard],

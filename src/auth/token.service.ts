@@ -1,13 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InjectRepository } from '@nestjs/typeorm';
-import { LessThanOrEqual, Repository } from 'typeorm';
+import { LessThanOrEqual } from 'typeorm';
 import { AnswerMemo } from '../common/answer-memo';
 import { DomainError, OAuthError } from '../common/error-catalogue';
 import { Environment } from '../config/environment';
-import { findByPrimaryKey, insertRow } from '../database/prebuilt-statements';
-import { GroupCommit } from '../database/group-commit';
+import { Store } from '../database/store';
 import { AccessToken, TppClient } from './client.entity';
 import type { Owner } from './owner';
 
@@ -24,10 +22,8 @@ export class TokenService {
   private readonly issued = new AnswerMemo<AccessToken>();
 
   constructor(
-    @InjectRepository(TppClient) private readonly clients: Repository<TppClient>,
-    @InjectRepository(AccessToken) private readonly tokens: Repository<AccessToken>,
+    private readonly store: Store,
     config: ConfigService<Environment, true>,
-    private readonly writes: GroupCommit,
   ) {
     this.strict = config.get('AUTH_MODE', { infer: true }) === 'strict';
   }
@@ -45,16 +41,16 @@ export class TokenService {
     const token = randomBytes(32).toString('base64url');
     // A client the sandbox does not know (open mode only) gets a token that nothing will look up:
     // open mode accepts any bearer token.
-    if (client) await this.store(token, client.clientId);
+    if (client) await this.keep(token, client.clientId);
     return { token, expiresIn: TOKEN_LIFETIME, ...(typeof form.scope === 'string' ? { scope: form.scope } : {}) };
   }
 
-  private async store(token: string, clientId: string): Promise<void> {
+  private async keep(token: string, clientId: string): Promise<void> {
     const now = Date.now();
-    await this.writes.run(async (manager) => {
-      await insertRow(manager, AccessToken, { tokenHash: sha256(token), clientId, expiresAt: new Date(now + TOKEN_LIFETIME * 1000).toISOString() });
+    await this.store.write(async () => {
+      await this.store.insert(AccessToken, { tokenHash: sha256(token), clientId, expiresAt: new Date(now + TOKEN_LIFETIME * 1000).toISOString() });
       // Housekeeping: expired tokens are of no use to anyone.
-      await manager.delete(AccessToken, { expiresAt: LessThanOrEqual(new Date(now).toISOString()) });
+      await this.store.change(AccessToken).delete( { expiresAt: LessThanOrEqual(new Date(now).toISOString()) });
     });
   }
 
@@ -78,7 +74,7 @@ export class TokenService {
   }
 
   private async readIssued(tokenHash: string): Promise<AccessToken> {
-    const issued = await findByPrimaryKey(this.tokens, tokenHash);
+    const issued = await this.store.findByKey(AccessToken, tokenHash);
     if (!issued) throw new DomainError({ messageId: 'XS2A024E', description: 'the bearer token was not issued by this sandbox' });
     return this.issued.keep(AccessToken, tokenHash, issued);
   }
@@ -89,7 +85,7 @@ export class TokenService {
     const inForm = typeof form.client_id === 'string' && form.client_id !== '';
     if (basic && inForm) throw new OAuthError({ messageId: 'XS2A027E', description: 'send the client credentials either with HTTP Basic or in the form, not both' }, 'invalid_request');
     const [clientId, clientSecret] = basic ?? (inForm ? [form.client_id as string, typeof form.client_secret === 'string' ? form.client_secret : ''] : []);
-    const client = clientId === undefined ? null : await this.clients.findOneBy({ clientId });
+    const client = clientId === undefined ? null : await this.store.read(TppClient).findOneBy({ clientId });
     // Hashes have equal lengths, as timingSafeEqual needs; the comparison does not leak the secret.
     const secretMatches = () => timingSafeEqual(Buffer.from(sha256(client!.clientSecret)), Buffer.from(sha256(clientSecret!)));
     const accepted = this.strict ? client !== null && secretMatches() : clientId !== undefined && clientId.length <= 64 && (client === null || clientSecret === '' || secretMatches());

@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Authorisation } from './authorisation.entity';
+import { DatabaseModule } from '../database/database.module';
 import { AuthorisationService } from './authorisation.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Authorisation])],
+  imports: [DatabaseModule],
   providers: [AuthorisationService],
   exports: [AuthorisationService],
 })

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { In } from 'typeorm';
 import { DomainError } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
-import { applyEvent, MachineBinding } from '../common/state-machine';
-import { findByPrimaryKey, insertRow } from '../database/prebuilt-statements';
+import { applyEvent, MachineBinding } from '../database/status-change';
+import { Store } from '../database/store';
 import { Authorisation, AuthorisationKind } from './authorisation.entity';
 import { AuthorisationEvent, authorisationMachine } from './authorisation.machine';
 
@@ -15,13 +14,13 @@ export const IMPLICIT_AUTHORISATION_ID = 'authorization_not_yet_available';
 export class AuthorisationService {
   private readonly machine: MachineBinding<Authorisation, typeof authorisationMachine>;
 
-  constructor(@InjectRepository(Authorisation) repository: Repository<Authorisation>) {
-    this.machine = { repository, machine: authorisationMachine, contextOf: () => ({}) };
+  constructor(private readonly store: Store) {
+    this.machine = { store, target: Authorisation, machine: authorisationMachine, contextOf: () => ({}) };
   }
 
-  /** `manager`: the GroupCommit write, which also stores the resource when it is new. */
-  async open(kind: AuthorisationKind, resourceId: string, tppRedirectUri: string | undefined, manager: EntityManager): Promise<Authorisation> {
-    const authorisation = this.machine.repository.create({
+  /** Part of a Store.write, which also stores the resource when it is new. */
+  async open(kind: AuthorisationKind, resourceId: string, tppRedirectUri: string | undefined): Promise<Authorisation> {
+    const authorisation = Object.assign(new Authorisation(), {
       id: newResourceId(),
       kind,
       resourceId,
@@ -29,7 +28,7 @@ export class AuthorisationService {
       tppRedirectUri: tppRedirectUri ?? null,
       createdAt: new Date().toISOString(),
     });
-    await insertRow(manager, Authorisation, authorisation);
+    await this.store.insert(Authorisation, authorisation);
     return authorisation;
   }
 
@@ -41,7 +40,7 @@ export class AuthorisationService {
     const authorisation =
       authorisationId === IMPLICIT_AUTHORISATION_ID
         ? (await this.all(kind, resourceId))[0]
-        : await findByPrimaryKey(this.machine.repository, authorisationId);
+        : await this.store.findByKey(Authorisation, authorisationId);
     if (!authorisation || authorisation.kind !== kind || authorisation.resourceId !== resourceId) {
       throw new DomainError({ messageId: 'XS2A020E', description: `authorisation ${authorisationId} unknown` });
     }
@@ -50,19 +49,19 @@ export class AuthorisationService {
 
   /**
    * Moves every open authorisation of a resource; answers where the holder goes back to (the
-   * newest address given). `manager`: the transaction (a GroupCommit write) that also changes the
-   * resource, so that a crash never leaves the two apart.
+   * newest address given). Part of the Store.write that also changes the resource, so that a
+   * crash never leaves the two apart.
    */
-  async moveOpen(kind: AuthorisationKind, resourceId: string, event: AuthorisationEvent, manager: EntityManager): Promise<string | null> {
-    const open = await manager.find(Authorisation, {
+  async moveOpen(kind: AuthorisationKind, resourceId: string, event: AuthorisationEvent): Promise<string | null> {
+    const open = await this.store.read(Authorisation).find({
       where: { kind, resourceId, status: In(['received', 'started']) },
       order: { createdAt: 'ASC' },
     });
-    for (const authorisation of open) await applyEvent(this.machine, authorisation, event, manager);
+    for (const authorisation of open) await applyEvent(this.machine, authorisation, event);
     return open.map(({ tppRedirectUri }) => tppRedirectUri).filter((uri) => uri !== null).at(-1) ?? null;
   }
 
   private all(kind: AuthorisationKind, resourceId: string): Promise<Authorisation[]> {
-    return this.machine.repository.find({ where: { kind, resourceId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.store.read(Authorisation).find({ where: { kind, resourceId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 }

@@ -2,6 +2,7 @@ import { ArgumentsHost, BadRequestException, Catch, ExceptionFilter, Logger, Not
 import { ConfigService } from '@nestjs/config';
 import type { Request, Response } from 'express';
 import type { Environment, Profile } from '../config/environment';
+import { asUnavailable } from '../database/write-strategy';
 import { inBerlinGroupShape } from './berlin-group-profile';
 import { DomainError, OAuthError } from './error-catalogue';
 
@@ -18,21 +19,23 @@ export class BerlinGroupExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
-    const found = this.toDomainError(exception, request);
+    // The path as requested: a middleware mounted on a path sees request.path without it.
+    const path = request.originalUrl.split('?')[0];
+    const found = this.toDomainError(exception, request.method, path);
     // OAuth clients read `error` from whatever the token endpoint answers (RFC 6749 §5.2).
-    const error = request.method === 'POST' && TOKEN_PATH.test(request.path) && !(found instanceof OAuthError) ? OAuthError.from(found) : found;
+    const error = request.method === 'POST' && TOKEN_PATH.test(path) && !(found instanceof OAuthError) ? OAuthError.from(found) : found;
     if (error.status() >= 500) {
       // The path only: a query string may carry what must not reach a log (docs/operations.md, "Logs").
-      this.logger.error(`${request.method} ${request.path}`, exception instanceof Error ? exception.stack : exception);
+      this.logger.error(`${request.method} ${path}`, exception instanceof Error ? exception.stack : exception);
     }
     http.getResponse<Response>().status(error.status(this.profile)).set(error.headers).json(renderError(error, this.profile));
   }
 
-  private toDomainError(exception: unknown, request: Request): DomainError {
+  private toDomainError(exception: unknown, method: string, path: string): DomainError {
     if (exception instanceof DomainError) return exception;
     // Nest's router throws NotFoundException for unmatched routes; our code never does.
     if (exception instanceof NotFoundException) {
-      return new DomainError({ messageId: 'XS2A012E', description: `no route ${request.method} ${request.path}` });
+      return new DomainError({ messageId: 'XS2A012E', description: `no route ${method} ${path}` });
     }
     // body-parser's own error for a body over the limit set in app.factory.ts.
     if (isHttpError(exception) && exception.type === 'entity.too.large') {
@@ -43,7 +46,9 @@ export class BerlinGroupExceptionFilter implements ExceptionFilter {
     if (exception instanceof BadRequestException || (isHttpError(exception) && exception.status < 500)) {
       return new DomainError({ messageId: 'XS2A002E', description: `malformed request: ${exception.message}` });
     }
-    return new DomainError({ messageId: 'XS2A013E', description: 'unexpected error' });
+    // A read that met a storage fault (a write's is already a DomainError): 503, worth a retry.
+    const unavailable = asUnavailable(exception);
+    return unavailable instanceof DomainError ? unavailable : new DomainError({ messageId: 'XS2A013E', description: 'unexpected error' });
   }
 }
 

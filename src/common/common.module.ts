@@ -1,13 +1,5 @@
-import { Global, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { ClockService } from './clock.service';
+import { Module } from '@nestjs/common';
 import { GracefulStop } from './graceful-stop';
-import { SandboxClock } from './sandbox-clock.entity';
 
-@Global()
-@Module({
-  imports: [TypeOrmModule.forFeature([SandboxClock])],
-  providers: [ClockService, GracefulStop],
-  exports: [ClockService],
-})
+@Module({ providers: [GracefulStop] })
 export class CommonModule {}

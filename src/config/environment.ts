@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 import { IsDateOnly } from '../common/validators';
 
 export const SCA_MODES = ['auto', 'redirect'] as const;
@@ -23,9 +23,15 @@ export class Environment {
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
   PUBLIC_BASE_URL: string = 'http://localhost:3000';
 
+  /** The embedded SQLite file; ignored when DATABASE_URL is set. */
   @IsString()
   @MinLength(1)
   DATABASE_PATH: string = 'data/sandbox.sqlite';
+
+  /** `postgres://user:password@host:port/database`: runs on PostgreSQL instead of the SQLite file (docs/operations.md). */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL?: string;
 
   @IsIn(SCA_MODES)
   SCA_MODE: ScaMode = 'auto';

@@ -1,5 +1,5 @@
 import { nextStatus } from '../common/state-machine';
-import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus } from './consent.machine';
+import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus, isAwaitingSca, isDueToExpire } from './consent.machine';
 
 const context = { validUntil: '2026-03-15' };
 const EXPIRE_AFTER: ConsentEvent = { type: 'EXPIRE', today: '2026-03-16' };
@@ -31,5 +31,18 @@ describe('consent machine', () => {
 
   it.each(table)('%s on %j gives %s', (from, event, to) => {
     expect(nextStatus(consentMachine, from, context, event)).toBe(to);
+  });
+});
+
+describe('consent status questions, asked by name', () => {
+  const statuses = Object.keys(consentMachine.states);
+  const days = ['2026-03-14', '2026-03-15', '2026-03-16'];
+
+  it.each(statuses)('isAwaitingSca(%s) holds exactly where the machine accepts APPROVE', (status) => {
+    expect(isAwaitingSca(status)).toBe(nextStatus(consentMachine, status, context, { type: 'APPROVE' }) !== null);
+  });
+
+  it.each(statuses.flatMap((status) => days.map((today) => [status, today])))('isDueToExpire(%s, today %s) holds exactly where the machine accepts EXPIRE', (status, today) => {
+    expect(isDueToExpire({ status, ...context }, today)).toBe(nextStatus(consentMachine, status, context, { type: 'EXPIRE', today }) !== null);
   });
 });

@@ -14,6 +14,9 @@ export type ConsentEvent =
   | { type: 'EXPIRE'; today: string }
   | { type: 'TERMINATE' };
 
+// validUntil is the last day of validity: the consent expires the day after.
+const isPast = (validUntil: string, today: string) => today > validUntil;
+
 export const consentMachine = setup({
   types: {
     context: {} as ConsentContext,
@@ -21,8 +24,7 @@ export const consentMachine = setup({
     events: {} as ConsentEvent,
   },
   guards: {
-    // validUntil is the last day of validity: the consent expires the day after.
-    isPastValidUntil: ({ context, event }) => event.type === 'EXPIRE' && event.today > context.validUntil,
+    isPastValidUntil: ({ context, event }) => event.type === 'EXPIRE' && isPast(context.validUntil, event.today),
   },
 }).createMachine({
   id: 'consent',
@@ -52,3 +54,10 @@ export const consentMachine = setup({
 export function initialConsentStatus(context: ConsentContext): ConsentStatus {
   return initialStatus(consentMachine, context) as ConsentStatus;
 }
+
+/** The holder has not decided yet: SCA may approve or deny it (the machine accepts APPROVE). */
+export const isAwaitingSca = (status: string): boolean => status === 'received';
+
+/** The clock has passed its validUntil and it is not final yet: it expires (the machine accepts EXPIRE). */
+export const isDueToExpire = ({ status, validUntil }: { status: string } & ConsentContext, today: string): boolean =>
+  (status === 'received' || status === 'valid') && isPast(validUntil, today);

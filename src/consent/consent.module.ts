@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Account } from '../account-information/account.entity';
+import { AuthModule } from '../auth/auth.module';
 import { AuthorisationModule } from '../authorisation/authorisation.module';
+import { ClockModule } from '../clock/clock.module';
+import { DatabaseModule } from '../database/database.module';
 import { ConsentController } from './consent.controller';
-import { Consent } from './consent.entity';
 import { ConsentGuard } from './consent.guard';
 import { ConsentService } from './consent.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Consent, Account]), AuthorisationModule],
+  imports: [DatabaseModule, ClockModule, AuthModule, AuthorisationModule],
   controllers: [ConsentController],
   providers: [ConsentService, ConsentGuard],
   exports: [ConsentService, ConsentGuard],

@@ -1,25 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, IsNull, LessThan, Repository } from 'typeorm';
+import { In, IsNull, LessThan } from 'typeorm';
 import { FIRST_VALID_CONSENT_ID, FIXTURE_ROWS } from '../../seeds/fixtures';
 import { Account } from '../account-information/account.entity';
 import { isOwnedBy, Owner } from '../auth/owner';
 import { Authorisation } from '../authorisation/authorisation.entity';
 import { AuthorisationService } from '../authorisation/authorisation.service';
 import { AccountReferenceDto } from '../common/account-reference.dto';
-import { ClockService } from '../common/clock.service';
+import { ClockService } from '../clock/clock.service';
 import { addDays } from '../common/dates';
 import { ConsentUnknownError, DomainError, FormatError } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
-import { applyEvent, MachineBinding, nextStatus } from '../common/state-machine';
+import { nextStatus } from '../common/state-machine';
 import { Environment } from '../config/environment';
-import { findByPrimaryKey, insertRow } from '../database/prebuilt-statements';
-import { GroupCommit } from '../database/group-commit';
+import { applyEvent, MachineBinding } from '../database/status-change';
+import { Store } from '../database/store';
 import { CreateConsentDto } from './dto/create-consent.dto';
 import { accessDecidedBy } from './consent-access';
 import { AccountReference, Consent, ConsentAccess } from './consent.entity';
-import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus } from './consent.machine';
+import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus, isAwaitingSca, isDueToExpire } from './consent.machine';
 
 /** Longest validity a consent gets (docs/behaviour.md, "Consents"): a later validUntil is capped, which is why the answer may differ. */
 const MAX_VALIDITY_DAYS = 180;
@@ -34,14 +33,12 @@ export class ConsentService {
   private readonly machine: MachineBinding<Consent, typeof consentMachine>;
 
   constructor(
-    @InjectRepository(Consent) private readonly consents: Repository<Consent>,
-    @InjectRepository(Account) private readonly accounts: Repository<Account>,
+    private readonly store: Store,
     private readonly authorisations: AuthorisationService,
     private readonly clock: ClockService,
     private readonly config: ConfigService<Environment, true>,
-    private readonly writes: GroupCommit,
   ) {
-    this.machine = { repository: consents, machine: consentMachine, contextOf: ({ validUntil }) => ({ validUntil }) };
+    this.machine = { store, target: Consent, machine: consentMachine, contextOf: ({ validUntil }) => ({ validUntil }) };
   }
 
   /** Answers the Consent-ID and the status to report (docs/behaviour.md). */
@@ -60,7 +57,7 @@ export class ConsentService {
 
     const validUntil = [request.validUntil, addDays(today, MAX_VALIDITY_DAYS)].sort()[0];
     const received = initialConsentStatus({ validUntil });
-    const consent = this.consents.create({
+    const consent = Object.assign(new Consent(), {
       id: newResourceId(),
       // In auto mode strong customer authentication is deemed done at once.
       status: auto ? (nextStatus(consentMachine, received, { validUntil }, { type: 'APPROVE' }) as ConsentStatus) : received,
@@ -73,41 +70,41 @@ export class ConsentService {
       scenarioId: null,
       ownerId: owner ?? null,
     });
-    await this.writes.run(async (manager) => {
-      await insertRow(manager, Consent, consent);
-      await this.authorisations.open('consent', consent.id, redirectUri, manager);
-      if (auto) await this.authorisations.moveOpen('consent', consent.id, { type: 'FINALISE' }, manager);
+    await this.store.write(async () => {
+      await this.store.insert(Consent, consent);
+      await this.authorisations.open('consent', consent.id, redirectUri);
+      if (auto) await this.authorisations.moveOpen('consent', consent.id, { type: 'FINALISE' });
     });
     return { consentId: consent.id, consentStatus: consent.status };
   }
 
-  /** The consent as it stands today: one whose validUntil has passed is expired first. */
+  /** The consent as it stands today: one whose validUntil has passed is expired first (catchUp). */
   async findCurrent(consentId: string, owner: Owner): Promise<Consent> {
     // Served from memory until the clock passes its validUntil: that expiry is then stored, and read back.
     const fixture = FIXTURES.get(consentId);
-    if (fixture && !this.dueToExpire(fixture)) return { ...fixture };
-    const consent = await findByPrimaryKey(this.consents, consentId);
+    if (fixture && !isDueToExpire(fixture, this.clock.today())) return { ...fixture };
+    const consent = await this.store.findByKey(Consent, consentId);
     // The bank's fixtures are everyone's; what a client created is its own.
     if (!consent || !((consent.fixture && consent.scenarioId === null) || isOwnedBy(consent, owner))) throw new ConsentUnknownError(consentId);
-    return this.expireIfDue(consent);
+    return this.catchUp(consent);
   }
 
   async delete(consentId: string, owner: Owner): Promise<void> {
     const consent = await this.findCurrent(consentId, owner);
     if (consent.fixture) return; // the bank's scenery: deleting answers 204 and changes nothing
-    await this.writes.run(async (manager) => {
-      const { entity: now, accepted } = await this.apply(consent, { type: 'TERMINATE' }, manager);
+    await this.store.write(async () => {
+      const { entity: now, accepted } = await this.apply(consent, { type: 'TERMINATE' });
       if (!accepted) {
         throw new DomainError({ messageId: 'XS2A011E', description: `consent ${consentId} is ${now.status} and cannot be deleted` });
       }
-      await this.authorisations.moveOpen('consent', consentId, { type: 'FAIL' }, manager);
+      await this.authorisations.moveOpen('consent', consentId, { type: 'FAIL' });
     });
   }
 
   /** A further authorisation of a consent still waiting for the holder (Berlin Group start authorisation). */
   async startAuthorisation(consentId: string, redirectUri: string | undefined, owner: Owner): Promise<Authorisation> {
     this.assertWaiting(await this.findCurrent(consentId, owner));
-    return this.writes.run((manager) => this.authorisations.open('consent', consentId, redirectUri, manager));
+    return this.store.write(() => this.authorisations.open('consent', consentId, redirectUri));
   }
 
   async authorisationIds(consentId: string, owner: Owner): Promise<string[]> {
@@ -133,10 +130,10 @@ export class ConsentService {
     const consent = this.assertWaiting(await this.findCurrent(consentId, owner));
     const access = accessDecidedBy(consent.access, held);
     if (!access) throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the accounts of consent ${consentId}` });
-    return this.writes.run(async (manager) => {
-      const { entity, accepted } = await this.apply(consent, decision === 'approve' ? { type: 'APPROVE' } : { type: 'DENY' }, manager, decision === 'approve' ? { access } : {});
+    return this.store.write(async () => {
+      const { entity, accepted } = await this.apply(consent, decision === 'approve' ? { type: 'APPROVE' } : { type: 'DENY' }, decision === 'approve' ? { access } : {});
       if (!accepted) throw notWaiting(entity); // another decision won the race
-      const redirectUri = await this.authorisations.moveOpen('consent', consentId, { type: decision === 'approve' ? 'FINALISE' : 'FAIL' }, manager);
+      const redirectUri = await this.authorisations.moveOpen('consent', consentId, { type: decision === 'approve' ? 'FINALISE' : 'FAIL' });
       return { consent: entity, redirectUri };
     });
   }
@@ -149,43 +146,43 @@ export class ConsentService {
   /** The page was opened: the consent's open authorisations are started. */
   async markStarted(consentId: string): Promise<Consent> {
     const consent = await this.findWaiting(consentId);
-    await this.writes.run((manager) => this.authorisations.moveOpen('consent', consentId, { type: 'START' }, manager));
+    await this.store.write(() => this.authorisations.moveOpen('consent', consentId, { type: 'START' }));
     return consent;
   }
 
   /** After the clock moved: every consent past its validUntil expires now, not only when next read. */
   async expireDue(): Promise<void> {
-    const due = await this.consents.findBy({ status: In(['received', 'valid']), validUntil: LessThan(this.clock.today()) });
-    for (const consent of due) await this.expireIfDue(consent);
+    const due = await this.store.read(Consent).findBy({ status: In(['received', 'valid']), validUntil: LessThan(this.clock.today()) });
+    for (const consent of due) await this.catchUp(consent);
   }
 
-  private dueToExpire({ status, validUntil }: Consent): boolean {
-    return nextStatus(consentMachine, status, { validUntil }, { type: 'EXPIRE', today: this.clock.today() }) !== null;
-  }
-
-  /** An expired consent can no longer be authorised: its open authorisations fail with it. */
-  private async expireIfDue(consent: Consent): Promise<Consent> {
-    if (!this.dueToExpire(consent)) return consent; // the common read opens no transaction
-    return this.writes.run(async (manager) => {
-      const { entity, accepted } = await this.apply(consent, { type: 'EXPIRE', today: this.clock.today() }, manager);
-      if (accepted) await this.authorisations.moveOpen('consent', consent.id, { type: 'FAIL' }, manager);
+  /**
+   * Catch-up, the one place a read writes (docs/development.md, "Catch-up"): a consent whose
+   * validUntil the clock has passed expires when it is next read, and its open authorisations
+   * fail with it, as it can no longer be authorised.
+   */
+  private async catchUp(consent: Consent): Promise<Consent> {
+    if (!isDueToExpire(consent, this.clock.today())) return consent; // the common read opens no transaction
+    return this.store.write(async () => {
+      const { entity, accepted } = await this.apply(consent, { type: 'EXPIRE', today: this.clock.today() });
+      if (accepted) await this.authorisations.moveOpen('consent', consent.id, { type: 'FAIL' });
       return entity;
     });
   }
 
-  private apply(consent: Consent, event: ConsentEvent, manager: EntityManager, also: Partial<Consent> = {}): Promise<{ entity: Consent; accepted: boolean }> {
-    return applyEvent(this.machine, consent, event, manager, { ...also, lastActionDate: this.clock.today() });
+  private apply(consent: Consent, event: ConsentEvent, also: Partial<Consent> = {}): Promise<{ entity: Consent; accepted: boolean }> {
+    return applyEvent(this.machine, consent, event, { ...also, lastActionDate: this.clock.today() });
   }
 
   /** Only a consent the holder has not decided on yet can be authorised (409 otherwise). */
   private assertWaiting(consent: Consent): Consent {
-    if (!nextStatus(consentMachine, consent.status, { validUntil: consent.validUntil }, { type: 'APPROVE' })) throw notWaiting(consent);
+    if (!isAwaitingSca(consent.status)) throw notWaiting(consent);
     return consent;
   }
 
   private async allAccountsAccess(): Promise<ConsentAccess> {
     // The bank's accounts only: a scenario's accounts belong to the suite that created it.
-    const accounts = await this.accounts.find({ where: { scenarioId: IsNull() }, order: { iban: 'ASC' } });
+    const accounts = await this.store.read(Account).find({ where: { scenarioId: IsNull() }, order: { iban: 'ASC' } });
     return {
       accounts: accounts.map(({ iban, currency }) => ({ iban, currency })),
       balances: [],

@@ -1,27 +1,40 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
+import { seedFixtures } from '../../seeds/fixtures';
 import { InitialSchema1795200000000 } from '../../migrations/1795200000000-InitialSchema';
 import { Payments1795300000000 } from '../../migrations/1795300000000-Payments';
 import { ScaAndClock1795400000000 } from '../../migrations/1795400000000-ScaAndClock';
 import { Scenarios1795500000000 } from '../../migrations/1795500000000-Scenarios';
 import { Hardening1795600000000 } from '../../migrations/1795600000000-Hardening';
+import { SharedState1795700000000 } from '../../migrations/1795700000000-SharedState';
 import { AccessCount } from '../account-information/access-count.entity';
 import { AccessToken, TppClient } from '../auth/client.entity';
 import { Account, Balance, Psu, Transaction } from '../account-information/account.entity';
-import { SandboxClock } from '../common/sandbox-clock.entity';
+import { SandboxClock } from '../clock/sandbox-clock.entity';
+import { SandboxSecret } from '../sca/sandbox-secret.entity';
 import { Consent } from '../consent/consent.entity';
-import { Environment } from '../config/environment';
+import { Environment, validateEnvironment } from '../config/environment';
 import { Payment } from '../payment-initiation/payment.entity';
 import { Authorisation } from '../authorisation/authorisation.entity';
 
-/** The one TypeORM definition used by the app, the TypeORM CLI, the seed script and the tests. */
-export function dataSourceOptions(databasePath: string): DataSourceOptions {
+/** Where the data lives: DATABASE_URL (PostgreSQL) when set, else the SQLite file at DATABASE_PATH. */
+export type DatabaseSetting = Pick<Environment, 'DATABASE_PATH' | 'DATABASE_URL'>;
+
+const entities = [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock, SandboxSecret, TppClient, AccessToken, AccessCount];
+// Listed as classes, not globs, so the same list works from ts-jest and from dist/.
+const migrations = [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000, Hardening1795600000000, SharedState1795700000000];
+
+/** The one TypeORM definition used by the app, the TypeORM CLI, the seed scripts and the tests. */
+export function dataSourceOptions({ DATABASE_PATH, DATABASE_URL }: DatabaseSetting): DataSourceOptions {
+  if (DATABASE_URL) {
+    // Pooled connections: each write is its own transaction, and they run side by side (writes.ts).
+    return { type: 'postgres', url: DATABASE_URL, entities, migrations, synchronize: false, extra: { max: 10 } };
+  }
   // TypeORM's better-sqlite3 driver creates the file's folder when it connects.
   return {
     type: 'better-sqlite3',
-    database: databasePath,
-    entities: [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock, TppClient, AccessToken, AccessCount],
-    // Listed as classes, not globs, so the same list works from ts-jest and from dist/.
-    migrations: [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000, Hardening1795600000000],
+    database: DATABASE_PATH,
+    entities,
+    migrations,
     synchronize: false,
     // The driver turns foreign keys on itself; WAL lets reads run beside a write. synchronous=FULL
     // fsyncs the log at every commit, so an answered write survives a power cut too; GroupCommit
@@ -36,27 +49,61 @@ export function dataSourceOptions(databasePath: string): DataSourceOptions {
   };
 }
 
+/** The database as messages name it: the file, or the PostgreSQL URL without its password. */
+export function databaseName(options: DataSourceOptions): string {
+  if (options.type !== 'postgres') return String(options.database);
+  const url = new URL(options.url!);
+  if (url.password) url.password = '***';
+  return url.toString();
+}
+
 /**
- * Opens, migrates and checks the database for the app. A file that cannot be opened (garbage,
- * truncated, unwritable) or a schema migrated by a newer version of the sandbox is not a passing
- * fault: the start fails at once with a message naming the file (docs/operations.md).
+ * Opens, migrates, checks and seeds the database: what the server, the seed scripts and the tests
+ * start from. A database that cannot be opened (a garbage, truncated or unwritable file, an
+ * unreachable server) or a schema migrated by a newer version of the sandbox is not a passing
+ * fault: it fails at once with a message naming the database (docs/operations.md).
  */
 export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
   const dataSource = new DataSource(options);
   try {
     await dataSource.initialize();
   } catch (error) {
-    throw new Error(`Cannot open the database ${String(options.database)}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`Cannot open the database ${databaseName(options)}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const known = new Set((options.migrations as (new () => { name?: string })[]).map((migration) => new migration().name));
-  const applied = (await dataSource.query('SELECT name FROM migrations')) as { name: string }[];
-  const newer = applied.map(({ name }) => name).filter((name) => !known.has(name));
-  if (newer.length > 0) {
+  try {
+    await oneAtATime(dataSource, async () => {
+      await dataSource.runMigrations({ transaction: 'all' });
+      const known = new Set(migrations.map((migration) => new migration().name));
+      const applied = (await dataSource.query('SELECT name FROM migrations')) as { name: string }[];
+      const newer = applied.map(({ name }) => name).filter((name) => !known.has(name));
+      if (newer.length > 0) throw new Error(`The database ${databaseName(options)} was migrated by a newer version of the sandbox (${newer.join(', ')}): refusing to start on it`);
+      await dataSource.transaction((manager) => seedFixtures(manager));
+    });
+  } catch (error) {
     await dataSource.destroy();
-    throw new Error(`The database ${String(options.database)} was migrated by a newer version of the sandbox (${newer.join(', ')}): refusing to start on it`);
+    throw error;
   }
   return dataSource;
 }
 
+/**
+ * Instances that start together on one PostgreSQL database would run the same migrations side by
+ * side: a session advisory lock lets one migrate and seed while the others wait. SQLite's own
+ * file lock already does this.
+ */
+async function oneAtATime(dataSource: DataSource, work: () => Promise<void>): Promise<void> {
+  if (dataSource.options.type !== 'postgres') return work();
+  const session = dataSource.createQueryRunner();
+  await session.query('SELECT pg_advisory_lock(hashtext($1))', [MIGRATION_LOCK]);
+  try {
+    await work();
+  } finally {
+    await session.query('SELECT pg_advisory_unlock(hashtext($1))', [MIGRATION_LOCK]);
+    await session.release();
+  }
+}
+
+const MIGRATION_LOCK = 'psd2-sandbox migrations';
+
 /** For the TypeORM CLI (`npm run typeorm -- migration:show`). */
-export default new DataSource(dataSourceOptions(process.env.DATABASE_PATH || new Environment().DATABASE_PATH));
+export default new DataSource(dataSourceOptions(validateEnvironment(process.env)));

@@ -1,24 +1,15 @@
-import { applyDecorators, Controller, Get, Global, Injectable, Module, OnModuleInit } from '@nestjs/common';
+import { applyDecorators, Controller, Get, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { seedFixtures } from '../../seeds/fixtures';
 import { TppErrorResponse } from '../common/error-response.dto';
 import { COMMON_ERRORS } from '../common/tpp-request.guard';
 import { Environment } from '../config/environment';
 import { dataSourceOptions, openDataSource } from './data-source';
 import { GroupCommit } from './group-commit';
-
-/** Upserts the fixtures once the migrations have run, before the server accepts a request. */
-@Injectable()
-class FixtureLoader implements OnModuleInit {
-  constructor(private readonly dataSource: DataSource) {}
-
-  async onModuleInit(): Promise<void> {
-    await this.dataSource.transaction((manager) => seedFixtures(manager));
-  }
-}
+import { Store } from './store';
+import { PooledTransactions, WriteStrategy } from './write-strategy';
 
 class HealthResponse {
   @ApiProperty({ example: 'ok' })
@@ -41,16 +32,13 @@ class HealthController {
   }
 }
 
-/** Global: the one GroupCommit takes the transactions of every context. */
-@Global()
+/** The database, reached through Store only: every module that reads or writes imports this one. */
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [ConfigService],
       useFactory: (config: ConfigService<Environment, true>) => ({
-        ...dataSourceOptions(config.get('DATABASE_PATH', { infer: true })),
-        migrationsRun: true,
-        migrationsTransactionMode: 'all',
+        ...dataSourceOptions({ DATABASE_PATH: config.get('DATABASE_PATH', { infer: true }), DATABASE_URL: config.get('DATABASE_URL', { infer: true }) }),
         // How long a write of the server waits for another process's write lock (a seed, a second
         // server on the file). better-sqlite3 waits synchronously, so the driver's 5 s froze every
         // request; after 100 ms the write answers 503 (group-commit.ts) and the rest goes on being
@@ -63,7 +51,11 @@ class HealthController {
     }),
   ],
   controllers: [HealthController],
-  providers: [FixtureLoader, GroupCommit],
-  exports: [GroupCommit],
+  providers: [
+    Store,
+    // SQLite has one connection and fsyncs each commit: writes that arrive together share one.
+    { provide: WriteStrategy, inject: [DataSource], useFactory: (dataSource: DataSource) => (dataSource.options.type === 'postgres' ? new PooledTransactions(dataSource) : new GroupCommit(dataSource)) },
+  ],
+  exports: [Store],
 })
 export class DatabaseModule {}

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import { AccessCount } from '../account-information/access-count.entity';
-import { SandboxClock } from '../common/sandbox-clock.entity';
+import { SandboxClock } from '../clock/sandbox-clock.entity';
 import { dataSourceOptions } from './data-source';
 import { GroupCommit } from './group-commit';
 
@@ -24,7 +24,7 @@ describe('GroupCommit, on a migrated SQLite file', () => {
   const storedIds = () => (observer.prepare('SELECT id FROM sandbox_clock ORDER BY id').all() as { id: number }[]).map(({ id }) => id);
 
   beforeAll(async () => {
-    dataSource = await new DataSource(dataSourceOptions(path)).initialize();
+    dataSource = await new DataSource(dataSourceOptions({ DATABASE_PATH: path })).initialize();
     await dataSource.runMigrations();
     observer = new Database(path, { readonly: true });
   });

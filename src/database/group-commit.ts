@@ -1,8 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import { DomainError } from '../common/error-catalogue';
-
-type Work<T> = (manager: EntityManager) => Promise<T>;
+import { DataSource } from 'typeorm';
+import { asUnavailable, unavailable, Work, WriteStrategy } from './write-strategy';
 
 interface Queued {
   work: Work<unknown>;
@@ -17,18 +14,19 @@ interface Queued {
  * then acknowledges survives a crash or a power cut. A write must not wait for another `run`:
  * that one commits only after it.
  *
- * Every write of the app goes through here. The app has one connection, and a batch keeps its
+ * SQLite's write strategy (Store.write). The app has one connection, and a batch keeps its
  * transaction open across awaits: a statement run beside it would join the batch's open
  * savepoint, be answered before the commit, and be undone with a write of the batch that fails.
  * (better-sqlite3 is synchronous: while no write waits for anything else, a batch runs from BEGIN
  * to COMMIT with no other request handled in between.)
  */
-@Injectable()
-export class GroupCommit {
+export class GroupCommit extends WriteStrategy {
   private queue: Queued[] = [];
   private committed: Promise<void> = Promise.resolve();
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
 
   run<T>(work: Work<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -56,7 +54,7 @@ export class GroupCommit {
           // On a full disk or an I/O error SQLite may roll the whole transaction back by itself
           // (sqlite.org/lang_transaction.html, "Response To Errors Within A Transaction"): the
           // writes after it would run outside any transaction, so the batch stops here.
-          if (!this.connection().inTransaction) throw new DomainError(UNAVAILABLE);
+          if (!this.connection().inTransaction) throw unavailable();
         }
       });
     } catch (error) {
@@ -83,16 +81,4 @@ export class GroupCommit {
   private connection(): { inTransaction: boolean } {
     return (this.dataSource.driver as unknown as { databaseConnection: { inTransaction: boolean } }).databaseConnection;
   }
-}
-
-/** SQLite's result codes that mean the database cannot take a write now (a full disk, an I/O fault, a lock), not that the write is wrong. */
-const STORAGE_FAULT = /^SQLITE_(FULL|IOERR|BUSY|LOCKED|READONLY|CANTOPEN|NOMEM|CORRUPT|NOTADB)/;
-
-const UNAVAILABLE = { messageId: 'XS2A029E', description: 'the sandbox could not store this change (its database is full or unavailable); nothing was changed, try again later' } as const;
-
-/** A storage fault becomes the 503 the client can retry on; anything else (a refusal, a bug) stays as it was. */
-function asUnavailable(error: unknown): unknown {
-  if (error instanceof DomainError) return error;
-  const code = (error as { driverError?: { code?: unknown } }).driverError?.code ?? (error as { code?: unknown }).code;
-  return typeof code === 'string' && STORAGE_FAULT.test(code) ? new DomainError(UNAVAILABLE) : error;
 }

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DataSource, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
 import { FIRST_VALID_CONSENT_ID, seedFixtures } from '../../seeds/fixtures';
 import { Transaction } from '../account-information/account.entity';
@@ -8,15 +5,16 @@ import { AccessToken } from '../auth/client.entity';
 import { Authorisation } from '../authorisation/authorisation.entity';
 import { Consent } from '../consent/consent.entity';
 import { Payment } from '../payment-initiation/payment.entity';
-import { dataSourceOptions } from './data-source';
+import { ENGINE, prepareDatabase, removeDatabase, secondConnection, temporaryDatabase } from '../../test/support/engine';
 import { findByPrimaryKey, insertRow } from './prebuilt-statements';
 
-describe('prebuilt statements, on a migrated SQLite file', () => {
-  const folder = mkdtempSync(join(tmpdir(), 'psd2-sandbox-prebuilt-statements-'));
+describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
+  const database = temporaryDatabase();
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    dataSource = await new DataSource(dataSourceOptions(join(folder, 'sandbox.sqlite'))).initialize();
+    await prepareDatabase(database);
+    dataSource = await secondConnection(database);
     await dataSource.runMigrations();
     await seedFixtures(dataSource.manager);
     await dataSource.manager.insert(Consent, {
@@ -54,7 +52,7 @@ describe('prebuilt statements, on a migrated SQLite file', () => {
   });
   afterAll(async () => {
     await dataSource.destroy();
-    rmSync(folder, { recursive: true, force: true });
+    await removeDatabase(database);
   });
 
   /** Each entity it serves, with a row whose columns cover booleans, JSON, dates and nulls. */
@@ -149,7 +147,7 @@ describe('prebuilt statements, on a migrated SQLite file', () => {
 
   it.each(written)('writes %s exactly as manager.insert does: the same stored row', async (_, target, key, row) => {
     const { tableName } = dataSource.getMetadata(target);
-    const stored = (value: string) => dataSource.query(`SELECT * FROM "${tableName}" WHERE "${key}" = ?`, [value]) as Promise<Record<string, unknown>[]>;
+    const stored = (value: string) => dataSource.query(`SELECT * FROM "${tableName}" WHERE "${key}" = ${dataSource.driver.createParameter('value', 0)}`, [value]) as Promise<Record<string, unknown>[]>;
     await dataSource.manager.insert(target, row('c0ffee00-0000-4000-8000-000000000001'));
     await insertRow(dataSource.manager, target, dataSource.manager.create(target, row('c0ffee00-0000-4000-8000-000000000002')));
     const [[expected], [inserted]] = [await stored('c0ffee00-0000-4000-8000-000000000001'), await stored('c0ffee00-0000-4000-8000-000000000002')];

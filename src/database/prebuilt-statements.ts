@@ -11,7 +11,7 @@ const selects = new WeakMap<EntityMetadata, string>();
 const inserts = new WeakMap<EntityMetadata, string>();
 
 /** `repository.findOneBy({ <primary key>: key })`. GET payment status: a fifth to a quarter less CPU a request. */
-export async function findByPrimaryKey<T extends ObjectLiteral>(repository: Repository<T>, key: string): Promise<T | null> {
+export async function findByPrimaryKey<T extends ObjectLiteral>(repository: Repository<T>, key: string | number): Promise<T | null> {
   const { metadata, manager } = repository;
   const { driver } = manager.connection;
   let statement = selects.get(metadata);

@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Balance } from '../account-information/account.entity';
+import { AuthModule } from '../auth/auth.module';
 import { AuthorisationModule } from '../authorisation/authorisation.module';
+import { ClockModule } from '../clock/clock.module';
+import { DatabaseModule } from '../database/database.module';
 import { PaymentInitiationController } from './payment-initiation.controller';
 import { PaymentInitiationService } from './payment-initiation.service';
-import { Payment } from './payment.entity';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Payment, Balance]), AuthorisationModule],
+  imports: [DatabaseModule, ClockModule, AuthModule, AuthorisationModule],
   controllers: [PaymentInitiationController],
   providers: [PaymentInitiationService],
   exports: [PaymentInitiationService],

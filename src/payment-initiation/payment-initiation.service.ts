@@ -1,21 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InjectRepository } from '@nestjs/typeorm';
-import { LessThanOrEqual, Repository } from 'typeorm';
+import { LessThanOrEqual } from 'typeorm';
 import { Balance } from '../account-information/account.entity';
 import { isOwnedBy, Owner } from '../auth/owner';
 import { Authorisation, AuthorisationKind } from '../authorisation/authorisation.entity';
 import { AuthorisationService } from '../authorisation/authorisation.service';
-import { ClockService } from '../common/clock.service';
+import { ClockService } from '../clock/clock.service';
 import { DomainError } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
-import { applyEvent, MachineBinding, nextStatus } from '../common/state-machine';
 import { Environment } from '../config/environment';
-import { findByPrimaryKey, insertRow } from '../database/prebuilt-statements';
-import { GroupCommit } from '../database/group-commit';
+import { applyEvent, MachineBinding } from '../database/status-change';
+import { Store } from '../database/store';
 import type { ScaDecision } from '../consent/consent.service';
 import { Payment } from './payment.entity';
-import { initialPaymentStatus, PaymentContext, PaymentEvent, paymentMachine, PaymentStatus } from './payment.machine';
+import { initialPaymentStatus, isAwaitingCancellationSca, isAwaitingSca, isDue, PaymentContext, PaymentEvent, paymentMachine, PaymentStatus } from './payment.machine';
 import { PaymentType } from './payment-products';
 import { checkDates, PaymentBody, termsOf } from './payment-terms';
 
@@ -25,32 +23,28 @@ const contextOf = ({ amount, executionDate, product }: Pick<Payment, 'amount' | 
   instant: product === 'instant-sepa-credit-transfers',
 });
 
-/** The event whose acceptance means "waiting for this kind of authorisation". */
-const WAITING_FOR: Record<Exclude<AuthorisationKind, 'consent'>, PaymentEvent> = {
-  payment: { type: 'SCA_DENIED' },
-  cancellation: { type: 'CANCELLATION_AUTHORISED' },
-};
+/** Whether a payment waits for the holder's decision of this kind of authorisation. */
+const awaits = (payment: Payment, kind: Exclude<AuthorisationKind, 'consent'>): boolean =>
+  kind === 'payment' ? isAwaitingSca(payment.status) : isAwaitingCancellationSca(payment.status, contextOf(payment));
 
 @Injectable()
 export class PaymentInitiationService {
   private readonly machine: MachineBinding<Payment, typeof paymentMachine>;
 
   constructor(
-    @InjectRepository(Payment) payments: Repository<Payment>,
-    @InjectRepository(Balance) private readonly balances: Repository<Balance>,
+    private readonly store: Store,
     private readonly authorisations: AuthorisationService,
     private readonly clock: ClockService,
     private readonly config: ConfigService<Environment, true>,
-    private readonly writes: GroupCommit,
   ) {
-    this.machine = { repository: payments, machine: paymentMachine, contextOf };
+    this.machine = { store, target: Payment, machine: paymentMachine, contextOf };
   }
 
   /** Stores the payment, RCVD, with its implicit authorisation: once answered 200 both are in the database. */
   async initiate(type: PaymentType, body: PaymentBody, redirectUri: string | undefined, owner: Owner): Promise<Payment> {
     checkDates(body, this.clock.today());
     const terms = termsOf(body);
-    const payment = this.machine.repository.create({
+    const payment = Object.assign(new Payment(), {
       id: newResourceId(),
       ...type,
       ...terms,
@@ -58,42 +52,50 @@ export class PaymentInitiationService {
       body,
       ownerId: owner ?? null,
     });
-    await this.writes.run(async (manager) => {
-      await insertRow(manager, Payment, payment);
-      await this.authorisations.open('payment', payment.id, redirectUri, manager);
+    await this.store.write(async () => {
+      await this.store.insert(Payment, payment);
+      await this.authorisations.open('payment', payment.id, redirectUri);
     });
     return payment;
   }
 
-  /** The payment as it stands: in auto mode its first read completes SCA (docs/behaviour.md); a due PDNG executes. */
+  /** The payment as it stands (catchUp). */
   async find(type: PaymentType, paymentId: string, owner: Owner): Promise<Payment> {
-    const stored = await this.findStored(type, paymentId, owner);
+    return this.catchUp(await this.findStored(type, paymentId, owner));
+  }
+
+  /**
+   * Catch-up, the one place a read writes (docs/development.md, "Catch-up"): in auto mode a
+   * payment's first read completes SCA (docs/behaviour.md), and a PDNG payment whose date the
+   * clock has reached executes.
+   */
+  private async catchUp(stored: Payment): Promise<Payment> {
+    const today = this.clock.today();
     // The balance look-up is spared once SCA is over.
-    const auto = this.config.get('SCA_MODE', { infer: true }) === 'auto' && this.can(stored, WAITING_FOR.payment);
+    const auto = this.config.get('SCA_MODE', { infer: true }) === 'auto' && isAwaitingSca(stored.status);
     const completed = auto ? await this.scaCompleted(stored) : null;
-    const execute: PaymentEvent = { type: 'EXECUTE', today: this.clock.today() };
-    if (!completed && !this.can(stored, execute)) return stored; // the common read opens no transaction
-    return this.writes.run(async (manager) => {
+    if (!completed && !isDue(stored.status, contextOf(stored), today)) return stored; // the common read opens no transaction
+    return this.store.write(async () => {
       let payment = stored;
       if (completed) {
         // The holder approves at once; the payment's authorisations are finalised with it.
-        payment = (await applyEvent(this.machine, payment, completed, manager)).entity;
-        await this.authorisations.moveOpen('payment', payment.id, { type: 'FINALISE' }, manager);
+        payment = (await applyEvent(this.machine, payment, completed)).entity;
+        await this.authorisations.moveOpen('payment', payment.id, { type: 'FINALISE' });
       }
-      return (await applyEvent(this.machine, payment, execute, manager)).entity;
+      return (await applyEvent(this.machine, payment, { type: 'EXECUTE', today })).entity;
     });
   }
 
   /** DELETE: RCVD is cancelled at once; PDNG needs the holder to authorise the cancellation. */
   async cancel(type: PaymentType, paymentId: string, owner: Owner): Promise<{ cancelled: true } | { cancelled: false; status: PaymentStatus }> {
     const stored = await this.findStored(type, paymentId, owner);
-    const { entity: payment, accepted } = await this.writes.run(async (manager) => {
-      const cancelled = await applyEvent(this.machine, stored, { type: 'CANCEL' }, manager);
-      if (cancelled.accepted) await this.authorisations.moveOpen('payment', paymentId, { type: 'FAIL' }, manager);
+    const { entity: payment, accepted } = await this.store.write(async () => {
+      const cancelled = await applyEvent(this.machine, stored, { type: 'CANCEL' });
+      if (cancelled.accepted) await this.authorisations.moveOpen('payment', paymentId, { type: 'FAIL' });
       return cancelled;
     });
     if (accepted) return { cancelled: true };
-    if (this.can(payment, WAITING_FOR.cancellation)) return { cancelled: false, status: payment.status };
+    if (awaits(payment, 'cancellation')) return { cancelled: false, status: payment.status };
     throw cancellationInvalid(payment);
   }
 
@@ -107,8 +109,8 @@ export class PaymentInitiationService {
   ): Promise<Authorisation> {
     const payment = await this.findStored(type, paymentId, owner);
     if (kind === 'cancellation' && payment.product === 'instant-sepa-credit-transfers') throw cancellationNotOffered(payment);
-    if (!this.can(payment, WAITING_FOR[kind])) throw notWaiting(payment);
-    return this.writes.run((manager) => this.authorisations.open(kind, paymentId, redirectUri, manager));
+    if (!awaits(payment, kind)) throw notWaiting(payment);
+    return this.store.write(() => this.authorisations.open(kind, paymentId, redirectUri));
   }
 
   async authorisationIds(type: PaymentType, paymentId: string, kind: 'payment' | 'cancellation', owner: Owner): Promise<string[]> {
@@ -128,7 +130,7 @@ export class PaymentInitiationService {
   }
 
   async findById(paymentId: string, owner: Owner): Promise<Payment> {
-    const payment = await findByPrimaryKey(this.machine.repository, paymentId);
+    const payment = await this.store.findByKey(Payment, paymentId);
     if (!payment || !isOwnedBy(payment, owner)) throw paymentUnknown(paymentId);
     return payment;
   }
@@ -154,14 +156,14 @@ export class PaymentInitiationService {
       cancellation: { approve: async () => ({ type: 'CANCELLATION_AUTHORISED' }), deny: async () => null },
     };
     const event = await events[kind][decision]();
-    return this.writes.run(async (manager) => {
+    return this.store.write(async () => {
       let decided = payment;
       if (event) {
-        const { entity, accepted } = await applyEvent(this.machine, payment, event, manager);
+        const { entity, accepted } = await applyEvent(this.machine, payment, event);
         if (!accepted) throw notWaiting(entity); // another decision won the race
         decided = entity;
       }
-      const redirectUri = await this.authorisations.moveOpen(kind, paymentId, { type: decision === 'approve' ? 'FINALISE' : 'FAIL' }, manager);
+      const redirectUri = await this.authorisations.moveOpen(kind, paymentId, { type: decision === 'approve' ? 'FINALISE' : 'FAIL' });
       return { payment: decided, redirectUri };
     });
   }
@@ -174,31 +176,27 @@ export class PaymentInitiationService {
   /** The SCA page was opened: open authorisations of that kind are started. */
   async markStarted(paymentId: string, kind: 'payment' | 'cancellation'): Promise<Payment> {
     const payment = await this.findWaiting(paymentId, kind);
-    await this.writes.run((manager) => this.authorisations.moveOpen(kind, paymentId, { type: 'START' }, manager));
+    await this.store.write(() => this.authorisations.moveOpen(kind, paymentId, { type: 'START' }));
     return payment;
   }
 
   /** After the clock moved: every pending payment whose date has come executes now. */
   async executeDue(): Promise<void> {
     const today = this.clock.today();
-    const due = await this.machine.repository.findBy({ status: 'PDNG', executionDate: LessThanOrEqual(today) });
-    await this.writes.run(async (manager) => {
-      for (const payment of due) await applyEvent(this.machine, payment, { type: 'EXECUTE', today }, manager);
+    const due = await this.store.read(Payment).findBy({ status: 'PDNG', executionDate: LessThanOrEqual(today) });
+    await this.store.write(async () => {
+      for (const payment of due) await applyEvent(this.machine, payment, { type: 'EXECUTE', today });
     });
   }
 
   /** SCA done: the machine then applies the funds rule against the debtor's interimAvailable balance, then the date. */
   private async scaCompleted(payment: Payment): Promise<PaymentEvent> {
-    const available = await this.balances.findOneBy({ accountIban: payment.debtorIban, balanceType: 'interimAvailable' });
+    const available = await this.store.read(Balance).findOneBy({ accountIban: payment.debtorIban, balanceType: 'interimAvailable' });
     return { type: 'SCA_COMPLETED', today: this.clock.today(), available: available?.amount ?? null };
   }
 
-  private can(payment: Payment, event: PaymentEvent): boolean {
-    return nextStatus(paymentMachine, payment.status, contextOf(payment), event) !== null;
-  }
-
   private assertWaiting(payment: Payment, kind: 'payment' | 'cancellation'): Payment {
-    if (!this.can(payment, WAITING_FOR[kind])) throw notWaiting(payment);
+    if (!awaits(payment, kind)) throw notWaiting(payment);
     return payment;
   }
 

@@ -1,5 +1,5 @@
 import { nextStatus } from '../common/state-machine';
-import { initialPaymentStatus, PaymentContext, PaymentEvent, paymentMachine, PaymentStatus } from './payment.machine';
+import { initialPaymentStatus, isAwaitingCancellationSca, isAwaitingSca, isDue, PaymentContext, PaymentEvent, paymentMachine, PaymentStatus } from './payment.machine';
 
 const TODAY = '2026-03-15';
 const now: PaymentContext = { amount: '100.00', executionDate: null, instant: false };
@@ -49,4 +49,23 @@ describe('payment machine', () => {
   it.each(table)('%s: %s on %j', (_, from, context, event, to) => {
     expect(nextStatus(paymentMachine, from, context, event)).toBe(to);
   });
+});
+
+describe('payment status questions, asked by name', () => {
+  const cases = Object.keys(paymentMachine.states).flatMap((status) => [now, later, instant].map((context): [string, PaymentContext] => [status, context]));
+
+  it.each(cases)('isAwaitingSca(%s) holds exactly where the machine accepts SCA_DENIED (context %j)', (status, context) => {
+    expect(isAwaitingSca(status)).toBe(nextStatus(paymentMachine, status, context, DENIED) !== null);
+  });
+
+  it.each(cases)('isAwaitingCancellationSca(%s, %j) holds exactly where the machine accepts CANCELLATION_AUTHORISED', (status, context) => {
+    expect(isAwaitingCancellationSca(status, context)).toBe(nextStatus(paymentMachine, status, context, CANCELLATION_AUTHORISED) !== null);
+  });
+
+  it.each(cases.flatMap(([status, context]) => [TODAY, '2026-03-16'].map((today): [string, PaymentContext, string] => [status, context, today])))(
+    'isDue(%s, %j, %s) holds exactly where the machine accepts EXECUTE',
+    (status, context, today) => {
+      expect(isDue(status, context, today)).toBe(nextStatus(paymentMachine, status, context, executeOn(today)) !== null);
+    },
+  );
 });

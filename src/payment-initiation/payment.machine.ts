@@ -23,6 +23,8 @@ export type PaymentEvent =
   /** The sandbox clock reached the execution date: a pending payment executes, with no second funds check. */
   | { type: 'EXECUTE'; today: string };
 
+const isDueOn = ({ executionDate }: PaymentContext, today: string) => executionDate !== null && executionDate <= today;
+
 export const paymentMachine = setup({
   types: {
     context: {} as PaymentContext,
@@ -35,7 +37,7 @@ export const paymentMachine = setup({
     isFutureDated: ({ context, event }) =>
       event.type === 'SCA_COMPLETED' && context.executionDate !== null && context.executionDate > event.today,
     isCancellable: ({ context }) => !context.instant,
-    isDue: ({ context, event }) => event.type === 'EXECUTE' && context.executionDate !== null && context.executionDate <= event.today,
+    isDue: ({ context, event }) => event.type === 'EXECUTE' && isDueOn(context, event.today),
   },
 }).createMachine({
   id: 'payment',
@@ -66,3 +68,12 @@ export const paymentMachine = setup({
 export function initialPaymentStatus(context: PaymentContext): PaymentStatus {
   return initialStatus(paymentMachine, context) as PaymentStatus;
 }
+
+/** The holder has not decided on the payment yet (the machine accepts SCA_COMPLETED and SCA_DENIED). */
+export const isAwaitingSca = (status: string): boolean => status === 'RCVD';
+
+/** Pending and cancellable: only the holder's authorisation cancels it now (the machine accepts CANCELLATION_AUTHORISED). */
+export const isAwaitingCancellationSca = (status: string, context: PaymentContext): boolean => status === 'PDNG' && !context.instant;
+
+/** Pending, and the clock reached its execution date (the machine accepts EXECUTE). */
+export const isDue = (status: string, context: PaymentContext, today: string): boolean => status === 'PDNG' && isDueOn(context, today);

@@ -1,7 +1,7 @@
 import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiSecurity, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Owner, RequestOwner, SandboxOwnerGuard } from '../auth/owner';
-import { ClockService } from '../common/clock.service';
+import { ClockService } from '../clock/clock.service';
 import { TppErrorResponse } from '../common/error-response.dto';
 import { COMMON_ERRORS } from '../common/tpp-request.guard';
 import { ConsentStatusResponse } from '../consent/dto/consent-response.dto';

@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { ClockModule } from '../clock/clock.module';
 import { ConsentModule } from '../consent/consent.module';
+import { DatabaseModule } from '../database/database.module';
 import { PaymentInitiationModule } from '../payment-initiation/payment-initiation.module';
 import { ScaModule } from '../sca/sca.module';
 import { SandboxControlController } from './sandbox-control.controller';
@@ -7,7 +10,7 @@ import { SandboxControlService } from './sandbox-control.service';
 import { ScenarioService } from './scenario.service';
 
 @Module({
-  imports: [ScaModule, ConsentModule, PaymentInitiationModule],
+  imports: [DatabaseModule, ClockModule, AuthModule, ScaModule, ConsentModule, PaymentInitiationModule],
   controllers: [SandboxControlController],
   providers: [SandboxControlService, ScenarioService],
 })

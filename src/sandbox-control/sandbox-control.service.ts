@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ClockService } from '../common/clock.service';
+import { ClockService } from '../clock/clock.service';
 import { addDays, isDateOnly } from '../common/dates';
 import { FormatError } from '../common/error-catalogue';
 import { ConsentService } from '../consent/consent.service';

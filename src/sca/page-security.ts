@@ -1,10 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { doubleCsrf, DoubleCsrfUtilities } from 'csrf-csrf';
 import type { Request, Response } from 'express';
 import helmet from 'helmet';
 import { Environment } from '../config/environment';
+import { Store } from '../database/store';
+import { SandboxSecret } from './sandbox-secret.entity';
 import { PAGE_STYLE } from './sca-pages';
 
 /** The form field that carries the CSRF token. */
@@ -35,15 +37,26 @@ export const pageHeaders = () =>
 
 /**
  * Double-submit CSRF tokens bound to the page's path and the consent or payment it decides on, so
- * a token from one page cannot approve another. The secret lives as long as the process: a form
- * left open across a restart asks the holder to submit again.
+ * a token from one page cannot approve another. The secret is kept in the database, made by the
+ * first instance that starts on it: a page served by one instance posts to any other, and a form
+ * left open across a restart still submits.
  */
 @Injectable()
-export class PageCsrf {
-  private readonly csrf: DoubleCsrfUtilities;
+export class PageCsrf implements OnModuleInit {
+  private csrf: DoubleCsrfUtilities;
 
-  constructor(config: ConfigService<Environment, true>) {
-    const secret = randomBytes(32).toString('hex');
+  constructor(
+    private readonly config: ConfigService<Environment, true>,
+    private readonly store: Store,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    const secret = await this.store.write(async () => {
+      const made = { name: 'sca-page-csrf', value: randomBytes(32).toString('hex') };
+      await this.store.change(SandboxSecret).createQueryBuilder().insert().values(made).orIgnore().execute();
+      return (await this.store.read(SandboxSecret).findOneByOrFail({ name: made.name })).value;
+    });
+    const { config } = this;
     this.csrf = doubleCsrf({
       getSecret: () => secret,
       getSessionIdentifier: (request) => `${request.path}|${request.method === 'POST' ? formValue(request.body?.id) : formValue(request.query.consent_id ?? request.query.payment_id)}`,

@@ -1,9 +1,6 @@
 import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { InjectRepository } from '@nestjs/typeorm';
 import type { Request, Response } from 'express';
-import { In, Repository } from 'typeorm';
-import { Account } from '../account-information/account.entity';
 import { consentedIbans } from '../account-information/coverage';
 import { DomainError } from '../common/error-catalogue';
 import { ConsentService, ScaDecision } from '../consent/consent.service';
@@ -40,7 +37,6 @@ export class ScaPagesController {
     sca: ScaService,
     consents: ConsentService,
     payments: PaymentInitiationService,
-    @InjectRepository(Account) accounts: Repository<Account>,
     private readonly csrf: PageCsrf,
   ) {
     this.flows = {
@@ -50,7 +46,7 @@ export class ScaPagesController {
         action: '/sca/consents',
         rows: async (id, start) => {
           const consent = start ? await consents.markStarted(id) : await consents.findWaiting(id);
-          const named = await accounts.findBy({ iban: In(consentedIbans(consent.access)) });
+          const named = await sca.accounts(consentedIbans(consent.access));
           return consentRows(consent, new Map(named.map((account) => [account.iban, account])));
         },
         decide: async (id, decision, login) => {

@@ -1,15 +1,14 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import cookieParser from 'cookie-parser';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Account, Psu } from '../account-information/account.entity';
 import { ConsentModule } from '../consent/consent.module';
+import { DatabaseModule } from '../database/database.module';
 import { PaymentInitiationModule } from '../payment-initiation/payment-initiation.module';
 import { PageCsrf, pageHeaders } from './page-security';
 import { ScaPagesController } from './sca-pages.controller';
 import { ScaService } from './sca.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Psu, Account]), ConsentModule, PaymentInitiationModule],
+  imports: [DatabaseModule, ConsentModule, PaymentInitiationModule],
   controllers: [ScaPagesController],
   providers: [ScaService, PageCsrf],
   exports: [ScaService],

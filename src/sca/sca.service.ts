@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { In } from 'typeorm';
 import { Account, Psu } from '../account-information/account.entity';
 import { isOwnedBy, Owner } from '../auth/owner';
 import { DomainError } from '../common/error-catalogue';
+import { Store } from '../database/store';
 import type { AccountReference, Consent } from '../consent/consent.entity';
 import { ConsentService, ScaDecision } from '../consent/consent.service';
 import type { Payment } from '../payment-initiation/payment.entity';
@@ -19,8 +19,7 @@ export interface PsuLogin {
 @Injectable()
 export class ScaService {
   constructor(
-    @InjectRepository(Psu) private readonly psus: Repository<Psu>,
-    @InjectRepository(Account) private readonly accounts: Repository<Account>,
+    private readonly store: Store,
     private readonly consents: ConsentService,
     private readonly payments: PaymentInitiationService,
   ) {}
@@ -41,18 +40,23 @@ export class ScaService {
     return this.payments.decide(paymentId, kind, decision, held.map(({ iban }) => iban), owner);
   }
 
+  /** The accounts among `ibans`, as the consent page names them. */
+  accounts(ibans: string[]): Promise<Account[]> {
+    return this.store.read(Account).findBy({ iban: In(ibans) });
+  }
+
   /**
    * The accounts of a PSU whose credentials hold; 401 PSU_CREDENTIALS_INVALID otherwise. A client
    * (strict mode) acts only as the fixture PSUs and its own scenarios' PSUs: another client's
    * scenario PSU is answered exactly as an unknown one (docs/security.md).
    */
   private async heldBy({ psuId, password }: PsuLogin, owner: Owner): Promise<AccountReference[]> {
-    const psu = await this.psus.findOneBy({ psuId });
+    const psu = await this.store.read(Psu).findOneBy({ psuId });
     const foreign = psu !== null && psu.scenarioId !== null && !isOwnedBy(psu, owner);
     if (!psu || foreign || (password !== undefined && password !== psu.password)) {
       throw new DomainError({ messageId: 'XS2A022E', description: 'unknown PSU ID or wrong password' });
     }
-    const accounts = await this.accounts.find({ where: { psuId }, order: { iban: 'ASC' } });
+    const accounts = await this.store.read(Account).find({ where: { psuId }, order: { iban: 'ASC' } });
     return accounts.map(({ iban, currency }) => ({ iban, currency }));
   }
 }

@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { DataSource } from 'typeorm';
 import { createApp, openApiDocument } from '../../src/app.factory';
+import { databaseSettings, prepareDatabase, removeDatabase, temporaryDatabase } from './engine';
 import { OpenApiContract } from './openapi-contract';
 import { CREATED, PROFILE } from './profile';
 
@@ -18,23 +16,23 @@ export interface Sandbox {
   app: INestApplication<App>;
   http: App;
   dataSource: DataSource;
-  databasePath: string;
+  /** Where its data lives (engine.ts): pass it again to start the same sandbox anew. */
+  database: string;
   /** Every answer of this app, checked against its OpenAPI document. */
   contract: OpenApiContract;
   /** Closes the app, and fails if any answer it gave broke the OpenAPI document. */
   close(): Promise<void>;
 }
 
-export function temporaryDatabasePath(): string {
-  return join(mkdtempSync(join(tmpdir(), 'psd2-sandbox-')), 'sandbox.sqlite');
-}
+export { removeDatabase, temporaryDatabase } from './engine';
 
 /**
- * Starts the real app (migrations, fixtures, filter, pipe) on a SQLite file, with the given
- * settings; the same file can be passed again to test a restart.
+ * Starts the real app (migrations, fixtures, filter, pipe) on a database of the run's engine,
+ * with the given settings; the same database can be passed again to test a restart.
  */
-export async function startSandbox(settings: Record<string, string> = {}, databasePath = temporaryDatabasePath()): Promise<Sandbox> {
-  const environment: Record<string, string> = { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_PATH: databasePath, SANDBOX_DATE: TODAY, PROFILE, ...settings };
+export async function startSandbox(settings: Record<string, string> = {}, database = temporaryDatabase()): Promise<Sandbox> {
+  await prepareDatabase(database);
+  const environment: Record<string, string> = { NODE_ENV: 'test', LOG_LEVEL: 'silent', ...databaseSettings(database), SANDBOX_DATE: TODAY, PROFILE, ...settings };
   const saved = Object.fromEntries(Object.keys(environment).map((key) => [key, process.env[key]]));
   Object.assign(process.env, environment);
   let app: INestApplication<App>;
@@ -53,7 +51,7 @@ export async function startSandbox(settings: Record<string, string> = {}, databa
     app,
     http: app.getHttpServer(),
     dataSource: app.get(DataSource),
-    databasePath,
+    database,
     contract,
     close: async () => {
       await app.close();
@@ -70,13 +68,9 @@ export function useSandbox(settings: Record<string, string> = {}): Sandbox {
   });
   afterAll(async () => {
     await sandbox.close();
-    removeDatabase(sandbox.databasePath);
+    await removeDatabase(sandbox.database);
   });
   return sandbox;
-}
-
-export function removeDatabase(databasePath: string): void {
-  rmSync(join(databasePath, '..'), { recursive: true, force: true });
 }
 
 /** The headers every /v1 request needs; the X-Request-ID is fresh each time. */

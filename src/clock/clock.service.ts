@@ -1,9 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { Environment } from '../config/environment';
-import { GroupCommit } from '../database/group-commit';
+import { Store } from '../database/store';
 import { SandboxClock } from './sandbox-clock.entity';
 
 const ROW = 1;
@@ -32,14 +30,21 @@ export class ClockService implements OnModuleInit {
 
   constructor(
     config: ConfigService<Environment, true>,
-    @InjectRepository(SandboxClock) private readonly clock: Repository<SandboxClock>,
-    private readonly writes: GroupCommit,
+    private readonly store: Store,
   ) {
     this.configured = config.get('SANDBOX_DATE', { infer: true });
   }
 
   async onModuleInit(): Promise<void> {
-    this.stored = (await this.clock.findOneBy({ id: ROW }))?.today ?? null;
+    await this.refresh();
+  }
+
+  /**
+   * Reads the stored date again. Run before every request (ClockRefresh): another instance on the
+   * same database may have moved the clock since, and its move holds here at once.
+   */
+  async refresh(): Promise<void> {
+    this.stored = (await this.store.findByKey(SandboxClock, ROW))?.today ?? null;
   }
 
   today(): string {
@@ -52,10 +57,12 @@ export class ClockService implements OnModuleInit {
    * `to` may throw a DomainError to refuse the move; nothing is then stored.
    */
   async move(to: (today: string) => string): Promise<string> {
-    const today = await this.writes.run(async (manager) => {
-      const row = await manager.findOneBy(SandboxClock, { id: ROW });
-      const next = to(row?.today ?? this.configured ?? utcToday());
-      await manager.upsert(SandboxClock, { id: ROW, today: next }, ['id']);
+    const today = await this.store.write(async () => {
+      // The row exists before it is locked, so that two first moves cannot both insert it.
+      await this.store.change(SandboxClock).createQueryBuilder().insert().values({ id: ROW, today: this.configured ?? utcToday() }).orIgnore().execute();
+      const row = await this.store.findForUpdate(SandboxClock, { id: ROW });
+      const next = to(row!.today);
+      await this.store.change(SandboxClock).update({ id: ROW }, { today: next });
       return next;
     });
     this.stored = today;

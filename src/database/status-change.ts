@@ -1,0 +1,40 @@
+import { AnyStateMachine, ContextFrom, EventFromLogic } from 'xstate';
+import { EntityTarget, FindOptionsWhere } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { nextStatus } from '../common/state-machine';
+import { Store } from './store';
+
+/** An aggregate whose `status` column a machine governs. */
+export interface StatusOwner {
+  id: string;
+  status: string;
+}
+
+/** How one aggregate's rows meet its machine. */
+export interface MachineBinding<TEntity extends StatusOwner, TMachine extends AnyStateMachine> {
+  store: Store;
+  target: EntityTarget<TEntity>;
+  machine: TMachine;
+  contextOf(entity: TEntity): ContextFrom<TMachine>;
+}
+
+/**
+ * Lets the machine decide an event, then writes the new status (with `also`) by a
+ * compare-and-set on the old status, so that of two racing requests only one wins, on either
+ * engine. The loser reads the row again and the machine decides on what the winner left. Runs
+ * inside a Store.write.
+ */
+export async function applyEvent<TEntity extends StatusOwner, TMachine extends AnyStateMachine>(
+  binding: MachineBinding<TEntity, TMachine>,
+  entity: TEntity,
+  event: EventFromLogic<TMachine>,
+  also: Partial<TEntity> = {},
+): Promise<{ entity: TEntity; accepted: boolean }> {
+  const status = nextStatus(binding.machine, entity.status, binding.contextOf(entity), event);
+  if (!status) return { entity, accepted: false };
+  const where = { id: entity.id, status: entity.status } as FindOptionsWhere<TEntity>;
+  const { affected } = await binding.store.change(binding.target).update(where, { ...also, status } as QueryDeepPartialEntity<TEntity>);
+  if (affected) return { entity: Object.assign(entity, also, { status }), accepted: true };
+  const current = await binding.store.read(binding.target).findOneByOrFail({ id: entity.id } as FindOptionsWhere<TEntity>);
+  return applyEvent(binding, current, event, also);
+}

@@ -1,0 +1,73 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
+import { findByPrimaryKey, insertRow } from './prebuilt-statements';
+import { WriteStrategy } from './write-strategy';
+
+/** What may be asked of a table anywhere: the read half of a TypeORM repository. */
+export type Reader<T extends ObjectLiteral> = Pick<Repository<T>, 'find' | 'findBy' | 'findOne' | 'findOneBy' | 'findOneByOrFail' | 'count' | 'existsBy'>;
+
+/** The transaction of the write the current call runs in, if any. */
+const currentWrite = new AsyncLocalStorage<EntityManager>();
+
+/**
+ * The one way the app reaches its database (docs/development.md, "The write seam"). Every change
+ * of state is a `write`: one transaction, committed before the promise resolves, so whatever a
+ * request then acknowledges survives a crash. Inside it, `change` and `insert` act on that
+ * transaction and `read` sees its own changes; outside, only `read` works. How writes reach the
+ * engine (group commit on SQLite, pooled transactions on PostgreSQL) is the WriteStrategy's
+ * business, not the caller's.
+ */
+@Injectable()
+export class Store {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly strategy: WriteStrategy,
+  ) {}
+
+  /**
+   * Runs `work` as one transaction. A write started inside another would wait for a commit that
+   * waits for it (or, on another connection, for the rows it holds): it fails at once instead.
+   */
+  write<T>(work: () => Promise<T>): Promise<T> {
+    if (currentWrite.getStore()) return Promise.reject(new Error('Store.write was called inside another write: do the work in the enclosing write'));
+    return this.strategy.run((manager) => currentWrite.run(manager, work));
+  }
+
+  read<T extends ObjectLiteral>(target: EntityTarget<T>): Reader<T> {
+    return (currentWrite.getStore() ?? this.dataSource.manager).getRepository(target);
+  }
+
+  /** `repository.findOneBy({ <primary key>: key })`, from a statement built once. */
+  async findByKey<T extends ObjectLiteral>(target: EntityTarget<T>, key: string | number): Promise<T | null> {
+    // No stored key holds a NUL, and PostgreSQL refuses one in a text parameter outright.
+    if (typeof key === 'string' && key.includes('\0')) return null;
+    return findByPrimaryKey((currentWrite.getStore() ?? this.dataSource.manager).getRepository(target), key);
+  }
+
+  /**
+   * The row by its key, locked until the write commits: a read-modify-write on it is then never
+   * lost to a concurrent one. SQLite needs no lock: its writes never run side by side.
+   */
+  findForUpdate<T extends ObjectLiteral>(target: EntityTarget<T>, where: FindOptionsWhere<T>): Promise<T | null> {
+    const manager = this.transaction();
+    const lock = manager.connection.options.type === 'postgres' ? { mode: 'pessimistic_write' as const } : undefined;
+    return manager.getRepository(target).findOne({ where, lock });
+  }
+
+  /** The repository to change rows with, inside a write only. */
+  change<T extends ObjectLiteral>(target: EntityTarget<T>): Repository<T> {
+    return this.transaction().getRepository(target);
+  }
+
+  /** Inserts one whole row (every column set, null for none), from a statement built once. */
+  async insert<T extends ObjectLiteral>(target: EntityTarget<T>, row: T): Promise<void> {
+    return insertRow(this.transaction(), target, row);
+  }
+
+  private transaction(): EntityManager {
+    const manager = currentWrite.getStore();
+    if (!manager) throw new Error('A change outside Store.write: every change of state goes through Store.write');
+    return manager;
+  }
+}

@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../../src/database/data-source';
+
+/**
+ * The engine this jest project runs on: SQLite unless TEST_ENGINE=postgres (the postgres project,
+ * jest.config.js), which makes each test database in the cluster at TEST_POSTGRES_URL.
+ */
+export const ENGINE: 'sqlite' | 'postgres' = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+
+/** A database no other test uses: a file path on SQLite, a database URL on PostgreSQL (made by prepareDatabase). */
+export function temporaryDatabase(): string {
+  if (ENGINE === 'sqlite') return join(mkdtempSync(join(tmpdir(), 'psd2-sandbox-')), 'sandbox.sqlite');
+  const url = new URL(postgresUrl());
+  url.pathname = `/sandbox_test_${randomBytes(6).toString('hex')}`;
+  return url.toString();
+}
+
+/** The sandbox's settings that point it at `database`. */
+export function databaseSettings(database: string): Record<string, string> {
+  return ENGINE === 'sqlite' ? { DATABASE_PATH: database } : { DATABASE_URL: database };
+}
+
+/** Creates the database if it does not exist yet (PostgreSQL); SQLite makes its file itself. */
+export async function prepareDatabase(database: string): Promise<void> {
+  if (ENGINE === 'sqlite') return;
+  const name = new URL(database).pathname.slice(1);
+  await asAdministrator(async (client) => {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) await client.query(`CREATE DATABASE "${name}"`);
+  });
+}
+
+export async function removeDatabase(database: string): Promise<void> {
+  if (ENGINE === 'sqlite') return rmSync(join(database, '..'), { recursive: true, force: true });
+  await asAdministrator((client) => client.query(`DROP DATABASE IF EXISTS "${new URL(database).pathname.slice(1)}" WITH (FORCE)`));
+}
+
+/** A second connection to `database`, as another process has it: it sees only what is committed. */
+export function secondConnection(database: string): Promise<DataSource> {
+  return new DataSource(dataSourceOptions({ DATABASE_PATH: database, ...(ENGINE === 'postgres' ? { DATABASE_URL: database } : {}) })).initialize();
+}
+
+function postgresUrl(): string {
+  const url = process.env.TEST_POSTGRES_URL;
+  if (!url) throw new Error('TEST_ENGINE=postgres needs TEST_POSTGRES_URL, the URL of a PostgreSQL cluster whose user may create databases (README, "Tests")');
+  return url;
+}
+
+async function asAdministrator<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: postgresUrl() });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A real fault: from now on the database refuses every UPDATE of `table`, until allowUpdates. */
+export async function refuseUpdates(dataSource: DataSource, table: string): Promise<void> {
+  if (ENGINE === 'sqlite') {
+    await dataSource.query(`CREATE TRIGGER refuse_updates_${table} BEFORE UPDATE ON ${table} BEGIN SELECT RAISE(ABORT, 'injected fault'); END`);
+    return;
+  }
+  await dataSource.query(`CREATE OR REPLACE FUNCTION refuse_updates() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'injected fault'; END $$ LANGUAGE plpgsql`);
+  await dataSource.query(`CREATE TRIGGER refuse_updates_${table} BEFORE UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION refuse_updates()`);
+}
+
+export async function allowUpdates(dataSource: DataSource, table: string): Promise<void> {
+  await dataSource.query(ENGINE === 'sqlite' ? `DROP TRIGGER refuse_updates_${table}` : `DROP TRIGGER refuse_updates_${table} ON ${table}`);
+}
