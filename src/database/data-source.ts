@@ -12,7 +12,7 @@ import { Account, Balance, Psu, Transaction } from '../account-information/accou
 import { SandboxClock } from '../clock/sandbox-clock.entity';
 import { SandboxSecret } from '../sca/sandbox-secret.entity';
 import { Consent } from '../consent/consent.entity';
-import { Environment, validateEnvironment } from '../config/environment';
+import { Environment } from '../config/environment';
 import { Payment } from '../payment-initiation/payment.entity';
 import { Authorisation } from '../authorisation/authorisation.entity';
 
@@ -104,6 +104,3 @@ async function oneAtATime(dataSource: DataSource, work: () => Promise<void>): Pr
 }
 
 const MIGRATION_LOCK = 'psd2-sandbox migrations';
-
-/** For the TypeORM CLI (`npm run typeorm -- migration:show`). */
-export default new DataSource(dataSourceOptions(validateEnvironment(process.env)));

@@ -39,7 +39,7 @@ class HealthController {
       inject: [ConfigService],
       useFactory: (config: ConfigService<Environment, true>) => ({
         ...dataSourceOptions({ DATABASE_PATH: config.get('DATABASE_PATH', { infer: true }), DATABASE_URL: config.get('DATABASE_URL', { infer: true }) }),
-        // How long a write of the server waits for another process's write lock (a seed, a second
+        // SQLite: how long a write of the server waits for another process's write lock (a seed, a second
         // server on the file). better-sqlite3 waits synchronously, so the driver's 5 s froze every
         // request; after 100 ms the write answers 503 (group-commit.ts) and the rest goes on being
         // served. The seed scripts and the CLI keep the driver's 5 s: they have no one else to serve.
