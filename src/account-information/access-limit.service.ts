@@ -25,12 +25,12 @@ export class AccessLimitService {
     if (consent.fixture) return;
     const day = this.clock.today();
     await this.store.write(async () => {
-      const counts = this.store.change(AccessCount);
       for (const accountIban of ibans) {
         const key = { consentId: consent.id, accountIban, day };
-        await counts.createQueryBuilder().insert().values({ ...key, accesses: 0 }).orIgnore().execute();
+        await this.store.insertIfAbsent(AccessCount, { ...key, accesses: 0 });
         // Compare-and-increment: of racing requests only as many as the allowance win.
-        const { affected } = await counts
+        const { affected } = await this.store
+          .change(AccessCount)
           .createQueryBuilder()
           .update()
           .set({ accesses: () => 'accesses + 1' })

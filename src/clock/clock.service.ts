@@ -59,7 +59,7 @@ export class ClockService implements OnModuleInit {
   async move(to: (today: string) => string): Promise<string> {
     const today = await this.store.write(async () => {
       // The row exists before it is locked, so that two first moves cannot both insert it.
-      await this.store.change(SandboxClock).createQueryBuilder().insert().values({ id: ROW, today: this.configured ?? utcToday() }).orIgnore().execute();
+      await this.store.insertIfAbsent(SandboxClock, { id: ROW, today: this.configured ?? utcToday() });
       const row = await this.store.findForUpdate(SandboxClock, { id: ROW });
       const next = to(row!.today);
       await this.store.change(SandboxClock).update({ id: ROW }, { today: next });

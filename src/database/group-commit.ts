@@ -11,7 +11,7 @@ interface Queued {
  * Group commit: the writes that arrive while one batch is being committed are committed together
  * next, in one transaction and so one fsync (synchronous=FULL). Each runs in its own savepoint, so
  * a write that throws rolls back alone. A caller hears back only after the commit: whatever it
- * then acknowledges survives a crash or a power cut. A write must not wait for another `run`:
+ * then acknowledges survives a crash or a power cut. A write must not wait for another write:
  * that one commits only after it.
  *
  * SQLite's write strategy (Store.write). The app has one connection, and a batch keeps its

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { findByPrimaryKey, insertRow } from './prebuilt-statements';
 import { WriteStrategy } from './write-strategy';
 
@@ -35,14 +36,14 @@ export class Store {
   }
 
   read<T extends ObjectLiteral>(target: EntityTarget<T>): Reader<T> {
-    return (currentWrite.getStore() ?? this.dataSource.manager).getRepository(target);
+    return this.reading().getRepository(target);
   }
 
   /** `repository.findOneBy({ <primary key>: key })`, from a statement built once. */
   async findByKey<T extends ObjectLiteral>(target: EntityTarget<T>, key: string | number): Promise<T | null> {
     // No stored key holds a NUL, and PostgreSQL refuses one in a text parameter outright.
     if (typeof key === 'string' && key.includes('\0')) return null;
-    return findByPrimaryKey((currentWrite.getStore() ?? this.dataSource.manager).getRepository(target), key);
+    return findByPrimaryKey(this.reading().getRepository(target), key);
   }
 
   /**
@@ -63,6 +64,16 @@ export class Store {
   /** Inserts one whole row (every column set, null for none), from a statement built once. */
   async insert<T extends ObjectLiteral>(target: EntityTarget<T>, row: T): Promise<void> {
     return insertRow(this.transaction(), target, row);
+  }
+
+  /** Inserts the row unless one with its key exists (a concurrent insert then wins, and this one does nothing). */
+  async insertIfAbsent<T extends ObjectLiteral>(target: EntityTarget<T>, row: QueryDeepPartialEntity<T>): Promise<void> {
+    await this.transaction().getRepository(target).createQueryBuilder().insert().values(row).orIgnore().execute();
+  }
+
+  /** Inside a write, its transaction, so that a read sees the write's own changes. */
+  private reading(): EntityManager {
+    return currentWrite.getStore() ?? this.dataSource.manager;
   }
 
   private transaction(): EntityManager {

@@ -53,7 +53,7 @@ export class PageCsrf implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     const secret = await this.store.write(async () => {
       const made = { name: 'sca-page-csrf', value: randomBytes(32).toString('hex') };
-      await this.store.change(SandboxSecret).createQueryBuilder().insert().values(made).orIgnore().execute();
+      await this.store.insertIfAbsent(SandboxSecret, made);
       return (await this.store.read(SandboxSecret).findOneByOrFail({ name: made.name })).value;
     });
     const { config } = this;
