@@ -9,7 +9,7 @@ import { documentFor } from './common/berlin-group-profile';
 import type { Environment } from './config/environment';
 import { refuseDeepJson } from './common/json-depth';
 import { echoRequestId } from './common/request-id.middleware';
-import { answerUnparsableRequests, refuseHostless } from './common/unparsable-request';
+import { answerUnparsableRequests, refuseHostless, refuseNul } from './common/unparsable-request';
 
 /** The app exactly as it serves, for main.ts and for the e2e tests: settings come from process.env. */
 export async function createApp(): Promise<NestExpressApplication> {
@@ -20,6 +20,7 @@ export async function createApp(): Promise<NestExpressApplication> {
   app.use(refuseHostless);
   app.useBodyParser('json', { limit: '100kb', verify: refuseDeepJson });
   app.useBodyParser('urlencoded', { extended: false, limit: '100kb' }); // the SCA pages' forms
+  app.use(refuseNul);
   app.set('x-powered-by', false);
   app.set('etag', false); // no client revalidates these answers; hashing every body only costs time
   answerUnparsableRequests(app.getHttpServer(), profileOf(app));

@@ -43,6 +43,9 @@ describe('the token endpoint (either AUTH_MODE)', () => {
       [basic('sandbox-tpp', 'wrong'), 'grant_type=client_credentials'],
       [null, 'grant_type=client_credentials&client_id=sandbox-tpp&client_secret=wrong'],
       [null, `grant_type=client_credentials&client_id=${'x'.repeat(65)}`],
+      // Control characters in HTTP Basic credentials (RFC 7617 §2), raw or percent-encoded.
+      [basic('sandbox\u0000tpp', 'sandbox-secret'), 'grant_type=client_credentials'],
+      [basic('%00', 'x'), 'grant_type=client_credentials'],
     ];
     for (const [authorization, form] of refused) {
       const response = await tokenRequest(sandbox.http, authorization, form).expect(401);

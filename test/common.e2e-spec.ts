@@ -175,6 +175,27 @@ describe('failures outside the operations', () => {
     expect(response.body).toEqualBody(tppError('FORMAT_ERROR', "{sensitive} XS2A002E: malformed request: Failed to decode param '%E0%A4%A'"));
   });
 
+  it.each([
+    ['DELETE', '/sandbox/scenarios/%00', undefined],
+    ['GET', `/v1/consents/${VALID_CONSENT}%00/status`, undefined],
+    ['GET', '/v1/accounts/AT099900000000001511/transactions?bookingStatus=booked&entryReferenceFrom=%00', undefined],
+    ['POST', '/v1/consents', { ...consentBody, access: { balances: [{ iban: 'AT099900000000001511', note: 'a\u0000b' }] } }],
+    ['POST', '/sandbox/scenarios', { 'psu\u0000': 'x' }],
+  ])('a NUL character anywhere (%s %s) is 400 FORMAT_ERROR on either engine, and stores nothing', async (method, path, body) => {
+    const before = await countConsents();
+    const call = request(sandbox.http)[method.toLowerCase() as 'get'](path).set(tppHeaders({ 'Consent-ID': VALID_CONSENT }));
+    const response = await (body === undefined ? call : call.send(body)).expect(400);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.body).toEqualBody(tppError('FORMAT_ERROR', '{sensitive} XS2A002E: malformed request: it holds a NUL character, which no path, parameter or field may hold'));
+    expect(await countConsents()).toBe(before);
+  });
+
+  it('a NUL in the token form is invalid_request, in the OAuth body', async () => {
+    const response = await request(sandbox.http).post('/oauth2/token').type('form').send('grant_type=client_credentials&client_id=%00').expect(400);
+    const description = 'malformed request: it holds a NUL character, which no path, parameter or field may hold';
+    expect(response.body).toEqualBody({ error: 'invalid_request', error_description: description, ...tppError('FORMAT_ERROR', `{sensitive} XS2A002E: ${description}`) });
+  });
+
   it('GET /health answers 200 without any header', async () => {
     const response = await request(sandbox.http).get('/health').expect(200);
     expect(response.body).toEqualBody({ status: 'ok' });

@@ -117,7 +117,9 @@ function basicCredentials(authorization: string | undefined): [string, string] |
   const colon = decoded.indexOf(':');
   if (colon < 1) return null;
   try {
-    return [decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')), decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '))];
+    const credentials: [string, string] = [decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')), decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '))];
+    // Neither may hold a control character (RFC 7617 §2); a NUL would also fail PostgreSQL's lookup.
+    return credentials.some((part) => /\p{Cc}/u.test(part)) ? null : credentials;
   } catch {
     return null; // a malformed percent-encoding
   }

@@ -39,3 +39,23 @@ export function refuseHostless(request: Request, _response: Response, next: Next
   }
   next();
 }
+
+/**
+ * No path, parameter or field of the interface holds a NUL character, and PostgreSQL refuses one
+ * in any text it is asked to compare or store: a request carrying one (as %00 in the URL, or
+ * \u0000 in a body) is malformed, on either engine, before any lookup sees it.
+ */
+export function refuseNul(request: Request, _response: Response, next: NextFunction): void {
+  if (request.originalUrl.includes('%00') || holdsNul(request.body)) {
+    next(new DomainError({ messageId: 'XS2A002E', description: 'malformed request: it holds a NUL character, which no path, parameter or field may hold' }));
+    return;
+  }
+  next();
+}
+
+/** Whether a parsed body holds a NUL in any key or string (refuseDeepJson bounds its depth). */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\0');
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.entries(value).some(([key, inner]) => key.includes('\0') || holdsNul(inner));
+}

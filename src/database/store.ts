@@ -41,8 +41,6 @@ export class Store {
 
   /** `repository.findOneBy({ <primary key>: key })`, from a statement built once. */
   async findByKey<T extends ObjectLiteral>(target: EntityTarget<T>, key: string | number): Promise<T | null> {
-    // No stored key holds a NUL, and PostgreSQL refuses one in a text parameter outright.
-    if (typeof key === 'string' && key.includes('\0')) return null;
     return findByPrimaryKey(this.reading().getRepository(target), key);
   }
 
