@@ -4,13 +4,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { Client } from 'pg';
 import { loadBulk } from '../seeds/bulk';
 import { MARIANNE, sepaPayment, VALID_CONSENT as CONSENT } from '../test/support/fixtures';
 import { freePort, spawnServer, waitForHealth } from '../test/support/server-process';
 
 /**
  * `npm run bench`: builds the sandbox, starts it on a fresh database file and a minimal Nest app
- * beside it, and drives both with autocannon on loopback. Prints a table; writes bench/latest.json.
+ * beside it, and drives both with autocannon on loopback; given BENCH_POSTGRES_URL, also one and
+ * two instances on a fresh PostgreSQL database. Prints a table; writes bench/latest.json.
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const WARM_UP_SECONDS = 2;
@@ -30,6 +32,13 @@ interface Server {
   child: ChildProcess;
   base: string;
   coldStartMs: number;
+  exited: Promise<unknown>;
+}
+
+/** Stops a server; resolves once it has exited (its database may then be removed). */
+function stop(server: Server): Promise<unknown> {
+  server.child.kill('SIGTERM');
+  return server.exited;
 }
 
 /** Spawns `node <args>` and waits for the first 2xx on `path`: the time until then is the cold start. */
@@ -37,14 +46,14 @@ async function start(args: string[], environment: Record<string, string>, path: 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const { child, output } = spawnServer(args, { ...environment, PORT: String(port) });
+  const { child, output, exited } = spawnServer(args, { ...environment, PORT: String(port) });
   try {
     await waitForHealth(base, path);
   } catch (error) {
     child.kill();
     throw new Error(`${(error as Error).message}; it wrote:\n${output()}`);
   }
-  return { child, base, coldStartMs: Math.round(performance.now() - started) };
+  return { child, base, coldStartMs: Math.round(performance.now() - started), exited };
 }
 
 /** Peak resident set size of a process so far, in MB (Linux). */
@@ -62,7 +71,8 @@ function cpuUs(child: ChildProcess): number {
 
 interface Scenario {
   name: string;
-  server: Server;
+  /** Several servers share the connections evenly, as a load balancer in front of them would. */
+  servers: Server[];
   request: { method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: () => string };
 }
 
@@ -81,14 +91,34 @@ interface Measured {
   errors: number;
 }
 
-type Driven = autocannon.Result & { cpuUsPerRequest: number };
+/** One run of a scenario: over several servers, their req/s and CPU time summed, the slower server's latencies. */
+interface Driven {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  cpuUsPerRequest: number;
+  non2xx: number;
+  errors: number;
+}
 
-async function drive({ server, request }: Scenario, duration: number): Promise<Driven> {
+async function drive({ servers, request }: Scenario, duration: number): Promise<Driven> {
   const { body } = request;
   const requests = body && [{ setupRequest: (sent: autocannon.Request) => ({ ...sent, body: body() }) }];
-  const before = cpuUs(server.child);
-  const result = await autocannon({ url: `${server.base}${request.path}`, method: request.method, headers: request.headers, requests, connections: CONNECTIONS, duration });
-  return { ...result, cpuUsPerRequest: (cpuUs(server.child) - before) / result.requests.total };
+  const cpu = () => servers.reduce((total, server) => total + cpuUs(server.child), 0);
+  const before = cpu();
+  const connections = CONNECTIONS / servers.length;
+  const results = await Promise.all(
+    servers.map((server) => autocannon({ url: `${server.base}${request.path}`, method: request.method, headers: request.headers, requests, connections, duration })),
+  );
+  const sum = (value: (result: autocannon.Result) => number) => results.reduce((total, result) => total + value(result), 0);
+  return {
+    requestsPerSecond: sum((result) => result.requests.average),
+    p50Ms: Math.max(...results.map((result) => result.latency.p50)),
+    p99Ms: Math.max(...results.map((result) => result.latency.p99)),
+    cpuUsPerRequest: (cpu() - before) / sum((result) => result.requests.total),
+    non2xx: sum((result) => result.non2xx),
+    errors: sum((result) => result.errors + result.timeouts),
+  };
 }
 
 /**
@@ -107,7 +137,7 @@ async function measureInRounds(baseline: Scenario, scenarios: Scenario[]): Promi
     rounds.push(results);
     console.error(`measured: round ${round} of ${ROUNDS}`);
   }
-  const requestsPerRound = all.map((_, index) => rounds.map((round) => Math.round(round[index].requests.average)));
+  const requestsPerRound = all.map((_, index) => rounds.map((round) => Math.round(round[index].requestsPerSecond)));
   return all.map(({ name }, index) => {
     const of = (value: (result: Driven) => number) => rounds.map((round) => value(round[index]));
     const sum = (value: (result: Driven) => number) => of(value).reduce((total, part) => total + part, 0);
@@ -115,14 +145,14 @@ async function measureInRounds(baseline: Scenario, scenarios: Scenario[]): Promi
     return {
       name,
       requestsPerSecond: median(requestsPerRound[index]),
-      p50Ms: median(of((result) => result.latency.p50)),
-      p99Ms: median(of((result) => result.latency.p99)),
+      p50Ms: median(of((result) => result.p50Ms)),
+      p99Ms: median(of((result) => result.p99Ms)),
       ratioToBaseline: ratioInRounds(requestsPerRound[index], requestsPerRound[0]),
       cpuUsPerRequest: median(cpuUsPerRequestPerRound),
       cpuUsPerRequestPerRound,
       requestsPerRound: requestsPerRound[index],
       non2xx: sum((result) => result.non2xx),
-      errors: sum((result) => result.errors + result.timeouts),
+      errors: sum((result) => result.errors),
     };
   });
 }
@@ -144,6 +174,7 @@ async function initiatePayment(base: string): Promise<string> {
 
 /** The requests the scaling run repeats on the large database. */
 const paymentStatus = (paymentId: string): Scenario['request'] => ({ method: 'GET', path: `/v1/payments/sepa-credit-transfers/${paymentId}/status`, headers: headers() });
+const accountList: Scenario['request'] = { method: 'GET', path: '/v1/accounts?withBalance=true', headers: headers({ 'Consent-ID': CONSENT }) };
 const transactionsBoth: Scenario['request'] = { method: 'GET', path: `/v1/accounts/${MARIANNE}/transactions?bookingStatus=both`, headers: headers({ 'Consent-ID': CONSENT }) };
 const sepaInitiation: Scenario['request'] = {
   method: 'POST',
@@ -152,10 +183,47 @@ const sepaInitiation: Scenario['request'] = {
   body: nextPayment,
 };
 
+/** A fresh database in the cluster at `administrator` (a URL whose user may create databases); `drop` removes it. */
+async function postgresDatabase(administrator: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `sandbox_bench_${randomUUID().replaceAll('-', '')}`;
+  const run = async (sql: string) => {
+    const client = new Client({ connectionString: administrator });
+    await client.connect();
+    await client.query(sql).finally(() => client.end());
+  };
+  await run(`CREATE DATABASE "${name}"`);
+  const url = new URL(administrator);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
+/** Given BENCH_POSTGRES_URL, the small-database scenarios again on PostgreSQL: on one instance, and on two sharing its database. */
+async function postgresScenarios(administrator: string | undefined, servers: Server[], cleanUp: (() => Promise<void>)[]): Promise<Scenario[]> {
+  if (!administrator) return [];
+  const database = await postgresDatabase(administrator);
+  cleanUp.push(database.drop);
+  const environment = { NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: database.url };
+  const one = await start(productionArgs, environment, '/health');
+  servers.push(one);
+  const two = await start(productionArgs, environment, '/health');
+  servers.push(two);
+  const paymentId = await initiatePayment(one.base);
+  return [
+    ['GET account list with balances', accountList],
+    ['GET transactions (both)', transactionsBoth],
+    ['GET payment status', paymentStatus(paymentId)],
+    ['POST SEPA payment', sepaInitiation],
+  ].flatMap(([name, request]) => [
+    { name: `${name}, PostgreSQL`, servers: [one], request },
+    { name: `${name}, PostgreSQL, two instances`, servers: [one, two], request },
+  ] as Scenario[]);
+}
+
 async function main(): Promise<void> {
   execFileSync('npx', ['nest', 'build'], { stdio: 'inherit' });
   const folder = mkdtempSync(join(tmpdir(), 'psd2-sandbox-bench-'));
   const servers: Server[] = [];
+  const cleanUp: (() => Promise<void>)[] = [];
   const sandboxEnvironment = (file: string) => ({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_PATH: join(folder, file) });
   try {
     const baseline = await start(baselineArgs, {}, '/');
@@ -165,8 +233,7 @@ async function main(): Promise<void> {
     for (let attempt = 1; attempt <= 5; attempt++) {
       const fresh = await start(productionArgs, sandboxEnvironment(`cold-${attempt}.sqlite`), '/health');
       coldStarts.push(fresh.coldStartMs);
-      fresh.child.kill('SIGTERM');
-      await new Promise((resolve) => fresh.child.once('exit', resolve));
+      await stop(fresh);
     }
     const coldStartMs = median(coldStarts);
     const sandbox = await start(productionArgs, sandboxEnvironment('small.sqlite'), '/health');
@@ -188,19 +255,20 @@ async function main(): Promise<void> {
 
     // Each scenario on the large database runs right after its twin on the small one: the machine
     // drifts within a round too, and the closer in time two measurements are, the less it moves their ratio.
-    const results = await measureInRounds({ name: 'baseline: minimal Nest app, static JSON', server: baseline, request: { method: 'GET', path: '/', headers: {} } }, [
-      { name: 'GET account list with balances', server: sandbox, request: { method: 'GET', path: '/v1/accounts?withBalance=true', headers: headers({ 'Consent-ID': CONSENT }) } },
-      { name: 'GET transactions (both)', server: sandbox, request: transactionsBoth },
-      { name: `GET transactions (both), ${onLarge}`, server: large, request: transactionsBoth },
-      { name: 'GET payment status', server: sandbox, request: paymentStatus(paymentId) },
-      { name: `GET payment status, ${onLarge}`, server: large, request: paymentStatus(largePayment) },
-      { name: 'POST SEPA payment', server: sandbox, request: sepaInitiation },
-      { name: `POST SEPA payment, ${onLarge}`, server: large, request: sepaInitiation },
+    const results = await measureInRounds({ name: 'baseline: minimal Nest app, static JSON', servers: [baseline], request: { method: 'GET', path: '/', headers: {} } }, [
+      { name: 'GET account list with balances', servers: [sandbox], request: accountList },
+      { name: 'GET transactions (both)', servers: [sandbox], request: transactionsBoth },
+      { name: `GET transactions (both), ${onLarge}`, servers: [large], request: transactionsBoth },
+      { name: 'GET payment status', servers: [sandbox], request: paymentStatus(paymentId) },
+      { name: `GET payment status, ${onLarge}`, servers: [large], request: paymentStatus(largePayment) },
+      { name: 'POST SEPA payment', servers: [sandbox], request: sepaInitiation },
+      { name: `POST SEPA payment, ${onLarge}`, servers: [large], request: sepaInitiation },
       {
         name: `GET transactions (both, one day), account of ${load.transactions.toLocaleString('en')}`,
-        server: large,
+        servers: [large],
         request: { method: 'GET', path: `/v1/accounts/${bulk.iban}/transactions?bookingStatus=both&dateFrom=${oneDay}&dateTo=${oneDay}`, headers: headers({ 'Consent-ID': bulk.consentId }) },
       },
+      ...(await postgresScenarios(process.env.BENCH_POSTGRES_URL, servers, cleanUp)),
     ]);
 
     const rounds = (name: string) => results.find((result) => result.name === name)!.requestsPerRound;
@@ -239,7 +307,8 @@ async function main(): Promise<void> {
         `and POST SEPA payment ${scaling.paymentInitiationRatioToSmall} of their small-database req/s`,
     );
   } finally {
-    for (const { child } of servers) child.kill('SIGTERM');
+    await Promise.all(servers.map(stop));
+    for (const step of cleanUp) await step();
     rmSync(folder, { recursive: true, force: true });
   }
 }
