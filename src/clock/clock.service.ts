@@ -40,8 +40,8 @@ export class ClockService implements OnModuleInit {
   }
 
   /**
-   * Reads the stored date again. Run before every request (ClockRefresh): another instance on the
-   * same database may have moved the clock since, and its move holds here at once.
+   * Reads the stored date again. On a database shared by instances it runs before every request
+   * (ClockRefresh): another instance may have moved the clock since, and its move holds here at once.
    */
   async refresh(): Promise<void> {
     this.stored = (await this.store.findByKey(SandboxClock, ROW))?.today ?? null;

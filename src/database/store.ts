@@ -21,10 +21,18 @@ const currentWrite = new AsyncLocalStorage<EntityManager>();
  */
 @Injectable()
 export class Store {
+  /**
+   * Whether other instances may change the database under this one (PostgreSQL). A SQLite file
+   * is served by one process (docs/operations.md), so what it keeps in memory stays exact.
+   */
+  readonly sharedByInstances: boolean;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly strategy: WriteStrategy,
-  ) {}
+  ) {
+    this.sharedByInstances = dataSource.options.type === 'postgres';
+  }
 
   /**
    * Runs `work` as one transaction. A write started inside another would wait for a commit that
