@@ -1,6 +1,10 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// A file's last matching entry below sets no-restricted-imports for it, so each entry lists all its restrictions.
+const STORE = { name: '@nestjs/typeorm', message: 'use Store (src/database/store.ts)' };
+const SEEDS = { group: ['**/seeds/*'], message: 'src/ never imports seeds/: the bank\'s data is in src/fixtures/' };
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'jest.config.js'] },
   js.configs.recommended,
@@ -13,15 +17,25 @@ export default tseslint.config(
     },
   },
   {
-    // Status rules are plain TypeScript: no framework, no database (docs/development.md).
-    files: ['src/**/*.machine.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['@nestjs/*', 'typeorm', 'typeorm/*'] }] },
-  },
-  {
-    // The database is reached through Store (src/database/store.ts) only.
+    // The database is reached through Store (src/database/store.ts) only; src/ never reads seeds/.
     files: ['src/**/*.ts'],
     ignores: ['src/database/**', 'src/**/*.spec.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: '@nestjs/typeorm', message: 'use Store (src/database/store.ts)' }] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [STORE], patterns: [SEEDS] }] },
+  },
+  {
+    files: ['src/database/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [SEEDS] }] },
+  },
+  {
+    // common/ holds pure helpers (docs/development.md, "Layout").
+    files: ['src/common/**/*.ts'],
+    ignores: ['src/**/*.spec.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [STORE], patterns: [SEEDS, { group: ['../*/*', '!../config/*'], message: 'common/ imports no other folder of src/ but config/' }] }] },
+  },
+  {
+    // Status rules are plain TypeScript: no framework, no database (docs/development.md). Last: a file's last matching entry sets the rule.
+    files: ['src/**/*.machine.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [SEEDS, { group: ['@nestjs/*', 'typeorm', 'typeorm/*'], message: 'a machine file is plain TypeScript' }] }] },
   },
   { files: ['eslint.config.mjs'], ...tseslint.configs.disableTypeChecked },
 );

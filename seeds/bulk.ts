@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { Account, Balance, Psu, Transaction } from '../src/account-information/account.entity';
+import { Account, Balance, Psu, Transaction } from '../src/bank/account.entity';
 import { Authorisation } from '../src/authorisation/authorisation.entity';
 import { newResourceId } from '../src/common/resource-id';
 import { Consent } from '../src/consent/consent.entity';
@@ -11,7 +11,7 @@ import { DatabaseSetting, dataSourceOptions, openDataSource } from '../src/datab
 import type { PaymentStatus } from '../src/payment-initiation/payment.machine';
 import { Payment } from '../src/payment-initiation/payment.entity';
 import { scenarioRows } from '../src/sandbox-control/scenario';
-import { FIXTURE_ROWS } from './fixtures';
+import { FIXTURE_ROWS } from '../src/fixtures/fixtures';
 
 /** Rows per INSERT: TypeORM builds long statements slowly, and 50 rows measured fastest. */
 const CHUNK = 50;

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { validateEnvironment } from '../src/config/environment';
 import { databaseName, dataSourceOptions, openDataSource } from '../src/database/data-source';
-import { resetSandbox } from './fixtures';
+import { resetSandbox } from '../src/database/seed-fixtures';
 
 /**
  * `npm run seed`: migrate and upsert the fixtures. `npm run db:reset` (`--reset`): also delete

@@ -5,11 +5,11 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { ConfigService } from '@nestjs/config';
 import { AppModule } from './app.module';
-import { documentFor } from './common/berlin-group-profile';
+import { documentFor } from './http/berlin-group-profile';
 import type { Environment } from './config/environment';
-import { refuseDeepJson } from './common/json-depth';
-import { echoRequestId } from './common/request-id.middleware';
-import { answerUnparsableRequests, refuseHostless, refuseNul } from './common/unparsable-request';
+import { refuseDeepJson } from './http/json-depth';
+import { echoRequestId } from './http/request-id.middleware';
+import { answerUnparsableRequests, refuseHostless, refuseNul } from './http/unparsable-request';
 
 /** The app exactly as it serves, for main.ts and for the e2e tests: settings come from process.env. */
 export async function createApp(): Promise<NestExpressApplication> {

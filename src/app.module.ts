@@ -2,13 +2,13 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { AccountInformationModule } from './account-information/account-information.module';
-import { AuthModule } from './auth/auth.module';
-import { BerlinGroupExceptionFilter } from './common/berlin-group-exception.filter';
-import { BerlinGroupAnswers } from './common/berlin-group-profile';
+import { OAuthModule } from './oauth/oauth.module';
+import { BerlinGroupExceptionFilter } from './http/berlin-group-exception.filter';
+import { BerlinGroupAnswers } from './http/berlin-group-profile';
 import { ClockModule } from './clock/clock.module';
-import { CommonModule } from './common/common.module';
-import { RequestLoggingModule } from './common/request-logging';
-import { createValidationPipe } from './common/validation.pipe';
+import { GracefulStop } from './http/graceful-stop';
+import { RequestLoggingModule } from './http/request-logging';
+import { createValidationPipe } from './http/validation.pipe';
 import { validateEnvironment } from './config/environment';
 import { ConsentModule } from './consent/consent.module';
 import { DatabaseModule } from './database/database.module';
@@ -31,10 +31,9 @@ export class AppModule {
         // skipProcessEnv: settings are the validated snapshot taken here, never re-read later.
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, skipProcessEnv: true, validate: validateEnvironment }),
         RequestLoggingModule,
-        CommonModule,
         DatabaseModule,
         ClockModule,
-        AuthModule,
+        OAuthModule,
         ConsentModule,
         AccountInformationModule,
         PaymentInitiationModule,
@@ -42,6 +41,7 @@ export class AppModule {
         ...(environment.SANDBOX_CONTROL === 'true' ? [SandboxControlModule] : []),
       ],
       providers: [
+        GracefulStop,
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: BerlinGroupExceptionFilter },
         ...(environment.PROFILE === 'berlin-group' ? [{ provide: APP_INTERCEPTOR, useClass: BerlinGroupAnswers }] : []),

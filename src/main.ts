@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { createApp } from './app.factory';
-import { logsAreJson } from './common/request-logging';
+import { logsAreJson } from './http/request-logging';
 import { Environment } from './config/environment';
 
 async function bootstrap(): Promise<void> {

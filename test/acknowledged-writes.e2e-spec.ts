@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { AccessToken } from '../src/auth/client.entity';
+import { AccessToken } from '../src/oauth/client.entity';
 import { Authorisation } from '../src/authorisation/authorisation.entity';
 import { SandboxClock } from '../src/clock/sandbox-clock.entity';
 import { Store } from '../src/database/store';

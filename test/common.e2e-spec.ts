@@ -231,7 +231,7 @@ describe('an unexpected fault', () => {
     try {
       await sandbox.dataSource.destroy();
       const response = await request(sandbox.http).get(`/v1/consents/${UNKNOWN_CONSENT}`).set(tppHeaders()).expect(503);
-      expect(response.body).toEqualBody(tppError('SERVICE_UNAVAILABLE', expect.stringMatching(/^\{sensitive\} XS2A029E: the sandbox could not store this change/)));
+      expect(response.body).toEqualBody(tppError('SERVICE_UNAVAILABLE', expect.stringMatching(/^\{sensitive\} XS2A029E: the sandbox's database is full or unavailable: nothing was changed/)));
       expect(sandbox.contract.failures).toEqual([]);
     } finally {
       await sandbox.app.close();

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { CREATED } from './support/profile';
-import { FIXTURE_ROWS } from '../seeds/fixtures';
+import { FIXTURE_ROWS } from '../src/fixtures/fixtures';
 import { Consent } from '../src/consent/consent.entity';
 import { EXPIRED_CONSENT, FRANZ, GEORG, MARIANNE, reference, SECOND_VALID_CONSENT, SUSANNE, ERWIN, NEW_RESOURCE_ID, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
 import { removeDatabase, startSandbox, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';

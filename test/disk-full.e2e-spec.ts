@@ -49,7 +49,7 @@ describe('a full disk', () => {
     for (const answer of refused) {
       expect(answer.status).toBe(503);
       expect(answer.headers['x-request-id']).toEqual(expect.any(String));
-      expect(answer.body).toEqualBody(tppError('SERVICE_UNAVAILABLE', expect.stringMatching(/^\{sensitive\} XS2A029E: the sandbox could not store this change/)));
+      expect(answer.body).toEqualBody(tppError('SERVICE_UNAVAILABLE', expect.stringMatching(/^\{sensitive\} XS2A029E: the sandbox's database is full or unavailable: nothing was changed/)));
     }
     for (const paymentId of acknowledged) expect(stored(paymentId)).toEqual({ status: 'RCVD' });
 

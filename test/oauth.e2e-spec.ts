@@ -4,7 +4,7 @@ import type { App } from 'supertest/types';
 import { sepaPayment, VALID_CONSENT } from './support/fixtures';
 import { basic, issueToken, tppError, tppHeaders, useSandbox } from './support/sandbox';
 import { Consent } from '../src/consent/consent.entity';
-import { AccessToken } from '../src/auth/client.entity';
+import { AccessToken } from '../src/oauth/client.entity';
 
 const tokenRequest = (http: App, authorization: string | null, form: string) => {
   const call = request(http).post('/oauth2/token').type('form').send(form);

@@ -22,7 +22,7 @@ describe('the OpenAPI document', () => {
     expect(response.body.components.securitySchemes.bearer).toEqualBody({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   });
 
-  /** Every API operation also documents 413 (body over the limit), 500 (a bug) and 503 (a change that could not be stored). */
+  /** Every API operation also documents 413 (body over the limit), 500 (a bug) and 503 (a database that is full or unavailable). */
   const withCommon = (statuses: string[]) => [...statuses, '413', '500', '503'].sort();
   const headersOf = (operation: Operation) => (operation.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
   const queryOf = (operation: Operation) => (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import { CREATED } from './support/profile';
-import { Account, Balance, Psu, Transaction } from '../src/account-information/account.entity';
+import { Account, Balance, Psu, Transaction } from '../src/bank/account.entity';
 import { Consent } from '../src/consent/consent.entity';
 import { Payment } from '../src/payment-initiation/payment.entity';
 import { MARIANNE, sepaPayment, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';

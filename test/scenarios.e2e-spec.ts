@@ -3,7 +3,7 @@ import { CREATED } from './support/profile';
 import { isValidIban } from '../src/common/iban';
 import { GEORG, MARIANNE, reference, VALID_CONSENT } from './support/fixtures';
 import { allAccountsConsent, tppError, tppHeaders, useSandbox } from './support/sandbox';
-import { Account } from '../src/account-information/account.entity';
+import { Account } from '../src/bank/account.entity';
 
 const scenario = (name: string, interimAvailable: string) => ({
   accounts: [

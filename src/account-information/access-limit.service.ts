@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ClockService } from '../clock/clock.service';
 import { DomainError } from '../common/error-catalogue';
-import { assertPsuIpAddress } from '../common/psu-ip-address.guard';
+import { assertPsuIpAddress } from '../http/request.guard';
 import type { Consent } from '../consent/consent.entity';
 import { Store } from '../database/store';
 import { AccessCount } from './access-count.entity';

@@ -1,7 +1,7 @@
 import { Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { WrappedInBerlinGroup } from '../common/berlin-group-profile';
-import { Xs2aController } from '../common/tpp-request.guard';
+import { WrappedInBerlinGroup } from '../http/berlin-group-profile';
+import { Xs2aController } from '../http/request.guard';
 import { AisRequest, ConsentedRequest, RequiresConsent } from '../consent/consent.guard';
 import { AccountInformationService } from './account-information.service';
 import { AccountQueryDto, TransactionsQueryDto } from './dto/account-query.dto';

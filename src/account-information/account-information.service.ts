@@ -5,9 +5,9 @@ import type { Consent } from '../consent/consent.entity';
 import type { AisRequest } from '../consent/consent.guard';
 import { toAccountReferenceResponse } from '../consent/dto/consent-response.dto';
 import { AccessLimitService } from './access-limit.service';
-import { Account, Balance, BookingStatus } from './account.entity';
-import { AccountStore } from './account-store';
-import { consentedIbans, coverageOf } from './coverage';
+import { Account, Balance, BookingStatus } from '../bank/account.entity';
+import { AccountStore } from '../bank/account-store';
+import { consentedIbans, coverageOf } from '../consent/coverage';
 import { AccountListResponse, AccountResponse, BalancesResponse, toAccountResponse, toBalanceResponse, TransactionsResponse } from './dto/account-response.dto';
 import { TransactionsQueryDto } from './dto/account-query.dto';
 

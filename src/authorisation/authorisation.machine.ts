@@ -3,6 +3,9 @@ import { setup } from 'xstate';
 /** Berlin Group SCA statuses of an authorisation sub-resource; finalised and failed are final. */
 export type ScaStatus = 'received' | 'started' | 'finalised' | 'failed';
 
+/** What the account holder decides on an authorisation, on the SCA pages or headless. */
+export type ScaDecision = 'approve' | 'deny';
+
 export type AuthorisationEvent = { type: 'START' } | { type: 'FINALISE' } | { type: 'FAIL' };
 
 export const authorisationMachine = setup({

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Between, FindOperator, In, LessThanOrEqual, MoreThanOrEqual } from 'typeorm';
-import { FIXTURE_ROWS } from '../../seeds/fixtures';
+import { FIXTURE_ROWS } from '../fixtures/fixtures';
 import { Store } from '../database/store';
 import { Account, BookingStatus, Transaction } from './account.entity';
 

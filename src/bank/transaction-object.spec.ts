@@ -1,4 +1,4 @@
-import { FIXTURE_TRANSACTIONS } from '../../seeds/fixtures';
+import { FIXTURE_TRANSACTIONS } from '../fixtures/fixtures';
 import { ibanOf, isValidIban } from '../common/iban';
 import { transactionObject } from './transaction-object';
 

@@ -38,7 +38,7 @@ export const ERROR_CATALOGUE = {
   XS2A026E: { status: 401, code: 'TOKEN_INVALID', when: 'token request: no client credentials (HTTP Basic or form), a wrong secret, or (`AUTH_MODE=strict`) an unknown client (OAuth `invalid_client`)' },
   XS2A027E: { status: 400, code: 'FORMAT_ERROR', when: 'token request: `grant_type` missing or client credentials sent both with HTTP Basic and in the form (OAuth `invalid_request`), or a grant other than `client_credentials` (`unsupported_grant_type`)' },
   XS2A028E: { status: 431, code: 'FORMAT_ERROR', when: 'the request headers are larger than 16 KiB' },
-  XS2A029E: { status: 503, code: 'SERVICE_UNAVAILABLE', when: 'the change could not be stored (the database is full, locked or failing); nothing changed, try again' },
+  XS2A029E: { status: 503, code: 'SERVICE_UNAVAILABLE', when: 'the database is full, locked or failing (on a write or a read); nothing changed, try again' },
   XS2A030E: { status: 405, code: 'SERVICE_INVALID', when: 'a cancellation authorisation of a payment that can never be cancelled (instant)' },
   XS2A031E: { status: 405, code: 'SERVICE_INVALID', when: 'PUT on an authorisation: the sandbox offers the redirect approach, which updates no PSU data' },
 } as const;

@@ -1,4 +1,4 @@
-import { consentedIbans } from '../account-information/coverage';
+import { consentedIbans } from './coverage';
 import type { AccountReference, ConsentAccess } from './consent.entity';
 
 /**

@@ -8,12 +8,12 @@ import {
 } from '../authorisation/authorisation-response.dto';
 import { ConfigService } from '@nestjs/config';
 import { ApiBody, ApiExcludeEndpoint, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { RequestOwner, Owner } from '../auth/owner';
-import { CreatedResource } from '../common/created-resource.interceptor';
-import { TppErrorResponse } from '../common/error-response.dto';
+import { RequestOwner, Owner } from '../oauth/owner';
+import { CreatedResource } from '../http/created-resource.interceptor';
+import { TppErrorResponse } from '../http/error-response.dto';
 import { scaRedirectHref } from '../common/links';
-import { TppRedirectUri } from '../common/tpp-redirect-uri.decorator';
-import { Xs2aController } from '../common/tpp-request.guard';
+import { TppRedirectUri } from '../http/tpp-redirect-uri.decorator';
+import { Xs2aController } from '../http/request.guard';
 import { Environment } from '../config/environment';
 import { ConsentCreatedResponse, ConsentResponse, ConsentStatusResponse, toConsentCreatedResponse, toConsentResponse } from './dto/consent-response.dto';
 import { CreateConsentDto } from './dto/create-consent.dto';

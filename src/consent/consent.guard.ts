@@ -1,10 +1,10 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
-import type { OwnedRequest } from '../auth/owner';
-import { AccountService, coverageOf } from '../account-information/coverage';
+import type { OwnedRequest } from '../oauth/owner';
+import { AccountService, coverageOf } from './coverage';
 import { DomainError, FormatError, ResourceUnknownError } from '../common/error-catalogue';
-import { TppErrorResponse } from '../common/error-response.dto';
+import { TppErrorResponse } from '../http/error-response.dto';
 import { Consent } from './consent.entity';
 import { ConsentService } from './consent.service';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
+import { OAuthModule } from '../oauth/oauth.module';
 import { AuthorisationModule } from '../authorisation/authorisation.module';
 import { ClockModule } from '../clock/clock.module';
 import { DatabaseModule } from '../database/database.module';
@@ -8,7 +8,7 @@ import { ConsentGuard } from './consent.guard';
 import { ConsentService } from './consent.service';
 
 @Module({
-  imports: [DatabaseModule, ClockModule, AuthModule, AuthorisationModule],
+  imports: [DatabaseModule, ClockModule, OAuthModule, AuthorisationModule],
   controllers: [ConsentController],
   providers: [ConsentService, ConsentGuard],
   exports: [ConsentService, ConsentGuard],

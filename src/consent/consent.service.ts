@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { In, IsNull, LessThan } from 'typeorm';
-import { FIRST_VALID_CONSENT_ID, FIXTURE_ROWS } from '../../seeds/fixtures';
-import { Account } from '../account-information/account.entity';
-import { isOwnedBy, Owner } from '../auth/owner';
+import { FIRST_VALID_CONSENT_ID, FIXTURE_ROWS } from '../fixtures/fixtures';
+import { Account } from '../bank/account.entity';
+import { isOwnedBy, Owner } from '../oauth/owner';
 import { Authorisation } from '../authorisation/authorisation.entity';
 import { AuthorisationService } from '../authorisation/authorisation.service';
+import type { ScaDecision } from '../authorisation/authorisation.machine';
 import { AccountReferenceDto } from '../common/account-reference.dto';
 import { ClockService } from '../clock/clock.service';
 import { addDays } from '../common/dates';
@@ -25,8 +26,6 @@ const MAX_VALIDITY_DAYS = 180;
 
 /** The bank's fixture consents: no request changes them (a TPP's delete leaves them, none waits for a decision). */
 const FIXTURES = new Map(FIXTURE_ROWS.consents.map((consent) => [consent.id, consent]));
-
-export type ScaDecision = 'approve' | 'deny';
 
 @Injectable()
 export class ConsentService {

@@ -1,4 +1,4 @@
-import type { ConsentAccess } from '../consent/consent.entity';
+import type { ConsentAccess } from './consent.entity';
 import { AccountService, consentedIbans, Coverage, coverageOf } from './coverage';
 
 const ref = (iban: string) => ({ iban, currency: null });

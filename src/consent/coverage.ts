@@ -1,4 +1,4 @@
-import type { AccountReference, ConsentAccess } from '../consent/consent.entity';
+import type { AccountReference, ConsentAccess } from './consent.entity';
 
 /** What a TPP reads about one account: its details, its balances or its transactions. */
 export type AccountService = 'details' | 'balances' | 'transactions';

@@ -1,5 +1,5 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
-import { seedFixtures } from '../../seeds/fixtures';
+import { seedFixtures } from './seed-fixtures';
 import { InitialSchema1795200000000 } from '../../migrations/1795200000000-InitialSchema';
 import { Payments1795300000000 } from '../../migrations/1795300000000-Payments';
 import { ScaAndClock1795400000000 } from '../../migrations/1795400000000-ScaAndClock';
@@ -7,8 +7,8 @@ import { Scenarios1795500000000 } from '../../migrations/1795500000000-Scenarios
 import { Hardening1795600000000 } from '../../migrations/1795600000000-Hardening';
 import { SharedState1795700000000 } from '../../migrations/1795700000000-SharedState';
 import { AccessCount } from '../account-information/access-count.entity';
-import { AccessToken, TppClient } from '../auth/client.entity';
-import { Account, Balance, Psu, Transaction } from '../account-information/account.entity';
+import { AccessToken, TppClient } from '../oauth/client.entity';
+import { Account, Balance, Psu, Transaction } from '../bank/account.entity';
 import { SandboxClock } from '../clock/sandbox-clock.entity';
 import { SandboxSecret } from '../sca/sandbox-secret.entity';
 import { Consent } from '../consent/consent.entity';

@@ -1,7 +1,8 @@
 import { DataSource, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
-import { FIRST_VALID_CONSENT_ID, seedFixtures } from '../../seeds/fixtures';
-import { Transaction } from '../account-information/account.entity';
-import { AccessToken } from '../auth/client.entity';
+import { FIRST_VALID_CONSENT_ID } from '../fixtures/fixtures';
+import { seedFixtures } from './seed-fixtures';
+import { Transaction } from '../bank/account.entity';
+import { AccessToken } from '../oauth/client.entity';
 import { Authorisation } from '../authorisation/authorisation.entity';
 import { Consent } from '../consent/consent.entity';
 import { Payment } from '../payment-initiation/payment.entity';

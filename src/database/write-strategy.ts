@@ -28,7 +28,7 @@ export class PooledTransactions extends WriteStrategy {
   }
 }
 
-const UNAVAILABLE = { messageId: 'XS2A029E', description: 'the sandbox could not store this change (its database is full or unavailable); nothing was changed, try again later' } as const;
+const UNAVAILABLE = { messageId: 'XS2A029E', description: "the sandbox's database is full or unavailable: nothing was changed, try again later" } as const;
 
 /**
  * The engines' codes that mean the database cannot take a write now (a full disk, an I/O fault, a

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import type { Environment, Profile } from '../config/environment';
 import { asUnavailable } from '../database/write-strategy';
 import { inBerlinGroupShape } from './berlin-group-profile';
-import { DomainError, OAuthError } from './error-catalogue';
+import { DomainError, OAuthError } from '../common/error-catalogue';
 
 /** The one place that turns any failure into the Berlin Group error body: no framework error page ever shows. */
 @Catch()

@@ -1,7 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { isURL } from 'class-validator';
 import type { Request } from 'express';
-import { FormatError } from './error-catalogue';
+import { FormatError } from '../common/error-catalogue';
 
 /** The TPP-Redirect-URI header, when sent: an absolute http(s) address the account holder returns to. */
 export const TppRedirectUri = createParamDecorator((_: unknown, context: ExecutionContext): string | undefined => {

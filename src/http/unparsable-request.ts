@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
 import type { Profile } from '../config/environment';
 import { renderError } from './berlin-group-exception.filter';
-import { DomainError } from './error-catalogue';
+import { DomainError } from '../common/error-catalogue';
 
 /**
  * Node answers a request it cannot even parse (a broken request line or header, headers over

@@ -1,6 +1,6 @@
 import { ArgumentMetadata } from '@nestjs/common';
 import { AccountQueryDto, TransactionsQueryDto } from '../account-information/dto/account-query.dto';
-import { DomainError } from './error-catalogue';
+import { DomainError } from '../common/error-catalogue';
 import { createValidationPipe } from './validation.pipe';
 
 const query = (metatype: ArgumentMetadata['metatype']): ArgumentMetadata => ({ type: 'query', metatype });

@@ -1,6 +1,6 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
-import { AnswerMemo } from './answer-memo';
-import { DomainError, ErrorDetail } from './error-catalogue';
+import { AnswerMemo } from '../common/answer-memo';
+import { DomainError, ErrorDetail } from '../common/error-catalogue';
 
 /**
  * The global pipe: DTO validation failures become one FORMAT_ERROR message per field, with `path`

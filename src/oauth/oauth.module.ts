@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { DatabaseModule } from '../database/database.module';
-import { SandboxOwnerGuard } from './owner';
 import { TokenController } from './token.controller';
 import { TokenService } from './token.service';
 
@@ -8,7 +7,7 @@ import { TokenService } from './token.service';
 @Module({
   imports: [DatabaseModule],
   controllers: [TokenController],
-  providers: [TokenService, SandboxOwnerGuard],
-  exports: [TokenService, SandboxOwnerGuard],
+  providers: [TokenService],
+  exports: [TokenService],
 })
-export class AuthModule {}
+export class OAuthModule {}

@@ -1,7 +1,5 @@
-import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import { assertJsonBody } from '../common/tpp-request.guard';
-import { TokenService } from './token.service';
 
 /**
  * Whose consents, payments and scenarios a request may see: in AUTH_MODE=strict the client ID
@@ -18,20 +16,7 @@ export const ownedBy = (owner: Owner): { ownerId?: string } => (owner === undefi
 /** The same rule for a row already read: whether the owner may see it. */
 export const isOwnedBy = (row: { ownerId: string | null }, owner: Owner): boolean => owner === undefined || row.ownerId === owner;
 
-/** The owner a guard found for this request (TppRequestGuard on /v1, SandboxOwnerGuard on /sandbox). */
+/** The owner a guard found for this request (RequestGuard). */
 export const RequestOwner = createParamDecorator((_: unknown, context: ExecutionContext): Owner => {
   return context.switchToHttp().getRequest<OwnedRequest>().owner;
 });
-
-/** /sandbox needs no token in open mode (docs/sca-flows.md); in strict mode it acts for the token's client only. */
-@Injectable()
-export class SandboxOwnerGuard implements CanActivate {
-  constructor(private readonly tokens: TokenService) {}
-
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<OwnedRequest>();
-    request.owner = await this.tokens.ownerOf(request.header('authorization'), false);
-    assertJsonBody(request);
-    return true;
-  }
-}

@@ -1,7 +1,7 @@
 import { applyDecorators, Body, Controller, Header, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiBasicAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { TppErrorResponse } from '../common/error-response.dto';
-import { COMMON_ERRORS } from '../common/tpp-request.guard';
+import { TppErrorResponse } from '../http/error-response.dto';
+import { COMMON_ERRORS } from '../http/request.guard';
 import { TOKEN_LIFETIME, TokenForm, TokenService } from './token.service';
 
 /** Documents the form; the fields are checked by TokenService, which answers OAuth's own error codes. */

@@ -20,13 +20,12 @@ import {
   toStartAuthorisationResponse,
   updatePsuDataNotOffered,
 } from '../authorisation/authorisation-response.dto';
-import { Owner, RequestOwner } from '../auth/owner';
-import { CreatedResource } from '../common/created-resource.interceptor';
-import { TppErrorResponse } from '../common/error-response.dto';
+import { Owner, RequestOwner } from '../oauth/owner';
+import { CreatedResource } from '../http/created-resource.interceptor';
+import { TppErrorResponse } from '../http/error-response.dto';
 import { scaRedirectHref } from '../common/links';
-import { RequiresPsuIpAddress } from '../common/psu-ip-address.guard';
-import { TppRedirectUri } from '../common/tpp-redirect-uri.decorator';
-import { Xs2aController } from '../common/tpp-request.guard';
+import { TppRedirectUri } from '../http/tpp-redirect-uri.decorator';
+import { RequiresPsuIpAddress, Xs2aController } from '../http/request.guard';
 import { Environment } from '../config/environment';
 import { BulkPaymentDto } from './dto/bulk-payment.dto';
 import { CrossBorderCreditTransferDto } from './dto/cross-border-credit-transfer.dto';

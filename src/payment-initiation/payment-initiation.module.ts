@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
+import { OAuthModule } from '../oauth/oauth.module';
 import { AuthorisationModule } from '../authorisation/authorisation.module';
 import { ClockModule } from '../clock/clock.module';
 import { DatabaseModule } from '../database/database.module';
@@ -7,7 +7,7 @@ import { PaymentInitiationController } from './payment-initiation.controller';
 import { PaymentInitiationService } from './payment-initiation.service';
 
 @Module({
-  imports: [DatabaseModule, ClockModule, AuthModule, AuthorisationModule],
+  imports: [DatabaseModule, ClockModule, OAuthModule, AuthorisationModule],
   controllers: [PaymentInitiationController],
   providers: [PaymentInitiationService],
   exports: [PaymentInitiationService],

@@ -1,9 +1,9 @@
-import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiSecurity, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Owner, RequestOwner, SandboxOwnerGuard } from '../auth/owner';
+import { Body, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Owner, RequestOwner } from '../oauth/owner';
 import { ClockService } from '../clock/clock.service';
-import { TppErrorResponse } from '../common/error-response.dto';
-import { COMMON_ERRORS } from '../common/tpp-request.guard';
+import { TppErrorResponse } from '../http/error-response.dto';
+import { SandboxController } from '../http/request.guard';
 import { ConsentStatusResponse } from '../consent/dto/consent-response.dto';
 import { PaymentStatusResponse } from '../payment-initiation/dto/payment-response.dto';
 import { ScaService } from '../sca/sca.service';
@@ -20,14 +20,7 @@ const NOT_WAITING = { status: 409, type: TppErrorResponse, description: 'STATUS_
  * No bearer token in AUTH_MODE=open; in strict mode a client decides on and deletes only its own.
  */
 @ApiTags('Sandbox control')
-@UseGuards(SandboxOwnerGuard)
-// With the empty requirement the token is optional: only AUTH_MODE=strict needs it.
-@ApiSecurity({})
-@ApiBearerAuth()
-@ApiResponse({ status: 400, type: TppErrorResponse, description: 'FORMAT_ERROR' })
-@ApiResponse({ status: 401, type: TppErrorResponse, description: 'AUTH_MODE=strict only: TOKEN_INVALID, TOKEN_EXPIRED' })
-@applyDecorators(...COMMON_ERRORS)
-@Controller('sandbox')
+@SandboxController('sandbox')
 export class SandboxControlController {
   constructor(
     private readonly sca: ScaService,

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsInt, IsNotEmpty, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsDateOnly } from '../common/validators';
-import type { ScaDecision } from '../consent/consent.service';
+import type { ScaDecision } from '../authorisation/authorisation.machine';
 
 export class ScaDecisionDto {
   @ApiProperty({ example: 'georg.mustermann', description: 'a test PSU (README, "Test PSUs")' })

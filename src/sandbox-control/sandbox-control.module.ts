@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
+import { OAuthModule } from '../oauth/oauth.module';
 import { ClockModule } from '../clock/clock.module';
 import { ConsentModule } from '../consent/consent.module';
 import { DatabaseModule } from '../database/database.module';
@@ -10,7 +10,7 @@ import { SandboxControlService } from './sandbox-control.service';
 import { ScenarioService } from './scenario.service';
 
 @Module({
-  imports: [DatabaseModule, ClockModule, AuthModule, ScaModule, ConsentModule, PaymentInitiationModule],
+  imports: [DatabaseModule, ClockModule, OAuthModule, ScaModule, ConsentModule, PaymentInitiationModule],
   controllers: [SandboxControlController],
   providers: [SandboxControlService, ScenarioService],
 })

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { Account, Balance, Psu, Transaction } from '../account-information/account.entity';
-import { Owner, ownedBy } from '../auth/owner';
+import { Account, Balance, Psu, Transaction } from '../bank/account.entity';
+import { Owner, ownedBy } from '../oauth/owner';
 import { ClockService } from '../clock/clock.service';
 import { DomainError } from '../common/error-catalogue';
 import { Consent } from '../consent/consent.entity';

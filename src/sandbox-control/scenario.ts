@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import type { Account, Balance, Psu, Transaction } from '../account-information/account.entity';
-import { transactionObject } from '../account-information/transaction-object';
+import type { Account, Balance, Psu, Transaction } from '../bank/account.entity';
+import { transactionObject } from '../bank/transaction-object';
 import { ibanOf } from '../common/iban';
 import type { Consent } from '../consent/consent.entity';
 import type { CreateScenarioDto, ScenarioResponse } from './scenario.dto';

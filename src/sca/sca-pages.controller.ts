@@ -1,9 +1,10 @@
 import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { consentedIbans } from '../account-information/coverage';
+import { consentedIbans } from '../consent/coverage';
 import { DomainError } from '../common/error-catalogue';
-import { ConsentService, ScaDecision } from '../consent/consent.service';
+import type { ScaDecision } from '../authorisation/authorisation.machine';
+import { ConsentService } from '../consent/consent.service';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
 import { CSRF_FIELD, formValue, PageCsrf } from './page-security';
 import { consentRows, decisionPage, messagePage, paymentRows, Row } from './sca-pages';

@@ -1,4 +1,4 @@
-import type { Account } from '../account-information/account.entity';
+import type { Account } from '../bank/account.entity';
 import type { Consent } from '../consent/consent.entity';
 import type { Payment } from '../payment-initiation/payment.entity';
 

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { Account, Psu } from '../account-information/account.entity';
-import { isOwnedBy, Owner } from '../auth/owner';
+import { Account, Psu } from '../bank/account.entity';
+import { isOwnedBy, Owner } from '../oauth/owner';
 import { DomainError } from '../common/error-catalogue';
 import { Store } from '../database/store';
 import type { AccountReference, Consent } from '../consent/consent.entity';
-import { ConsentService, ScaDecision } from '../consent/consent.service';
+import type { ScaDecision } from '../authorisation/authorisation.machine';
+import { ConsentService } from '../consent/consent.service';
 import type { Payment } from '../payment-initiation/payment.entity';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
 

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { href, Href } from '../../common/links';
 import { AccountReferenceResponse } from '../../consent/dto/consent-response.dto';
-import type { Account, Balance, TransactionBody } from '../account.entity';
+import type { Account, Balance, TransactionBody } from '../../bank/account.entity';
 
 const MARIANNE = 'AT099900000000001511';
 

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { DatabaseModule } from '../database/database.module';
+import { AccountStore } from './account-store';
+
+/** The bank's ledger: PSUs, accounts, balances and transactions, which every feature reads. */
+@Module({
+  imports: [DatabaseModule],
+  providers: [AccountStore],
+  exports: [AccountStore],
+})
+export class BankModule {}

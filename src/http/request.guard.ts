@@ -1,0 +1,110 @@
+import { applyDecorators, CanActivate, Controller, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiBearerAuth, ApiHeader, ApiResponse, ApiSecurity } from '@nestjs/swagger';
+import { isIP, isUUID } from 'class-validator';
+import type { Request } from 'express';
+import { FormatError } from '../common/error-catalogue';
+import type { OwnedRequest } from '../oauth/owner';
+import { TokenService } from '../oauth/token.service';
+import { TppErrorResponse } from './error-response.dto';
+
+/** What a route asks of a request before anything else (docs/behaviour.md, "Requests"); a method's checks add to its controller's. */
+interface RequestChecks {
+  /** The bearer token: always (/v1), or only in AUTH_MODE=strict (/sandbox, docs/sca-flows.md). */
+  token: 'always' | 'strictOnly';
+  /** X-Request-ID, a UUID. */
+  requestId?: true;
+  /** PSU-IP-Address, an IP address: the Berlin Group yaml makes it mandatory for payment initiation. */
+  psuIpAddress?: true;
+}
+
+const Checks = Reflector.createDecorator<Partial<RequestChecks>>();
+
+/** The one guard of every TPP route: finds the request's owner by its token, then checks its headers and body type. */
+@Injectable()
+export class RequestGuard implements CanActivate {
+  constructor(
+    private readonly tokens: TokenService,
+    private readonly reflector: Reflector,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const checks = { ...this.reflector.get(Checks, context.getClass()), ...this.reflector.get(Checks, context.getHandler()) };
+    const request = context.switchToHttp().getRequest<OwnedRequest>();
+    request.owner = await this.tokens.ownerOf(request.header('authorization'), checks.token === 'always');
+    if (checks.requestId && !isUUID(request.header('x-request-id') ?? '')) {
+      throw new FormatError('X-Request-ID', 'X-Request-ID must be a UUID');
+    }
+    assertJsonBody(request);
+    if (checks.psuIpAddress) assertPsuIpAddress(request.header('psu-ip-address'));
+    return true;
+  }
+}
+
+/**
+ * A POST or PUT body in another media type than JSON (curl -d sends a form) is not read at all:
+ * name the header, rather than report every field of the body as missing.
+ */
+function assertJsonBody(request: Request): void {
+  const sent = Number(request.header('content-length')) > 0 || request.header('transfer-encoding') !== undefined;
+  if (sent && ['POST', 'PUT'].includes(request.method) && !request.is('application/json')) {
+    throw new FormatError('Content-Type', 'the body must be JSON, sent with Content-Type: application/json');
+  }
+}
+
+/** 400 FORMAT_ERROR unless the PSU-IP-Address header holds an IP address. */
+export function assertPsuIpAddress(value: string | undefined): void {
+  if (!isIP(value ?? '')) throw new FormatError('PSU-IP-Address', "PSU-IP-Address must be the IP address of the account holder's device");
+}
+
+/**
+ * What any operation can answer besides its own: an unreadable request, a body over the limit,
+ * a bug, and a database that cannot take a write. Listed before an operation's own answers, which then take precedence.
+ */
+export const COMMON_ERRORS = [
+  ApiResponse({ status: 400, description: 'FORMAT_ERROR: the URL or the body cannot be read', type: TppErrorResponse }),
+  ApiResponse({ status: 413, description: 'FORMAT_ERROR: the body is larger than 100 KiB', type: TppErrorResponse }),
+  ApiResponse({ status: 500, description: 'INTERNAL_SERVER_ERROR: a fault of the sandbox (a bug: please report it)', type: TppErrorResponse }),
+  ApiResponse({ status: 503, description: 'SERVICE_UNAVAILABLE: the database is full or unavailable; nothing changed', type: TppErrorResponse }),
+];
+
+/** A controller of the bank's XS2A interface: path below /v1, bearer token and X-Request-ID enforced and documented. */
+export function Xs2aController(path: string): ClassDecorator {
+  return applyDecorators(
+    ...COMMON_ERRORS,
+    Controller(`v1/${path}`),
+    Checks({ token: 'always', requestId: true }),
+    UseGuards(RequestGuard),
+    ApiBearerAuth(),
+    ApiHeader({
+      name: 'X-Request-ID',
+      required: true,
+      description: 'UUID of the request, echoed in the response',
+      schema: { type: 'string', format: 'uuid', example: '99391c7e-ad88-49ec-a2ad-99ddcb1f7721' },
+    }),
+    ApiResponse({ status: 400, description: 'FORMAT_ERROR: a header, parameter or field is missing or malformed', type: TppErrorResponse }),
+    ApiResponse({ status: 401, description: 'TOKEN_INVALID: no bearer token (or, in AUTH_MODE=strict, not one the sandbox issued); TOKEN_EXPIRED', type: TppErrorResponse }),
+  );
+}
+
+/** The /sandbox controller: no bearer token in AUTH_MODE=open; in strict mode a client acts on its own resources only. */
+export function SandboxController(path: string): ClassDecorator {
+  return applyDecorators(
+    ...COMMON_ERRORS,
+    Controller(path),
+    Checks({ token: 'strictOnly' }),
+    UseGuards(RequestGuard),
+    ApiBearerAuth(),
+    // With the empty requirement after it, the token is optional: only AUTH_MODE=strict needs it.
+    ApiSecurity({}),
+    ApiResponse({ status: 400, type: TppErrorResponse, description: 'FORMAT_ERROR' }),
+    ApiResponse({ status: 401, type: TppErrorResponse, description: 'AUTH_MODE=strict only: TOKEN_INVALID, TOKEN_EXPIRED' }),
+  );
+}
+
+/** A payment initiation: PSU-IP-Address is mandatory (Berlin Group yaml). */
+export const RequiresPsuIpAddress = (): MethodDecorator =>
+  applyDecorators(
+    Checks({ psuIpAddress: true }),
+    ApiHeader({ name: 'PSU-IP-Address', required: true, description: "IP address of the account holder's device", example: '192.0.2.10' }),
+  );
