@@ -30,6 +30,8 @@ const BOTH_ENGINES = [
   'two-instances',
   'prebuilt-statements',
   'write-seam',
+  // A full disk on PostgreSQL needs a tablespace on a small filesystem, which .ci/run mounts where it may.
+  ...(process.env.TEST_POSTGRES_SMALL_TABLESPACE ? ['full-tablespace'] : []),
 ];
 
 module.exports = {

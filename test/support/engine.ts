@@ -25,13 +25,13 @@ export function databaseSettings(database: string): Record<string, string> {
   return ENGINE === 'sqlite' ? { DATABASE_PATH: database } : { DATABASE_URL: database };
 }
 
-/** Creates the database if it does not exist yet (PostgreSQL); SQLite makes its file itself. */
-export async function prepareDatabase(database: string): Promise<void> {
+/** Creates the database if it does not exist yet (PostgreSQL; in `tablespace` if given); SQLite makes its file itself. */
+export async function prepareDatabase(database: string, tablespace?: string): Promise<void> {
   if (ENGINE === 'sqlite') return;
   const name = new URL(database).pathname.slice(1);
   await asAdministrator(async (client) => {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (!rowCount) await client.query(`CREATE DATABASE "${name}"`);
+    if (!rowCount) await client.query(`CREATE DATABASE "${name}"${tablespace ? ` TABLESPACE "${tablespace}"` : ''}`);
   });
 }
 
