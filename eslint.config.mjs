@@ -4,6 +4,12 @@ import tseslint from 'typescript-eslint';
 // A file's last matching entry below sets no-restricted-imports for it, so each entry lists all its restrictions.
 const STORE = { name: '@nestjs/typeorm', message: 'use Store (src/database/store.ts)' };
 const SEEDS = { group: ['**/seeds/*'], message: 'src/ never imports seeds/: the bank\'s data is in src/fixtures/' };
+const FEATURES = ['account-information', 'authorisation', 'consent', 'payment-initiation', 'sandbox-control', 'sca'];
+/** A feature uses another through its module, services, entities, machines, guards, DTOs and the coverage rule: nothing else of it. */
+const INTERNALS = {
+  regex: `^\\.\\./(${FEATURES.join('|')})/(?!(.+\\.(module|service|entity|machine|guard|dto)|dto/.+|coverage)$)`,
+  message: "another feature's internals: use its module, service, entity, machine, guard or DTO",
+};
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'jest.config.js'] },
@@ -23,6 +29,11 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [STORE], patterns: [SEEDS] }] },
   },
   {
+    files: FEATURES.map((feature) => `src/${feature}/**/*.ts`),
+    ignores: ['src/**/*.spec.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [STORE], patterns: [SEEDS, INTERNALS] }] },
+  },
+  {
     files: ['src/database/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [SEEDS] }] },
   },
@@ -35,7 +46,7 @@ export default tseslint.config(
   {
     // Status rules are plain TypeScript: no framework, no database (docs/development.md). Last: a file's last matching entry sets the rule.
     files: ['src/**/*.machine.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [SEEDS, { group: ['@nestjs/*', 'typeorm', 'typeorm/*'], message: 'a machine file is plain TypeScript' }] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [SEEDS, INTERNALS, { group: ['@nestjs/*', 'typeorm', 'typeorm/*'], message: 'a machine file is plain TypeScript' }] }] },
   },
   { files: ['eslint.config.mjs'], ...tseslint.configs.disableTypeChecked },
 );

@@ -2,8 +2,8 @@ import Database from 'better-sqlite3';
 import request from 'supertest';
 import { CREATED } from './support/profile';
 import { DataSource } from 'typeorm';
-import { sepaPayment } from './support/fixtures';
-import { tppError, tppHeaders, useSandbox } from './support/sandbox';
+import { postPayments, postUntilFull } from './support/full-disk';
+import { tppHeaders, useSandbox } from './support/sandbox';
 
 /**
  * A full disk, made on demand: SQLite's max_page_count caps the database file, and a write that
@@ -14,7 +14,6 @@ import { tppError, tppHeaders, useSandbox } from './support/sandbox';
 describe('a full disk', () => {
   const sandbox = useSandbox({ SCA_MODE: 'redirect' });
   const SEPA = '/v1/payments/sepa-credit-transfers';
-  const paymentHeaders = () => tppHeaders({ 'PSU-IP-Address': '192.0.2.10' });
   /** A second connection sees only what is committed. */
   let committed: Database.Database;
   beforeAll(() => {
@@ -24,38 +23,17 @@ describe('a full disk', () => {
 
   const pragma = (sql: string) => sandbox.app.get(DataSource).query(sql) as Promise<Record<string, number>[]>;
   const stored = (paymentId: string) => committed.prepare('SELECT status FROM payments WHERE id = ?').get(paymentId);
-  /** A remittance that fills pages quickly. */
-  const bulky = (index: number) => sepaPayment('1.00', { remittanceInformationStructured: { reference: `R${index}`.padEnd(35, 'x') }, endToEndIdentification: `E2E-${index}` });
 
   it('answers 503 to what it cannot commit, never 2xx, and commits again once there is room', async () => {
     const [{ page_count: pages }] = await pragma('PRAGMA page_count');
-    const acknowledged: string[] = [];
-    const refused: request.Response[] = [];
-    // Rounds of concurrent POSTs, as a busy client sends them, until the file is full and beyond.
-    for (let round = 0; round < 60 && refused.length < 20; round += 1) {
-      // The cap is the connection's own: after a failed commit the sandbox opens a new connection,
-      // so the disk is made full again for every round, as a real one would stay.
-      await pragma(`PRAGMA max_page_count = ${pages + 8}`);
-      const answers = await Promise.all(
-        Array.from({ length: 10 }, (_, index) => request(sandbox.http).post(SEPA).set(paymentHeaders()).send(bulky(round * 10 + index))),
-      );
-      for (const answer of answers) {
-        if (answer.status === CREATED) acknowledged.push(answer.body.paymentId);
-        else refused.push(answer);
-      }
-    }
-    expect(acknowledged.length).toBeGreaterThan(0);
-    expect(refused.length).toBeGreaterThanOrEqual(20);
-    for (const answer of refused) {
-      expect(answer.status).toBe(503);
-      expect(answer.headers['x-request-id']).toEqual(expect.any(String));
-      expect(answer.body).toEqualBody(tppError('SERVICE_UNAVAILABLE', expect.stringMatching(/^\{sensitive\} XS2A029E: the sandbox's database is full or unavailable: nothing was changed/)));
-    }
+    // The cap is the connection's own: after a failed commit the sandbox opens a new connection,
+    // so the disk is made full again for every round, as a real one would stay.
+    const acknowledged = await postUntilFull(sandbox.http, () => pragma(`PRAGMA max_page_count = ${pages + 8}`));
     for (const paymentId of acknowledged) expect(stored(paymentId)).toEqual({ status: 'RCVD' });
 
     // Room again: the next writes commit, with no restart.
     await pragma('PRAGMA max_page_count = 1073741823');
-    const after = await Promise.all(Array.from({ length: 5 }, (_, index) => request(sandbox.http).post(SEPA).set(paymentHeaders()).send(bulky(1000 + index))));
+    const after = await postPayments(sandbox.http, 1000, 5);
     for (const answer of after) {
       expect(answer.status).toBe(CREATED);
       expect(stored(answer.body.paymentId)).toEqual({ status: 'RCVD' });
