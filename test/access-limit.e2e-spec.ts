@@ -21,14 +21,16 @@ describe.each([
     inProfile(profile, tppError(code, `{sensitive} XS2A006E: consent ${consentId} has used its ${limit} accesses per day to ${iban} on ${day}`));
   const allAccountsConsent = (http: typeof sandbox.http, terms: object) => createConsent(http, terms, created);
 
-  it('counts per account across details, balances and transactions; past the limit the access-exceeded answer', async () => {
-    const consentId = await allAccountsConsent(sandbox.http, { frequencyPerDay: 2 });
+  it('counts per account across details, balances, transactions and transaction details; past the limit the access-exceeded answer', async () => {
+    const consentId = await allAccountsConsent(sandbox.http, { frequencyPerDay: 3 });
     await read(`/v1/accounts/${MARIANNE}/balances`, consentId).expect(200);
     await read(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=booked`, consentId).expect(200);
-    for (const path of [`/v1/accounts/${MARIANNE}`, `/v1/accounts/${MARIANNE}/balances`, `/v1/accounts/${MARIANNE}/transactions?bookingStatus=both`]) {
+    await read(`/v1/accounts/${MARIANNE}/transactions/1511-B01`, consentId).expect(200);
+    const paths = [`/v1/accounts/${MARIANNE}`, `/v1/accounts/${MARIANNE}/balances`, `/v1/accounts/${MARIANNE}/transactions?bookingStatus=both`, `/v1/accounts/${MARIANNE}/transactions/1511-B01`];
+    for (const path of paths) {
       const response = await read(path, consentId).expect(EXCEEDED);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(response.body).toEqual(exceeded(consentId, MARIANNE, 2, '2026-03-15'));
+      expect(response.body).toEqual(exceeded(consentId, MARIANNE, 3, '2026-03-15'));
     }
     // With the account holder present nothing is counted or limited.
     await read(`/v1/accounts/${MARIANNE}/balances`, consentId, PRESENT).expect(200);

@@ -303,6 +303,15 @@ describe('account information', () => {
         const stored = (await get(`/v1/accounts/${twin.iban}/transactions?${query}`, twin.consentId).expect(200)).body.transactions;
         expect({ booked: shape(stored.booked), pending: shape(stored.pending) }).toEqual({ booked: shape(fixture.booked), pending: shape(fixture.pending) });
       });
+
+      it('answers the details of each of its entries as its list shows them', async () => {
+        const { booked, pending } = (await get(`/v1/accounts/${twin.iban}/transactions?bookingStatus=both`, twin.consentId).expect(200)).body.transactions;
+        expect(booked.length + pending.length).toBe(6);
+        for (const entry of [...booked, ...pending]) {
+          const response = await get(`/v1/accounts/${twin.iban}/transactions/${entry.transactionId}`, twin.consentId).expect(200);
+          expect(response.body).toEqualBody({ transactionsDetails: { transactionDetails: entry } });
+        }
+      });
     });
 
     it('leaves standing orders out of the period filter', async () => {
@@ -326,12 +335,40 @@ describe('account information', () => {
     });
   });
 
+  describe('GET /v1/accounts/{accountId}/transactions/{transactionId}', () => {
+    it('answers a booked entry as the list shows it, as the Berlin Group yaml wraps it', async () => {
+      const response = await get(`/v1/accounts/${MARIANNE}/transactions/1511-B01`).expect(200);
+      expect(response.body).toEqualBody({ transactionsDetails: { transactionDetails: MARIANNE_SALARY } });
+    });
+
+    it('answers a pending entry, and every entry of the list exactly as listed', async () => {
+      const pending = await get(`/v1/accounts/${MARIANNE}/transactions/1511-P01/`).expect(200);
+      expect(pending.body).toEqualBody({ transactionsDetails: { transactionDetails: MARIANNE_PENDING } });
+      const consentId = await allAccountsConsent(sandbox.http, { frequencyPerDay: 100 });
+      const { booked } = (await get(`/v1/accounts/${GEORG}/transactions?bookingStatus=booked`, consentId).expect(200)).body.transactions;
+      for (const entry of booked) {
+        const response = await get(`/v1/accounts/${GEORG}/transactions/${entry.transactionId}`, consentId).expect(200);
+        expect(response.body).toEqualBody({ transactionsDetails: { transactionDetails: entry } });
+      }
+    });
+
+    it.each([
+      ['an ID the account does not have', 'no-such-transaction'],
+      ["another account's transaction", '0017-B01'],
+      ['a standing order (it has no details)', '1511-S01'],
+    ])('%s is 404 RESOURCE_UNKNOWN', async (_, transactionId) => {
+      const response = await get(`/v1/accounts/${MARIANNE}/transactions/${transactionId}`).expect(404);
+      expect(response.body).toEqualBody(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A032E: transaction ${transactionId} unknown on account ${MARIANNE}`));
+    });
+  });
+
   describe('the Consent-ID checks, in the order of docs/behaviour.md, "Account information"', () => {
     const paths = [
       ['account list', '/v1/accounts', 'XS2A005E'],
       ['account details', `/v1/accounts/${MARIANNE}`, 'XS2A005E'],
       ['balances', `/v1/accounts/${MARIANNE}/balances`, 'XS2A005E'],
       ['transactions', `/v1/accounts/${MARIANNE}/transactions?bookingStatus=booked`, 'XS2A004E'],
+      ['transaction details', `/v1/accounts/${MARIANNE}/transactions/1511-B01`, 'XS2A004E'],
     ];
 
     it.each(paths)('%s: no Consent-ID header is 400 FORMAT_ERROR', async (_, path) => {
@@ -405,12 +442,14 @@ describe('account information', () => {
       [`/v1/accounts/${MARIANNE}/balances`, 200],
       [`/v1/accounts/${GEORG}`, 200],
       [`/v1/accounts/${GEORG}/transactions?bookingStatus=booked`, 200],
+      [`/v1/accounts/${GEORG}/transactions/0017-B01`, 200],
     ])('%s answers %i', async (path, status) => {
       await get(path, CONSENT).expect(status);
     });
 
     it.each([
       [`/v1/accounts/${MARIANNE}/transactions?bookingStatus=booked`, MARIANNE, 'transactions'],
+      [`/v1/accounts/${MARIANNE}/transactions/1511-B01`, MARIANNE, 'transactions'],
       [`/v1/accounts/${GEORG}/balances`, GEORG, 'balances'],
     ])('%s answers 401 CONSENT_INVALID: the service is not granted', async (path, iban, service) => {
       const response = await get(path, CONSENT).expect(401);

@@ -91,6 +91,7 @@ interface LiveIds {
   authorisationId: string[];
   scenarioId: string[];
   accountId: string[];
+  transactionId: string[];
   product: string[];
 }
 
@@ -302,6 +303,7 @@ describe.each([
         authorisationId: [authorisationId, 'authorization_not_yet_available', crypto.randomUUID()],
         scenarioId: [scenario.scenarioId, crypto.randomUUID()],
         accountId: [MARIANNE, GEORG, scenario.accounts[0].iban, SUSANNE],
+        transactionId: ['1511-B01', '1511-P01', '1511-S01', '0017-B01', 'unknown-transaction'],
         product: ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'cross-border-credit-transfers'],
       };
       const all = operations(sandbox);

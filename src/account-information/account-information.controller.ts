@@ -1,11 +1,12 @@
 import { Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { TppErrorResponse } from '../http/error-response.dto';
 import { WrappedInBerlinGroup } from '../http/berlin-group-profile';
 import { Xs2aController } from '../http/request.guard';
 import { AisRequest, ConsentedRequest, RequiresConsent } from '../consent/consent.guard';
 import { AccountInformationService } from './account-information.service';
 import { AccountQueryDto, TransactionsQueryDto } from './dto/account-query.dto';
-import { AccountListResponse, AccountResponse, BalancesResponse, TransactionsResponse } from './dto/account-response.dto';
+import { AccountListResponse, AccountResponse, BalancesResponse, TransactionDetailsResponse, TransactionsResponse } from './dto/account-response.dto';
 
 const ACCOUNT_ID = { name: 'accountId', description: 'resourceId of the account (its IBAN)', example: 'AT099900000000001511' };
 
@@ -49,5 +50,16 @@ export class AccountInformationController {
   @ApiOkResponse({ type: TransactionsResponse })
   transactions(@ConsentedRequest() ais: AisRequest, @Param('accountId') accountId: string, @Query() query: TransactionsQueryDto): Promise<TransactionsResponse> {
     return this.accounts.transactionList(ais, accountId, query);
+  }
+
+  @Get(':accountId/transactions/:transactionId')
+  @RequiresConsent('transactions')
+  @ApiOperation({ summary: 'Read the details of one booked or pending transaction (Berlin Group "Read transaction details")' })
+  @ApiParam(ACCOUNT_ID)
+  @ApiParam({ name: 'transactionId', description: 'the transactionId of an entry of the transaction list', example: '1511-B01' })
+  @ApiOkResponse({ type: TransactionDetailsResponse })
+  @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such account in the consent, or no such transaction on it' })
+  transactionDetails(@ConsentedRequest() ais: AisRequest, @Param('accountId') accountId: string, @Param('transactionId') transactionId: string): Promise<TransactionDetailsResponse> {
+    return this.accounts.transactionDetails(ais, accountId, transactionId);
   }
 }

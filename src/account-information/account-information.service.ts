@@ -8,7 +8,15 @@ import { AccessLimitService } from './access-limit.service';
 import { Account, Balance, BookingStatus } from '../bank/account.entity';
 import { AccountStore } from '../bank/account-store';
 import { consentedIbans, coverageOf } from '../consent/coverage';
-import { AccountListResponse, AccountResponse, BalancesResponse, toAccountResponse, toBalanceResponse, TransactionsResponse } from './dto/account-response.dto';
+import {
+  AccountListResponse,
+  AccountResponse,
+  BalancesResponse,
+  toAccountResponse,
+  toBalanceResponse,
+  TransactionDetailsResponse,
+  TransactionsResponse,
+} from './dto/account-response.dto';
 import { TransactionsQueryDto } from './dto/account-query.dto';
 
 /**
@@ -64,6 +72,17 @@ export class AccountInformationService {
       balances: null,
       _links: null,
     };
+  }
+
+  /** Berlin Group's "Read transaction details": one entry of the list, as the list shows it. */
+  async transactionDetails({ consent, psuIpAddress }: AisRequest, iban: string, transactionId: string): Promise<TransactionDetailsResponse> {
+    const row = await this.accounts.transaction(iban, transactionId);
+    if (!row) {
+      if (!(await this.accounts.exists(iban))) throw new ResourceUnknownError(iban);
+      throw new DomainError({ messageId: 'XS2A032E', description: `transaction ${transactionId} unknown on account ${iban}` });
+    }
+    await this.limits.spend(consent, [iban], psuIpAddress);
+    return { transactionsDetails: { transactionDetails: row.body } };
   }
 
   private async findAccount(iban: string): Promise<Account> {

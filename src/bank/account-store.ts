@@ -48,6 +48,15 @@ export class AccountStore {
     return this.fixtures.has(iban) || this.store.read(Account).existsBy({ iban });
   }
 
+  /** One booked or pending transaction of the account (standing orders have no details), or null. */
+  async transaction(iban: string, transactionId: string): Promise<Transaction | null> {
+    const isTransaction = (row: Transaction) => row.transactionId === transactionId && periodApplies(row.bookingStatus);
+    const fixture = this.fixtures.get(iban);
+    if (fixture) return fixture.transactions.find(isTransaction) ?? null;
+    const row = await this.store.read(Transaction).findOneBy({ accountIban: iban, transactionId });
+    return row && isTransaction(row) ? row : null;
+  }
+
   /** An account's transactions that pass the filter, in list order. */
   async transactionsOf(iban: string, { statuses, from, to }: TransactionFilter): Promise<Transaction[]> {
     const fixture = this.fixtures.get(iban);

@@ -41,6 +41,7 @@ export const ERROR_CATALOGUE = {
   XS2A029E: { status: 503, code: 'SERVICE_UNAVAILABLE', when: 'the database is full, locked or failing (on a write or a read); nothing changed, try again' },
   XS2A030E: { status: 405, code: 'SERVICE_INVALID', when: 'a cancellation authorisation of a payment that can never be cancelled (instant)' },
   XS2A031E: { status: 405, code: 'SERVICE_INVALID', when: 'PUT on an authorisation: the sandbox offers the redirect approach, which updates no PSU data' },
+  XS2A032E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'transaction details: no booked or pending transaction with this ID on the account' },
 } as const;
 
 export type MessageId = keyof typeof ERROR_CATALOGUE;

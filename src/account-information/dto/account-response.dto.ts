@@ -125,6 +125,17 @@ export class TransactionsResponse {
   _links: null;
 }
 
+export class TransactionDetails {
+  @ApiProperty({ type: 'object', description: 'the Berlin Group transaction object, as the transaction list shows it', additionalProperties: true })
+  transactionDetails: TransactionBody;
+}
+
+/** Berlin Group's transactionDetailsBody, under the key its yaml gives the 200 answer. */
+export class TransactionDetailsResponse {
+  @ApiProperty({ type: TransactionDetails })
+  transactionsDetails: TransactionDetails;
+}
+
 export function toBalanceResponse({ currency, amount, balanceType, referenceDate }: Balance): BalanceResponse {
   return { balanceAmount: { currency, amount }, balanceType, lastChangeDateTime: null, referenceDate, lastCommittedTransaction: null };
 }
