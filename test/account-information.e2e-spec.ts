@@ -329,9 +329,66 @@ describe('account information', () => {
       ['bookingStatus=all', 'bookingStatus', 'bookingStatus must be one of the following values: booked, pending, both, information'],
       ['bookingStatus=booked&dateFrom=2019-02-30', 'dateFrom', 'dateFrom must be a real date written YYYY-MM-DD'],
       ['bookingStatus=booked&dateTo=yesterday', 'dateTo', 'dateTo must be a real date written YYYY-MM-DD'],
+      ['bookingStatus=booked&page=0', 'page', 'page must be a whole number from 1'],
+      ['bookingStatus=booked&pageSize=1001', 'pageSize', 'pageSize must be a whole number from 1 to 1000'],
+      ['bookingStatus=booked&pageSize=ten', 'pageSize', 'pageSize must be a whole number from 1 to 1000'],
     ])('refuses the query "%s" with FORMAT_ERROR', async (query, path, description) => {
       const response = await get(`/v1/accounts/${MARIANNE}/transactions?${query}`).expect(400);
       expect(response.body).toEqualBody(tppError('FORMAT_ERROR', `{sensitive} XS2A001E: ${description}`, path));
+    });
+  });
+
+  describe('a history longer than a page', () => {
+    let history: { iban: string; consentId: string };
+    const day = (index: number) => new Date(Date.UTC(2025, 0, 1) + index * 86_400_000).toISOString().slice(0, 10);
+    beforeAll(async () => {
+      const booked = Array.from({ length: 250 }, (_, index) => ({ amount: `-${index + 1}.00`, bookingDate: day(index), counterpartyName: 'Shop', counterpartyIban: GEORG }));
+      const created = await request(sandbox.http)
+        .post('/sandbox/scenarios')
+        .send({ accounts: [{ name: 'Long', balances: { interimAvailable: '1.00', forwardAvailable: '1.00' }, booked }] })
+        .expect(201);
+      history = { iban: created.body.accounts[0].iban, consentId: created.body.consentId };
+    });
+    const pageOf = (query: string) => `/v1/accounts/${history.iban}/transactions?${query}`;
+
+    it('comes in pages of 100 linked first, next, previous and last, which together hold all 250 exactly once', async () => {
+      const seen: string[] = [];
+      const linksOfPages: object[] = [];
+      let path: string | undefined = pageOf('bookingStatus=booked');
+      while (path) {
+        const response: request.Response = await get(path, history.consentId).expect(200);
+        const { booked, pending, information, _links } = response.body.transactions;
+        expect({ pending, information }).toEqual(PROFILE === 'berlin-group' ? {} : { pending: null, information: null });
+        seen.push(...ids(booked));
+        linksOfPages.push(_links);
+        path = _links.next?.href;
+      }
+      const page = (number: number) => ({ href: pageOf(`bookingStatus=booked&page=${number}`) });
+      expect(linksOfPages).toEqual([
+        { account: { href: `/v1/accounts/${history.iban}` }, first: page(1), next: page(2), last: page(3) },
+        { account: { href: `/v1/accounts/${history.iban}` }, first: page(1), next: page(3), previous: page(1), last: page(3) },
+        { account: { href: `/v1/accounts/${history.iban}` }, first: page(1), previous: page(2), last: page(3) },
+      ]);
+      expect(seen).toHaveLength(250);
+      expect(new Set(seen).size).toBe(250);
+      // Newest first across the pages, as in one list.
+      const all = (await get(pageOf('bookingStatus=booked&pageSize=1000'), history.consentId).expect(200)).body.transactions;
+      expect(seen).toEqual(ids(all.booked));
+      expect(all._links).toEqual({ account: { href: `/v1/accounts/${history.iban}` } });
+    });
+
+    it('keeps the query in its links, pageSize included', async () => {
+      const response = await get(pageOf('bookingStatus=both&dateFrom=2025-03-01&pageSize=50&page=2'), history.consentId).expect(200);
+      const page = (number: number) => ({ href: pageOf(`bookingStatus=both&dateFrom=2025-03-01&pageSize=50&page=${number}`) });
+      // From 2025-03-01: 191 entries, four pages of 50.
+      expect(response.body.transactions._links).toEqual({ account: { href: `/v1/accounts/${history.iban}` }, first: page(1), next: page(3), previous: page(1), last: page(4) });
+      expect(response.body.transactions.booked).toHaveLength(50);
+      expect(response.body.transactions.pending).toEqual([]);
+    });
+
+    it('refuses a page beyond the last with FORMAT_ERROR', async () => {
+      const response = await get(pageOf('bookingStatus=booked&page=4'), history.consentId).expect(400);
+      expect(response.body).toEqualBody(tppError('FORMAT_ERROR', '{sensitive} XS2A001E: page 4 is beyond the last page, 3', 'page'));
     });
   });
 

@@ -80,7 +80,7 @@ describe('the OpenAPI document', () => {
       expect(headersOf(paths[path].get)).toContain('Consent-ID');
     }
     expect(queryOf(paths['/v1/accounts'].get)).toEqual(['withBalance']);
-    expect(queryOf(paths['/v1/accounts/{accountId}/transactions'].get).sort()).toEqual(['bookingStatus', 'dateFrom', 'dateTo']);
+    expect(queryOf(paths['/v1/accounts/{accountId}/transactions'].get).sort()).toEqual(['bookingStatus', 'dateFrom', 'dateTo', 'page', 'pageSize']);
   });
 
   it('documents the authorisation sub-resources of consents and payments', () => {

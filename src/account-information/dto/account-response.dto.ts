@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { href, Href } from '../../common/links';
 import { AccountReferenceResponse } from '../../consent/dto/consent-response.dto';
 import type { Account, Balance, TransactionBody } from '../../bank/account.entity';
@@ -95,6 +95,18 @@ export class BalancesResponse {
 export class TransactionListLinks {
   @ApiProperty({ type: Href, example: { href: `/v1/accounts/${MARIANNE}` } })
   account: Href;
+
+  @ApiPropertyOptional({ type: Href, description: 'only when the lists take more than one page, as are the other three' })
+  first?: Href;
+
+  @ApiPropertyOptional({ type: Href, example: { href: `/v1/accounts/${MARIANNE}/transactions?bookingStatus=booked&page=2` } })
+  next?: Href;
+
+  @ApiPropertyOptional({ type: Href })
+  previous?: Href;
+
+  @ApiPropertyOptional({ type: Href })
+  last?: Href;
 }
 
 export class TransactionLists {
