@@ -4,9 +4,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { Client } from 'pg';
 import { loadBulk } from '../seeds/bulk';
 import { MARIANNE, sepaPayment, VALID_CONSENT as CONSENT } from '../test/support/fixtures';
+import { createPostgresDatabase, dropPostgresDatabase, newDatabaseUrl } from '../test/support/engine';
 import { freePort, spawnServer, waitForHealth } from '../test/support/server-process';
 
 /**
@@ -183,26 +183,14 @@ const sepaInitiation: Scenario['request'] = {
   body: nextPayment,
 };
 
-/** A fresh database in the cluster at `administrator` (a URL whose user may create databases); `drop` removes it. */
-async function postgresDatabase(administrator: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `sandbox_bench_${randomUUID().replaceAll('-', '')}`;
-  const run = async (sql: string) => {
-    const client = new Client({ connectionString: administrator });
-    await client.connect();
-    await client.query(sql).finally(() => client.end());
-  };
-  await run(`CREATE DATABASE "${name}"`);
-  const url = new URL(administrator);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
-}
-
 /** Given BENCH_POSTGRES_URL, the small-database scenarios again on PostgreSQL: on one instance, and on two sharing its database. */
 async function postgresScenarios(administrator: string | undefined, servers: Server[], cleanUp: (() => Promise<void>)[]): Promise<Scenario[]> {
   if (!administrator) return [];
-  const database = await postgresDatabase(administrator);
-  cleanUp.push(database.drop);
-  const environment = { NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: database.url };
+  // A fresh database in the cluster, whose user may create databases.
+  const database = newDatabaseUrl(administrator, 'sandbox_bench');
+  await createPostgresDatabase(database, administrator);
+  cleanUp.push(() => dropPostgresDatabase(database, administrator));
+  const environment = { NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: database };
   const one = await start(productionArgs, environment, '/health');
   servers.push(one);
   const two = await start(productionArgs, environment, '/health');

@@ -15,8 +15,13 @@ export const ENGINE: 'sqlite' | 'postgres' = process.env.TEST_ENGINE === 'postgr
 /** A database no other test uses: a file path on SQLite, a database URL on PostgreSQL (made by prepareDatabase). */
 export function temporaryDatabase(): string {
   if (ENGINE === 'sqlite') return join(mkdtempSync(join(tmpdir(), 'psd2-sandbox-')), 'sandbox.sqlite');
-  const url = new URL(postgresUrl());
-  url.pathname = `/sandbox_test_${randomBytes(6).toString('hex')}`;
+  return newDatabaseUrl(postgresUrl(), 'sandbox_test');
+}
+
+/** The URL of a database named `<prefix>_<random>` in the cluster at `administrator` (not made yet). */
+export function newDatabaseUrl(administrator: string, prefix: string): string {
+  const url = new URL(administrator);
+  url.pathname = `/${prefix}_${randomBytes(6).toString('hex')}`;
   return url.toString();
 }
 
@@ -27,17 +32,25 @@ export function databaseSettings(database: string): Record<string, string> {
 
 /** Creates the database if it does not exist yet (PostgreSQL; in `tablespace` if given); SQLite makes its file itself. */
 export async function prepareDatabase(database: string, tablespace?: string): Promise<void> {
-  if (ENGINE === 'sqlite') return;
+  if (ENGINE === 'postgres') await createPostgresDatabase(database, postgresUrl(), tablespace);
+}
+
+export async function removeDatabase(database: string): Promise<void> {
+  if (ENGINE === 'sqlite') return rmSync(join(database, '..'), { recursive: true, force: true });
+  await dropPostgresDatabase(database, postgresUrl());
+}
+
+/** Creates the PostgreSQL database at `database` unless it exists, as the user of `administrator`. */
+export async function createPostgresDatabase(database: string, administrator: string, tablespace?: string): Promise<void> {
   const name = new URL(database).pathname.slice(1);
-  await asAdministrator(async (client) => {
+  await asAdministrator(administrator, async (client) => {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (!rowCount) await client.query(`CREATE DATABASE "${name}"${tablespace ? ` TABLESPACE "${tablespace}"` : ''}`);
   });
 }
 
-export async function removeDatabase(database: string): Promise<void> {
-  if (ENGINE === 'sqlite') return rmSync(join(database, '..'), { recursive: true, force: true });
-  await asAdministrator((client) => client.query(`DROP DATABASE IF EXISTS "${new URL(database).pathname.slice(1)}" WITH (FORCE)`));
+export async function dropPostgresDatabase(database: string, administrator: string): Promise<void> {
+  await asAdministrator(administrator, (client) => client.query(`DROP DATABASE IF EXISTS "${new URL(database).pathname.slice(1)}" WITH (FORCE)`));
 }
 
 /** A second connection to `database`, as another process has it: it sees only what is committed. */
@@ -51,8 +64,8 @@ function postgresUrl(): string {
   return url;
 }
 
-async function asAdministrator<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: postgresUrl() });
+async function asAdministrator<T>(administrator: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: administrator });
   await client.connect();
   try {
     return await work(client);
