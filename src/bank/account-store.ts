@@ -4,14 +4,15 @@ import { FIXTURE_ROWS } from '../fixtures/fixtures';
 import { Store } from '../database/store';
 import { Account, BookingStatus, Transaction } from './account.entity';
 
-/** Which transactions a read asks for: the period applies to booked and pending, never to standing orders. */
+/** Which transactions a read asks for: the period applies to transactions (booked, pending), never to standing orders. */
 export interface TransactionFilter {
   statuses: BookingStatus[];
   from?: string;
   to?: string;
 }
 
-const periodApplies = (status: BookingStatus) => status !== 'information';
+/** Booked and pending entries are transactions; `information` lists standing orders. */
+const isTransaction = (status: BookingStatus) => status !== 'information';
 
 /** Newest booking first, then by ID: the order of every transaction list. */
 const ORDER = { bookingDate: 'DESC', transactionId: 'ASC' } as const;
@@ -50,11 +51,11 @@ export class AccountStore {
 
   /** One booked or pending transaction of the account (standing orders have no details), or null. */
   async transaction(iban: string, transactionId: string): Promise<Transaction | null> {
-    const isTransaction = (row: Transaction) => row.transactionId === transactionId && periodApplies(row.bookingStatus);
+    const wanted = (row: Transaction) => row.transactionId === transactionId && isTransaction(row.bookingStatus);
     const fixture = this.fixtures.get(iban);
-    if (fixture) return fixture.transactions.find(isTransaction) ?? null;
+    if (fixture) return fixture.transactions.find(wanted) ?? null;
     const row = await this.store.read(Transaction).findOneBy({ accountIban: iban, transactionId });
-    return row && isTransaction(row) ? row : null;
+    return row && wanted(row) ? row : null;
   }
 
   /** An account's transactions that pass the filter, in list order. */
@@ -64,12 +65,12 @@ export class AccountStore {
       // As SQL compares: without a date a row fails any bound.
       const inPeriod = (date: string | null) => (!from || (date !== null && date >= from)) && (!to || (date !== null && date <= to));
       return fixture.transactions.filter(
-        ({ bookingStatus, bookingDate }) => statuses.includes(bookingStatus) && (!periodApplies(bookingStatus) || inPeriod(bookingDate)),
+        ({ bookingStatus, bookingDate }) => statuses.includes(bookingStatus) && (!isTransaction(bookingStatus) || inPeriod(bookingDate)),
       );
     }
     const bookingDate = between(from, to);
     return this.store.read(Transaction).find({
-      where: statuses.map((status) => ({ accountIban: iban, bookingStatus: status, ...(bookingDate && periodApplies(status) ? { bookingDate } : {}) })),
+      where: statuses.map((status) => ({ accountIban: iban, bookingStatus: status, ...(bookingDate && isTransaction(status) ? { bookingDate } : {}) })),
       order: ORDER,
     });
   }

@@ -27,11 +27,16 @@ export class Store {
    */
   readonly sharedByInstances: boolean;
 
+  /** findForUpdate's row lock: PostgreSQL's writes run side by side, SQLite's never do, so it needs none. */
+  private readonly rowLock: { mode: 'pessimistic_write' } | undefined;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly strategy: WriteStrategy,
   ) {
-    this.sharedByInstances = dataSource.options.type === 'postgres';
+    const postgres = dataSource.options.type === 'postgres';
+    this.sharedByInstances = postgres;
+    this.rowLock = postgres ? { mode: 'pessimistic_write' } : undefined;
   }
 
   /**
@@ -52,14 +57,9 @@ export class Store {
     return findByPrimaryKey(this.reading().getRepository(target), key);
   }
 
-  /**
-   * The row by its key, locked until the write commits: a read-modify-write on it is then never
-   * lost to a concurrent one. SQLite needs no lock: its writes never run side by side.
-   */
+  /** The row by its key, locked until the write commits: a read-modify-write on it is then never lost to a concurrent one. */
   findForUpdate<T extends ObjectLiteral>(target: EntityTarget<T>, where: FindOptionsWhere<T>): Promise<T | null> {
-    const manager = this.transaction();
-    const lock = manager.connection.options.type === 'postgres' ? { mode: 'pessimistic_write' as const } : undefined;
-    return manager.getRepository(target).findOne({ where, lock });
+    return this.transaction().getRepository(target).findOne({ where, lock: this.rowLock });
   }
 
   /** The repository to change rows with, inside a write only. */

@@ -29,7 +29,7 @@ export class RequestGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const checks = { ...this.reflector.get(Checks, context.getClass()), ...this.reflector.get(Checks, context.getHandler()) };
+    const checks = this.reflector.getAllAndMerge(Checks, [context.getClass(), context.getHandler()]);
     const request = context.switchToHttp().getRequest<OwnedRequest>();
     request.owner = await this.tokens.ownerOf(request.header('authorization'), checks.token === 'always');
     if (checks.requestId && !isUUID(request.header('x-request-id') ?? '')) {
