@@ -26,7 +26,7 @@ const migrations = [InitialSchema1795200000000, Payments1795300000000, ScaAndClo
 /** The one TypeORM definition used by the app, the TypeORM CLI, the seed scripts and the tests. */
 export function dataSourceOptions({ DATABASE_PATH, DATABASE_URL }: DatabaseSetting): DataSourceOptions {
   if (DATABASE_URL) {
-    // Pooled connections: each write is its own transaction, and they run side by side (writes.ts).
+    // Pooled connections: each write is its own transaction, and they run side by side (write-strategy.ts).
     return { type: 'postgres', url: DATABASE_URL, entities, migrations, synchronize: false, extra: { max: 10 } };
   }
   // TypeORM's better-sqlite3 driver creates the file's folder when it connects.

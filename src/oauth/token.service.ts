@@ -50,7 +50,7 @@ export class TokenService {
     await this.store.write(async () => {
       await this.store.insert(AccessToken, { tokenHash: sha256(token), clientId, expiresAt: new Date(now + TOKEN_LIFETIME * 1000).toISOString() });
       // Housekeeping: expired tokens are of no use to anyone.
-      await this.store.change(AccessToken).delete( { expiresAt: LessThanOrEqual(new Date(now).toISOString()) });
+      await this.store.change(AccessToken).delete({ expiresAt: LessThanOrEqual(new Date(now).toISOString()) });
     });
   }
 
