@@ -96,7 +96,7 @@ function settledPayment(number: number, debtors: string[], today: string): { pay
   };
   const id = newResourceId();
   return {
-    payment: { id, service: 'payments', product: 'sepa-credit-transfers', status, debtorIban, amount, currency: 'EUR', executionDate: null, body, ownerId: null },
+    payment: { id, service: 'payments', product: 'sepa-credit-transfers', status, debtorIban, amount, currency: 'EUR', executionDate: null, nextExecutionDate: null, instalmentsRun: 0, lastDueDate: null, body, ownerId: null },
     authorisation: { id: newResourceId(), kind: 'payment', resourceId: id, status: scaStatus, tppRedirectUri: null, createdAt: `${today}T00:00:00.000Z` },
   };
 }

@@ -80,6 +80,7 @@ export type BookingStatus = 'booked' | 'pending' | 'information';
 export interface TransactionBody {
   transactionId: string;
   bookingDate: string | null;
+  transactionAmount: { currency: string; amount: string };
   [field: string]: unknown;
 }
 

@@ -9,7 +9,12 @@ export interface TransactionFacts {
   /** Negative: money leaves the account, the counterparty is the creditor. */
   amount: string;
   counterpartyName: string;
-  counterpartyIban: string;
+  /** Null for a batch booking, which has no one counterparty. */
+  counterpartyIban: string | null;
+  /** The payment's endToEndIdentification, for what the sandbox books. */
+  endToEndId?: string | null;
+  /** What the sandbox credits names its debtor; the bank's data (and a scenario's) names none. */
+  debtorName?: string | null;
   bookingDate: string | null;
   valueDate: string | null;
   remittanceInformationUnstructured: string;
@@ -17,7 +22,7 @@ export interface TransactionFacts {
   standingOrderDetails?: Record<string, unknown>;
 }
 
-const reference = (iban: string, currency: string) => ({ iban, bban: null, pan: null, maskedPan: null, msisdn: null, currency });
+const reference = (iban: string | null, currency: string) => (iban === null ? null : { iban, bban: null, pan: null, maskedPan: null, msisdn: null, currency });
 
 /** A transaction object in the bank's shape: every field of the interface document, in its order. */
 export function transactionObject(facts: TransactionFacts): TransactionBody {
@@ -27,7 +32,7 @@ export function transactionObject(facts: TransactionFacts): TransactionBody {
   return {
     transactionId: facts.transactionId,
     entryReference: null,
-    endToEndId: null,
+    endToEndId: facts.endToEndId ?? null,
     mandateId: null,
     checkId: null,
     creditorId: '',
@@ -40,7 +45,7 @@ export function transactionObject(facts: TransactionFacts): TransactionBody {
     creditorAccount: reference(creditorIban, facts.currency),
     creditorAgent: null,
     ultimateCreditor: null,
-    debtorName: null,
+    debtorName: facts.debtorName ?? null,
     debtorAccount: reference(debtorIban, facts.currency),
     debtorAgent: null,
     ultimateDebtor: null,

@@ -3,27 +3,32 @@ import { DatabaseModule } from '../database/database.module';
 import { Store } from '../database/store';
 import { ClockService } from './clock.service';
 
-/** Before each request, the clock as stored: instances on one database move one clock (docs/operations.md). */
+/**
+ * Before each request: the clock as stored, where instances on one database move one clock
+ * (docs/operations.md), then the time rules, once for each new date.
+ */
 @Injectable()
-class ClockRefresh implements NestMiddleware {
-  constructor(private readonly clock: ClockService) {}
+class ClockCatchUp implements NestMiddleware {
+  constructor(
+    private readonly clock: ClockService,
+    private readonly store: Store,
+  ) {}
 
   async use(_request: unknown, _response: unknown, next: () => void): Promise<void> {
-    await this.clock.refresh();
+    // Only where another instance may move the clock: reading it costs every request about 40 µs of CPU (docs/benchmark.md).
+    if (this.store.sharedByInstances) await this.clock.refresh();
+    await this.clock.catchUp();
     next();
   }
 }
 
 @Module({
   imports: [DatabaseModule],
-  providers: [ClockService, ClockRefresh],
+  providers: [ClockService, ClockCatchUp],
   exports: [ClockService],
 })
 export class ClockModule implements NestModule {
-  constructor(private readonly store: Store) {}
-
-  /** Only where another instance may move the clock: reading it costs every request about 40 µs of CPU (docs/benchmark.md). */
   configure(consumer: MiddlewareConsumer): void {
-    if (this.store.sharedByInstances) consumer.apply(ClockRefresh).forRoutes('*');
+    consumer.apply(ClockCatchUp).forRoutes('*');
   }
 }

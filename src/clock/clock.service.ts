@@ -18,6 +18,9 @@ function utcToday(): string {
   return realDay.date;
 }
 
+/** What runs when the date changes, by a move or by the real day changing (docs/scenarios-and-clock.md). */
+export type TimeRule = (today: string) => Promise<void>;
+
 /**
  * The only source of "today" for every date rule. Until a TPP sets the clock it reads
  * SANDBOX_DATE, or the real UTC date; once set it stands still at the stored date, across
@@ -27,6 +30,9 @@ function utcToday(): string {
 export class ClockService implements OnModuleInit {
   private stored: string | null = null;
   private readonly configured: string | undefined;
+  private readonly rules: TimeRule[] = [];
+  /** The date the time rules last ran for (or run for now): they run again once today() differs. */
+  private caughtUp: { today: string; done: Promise<void> } | null = null;
 
   constructor(
     config: ConfigService<Environment, true>,
@@ -51,10 +57,34 @@ export class ClockService implements OnModuleInit {
     return this.stored ?? this.configured ?? utcToday();
   }
 
+  /** Registers a rule that catches up with the date: expiry, execution of what fell due. */
+  whenTimeMoves(rule: TimeRule): void {
+    this.rules.push(rule);
+  }
+
+  /**
+   * Runs the time rules once for today's date, before the request that first sees it is
+   * answered (ClockCatchUp): after a move of the clock, or when the real date changes under a
+   * clock that follows it. Requests that arrive meanwhile wait for the same run; a failed run
+   * is tried again by the next request.
+   */
+  catchUp(): Promise<void> {
+    const today = this.today();
+    if (this.caughtUp?.today !== today) {
+      const done = this.rules.reduce((previous, rule) => previous.then(() => rule(today)), Promise.resolve());
+      this.caughtUp = { today, done };
+      done.catch(() => {
+        if (this.caughtUp?.done === done) this.caughtUp = null;
+      });
+    }
+    return this.caughtUp.done;
+  }
+
   /**
    * Moves the clock from the date it stands at inside the write, not at the request: concurrent
    * moves add up (150 one-day advances move it 150 days) instead of overwriting each other.
-   * `to` may throw a DomainError to refuse the move; nothing is then stored.
+   * `to` may throw a DomainError to refuse the move; nothing is then stored. The time rules
+   * have run for the new date when it resolves.
    */
   async move(to: (today: string) => string): Promise<string> {
     const today = await this.store.write(async () => {
@@ -66,6 +96,7 @@ export class ClockService implements OnModuleInit {
       return next;
     });
     this.stored = today;
+    await this.catchUp();
     return today;
   }
 }

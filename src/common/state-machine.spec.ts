@@ -6,7 +6,7 @@ import { initialStatus, nextStatus } from './state-machine';
 describe('the machines, asked by stored status', () => {
   const day = fc.integer({ min: 1, max: 28 }).map((date) => `2026-03-${String(date).padStart(2, '0')}`);
   const amount = fc.integer({ min: 1, max: 400_000 }).map((cents) => (cents / 100).toFixed(2));
-  const context: fc.Arbitrary<PaymentContext> = fc.record({ amount, executionDate: fc.option(day), instant: fc.boolean() });
+  const context: fc.Arbitrary<PaymentContext> = fc.record({ amount, executionDate: fc.option(day), instant: fc.boolean(), instalmentsToCome: fc.boolean() });
   const event: fc.Arbitrary<PaymentEvent> = fc.oneof(
     fc.record({ type: fc.constant('SCA_COMPLETED' as const), today: day, available: fc.option(amount) }),
     fc.record({ type: fc.constant('EXECUTE' as const), today: day }),

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { In, IsNull, LessThan } from 'typeorm';
 import { FIRST_VALID_CONSENT_ID, FIXTURE_ROWS } from '../fixtures/fixtures';
@@ -28,7 +28,7 @@ const MAX_VALIDITY_DAYS = 180;
 const FIXTURES = new Map(FIXTURE_ROWS.consents.map((consent) => [consent.id, consent]));
 
 @Injectable()
-export class ConsentService {
+export class ConsentService implements OnModuleInit {
   private readonly machine: MachineBinding<Consent, typeof consentMachine>;
 
   constructor(
@@ -38,6 +38,10 @@ export class ConsentService {
     private readonly config: ConfigService<Environment, true>,
   ) {
     this.machine = { store, target: Consent, machine: consentMachine, contextOf: ({ validUntil }) => ({ validUntil }) };
+  }
+
+  onModuleInit(): void {
+    this.clock.whenTimeMoves((today) => this.expireDue(today));
   }
 
   /** Answers the Consent-ID and the status to report (docs/behaviour.md). */
@@ -149,9 +153,9 @@ export class ConsentService {
     return consent;
   }
 
-  /** After the clock moved: every consent past its validUntil expires now, not only when next read. */
-  async expireDue(): Promise<void> {
-    const due = await this.store.read(Consent).findBy({ status: In(['received', 'valid']), validUntil: LessThan(this.clock.today()) });
+  /** When the date changed (ClockService.catchUp): every consent past its validUntil expires now, not only when next read. */
+  private async expireDue(today: string): Promise<void> {
+    const due = await this.store.read(Consent).findBy({ status: In(['received', 'valid']), validUntil: LessThan(today) });
     for (const consent of due) await this.catchUp(consent);
   }
 

@@ -8,6 +8,9 @@ import { WriteStrategy } from './write-strategy';
 /** What may be asked of a table anywhere: the read half of a TypeORM repository. */
 export type Reader<T extends ObjectLiteral> = Pick<Repository<T>, 'find' | 'findBy' | 'findOne' | 'findOneBy' | 'findOneByOrFail' | 'count' | 'existsBy'>;
 
+/** Rows per INSERT statement in insertMany. */
+const INSERT_CHUNK = 500;
+
 /** The transaction of the write the current call runs in, if any. */
 const currentWrite = new AsyncLocalStorage<EntityManager>();
 
@@ -70,6 +73,23 @@ export class Store {
   /** Inserts one whole row (every column set, null for none), from a statement built once. */
   async insert<T extends ObjectLiteral>(target: EntityTarget<T>, row: T): Promise<void> {
     return insertRow(this.transaction(), target, row);
+  }
+
+  /** Inserts whole rows, in statements of a size every engine takes (SQLite binds at most 32,766 parameters to one). */
+  async insertMany<T extends ObjectLiteral>(target: EntityTarget<T>, rows: T[]): Promise<void> {
+    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+      // TypeORM's deep-partial type cannot follow an open-ended JSON column; these are whole entities.
+      await this.change(target).insert(rows.slice(start, start + INSERT_CHUNK) as QueryDeepPartialEntity<T>[]);
+    }
+  }
+
+  /**
+   * Holds `name` until the write commits: the writes that take it run one after the other. On
+   * PostgreSQL a transaction-scoped advisory lock; SQLite's writes never run side by side anyway.
+   */
+  async lock(name: string): Promise<void> {
+    const manager = this.transaction();
+    if (this.sharedByInstances) await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
   }
 
   /** Inserts the row unless one with its key exists (a concurrent insert then wins, and this one does nothing). */

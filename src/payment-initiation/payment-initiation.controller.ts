@@ -135,7 +135,7 @@ export class PaymentInitiationController {
 
   @Delete(underEveryService(':product/:paymentId'))
   @HttpCode(204)
-  @ApiOperation({ summary: 'Cancel a payment: RCVD at once (204); PDNG needs the holder to authorise it (202)' })
+  @ApiOperation({ summary: 'Cancel a payment: RCVD at once (204); PDNG, or a periodic payment with instalments to come, needs the holder to authorise it (202)' })
   @ApiParam(PRODUCT)
   @ApiParam(PAYMENT_ID)
   @ApiHeader({ name: 'PSU-IP-Address', required: false, description: "IP address of the account holder's device" })

@@ -1,15 +1,17 @@
 import { Module } from '@nestjs/common';
 import { OAuthModule } from '../oauth/oauth.module';
 import { AuthorisationModule } from '../authorisation/authorisation.module';
+import { BankModule } from '../bank/bank.module';
 import { ClockModule } from '../clock/clock.module';
 import { DatabaseModule } from '../database/database.module';
 import { PaymentInitiationController } from './payment-initiation.controller';
+import { PaymentExecutionService } from './payment-execution.service';
 import { PaymentInitiationService } from './payment-initiation.service';
 
 @Module({
-  imports: [DatabaseModule, ClockModule, OAuthModule, AuthorisationModule],
+  imports: [DatabaseModule, ClockModule, BankModule, OAuthModule, AuthorisationModule],
   controllers: [PaymentInitiationController],
-  providers: [PaymentInitiationService],
+  providers: [PaymentInitiationService, PaymentExecutionService],
   exports: [PaymentInitiationService],
 })
 export class PaymentInitiationModule {}

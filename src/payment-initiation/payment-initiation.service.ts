@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { LessThanOrEqual } from 'typeorm';
-import { Balance } from '../bank/account.entity';
 import { isOwnedBy, Owner } from '../oauth/owner';
 import { Authorisation, AuthorisationKind } from '../authorisation/authorisation.entity';
 import { AuthorisationService } from '../authorisation/authorisation.service';
@@ -9,19 +7,15 @@ import { ClockService } from '../clock/clock.service';
 import { DomainError } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
 import { Environment } from '../config/environment';
-import { applyEvent, MachineBinding } from '../database/status-change';
+import { applyEvent } from '../database/status-change';
 import { Store } from '../database/store';
 import type { ScaDecision } from '../authorisation/authorisation.machine';
+import { FailedInstalment } from './failed-instalment.entity';
 import { Payment } from './payment.entity';
-import { initialPaymentStatus, isAwaitingCancellationSca, isAwaitingSca, isDue, PaymentContext, PaymentEvent, paymentMachine, PaymentStatus } from './payment.machine';
+import { contextOf, PaymentExecutionService } from './payment-execution.service';
+import { initialPaymentStatus, isAwaitingCancellationSca, isAwaitingSca, PaymentEvent, PaymentStatus } from './payment.machine';
 import { PaymentType } from './payment-products';
 import { checkDates, PaymentBody, termsOf } from './payment-terms';
-
-const contextOf = ({ amount, executionDate, product }: Pick<Payment, 'amount' | 'executionDate' | 'product'>): PaymentContext => ({
-  amount,
-  executionDate,
-  instant: product === 'instant-sepa-credit-transfers',
-});
 
 /** Whether a payment waits for the holder's decision of this kind of authorisation. */
 const awaits = (payment: Payment, kind: Exclude<AuthorisationKind, 'consent'>): boolean =>
@@ -29,16 +23,13 @@ const awaits = (payment: Payment, kind: Exclude<AuthorisationKind, 'consent'>): 
 
 @Injectable()
 export class PaymentInitiationService {
-  private readonly machine: MachineBinding<Payment, typeof paymentMachine>;
-
   constructor(
     private readonly store: Store,
     private readonly authorisations: AuthorisationService,
+    private readonly execution: PaymentExecutionService,
     private readonly clock: ClockService,
     private readonly config: ConfigService<Environment, true>,
-  ) {
-    this.machine = { store, target: Payment, machine: paymentMachine, contextOf };
-  }
+  ) {}
 
   /** Stores the payment, RCVD, with its implicit authorisation: once answered 200 both are in the database. */
   async initiate(type: PaymentType, body: PaymentBody, redirectUri: string | undefined, owner: Owner): Promise<Payment> {
@@ -48,7 +39,9 @@ export class PaymentInitiationService {
       id: newResourceId(),
       ...type,
       ...terms,
-      status: initialPaymentStatus(contextOf({ ...terms, product: type.product })),
+      status: initialPaymentStatus(contextOf({ ...terms, ...type })),
+      instalmentsRun: 0,
+      lastDueDate: null,
       body,
       ownerId: owner ?? null,
     });
@@ -66,23 +59,16 @@ export class PaymentInitiationService {
 
   /**
    * Catch-up, the one place a read writes (docs/development.md, "Catch-up"): in auto mode a
-   * payment's first read completes SCA (docs/behaviour.md), and a PDNG payment whose date the
-   * clock has reached executes.
+   * payment's first read completes SCA (docs/behaviour.md). What falls due later is the clock's
+   * business (ClockService.catchUp).
    */
   private async catchUp(stored: Payment): Promise<Payment> {
-    const today = this.clock.today();
-    // The balance look-up is spared once SCA is over.
-    const auto = this.config.get('SCA_MODE', { infer: true }) === 'auto' && isAwaitingSca(stored.status);
-    const completed = auto ? await this.scaCompleted(stored) : null;
-    if (!completed && !isDue(stored.status, contextOf(stored), today)) return stored; // the common read opens no transaction
+    if (this.config.get('SCA_MODE', { infer: true }) !== 'auto' || !isAwaitingSca(stored.status)) return stored; // the common read opens no transaction
     return this.store.write(async () => {
-      let payment = stored;
-      if (completed) {
-        // The holder approves at once; the payment's authorisations are finalised with it.
-        payment = (await applyEvent(this.machine, payment, completed)).entity;
-        await this.authorisations.moveOpen('payment', payment.id, { type: 'FINALISE' });
-      }
-      return (await applyEvent(this.machine, payment, { type: 'EXECUTE', today })).entity;
+      // The holder approves at once; the payment's authorisations are finalised with it.
+      const { entity, accepted } = await this.execution.settle(stored, this.scaCompleted());
+      if (accepted) await this.authorisations.moveOpen('payment', entity.id, { type: 'FINALISE' });
+      return entity;
     });
   }
 
@@ -90,7 +76,7 @@ export class PaymentInitiationService {
   async cancel(type: PaymentType, paymentId: string, owner: Owner): Promise<{ cancelled: true } | { cancelled: false; status: PaymentStatus }> {
     const stored = await this.findStored(type, paymentId, owner);
     const { entity: payment, accepted } = await this.store.write(async () => {
-      const cancelled = await applyEvent(this.machine, stored, { type: 'CANCEL' });
+      const cancelled = await applyEvent(this.execution.machine, stored, { type: 'CANCEL' });
       if (cancelled.accepted) await this.authorisations.moveOpen('payment', paymentId, { type: 'FAIL' });
       return cancelled;
     });
@@ -150,16 +136,16 @@ export class PaymentInitiationService {
     if (!heldIbans.includes(payment.debtorIban)) {
       throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the debtor account of payment ${paymentId}` });
     }
-    const events: Record<typeof kind, Record<ScaDecision, () => Promise<PaymentEvent | null>>> = {
-      payment: { approve: () => this.scaCompleted(payment), deny: async () => ({ type: 'SCA_DENIED' }) },
+    const events: Record<typeof kind, Record<ScaDecision, ((available: string | null) => PaymentEvent) | null>> = {
+      payment: { approve: this.scaCompleted(), deny: () => ({ type: 'SCA_DENIED' }) },
       // A denied cancellation leaves the payment as it is: only its authorisations fail.
-      cancellation: { approve: async () => ({ type: 'CANCELLATION_AUTHORISED' }), deny: async () => null },
+      cancellation: { approve: () => ({ type: 'CANCELLATION_AUTHORISED' }), deny: null },
     };
-    const event = await events[kind][decision]();
+    const event = events[kind][decision];
     return this.store.write(async () => {
       let decided = payment;
       if (event) {
-        const { entity, accepted } = await applyEvent(this.machine, payment, event);
+        const { entity, accepted } = await this.execution.settle(payment, event);
         if (!accepted) throw notWaiting(entity); // another decision won the race
         decided = entity;
       }
@@ -180,19 +166,19 @@ export class PaymentInitiationService {
     return payment;
   }
 
-  /** After the clock moved: every pending payment whose date has come executes now. */
-  async executeDue(): Promise<void> {
-    const today = this.clock.today();
-    const due = await this.store.read(Payment).findBy({ status: 'PDNG', executionDate: LessThanOrEqual(today) });
-    await this.store.write(async () => {
-      for (const payment of due) await applyEvent(this.machine, payment, { type: 'EXECUTE', today });
-    });
+  /** A periodic payment's progress: how many instalments ran, when the next one runs, and those that failed. */
+  async instalments(paymentId: string, owner: Owner): Promise<{ instalmentsRun: number; nextExecutionDate: string | null; failed: FailedInstalment[] }> {
+    const payment = await this.findById(paymentId, owner);
+    if (payment.service !== 'periodic-payments') throw paymentUnknown(paymentId);
+    // Cancellable exactly while instalments are to come (payment.machine.ts).
+    const toCome = isAwaitingCancellationSca(payment.status, contextOf(payment));
+    const failed = await this.store.read(FailedInstalment).find({ where: { paymentId }, order: { number: 'ASC' } });
+    return { instalmentsRun: payment.instalmentsRun, nextExecutionDate: toCome ? payment.nextExecutionDate : null, failed };
   }
 
-  /** SCA done: the machine then applies the funds rule against the debtor's interimAvailable balance, then the date. */
-  private async scaCompleted(payment: Payment): Promise<PaymentEvent> {
-    const available = await this.store.read(Balance).findOneBy({ accountIban: payment.debtorIban, balanceType: 'interimAvailable' });
-    return { type: 'SCA_COMPLETED', today: this.clock.today(), available: available?.amount ?? null };
+  /** SCA done: the machine then applies the funds rule against the debtor's interimAvailable balance as it stands, then the date. */
+  private scaCompleted(): (available: string | null) => PaymentEvent {
+    return (available) => ({ type: 'SCA_COMPLETED', today: this.clock.today(), available });
   }
 
   private assertWaiting(payment: Payment, kind: 'payment' | 'cancellation'): Payment {

@@ -30,22 +30,23 @@ const periodic = plainToInstance(PeriodicPaymentDto, {
 
 describe('payment terms', () => {
   it('single: the amount and the requested execution date', () => {
-    expect(termsOf(single)).toEqual({ debtorIban: debtorAccount.iban, amount: '1500.00', currency: 'EUR', executionDate: '2026-04-01' });
+    expect(termsOf(single)).toEqual({ debtorIban: debtorAccount.iban, amount: '1500.00', currency: 'EUR', executionDate: '2026-04-01', nextExecutionDate: null });
   });
 
   it('bulk: the sum of all payments, executed at once', () => {
-    expect(termsOf(bulk)).toEqual({ debtorIban: debtorAccount.iban, amount: '2850.495', currency: 'EUR', executionDate: null });
+    expect(termsOf(bulk)).toEqual({ debtorIban: debtorAccount.iban, amount: '2850.495', currency: 'EUR', executionDate: null, nextExecutionDate: null });
   });
 
-  it('periodic: one instalment, from the start date', () => {
-    expect(termsOf(periodic)).toEqual({ debtorIban: debtorAccount.iban, amount: '2000.00', currency: 'EUR', executionDate: '2026-03-20' });
+  it('periodic: one instalment, from the start date; the first runs on the schedule\'s first execution date', () => {
+    expect(termsOf(periodic)).toEqual({ debtorIban: debtorAccount.iban, amount: '2000.00', currency: 'EUR', executionDate: '2026-03-20', nextExecutionDate: '2026-03-20' });
+    expect(termsOf({ ...periodic, startDate: '2026-03-21', dayOfExecution: '1' }).nextExecutionDate).toBe('2026-04-01');
   });
 });
 
 describe('funds rule (Marianne: interimAvailable 2850.49)', () => {
   const outcome = (body: PaymentBody) => {
     const { amount, executionDate } = termsOf(body);
-    return nextStatus(paymentMachine, 'RCVD', { amount, executionDate, instant: false }, { type: 'SCA_COMPLETED', today: '2026-03-15', available: '2850.49' });
+    return nextStatus(paymentMachine, 'RCVD', { amount, executionDate, instant: false, instalmentsToCome: false }, { type: 'SCA_COMPLETED', today: '2026-03-15', available: '2850.49' });
   };
 
   it('a single payment within the funds passes', () => {

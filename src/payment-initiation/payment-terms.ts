@@ -4,6 +4,7 @@ import type { BulkPaymentDto } from './dto/bulk-payment.dto';
 import type { CrossBorderCreditTransferDto } from './dto/cross-border-credit-transfer.dto';
 import type { PeriodicPaymentDto } from './dto/periodic-payment.dto';
 import type { SepaCreditTransferDto } from './dto/sepa-credit-transfer.dto';
+import { instalments } from './schedule';
 
 export type PaymentBody = SepaCreditTransferDto | CrossBorderCreditTransferDto | BulkPaymentDto | PeriodicPaymentDto;
 
@@ -13,6 +14,8 @@ export interface PaymentTerms {
   amount: string;
   currency: string;
   executionDate: string | null;
+  /** A periodic payment's first instalment's execution date, null for any other payment (or a schedule with none). */
+  nextExecutionDate: string | null;
 }
 
 /** Decisions §5: a bulk is checked for its sum, a periodic payment for one instalment from its startDate. */
@@ -20,11 +23,11 @@ export function termsOf(body: PaymentBody): PaymentTerms {
   const debtorIban = body.debtorAccount.iban;
   if ('payments' in body) {
     const amounts = body.payments.map((entry) => entry.instructedAmount);
-    return { debtorIban, amount: sumAmounts(amounts.map(({ amount }) => amount)), currency: amounts[0].currency, executionDate: body.requestedExecutionDate ?? null };
+    return { debtorIban, amount: sumAmounts(amounts.map(({ amount }) => amount)), currency: amounts[0].currency, executionDate: body.requestedExecutionDate ?? null, nextExecutionDate: null };
   }
   const { amount, currency } = body.instructedAmount;
-  const executionDate = 'startDate' in body ? body.startDate : (body.requestedExecutionDate ?? null);
-  return { debtorIban, amount, currency, executionDate };
+  if ('startDate' in body) return { debtorIban, amount, currency, executionDate: body.startDate, nextExecutionDate: instalments(body).next().value?.executionDate ?? null };
+  return { debtorIban, amount, currency, executionDate: body.requestedExecutionDate ?? null, nextExecutionDate: null };
 }
 
 /** Date rules that need today: nothing executes in the past, and a periodic payment ends after it starts. */

@@ -28,8 +28,21 @@ export class Payment {
   @Column({ type: 'varchar', length: 3 })
   currency: string;
 
+  /** requestedExecutionDate, or a periodic payment's startDate; null for at once. */
   @Column({ type: 'date', nullable: true })
   executionDate: string | null;
+
+  /** A periodic payment's next instalment's execution date (schedule.ts), null once none is to come. */
+  @Column({ type: 'date', nullable: true })
+  nextExecutionDate: string | null;
+
+  /** A periodic payment's instalments whose dates have come, executed or failed. */
+  @Column({ type: 'integer', default: 0 })
+  instalmentsRun: number;
+
+  /** The due date of the last of them: where its schedule resumes. */
+  @Column({ type: 'date', nullable: true })
+  lastDueDate: string | null;
 
   @Column({ type: 'simple-json' })
   body: PaymentBody;

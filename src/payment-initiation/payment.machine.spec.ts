@@ -2,9 +2,12 @@ import { nextStatus } from '../common/state-machine';
 import { initialPaymentStatus, isAwaitingCancellationSca, isAwaitingSca, isDue, PaymentContext, PaymentEvent, paymentMachine, PaymentStatus } from './payment.machine';
 
 const TODAY = '2026-03-15';
-const now: PaymentContext = { amount: '100.00', executionDate: null, instant: false };
+const now: PaymentContext = { amount: '100.00', executionDate: null, instant: false, instalmentsToCome: false };
 const later: PaymentContext = { ...now, executionDate: '2026-03-16' };
 const instant: PaymentContext = { ...now, instant: true };
+/** A periodic payment with an instalment to come, and one whose instalments have all run. */
+const running: PaymentContext = { ...later, instalmentsToCome: true };
+const ended: PaymentContext = { ...later };
 
 const completed = (available: string | null): PaymentEvent => ({ type: 'SCA_COMPLETED', today: TODAY, available });
 const FUNDED = completed('100.00');
@@ -41,9 +44,22 @@ describe('payment machine', () => {
     ['pending: executes once its date has passed', 'PDNG', later, executeOn('2026-04-01'), 'ACSP'],
     ['pending: not before its date', 'PDNG', later, executeOn(TODAY), null],
     ['nothing executes before SCA', 'RCVD', later, executeOn('2026-03-16'), null],
+    ['periodic, first instalment to come: pending, cancellable with authorisation', 'PDNG', running, CANCELLATION_AUTHORISED, 'CANC'],
+    ['periodic with instalments to come: ACSP, and cancellable with authorisation', 'ACSP', running, CANCELLATION_AUTHORISED, 'CANC'],
+    ['periodic with instalments to come: not cancelled at once', 'ACSP', running, CANCEL, null],
+    ['periodic with instalments to come: SCA is over', 'ACSP', running, FUNDED, null],
     ...(['ACSP', 'RJCT', 'CANC'] as const).flatMap((final) =>
-      ALL_EVENTS.map((event): [string, PaymentStatus, PaymentContext, PaymentEvent, null] => [`${final} is final`, final, now, event, null]),
+      [now, ended].flatMap((context) =>
+        ALL_EVENTS.map((event): [string, PaymentStatus, PaymentContext, PaymentEvent, null] => [`${final} is final`, final, context, event, null]),
+      ),
     ),
+    ...ALL_EVENTS.filter((event) => event !== CANCELLATION_AUTHORISED).map((event): [string, PaymentStatus, PaymentContext, PaymentEvent, null] => [
+      'periodic ACSP takes only its cancellation',
+      'ACSP',
+      running,
+      event,
+      null,
+    ]),
   ];
 
   it.each(table)('%s: %s on %j', (_, from, context, event, to) => {
@@ -52,7 +68,7 @@ describe('payment machine', () => {
 });
 
 describe('payment status questions, asked by name', () => {
-  const cases = Object.keys(paymentMachine.states).flatMap((status) => [now, later, instant].map((context): [string, PaymentContext] => [status, context]));
+  const cases = Object.keys(paymentMachine.states).flatMap((status) => [now, later, instant, running, ended].map((context): [string, PaymentContext] => [status, context]));
 
   it.each(cases)('isAwaitingSca(%s) holds exactly where the machine accepts SCA_DENIED (context %j)', (status, context) => {
     expect(isAwaitingSca(status)).toBe(nextStatus(paymentMachine, status, context, DENIED) !== null);

@@ -2,7 +2,7 @@ import { setup } from 'xstate';
 import { isBelow } from '../common/amount';
 import { initialStatus } from '../common/state-machine';
 
-/** Berlin Group transaction statuses this sandbox uses; ACSP, RJCT and CANC are final here. */
+/** Berlin Group transaction statuses this sandbox uses; RJCT and CANC are final, and ACSP is too but for a periodic payment with instalments to come. */
 export type PaymentStatus = 'RCVD' | 'PDNG' | 'ACSP' | 'RJCT' | 'CANC';
 
 export interface PaymentContext {
@@ -12,6 +12,8 @@ export interface PaymentContext {
   executionDate: string | null;
   /** Instant payments execute at once and can never be cancelled. */
   instant: boolean;
+  /** A periodic payment with instalments to come stays cancellable, ACSP as well as PDNG. */
+  instalmentsToCome: boolean;
 }
 
 export type PaymentEvent =
@@ -38,6 +40,7 @@ export const paymentMachine = setup({
       event.type === 'SCA_COMPLETED' && context.executionDate !== null && context.executionDate > event.today,
     isCancellable: ({ context }) => !context.instant,
     isDue: ({ context, event }) => event.type === 'EXECUTE' && isDueOn(context, event.today),
+    hasInstalmentsToCome: ({ context }) => context.instalmentsToCome,
   },
 }).createMachine({
   id: 'payment',
@@ -59,7 +62,8 @@ export const paymentMachine = setup({
         EXECUTE: { target: 'ACSP', guard: 'isDue' },
       },
     },
-    ACSP: { type: 'final' },
+    // Executed; a periodic payment runs its instalments from here (docs/living-bank.md) and may be cancelled while some are to come.
+    ACSP: { on: { CANCELLATION_AUTHORISED: { target: 'CANC', guard: 'hasInstalmentsToCome' } } },
     RJCT: { type: 'final' },
     CANC: { type: 'final' },
   },
@@ -72,8 +76,9 @@ export function initialPaymentStatus(context: PaymentContext): PaymentStatus {
 /** The holder has not decided on the payment yet (the machine accepts SCA_COMPLETED and SCA_DENIED). */
 export const isAwaitingSca = (status: string): boolean => status === 'RCVD';
 
-/** Pending and cancellable: only the holder's authorisation cancels it now (the machine accepts CANCELLATION_AUTHORISED). */
-export const isAwaitingCancellationSca = (status: string, context: PaymentContext): boolean => status === 'PDNG' && !context.instant;
+/** Pending (or a periodic payment with instalments to come) and cancellable: only the holder's authorisation cancels it now (the machine accepts CANCELLATION_AUTHORISED). */
+export const isAwaitingCancellationSca = (status: string, context: PaymentContext): boolean =>
+  (status === 'PDNG' && !context.instant) || (status === 'ACSP' && context.instalmentsToCome);
 
 /** Pending, and the clock reached its execution date (the machine accepts EXECUTE). */
 export const isDue = (status: string, context: PaymentContext, today: string): boolean => status === 'PDNG' && isDueOn(context, today);

@@ -54,3 +54,31 @@ describe('instalments: the execution dates of a periodic payment', () => {
     }
   });
 });
+
+describe('instalments resumed after one of them', () => {
+  it.each<[string, ScheduleTerms]>([
+    ['Daily', { startDate: '2026-03-05', frequency: 'Daily' }],
+    ['EveryTwoWeeks', { startDate: '2026-03-05', frequency: 'EveryTwoWeeks', endDate: '2027-01-01' }],
+    ['Monthly on the 31st', { startDate: '2026-01-31', frequency: 'Monthly', executionRule: 'preceding' }],
+    ['Quarterly across year ends', { startDate: '2026-11-30', frequency: 'Quarterly', dayOfExecution: '31' }],
+    ['MonthlyVariable', { startDate: '2026-03-16', frequency: 'MonthlyVariable', monthsOfExecution: ['1', '12'] }],
+    ['Annual', { startDate: '2028-02-29', frequency: 'Annual' }],
+  ])('%s: go on exactly as the whole schedule does', (_name, terms) => {
+    const whole = [...take(instalments(terms), 40)];
+    for (const at of [0, 1, 7, 20]) {
+      expect([...take(instalments(terms, whole[at]), 40 - at - 1)]).toEqual(whole.slice(at + 1));
+    }
+  });
+
+  it('the last one of the calendar has nothing after it', () => {
+    expect([...instalments({ startDate: '9999-12-01', frequency: 'Monthly' }, { number: 1, due: '9999-12-01' })]).toEqual([]);
+  });
+});
+
+function* take<T>(sequence: Iterable<T>, count: number): Generator<T> {
+  if (count <= 0) return;
+  for (const element of sequence) {
+    yield element;
+    if (--count === 0) return;
+  }
+}

@@ -10,6 +10,12 @@ export interface ScheduleTerms {
   monthsOfExecution?: string[] | null;
 }
 
+/** Where a schedule resumes: after the instalment with this number and due date. */
+export interface ScheduleResume {
+  number: number;
+  due: string;
+}
+
 export interface Instalment {
   /** 1 for the first instalment on or after startDate. */
   number: number;
@@ -30,12 +36,13 @@ const LAST_DATE = '9999-12-31';
  * Berlin Group's "ultimo") of every n-th month from startDate's, MonthlyVariable in
  * monthsOfExecution only. Every instalment due on or before endDate is one; a due date on a
  * Saturday or Sunday moves to the following working day, or the preceding one with
- * executionRule "preceding" unless that is before startDate.
+ * executionRule "preceding" unless that is before startDate. Given `after`, it resumes after
+ * that instalment at once, however many came before.
  */
-export function* instalments(terms: ScheduleTerms): Generator<Instalment> {
+export function* instalments(terms: ScheduleTerms, after?: ScheduleResume): Generator<Instalment> {
   const end = terms.endDate && terms.endDate < LAST_DATE ? terms.endDate : LAST_DATE;
-  let number = 0;
-  for (const due of dueDates(terms)) {
+  let number = after?.number ?? 0;
+  for (const due of dueDates(terms, after?.due)) {
     if (due > end) return;
     const preceding = terms.executionRule === 'preceding' ? toWorkingDay(due, -1) : null;
     const executionDate = preceding !== null && preceding >= terms.startDate ? preceding : toWorkingDay(due, 1);
@@ -43,22 +50,25 @@ export function* instalments(terms: ScheduleTerms): Generator<Instalment> {
   }
 }
 
-function* dueDates({ startDate, frequency, dayOfExecution, monthsOfExecution }: ScheduleTerms): Generator<string> {
+/** The due dates from startDate, or those after `resume` (itself one of them). */
+function* dueDates({ startDate, frequency, dayOfExecution, monthsOfExecution }: ScheduleTerms, resume?: string): Generator<string> {
   const days = DAYS[frequency];
   if (days) {
-    for (let due = startDate; due < LAST_DATE; due = addDays(due, days)) yield due;
+    for (let due = resume ? addDays(resume, days) : startDate; due < LAST_DATE; due = addDays(due, days)) yield due;
     return;
   }
   const step = MONTHS[frequency];
   const months = frequency === 'MonthlyVariable' && monthsOfExecution?.length ? new Set(monthsOfExecution.map(Number)) : null;
   const day = Number(dayOfExecution ?? startDate.slice(8));
   let [year, month] = [Number(startDate.slice(0, 4)), Number(startDate.slice(5, 7))];
+  if (resume) [year, month] = [Number(resume.slice(0, 4)), Number(resume.slice(5, 7)) + step];
   while (year <= 9999) {
+    year += Math.floor((month - 1) / 12);
+    month = ((month - 1) % 12) + 1;
+    if (year > 9999) return;
     const due = `${String(year).padStart(4, '0')}-${pad(month)}-${pad(Math.min(day, daysIn(year, month)))}`;
     if (due >= startDate && (!months || months.has(month))) yield due;
     month += step;
-    year += Math.floor((month - 1) / 12);
-    month = ((month - 1) % 12) + 1;
   }
 }
 

@@ -7,7 +7,8 @@ import { SandboxController } from '../http/request.guard';
 import { ConsentStatusResponse } from '../consent/dto/consent-response.dto';
 import { PaymentStatusResponse } from '../payment-initiation/dto/payment-response.dto';
 import { ScaService } from '../sca/sca.service';
-import { AdvanceClockDto, ClockDto, ScaDecisionDto } from './sandbox-control.dto';
+import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
+import { AdvanceClockDto, ClockDto, InstalmentsResponse, ScaDecisionDto } from './sandbox-control.dto';
 import { SandboxControlService } from './sandbox-control.service';
 import { CreateScenarioDto, ScenarioResponse } from './scenario.dto';
 import { ScenarioService } from './scenario.service';
@@ -27,6 +28,7 @@ export class SandboxControlController {
     private readonly control: SandboxControlService,
     private readonly clock: ClockService,
     private readonly scenarios: ScenarioService,
+    private readonly payments: PaymentInitiationService,
   ) {}
 
   @Post('scenarios')
@@ -88,6 +90,19 @@ export class SandboxControlController {
     @RequestOwner() owner: Owner,
   ): Promise<PaymentStatusResponse> {
     return { transactionStatus: (await this.sca.decidePayment(paymentId, 'cancellation', decision, { psuId }, owner)).payment.status };
+  }
+
+  @Get('payments/:paymentId/instalments')
+  @ApiOperation({ summary: "A periodic payment's progress: instalments run, the next execution date, and the instalments that failed with their ISO 20022 reason" })
+  @ApiOkResponse({ type: InstalmentsResponse })
+  @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such periodic payment' })
+  async instalments(@Param('paymentId') paymentId: string, @RequestOwner() owner: Owner): Promise<InstalmentsResponse> {
+    const { instalmentsRun, nextExecutionDate, failed } = await this.payments.instalments(paymentId, owner);
+    return {
+      instalmentsRun,
+      nextExecutionDate,
+      failed: failed.map(({ number, dueDate, executionDate, reasonCode }) => ({ number, dueDate, executionDate, reasonCode })),
+    };
   }
 
   @Get('clock')

@@ -28,3 +28,28 @@ export class AdvanceClockDto {
   @Max(36500)
   days: number;
 }
+
+export class FailedInstalmentResponse {
+  @ApiProperty({ example: 2, description: 'the instalment, from 1 in the order of the schedule' })
+  number: number;
+
+  @ApiProperty({ example: '2026-04-04', description: 'the date the schedule names' })
+  dueDate: string;
+
+  @ApiProperty({ example: '2026-04-06', description: 'moved off a weekend by executionRule: the date it was due to run' })
+  executionDate: string;
+
+  @ApiProperty({ enum: ['AM04', 'AC04'], description: 'why it failed (ISO 20022): AM04 insufficient funds, AC04 the debtor account no longer exists' })
+  reasonCode: string;
+}
+
+export class InstalmentsResponse {
+  @ApiProperty({ example: 3, description: 'instalments whose dates have come, executed or failed' })
+  instalmentsRun: number;
+
+  @ApiProperty({ type: String, nullable: true, example: '2026-07-10', description: 'when the next one runs; null when none is to come (ended, cancelled, rejected)' })
+  nextExecutionDate: string | null;
+
+  @ApiProperty({ type: [FailedInstalmentResponse], description: 'the instalments that booked nothing, in order' })
+  failed: FailedInstalmentResponse[];
+}

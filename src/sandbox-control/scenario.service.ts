@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Account, Balance, Psu, Transaction } from '../bank/account.entity';
 import { Owner, ownedBy } from '../oauth/owner';
 import { ClockService } from '../clock/clock.service';
@@ -26,8 +25,7 @@ export class ScenarioService {
       await this.store.change(Psu).insert(rows.psu);
       await this.store.change(Account).insert(rows.accounts);
       await this.store.change(Balance).insert(rows.balances);
-      // TypeORM's deep-partial type cannot follow the open-ended JSON body; the rows are whole entities.
-      if (rows.transactions.length) await this.store.change(Transaction).insert(rows.transactions as QueryDeepPartialEntity<Transaction>[]);
+      await this.store.insertMany(Transaction, rows.transactions);
       await this.store.change(Consent).insert(rows.consent);
     });
     return toScenarioResponse(scenarioId, rows);

@@ -61,7 +61,7 @@ export class CancellationLinks {
 }
 
 export class CancellationResponse {
-  @ApiProperty({ enum: ['PDNG'], example: 'PDNG' })
+  @ApiProperty({ enum: ['PDNG', 'ACSP'], example: 'PDNG', description: 'PDNG, or ACSP for a periodic payment with instalments to come' })
   transactionStatus: PaymentStatus;
 
   @ApiProperty({ type: 'array', items: { type: 'object' }, example: [] })

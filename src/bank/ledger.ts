@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { Store } from '../database/store';
+import { Account, Balance, Transaction } from './account.entity';
+import { LiveBalances, withEntry } from './balances';
+
+/** Scenario accounts are live: what is executed books on them. The bank's fixture accounts are scenery and never move (docs/living-bank.md). */
+const isLive = (account: Account) => account.scenarioId !== null;
+
+/** Where payments book. Open it inside a write, before any other change of that write. */
+@Injectable()
+export class Ledger {
+  constructor(private readonly store: Store) {}
+
+  /**
+   * The accounts among `ibans`, with their balances. When one is live, writes that book run one
+   * after the other from here to their commit, so that no two funds checks read the same balance.
+   */
+  async open(ibans: string[]): Promise<LedgerRun> {
+    const find = () => this.store.read(Account).find({ where: { iban: In([...new Set(ibans)]) }, relations: { balances: true } });
+    let accounts = await find();
+    if (accounts.some(isLive)) {
+      await this.serialize();
+      accounts = await find(); // as the last write that booked left them
+    }
+    return new LedgerRun(this.store, accounts);
+  }
+
+  /** Inside a write, before any other change of it: from here to its commit, no other write books. */
+  async serialize(): Promise<void> {
+    await this.store.lock('ledger');
+  }
+}
+
+/** The entries a write adds to and takes from live accounts, and the balances they give, kept in memory until `commit`. */
+export class LedgerRun {
+  private readonly accounts: Map<string, Account>;
+  private readonly balances = new Map<string, LiveBalances>();
+  private readonly changed = new Set<string>();
+  private readonly added: Transaction[] = [];
+  private readonly removed: string[] = [];
+
+  constructor(
+    private readonly store: Store,
+    accounts: Account[],
+  ) {
+    this.accounts = new Map(accounts.map((account) => [account.iban, account]));
+    for (const account of accounts.filter(isLive)) {
+      const amount = (type: string) => account.balances.find(({ balanceType }) => balanceType === type)!.amount;
+      this.balances.set(account.iban, { interimAvailable: amount('interimAvailable'), forwardAvailable: amount('forwardAvailable') });
+    }
+  }
+
+  /** The account, if it is live: the only kind anything books on. */
+  live(iban: string): Account | undefined {
+    const account = this.accounts.get(iban);
+    return account && isLive(account) ? account : undefined;
+  }
+
+  /** interimAvailable as it stands, with this write's bookings; null for an account the bank does not hold. */
+  available(iban: string): string | null {
+    const stored = this.accounts.get(iban)?.balances.find(({ balanceType }) => balanceType === 'interimAvailable');
+    return this.balances.get(iban)?.interimAvailable ?? stored?.amount ?? null;
+  }
+
+  add(row: Transaction): void {
+    const balances = this.balances.get(row.accountIban);
+    if (!balances) throw new Error(`${row.accountIban} is not a live account: nothing books on it`);
+    if (row.bookingStatus !== 'information') {
+      this.balances.set(row.accountIban, withEntry(balances, { bookingStatus: row.bookingStatus, amount: row.body.transactionAmount.amount }, 1));
+      this.changed.add(row.accountIban);
+    }
+    this.added.push(row);
+  }
+
+  /** Takes entries away (a pending debit that executed or was cancelled, a standing order that ended); unknown IDs are ignored. */
+  async remove(transactionIds: string[]): Promise<void> {
+    if (!transactionIds.length) return;
+    for (const row of await this.store.read(Transaction).findBy({ transactionId: In(transactionIds) })) {
+      const balances = this.balances.get(row.accountIban);
+      if (balances && row.bookingStatus === 'pending') {
+        this.balances.set(row.accountIban, withEntry(balances, { bookingStatus: 'pending', amount: row.body.transactionAmount.amount }, -1));
+        this.changed.add(row.accountIban);
+      }
+      this.removed.push(row.transactionId);
+    }
+  }
+
+  /** Writes what was taken away, then what was added, and the balances, dated `today`. */
+  async commit(today: string): Promise<void> {
+    if (this.removed.length) await this.store.change(Transaction).delete({ transactionId: In(this.removed) });
+    await this.store.insertMany(Transaction, this.added);
+    for (const iban of this.changed) {
+      for (const [balanceType, amount] of Object.entries(this.balances.get(iban)!)) {
+        await this.store.change(Balance).update({ accountIban: iban, balanceType }, { amount, referenceDate: today });
+      }
+    }
+  }
+}

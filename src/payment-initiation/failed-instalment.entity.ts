@@ -1,0 +1,24 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/**
+ * An instalment of a periodic payment that did not execute on its date, and why (ISO 20022):
+ * it booked nothing, and the next one runs on its own date (docs/living-bank.md, "Periodic payments").
+ */
+@Entity('failed_instalments')
+export class FailedInstalment {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  paymentId: string;
+
+  @PrimaryColumn({ type: 'integer' })
+  number: number;
+
+  @Column({ type: 'date' })
+  dueDate: string;
+
+  @Column({ type: 'date' })
+  executionDate: string;
+
+  /** AM04 (insufficient funds) or AC04 (the debtor account no longer exists). */
+  @Column({ type: 'varchar', length: 4 })
+  reasonCode: string;
+}

@@ -1,0 +1,159 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { LessThanOrEqual } from 'typeorm';
+import { Ledger, LedgerRun } from '../bank/ledger';
+import { ClockService } from '../clock/clock.service';
+import { isBelow } from '../common/amount';
+import { applyEvent, MachineBinding } from '../database/status-change';
+import { Store } from '../database/store';
+import type { PeriodicPaymentDto } from './dto/periodic-payment.dto';
+import { FailedInstalment } from './failed-instalment.entity';
+import { Payment } from './payment.entity';
+import { isDue, PaymentContext, PaymentEvent, paymentMachine, PaymentStatus } from './payment.machine';
+import { accountsOf, bookingsOf, entriesAhead, standingOrderOf } from './payment-bookings';
+import { instalments, Instalment as ScheduledInstalment } from './schedule';
+
+/** Executions per write when the clock catches up: however far it jumps, a write stays this size. */
+const CHUNK = 1000;
+
+export const contextOf = ({ amount, executionDate, product, nextExecutionDate }: Pick<Payment, 'amount' | 'executionDate' | 'product' | 'nextExecutionDate'>): PaymentContext => ({
+  amount,
+  executionDate,
+  instant: product === 'instant-sepa-credit-transfers',
+  instalmentsToCome: nextExecutionDate !== null,
+});
+
+const isPeriodic = (payment: Payment) => payment.service === 'periodic-payments';
+
+/** One thing that falls due: a future-dated payment's execution, or one instalment of a periodic payment. */
+interface Execution {
+  payment: Payment;
+  date: string;
+  instalment?: ScheduledInstalment;
+}
+
+/**
+ * Where payments and accounts meet (docs/living-bank.md): a status change that executes a
+ * payment, or puts it ahead, books on the ledger in the same write, and the clock's moves run
+ * what fell due in date order.
+ */
+@Injectable()
+export class PaymentExecutionService implements OnModuleInit {
+  readonly machine: MachineBinding<Payment, typeof paymentMachine>;
+
+  constructor(
+    private readonly store: Store,
+    private readonly ledger: Ledger,
+    private readonly clock: ClockService,
+  ) {
+    this.machine = { store, target: Payment, machine: paymentMachine, contextOf };
+  }
+
+  onModuleInit(): void {
+    this.clock.whenTimeMoves((today) => this.executeDue(today));
+  }
+
+  /**
+   * Inside a write: the machine decides `event` (given the debtor's interimAvailable as it stands
+   * now, for the funds rule), and what the new status means is booked: executed at once, pending
+   * until its date, a standing order, or cancelled and taken away again.
+   */
+  async settle(payment: Payment, event: (available: string | null) => PaymentEvent): Promise<{ entity: Payment; accepted: boolean }> {
+    const today = this.clock.today();
+    const ledger = await this.ledger.open(accountsOf(payment));
+    const from = payment.status;
+    const settled = await applyEvent(this.machine, payment, event(ledger.available(payment.debtorIban)));
+    if (settled.accepted) await this.book(ledger, from, settled.entity, today);
+    await ledger.commit(today);
+    return settled;
+  }
+
+  /** What fell due by `today`, in date order and each on its own date, in writes of at most CHUNK executions. */
+  async executeDue(today: string): Promise<void> {
+    const due = LessThanOrEqual(today);
+    let executed: number;
+    do {
+      executed = await this.store.write(async () => {
+        await this.ledger.serialize();
+        const payments = await this.store.read(Payment).find({ where: [{ status: 'PDNG', executionDate: due }, { status: 'ACSP', nextExecutionDate: due }] });
+        const ledger = await this.ledger.open(payments.flatMap(accountsOf));
+        const count = await this.execute(ledger, payments, today);
+        await ledger.commit(today);
+        return count;
+      });
+    } while (executed === CHUNK);
+  }
+
+  private async book(ledger: LedgerRun, from: PaymentStatus, payment: Payment, today: string): Promise<void> {
+    const debtor = ledger.live(payment.debtorIban);
+    const periodic = isPeriodic(payment);
+    if (payment.status === 'CANC') {
+      if (debtor) await ledger.remove(entriesAhead(payment));
+    } else if (payment.status === 'PDNG') {
+      if (debtor) (periodic ? [standingOrderOf(payment, debtor)] : bookingsOf(payment, { debtor, live: (iban) => ledger.live(iban) }, { date: payment.executionDate!, status: 'pending' })).forEach((row) => ledger.add(row));
+    } else if (payment.status === 'ACSP' && from === 'RCVD') {
+      if (periodic) {
+        await this.execute(ledger, [payment], today);
+        if (debtor && payment.nextExecutionDate !== null) ledger.add(standingOrderOf(payment, debtor));
+      } else if (debtor) {
+        bookingsOf(payment, { debtor, live: (iban) => ledger.live(iban) }, { date: today, status: 'booked' }).forEach((row) => ledger.add(row));
+      }
+    }
+  }
+
+  /** Executes, in date order, the first CHUNK of what fell due by `today` among `payments`; answers how many it executed. */
+  private async execute(ledger: LedgerRun, payments: Payment[], today: string): Promise<number> {
+    // A pending periodic payment is executed (ACSP) from its startDate; its instalments run on their own dates.
+    for (const payment of payments.filter(isPeriodic)) {
+      if (isDue(payment.status, contextOf(payment), today)) await applyEvent(this.machine, payment, { type: 'EXECUTE', today: payment.executionDate! });
+    }
+    const executions = payments
+      .flatMap((payment) => executionsOf(payment, today))
+      .sort((a, b) => compare(a.date, b.date) || compare(a.payment.id, b.payment.id) || (a.instalment?.number ?? 0) - (b.instalment?.number ?? 0))
+      .slice(0, CHUNK);
+    const failed: FailedInstalment[] = [];
+    const ran = new Map<Payment, ScheduledInstalment>();
+    for (const { payment, date, instalment } of executions) {
+      if (payment.status === 'PDNG' && !(await applyEvent(this.machine, payment, { type: 'EXECUTE', today: date })).accepted) continue;
+      if (payment.status !== 'ACSP') continue;
+      const debtor = ledger.live(payment.debtorIban);
+      const accounts = debtor && { debtor, live: (iban: string) => ledger.live(iban) };
+      if (!instalment) {
+        if (accounts) {
+          await ledger.remove(entriesAhead(payment));
+          bookingsOf(payment, accounts, { date, status: 'booked' }).forEach((row) => ledger.add(row));
+        }
+        continue;
+      }
+      // Each instalment meets the funds rule on its own date; one the balance cannot cover fails and books nothing.
+      const available = ledger.available(payment.debtorIban);
+      const reasonCode = available === null ? 'AC04' : isBelow(available, payment.amount) ? 'AM04' : null;
+      if (reasonCode) failed.push({ paymentId: payment.id, number: instalment.number, dueDate: instalment.due, executionDate: date, reasonCode });
+      else if (accounts) bookingsOf(payment, accounts, { date, status: 'booked', instalment: instalment.number }).forEach((row) => ledger.add(row));
+      ran.set(payment, instalment);
+    }
+    for (const [payment, last] of ran) {
+      const [next] = instalments(payment.body as PeriodicPaymentDto, last);
+      const progress = { instalmentsRun: last.number, lastDueDate: last.due, nextExecutionDate: next?.executionDate ?? null };
+      await this.store.change(Payment).update({ id: payment.id }, progress);
+      Object.assign(payment, progress);
+      if (payment.nextExecutionDate === null && ledger.live(payment.debtorIban)) await ledger.remove(entriesAhead(payment));
+    }
+    await this.store.insertMany(FailedInstalment, failed);
+    return executions.length;
+  }
+}
+
+/** What of a payment fell due by `today`: a future-dated payment's one execution, or a periodic payment's instalments (at most CHUNK). */
+function executionsOf(payment: Payment, today: string): Execution[] {
+  if (!isPeriodic(payment)) return payment.executionDate !== null && payment.executionDate <= today ? [{ payment, date: payment.executionDate }] : [];
+  if (payment.nextExecutionDate === null) return [];
+  const due: Execution[] = [];
+  const resume = payment.lastDueDate === null ? undefined : { number: payment.instalmentsRun, due: payment.lastDueDate };
+  for (const instalment of instalments(payment.body as PeriodicPaymentDto, resume)) {
+    if (instalment.executionDate > today || due.length === CHUNK) break;
+    due.push({ payment, date: instalment.executionDate, instalment });
+  }
+  return due;
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
