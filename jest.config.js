@@ -30,6 +30,7 @@ const BOTH_ENGINES = [
   'two-instances',
   'prebuilt-statements',
   'write-seam',
+  'living-bank',
   // A full disk on PostgreSQL needs a tablespace on a small filesystem, which .ci/run mounts where it may.
   ...(process.env.TEST_POSTGRES_SMALL_TABLESPACE ? ['full-tablespace'] : []),
 ];

@@ -30,20 +30,24 @@ export { removeDatabase, temporaryDatabase } from './engine';
  * Starts the real app (migrations, fixtures, filter, pipe) on a database of the run's engine,
  * with the given settings; the same database can be passed again to test a restart.
  */
-export async function startSandbox(settings: Record<string, string> = {}, database = temporaryDatabase()): Promise<Sandbox> {
+export async function startSandbox(settings: Record<string, string | undefined> = {}, database = temporaryDatabase()): Promise<Sandbox> {
   await prepareDatabase(database);
-  const environment: Record<string, string> = { NODE_ENV: 'test', LOG_LEVEL: 'silent', ...databaseSettings(database), SANDBOX_DATE: TODAY, PROFILE, ...settings };
+  // A setting given as undefined is left unset (SANDBOX_DATE: undefined, a clock that follows the real date).
+  const environment: Record<string, string | undefined> = { NODE_ENV: 'test', LOG_LEVEL: 'silent', ...databaseSettings(database), SANDBOX_DATE: TODAY, PROFILE, ...settings };
   const saved = Object.fromEntries(Object.keys(environment).map((key) => [key, process.env[key]]));
-  Object.assign(process.env, environment);
+  const apply = (values: Record<string, string | undefined>) => {
+    for (const [key, value] of Object.entries(values)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  };
+  apply(environment);
   let app: INestApplication<App>;
   try {
     app = await createApp();
     await app.init();
   } finally {
-    for (const [key, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
+    apply(saved);
   }
   const contract = new OpenApiContract(openApiDocument(app));
   contract.observe(app.getHttpServer() as Server);
