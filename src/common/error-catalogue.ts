@@ -27,7 +27,7 @@ export const ERROR_CATALOGUE = {
   XS2A015E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no payment with this ID under this service and product' },
   XS2A016E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'the account does not exist or is not part of the consent' },
   XS2A017E: { status: 403, code: 'CONSENT_UNKNOWN', when: 'no consent with this Consent-ID' },
-  XS2A018E: { status: 405, code: 'CANCELLATION_INVALID', when: 'the payment cannot be cancelled: instant, or already ACSP, RJCT or CANC' },
+  XS2A018E: { status: 405, code: 'CANCELLATION_INVALID', when: 'the payment cannot be cancelled: instant, or already ACSP (a periodic one: with no instalment to come), RJCT or CANC' },
   XS2A019E: { status: 400, code: 'EXECUTION_DATE_INVALID', when: '`requestedExecutionDate` or a periodic `startDate` is before today' },
   XS2A020E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no such authorisation of this consent or payment' },
   XS2A021E: { status: 409, code: 'STATUS_INVALID', when: 'the consent or payment is not waiting for this authorisation or decision' },

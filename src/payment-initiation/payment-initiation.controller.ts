@@ -140,7 +140,7 @@ export class PaymentInitiationController {
   @ApiParam(PAYMENT_ID)
   @ApiHeader({ name: 'PSU-IP-Address', required: false, description: "IP address of the account holder's device" })
   @ApiNoContentResponse({ description: 'cancelled: status CANC' })
-  @ApiAcceptedResponse({ type: CancellationResponse, description: 'PDNG: the cancellation needs authorisation; status unchanged' })
+  @ApiAcceptedResponse({ type: CancellationResponse, description: 'PDNG, or a periodic payment with instalments to come: the cancellation needs authorisation; status unchanged' })
   @ApiResponse(PAYMENT_UNKNOWN)
   @ApiResponse({ status: 405, type: TppErrorResponse, description: 'CANCELLATION_INVALID: instant, or already ACSP, RJCT or CANC' })
   async cancel(
@@ -164,7 +164,7 @@ export class PaymentInitiationController {
   @ApiResponse({ status: 201, type: StartAuthorisationResponse })
   @ApiResponse(PAYMENT_UNKNOWN)
   @ApiResponse({ status: 405, type: TppErrorResponse, description: 'SERVICE_INVALID: a cancellation authorisation of an instant payment, which can never be cancelled' })
-  @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the payment is not RCVD (authorisations) or not PDNG (cancellation-authorisations)' })
+  @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the payment is not RCVD (authorisations) or not PDNG nor a periodic payment with instalments to come (cancellation-authorisations)' })
   @CreatedResource()
   async startAuthorisation(
     @PaymentRoute() type: PaymentType,
