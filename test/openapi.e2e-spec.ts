@@ -102,6 +102,7 @@ describe('the OpenAPI document', () => {
     expect(control.map(([path]) => path).sort()).toEqual([
       '/sandbox/clock',
       '/sandbox/clock/advance',
+      '/sandbox/payments/{paymentId}/instalments',
       '/sandbox/sca/consents/{consentId}',
       '/sandbox/sca/payments/{paymentId}',
       '/sandbox/sca/payments/{paymentId}/cancellation',
