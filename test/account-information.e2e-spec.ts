@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { accountDetails, PROFILE, shaped } from './support/profile';
 import { Consent } from '../src/consent/consent.entity';
-import { ERWIN, EXPIRED_CONSENT, FRANZ, GEORG, MARIANNE, reference, SECOND_VALID_CONSENT, SUSANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
+import { ERWIN, EXPIRED_CONSENT, FRANZ, GEORG, MARIANNE, reference, SECOND_VALID_CONSENT, SUSANNE, transaction, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
 import { allAccountsConsent, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const balance = (balanceType: string, amount: string, referenceDate: string) => ({
@@ -42,39 +42,6 @@ const BANK_ACCOUNT_LIST =
   '{"balanceAmount":{"currency":"EUR","amount":"5119.49"},"balanceType":"interimAvailable","lastChangeDateTime":null,"referenceDate":"2019-03-06","lastCommittedTransaction":null}],' +
   '"_links":{"balances":{"href":"/v1/accounts/AT439900000000010017/balances"},"transactions":{"href":"/v1/accounts/AT439900000000010017/transactions"}}}]}';
 
-/** The transaction object with every field; `fields` sets the typed ones. */
-const transaction = (fields: Record<string, unknown>) => ({
-  transactionId: null,
-  entryReference: null,
-  endToEndId: null,
-  mandateId: null,
-  checkId: null,
-  creditorId: '',
-  bookingDate: null,
-  valueDate: null,
-  transactionAmount: null,
-  currencyExchange: null,
-  creditorName: null,
-  creditorAccount: null,
-  creditorAgent: null,
-  ultimateCreditor: null,
-  debtorName: null,
-  debtorAccount: null,
-  debtorAgent: null,
-  ultimateDebtor: null,
-  remittanceInformationUnstructured: null,
-  remittanceInformationUnstructuredArray: null,
-  remittanceInformationStructured: null,
-  remittanceInformationStructuredArray: null,
-  additionalInformation: null,
-  additionalInformationStructured: null,
-  purposeCode: null,
-  bankTransactionCode: null,
-  proprietaryBankTransactionCode: null,
-  balanceAfterTransaction: null,
-  _links: null,
-  ...fields,
-});
 const eur = (amount: string) => ({ currency: 'EUR', amount });
 
 const MARIANNE_SALARY = transaction({

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { CREATED } from './support/profile';
-import { GEORG, reference } from './support/fixtures';
+import { GEORG, reference, transaction } from './support/fixtures';
 import { removeDatabase, Sandbox, startSandbox, tppHeaders, useSandbox } from './support/sandbox';
 
 interface Scenario {
@@ -27,37 +27,19 @@ function booking(fields: {
   remittance?: string;
   code: string | null;
 }) {
-  return {
+  return transaction({
     transactionId: typeof fields.transactionId === 'string' ? fields.transactionId : expect.stringMatching(fields.transactionId),
-    entryReference: null,
     endToEndId: fields.endToEndId ?? null,
-    mandateId: null,
-    checkId: null,
-    creditorId: '',
     bookingDate: fields.date,
     valueDate: fields.valueDate === undefined ? fields.date : fields.valueDate,
     transactionAmount: { currency: 'EUR', amount: fields.amount },
-    currencyExchange: null,
     creditorName: fields.creditorName,
     creditorAccount: fields.creditor === null ? null : reference(fields.creditor),
-    creditorAgent: null,
-    ultimateCreditor: null,
     debtorName: fields.debtorName ?? null,
     debtorAccount: reference(fields.debtor),
-    debtorAgent: null,
-    ultimateDebtor: null,
     remittanceInformationUnstructured: fields.remittance ?? '',
-    remittanceInformationUnstructuredArray: null,
-    remittanceInformationStructured: null,
-    remittanceInformationStructuredArray: null,
-    additionalInformation: null,
-    additionalInformationStructured: null,
-    purposeCode: null,
     bankTransactionCode: fields.code,
-    proprietaryBankTransactionCode: null,
-    balanceAfterTransaction: null,
-    _links: null,
-  };
+  });
 }
 
 /** The helpers every test here uses, on the given sandbox. */

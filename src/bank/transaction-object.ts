@@ -22,6 +22,31 @@ export interface TransactionFacts {
   standingOrderDetails?: Record<string, unknown>;
 }
 
+/** A standing order's schedule, in the order of the bank's standingOrderDetails. */
+export interface StandingOrderSchedule {
+  startDate: string;
+  frequency: string;
+  endDate?: string | null;
+  executionRule: string;
+  dayOfExecution?: string | null;
+  monthsOfExecution?: string[] | null;
+}
+
+/** The bank's standingOrderDetails: every month when none are named, startDate's day when no dayOfExecution is given. */
+export function standingOrderDetails(schedule: StandingOrderSchedule): Record<string, unknown> {
+  return {
+    startDate: schedule.startDate,
+    frequency: schedule.frequency,
+    endDate: schedule.endDate ?? null,
+    executionRule: schedule.executionRule,
+    withinAMonthFlag: null,
+    monthsOfExecution: schedule.monthsOfExecution ?? Array.from({ length: 12 }, (_, month) => String(month + 1)),
+    multiplicator: null,
+    dayOfExecution: schedule.dayOfExecution ?? schedule.startDate.slice(8).replace(/^0/, ''),
+    limitAmount: null,
+  };
+}
+
 const reference = (iban: string | null, currency: string) => (iban === null ? null : { iban, bban: null, pan: null, maskedPan: null, msisdn: null, currency });
 
 /** A transaction object in the bank's shape: every field of the interface document, in its order. */

@@ -1,5 +1,5 @@
 import type { Account, BookingStatus, Transaction } from '../bank/account.entity';
-import { transactionObject, TransactionFacts } from '../bank/transaction-object';
+import { standingOrderDetails, transactionObject, TransactionFacts } from '../bank/transaction-object';
 import { sumAmounts } from '../common/amount';
 import type { PeriodicPaymentDto } from './dto/periodic-payment.dto';
 import type { Payment } from './payment.entity';
@@ -14,9 +14,8 @@ interface Transfer {
   remittance: string;
 }
 
-/** What a payment books on: its debtor, and any account the ledger holds live. */
-export interface BookingAccounts {
-  debtor: Account;
+/** Where a payment books: any account the ledger holds live (bank/ledger.ts). */
+export interface LiveAccounts {
   live(iban: string): Account | undefined;
 }
 
@@ -28,39 +27,24 @@ export interface BookingTerms {
 }
 
 /**
- * The entries a payment books (docs/living-bank.md, "Bookings"): a debit of the debtor per
- * transfer, or one of the sum for a bulk with batchBookingPreferred, and, once booked, a credit
- * of each creditor that is an account of the debtor's scenario. Pending and booked entries of a
- * transfer share their transactionId, so a pending debit keeps its ID once booked.
+ * The entries a payment books (docs/living-bank.md, "Bookings"): the debtor's debits and, once
+ * booked, a credit of each creditor that is an account of the debtor's scenario. Pending and
+ * booked entries of a transfer share their transactionId, so a pending debit keeps its ID once booked.
  */
-export function bookingsOf(payment: Payment, { debtor, live }: BookingAccounts, { date, status, instalment }: BookingTerms): Transaction[] {
-  const transfers = transfersOf(payment);
-  const prefix = `${idPrefix(payment)}-${instalment ?? ''}`;
+export function bookingsOf(payment: Payment, debtor: Account, ledger: LiveAccounts, { date, status, instalment }: BookingTerms): Transaction[] {
   const booked = status === 'booked';
   const entry = (transactionId: string, accountIban: string, facts: Omit<TransactionFacts, 'transactionId' | 'bookingDate' | 'valueDate'>): Transaction =>
     ({ transactionId, accountIban, bookingStatus: status, bookingDate: date, body: transactionObject({ ...facts, transactionId, bookingDate: date, valueDate: booked ? date : null }) }) as Transaction;
   const debitCode = booked ? (instalment ? 'PMNT-ICDT-STDO' : 'PMNT-ICDT-ESCT') : null;
-  const debits = isBatch(payment)
-    ? [{ ...transfers[0], amount: sumAmounts(transfers.map(({ amount }) => amount)), creditorName: '', creditorIban: null, endToEndId: null, remittance: `Batch booking of ${transfers.length} payments` }]
-    : transfers;
-  const rows = debits.map((transfer, index) =>
-    entry(`${prefix}D${debits.length > 1 ? index + 1 : ''}`, debtor.iban, {
-      ...own(debtor),
-      amount: `-${transfer.amount}`,
-      currency: transfer.currency,
-      counterpartyName: transfer.creditorName,
-      counterpartyIban: transfer.creditorIban,
-      endToEndId: transfer.endToEndId,
-      remittanceInformationUnstructured: transfer.remittance,
-      bankTransactionCode: debitCode,
-    }),
-  );
+  const debits = debitsOf(payment);
+  const rows = debits.map((transfer, index) => entry(entryId(payment, 'D', index, debits.length, instalment), debtor.iban, { ...debitFacts(debtor, transfer), bankTransactionCode: debitCode }));
   if (!booked) return rows;
+  const transfers = transfersOf(payment);
   const credits = transfers.flatMap((transfer, index) => {
-    const creditor = transfer.creditorIban === null ? undefined : live(transfer.creditorIban);
+    const creditor = transfer.creditorIban === null ? undefined : ledger.live(transfer.creditorIban);
     // Never across scenarios: a suite's payments credit only its own accounts (and so, in AUTH_MODE=strict, its own client's).
     if (!creditor || creditor.scenarioId !== debtor.scenarioId) return [];
-    return entry(`${prefix}C${transfers.length > 1 ? index + 1 : ''}`, creditor.iban, {
+    return entry(entryId(payment, 'C', index, transfers.length, instalment), creditor.iban, {
       ...own(creditor),
       amount: transfer.amount,
       currency: transfer.currency,
@@ -82,15 +66,12 @@ export function accountsOf(payment: Payment): string[] {
 
 /** The IDs of the entries a payment may hold ahead of execution: its pending debits, or a periodic payment's standing order. */
 export function entriesAhead(payment: Payment): string[] {
-  const count = isBatch(payment) ? 1 : transfersOf(payment).length;
-  const prefix = `${idPrefix(payment)}-`;
-  return [standingOrderId(payment), ...Array.from({ length: count }, (_, index) => `${prefix}D${count > 1 ? index + 1 : ''}`)];
+  return [standingOrderId(payment), ...debitsOf(payment).map((_, index, debits) => entryId(payment, 'D', index, debits.length))];
 }
 
 /** A periodic payment, listed under `information` while it is active, in the shape of the bank's standing orders. */
 export function standingOrderOf(payment: Payment, debtor: Account): Transaction {
   const body = payment.body as PeriodicPaymentDto;
-  const [transfer] = transfersOf(payment);
   const transactionId = standingOrderId(payment);
   return {
     transactionId,
@@ -98,31 +79,38 @@ export function standingOrderOf(payment: Payment, debtor: Account): Transaction 
     bookingStatus: 'information',
     bookingDate: null,
     body: transactionObject({
-      ...own(debtor),
+      ...debitFacts(debtor, transfersOf(payment)[0]),
       transactionId,
-      amount: `-${transfer.amount}`,
-      currency: transfer.currency,
-      counterpartyName: transfer.creditorName,
-      counterpartyIban: transfer.creditorIban,
-      endToEndId: transfer.endToEndId,
-      remittanceInformationUnstructured: transfer.remittance,
       bookingDate: null,
       valueDate: null,
       bankTransactionCode: 'PMNT-ICDT-STDO',
-      standingOrderDetails: {
-        startDate: body.startDate,
-        frequency: body.frequency,
-        endDate: body.endDate ?? null,
-        executionRule: body.executionRule ?? 'following',
-        withinAMonthFlag: null,
-        monthsOfExecution: body.monthsOfExecution ?? Array.from({ length: 12 }, (_, month) => String(month + 1)),
-        multiplicator: null,
-        dayOfExecution: body.dayOfExecution ?? body.startDate.slice(8).replace(/^0/, ''),
-        limitAmount: null,
-      },
+      standingOrderDetails: standingOrderDetails({ ...body, executionRule: body.executionRule ?? 'following' }),
     }),
   } as Transaction;
 }
+
+/** A payment's debits: one per transfer, or one of their sum for a bulk with batchBookingPreferred. */
+function debitsOf(payment: Payment): Transfer[] {
+  const transfers = transfersOf(payment);
+  if (!isBatch(payment)) return transfers;
+  const amount = sumAmounts(transfers.map(({ amount }) => amount));
+  return [{ ...transfers[0], amount, creditorName: '', creditorIban: null, endToEndId: null, remittance: `Batch booking of ${transfers.length} payments` }];
+}
+
+/** What the debtor's side of a transfer says, whatever its date and status. */
+const debitFacts = (debtor: Account, transfer: Transfer) => ({
+  ...own(debtor),
+  amount: `-${transfer.amount}`,
+  currency: transfer.currency,
+  counterpartyName: transfer.creditorName,
+  counterpartyIban: transfer.creditorIban,
+  endToEndId: transfer.endToEndId,
+  remittanceInformationUnstructured: transfer.remittance,
+});
+
+/** `<payment>-[<instalment>]D|C[<n> of several]`: stable, and unique as the transactionId key requires. */
+const entryId = (payment: Payment, side: 'D' | 'C', index: number, count: number, instalment?: number) =>
+  `${idPrefix(payment)}-${instalment ?? ''}${side}${count > 1 ? index + 1 : ''}`;
 
 function transfersOf({ body }: Payment): Transfer[] {
   const entries = 'payments' in body ? body.payments : [body];

@@ -22,7 +22,7 @@ export const contextOf = ({ amount, executionDate, product, nextExecutionDate }:
   instalmentsToCome: nextExecutionDate !== null,
 });
 
-const isPeriodic = (payment: Payment) => payment.service === 'periodic-payments';
+export const isPeriodic = (payment: Pick<Payment, 'service'>) => payment.service === 'periodic-payments';
 
 /** One thing that falls due: a future-dated payment's execution, or one instalment of a periodic payment. */
 interface Execution {
@@ -89,13 +89,13 @@ export class PaymentExecutionService implements OnModuleInit {
     if (payment.status === 'CANC') {
       if (debtor) await ledger.remove(entriesAhead(payment));
     } else if (payment.status === 'PDNG') {
-      if (debtor) (periodic ? [standingOrderOf(payment, debtor)] : bookingsOf(payment, { debtor, live: (iban) => ledger.live(iban) }, { date: payment.executionDate!, status: 'pending' })).forEach((row) => ledger.add(row));
+      if (debtor) (periodic ? [standingOrderOf(payment, debtor)] : bookingsOf(payment, debtor, ledger, { date: payment.executionDate!, status: 'pending' })).forEach((row) => ledger.add(row));
     } else if (payment.status === 'ACSP' && from === 'RCVD') {
       if (periodic) {
         await this.execute(ledger, [payment], today);
         if (debtor && payment.nextExecutionDate !== null) ledger.add(standingOrderOf(payment, debtor));
       } else if (debtor) {
-        bookingsOf(payment, { debtor, live: (iban) => ledger.live(iban) }, { date: today, status: 'booked' }).forEach((row) => ledger.add(row));
+        bookingsOf(payment, debtor, ledger, { date: today, status: 'booked' }).forEach((row) => ledger.add(row));
       }
     }
   }
@@ -116,11 +116,10 @@ export class PaymentExecutionService implements OnModuleInit {
       if (payment.status === 'PDNG' && !(await applyEvent(this.machine, payment, { type: 'EXECUTE', today: date })).accepted) continue;
       if (payment.status !== 'ACSP') continue;
       const debtor = ledger.live(payment.debtorIban);
-      const accounts = debtor && { debtor, live: (iban: string) => ledger.live(iban) };
       if (!instalment) {
-        if (accounts) {
+        if (debtor) {
           await ledger.remove(entriesAhead(payment));
-          bookingsOf(payment, accounts, { date, status: 'booked' }).forEach((row) => ledger.add(row));
+          bookingsOf(payment, debtor, ledger, { date, status: 'booked' }).forEach((row) => ledger.add(row));
         }
         continue;
       }
@@ -128,7 +127,7 @@ export class PaymentExecutionService implements OnModuleInit {
       const available = ledger.available(payment.debtorIban);
       const reasonCode = available === null ? 'AC04' : isBelow(available, payment.amount) ? 'AM04' : null;
       if (reasonCode) failed.push({ paymentId: payment.id, number: instalment.number, dueDate: instalment.due, executionDate: date, reasonCode });
-      else if (accounts) bookingsOf(payment, accounts, { date, status: 'booked', instalment: instalment.number }).forEach((row) => ledger.add(row));
+      else if (debtor) bookingsOf(payment, debtor, ledger, { date, status: 'booked', instalment: instalment.number }).forEach((row) => ledger.add(row));
       ran.set(payment, instalment);
     }
     for (const [payment, last] of ran) {

@@ -12,7 +12,7 @@ import { Store } from '../database/store';
 import type { ScaDecision } from '../authorisation/authorisation.machine';
 import { FailedInstalment } from './failed-instalment.entity';
 import { Payment } from './payment.entity';
-import { contextOf, PaymentExecutionService } from './payment-execution.service';
+import { contextOf, isPeriodic, PaymentExecutionService } from './payment-execution.service';
 import { initialPaymentStatus, isAwaitingCancellationSca, isAwaitingSca, PaymentEvent, PaymentStatus } from './payment.machine';
 import { PaymentType } from './payment-products';
 import { checkDates, PaymentBody, termsOf } from './payment-terms';
@@ -169,7 +169,7 @@ export class PaymentInitiationService {
   /** A periodic payment's progress: how many instalments ran, when the next one runs, and those that failed. */
   async instalments(paymentId: string, owner: Owner): Promise<{ instalmentsRun: number; nextExecutionDate: string | null; failed: FailedInstalment[] }> {
     const payment = await this.findById(paymentId, owner);
-    if (payment.service !== 'periodic-payments') throw paymentUnknown(paymentId);
+    if (!isPeriodic(payment)) throw paymentUnknown(paymentId);
     // Cancellable exactly while instalments are to come (payment.machine.ts).
     const toCome = isAwaitingCancellationSca(payment.status, contextOf(payment));
     const failed = await this.store.read(FailedInstalment).find({ where: { paymentId }, order: { number: 'ASC' } });

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Account, Balance, Psu, Transaction } from '../bank/account.entity';
-import { transactionObject } from '../bank/transaction-object';
+import { standingOrderDetails, transactionObject } from '../bank/transaction-object';
 import { ibanOf } from '../common/iban';
 import type { Consent } from '../consent/consent.entity';
 import type { CreateScenarioDto, ScenarioResponse } from './scenario.dto';
@@ -69,17 +69,8 @@ export function scenarioRows(
             bookingDate: null,
             valueDate: null,
             bankTransactionCode: 'PMNT-ICDT-STDO',
-            standingOrderDetails: {
-              startDate: order.startDate,
-              frequency: order.frequency,
-              endDate: order.endDate ?? null,
-              executionRule: 'preceding',
-              withinAMonthFlag: null,
-              monthsOfExecution: Array.from({ length: 12 }, (_, month) => String(month + 1)),
-              multiplicator: null,
-              dayOfExecution: order.dayOfExecution ?? order.startDate.slice(8).replace(/^0/, ''),
-              limitAmount: null,
-            },
+            // The bank's standing orders say preceding; a scenario's are scenery with no months of their own.
+            standingOrderDetails: standingOrderDetails({ ...order, executionRule: 'preceding', monthsOfExecution: null }),
           }),
         ),
       ),
