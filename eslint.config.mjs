@@ -5,10 +5,10 @@ import tseslint from 'typescript-eslint';
 const STORE = { name: '@nestjs/typeorm', message: 'use Store (src/database/store.ts)' };
 const SEEDS = { group: ['**/seeds/*'], message: 'src/ never imports seeds/: the bank\'s data is in src/fixtures/' };
 const FEATURES = ['account-information', 'authorisation', 'consent', 'payment-initiation', 'sandbox-control', 'sca'];
-/** A feature uses another through its module, services, entities, machines, guards, DTOs and the coverage rule: nothing else of it. */
+/** A feature uses another through its module, services, entities, machines, guards, route decorators, DTOs and the coverage rule: nothing else of it. */
 const INTERNALS = {
-  regex: `^\\.\\./(${FEATURES.join('|')})/(?!(.+\\.(module|service|entity|machine|guard|dto)|dto/.+|coverage)$)`,
-  message: "another feature's internals: use its module, service, entity, machine, guard or DTO",
+  regex: `^\\.\\./(${FEATURES.join('|')})/(?!(.+\\.(module|service|entity|machine|guard|decorator|dto)|dto/.+|coverage)$)`,
+  message: "another feature's internals: use its module, service, entity, machine, guard, route decorator or DTO",
 };
 
 export default tseslint.config(

@@ -96,8 +96,21 @@ function settledPayment(number: number, debtors: string[], today: string): { pay
   };
   const id = newResourceId();
   return {
-    payment: { id, service: 'payments', product: 'sepa-credit-transfers', status, debtorIban, amount, currency: 'EUR', executionDate: null, nextExecutionDate: null, instalmentsRun: 0, lastDueDate: null, body, ownerId: null },
-    authorisation: { id: newResourceId(), kind: 'payment', resourceId: id, status: scaStatus, tppRedirectUri: null, createdAt: `${today}T00:00:00.000Z` },
+    payment: { id, service: 'payments', product: 'sepa-credit-transfers', status, debtorIban, amount, currency: 'EUR', executionDate: null, nextExecutionDate: null, instalmentsRun: 0, lastDueDate: null, body, ownerId: null, reasonCode: null },
+    authorisation: {
+      id: newResourceId(),
+      kind: 'payment',
+      resourceId: id,
+      status: scaStatus,
+      approach: 'REDIRECT',
+      psuId: null,
+      scaMethodId: null,
+      failedAttempts: 0,
+      polls: 0,
+      tppRedirectUri: null,
+      tppNokRedirectUri: null,
+      createdAt: `${today}T00:00:00.000Z`,
+    },
   };
 }
 

@@ -1,6 +1,9 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { ScaStatus } from './authorisation.machine';
 
+/** Berlin Group's SCA approaches this sandbox offers (the ASPSP-SCA-Approach header). */
+export type ScaApproach = 'REDIRECT' | 'EMBEDDED' | 'DECOUPLED';
+
 /** What is being authorised: a consent, a payment, or the cancellation of a payment. */
 export type AuthorisationKind = 'consent' | 'payment' | 'cancellation';
 
@@ -15,12 +18,36 @@ export class Authorisation {
   @Column({ type: 'varchar', length: 36 })
   resourceId: string;
 
-  @Column({ type: 'varchar', length: 10 })
+  @Column({ type: 'varchar', length: 20 })
   status: ScaStatus;
+
+  /** How the holder authorises it (docs/sca-approaches.md), chosen by the request that opened it. */
+  @Column({ type: 'varchar', length: 10, default: 'REDIRECT' })
+  approach: ScaApproach;
+
+  /** The PSU-ID the TPP named (embedded, decoupled); null until one is named. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  psuId: string | null;
+
+  /** The SCA method chosen (embedded). */
+  @Column({ type: 'varchar', length: 35, nullable: true })
+  scaMethodId: string | null;
+
+  /** Wrong passwords and TANs so far: the machine fails it at the third. */
+  @Column({ type: 'integer', default: 0 })
+  failedAttempts: number;
+
+  /** The TPP's reads of its SCA status while started (decoupled): a persona confirms at a set poll. */
+  @Column({ type: 'integer', default: 0 })
+  polls: number;
 
   /** TPP-Redirect-URI of the request that started it: where the SCA page sends the holder back. */
   @Column({ type: 'varchar', length: 2048, nullable: true })
   tppRedirectUri: string | null;
+
+  /** TPP-Nok-Redirect-URI: where the holder goes back to after a denial or a failure, instead of tppRedirectUri. */
+  @Column({ type: 'varchar', length: 2048, nullable: true })
+  tppNokRedirectUri: string | null;
 
   /** ISO timestamp: orders the authorisations of one resource. */
   @Column({ type: 'varchar', length: 30 })

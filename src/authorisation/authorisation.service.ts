@@ -1,35 +1,64 @@
 import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { Environment } from '../config/environment';
+import type { ScaHeaders } from '../http/sca-headers.decorator';
 import { In } from 'typeorm';
 import { DomainError } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
 import { applyEvent, MachineBinding } from '../database/status-change';
 import { Store } from '../database/store';
-import { Authorisation, AuthorisationKind } from './authorisation.entity';
-import { AuthorisationEvent, authorisationMachine } from './authorisation.machine';
+import { Authorisation, AuthorisationKind, ScaApproach } from './authorisation.entity';
+import { AuthorisationEvent, authorisationMachine, OPEN_SCA_STATUSES } from './authorisation.machine';
 
 /** The link the bank's payment initiation answer carries: it names the first, implicit authorisation. */
 export const IMPLICIT_AUTHORISATION_ID = 'authorization_not_yet_available';
+
+/** What the request that opens an authorisation says of it (the TPP-* and PSU-ID headers, docs/sca-approaches.md). */
+export interface AuthorisationRequest {
+  approach: ScaApproach;
+  psuId: string | null;
+  redirectUri: string | null;
+  nokRedirectUri: string | null;
+}
 
 @Injectable()
 export class AuthorisationService {
   private readonly machine: MachineBinding<Authorisation, typeof authorisationMachine>;
 
-  constructor(private readonly store: Store) {
-    this.machine = { store, target: Authorisation, machine: authorisationMachine, contextOf: () => ({}) };
+  constructor(
+    private readonly store: Store,
+    private readonly config: ConfigService<Environment, true>,
+  ) {
+    this.machine = { store, target: Authorisation, machine: authorisationMachine, contextOf: ({ failedAttempts }) => ({ failedAttempts }) };
   }
 
-  /** Part of a Store.write, which also stores the resource when it is new. */
-  async open(kind: AuthorisationKind, resourceId: string, tppRedirectUri: string | undefined): Promise<Authorisation> {
+  /**
+   * Part of a Store.write, which also stores the resource when it is new. A decoupled one whose
+   * PSU is named starts at once: the holder's app asks them.
+   */
+  async open(kind: AuthorisationKind, resourceId: string, request: AuthorisationRequest): Promise<Authorisation> {
     const authorisation = Object.assign(new Authorisation(), {
       id: newResourceId(),
       kind,
       resourceId,
       status: 'received',
-      tppRedirectUri: tppRedirectUri ?? null,
+      approach: request.approach,
+      psuId: request.psuId,
+      scaMethodId: null,
+      failedAttempts: 0,
+      polls: 0,
+      tppRedirectUri: request.redirectUri,
+      tppNokRedirectUri: request.nokRedirectUri,
       createdAt: new Date().toISOString(),
     });
     await this.store.insert(Authorisation, authorisation);
+    if (request.approach === 'DECOUPLED' && request.psuId !== null) return (await this.apply(authorisation, { type: 'START' })).entity;
     return authorisation;
+  }
+
+  /** One step of an authorisation (embedded, decoupled), with the columns it sets; part of a Store.write. */
+  apply(authorisation: Authorisation, event: AuthorisationEvent, also: Partial<Authorisation> = {}): Promise<{ entity: Authorisation; accepted: boolean }> {
+    return applyEvent(this.machine, authorisation, event, also);
   }
 
   async ids(kind: AuthorisationKind, resourceId: string): Promise<string[]> {
@@ -49,16 +78,30 @@ export class AuthorisationService {
 
   /**
    * Moves every open authorisation of a resource; answers where the holder goes back to (the
-   * newest address given). Part of the Store.write that also changes the resource, so that a
-   * crash never leaves the two apart.
+   * newest address given): after a failure the TPP-Nok-Redirect-URI where one was given, else the
+   * TPP-Redirect-URI. Part of the Store.write that also changes the resource, so that a crash
+   * never leaves the two apart.
    */
   async moveOpen(kind: AuthorisationKind, resourceId: string, event: AuthorisationEvent): Promise<string | null> {
     const open = await this.store.read(Authorisation).find({
-      where: { kind, resourceId, status: In(['received', 'started']) },
+      where: { kind, resourceId, status: In(OPEN_SCA_STATUSES) },
       order: { createdAt: 'ASC' },
     });
-    for (const authorisation of open) await applyEvent(this.machine, authorisation, event);
-    return open.map(({ tppRedirectUri }) => tppRedirectUri).filter((uri) => uri !== null).at(-1) ?? null;
+    for (const authorisation of open) await this.apply(authorisation, event);
+    const back = ({ tppRedirectUri, tppNokRedirectUri }: Authorisation) => (event.type === 'FAIL' ? (tppNokRedirectUri ?? tppRedirectUri) : tppRedirectUri);
+    return open.map(back).filter((uri) => uri !== null).at(-1) ?? null;
+  }
+
+  /**
+   * What a request opens: with SCA_MODE=redirect the approach the TPP prefers; a further
+   * authorisation (`of`) whose request states none takes that of the resource's first one of its
+   * kind. In auto mode no holder is asked: the bank's redirect, whatever the headers.
+   */
+  async requestOf(headers: ScaHeaders, of?: { kind: AuthorisationKind; resourceId: string }): Promise<AuthorisationRequest> {
+    const decides = this.config.get('SCA_MODE', { infer: true }) === 'redirect';
+    const inherited = async () => (of ? (await this.all(of.kind, of.resourceId))[0]?.approach : undefined) ?? 'REDIRECT';
+    const approach: ScaApproach = decides ? (headers.preferred ?? (await inherited())) : 'REDIRECT';
+    return { approach, psuId: headers.psuId, redirectUri: headers.redirectUri, nokRedirectUri: headers.nokRedirectUri };
   }
 
   private all(kind: AuthorisationKind, resourceId: string): Promise<Authorisation[]> {

@@ -17,7 +17,7 @@ export const ERROR_CATALOGUE = {
     when: 'the consent\'s `frequencyPerDay` is used up for this account today (requests without `PSU-IP-Address`); `PROFILE=berlin-group`: 429 `ACCESS_EXCEEDED`',
   },
   XS2A007E: { status: 401, code: 'TOKEN_INVALID', when: 'no `Authorization: Bearer <token>` header with a non-empty token' },
-  XS2A008E: { status: 401, code: 'CONSENT_INVALID', when: 'the consent is not `valid` (received, rejected, terminatedByTpp)' },
+  XS2A008E: { status: 401, code: 'CONSENT_INVALID', when: 'the consent is not `valid` (received, rejected, terminatedByTpp, revokedByPsu)' },
   XS2A009E: { status: 401, code: 'CONSENT_INVALID', when: 'the consent does not grant this service (balances or transactions) on the account' },
   XS2A010E: { status: 400, code: 'PERIOD_INVALID', when: '`dateFrom` is after `dateTo`' },
   XS2A011E: { status: 409, code: 'STATUS_INVALID', when: 'the consent is already in a final status and cannot be deleted' },
@@ -40,8 +40,13 @@ export const ERROR_CATALOGUE = {
   XS2A028E: { status: 431, code: 'FORMAT_ERROR', when: 'the request headers are larger than 16 KiB' },
   XS2A029E: { status: 503, code: 'SERVICE_UNAVAILABLE', when: 'the database is full, locked or failing (on a write or a read); nothing changed, try again' },
   XS2A030E: { status: 405, code: 'SERVICE_INVALID', when: 'a cancellation authorisation of a payment that can never be cancelled (instant)' },
-  XS2A031E: { status: 405, code: 'SERVICE_INVALID', when: 'PUT on an authorisation: the sandbox offers the redirect approach, which updates no PSU data' },
+  XS2A031E: { status: 405, code: 'SERVICE_INVALID', when: 'PUT on an authorisation of the redirect approach, which updates no PSU data (the SCA page decides)' },
   XS2A032E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'transaction details: no booked or pending transaction with this ID on the account' },
+  XS2A033E: { status: 403, code: 'SERVICE_BLOCKED', when: 'the PSU is blocked by the bank (`blocked.mustermann`): no authorisation of theirs goes on' },
+  XS2A034E: { status: 400, code: 'SCA_INVALID', when: 'update PSU data on an authorisation that failed (three wrong passwords or TANs): start a new one' },
+  XS2A035E: { status: 400, code: 'SCA_METHOD_UNKNOWN', when: '`authenticationMethodId` names none of the PSU\'s SCA methods' },
+  XS2A036E: { status: 409, code: 'STATUS_INVALID', when: 'update PSU data: the authorisation is not at the step the body is for (a TAN before the password, anything after finalised)' },
+  XS2A037E: { status: 503, code: 'SERVICE_UNAVAILABLE', when: 'the bank is in maintenance (`PUT /sandbox/conditions`, or the `X-Sandbox-Maintenance: true` header): nothing changed, try again later' },
 } as const;
 
 export type MessageId = keyof typeof ERROR_CATALOGUE;

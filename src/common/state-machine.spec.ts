@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { createActor } from 'xstate';
-import { PaymentContext, PaymentEvent, paymentMachine } from '../payment-initiation/payment.machine';
+import { PaymentContext, PaymentEvent, paymentMachine, RejectionReason } from '../payment-initiation/payment.machine';
 import { initialStatus, nextStatus } from './state-machine';
 
 describe('the machines, asked by stored status', () => {
@@ -8,7 +8,12 @@ describe('the machines, asked by stored status', () => {
   const amount = fc.integer({ min: 1, max: 400_000 }).map((cents) => (cents / 100).toFixed(2));
   const context: fc.Arbitrary<PaymentContext> = fc.record({ amount, executionDate: fc.option(day), instant: fc.boolean(), instalmentsToCome: fc.boolean() });
   const event: fc.Arbitrary<PaymentEvent> = fc.oneof(
-    fc.record({ type: fc.constant('SCA_COMPLETED' as const), today: day, available: fc.option(amount) }),
+    fc.record({
+      type: fc.constant('SCA_COMPLETED' as const),
+      today: day,
+      available: fc.option(amount),
+      refusal: fc.option(fc.constantFrom<RejectionReason>('AC01', 'AC04', 'AC06', 'AM04', 'MS03')),
+    }),
     fc.record({ type: fc.constant('EXECUTE' as const), today: day }),
     fc.constantFrom<PaymentEvent>({ type: 'SCA_DENIED' }, { type: 'CANCEL' }, { type: 'CANCELLATION_AUTHORISED' }),
   );

@@ -1,5 +1,5 @@
 import { nextStatus } from '../common/state-machine';
-import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus, isAwaitingSca, isDueToExpire } from './consent.machine';
+import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus, isAwaitingSca, isDueToExpire, isRevocable } from './consent.machine';
 
 const context = { validUntil: '2026-03-15' };
 const EXPIRE_AFTER: ConsentEvent = { type: 'EXPIRE', today: '2026-03-16' };
@@ -17,13 +17,15 @@ describe('consent machine', () => {
     ['received', EXPIRE_AFTER, 'expired'],
     ['received', EXPIRE_ON_LAST_DAY, null],
     ['received', { type: 'TERMINATE' }, 'terminatedByTpp'],
+    ['received', { type: 'REVOKE' }, null],
     ['valid', { type: 'APPROVE' }, null],
     ['valid', { type: 'DENY' }, null],
     ['valid', EXPIRE_AFTER, 'expired'],
     ['valid', EXPIRE_ON_LAST_DAY, null],
     ['valid', { type: 'TERMINATE' }, 'terminatedByTpp'],
-    ...(['rejected', 'expired', 'terminatedByTpp'] as const).flatMap((final) =>
-      [{ type: 'APPROVE' } as const, { type: 'DENY' } as const, EXPIRE_AFTER, { type: 'TERMINATE' } as const].map(
+    ['valid', { type: 'REVOKE' }, 'revokedByPsu'],
+    ...(['rejected', 'expired', 'terminatedByTpp', 'revokedByPsu'] as const).flatMap((final) =>
+      [{ type: 'APPROVE' } as const, { type: 'DENY' } as const, EXPIRE_AFTER, { type: 'TERMINATE' } as const, { type: 'REVOKE' } as const].map(
         (event): [ConsentStatus, ConsentEvent, null] => [final, event, null],
       ),
     ),
@@ -40,6 +42,10 @@ describe('consent status questions, asked by name', () => {
 
   it.each(statuses)('isAwaitingSca(%s) holds exactly where the machine accepts APPROVE', (status) => {
     expect(isAwaitingSca(status)).toBe(nextStatus(consentMachine, status, context, { type: 'APPROVE' }) !== null);
+  });
+
+  it.each(statuses)('isRevocable(%s) holds exactly where the machine accepts REVOKE', (status) => {
+    expect(isRevocable(status)).toBe(nextStatus(consentMachine, status, context, { type: 'REVOKE' }) !== null);
   });
 
   it.each(statuses.flatMap((status) => days.map((today) => [status, today])))('isDueToExpire(%s, today %s) holds exactly where the machine accepts EXPIRE', (status, today) => {

@@ -1,8 +1,8 @@
 import { setup } from 'xstate';
 import { initialStatus } from '../common/state-machine';
 
-/** Berlin Group consent statuses this sandbox uses; the last three are final. */
-export type ConsentStatus = 'received' | 'valid' | 'rejected' | 'expired' | 'terminatedByTpp';
+/** Berlin Group consent statuses this sandbox uses; the last four are final. */
+export type ConsentStatus = 'received' | 'valid' | 'rejected' | 'expired' | 'terminatedByTpp' | 'revokedByPsu';
 
 export interface ConsentContext {
   validUntil: string;
@@ -12,7 +12,9 @@ export type ConsentEvent =
   | { type: 'APPROVE' }
   | { type: 'DENY' }
   | { type: 'EXPIRE'; today: string }
-  | { type: 'TERMINATE' };
+  | { type: 'TERMINATE' }
+  /** The account holder withdrew a valid consent at the bank (docs/failures.md). */
+  | { type: 'REVOKE' };
 
 // validUntil is the last day of validity: the consent expires the day after.
 const isPast = (validUntil: string, today: string) => today > validUntil;
@@ -43,11 +45,13 @@ export const consentMachine = setup({
       on: {
         EXPIRE: { target: 'expired', guard: 'isPastValidUntil' },
         TERMINATE: 'terminatedByTpp',
+        REVOKE: 'revokedByPsu',
       },
     },
     rejected: { type: 'final' },
     expired: { type: 'final' },
     terminatedByTpp: { type: 'final' },
+    revokedByPsu: { type: 'final' },
   },
 });
 
@@ -57,6 +61,9 @@ export function initialConsentStatus(context: ConsentContext): ConsentStatus {
 
 /** The holder has not decided yet: SCA may approve or deny it (the machine accepts APPROVE). */
 export const isAwaitingSca = (status: string): boolean => status === 'received';
+
+/** Valid: the holder may revoke it (the machine accepts REVOKE). */
+export const isRevocable = (status: string): boolean => status === 'valid';
 
 /** The clock has passed its validUntil and it is not final yet: it expires (the machine accepts EXPIRE). */
 export const isDueToExpire = ({ status, validUntil }: { status: string } & ConsentContext, today: string): boolean =>

@@ -5,7 +5,7 @@ import { FIRST_VALID_CONSENT_ID, FIXTURE_ROWS } from '../fixtures/fixtures';
 import { Account } from '../bank/account.entity';
 import { isOwnedBy, Owner } from '../oauth/owner';
 import { Authorisation } from '../authorisation/authorisation.entity';
-import { AuthorisationService } from '../authorisation/authorisation.service';
+import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
 import type { ScaDecision } from '../authorisation/authorisation.machine';
 import { AccountReferenceDto } from '../common/account-reference.dto';
 import { ClockService } from '../clock/clock.service';
@@ -19,7 +19,7 @@ import { Store } from '../database/store';
 import { CreateConsentDto } from './dto/create-consent.dto';
 import { accessDecidedBy } from './consent-access';
 import { AccountReference, Consent, ConsentAccess } from './consent.entity';
-import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus, isAwaitingSca, isDueToExpire } from './consent.machine';
+import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus, isAwaitingSca, isDueToExpire, isRevocable } from './consent.machine';
 
 /** Longest validity a consent gets (docs/behaviour.md, "Consents"): a later validUntil is capped, which is why the answer may differ. */
 const MAX_VALIDITY_DAYS = 180;
@@ -44,8 +44,12 @@ export class ConsentService implements OnModuleInit {
     this.clock.whenTimeMoves((today) => this.expireDue(today));
   }
 
-  /** Answers the Consent-ID and the status to report (docs/behaviour.md). */
-  async create(request: CreateConsentDto, redirectUri: string | undefined, owner: Owner): Promise<{ consentId: string; consentStatus: ConsentStatus }> {
+  /** Answers the Consent-ID, the status to report (docs/behaviour.md) and the implicit authorisation, if one was stored. */
+  async create(
+    request: CreateConsentDto,
+    authorisationRequest: AuthorisationRequest,
+    owner: Owner,
+  ): Promise<{ consentId: string; consentStatus: ConsentStatus; authorisation: Authorisation | null }> {
     const today = this.clock.today();
     if (request.validUntil < today) throw new FormatError('validUntil', `validUntil must not be before today (${today})`);
     const auto = this.config.get('SCA_MODE', { infer: true }) === 'auto';
@@ -56,7 +60,7 @@ export class ConsentService implements OnModuleInit {
       throw new FormatError('access', 'access must name an account in balances or transactions, or ask for availableAccounts or allPsd2 "allAccounts"');
     }
     // As the bank's sandbox does: an explicit account list gets the first fixture consent, and nothing is stored.
-    if (auto && !allAccounts) return { consentId: FIRST_VALID_CONSENT_ID, consentStatus: 'received' };
+    if (auto && !allAccounts) return { consentId: FIRST_VALID_CONSENT_ID, consentStatus: 'received', authorisation: null };
 
     const validUntil = [request.validUntil, addDays(today, MAX_VALIDITY_DAYS)].sort()[0];
     const received = initialConsentStatus({ validUntil });
@@ -73,12 +77,13 @@ export class ConsentService implements OnModuleInit {
       scenarioId: null,
       ownerId: owner ?? null,
     });
-    await this.store.write(async () => {
+    const authorisation = await this.store.write(async () => {
       await this.store.insert(Consent, consent);
-      await this.authorisations.open('consent', consent.id, redirectUri);
+      const opened = await this.authorisations.open('consent', consent.id, authorisationRequest);
       if (auto) await this.authorisations.moveOpen('consent', consent.id, { type: 'FINALISE' });
+      return opened;
     });
-    return { consentId: consent.id, consentStatus: consent.status };
+    return { consentId: consent.id, consentStatus: consent.status, authorisation };
   }
 
   /** The consent as it stands today: one whose validUntil has passed is expired first (catchUp). */
@@ -105,9 +110,9 @@ export class ConsentService implements OnModuleInit {
   }
 
   /** A further authorisation of a consent still waiting for the holder (Berlin Group start authorisation). */
-  async startAuthorisation(consentId: string, redirectUri: string | undefined, owner: Owner): Promise<Authorisation> {
+  async startAuthorisation(consentId: string, request: AuthorisationRequest, owner: Owner): Promise<Authorisation> {
     this.assertWaiting(await this.findCurrent(consentId, owner));
-    return this.store.write(() => this.authorisations.open('consent', consentId, redirectUri));
+    return this.store.write(() => this.authorisations.open('consent', consentId, request));
   }
 
   async authorisationIds(consentId: string, owner: Owner): Promise<string[]> {
@@ -133,12 +138,37 @@ export class ConsentService implements OnModuleInit {
     const consent = this.assertWaiting(await this.findCurrent(consentId, owner));
     const access = accessDecidedBy(consent.access, held);
     if (!access) throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the accounts of consent ${consentId}` });
+    return this.store.write(() => this.settle(consent, decision, access));
+  }
+
+  /**
+   * The effects of a decision, inside a Store.write, once the holder is known to hold `access`
+   * (decide). A failed SCA (the third wrong TAN) denies with no holder known.
+   */
+  async settle(consent: Consent, decision: ScaDecision, access?: ConsentAccess): Promise<{ consent: Consent; redirectUri: string | null }> {
+    const { entity, accepted } = await this.apply(consent, decision === 'approve' ? { type: 'APPROVE' } : { type: 'DENY' }, access ? { access } : {});
+    if (!accepted) throw notWaiting(entity); // another decision won the race
+    const redirectUri = await this.authorisations.moveOpen('consent', consent.id, { type: decision === 'approve' ? 'FINALISE' : 'FAIL' });
+    return { consent: entity, redirectUri };
+  }
+
+  /** The account holder withdraws a valid consent at the bank (docs/failures.md): revokedByPsu, and it reads nothing any more. */
+  async revoke(consentId: string, held: AccountReference[], owner: Owner): Promise<Consent> {
+    const consent = await this.findCurrent(consentId, owner);
+    // The bank's fixtures are scenery (decisions §0): only what a TPP or a suite created moves.
+    if (consent.fixture && consent.scenarioId === null) throw notRevocable(consent);
+    if (!isRevocable(consent.status)) throw notRevocable(consent);
+    if (!accessDecidedBy(consent.access, held)) throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the accounts of consent ${consentId}` });
     return this.store.write(async () => {
-      const { entity, accepted } = await this.apply(consent, decision === 'approve' ? { type: 'APPROVE' } : { type: 'DENY' }, decision === 'approve' ? { access } : {});
-      if (!accepted) throw notWaiting(entity); // another decision won the race
-      const redirectUri = await this.authorisations.moveOpen('consent', consentId, { type: decision === 'approve' ? 'FINALISE' : 'FAIL' });
-      return { consent: entity, redirectUri };
+      const { entity, accepted } = await this.apply(consent, { type: 'REVOKE' });
+      if (!accepted) throw notRevocable(entity);
+      return entity;
     });
+  }
+
+  /** Whether `held` covers the accounts of the consent: the check of every decision on it. */
+  isHeldBy(consent: Consent, held: AccountReference[]): boolean {
+    return accessDecidedBy(consent.access, held) !== null;
   }
 
   /** A consent the account holder can still decide on, as the SCA page shows it; 409 otherwise. */
@@ -194,6 +224,9 @@ export class ConsentService implements OnModuleInit {
     };
   }
 }
+
+const notRevocable = ({ id, status, fixture, scenarioId }: Consent) =>
+  new DomainError({ messageId: 'XS2A021E', description: `consent ${id} is ${fixture && scenarioId === null ? "one of the bank's fixtures" : status}, not a valid consent the holder can revoke` });
 
 const notWaiting = ({ id, status }: Consent) =>
   new DomainError({ messageId: 'XS2A021E', description: `consent ${id} is ${status}, not waiting for the account holder` });

@@ -55,13 +55,16 @@ export class PaymentExecutionService implements OnModuleInit {
   /**
    * Inside a write: the machine decides `event` (given the debtor's interimAvailable as it stands
    * now, for the funds rule), and what the new status means is booked: executed at once, pending
-   * until its date, a standing order, or cancelled and taken away again.
+   * until its date, a standing order, or cancelled and taken away again; or refused, with the reason.
    */
   async settle(payment: Payment, event: (available: string | null) => PaymentEvent): Promise<{ entity: Payment; accepted: boolean }> {
     const today = this.clock.today();
     const ledger = await this.ledger.open(accountsOf(payment));
     const from = payment.status;
-    const settled = await applyEvent(this.machine, payment, event(ledger.available(payment.debtorIban)));
+    const decided = event(ledger.available(payment.debtorIban));
+    // The machine refuses a refused creditor first: the reason goes with the RJCT it gives.
+    const reason = decided.type === 'SCA_COMPLETED' && decided.refusal ? { reasonCode: decided.refusal } : {};
+    const settled = await applyEvent(this.machine, payment, decided, reason);
     if (settled.accepted) await this.book(ledger, from, settled.entity, today);
     await ledger.commit(today);
     return settled;

@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Delete, Get, HttpCode, Param, Post, Put, Res, Type } from '@nestjs/common';
+import { applyDecorators, Body, Delete, Get, HttpCode, Param, Post, Res, Type } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import {
   ApiAcceptedResponse,
@@ -13,18 +13,12 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import {
-  AuthorisationListResponse,
-  ScaStatusResponse,
-  StartAuthorisationResponse,
-  toStartAuthorisationResponse,
-  updatePsuDataNotOffered,
-} from '../authorisation/authorisation-response.dto';
 import { Owner, RequestOwner } from '../oauth/owner';
 import { CreatedResource } from '../http/created-resource.interceptor';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { scaRedirectHref } from '../common/links';
-import { TppRedirectUri } from '../http/tpp-redirect-uri.decorator';
+import { announceApproach, ApiScaRequestHeaders, SCA_APPROACH_HEADER, ScaHeaders, ScaRequestHeaders } from '../http/sca-headers.decorator';
+import { AuthorisationService } from '../authorisation/authorisation.service';
 import { RequiresPsuIpAddress, Xs2aController } from '../http/request.guard';
 import { Environment } from '../config/environment';
 import { BulkPaymentDto } from './dto/bulk-payment.dto';
@@ -38,21 +32,17 @@ import {
   toCancellationResponse,
   toInitiationResponse,
   toPaymentResponse,
+  toStatusResponse,
 } from './dto/payment-response.dto';
 import { InstantSepaCreditTransferDto, SepaCreditTransferDto } from './dto/sepa-credit-transfer.dto';
 import { PaymentInitiationService } from './payment-initiation.service';
 import { PAYMENT_PRODUCTS, PaymentType } from './payment-products';
-import { AuthorisationKindSegment, PaymentRoute, productUnknown, underEveryService } from './payment-route.decorator';
+import { PaymentRoute, productUnknown, underEveryService } from './payment-route.decorator';
 import { PaymentBody } from './payment-terms';
 
 const PAYMENT_ID = { name: 'paymentId', example: '3d9a81b3-a47d-4130-8765-a9c0ff861b99' };
 // The payments service offers every product; the others offer a subset (404 PRODUCT_UNKNOWN otherwise).
 const PRODUCT = { name: 'product', enum: [...PAYMENT_PRODUCTS.payments] };
-const AUTHORISATION_ID = { name: 'authorisationId', description: 'an authorisation ID, or authorization_not_yet_available for the first one' };
-/** The two kinds of authorisation a payment has, by the path segment of each. */
-const KINDS = { authorisations: 'payment', 'cancellation-authorisations': 'cancellation' } as const;
-type KindSegment = keyof typeof KINDS;
-const underEveryKind = (suffix = '') => Object.keys(KINDS).flatMap((segment) => underEveryService(`:product/:paymentId/${segment}${suffix}`));
 const PAYMENT_UNKNOWN = { status: 404, type: TppErrorResponse, description: 'PRODUCT_UNKNOWN; RESOURCE_UNKNOWN: no such payment under this product' };
 
 /** The documentation and checks every initiation endpoint shares; `body` is its product's schema. */
@@ -62,8 +52,8 @@ function Initiation(summary: string, body: Type<PaymentBody>): MethodDecorator {
     RequiresPsuIpAddress(),
     ApiOperation({ summary }),
     ApiBody({ type: body }),
-    ApiHeader({ name: 'TPP-Redirect-URI', required: false, description: 'echoed URL-encoded as redirectBackUrl in scaRedirect' }),
-    ApiOkResponse({ type: PaymentInitiationResponse, description: 'stored, RCVD' }),
+    ApiScaRequestHeaders(),
+    ApiOkResponse({ type: PaymentInitiationResponse, description: 'stored, RCVD', headers: SCA_APPROACH_HEADER }),
     CreatedResource(),
   );
 }
@@ -73,37 +63,38 @@ function Initiation(summary: string, body: Type<PaymentBody>): MethodDecorator {
 export class PaymentInitiationController {
   constructor(
     private readonly payments: PaymentInitiationService,
+    private readonly authorisations: AuthorisationService,
     private readonly config: ConfigService<Environment, true>,
   ) {}
 
   @Post('payments/sepa-credit-transfers')
   @Initiation('Initiate a SEPA credit transfer', SepaCreditTransferDto)
-  sepa(@Body() body: SepaCreditTransferDto, @TppRedirectUri() redirectUri: string | undefined, @RequestOwner() owner: Owner): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'payments', product: 'sepa-credit-transfers' }, body, redirectUri, owner);
+  sepa(@Body() body: SepaCreditTransferDto, @ScaRequestHeaders() headers: ScaHeaders, @Res({ passthrough: true }) response: Response, @RequestOwner() owner: Owner): Promise<PaymentInitiationResponse> {
+    return this.initiate({ service: 'payments', product: 'sepa-credit-transfers' }, body, headers, response, owner);
   }
 
   @Post('payments/instant-sepa-credit-transfers')
   @Initiation('Initiate an instant SEPA credit transfer', InstantSepaCreditTransferDto)
-  instant(@Body() body: InstantSepaCreditTransferDto, @TppRedirectUri() redirectUri: string | undefined, @RequestOwner() owner: Owner): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'payments', product: 'instant-sepa-credit-transfers' }, body, redirectUri, owner);
+  instant(@Body() body: InstantSepaCreditTransferDto, @ScaRequestHeaders() headers: ScaHeaders, @Res({ passthrough: true }) response: Response, @RequestOwner() owner: Owner): Promise<PaymentInitiationResponse> {
+    return this.initiate({ service: 'payments', product: 'instant-sepa-credit-transfers' }, body, headers, response, owner);
   }
 
   @Post('payments/cross-border-credit-transfers')
   @Initiation('Initiate a cross-border credit transfer', CrossBorderCreditTransferDto)
-  crossBorder(@Body() body: CrossBorderCreditTransferDto, @TppRedirectUri() redirectUri: string | undefined, @RequestOwner() owner: Owner): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'payments', product: 'cross-border-credit-transfers' }, body, redirectUri, owner);
+  crossBorder(@Body() body: CrossBorderCreditTransferDto, @ScaRequestHeaders() headers: ScaHeaders, @Res({ passthrough: true }) response: Response, @RequestOwner() owner: Owner): Promise<PaymentInitiationResponse> {
+    return this.initiate({ service: 'payments', product: 'cross-border-credit-transfers' }, body, headers, response, owner);
   }
 
   @Post('bulk-payments/sepa-credit-transfers')
   @Initiation('Initiate a bulk of SEPA credit transfers', BulkPaymentDto)
-  bulk(@Body() body: BulkPaymentDto, @TppRedirectUri() redirectUri: string | undefined, @RequestOwner() owner: Owner): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'bulk-payments', product: 'sepa-credit-transfers' }, body, redirectUri, owner);
+  bulk(@Body() body: BulkPaymentDto, @ScaRequestHeaders() headers: ScaHeaders, @Res({ passthrough: true }) response: Response, @RequestOwner() owner: Owner): Promise<PaymentInitiationResponse> {
+    return this.initiate({ service: 'bulk-payments', product: 'sepa-credit-transfers' }, body, headers, response, owner);
   }
 
   @Post('periodic-payments/sepa-credit-transfers')
   @Initiation('Initiate a periodic SEPA credit transfer', PeriodicPaymentDto)
-  periodic(@Body() body: PeriodicPaymentDto, @TppRedirectUri() redirectUri: string | undefined, @RequestOwner() owner: Owner): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'periodic-payments', product: 'sepa-credit-transfers' }, body, redirectUri, owner);
+  periodic(@Body() body: PeriodicPaymentDto, @ScaRequestHeaders() headers: ScaHeaders, @Res({ passthrough: true }) response: Response, @RequestOwner() owner: Owner): Promise<PaymentInitiationResponse> {
+    return this.initiate({ service: 'periodic-payments', product: 'sepa-credit-transfers' }, body, headers, response, owner);
   }
 
   /** Any other product of a known service; declared after the five above, which Express tries first. */
@@ -130,7 +121,7 @@ export class PaymentInitiationController {
   @ApiOkResponse({ type: PaymentStatusResponse })
   @ApiResponse(PAYMENT_UNKNOWN)
   async status(@PaymentRoute() type: PaymentType, @Param('paymentId') paymentId: string, @RequestOwner() owner: Owner): Promise<PaymentStatusResponse> {
-    return { transactionStatus: (await this.payments.find(type, paymentId, owner)).status };
+    return toStatusResponse(await this.payments.find(type, paymentId, owner));
   }
 
   @Delete(underEveryService(':product/:paymentId'))
@@ -139,89 +130,36 @@ export class PaymentInitiationController {
   @ApiParam(PRODUCT)
   @ApiParam(PAYMENT_ID)
   @ApiHeader({ name: 'PSU-IP-Address', required: false, description: "IP address of the account holder's device" })
+  @ApiHeader({ name: 'TPP-Redirect-Preferred', required: false, schema: { type: 'boolean' }, description: 'false: the link to start an embedded cancellation authorisation (with SCA_MODE=redirect)' })
+  @ApiHeader({ name: 'TPP-Decoupled-Preferred', required: false, schema: { type: 'boolean' }, description: 'true: the link to start a decoupled one (with SCA_MODE=redirect)' })
   @ApiNoContentResponse({ description: 'cancelled: status CANC' })
-  @ApiAcceptedResponse({ type: CancellationResponse, description: 'PDNG, or a periodic payment with instalments to come: the cancellation needs authorisation; status unchanged' })
+  @ApiAcceptedResponse({
+    type: CancellationResponse,
+    description: 'PDNG, or a periodic payment with instalments to come: the cancellation needs authorisation; status unchanged',
+    headers: SCA_APPROACH_HEADER,
+  })
   @ApiResponse(PAYMENT_UNKNOWN)
   @ApiResponse({ status: 405, type: TppErrorResponse, description: 'CANCELLATION_INVALID: instant, or already ACSP, RJCT or CANC' })
   async cancel(
     @PaymentRoute() type: PaymentType,
     @Param('paymentId') paymentId: string,
+    @ScaRequestHeaders() headers: ScaHeaders,
     @Res({ passthrough: true }) response: Response,
     @RequestOwner() owner: Owner,
   ): Promise<CancellationResponse | undefined> {
     const outcome = await this.payments.cancel(type, paymentId, owner);
     if (outcome.cancelled) return undefined;
     response.status(202);
-    return toCancellationResponse(outcome.status);
+    const { approach } = await this.authorisations.requestOf(headers);
+    announceApproach(response, headers, approach);
+    return toCancellationResponse(outcome.payment, approach);
   }
 
-  @Post(underEveryKind())
-  @HttpCode(201)
-  @ApiOperation({ summary: 'Start an authorisation of a RCVD payment (authorisations) or of the cancellation of a PDNG one (cancellation-authorisations)' })
-  @ApiParam(PRODUCT)
-  @ApiParam(PAYMENT_ID)
-  @ApiHeader({ name: 'TPP-Redirect-URI', required: false, description: 'where the SCA page sends the account holder back' })
-  @ApiResponse({ status: 201, type: StartAuthorisationResponse })
-  @ApiResponse(PAYMENT_UNKNOWN)
-  @ApiResponse({ status: 405, type: TppErrorResponse, description: 'SERVICE_INVALID: a cancellation authorisation of an instant payment, which can never be cancelled' })
-  @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the payment is not RCVD (authorisations) or not PDNG nor a periodic payment with instalments to come (cancellation-authorisations)' })
-  @CreatedResource()
-  async startAuthorisation(
-    @PaymentRoute() type: PaymentType,
-    @Param('paymentId') paymentId: string,
-    @AuthorisationKindSegment() segment: KindSegment,
-    @TppRedirectUri() redirectUri: string | undefined,
-    @RequestOwner() owner: Owner,
-  ): Promise<StartAuthorisationResponse> {
-    const kind = KINDS[segment];
-    const authorisation = await this.payments.startAuthorisation(type, paymentId, kind, redirectUri, owner);
-    const query = { payment_id: paymentId, service: type.service, product: type.product };
-    const page = kind === 'payment' ? 'payments' : 'payments/cancellation';
-    const scaRedirect = scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), page, query, redirectUri);
-    return toStartAuthorisationResponse(authorisation, scaRedirect, `/v1/${type.service}/${type.product}/${paymentId}/${segment}`);
-  }
-
-  @Get(underEveryKind())
-  @ApiOperation({ summary: 'List the authorisations, or the cancellation authorisations, of a payment' })
-  @ApiParam(PRODUCT)
-  @ApiParam(PAYMENT_ID)
-  @ApiOkResponse({ type: AuthorisationListResponse })
-  @ApiResponse(PAYMENT_UNKNOWN)
-  async authorisations(
-    @PaymentRoute() type: PaymentType,
-    @Param('paymentId') paymentId: string,
-    @AuthorisationKindSegment() segment: KindSegment,
-    @RequestOwner() owner: Owner,
-  ): Promise<AuthorisationListResponse> {
-    return { authorisationIds: await this.payments.authorisationIds(type, paymentId, KINDS[segment], owner) };
-  }
-
-  @Get(underEveryKind('/:authorisationId'))
-  @ApiOperation({ summary: "Read the SCA status of a payment's authorisation or cancellation authorisation" })
-  @ApiParam(PRODUCT)
-  @ApiParam(PAYMENT_ID)
-  @ApiParam(AUTHORISATION_ID)
-  @ApiOkResponse({ type: ScaStatusResponse })
-  @ApiResponse({ ...PAYMENT_UNKNOWN, description: `${PAYMENT_UNKNOWN.description}; RESOURCE_UNKNOWN: no such authorisation` })
-  async scaStatus(
-    @PaymentRoute() type: PaymentType,
-    @Param('paymentId') paymentId: string,
-    @AuthorisationKindSegment() segment: KindSegment,
-    @Param('authorisationId') authorisationId: string,
-    @RequestOwner() owner: Owner,
-  ): Promise<ScaStatusResponse> {
-    return { scaStatus: (await this.payments.findAuthorisation(type, paymentId, KINDS[segment], authorisationId, owner)).status };
-  }
-
-  @Put(underEveryKind('/:authorisationId'))
-  @ApiExcludeEndpoint()
-  updatePsuData(): never {
-    throw updatePsuDataNotOffered();
-  }
-
-  private async initiate(type: PaymentType, body: PaymentBody, redirectUri: string | undefined, owner: Owner): Promise<PaymentInitiationResponse> {
-    const payment = await this.payments.initiate(type, body, redirectUri, owner);
+  private async initiate(type: PaymentType, body: PaymentBody, headers: ScaHeaders, response: Response, owner: Owner): Promise<PaymentInitiationResponse> {
+    const request = await this.authorisations.requestOf(headers);
+    const { payment, authorisation } = await this.payments.initiate(type, body, request, owner);
+    announceApproach(response, headers, request.approach);
     const query = { payment_id: payment.id, service: type.service, product: type.product };
-    return toInitiationResponse(payment, scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'payments', query, redirectUri));
+    return toInitiationResponse(payment, authorisation, scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'payments', query, headers.redirectUri ?? undefined));
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { isOwnedBy, Owner } from '../oauth/owner';
 import { Authorisation, AuthorisationKind } from '../authorisation/authorisation.entity';
-import { AuthorisationService } from '../authorisation/authorisation.service';
+import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
 import { ClockService } from '../clock/clock.service';
 import { DomainError } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
@@ -13,9 +13,10 @@ import type { ScaDecision } from '../authorisation/authorisation.machine';
 import { FailedInstalment } from './failed-instalment.entity';
 import { Payment } from './payment.entity';
 import { contextOf, isPeriodic, PaymentExecutionService } from './payment-execution.service';
-import { initialPaymentStatus, isAwaitingCancellationSca, isAwaitingSca, PaymentEvent, PaymentStatus } from './payment.machine';
+import { initialPaymentStatus, isAwaitingCancellationSca, isAwaitingSca, PaymentEvent } from './payment.machine';
 import { PaymentType } from './payment-products';
 import { checkDates, PaymentBody, termsOf } from './payment-terms';
+import { refusalOf } from './refusals';
 
 /** Whether a payment waits for the holder's decision of this kind of authorisation. */
 const awaits = (payment: Payment, kind: Exclude<AuthorisationKind, 'consent'>): boolean =>
@@ -32,7 +33,7 @@ export class PaymentInitiationService {
   ) {}
 
   /** Stores the payment, RCVD, with its implicit authorisation: once answered 200 both are in the database. */
-  async initiate(type: PaymentType, body: PaymentBody, redirectUri: string | undefined, owner: Owner): Promise<Payment> {
+  async initiate(type: PaymentType, body: PaymentBody, request: AuthorisationRequest, owner: Owner): Promise<{ payment: Payment; authorisation: Authorisation }> {
     checkDates(body, this.clock.today());
     const terms = termsOf(body);
     const payment = Object.assign(new Payment(), {
@@ -42,14 +43,15 @@ export class PaymentInitiationService {
       status: initialPaymentStatus(contextOf({ ...terms, ...type })),
       instalmentsRun: 0,
       lastDueDate: null,
+      reasonCode: null,
       body,
       ownerId: owner ?? null,
     });
-    await this.store.write(async () => {
+    const authorisation = await this.store.write(async () => {
       await this.store.insert(Payment, payment);
-      await this.authorisations.open('payment', payment.id, redirectUri);
+      return this.authorisations.open('payment', payment.id, request);
     });
-    return payment;
+    return { payment, authorisation };
   }
 
   /** The payment as it stands (catchUp). */
@@ -66,14 +68,14 @@ export class PaymentInitiationService {
     if (this.config.get('SCA_MODE', { infer: true }) !== 'auto' || !isAwaitingSca(stored.status)) return stored; // the common read opens no transaction
     return this.store.write(async () => {
       // The holder approves at once; the payment's authorisations are finalised with it.
-      const { entity, accepted } = await this.execution.settle(stored, this.scaCompleted());
+      const { entity, accepted } = await this.execution.settle(stored, this.scaCompleted(stored));
       if (accepted) await this.authorisations.moveOpen('payment', entity.id, { type: 'FINALISE' });
       return entity;
     });
   }
 
   /** DELETE: RCVD is cancelled at once; PDNG needs the holder to authorise the cancellation. */
-  async cancel(type: PaymentType, paymentId: string, owner: Owner): Promise<{ cancelled: true } | { cancelled: false; status: PaymentStatus }> {
+  async cancel(type: PaymentType, paymentId: string, owner: Owner): Promise<{ cancelled: true } | { cancelled: false; payment: Payment }> {
     const stored = await this.findStored(type, paymentId, owner);
     const { entity: payment, accepted } = await this.store.write(async () => {
       const cancelled = await applyEvent(this.execution.machine, stored, { type: 'CANCEL' });
@@ -81,7 +83,7 @@ export class PaymentInitiationService {
       return cancelled;
     });
     if (accepted) return { cancelled: true };
-    if (awaits(payment, 'cancellation')) return { cancelled: false, status: payment.status };
+    if (awaits(payment, 'cancellation')) return { cancelled: false, payment };
     throw cancellationInvalid(payment);
   }
 
@@ -90,13 +92,13 @@ export class PaymentInitiationService {
     type: PaymentType,
     paymentId: string,
     kind: 'payment' | 'cancellation',
-    redirectUri: string | undefined,
+    request: AuthorisationRequest,
     owner: Owner,
   ): Promise<Authorisation> {
     const payment = await this.findStored(type, paymentId, owner);
     if (kind === 'cancellation' && payment.product === 'instant-sepa-credit-transfers') throw cancellationNotOffered(payment);
     if (!awaits(payment, kind)) throw notWaiting(payment);
-    return this.store.write(() => this.authorisations.open(kind, paymentId, redirectUri));
+    return this.store.write(() => this.authorisations.open(kind, paymentId, request));
   }
 
   async authorisationIds(type: PaymentType, paymentId: string, kind: 'payment' | 'cancellation', owner: Owner): Promise<string[]> {
@@ -136,22 +138,28 @@ export class PaymentInitiationService {
     if (!heldIbans.includes(payment.debtorIban)) {
       throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the debtor account of payment ${paymentId}` });
     }
+    return this.store.write(() => this.settle(payment, kind, decision));
+  }
+
+  /**
+   * The effects of a decision, inside a Store.write, once the holder is known to hold the debtor
+   * account (decide). A failed SCA (the third wrong TAN) denies with no holder known.
+   */
+  async settle(payment: Payment, kind: 'payment' | 'cancellation', decision: ScaDecision): Promise<{ payment: Payment; redirectUri: string | null }> {
     const events: Record<typeof kind, Record<ScaDecision, ((available: string | null) => PaymentEvent) | null>> = {
-      payment: { approve: this.scaCompleted(), deny: () => ({ type: 'SCA_DENIED' }) },
+      payment: { approve: this.scaCompleted(payment), deny: () => ({ type: 'SCA_DENIED' }) },
       // A denied cancellation leaves the payment as it is: only its authorisations fail.
       cancellation: { approve: () => ({ type: 'CANCELLATION_AUTHORISED' }), deny: null },
     };
     const event = events[kind][decision];
-    return this.store.write(async () => {
-      let decided = payment;
-      if (event) {
-        const { entity, accepted } = await this.execution.settle(payment, event);
-        if (!accepted) throw notWaiting(entity); // another decision won the race
-        decided = entity;
-      }
-      const redirectUri = await this.authorisations.moveOpen(kind, paymentId, { type: decision === 'approve' ? 'FINALISE' : 'FAIL' });
-      return { payment: decided, redirectUri };
-    });
+    let decided = payment;
+    if (event) {
+      const { entity, accepted } = await this.execution.settle(payment, event);
+      if (!accepted) throw notWaiting(entity); // another decision won the race
+      decided = entity;
+    }
+    const redirectUri = await this.authorisations.moveOpen(kind, payment.id, { type: decision === 'approve' ? 'FINALISE' : 'FAIL' });
+    return { payment: decided, redirectUri };
   }
 
   /** A payment waiting for this kind of decision, as the SCA page shows it; 409 otherwise. */
@@ -176,9 +184,12 @@ export class PaymentInitiationService {
     return { instalmentsRun: payment.instalmentsRun, nextExecutionDate: toCome ? payment.nextExecutionDate : null, failed };
   }
 
-  /** SCA done: the machine then applies the funds rule against the debtor's interimAvailable balance as it stands, then the date. */
-  private scaCompleted(): (available: string | null) => PaymentEvent {
-    return (available) => ({ type: 'SCA_COMPLETED', today: this.clock.today(), available });
+  /**
+   * SCA done: the machine then refuses a payment to a refused creditor (docs/failures.md), applies
+   * the funds rule against the debtor's interimAvailable balance as it stands, then the date.
+   */
+  private scaCompleted(payment: Payment): (available: string | null) => PaymentEvent {
+    return (available) => ({ type: 'SCA_COMPLETED', today: this.clock.today(), available, refusal: refusalOf(payment.body) });
   }
 
   private assertWaiting(payment: Payment, kind: 'payment' | 'cancellation'): Payment {

@@ -46,7 +46,7 @@ describe('payment terms', () => {
 describe('funds rule (Marianne: interimAvailable 2850.49)', () => {
   const outcome = (body: PaymentBody) => {
     const { amount, executionDate } = termsOf(body);
-    return nextStatus(paymentMachine, 'RCVD', { amount, executionDate, instant: false, instalmentsToCome: false }, { type: 'SCA_COMPLETED', today: '2026-03-15', available: '2850.49' });
+    return nextStatus(paymentMachine, 'RCVD', { amount, executionDate, instant: false, instalmentsToCome: false }, { type: 'SCA_COMPLETED', today: '2026-03-15', available: '2850.49', refusal: null });
   };
 
   it('a single payment within the funds passes', () => {

@@ -1,7 +1,10 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { PaymentBody } from './payment-terms';
-import type { PaymentStatus } from './payment.machine';
+import type { PaymentStatus, RejectionReason } from './payment.machine';
 import type { PaymentProduct, PaymentServiceName } from './payment-products';
+
+/** The service and product a payment is addressed under. */
+export type { PaymentType } from './payment-products';
 
 /** A payment a TPP initiated: the body as accepted, and the terms the machine needs as columns. */
 @Entity('payments')
@@ -50,4 +53,8 @@ export class Payment {
   /** The client that created it, in AUTH_MODE=strict: only that client sees it. */
   @Column({ type: 'varchar', length: 64, nullable: true })
   ownerId: string | null;
+
+  /** Why it was rejected, when a refused creditor was the reason (docs/failures.md); null otherwise. */
+  @Column({ type: 'varchar', length: 4, nullable: true })
+  reasonCode: RejectionReason | null;
 }

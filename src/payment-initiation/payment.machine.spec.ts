@@ -1,5 +1,5 @@
 import { nextStatus } from '../common/state-machine';
-import { initialPaymentStatus, isAwaitingCancellationSca, isAwaitingSca, isDue, PaymentContext, PaymentEvent, paymentMachine, PaymentStatus } from './payment.machine';
+import { initialPaymentStatus, isAwaitingCancellationSca, isAwaitingSca, isDue, PaymentContext, PaymentEvent, paymentMachine, PaymentStatus, RejectionReason } from './payment.machine';
 
 const TODAY = '2026-03-15';
 const now: PaymentContext = { amount: '100.00', executionDate: null, instant: false, instalmentsToCome: false };
@@ -9,15 +9,16 @@ const instant: PaymentContext = { ...now, instant: true };
 const running: PaymentContext = { ...later, instalmentsToCome: true };
 const ended: PaymentContext = { ...later };
 
-const completed = (available: string | null): PaymentEvent => ({ type: 'SCA_COMPLETED', today: TODAY, available });
+const completed = (available: string | null, refusal: RejectionReason | null = null): PaymentEvent => ({ type: 'SCA_COMPLETED', today: TODAY, available, refusal });
 const FUNDED = completed('100.00');
 const SHORT = completed('99.99');
 const NO_ACCOUNT = completed(null);
+const REFUSED = completed('100.00', 'AC04');
 const DENIED: PaymentEvent = { type: 'SCA_DENIED' };
 const CANCEL: PaymentEvent = { type: 'CANCEL' };
 const CANCELLATION_AUTHORISED: PaymentEvent = { type: 'CANCELLATION_AUTHORISED' };
 const executeOn = (today: string): PaymentEvent => ({ type: 'EXECUTE', today });
-const ALL_EVENTS = [FUNDED, SHORT, NO_ACCOUNT, DENIED, CANCEL, CANCELLATION_AUTHORISED, executeOn('2099-01-01')];
+const ALL_EVENTS = [FUNDED, SHORT, NO_ACCOUNT, REFUSED, DENIED, CANCEL, CANCELLATION_AUTHORISED, executeOn('2099-01-01')];
 
 describe('payment machine', () => {
   it('starts in RCVD', () => {
@@ -29,6 +30,8 @@ describe('payment machine', () => {
     ['funds short by a cent', 'RCVD', now, SHORT, 'RJCT'],
     ['the debtor is no account of ours', 'RCVD', now, NO_ACCOUNT, 'RJCT'],
     ['future-dated and funded', 'RCVD', later, FUNDED, 'PDNG'],
+    ['a creditor refused, though funded', 'RCVD', now, REFUSED, 'RJCT'],
+    ['a creditor refused, future-dated: the refusal comes first', 'RCVD', later, REFUSED, 'RJCT'],
     ['future-dated but short: funds come first', 'RCVD', later, SHORT, 'RJCT'],
     ['dated today', 'RCVD', { ...now, executionDate: TODAY }, FUNDED, 'ACSP'],
     ['instant and funded', 'RCVD', instant, FUNDED, 'ACSP'],

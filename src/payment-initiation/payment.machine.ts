@@ -16,9 +16,15 @@ export interface PaymentContext {
   instalmentsToCome: boolean;
 }
 
+/** ISO 20022 reasons the creditor's side rejects a payment for (docs/failures.md). */
+export type RejectionReason = 'AC01' | 'AC04' | 'AC06' | 'AM04' | 'MS03';
+
 export type PaymentEvent =
-  /** `available` is the debtor's interimAvailable balance, null when the debtor is no account of ours. */
-  | { type: 'SCA_COMPLETED'; today: string; available: string | null }
+  /**
+   * `available` is the debtor's interimAvailable balance, null when the debtor is no account of
+   * ours; `refusal`, the reason a creditor of the payment is refused for, if one is.
+   */
+  | { type: 'SCA_COMPLETED'; today: string; available: string | null; refusal: RejectionReason | null }
   | { type: 'SCA_DENIED' }
   | { type: 'CANCEL' }
   | { type: 'CANCELLATION_AUTHORISED' }
@@ -34,6 +40,7 @@ export const paymentMachine = setup({
     events: {} as PaymentEvent,
   },
   guards: {
+    isRefused: ({ event }) => event.type === 'SCA_COMPLETED' && event.refusal !== null,
     lacksFunds: ({ context, event }) =>
       event.type === 'SCA_COMPLETED' && (event.available === null || isBelow(event.available, context.amount)),
     isFutureDated: ({ context, event }) =>
@@ -49,8 +56,13 @@ export const paymentMachine = setup({
   states: {
     RCVD: {
       on: {
-        // Decisions §5: funds first, then the date; the first guard that holds wins.
-        SCA_COMPLETED: [{ target: 'RJCT', guard: 'lacksFunds' }, { target: 'PDNG', guard: 'isFutureDated' }, { target: 'ACSP' }],
+        // A refused creditor first, then decisions §5: funds, then the date; the first guard that holds wins.
+        SCA_COMPLETED: [
+          { target: 'RJCT', guard: 'isRefused' },
+          { target: 'RJCT', guard: 'lacksFunds' },
+          { target: 'PDNG', guard: 'isFutureDated' },
+          { target: 'ACSP' },
+        ],
         SCA_DENIED: 'RJCT',
         CANCEL: { target: 'CANC', guard: 'isCancellable' },
       },

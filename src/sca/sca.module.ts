@@ -1,15 +1,18 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import cookieParser from 'cookie-parser';
+import { AuthorisationModule } from '../authorisation/authorisation.module';
 import { ConsentModule } from '../consent/consent.module';
 import { DatabaseModule } from '../database/database.module';
+import { OAuthModule } from '../oauth/oauth.module';
 import { PaymentInitiationModule } from '../payment-initiation/payment-initiation.module';
+import { ConsentAuthorisationController, PaymentAuthorisationController } from './authorisation.controller';
 import { PageCsrf, pageHeaders } from './page-security';
 import { ScaPagesController } from './sca-pages.controller';
 import { ScaService } from './sca.service';
 
 @Module({
-  imports: [DatabaseModule, ConsentModule, PaymentInitiationModule],
-  controllers: [ScaPagesController],
+  imports: [DatabaseModule, OAuthModule, AuthorisationModule, ConsentModule, PaymentInitiationModule],
+  controllers: [ScaPagesController, ConsentAuthorisationController, PaymentAuthorisationController],
   providers: [ScaService, PageCsrf],
   exports: [ScaService],
 })

@@ -2,13 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { Account, Psu } from '../bank/account.entity';
 import { isOwnedBy, Owner } from '../oauth/owner';
-import { DomainError } from '../common/error-catalogue';
+import { DomainError, FormatError } from '../common/error-catalogue';
 import { Store } from '../database/store';
 import type { AccountReference, Consent } from '../consent/consent.entity';
-import type { ScaDecision } from '../authorisation/authorisation.machine';
+import { Authorisation, AuthorisationKind } from '../authorisation/authorisation.entity';
+import { MAX_FAILED_ATTEMPTS, ScaDecision } from '../authorisation/authorisation.machine';
+import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
 import { ConsentService } from '../consent/consent.service';
 import type { Payment } from '../payment-initiation/payment.entity';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
+import type { ScaHeaders } from '../http/sca-headers.decorator';
+import type { UpdatePsuDataDto } from './update-psu-data.dto';
+import { personaOf, STATIC_TAN } from './psu-personas';
 
 /** Who decides: the SCA page checks the password too; the headless control endpoints name the PSU only. */
 export interface PsuLogin {
@@ -16,13 +21,24 @@ export interface PsuLogin {
   password?: string;
 }
 
-/** The account holder's decisions, with the same checks and effects for the pages and the control endpoints. */
+/** What an authorisation is of: a consent, a payment, or a payment's cancellation. */
+export interface ScaTarget {
+  kind: AuthorisationKind;
+  resourceId: string;
+}
+
+/**
+ * The account holder's decisions, with the same checks and effects for every channel: the pages,
+ * the control endpoints, and the embedded and decoupled steps on the authorisation sub-resources
+ * (docs/sca-approaches.md).
+ */
 @Injectable()
 export class ScaService {
   constructor(
     private readonly store: Store,
     private readonly consents: ConsentService,
     private readonly payments: PaymentInitiationService,
+    private readonly authorisations: AuthorisationService,
   ) {}
 
   /** `owner`: the headless control endpoints act for a client (strict mode); the pages for everyone (undefined). */
@@ -41,15 +57,177 @@ export class ScaService {
     return this.payments.decide(paymentId, kind, decision, held.map(({ iban }) => iban), owner);
   }
 
+  /** The holder withdraws a valid consent (the page or the control API). */
+  async revokeConsent(consentId: string, login: PsuLogin, owner: Owner): Promise<Consent> {
+    return this.consents.revoke(consentId, await this.heldBy(login, owner), owner);
+  }
+
   /** The accounts among `ibans`, as the consent page names them. */
   accounts(ibans: string[]): Promise<Account[]> {
     return this.store.read(Account).findBy({ iban: In(ibans) });
   }
 
+  /** What a further authorisation's request opens (AuthorisationService.requestOf). */
+  requestOf(headers: ScaHeaders, target: ScaTarget): Promise<AuthorisationRequest> {
+    return this.authorisations.requestOf(headers, target);
+  }
+
   /**
-   * The accounts of a PSU whose credentials hold; 401 PSU_CREDENTIALS_INVALID otherwise. A client
-   * (strict mode) acts only as the fixture PSUs and its own scenarios' PSUs: another client's
-   * scenario PSU is answered exactly as an unknown one (docs/security.md).
+   * Berlin Group start authorisation on a resource found waiting (`open`): the authorisation,
+   * then what the request carries: a password (startAuthorisationWithPsuAuthentication), or a PSU
+   * to identify (decoupled).
+   */
+  async start(target: ScaTarget, open: () => Promise<Authorisation>, body: UpdatePsuDataDto, request: AuthorisationRequest, owner: Owner): Promise<Authorisation> {
+    if (request.approach === 'DECOUPLED' && request.psuId) await this.heldBy({ psuId: request.psuId }, owner);
+    const authorisation = await open();
+    if (request.approach === 'EMBEDDED' && body.psuData?.password !== undefined) return this.update(target, authorisation, body, request.psuId, owner);
+    return authorisation;
+  }
+
+  /**
+   * Update PSU data (PUT on the sub-resource): the next step of an embedded or decoupled
+   * authorisation; the step is named by the body. A redirect one takes none: the page decides.
+   */
+  async update(target: ScaTarget, authorisation: Authorisation | null, body: UpdatePsuDataDto, psuIdHeader: string | null, owner: Owner): Promise<Authorisation> {
+    // As the bank answers any PUT: its redirect authorisations take no PSU data, and neither does one that is not there.
+    if (authorisation === null || authorisation.approach === 'REDIRECT') throw updatePsuDataNotOffered();
+    if (authorisation.status === 'failed') throw new DomainError({ messageId: 'XS2A034E', description: `authorisation ${authorisation.id} failed: start a new one` });
+    const psuId = psuIdHeader ?? authorisation.psuId;
+    if (authorisation.approach === 'DECOUPLED') return this.identify(authorisation, psuId, owner);
+    if (body.psuData?.password !== undefined) return this.authenticate(target, this.expect(authorisation, 'received'), { psuId: required(psuId), password: body.psuData.password }, owner);
+    if (body.authenticationMethodId !== undefined) return this.selectMethod(this.expect(authorisation, 'psuAuthenticated'), body.authenticationMethodId);
+    if (body.scaAuthenticationData !== undefined) return this.authorise(target, this.expect(authorisation, 'scaMethodSelected'), body.scaAuthenticationData, owner);
+    throw new FormatError('psuData', 'the body must carry psuData.password, authenticationMethodId or scaAuthenticationData');
+  }
+
+  /**
+   * A TPP's read of the SCA status. A decoupled authorisation is the holder's app: a persona that
+   * confirms by itself does so at its set poll (docs/sca-approaches.md, "Test PSUs").
+   */
+  async poll(target: ScaTarget, authorisation: Authorisation, owner: Owner): Promise<Authorisation> {
+    const confirmsAt = authorisation.psuId === null ? null : personaOf(authorisation.psuId).decoupledConfirmsAtPoll;
+    if (authorisation.approach !== 'DECOUPLED' || authorisation.status !== 'started' || confirmsAt === null) return authorisation;
+    const polls = authorisation.polls + 1;
+    if (polls < confirmsAt) {
+      await this.store.write(() => this.store.change(Authorisation).update({ id: authorisation.id }, { polls }));
+      return { ...authorisation, polls };
+    }
+    try {
+      await this.approve(target, { psuId: authorisation.psuId! }, owner);
+    } catch (error) {
+      // The app cannot confirm for a PSU who is unknown, blocked or does not hold the accounts: the SCA fails.
+      if (!(error instanceof DomainError) || !['XS2A022E', 'XS2A033E'].includes(error.details[0].messageId)) throw error;
+      await this.store.write(() => this.settle(target, 'deny'));
+    }
+    return this.reread(authorisation);
+  }
+
+  /** Decoupled: the PSU is named, and the holder's app asks them (started). */
+  private async identify(authorisation: Authorisation, psuId: string | null, owner: Owner): Promise<Authorisation> {
+    const identified = required(psuId);
+    await this.heldBy({ psuId: identified }, owner);
+    return this.step(this.expect(authorisation, 'received'), { type: 'START' }, { psuId: identified });
+  }
+
+  /** Embedded, the password: a PSU with several methods chooses next, one with one gets its TAN, one with none is exempted. */
+  private async authenticate(target: ScaTarget, authorisation: Authorisation, login: Required<PsuLogin>, owner: Owner): Promise<Authorisation> {
+    let held: AccountReference[];
+    try {
+      held = await this.heldBy(login, owner);
+      if (!(await this.holds(target, held))) throw new DomainError({ messageId: 'XS2A022E', description: 'the PSU does not hold the accounts concerned' });
+    } catch (error) {
+      throw await this.counted(target, authorisation, error);
+    }
+    const { scaMethods } = personaOf(login.psuId);
+    if (scaMethods.length === 0) {
+      await this.settle(target, 'approve', held, owner);
+      return this.reread(authorisation);
+    }
+    const implicit = scaMethods.length === 1 ? scaMethods[0].authenticationMethodId : null;
+    return this.step(authorisation, { type: 'AUTHENTICATE', methods: scaMethods.length }, { psuId: login.psuId, scaMethodId: implicit });
+  }
+
+  private async selectMethod(authorisation: Authorisation, methodId: string): Promise<Authorisation> {
+    if (!personaOf(authorisation.psuId!).scaMethods.some(({ authenticationMethodId }) => authenticationMethodId === methodId)) {
+      throw new DomainError({ messageId: 'XS2A035E', path: 'authenticationMethodId', description: `${methodId} is none of the PSU's SCA methods` });
+    }
+    return this.step(authorisation, { type: 'SELECT_METHOD' }, { scaMethodId: methodId });
+  }
+
+  /** Embedded, the TAN: the right one has the effects of an approval at the page. */
+  private async authorise(target: ScaTarget, authorisation: Authorisation, tan: string, owner: Owner): Promise<Authorisation> {
+    if (tan !== STATIC_TAN) throw await this.counted(target, authorisation, new DomainError({ messageId: 'XS2A022E', description: 'wrong TAN' }));
+    await this.approve(target, { psuId: authorisation.psuId! }, owner);
+    return this.reread(authorisation);
+  }
+
+  /**
+   * A wrong password or TAN counts, in its own write, and its 401 is answered; the last allowed
+   * one fails the authorisation and rejects the consent or payment (a cancellation: the payment
+   * stays as it is). Any other refusal (a blocked PSU) is answered as it is, counting nothing.
+   */
+  private async counted(target: ScaTarget, authorisation: Authorisation, error: unknown): Promise<unknown> {
+    if (!(error instanceof DomainError) || error.details[0].messageId !== 'XS2A022E') return error;
+    const failed = await this.store.write(async () => {
+      const failedAttempts = authorisation.failedAttempts + 1;
+      const { entity, accepted } = await this.authorisations.apply(authorisation, { type: 'WRONG_CREDENTIALS' }, { failedAttempts });
+      if (!accepted) throw notAtStep(entity);
+      if (entity.status === 'failed') await this.settle(target, 'deny');
+      return entity.status === 'failed';
+    });
+    const attempts = `${authorisation.failedAttempts + 1} of ${MAX_FAILED_ATTEMPTS} attempts`;
+    const outcome = failed ? `: the authorisation failed and the ${target.kind === 'consent' ? 'consent is rejected' : target.kind === 'payment' ? 'payment is rejected' : 'payment stays as it is'}` : '';
+    return new DomainError({ messageId: 'XS2A022E', description: `${error.message} (${attempts})${outcome}` });
+  }
+
+  /** The approval of `login`'s PSU, with every check of the page (the accounts held). */
+  private async approve(target: ScaTarget, login: PsuLogin, owner: Owner): Promise<void> {
+    await this.settle(target, 'approve', await this.heldBy(login, owner), owner);
+  }
+
+  /**
+   * The decision's effects: with `held`, through decide and its holder check; without (a failed
+   * SCA), inside the caller's write, with no holder known.
+   */
+  private async settle(target: ScaTarget, decision: ScaDecision, held?: AccountReference[], owner?: Owner): Promise<void> {
+    const { kind, resourceId } = target;
+    if (held) {
+      if (kind === 'consent') await this.consents.decide(resourceId, decision, held, owner);
+      else await this.payments.decide(resourceId, kind, decision, held.map(({ iban }) => iban), owner);
+    } else if (kind === 'consent') {
+      await this.consents.settle(await this.consents.findWaiting(resourceId), decision);
+    } else {
+      await this.payments.settle(await this.payments.findWaiting(resourceId, kind), kind, decision);
+    }
+  }
+
+  /** Whether the accounts held cover what the authorisation is for: a consent's accounts, a payment's debtor. */
+  private async holds({ kind, resourceId }: ScaTarget, held: AccountReference[]): Promise<boolean> {
+    if (kind === 'consent') return this.consents.isHeldBy(await this.consents.findWaiting(resourceId), held);
+    const { debtorIban } = await this.payments.findWaiting(resourceId, kind);
+    return held.some(({ iban }) => iban === debtorIban);
+  }
+
+  private async step(authorisation: Authorisation, event: Parameters<AuthorisationService['apply']>[1], also: Partial<Authorisation>): Promise<Authorisation> {
+    const { entity, accepted } = await this.store.write(() => this.authorisations.apply(authorisation, event, also));
+    if (!accepted) throw notAtStep(entity); // another step won the race
+    return entity;
+  }
+
+  private expect(authorisation: Authorisation, status: Authorisation['status']): Authorisation {
+    if (authorisation.status !== status) throw notAtStep(authorisation);
+    return authorisation;
+  }
+
+  private async reread({ id }: Authorisation): Promise<Authorisation> {
+    return (await this.store.findByKey(Authorisation, id))!;
+  }
+
+  /**
+   * The accounts of a PSU whose credentials hold; 401 PSU_CREDENTIALS_INVALID otherwise, 403
+   * SERVICE_BLOCKED for a blocked one. A client (strict mode) acts only as the fixture PSUs and
+   * its own scenarios' PSUs: another client's scenario PSU is answered exactly as an unknown one
+   * (docs/security.md).
    */
   private async heldBy({ psuId, password }: PsuLogin, owner: Owner): Promise<AccountReference[]> {
     const psu = await this.store.read(Psu).findOneBy({ psuId });
@@ -57,7 +235,24 @@ export class ScaService {
     if (!psu || foreign || (password !== undefined && password !== psu.password)) {
       throw new DomainError({ messageId: 'XS2A022E', description: 'unknown PSU ID or wrong password' });
     }
+    if (personaOf(psuId).blocked) throw new DomainError({ messageId: 'XS2A033E', description: `PSU ${psuId} is blocked by the bank` });
     const accounts = await this.store.read(Account).find({ where: { psuId }, order: { iban: 'ASC' } });
     return accounts.map(({ iban, currency }) => ({ iban, currency }));
   }
 }
+
+/** The PSU-ID header names whose password or app it is. */
+function required(psuId: string | null): string {
+  if (!psuId) throw new FormatError('PSU-ID', 'PSU-ID must name the PSU');
+  return psuId;
+}
+
+const notAtStep = ({ id, status }: Authorisation) =>
+  new DomainError({ messageId: 'XS2A036E', description: `authorisation ${id} is ${status}: this step does not apply to it now` });
+
+/**
+ * PUT on a redirect authorisation: it updates no PSU data, the SCA page decides. Berlin Group's
+ * 405 SERVICE_INVALID answers it rather than "no route".
+ */
+export const updatePsuDataNotOffered = (): DomainError =>
+  new DomainError({ messageId: 'XS2A031E', description: 'PUT on an authorisation is not offered: the sandbox uses the redirect approach, follow scaRedirect' });

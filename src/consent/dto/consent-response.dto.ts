@@ -1,13 +1,19 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
+import type { Authorisation } from '../../authorisation/authorisation.entity';
+import { nextStepLinks, psuMessageOf, ScaLinks } from '../../authorisation/authorisation-response.dto';
 import { href, Href } from '../../common/links';
 import type { AccountReference, Consent } from '../consent.entity';
 import type { ConsentStatus } from '../consent.machine';
 
-const CONSENT_STATUSES = ['received', 'valid', 'rejected', 'expired', 'terminatedByTpp'];
+const CONSENT_STATUSES = ['received', 'valid', 'rejected', 'expired', 'terminatedByTpp', 'revokedByPsu'];
 
-export class ConsentLinks {
-  @ApiProperty({ type: Href, example: { href: 'http://localhost:3000/sca/consents?consent_id=e6151d43-dca8-4fe1-b139-3a89bfeb57a2&redirectBackUrl=https%3A%2F%2Ftpp.example%2Fcallback' } })
-  scaRedirect: Href;
+export class ConsentLinks extends OmitType(ScaLinks, ['scaRedirect']) {
+  @ApiPropertyOptional({
+    type: Href,
+    description: 'redirect (the bank\'s answer): the SCA page',
+    example: { href: 'http://localhost:3000/sca/consents?consent_id=e6151d43-dca8-4fe1-b139-3a89bfeb57a2&redirectBackUrl=https%3A%2F%2Ftpp.example%2Fcallback' },
+  })
+  scaRedirect?: Href;
 
   @ApiProperty({ type: Href, example: { href: '/v1/consents/e6151d43-dca8-4fe1-b139-3a89bfeb57a2' } })
   self: Href;
@@ -32,8 +38,8 @@ export class ConsentCreatedResponse {
   @ApiProperty({ type: Object, nullable: true, example: null })
   challengeData: null;
 
-  @ApiProperty({ type: String, nullable: true, example: null })
-  psuMessage: null;
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'decoupled: what the TPP shows the holder' })
+  psuMessage: string | null;
 
   @ApiProperty({ type: ConsentLinks })
   _links: ConsentLinks;
@@ -117,15 +123,21 @@ export function toAccountReferenceResponse({ iban, currency }: AccountReference)
   return { iban, bban: null, pan: null, maskedPan: null, msisdn: null, currency };
 }
 
-export function toConsentCreatedResponse(consentId: string, consentStatus: ConsentStatus, scaRedirect: Href): ConsentCreatedResponse {
+/**
+ * The bank's answer, with the redirect page; for an embedded or decoupled authorisation, the link
+ * to its next step instead, and (decoupled) what the holder is told (docs/sca-approaches.md).
+ */
+export function toConsentCreatedResponse(consentId: string, consentStatus: ConsentStatus, authorisation: Authorisation | null, scaRedirect: Href): ConsentCreatedResponse {
+  const self = { self: href(`/v1/consents/${consentId}`), status: href(`/v1/consents/${consentId}/status`) };
+  const other = authorisation !== null && authorisation.approach !== 'REDIRECT';
   return {
     consentStatus,
     consentId,
     scaMethods: null,
     chosenScaMethod: null,
     challengeData: null,
-    psuMessage: null,
-    _links: { scaRedirect, self: href(`/v1/consents/${consentId}`), status: href(`/v1/consents/${consentId}/status`) },
+    psuMessage: (other && psuMessageOf(authorisation).psuMessage) || null,
+    _links: other ? { ...nextStepLinks(authorisation, `/v1/consents/${consentId}/authorisations/${authorisation.id}`), ...self } : { scaRedirect, ...self },
   };
 }
 

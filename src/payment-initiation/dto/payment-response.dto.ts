@@ -1,7 +1,10 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
+import type { Authorisation, ScaApproach } from '../../authorisation/authorisation.entity';
+import { nextStepLinks, psuMessageOf, ScaLinks } from '../../authorisation/authorisation-response.dto';
 import { href, Href } from '../../common/links';
 import type { Payment } from '../payment.entity';
-import type { PaymentStatus } from '../payment.machine';
+import type { PaymentStatus, RejectionReason } from '../payment.machine';
+import { rejectionMessage } from '../refusals';
 import { BulkPaymentDto } from './bulk-payment.dto';
 import { CrossBorderCreditTransferDto } from './cross-border-credit-transfer.dto';
 import { PeriodicPaymentDto } from './periodic-payment.dto';
@@ -19,9 +22,13 @@ export const PAYMENT_BODY_TYPES = {
   'periodic-payments/sepa-credit-transfers': PeriodicPaymentDto,
 } as const;
 
-export class PaymentLinks {
-  @ApiProperty({ type: Href, example: { href: 'http://localhost:3000/sca/payments?payment_id=3d9a81b3-a47d-4130-8765-a9c0ff861b99&service=payments&product=sepa-credit-transfers' } })
-  scaRedirect: Href;
+export class PaymentLinks extends OmitType(ScaLinks, ['scaRedirect', 'scaStatus']) {
+  @ApiPropertyOptional({
+    type: Href,
+    description: "redirect (the bank's answer): the SCA page",
+    example: { href: 'http://localhost:3000/sca/payments?payment_id=3d9a81b3-a47d-4130-8765-a9c0ff861b99&service=payments&product=sepa-credit-transfers' },
+  })
+  scaRedirect?: Href;
 
   @ApiProperty({ type: Href, example: { href: PAYMENT } })
   self: Href;
@@ -46,6 +53,9 @@ export class PaymentInitiationResponse {
   @ApiProperty({ type: PaymentLinks })
   _links: PaymentLinks;
 
+  @ApiPropertyOptional({ example: 'Please confirm in your SandboxBank app.', description: 'decoupled: what the TPP shows the holder' })
+  psuMessage?: string;
+
   @ApiProperty({ type: 'array', items: { type: 'object' }, example: [] })
   tppMessages: never[];
 }
@@ -53,11 +63,23 @@ export class PaymentInitiationResponse {
 export class PaymentStatusResponse {
   @ApiProperty({ enum: STATUSES, example: 'ACSP' })
   transactionStatus: PaymentStatus;
+
+  @ApiPropertyOptional({ enum: ['AC01', 'AC04', 'AC06', 'AM04', 'MS03'], description: 'RJCT by a refused creditor (docs/failures.md): the ISO 20022 reason' })
+  transactionStatusReason?: RejectionReason;
+
+  @ApiPropertyOptional({ example: 'Rejected (AC04): the creditor account is closed.', description: 'RJCT by a refused creditor: the reason in words' })
+  psuMessage?: string;
 }
 
 export class CancellationLinks {
-  @ApiProperty({ type: Href, example: { href: 'cancellation_authorisation_not_available' } })
-  startAuthorisation: Href;
+  @ApiPropertyOptional({ type: Href, description: "the bank's fixed text: no link", example: { href: 'cancellation_authorisation_not_available' } })
+  startAuthorisation?: Href;
+
+  @ApiPropertyOptional({ type: Href, description: 'embedded: POST the password here', example: { href: `${PAYMENT}/cancellation-authorisations` } })
+  startAuthorisationWithPsuAuthentication?: Href;
+
+  @ApiPropertyOptional({ type: Href, description: 'decoupled: POST here with the PSU-ID header', example: { href: `${PAYMENT}/cancellation-authorisations` } })
+  startAuthorisationWithPsuIdentification?: Href;
 }
 
 export class CancellationResponse {
@@ -71,20 +93,29 @@ export class CancellationResponse {
   _links: CancellationLinks;
 }
 
-export function toInitiationResponse({ id, service, product, status }: Payment, scaRedirect: Href): PaymentInitiationResponse {
+/**
+ * The bank's answer, with the redirect page; for an embedded or decoupled authorisation, the link
+ * to its next step instead, and (decoupled) what the holder is told (docs/sca-approaches.md).
+ */
+export function toInitiationResponse({ id, service, product, status }: Payment, authorisation: Authorisation, scaRedirect: Href): PaymentInitiationResponse {
   const self = `/v1/${service}/${product}/${id}`;
-  return {
-    transactionStatus: status,
-    paymentId: id,
-    scaMethods: [],
-    _links: {
-      scaRedirect,
-      self: href(self),
-      status: href(`${self}/status`),
-      scaStatus: href(`${self}/authorisations/authorization_not_yet_available`),
-    },
-    tppMessages: [],
-  };
+  const links = { self: href(self), status: href(`${self}/status`) };
+  if (authorisation.approach === 'REDIRECT') {
+    return {
+      transactionStatus: status,
+      paymentId: id,
+      scaMethods: [],
+      _links: { scaRedirect, ...links, scaStatus: href(`${self}/authorisations/authorization_not_yet_available`) },
+      tppMessages: [],
+    };
+  }
+  const { scaStatus, ...next } = nextStepLinks(authorisation, `${self}/authorisations/${authorisation.id}`);
+  return { transactionStatus: status, paymentId: id, scaMethods: [], _links: { ...next, ...links, scaStatus }, ...psuMessageOf(authorisation), tppMessages: [] };
+}
+
+/** The status; a payment a refused creditor rejected says why (docs/failures.md). */
+export function toStatusResponse({ status, reasonCode }: Payment): PaymentStatusResponse {
+  return reasonCode === null ? { transactionStatus: status } : { transactionStatus: status, transactionStatusReason: reasonCode, psuMessage: rejectionMessage(reasonCode) };
 }
 
 /** The fields a product's payment object echoes, in order: DTO fields are own properties in declaration order (ES2022 class fields). */
@@ -114,7 +145,16 @@ export function toPaymentResponse({ service, product, body, status }: Payment): 
   return { ...Object.fromEntries(fields.map((field) => [field, echoed[field] ?? null])), transactionStatus: status };
 }
 
-/** The sandbox cannot authorise a cancellation yet: the link is the bank's fixed text. */
-export function toCancellationResponse(status: PaymentStatus): CancellationResponse {
-  return { transactionStatus: status, scaMethods: [], _links: { startAuthorisation: href('cancellation_authorisation_not_available') } };
+/**
+ * The bank's answer carries its fixed text, no link (the redirect page is reached by starting a
+ * cancellation authorisation); a TPP that prefers embedded or decoupled gets the link to start one.
+ */
+export function toCancellationResponse(payment: Payment, approach: ScaApproach): CancellationResponse {
+  const start = `/v1/${payment.service}/${payment.product}/${payment.id}/cancellation-authorisations`;
+  const links: Record<ScaApproach, CancellationLinks> = {
+    REDIRECT: { startAuthorisation: href('cancellation_authorisation_not_available') },
+    EMBEDDED: { startAuthorisationWithPsuAuthentication: href(start) },
+    DECOUPLED: { startAuthorisationWithPsuIdentification: href(start) },
+  };
+  return { transactionStatus: payment.status, scaMethods: [], _links: links[approach] };
 }

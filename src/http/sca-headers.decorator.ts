@@ -1,0 +1,76 @@
+import { applyDecorators, createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
+import { isURL } from 'class-validator';
+import type { Request, Response } from 'express';
+import type { ScaApproach } from '../authorisation/authorisation.entity';
+import { FormatError } from '../common/error-catalogue';
+
+/** What a request says of the SCA it asks for (Berlin Group headers, docs/sca-approaches.md). */
+export interface ScaHeaders {
+  /** The approach the TPP prefers; null when it states no preference (the bank's redirect). */
+  preferred: ScaApproach | null;
+  psuId: string | null;
+  redirectUri: string | null;
+  nokRedirectUri: string | null;
+}
+
+/** A Berlin Group boolean header: "true", "false", or absent. */
+function booleanHeader(request: Request, name: string): boolean | null {
+  const value = request.header(name);
+  if (value === undefined) return null;
+  if (value !== 'true' && value !== 'false') throw new FormatError(name, `${name} must be true or false`);
+  return value === 'true';
+}
+
+function uriHeader(request: Request, name: string): string | null {
+  const value = request.header(name);
+  if (value === undefined) return null;
+  if (!isURL(value, { require_protocol: true, require_tld: false, protocols: ['http', 'https'] })) {
+    throw new FormatError(name, `${name} must be an absolute http or https URL`);
+  }
+  return value;
+}
+
+/**
+ * The Berlin Group way to ask for an approach: TPP-Decoupled-Preferred: true asks for decoupled,
+ * TPP-Redirect-Preferred: false for embedded, TPP-Redirect-Preferred: true for redirect.
+ */
+export function preferredApproach(redirectPreferred: boolean | null, decoupledPreferred: boolean | null): ScaApproach | null {
+  if (decoupledPreferred === true) return 'DECOUPLED';
+  if (redirectPreferred === false) return 'EMBEDDED';
+  return redirectPreferred === true ? 'REDIRECT' : null;
+}
+
+export const ScaRequestHeaders = createParamDecorator((_: unknown, context: ExecutionContext): ScaHeaders => {
+  const request = context.switchToHttp().getRequest<Request>();
+  const psuId = request.header('psu-id');
+  return {
+    preferred: preferredApproach(booleanHeader(request, 'TPP-Redirect-Preferred'), booleanHeader(request, 'TPP-Decoupled-Preferred')),
+    psuId: psuId ? psuId : null,
+    redirectUri: uriHeader(request, 'TPP-Redirect-URI'),
+    nokRedirectUri: uriHeader(request, 'TPP-Nok-Redirect-URI'),
+  };
+});
+
+/** The ASPSP-SCA-Approach header, on answers to a request that stated a preference: a client that states none sees the bank's answers unchanged. */
+export function announceApproach(response: Response, headers: ScaHeaders, approach: ScaApproach): void {
+  if (headers.preferred !== null) response.setHeader('ASPSP-SCA-Approach', approach);
+}
+
+/** The ASPSP-SCA-Approach response header, as the OpenAPI document lists it on the answers that may carry it. */
+export const SCA_APPROACH_HEADER = {
+  'ASPSP-SCA-Approach': {
+    description: 'the approach in force (REDIRECT, EMBEDDED, DECOUPLED), on answers to a request that stated a preference',
+    schema: { type: 'string', enum: ['REDIRECT', 'EMBEDDED', 'DECOUPLED'] },
+  },
+};
+
+/** The request headers that choose the approach and where the holder goes back to, documented once for every operation that reads them. */
+export const ApiScaRequestHeaders = (): MethodDecorator =>
+  applyDecorators(
+    ApiHeader({ name: 'TPP-Redirect-URI', required: false, description: 'where the SCA page sends the account holder back (echoed URL-encoded as redirectBackUrl in scaRedirect)' }),
+    ApiHeader({ name: 'TPP-Nok-Redirect-URI', required: false, description: 'where the SCA page sends the account holder after a denial or a failure, instead of TPP-Redirect-URI' }),
+    ApiHeader({ name: 'TPP-Redirect-Preferred', required: false, schema: { type: 'boolean' }, description: 'false: the embedded approach (with SCA_MODE=redirect)' }),
+    ApiHeader({ name: 'TPP-Decoupled-Preferred', required: false, schema: { type: 'boolean' }, description: 'true: the decoupled approach (with SCA_MODE=redirect)' }),
+    ApiHeader({ name: 'PSU-ID', required: false, description: 'the test PSU who authorises (embedded, decoupled)', example: 'susanne.mustermann' }),
+  );

@@ -1,0 +1,16 @@
+import type { Authorisation } from '../authorisation/authorisation.entity';
+import { nextStepLinks, psuMessageOf, ScaStepResponse } from '../authorisation/authorisation-response.dto';
+import { CHALLENGE_DATA, personaOf } from './psu-personas';
+
+/** Berlin Group's answer to a step of embedded or decoupled SCA (docs/sca-approaches.md): what the status asks for next. */
+export function toScaStepResponse(authorisation: Authorisation, path: string): ScaStepResponse {
+  const methods = authorisation.psuId === null ? [] : personaOf(authorisation.psuId).scaMethods;
+  const chosen = methods.find(({ authenticationMethodId }) => authenticationMethodId === authorisation.scaMethodId);
+  return {
+    scaStatus: authorisation.status,
+    ...(authorisation.status === 'psuAuthenticated' ? { scaMethods: methods } : {}),
+    ...(authorisation.status === 'scaMethodSelected' && chosen ? { chosenScaMethod: chosen, challengeData: CHALLENGE_DATA } : {}),
+    ...psuMessageOf(authorisation),
+    _links: nextStepLinks(authorisation, path),
+  };
+}
