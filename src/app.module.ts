@@ -6,6 +6,7 @@ import { OAuthModule } from './oauth/oauth.module';
 import { BerlinGroupExceptionFilter } from './http/berlin-group-exception.filter';
 import { BerlinGroupAnswers } from './http/berlin-group-profile';
 import { ClockModule } from './clock/clock.module';
+import { ConditionsModule } from './conditions/conditions.module';
 import { GracefulStop } from './http/graceful-stop';
 import { RequestLoggingModule } from './http/request-logging';
 import { createValidationPipe } from './http/validation.pipe';
@@ -33,6 +34,7 @@ export class AppModule {
         RequestLoggingModule,
         DatabaseModule,
         ClockModule,
+        ConditionsModule,
         OAuthModule,
         ConsentModule,
         AccountInformationModule,

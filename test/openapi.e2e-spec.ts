@@ -93,8 +93,13 @@ describe('the OpenAPI document', () => {
         expect(Object.keys(paths[base].post.responses).sort()).toEqual(withCommon(['201', '400', '401', '404', '405', '409']));
         expect(Object.keys(paths[base].get.responses).sort()).toEqual(withCommon(['200', '400', '401', '404']));
         expect(Object.keys(paths[`${base}/{authorisationId}`].get.responses).sort()).toEqual(withCommon(['200', '400', '401', '404']));
+        expect(Object.keys(paths[`${base}/{authorisationId}`].put.responses).sort()).toEqual(withCommon(['200', '400', '401', '403', '404', '405', '409']));
+        expect(headersOf(paths[base].post)).toEqual(expect.arrayContaining(['TPP-Redirect-Preferred', 'TPP-Decoupled-Preferred', 'PSU-ID', 'TPP-Nok-Redirect-URI']));
       }
     }
+    expect(Object.keys(paths['/v1/consents/{consentId}/authorisations/{authorisationId}'].put.responses).sort()).toEqual(withCommon(['200', '400', '401', '403', '404', '405', '409']));
+    expect(headersOf(paths['/v1/consents'].post)).toEqual(expect.arrayContaining(['TPP-Redirect-Preferred', 'TPP-Decoupled-Preferred', 'PSU-ID', 'TPP-Nok-Redirect-URI']));
+    expect(paths['/v1/consents'].post.responses['200'].headers).toEqual({ 'ASPSP-SCA-Approach': expect.objectContaining({ schema: { type: 'string', enum: ['REDIRECT', 'EMBEDDED', 'DECOUPLED'] } }) });
   });
 
   it('documents the sandbox control endpoints under their own tag, the bearer token optional (AUTH_MODE=strict only)', () => {
@@ -102,6 +107,8 @@ describe('the OpenAPI document', () => {
     expect(control.map(([path]) => path).sort()).toEqual([
       '/sandbox/clock',
       '/sandbox/clock/advance',
+      '/sandbox/conditions',
+      '/sandbox/consents/{consentId}/revocation',
       '/sandbox/payments/{paymentId}/instalments',
       '/sandbox/sca/consents/{consentId}',
       '/sandbox/sca/payments/{paymentId}',

@@ -154,16 +154,21 @@ export class ConsentService implements OnModuleInit {
 
   /** The account holder withdraws a valid consent at the bank (docs/failures.md): revokedByPsu, and it reads nothing any more. */
   async revoke(consentId: string, held: AccountReference[], owner: Owner): Promise<Consent> {
-    const consent = await this.findCurrent(consentId, owner);
-    // The bank's fixtures are scenery (decisions §0): only what a TPP or a suite created moves.
-    if (consent.fixture && consent.scenarioId === null) throw notRevocable(consent);
-    if (!isRevocable(consent.status)) throw notRevocable(consent);
+    const consent = await this.findRevocable(consentId, owner);
     if (!accessDecidedBy(consent.access, held)) throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the accounts of consent ${consentId}` });
     return this.store.write(async () => {
       const { entity, accepted } = await this.apply(consent, { type: 'REVOKE' });
       if (!accepted) throw notRevocable(entity);
       return entity;
     });
+  }
+
+  /** A valid consent the holder can revoke, as the revocation page shows it; 409 otherwise. */
+  async findRevocable(consentId: string, owner: Owner): Promise<Consent> {
+    const consent = await this.findCurrent(consentId, owner);
+    // The bank's fixtures are scenery (decisions §0): only what a TPP or a suite created moves.
+    if ((consent.fixture && consent.scenarioId === null) || !isRevocable(consent.status)) throw notRevocable(consent);
+    return consent;
   }
 
   /** Whether `held` covers the accounts of the consent: the check of every decision on it. */

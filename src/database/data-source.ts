@@ -18,11 +18,12 @@ import { Environment } from '../config/environment';
 import { Payment } from '../payment-initiation/payment.entity';
 import { FailedInstalment } from '../payment-initiation/failed-instalment.entity';
 import { Authorisation } from '../authorisation/authorisation.entity';
+import { BankConditions } from '../conditions/bank-conditions.entity';
 
 /** Where the data lives: DATABASE_URL (PostgreSQL) when set, else the SQLite file at DATABASE_PATH. */
 export type DatabaseSetting = Pick<Environment, 'DATABASE_PATH' | 'DATABASE_URL'>;
 
-const entities = [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock, SandboxSecret, TppClient, AccessToken, AccessCount, FailedInstalment];
+const entities = [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock, SandboxSecret, TppClient, AccessToken, AccessCount, FailedInstalment, BankConditions];
 // Listed as classes, not globs, so the same list works from ts-jest and from dist/.
 const migrations = [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000, Hardening1795600000000, SharedState1795700000000, LivingBank1795800000000, ScaApproaches1795900000000];
 

@@ -7,6 +7,7 @@ import { FormatError } from '../common/error-catalogue';
 import type { OwnedRequest } from '../oauth/owner';
 import { TokenService } from '../oauth/token.service';
 import { TppErrorResponse } from './error-response.dto';
+import { BankConditionsGuard, MAX_DELAY_MS } from '../conditions/bank-conditions.service';
 
 /** What a route asks of a request before anything else (docs/behaviour.md, "Requests"); a method's checks add to its controller's. */
 interface RequestChecks {
@@ -74,7 +75,8 @@ export function Xs2aController(path: string): ClassDecorator {
     ...COMMON_ERRORS,
     Controller(`v1/${path}`),
     Checks({ token: 'always', requestId: true }),
-    UseGuards(RequestGuard),
+    // The bank's conditions first (docs/failures.md): in maintenance even a bad token gets 503.
+    UseGuards(BankConditionsGuard, RequestGuard),
     ApiBearerAuth(),
     ApiHeader({
       name: 'X-Request-ID',
@@ -84,6 +86,9 @@ export function Xs2aController(path: string): ClassDecorator {
     }),
     ApiResponse({ status: 400, description: 'FORMAT_ERROR: a header, parameter or field is missing or malformed', type: TppErrorResponse }),
     ApiResponse({ status: 401, description: 'TOKEN_INVALID: no bearer token (or, in AUTH_MODE=strict, not one the sandbox issued); TOKEN_EXPIRED', type: TppErrorResponse }),
+    ApiHeader({ name: 'X-Sandbox-Delay', required: false, description: `sandbox trigger: answer after this many milliseconds (0 to ${MAX_DELAY_MS})` }),
+    ApiHeader({ name: 'X-Sandbox-Maintenance', required: false, description: 'sandbox trigger: true answers 503 SERVICE_UNAVAILABLE, as in maintenance' }),
+    ApiResponse({ status: 503, description: 'SERVICE_UNAVAILABLE: the database is full or unavailable, or the bank is in maintenance; nothing changed', type: TppErrorResponse }),
   );
 }
 

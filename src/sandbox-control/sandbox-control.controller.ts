@@ -8,12 +8,14 @@ import { ConsentStatusResponse } from '../consent/dto/consent-response.dto';
 import { PaymentStatusResponse } from '../payment-initiation/dto/payment-response.dto';
 import { ScaService } from '../sca/sca.service';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
-import { AdvanceClockDto, ClockDto, InstalmentsResponse, ScaDecisionDto } from './sandbox-control.dto';
+import { AdvanceClockDto, BankConditionsDto, ClockDto, InstalmentsResponse, RevocationDto, ScaDecisionDto } from './sandbox-control.dto';
+import { BankConditionsService } from '../conditions/bank-conditions.service';
 import { SandboxControlService } from './sandbox-control.service';
 import { CreateScenarioDto, ScenarioResponse } from './scenario.dto';
 import { ScenarioService } from './scenario.service';
 
 const PSU_INVALID = { status: 401, type: TppErrorResponse, description: 'PSU_CREDENTIALS_INVALID: unknown PSU, or one who does not hold the accounts concerned' } as const;
+const PSU_BLOCKED = { status: 403, type: TppErrorResponse, description: 'SERVICE_BLOCKED: the PSU is blocked' } as const;
 const NOT_WAITING = { status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: not waiting for a decision' } as const;
 
 /**
@@ -29,6 +31,7 @@ export class SandboxControlController {
     private readonly clock: ClockService,
     private readonly scenarios: ScenarioService,
     private readonly payments: PaymentInitiationService,
+    private readonly conditions: BankConditionsService,
   ) {}
 
   @Post('scenarios')
@@ -52,7 +55,7 @@ export class SandboxControlController {
   @ApiOperation({ summary: 'Approve or deny a consent as a test PSU, as the SCA page would' })
   @ApiOkResponse({ type: ConsentStatusResponse })
   @ApiResponse(PSU_INVALID)
-  @ApiResponse({ status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN' })
+  @ApiResponse({ status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN; SERVICE_BLOCKED: the PSU is blocked' })
   @ApiResponse(NOT_WAITING)
   async decideConsent(
     @Param('consentId') consentId: string,
@@ -67,6 +70,7 @@ export class SandboxControlController {
   @ApiOperation({ summary: 'Approve or deny a payment as a test PSU: approval applies the funds and date rules' })
   @ApiOkResponse({ type: PaymentStatusResponse })
   @ApiResponse(PSU_INVALID)
+  @ApiResponse(PSU_BLOCKED)
   @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN' })
   @ApiResponse(NOT_WAITING)
   async decidePayment(
@@ -82,6 +86,7 @@ export class SandboxControlController {
   @ApiOperation({ summary: 'Approve or deny the cancellation of a PDNG payment: approval makes it CANC' })
   @ApiOkResponse({ type: PaymentStatusResponse })
   @ApiResponse(PSU_INVALID)
+  @ApiResponse(PSU_BLOCKED)
   @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN' })
   @ApiResponse(NOT_WAITING)
   async decideCancellation(
@@ -90,6 +95,31 @@ export class SandboxControlController {
     @RequestOwner() owner: Owner,
   ): Promise<PaymentStatusResponse> {
     return { transactionStatus: (await this.sca.decidePayment(paymentId, 'cancellation', decision, { psuId }, owner)).payment.status };
+  }
+
+  @Post('consents/:consentId/revocation')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Revoke a valid consent as the PSU who holds its accounts, as at the bank: revokedByPsu, and it reads nothing any more' })
+  @ApiOkResponse({ type: ConsentStatusResponse })
+  @ApiResponse(PSU_INVALID)
+  @ApiResponse({ status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN; SERVICE_BLOCKED: the PSU is blocked' })
+  @ApiResponse({ status: 409, type: TppErrorResponse, description: "STATUS_INVALID: not valid, or one of the bank's fixtures" })
+  async revokeConsent(@Param('consentId') consentId: string, @Body() { psuId }: RevocationDto, @RequestOwner() owner: Owner): Promise<ConsentStatusResponse> {
+    return { consentStatus: (await this.sca.revokeConsent(consentId, { psuId }, owner)).status };
+  }
+
+  @Get('conditions')
+  @ApiOperation({ summary: "Read the bank's conditions: maintenance and delay" })
+  @ApiOkResponse({ type: BankConditionsDto })
+  readConditions(): BankConditionsDto {
+    return this.conditions.get();
+  }
+
+  @Put('conditions')
+  @ApiOperation({ summary: "Set the bank's conditions: maintenance (every /v1 request answers 503) and a delay of every /v1 answer, until set back" })
+  @ApiOkResponse({ type: BankConditionsDto })
+  setConditions(@Body() conditions: BankConditionsDto): Promise<BankConditionsDto> {
+    return this.conditions.set({ maintenance: conditions.maintenance, delayMs: conditions.delayMs });
   }
 
   @Get('payments/:paymentId/instalments')

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsInt, IsNotEmpty, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsString, Max, MaxLength, Min } from 'class-validator';
+import { MAX_DELAY_MS } from '../conditions/bank-conditions.service';
 import { IsDateOnly } from '../common/validators';
 import type { ScaDecision } from '../authorisation/authorisation.machine';
 
@@ -52,4 +53,24 @@ export class InstalmentsResponse {
 
   @ApiProperty({ type: [FailedInstalmentResponse], description: 'the instalments that booked nothing, in order' })
   failed: FailedInstalmentResponse[];
+}
+
+export class BankConditionsDto {
+  @ApiProperty({ example: false, description: 'true: every /v1 request answers 503 SERVICE_UNAVAILABLE until set back to false' })
+  @IsBoolean()
+  maintenance: boolean;
+
+  @ApiProperty({ example: 0, minimum: 0, maximum: MAX_DELAY_MS, description: 'every /v1 answer comes this many milliseconds late (a request\'s X-Sandbox-Delay header overrides it)' })
+  @IsInt()
+  @Min(0)
+  @Max(MAX_DELAY_MS)
+  delayMs: number;
+}
+
+export class RevocationDto {
+  @ApiProperty({ example: 'georg.mustermann', description: "the test PSU who holds the consent's accounts" })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  psuId: string;
 }

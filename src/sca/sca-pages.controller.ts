@@ -7,7 +7,7 @@ import type { ScaDecision } from '../authorisation/authorisation.machine';
 import { ConsentService } from '../consent/consent.service';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
 import { CSRF_FIELD, formValue, PageCsrf } from './page-security';
-import { consentRows, decisionPage, messagePage, paymentRows, Row } from './sca-pages';
+import { Buttons, consentRows, decisionPage, messagePage, paymentRows, Row } from './sca-pages';
 import { PsuLogin, ScaService } from './sca.service';
 
 /** One thing the account holder can be asked to authorise, and how its page reads. */
@@ -15,6 +15,7 @@ interface Flow {
   title: string;
   intro: string;
   action: string;
+  buttons: Buttons;
   /**
    * What the page shows; throws when there is nothing to decide. `start`: the holder has just
    * opened the page, so its open authorisations are marked started.
@@ -22,6 +23,8 @@ interface Flow {
   rows(id: string, start: boolean): Promise<Row[]>;
   decide(id: string, decision: ScaDecision, login: PsuLogin): Promise<{ outcome: string; redirectUri: string | null }>;
 }
+
+const APPROVE_OR_DENY: Buttons = { approve: 'Approve', deny: 'Deny' };
 
 type Form = Partial<Record<'id' | 'psuId' | 'password' | 'decision', unknown>>;
 
@@ -32,7 +35,7 @@ type Form = Partial<Record<'id' | 'psuId' | 'password' | 'decision', unknown>>;
 @ApiExcludeController()
 @Controller('sca')
 export class ScaPagesController {
-  private readonly flows: Record<'consent' | 'payment' | 'cancellation', Flow>;
+  private readonly flows: Record<'consent' | 'payment' | 'cancellation' | 'revocation', Flow>;
 
   constructor(
     sca: ScaService,
@@ -45,6 +48,7 @@ export class ScaPagesController {
         title: 'Authorise access to your accounts',
         intro: 'A third-party provider asks to read the following on your behalf.',
         action: '/sca/consents',
+        buttons: APPROVE_OR_DENY,
         rows: async (id, start) => {
           const consent = start ? await consents.markStarted(id) : await consents.findWaiting(id);
           const named = await sca.accounts(consentedIbans(consent.access));
@@ -59,6 +63,7 @@ export class ScaPagesController {
         title: 'Authorise a payment',
         intro: 'A third-party provider asks you to authorise this payment.',
         action: '/sca/payments',
+        buttons: APPROVE_OR_DENY,
         rows: async (id, start) => paymentRows(start ? await payments.markStarted(id, 'payment') : await payments.findWaiting(id, 'payment')),
         decide: async (id, decision, login) => {
           const { payment, redirectUri } = await sca.decidePayment(id, 'payment', decision, login, undefined);
@@ -69,6 +74,7 @@ export class ScaPagesController {
         title: 'Authorise the cancellation of a payment',
         intro: 'A third-party provider asks you to cancel this pending payment.',
         action: '/sca/payments/cancellation',
+        buttons: APPROVE_OR_DENY,
         rows: async (id, start) =>
           paymentRows(start ? await payments.markStarted(id, 'cancellation') : await payments.findWaiting(id, 'cancellation')),
         decide: async (id, decision, login) => {
@@ -76,7 +82,32 @@ export class ScaPagesController {
           return { outcome: `Cancellation ${decision === 'approve' ? 'authorised' : 'refused'}: the payment's status is now ${payment.status}.`, redirectUri };
         },
       },
+      revocation: {
+        title: 'Revoke access to your accounts',
+        intro: 'A third-party provider may read the following on your behalf. Revoking ends its access at once.',
+        action: '/sca/consents/revocation',
+        buttons: { approve: 'Revoke access' },
+        rows: async (id) => {
+          const consent = await consents.findRevocable(id, undefined);
+          const named = await sca.accounts(consentedIbans(consent.access));
+          return consentRows(consent, new Map(named.map((account) => [account.iban, account])));
+        },
+        decide: async (id, _decision, login) => {
+          const consent = await sca.revokeConsent(id, login, undefined);
+          return { outcome: `Access revoked: the consent's status is now ${consent.status}.`, redirectUri: null };
+        },
+      },
     };
+  }
+
+  @Get('consents/revocation')
+  showRevocation(@Query('consent_id') id: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
+    return this.show(this.flows.revocation, formValue(id), request, response);
+  }
+
+  @Post('consents/revocation')
+  decideRevocation(@Body() form: Form, @Req() request: Request, @Res() response: Response): Promise<void> {
+    return this.decide(this.flows.revocation, form, request, response);
   }
 
   @Get('consents')
@@ -115,7 +146,7 @@ export class ScaPagesController {
     try {
       const rows = await flow.rows(id, !refusal);
       const hidden = { id, [CSRF_FIELD]: this.csrf.token(request, response) };
-      html(response, refusal?.status ?? 200, decisionPage(flow.title, flow.intro, rows, flow.action, hidden, refusal?.message));
+      html(response, refusal?.status ?? 200, decisionPage(flow.title, flow.intro, rows, flow.action, hidden, flow.buttons, refusal?.message));
     } catch (error) {
       this.cannotGoOn(flow, error, response);
     }
@@ -129,8 +160,8 @@ export class ScaPagesController {
     if (!this.csrf.isValid(request)) {
       return this.show(flow, id, request, response, { status: 403, message: 'This form has expired or was not sent from this page. Nothing has been changed: please decide again.' });
     }
-    if (!psuId || !password || (decision !== 'approve' && decision !== 'deny')) {
-      return this.show(flow, id, request, response, { status: 400, message: 'Enter your PSU ID and password, then choose Approve or Deny.' });
+    if (!psuId || !password || !(decision === 'approve' || decision === 'deny') || !flow.buttons[decision]) {
+      return this.show(flow, id, request, response, { status: 400, message: `Enter your PSU ID and password, then choose ${Object.values(flow.buttons).join(' or ')}.` });
     }
     try {
       const { outcome, redirectUri } = await flow.decide(id, decision, { psuId, password });

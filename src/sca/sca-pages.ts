@@ -52,8 +52,11 @@ ${body}
 const table = (rows: Row[]): string =>
   `<table>${rows.map(([label, value]) => `<tr><th>${escape(label)}</th><td>${escape(value)}</td></tr>`).join('')}</table>`;
 
+/** The choices a page offers, by the decision each posts. */
+export type Buttons = Partial<Record<'approve' | 'deny', string>>;
+
 /** The page that asks the account holder to log in and decide. */
-export function decisionPage(title: string, intro: string, rows: Row[], action: string, hidden: Hidden, message?: string): string {
+export function decisionPage(title: string, intro: string, rows: Row[], action: string, hidden: Hidden, buttons: Buttons, message?: string): string {
   const fields = Object.entries(hidden)
     .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`)
     .join('');
@@ -67,7 +70,9 @@ ${message ? `<p class="message" role="alert">${escape(message)}</p>` : ''}
 ${fields}
 <label for="psuId">PSU ID</label><input type="text" id="psuId" name="psuId" autocomplete="username" required>
 <label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required>
-<div class="buttons"><button type="submit" name="decision" value="approve">Approve</button><button type="submit" name="decision" value="deny">Deny</button></div>
+<div class="buttons">${Object.entries(buttons)
+      .map(([value, label]) => `<button type="submit" name="decision" value="${value}">${escape(label)}</button>`)
+      .join('')}</div>
 </form>`,
   );
 }
