@@ -31,6 +31,8 @@ const BOTH_ENGINES = [
   'prebuilt-statements',
   'write-seam',
   'living-bank',
+  'sca-approaches',
+  'failures',
   // A full disk on PostgreSQL needs a tablespace on a small filesystem, which .ci/run mounts where it may.
   ...(process.env.TEST_POSTGRES_SMALL_TABLESPACE ? ['full-tablespace'] : []),
 ];

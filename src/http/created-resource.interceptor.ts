@@ -13,7 +13,7 @@ interface Linked {
  * The headers Berlin Group sends with a resource it created (an initiation, an authorisation
  * start): `Location` of the new resource (its `self` link, or an authorisation's `scaStatus`), and
  * `ASPSP-SCA-Approach`, which "must be contained if the SCA approach is already fixed": the
- * sandbox offers the redirect approach only (docs/sca-flows.md). In PROFILE=berlin-group the
+ * bank's redirect, or the approach the request asked for (docs/sca-approaches.md). In PROFILE=berlin-group the
  * status is Berlin Group's 201 also where the bank answers 200 (docs/profiles.md).
  */
 @Injectable()
@@ -29,7 +29,8 @@ class CreatedResourceHeaders implements NestInterceptor {
     return next.handle().pipe(
       tap(({ _links }) => {
         if (this.berlinGroup) response.status(201);
-        response.setHeader('ASPSP-SCA-Approach', 'REDIRECT');
+        // The bank's redirect, unless the request asked for another approach (announceApproach).
+        if (!response.hasHeader('ASPSP-SCA-Approach')) response.setHeader('ASPSP-SCA-Approach', 'REDIRECT');
         const location = _links?.self?.href ?? _links?.scaStatus?.href;
         if (location) response.setHeader('Location', location);
       }),

@@ -52,9 +52,13 @@ export const ScaRequestHeaders = createParamDecorator((_: unknown, context: Exec
   };
 });
 
-/** The ASPSP-SCA-Approach header, on answers to a request that stated a preference: a client that states none sees the bank's answers unchanged. */
+/**
+ * The ASPSP-SCA-Approach header on an answer to a request that stated a preference, or on an
+ * authorisation that is not the bank's redirect. A client that states none sees the bank's
+ * answers unchanged: REDIRECT on a created resource (CreatedResource), nothing elsewhere.
+ */
 export function announceApproach(response: Response, headers: ScaHeaders, approach: ScaApproach): void {
-  if (headers.preferred !== null) response.setHeader('ASPSP-SCA-Approach', approach);
+  if (headers.preferred !== null || approach !== 'REDIRECT') response.setHeader('ASPSP-SCA-Approach', approach);
 }
 
 /** The ASPSP-SCA-Approach response header, as the OpenAPI document lists it on the answers that may carry it. */

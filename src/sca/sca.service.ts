@@ -168,14 +168,14 @@ export class ScaService {
    */
   private async counted(target: ScaTarget, authorisation: Authorisation, error: unknown): Promise<unknown> {
     if (!(error instanceof DomainError) || error.details[0].messageId !== 'XS2A022E') return error;
+    const failedAttempts = authorisation.failedAttempts + 1;
     const failed = await this.store.write(async () => {
-      const failedAttempts = authorisation.failedAttempts + 1;
       const { entity, accepted } = await this.authorisations.apply(authorisation, { type: 'WRONG_CREDENTIALS' }, { failedAttempts });
       if (!accepted) throw notAtStep(entity);
       if (entity.status === 'failed') await this.settle(target, 'deny');
       return entity.status === 'failed';
     });
-    const attempts = `${authorisation.failedAttempts + 1} of ${MAX_FAILED_ATTEMPTS} attempts`;
+    const attempts = `${failedAttempts} of ${MAX_FAILED_ATTEMPTS} attempts`;
     const outcome = failed ? `: the authorisation failed and the ${target.kind === 'consent' ? 'consent is rejected' : target.kind === 'payment' ? 'payment is rejected' : 'payment stays as it is'}` : '';
     return new DomainError({ messageId: 'XS2A022E', description: `${error.message} (${attempts})${outcome}` });
   }
