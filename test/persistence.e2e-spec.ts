@@ -143,7 +143,7 @@ describe('the seed script', () => {
       await request(reset.http).get(`/v1/consents/${UNKNOWN_CONSENT}`).set(tppHeaders()).expect(403);
       await request(reset.http).get(`/v1/payments/sepa-credit-transfers/${payment.body.paymentId}`).set(tppHeaders()).expect(404);
       await request(reset.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': scenario.body.consentId })).expect(403);
-      expect(await reset.dataSource.getRepository(Psu).count()).toBe(3);
+      expect(await reset.dataSource.getRepository(Psu).count()).toBe(4);
       expect(await rowCounts(reset)).toEqual({ consents: 3, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, payments: 0, migrations: 8 });
     } finally {
       await reset.close();
