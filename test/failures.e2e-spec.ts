@@ -38,6 +38,7 @@ describe('failures on demand (SCA_MODE=redirect)', () => {
       .send({ psuData: { password: 'sandbox' } })
       .expect(403);
     expect(started.body).toEqualBody(blocked);
+    expect((await get(`/v1/consents/${consentId}/authorisations`).expect(200)).body).toEqualBody({ authorisationIds: [authorisationId] });
     expect((await get(`/v1/consents/${consentId}/status`).expect(200)).body).toEqualBody({ consentStatus: 'received' });
     expect((await get(`/v1/consents/${consentId}/authorisations/${authorisationId}`).expect(200)).body).toEqualBody({ scaStatus: 'received' });
   });

@@ -78,7 +78,9 @@ export class ScaService {
    * to identify (decoupled).
    */
   async start(target: ScaTarget, open: () => Promise<Authorisation>, body: UpdatePsuDataDto, request: AuthorisationRequest, owner: Owner): Promise<Authorisation> {
+    // A PSU the bank refuses outright (unknown for decoupled, blocked for either) opens nothing.
     if (request.approach === 'DECOUPLED' && request.psuId) await this.heldBy({ psuId: request.psuId }, owner);
+    if (request.approach === 'EMBEDDED' && request.psuId && personaOf(request.psuId).blocked) throw blocked(request.psuId);
     const authorisation = await open();
     if (request.approach === 'EMBEDDED' && body.psuData?.password !== undefined) return this.update(target, authorisation, body, request.psuId, owner);
     return authorisation;
@@ -235,7 +237,7 @@ export class ScaService {
     if (!psu || foreign || (password !== undefined && password !== psu.password)) {
       throw new DomainError({ messageId: 'XS2A022E', description: 'unknown PSU ID or wrong password' });
     }
-    if (personaOf(psuId).blocked) throw new DomainError({ messageId: 'XS2A033E', description: `PSU ${psuId} is blocked by the bank` });
+    if (personaOf(psuId).blocked) throw blocked(psuId);
     const accounts = await this.store.read(Account).find({ where: { psuId }, order: { iban: 'ASC' } });
     return accounts.map(({ iban, currency }) => ({ iban, currency }));
   }
@@ -246,6 +248,8 @@ function required(psuId: string | null): string {
   if (!psuId) throw new FormatError('PSU-ID', 'PSU-ID must name the PSU');
   return psuId;
 }
+
+const blocked = (psuId: string) => new DomainError({ messageId: 'XS2A033E', description: `PSU ${psuId} is blocked by the bank` });
 
 const notAtStep = ({ id, status }: Authorisation) =>
   new DomainError({ messageId: 'XS2A036E', description: `authorisation ${id} is ${status}: this step does not apply to it now` });
