@@ -6,7 +6,7 @@ import { DomainError, FormatError } from '../common/error-catalogue';
 import { Store } from '../database/store';
 import type { AccountReference, Consent } from '../consent/consent.entity';
 import { Authorisation, AuthorisationKind } from '../authorisation/authorisation.entity';
-import { MAX_FAILED_ATTEMPTS, ScaDecision } from '../authorisation/authorisation.machine';
+import { AuthorisationEvent, MAX_FAILED_ATTEMPTS, ScaDecision } from '../authorisation/authorisation.machine';
 import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
 import { ConsentService } from '../consent/consent.service';
 import type { Payment } from '../payment-initiation/payment.entity';
@@ -210,7 +210,7 @@ export class ScaService {
     return held.some(({ iban }) => iban === debtorIban);
   }
 
-  private async step(authorisation: Authorisation, event: Parameters<AuthorisationService['apply']>[1], also: Partial<Authorisation>): Promise<Authorisation> {
+  private async step(authorisation: Authorisation, event: AuthorisationEvent, also: Partial<Authorisation>): Promise<Authorisation> {
     const { entity, accepted } = await this.store.write(() => this.authorisations.apply(authorisation, event, also));
     if (!accepted) throw notAtStep(entity); // another step won the race
     return entity;
