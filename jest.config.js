@@ -33,6 +33,7 @@ const BOTH_ENGINES = [
   'living-bank',
   'sca-approaches',
   'failures',
+  'events',
   // A full disk on PostgreSQL needs a tablespace on a small filesystem, which .ci/run mounts where it may.
   ...(process.env.TEST_POSTGRES_SMALL_TABLESPACE ? ['full-tablespace'] : []),
 ];

@@ -109,6 +109,7 @@ function settledPayment(number: number, debtors: string[], today: string): { pay
       polls: 0,
       tppRedirectUri: null,
       tppNokRedirectUri: null,
+      ownerId: null,
       createdAt: `${today}T00:00:00.000Z`,
     },
   };

@@ -7,6 +7,7 @@ import { BerlinGroupExceptionFilter } from './http/berlin-group-exception.filter
 import { BerlinGroupAnswers } from './http/berlin-group-profile';
 import { ClockModule } from './clock/clock.module';
 import { ConditionsModule } from './conditions/conditions.module';
+import { EventsModule } from './events/events.module';
 import { GracefulStop } from './http/graceful-stop';
 import { RequestLoggingModule } from './http/request-logging';
 import { createValidationPipe } from './http/validation.pipe';
@@ -35,6 +36,7 @@ export class AppModule {
         DatabaseModule,
         ClockModule,
         ConditionsModule,
+        EventsModule,
         OAuthModule,
         ConsentModule,
         AccountInformationModule,

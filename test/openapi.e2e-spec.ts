@@ -110,6 +110,7 @@ describe('the OpenAPI document', () => {
       '/sandbox/clock/advance',
       '/sandbox/conditions',
       '/sandbox/consents/{consentId}/revocation',
+      '/sandbox/events',
       '/sandbox/payments/{paymentId}/instalments',
       '/sandbox/sca/consents/{consentId}',
       '/sandbox/sca/payments/{paymentId}',

@@ -49,6 +49,10 @@ export class Authorisation {
   @Column({ type: 'varchar', length: 2048, nullable: true })
   tppNokRedirectUri: string | null;
 
+  /** The client whose consent or payment it authorises (AUTH_MODE=strict): whose history it is in. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  ownerId: string | null;
+
   /** ISO timestamp: orders the authorisations of one resource. */
   @Column({ type: 'varchar', length: 30 })
   createdAt: string;

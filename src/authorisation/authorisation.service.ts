@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Environment } from '../config/environment';
+import { EventHistory } from '../events/event-history.service';
 import type { ScaHeaders } from '../http/sca-headers.decorator';
 import { In } from 'typeorm';
 import { DomainError } from '../common/error-catalogue';
@@ -28,15 +29,24 @@ export class AuthorisationService {
   constructor(
     private readonly store: Store,
     private readonly config: ConfigService<Environment, true>,
+    private readonly history: EventHistory,
   ) {
-    this.machine = { store, target: Authorisation, machine: authorisationMachine, contextOf: ({ failedAttempts }) => ({ failedAttempts }) };
+    this.machine = {
+      store,
+      target: Authorisation,
+      machine: authorisationMachine,
+      contextOf: ({ failedAttempts }) => ({ failedAttempts }),
+      history: this.history,
+      kind: 'authorisation',
+      placeOf: ({ ownerId, resourceId }) => ({ ownerId, parentId: resourceId }),
+    };
   }
 
   /**
    * Part of a Store.write, which also stores the resource when it is new. A decoupled one whose
    * PSU is named starts at once: the holder's app asks them.
    */
-  async open(kind: AuthorisationKind, resourceId: string, request: AuthorisationRequest): Promise<Authorisation> {
+  async open(kind: AuthorisationKind, resourceId: string, request: AuthorisationRequest, ownerId: string | null): Promise<Authorisation> {
     const authorisation = Object.assign(new Authorisation(), {
       id: newResourceId(),
       kind,
@@ -49,9 +59,11 @@ export class AuthorisationService {
       polls: 0,
       tppRedirectUri: request.redirectUri,
       tppNokRedirectUri: request.nokRedirectUri,
+      ownerId,
       createdAt: new Date().toISOString(),
     });
     await this.store.insert(Authorisation, authorisation);
+    await this.history.record({ kind: 'authorisation', resourceId: authorisation.id, parentId: resourceId, fromStatus: null, toStatus: 'received', event: 'CREATED', ownerId });
     if (request.approach === 'DECOUPLED' && request.psuId !== null) return (await this.apply(authorisation, { type: 'START' })).entity;
     return authorisation;
   }

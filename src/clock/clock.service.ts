@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Environment } from '../config/environment';
 import { Store } from '../database/store';
+import { asClock } from '../http/request-context';
 import { SandboxClock } from './sandbox-clock.entity';
 
 const ROW = 1;
@@ -71,7 +72,8 @@ export class ClockService implements OnModuleInit {
   catchUp(): Promise<void> {
     const today = this.today();
     if (this.caughtUp?.today !== today) {
-      const done = this.rules.reduce((previous, rule) => previous.then(() => rule(today)), Promise.resolve());
+      // The clock's doing, whichever request it runs under (docs/events.md).
+      const done = asClock(() => this.rules.reduce((previous, rule) => previous.then(() => rule(today)), Promise.resolve()));
       this.caughtUp = { today, done };
       done.catch(() => {
         if (this.caughtUp?.done === done) this.caughtUp = null;
@@ -83,16 +85,17 @@ export class ClockService implements OnModuleInit {
   /**
    * Moves the clock from the date it stands at inside the write, not at the request: concurrent
    * moves add up (150 one-day advances move it 150 days) instead of overwriting each other.
-   * `to` may throw a DomainError to refuse the move; nothing is then stored. The time rules
-   * have run for the new date when it resolves.
+   * `to` may throw a DomainError to refuse the move; nothing is then stored. `moved` runs in the
+   * same write (the event history). The time rules have run for the new date when it resolves.
    */
-  async move(to: (today: string) => string): Promise<string> {
+  async move(to: (today: string) => string, moved: (from: string, to: string) => Promise<void>): Promise<string> {
     const today = await this.store.write(async () => {
       // The row exists before it is locked, so that two first moves cannot both insert it.
       await this.store.insertIfAbsent(SandboxClock, { id: ROW, today: this.configured ?? utcToday() });
       const row = await this.store.findForUpdate(SandboxClock, { id: ROW });
       const next = to(row!.today);
       await this.store.change(SandboxClock).update({ id: ROW }, { today: next });
+      await moved(row!.today, next);
       return next;
     });
     this.stored = today;

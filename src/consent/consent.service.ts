@@ -14,6 +14,7 @@ import { ConsentUnknownError, DomainError, FormatError } from '../common/error-c
 import { newResourceId } from '../common/resource-id';
 import { nextStatus } from '../common/state-machine';
 import { Environment } from '../config/environment';
+import { EventHistory } from '../events/event-history.service';
 import { applyEvent, MachineBinding } from '../database/status-change';
 import { Store } from '../database/store';
 import { CreateConsentDto } from './dto/create-consent.dto';
@@ -36,8 +37,17 @@ export class ConsentService implements OnModuleInit {
     private readonly authorisations: AuthorisationService,
     private readonly clock: ClockService,
     private readonly config: ConfigService<Environment, true>,
+    private readonly history: EventHistory,
   ) {
-    this.machine = { store, target: Consent, machine: consentMachine, contextOf: ({ validUntil }) => ({ validUntil }) };
+    this.machine = {
+      store,
+      target: Consent,
+      machine: consentMachine,
+      contextOf: ({ validUntil }) => ({ validUntil }),
+      history: this.history,
+      kind: 'consent',
+      placeOf: ({ ownerId }) => ({ ownerId, parentId: null }),
+    };
   }
 
   onModuleInit(): void {
@@ -79,7 +89,8 @@ export class ConsentService implements OnModuleInit {
     });
     const authorisation = await this.store.write(async () => {
       await this.store.insert(Consent, consent);
-      const opened = await this.authorisations.open('consent', consent.id, authorisationRequest);
+      await this.history.record({ kind: 'consent', resourceId: consent.id, fromStatus: null, toStatus: consent.status, event: 'CREATED', ownerId: consent.ownerId });
+      const opened = await this.authorisations.open('consent', consent.id, authorisationRequest, consent.ownerId);
       if (auto) await this.authorisations.moveOpen('consent', consent.id, { type: 'FINALISE' });
       return opened;
     });
@@ -111,8 +122,8 @@ export class ConsentService implements OnModuleInit {
 
   /** A further authorisation of a consent still waiting for the holder (Berlin Group start authorisation). */
   async startAuthorisation(consentId: string, request: AuthorisationRequest, owner: Owner): Promise<Authorisation> {
-    this.assertWaiting(await this.findCurrent(consentId, owner));
-    return this.store.write(() => this.authorisations.open('consent', consentId, request));
+    const consent = this.assertWaiting(await this.findCurrent(consentId, owner));
+    return this.store.write(() => this.authorisations.open('consent', consentId, request, consent.ownerId));
   }
 
   async authorisationIds(consentId: string, owner: Owner): Promise<string[]> {

@@ -8,6 +8,8 @@ import { Hardening1795600000000 } from '../../migrations/1795600000000-Hardening
 import { SharedState1795700000000 } from '../../migrations/1795700000000-SharedState';
 import { LivingBank1795800000000 } from '../../migrations/1795800000000-LivingBank';
 import { ScaApproaches1795900000000 } from '../../migrations/1795900000000-ScaApproaches';
+import { EventHistory1796000000000 } from '../../migrations/1796000000000-EventHistory';
+import { SandboxEvent } from '../events/sandbox-event.entity';
 import { AccessCount } from '../account-information/access-count.entity';
 import { AccessToken, TppClient } from '../oauth/client.entity';
 import { Account, Balance, Psu, Transaction } from '../bank/account.entity';
@@ -23,9 +25,9 @@ import { BankConditions } from '../conditions/bank-conditions.entity';
 /** Where the data lives: DATABASE_URL (PostgreSQL) when set, else the SQLite file at DATABASE_PATH. */
 export type DatabaseSetting = Pick<Environment, 'DATABASE_PATH' | 'DATABASE_URL'>;
 
-const entities = [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock, SandboxSecret, TppClient, AccessToken, AccessCount, FailedInstalment, BankConditions];
+const entities = [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock, SandboxSecret, TppClient, AccessToken, AccessCount, FailedInstalment, BankConditions, SandboxEvent];
 // Listed as classes, not globs, so the same list works from ts-jest and from dist/.
-const migrations = [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000, Hardening1795600000000, SharedState1795700000000, LivingBank1795800000000, ScaApproaches1795900000000];
+const migrations = [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000, Hardening1795600000000, SharedState1795700000000, LivingBank1795800000000, ScaApproaches1795900000000, EventHistory1796000000000];
 
 /** The one TypeORM definition used by the app, the TypeORM CLI, the seed scripts and the tests. */
 export function dataSourceOptions({ DATABASE_PATH, DATABASE_URL }: DatabaseSetting): DataSourceOptions {

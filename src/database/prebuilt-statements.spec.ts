@@ -157,6 +157,7 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
         polls: 0,
         tppRedirectUri: null,
         tppNokRedirectUri: 'https://tpp.example/nok',
+        ownerId: 'sandbox-tpp',
         createdAt: '2026-03-15T10:00:00.000Z',
       }),
     ],

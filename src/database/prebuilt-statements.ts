@@ -34,19 +34,40 @@ export async function findByPrimaryKey<T extends ObjectLiteral>(repository: Repo
  */
 export async function insertRow<T extends ObjectLiteral>(manager: EntityManager, target: EntityTarget<T>, entity: T): Promise<void> {
   const metadata = manager.connection.getMetadata(target);
-  const { driver } = manager.connection;
   let statement = inserts.get(metadata);
   if (!statement) {
-    const placeholders = metadata.columns.map(({ databaseName }, index) => driver.createParameter(databaseName, index)).join(', ');
-    statement = `INSERT INTO ${tableOf(metadata)} (${columnList(metadata)}) VALUES (${placeholders})`;
+    statement = insertStatement(metadata, 1);
     inserts.set(metadata, statement);
   }
-  const parameters = metadata.columns.map((column) => {
-    const value: unknown = column.getEntityValue(entity);
-    if (value === undefined) throw new Error(`insertRow: ${metadata.name}.${column.propertyName} is not set`);
-    return driver.preparePersistentValue(value, column) as unknown;
-  });
-  await manager.query(statement, parameters);
+  await manager.query(statement, parametersOf(metadata, [entity]));
+}
+
+/**
+ * `manager.insert(target, entities)` of whole rows, in one statement: TypeORM's builds each value
+ * anew, about 60 µs a row, which a jump of the clock over thousands of instalments (each one an
+ * event of the history) pays thousands of times.
+ */
+export async function insertRows<T extends ObjectLiteral>(manager: EntityManager, target: EntityTarget<T>, entities: T[]): Promise<void> {
+  const metadata = manager.connection.getMetadata(target);
+  await manager.query(insertStatement(metadata, entities.length), parametersOf(metadata, entities));
+}
+
+function insertStatement(metadata: EntityMetadata, rows: number): string {
+  const { driver } = metadata.connection;
+  const width = metadata.columns.length;
+  const values = Array.from({ length: rows }, (_, row) => `(${metadata.columns.map(({ databaseName }, column) => driver.createParameter(databaseName, row * width + column)).join(', ')})`);
+  return `INSERT INTO ${tableOf(metadata)} (${columnList(metadata)}) VALUES ${values.join(', ')}`;
+}
+
+function parametersOf<T extends ObjectLiteral>(metadata: EntityMetadata, entities: T[]): unknown[] {
+  const { driver } = metadata.connection;
+  return entities.flatMap((entity) =>
+    metadata.columns.map((column) => {
+      const value: unknown = column.getEntityValue(entity);
+      if (value === undefined) throw new Error(`insertRow: ${metadata.name}.${column.propertyName} is not set`);
+      return driver.preparePersistentValue(value, column) as unknown;
+    }),
+  );
 }
 
 function tableOf(metadata: EntityMetadata): string {

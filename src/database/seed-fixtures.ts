@@ -2,6 +2,7 @@ import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Account, Balance, Psu, Transaction } from '../bank/account.entity';
 import { BankConditions } from '../conditions/bank-conditions.entity';
+import { SandboxEvent } from '../events/sandbox-event.entity';
 import { Consent } from '../consent/consent.entity';
 import { FIXTURE_CLIENTS, FIXTURE_ROWS } from '../fixtures/fixtures';
 import { TppClient } from '../oauth/client.entity';
@@ -31,6 +32,7 @@ export async function resetSandbox(dataSource: DataSource): Promise<void> {
     for (const entity of [Consent, Account, Psu]) await manager.delete(entity, { scenarioId: Not(IsNull()) });
     await manager.createQueryBuilder().delete().from(Payment).execute(); // every payment is a TPP's
     await manager.createQueryBuilder().delete().from(BankConditions).execute(); // the bank back in service, answering at once
+    await manager.createQueryBuilder().delete().from(SandboxEvent).execute(); // a fresh install has no history
     await seedFixtures(manager);
   });
 }

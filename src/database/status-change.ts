@@ -2,6 +2,8 @@ import { AnyStateMachine, ContextFrom, EventFromLogic } from 'xstate';
 import { EntityTarget, FindOptionsWhere } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { nextStatus } from '../common/state-machine';
+import type { EventHistory } from '../events/event-history.service';
+import type { EventKind } from '../events/sandbox-event.entity';
 import { Store } from './store';
 
 /** An aggregate whose `status` column a machine governs. */
@@ -10,19 +12,23 @@ export interface StatusOwner {
   status: string;
 }
 
-/** How one aggregate's rows meet its machine. */
+/** How one aggregate's rows meet its machine, and its changes the history (docs/events.md). */
 export interface MachineBinding<TEntity extends StatusOwner, TMachine extends AnyStateMachine> {
   store: Store;
   target: EntityTarget<TEntity>;
   machine: TMachine;
   contextOf(entity: TEntity): ContextFrom<TMachine>;
+  history: EventHistory;
+  kind: EventKind;
+  /** Whose it is (AUTH_MODE=strict), and the consent or payment it belongs to. */
+  placeOf(entity: TEntity): { ownerId: string | null; parentId: string | null };
 }
 
 /**
  * Lets the machine decide an event, then writes the new status (with `also`) by a
  * compare-and-set on the old status, so that of two racing requests only one wins, on either
- * engine. The loser reads the row again and the machine decides on what the winner left. Runs
- * inside a Store.write.
+ * engine. The loser reads the row again and the machine decides on what the winner left. The
+ * change goes into the event history in the same write. Runs inside a Store.write.
  */
 export async function applyEvent<TEntity extends StatusOwner, TMachine extends AnyStateMachine>(
   binding: MachineBinding<TEntity, TMachine>,
@@ -34,7 +40,10 @@ export async function applyEvent<TEntity extends StatusOwner, TMachine extends A
   if (!status) return { entity, accepted: false };
   const where = { id: entity.id, status: entity.status } as FindOptionsWhere<TEntity>;
   const { affected } = await binding.store.change(binding.target).update(where, { ...also, status } as QueryDeepPartialEntity<TEntity>);
-  if (affected) return { entity: Object.assign(entity, also, { status }), accepted: true };
+  if (affected) {
+    await binding.history.record({ kind: binding.kind, resourceId: entity.id, fromStatus: entity.status, toStatus: status, event: event.type, ...binding.placeOf(entity) });
+    return { entity: Object.assign(entity, also, { status }), accepted: true };
+  }
   const current = await binding.store.read(binding.target).findOneByOrFail({ id: entity.id } as FindOptionsWhere<TEntity>);
   return applyEvent(binding, current, event, also);
 }

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { findByPrimaryKey, insertRow } from './prebuilt-statements';
+import { findByPrimaryKey, insertRow, insertRows } from './prebuilt-statements';
 import { WriteStrategy } from './write-strategy';
 
 /** What may be asked of a table anywhere: the read half of a TypeORM repository. */
@@ -75,11 +75,18 @@ export class Store {
     return insertRow(this.transaction(), target, row);
   }
 
-  /** Inserts whole rows, in statements of a size every engine takes (SQLite binds at most 32,766 parameters to one). */
+  /**
+   * Inserts whole rows, in statements of a size every engine takes (SQLite binds at most 32,766
+   * parameters to one): prebuilt for an entity of plain columns, TypeORM's for one with relations.
+   */
   async insertMany<T extends ObjectLiteral>(target: EntityTarget<T>, rows: T[]): Promise<void> {
+    const manager = this.transaction();
+    const plain = manager.connection.getMetadata(target).relations.length === 0;
     for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+      const chunk = rows.slice(start, start + INSERT_CHUNK);
+      if (plain) await insertRows(manager, target, chunk);
       // TypeORM's deep-partial type cannot follow an open-ended JSON column; these are whole entities.
-      await this.change(target).insert(rows.slice(start, start + INSERT_CHUNK) as QueryDeepPartialEntity<T>[]);
+      else await manager.getRepository(target).insert(chunk as QueryDeepPartialEntity<T>[]);
     }
   }
 

@@ -1,7 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { LessThanOrEqual } from 'typeorm';
+import type { Transaction } from '../bank/account.entity';
 import { Ledger, LedgerRun } from '../bank/ledger';
 import { ClockService } from '../clock/clock.service';
+import { EventEntry, EventHistory } from '../events/event-history.service';
 import { isBelow } from '../common/amount';
 import { applyEvent, MachineBinding } from '../database/status-change';
 import { Store } from '../database/store';
@@ -44,8 +46,9 @@ export class PaymentExecutionService implements OnModuleInit {
     private readonly store: Store,
     private readonly ledger: Ledger,
     private readonly clock: ClockService,
+    private readonly history: EventHistory,
   ) {
-    this.machine = { store, target: Payment, machine: paymentMachine, contextOf };
+    this.machine = { store, target: Payment, machine: paymentMachine, contextOf, history, kind: 'payment', placeOf: ({ ownerId }) => ({ ownerId, parentId: null }) };
   }
 
   onModuleInit(): void {
@@ -88,19 +91,37 @@ export class PaymentExecutionService implements OnModuleInit {
 
   private async book(ledger: LedgerRun, from: PaymentStatus, payment: Payment, today: string): Promise<void> {
     const debtor = ledger.live(payment.debtorIban);
+    const add = (rows: Transaction[]) => this.history.record(...this.add(ledger, payment, rows));
     const periodic = isPeriodic(payment);
     if (payment.status === 'CANC') {
       if (debtor) await ledger.remove(entriesAhead(payment));
     } else if (payment.status === 'PDNG') {
-      if (debtor) (periodic ? [standingOrderOf(payment, debtor)] : bookingsOf(payment, debtor, ledger, { date: payment.executionDate!, status: 'pending' })).forEach((row) => ledger.add(row));
+      if (debtor) await add(periodic ? [standingOrderOf(payment, debtor)] : bookingsOf(payment, debtor, ledger, { date: payment.executionDate!, status: 'pending' }));
     } else if (payment.status === 'ACSP' && from === 'RCVD') {
       if (periodic) {
         await this.execute(ledger, [payment], today);
-        if (debtor && payment.nextExecutionDate !== null) ledger.add(standingOrderOf(payment, debtor));
+        if (debtor && payment.nextExecutionDate !== null) await add([standingOrderOf(payment, debtor)]);
       } else if (debtor) {
-        bookingsOf(payment, debtor, ledger, { date: today, status: 'booked' }).forEach((row) => ledger.add(row));
+        await add(bookingsOf(payment, debtor, ledger, { date: today, status: 'booked' }));
       }
     }
+  }
+
+  /** Entries of a payment go into the ledger; answers what the history records of them (docs/events.md). */
+  private add(ledger: LedgerRun, payment: Payment, rows: Transaction[]): EventEntry[] {
+    rows.forEach((row) => ledger.add(row));
+    return rows.map((row) => ({
+        kind: 'booking' as const,
+        resourceId: row.transactionId,
+        parentId: payment.id,
+        // The account it is booked on, where a status change has its former status.
+        fromStatus: row.accountIban,
+        toStatus: row.bookingStatus,
+        event: 'BOOKED',
+        ownerId: payment.ownerId,
+        // A booking happens on its date (an instalment's, say), a pending entry today.
+        sandboxDate: row.bookingStatus === 'booked' ? (row.bookingDate ?? undefined) : undefined,
+    }));
   }
 
   /** Executes, in date order, the first CHUNK of what fell due by `today` among `payments`; answers how many it executed. */
@@ -114,6 +135,8 @@ export class PaymentExecutionService implements OnModuleInit {
       .sort((a, b) => compare(a.date, b.date) || compare(a.payment.id, b.payment.id) || (a.instalment?.number ?? 0) - (b.instalment?.number ?? 0))
       .slice(0, CHUNK);
     const failed: FailedInstalment[] = [];
+    // Recorded at once at the end: a jump of years runs thousands of instalments.
+    const events: EventEntry[] = [];
     const ran = new Map<Payment, ScheduledInstalment>();
     for (const { payment, date, instalment } of executions) {
       if (payment.status === 'PDNG' && !(await applyEvent(this.machine, payment, { type: 'EXECUTE', today: date })).accepted) continue;
@@ -122,7 +145,7 @@ export class PaymentExecutionService implements OnModuleInit {
       if (!instalment) {
         if (debtor) {
           await ledger.remove(entriesAhead(payment));
-          bookingsOf(payment, debtor, ledger, { date, status: 'booked' }).forEach((row) => ledger.add(row));
+          events.push(...this.add(ledger, payment, bookingsOf(payment, debtor, ledger, { date, status: 'booked' })));
         }
         continue;
       }
@@ -130,7 +153,17 @@ export class PaymentExecutionService implements OnModuleInit {
       const available = ledger.available(payment.debtorIban);
       const reasonCode = available === null ? 'AC04' : isBelow(available, payment.amount) ? 'AM04' : null;
       if (reasonCode) failed.push({ paymentId: payment.id, number: instalment.number, dueDate: instalment.due, executionDate: date, reasonCode });
-      else if (debtor) bookingsOf(payment, debtor, ledger, { date, status: 'booked', instalment: instalment.number }).forEach((row) => ledger.add(row));
+      else if (debtor) events.push(...this.add(ledger, payment, bookingsOf(payment, debtor, ledger, { date, status: 'booked', instalment: instalment.number })));
+      events.push({
+        kind: 'instalment',
+        resourceId: `${payment.id}/${instalment.number}`,
+        parentId: payment.id,
+        fromStatus: null,
+        toStatus: reasonCode ? `failed ${reasonCode}` : 'executed',
+        event: 'INSTALMENT',
+        ownerId: payment.ownerId,
+        sandboxDate: date,
+      });
       ran.set(payment, instalment);
     }
     for (const [payment, last] of ran) {
@@ -141,6 +174,7 @@ export class PaymentExecutionService implements OnModuleInit {
       if (payment.nextExecutionDate === null && ledger.live(payment.debtorIban)) await ledger.remove(entriesAhead(payment));
     }
     await this.store.insertMany(FailedInstalment, failed);
+    await this.history.record(...events);
     return executions.length;
   }
 }

@@ -7,6 +7,7 @@ import { ClockService } from '../clock/clock.service';
 import { DomainError } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
 import { Environment } from '../config/environment';
+import { EventHistory } from '../events/event-history.service';
 import { applyEvent } from '../database/status-change';
 import { Store } from '../database/store';
 import type { ScaDecision } from '../authorisation/authorisation.machine';
@@ -30,6 +31,7 @@ export class PaymentInitiationService {
     private readonly execution: PaymentExecutionService,
     private readonly clock: ClockService,
     private readonly config: ConfigService<Environment, true>,
+    private readonly history: EventHistory,
   ) {}
 
   /** Stores the payment, RCVD, with its implicit authorisation: once answered 200 both are in the database. */
@@ -49,7 +51,8 @@ export class PaymentInitiationService {
     });
     const authorisation = await this.store.write(async () => {
       await this.store.insert(Payment, payment);
-      return this.authorisations.open('payment', payment.id, request);
+      await this.history.record({ kind: 'payment', resourceId: payment.id, fromStatus: null, toStatus: payment.status, event: 'CREATED', ownerId: payment.ownerId });
+      return this.authorisations.open('payment', payment.id, request, payment.ownerId);
     });
     return { payment, authorisation };
   }
@@ -98,7 +101,7 @@ export class PaymentInitiationService {
     const payment = await this.findStored(type, paymentId, owner);
     if (kind === 'cancellation' && payment.product === 'instant-sepa-credit-transfers') throw cancellationNotOffered(payment);
     if (!awaits(payment, kind)) throw notWaiting(payment);
-    return this.store.write(() => this.authorisations.open(kind, paymentId, request));
+    return this.store.write(() => this.authorisations.open(kind, paymentId, request, payment.ownerId));
   }
 
   async authorisationIds(type: PaymentType, paymentId: string, kind: 'payment' | 'cancellation', owner: Owner): Promise<string[]> {

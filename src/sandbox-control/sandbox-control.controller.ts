@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Owner, RequestOwner } from '../oauth/owner';
 import { ClockService } from '../clock/clock.service';
@@ -10,6 +10,8 @@ import { ScaService } from '../sca/sca.service';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
 import { AdvanceClockDto, BankConditionsDto, ClockDto, InstalmentsResponse, RevocationDto, ScaDecisionDto } from './sandbox-control.dto';
 import { BankConditionsService } from '../conditions/bank-conditions.service';
+import { EventHistory } from '../events/event-history.service';
+import { EventPageResponse, EventQueryDto, toEventResponse } from '../events/events.dto';
 import { SandboxControlService } from './sandbox-control.service';
 import { CreateScenarioDto, ScenarioResponse } from './scenario.dto';
 import { ScenarioService } from './scenario.service';
@@ -32,6 +34,7 @@ export class SandboxControlController {
     private readonly scenarios: ScenarioService,
     private readonly payments: PaymentInitiationService,
     private readonly conditions: BankConditionsService,
+    private readonly history: EventHistory,
   ) {}
 
   @Post('scenarios')
@@ -62,7 +65,7 @@ export class SandboxControlController {
     @Body() { psuId, decision }: ScaDecisionDto,
     @RequestOwner() owner: Owner,
   ): Promise<ConsentStatusResponse> {
-    return { consentStatus: (await this.sca.decideConsent(consentId, decision, { psuId }, owner)).consent.status };
+    return { consentStatus: (await this.sca.decideConsent(consentId, decision, { psuId }, owner, 'control')).consent.status };
   }
 
   @Post('sca/payments/:paymentId')
@@ -78,7 +81,7 @@ export class SandboxControlController {
     @Body() { psuId, decision }: ScaDecisionDto,
     @RequestOwner() owner: Owner,
   ): Promise<PaymentStatusResponse> {
-    return { transactionStatus: (await this.sca.decidePayment(paymentId, 'payment', decision, { psuId }, owner)).payment.status };
+    return { transactionStatus: (await this.sca.decidePayment(paymentId, 'payment', decision, { psuId }, owner, 'control')).payment.status };
   }
 
   @Post('sca/payments/:paymentId/cancellation')
@@ -94,7 +97,7 @@ export class SandboxControlController {
     @Body() { psuId, decision }: ScaDecisionDto,
     @RequestOwner() owner: Owner,
   ): Promise<PaymentStatusResponse> {
-    return { transactionStatus: (await this.sca.decidePayment(paymentId, 'cancellation', decision, { psuId }, owner)).payment.status };
+    return { transactionStatus: (await this.sca.decidePayment(paymentId, 'cancellation', decision, { psuId }, owner, 'control')).payment.status };
   }
 
   @Post('consents/:consentId/revocation')
@@ -105,7 +108,17 @@ export class SandboxControlController {
   @ApiResponse({ status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN; SERVICE_BLOCKED: the PSU is blocked' })
   @ApiResponse({ status: 409, type: TppErrorResponse, description: "STATUS_INVALID: not valid, or one of the bank's fixtures" })
   async revokeConsent(@Param('consentId') consentId: string, @Body() { psuId }: RevocationDto, @RequestOwner() owner: Owner): Promise<ConsentStatusResponse> {
-    return { consentStatus: (await this.sca.revokeConsent(consentId, { psuId }, owner)).status };
+    return { consentStatus: (await this.sca.revokeConsent(consentId, { psuId }, owner, 'control')).status };
+  }
+
+  @Get('events')
+  @ApiOperation({ summary: 'The event history, newest first: status changes, bookings, instalments, clock moves, with their cause (docs/events.md)' })
+  @ApiOkResponse({ type: EventPageResponse })
+  async events(@Query() query: EventQueryDto, @RequestOwner() owner: Owner): Promise<EventPageResponse> {
+    const page = query.page ?? 1;
+    const pageSize = query.pageSize ?? 50;
+    const { events, total } = await this.history.list({ ...query, page, pageSize }, owner);
+    return { events: events.map(toEventResponse), page, pageSize, total };
   }
 
   @Get('conditions')

@@ -2,10 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { ClockService } from '../clock/clock.service';
 import { addDays, isDateOnly } from '../common/dates';
 import { FormatError } from '../common/error-catalogue';
+import { EventHistory } from '../events/event-history.service';
 
 @Injectable()
 export class SandboxControlService {
-  constructor(private readonly clock: ClockService) {}
+  constructor(
+    private readonly clock: ClockService,
+    private readonly history: EventHistory,
+  ) {}
 
   /** Sets the date, then lets every time rule catch up at once instead of on the next read. */
   async setClock(today: string): Promise<{ today: string }> {
@@ -23,6 +27,8 @@ export class SandboxControlService {
 
   /** The time rules (expiry, execution) have run for the new date when the move answers. */
   private async moveClock(to: (today: string) => string): Promise<{ today: string }> {
-    return { today: await this.clock.move(to) };
+    const moved = (from: string, today: string) =>
+      this.history.record({ kind: 'clock', resourceId: 'clock', fromStatus: from, toStatus: today, event: 'MOVED', ownerId: null, sandboxDate: today });
+    return { today: await this.clock.move(to, moved) };
   }
 }

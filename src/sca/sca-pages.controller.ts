@@ -55,7 +55,7 @@ export class ScaPagesController {
           return consentRows(consent, new Map(named.map((account) => [account.iban, account])));
         },
         decide: async (id, decision, login) => {
-          const { consent, redirectUri } = await sca.decideConsent(id, decision, login, undefined);
+          const { consent, redirectUri } = await sca.decideConsent(id, decision, login, undefined, 'page');
           return { outcome: `Consent ${decision === 'approve' ? 'approved' : 'denied'}: its status is now ${consent.status}.`, redirectUri };
         },
       },
@@ -66,7 +66,7 @@ export class ScaPagesController {
         buttons: APPROVE_OR_DENY,
         rows: async (id, start) => paymentRows(start ? await payments.markStarted(id, 'payment') : await payments.findWaiting(id, 'payment')),
         decide: async (id, decision, login) => {
-          const { payment, redirectUri } = await sca.decidePayment(id, 'payment', decision, login, undefined);
+          const { payment, redirectUri } = await sca.decidePayment(id, 'payment', decision, login, undefined, 'page');
           return { outcome: `Payment ${decision === 'approve' ? 'authorised' : 'refused'}: its status is now ${payment.status}.`, redirectUri };
         },
       },
@@ -78,7 +78,7 @@ export class ScaPagesController {
         rows: async (id, start) =>
           paymentRows(start ? await payments.markStarted(id, 'cancellation') : await payments.findWaiting(id, 'cancellation')),
         decide: async (id, decision, login) => {
-          const { payment, redirectUri } = await sca.decidePayment(id, 'cancellation', decision, login, undefined);
+          const { payment, redirectUri } = await sca.decidePayment(id, 'cancellation', decision, login, undefined, 'page');
           return { outcome: `Cancellation ${decision === 'approve' ? 'authorised' : 'refused'}: the payment's status is now ${payment.status}.`, redirectUri };
         },
       },
@@ -93,7 +93,7 @@ export class ScaPagesController {
           return consentRows(consent, new Map(named.map((account) => [account.iban, account])));
         },
         decide: async (id, _decision, login) => {
-          const consent = await sca.revokeConsent(id, login, undefined);
+          const consent = await sca.revokeConsent(id, login, undefined, 'page');
           return { outcome: `Access revoked: the consent's status is now ${consent.status}.`, redirectUri: null };
         },
       },

@@ -11,6 +11,7 @@ import { AuthorisationRequest, AuthorisationService } from '../authorisation/aut
 import { ConsentService } from '../consent/consent.service';
 import type { Payment } from '../payment-initiation/payment.entity';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
+import { Actor, actingAs } from '../http/request-context';
 import type { ScaHeaders } from '../http/sca-headers.decorator';
 import type { UpdatePsuDataDto } from './update-psu-data.dto';
 import { personaOf, STATIC_TAN } from './psu-personas';
@@ -41,9 +42,12 @@ export class ScaService {
     private readonly authorisations: AuthorisationService,
   ) {}
 
-  /** `owner`: the headless control endpoints act for a client (strict mode); the pages for everyone (undefined). */
-  async decideConsent(consentId: string, decision: ScaDecision, login: PsuLogin, owner: Owner): Promise<{ consent: Consent; redirectUri: string | null }> {
-    return this.consents.decide(consentId, decision, await this.heldBy(login, owner), owner);
+  /**
+   * `owner`: the headless control endpoints act for a client (strict mode); the pages for everyone
+   * (undefined). `channel` names them in the event history.
+   */
+  async decideConsent(consentId: string, decision: ScaDecision, login: PsuLogin, owner: Owner, channel: Actor['channel']): Promise<{ consent: Consent; redirectUri: string | null }> {
+    return actingAs({ psuId: login.psuId, channel }, async () => this.consents.decide(consentId, decision, await this.heldBy(login, owner), owner));
   }
 
   async decidePayment(
@@ -52,14 +56,17 @@ export class ScaService {
     decision: ScaDecision,
     login: PsuLogin,
     owner: Owner,
+    channel: Actor['channel'],
   ): Promise<{ payment: Payment; redirectUri: string | null }> {
-    const held = await this.heldBy(login, owner);
-    return this.payments.decide(paymentId, kind, decision, held.map(({ iban }) => iban), owner);
+    return actingAs({ psuId: login.psuId, channel }, async () => {
+      const held = await this.heldBy(login, owner);
+      return this.payments.decide(paymentId, kind, decision, held.map(({ iban }) => iban), owner);
+    });
   }
 
   /** The holder withdraws a valid consent (the page or the control API). */
-  async revokeConsent(consentId: string, login: PsuLogin, owner: Owner): Promise<Consent> {
-    return this.consents.revoke(consentId, await this.heldBy(login, owner), owner);
+  async revokeConsent(consentId: string, login: PsuLogin, owner: Owner, channel: Actor['channel']): Promise<Consent> {
+    return actingAs({ psuId: login.psuId, channel }, async () => this.consents.revoke(consentId, await this.heldBy(login, owner), owner));
   }
 
   /** The accounts among `ibans`, as the consent page names them. */
@@ -95,6 +102,12 @@ export class ScaService {
     if (authorisation === null || authorisation.approach === 'REDIRECT') throw updatePsuDataNotOffered();
     if (authorisation.status === 'failed') throw new DomainError({ messageId: 'XS2A034E', description: `authorisation ${authorisation.id} failed: start a new one` });
     const psuId = psuIdHeader ?? authorisation.psuId;
+    // The event history names the PSU and the channel of every change these steps make.
+    if (psuId) return actingAs({ psuId, channel: authorisation.approach === 'DECOUPLED' ? 'decoupled' : 'embedded' }, () => this.next(target, authorisation, body, psuId, owner));
+    return this.next(target, authorisation, body, psuId, owner);
+  }
+
+  private async next(target: ScaTarget, authorisation: Authorisation, body: UpdatePsuDataDto, psuId: string | null, owner: Owner): Promise<Authorisation> {
     if (authorisation.approach === 'DECOUPLED') return this.identify(authorisation, psuId, owner);
     if (body.psuData?.password !== undefined) return this.authenticate(target, this.expect(authorisation, 'received'), { psuId: required(psuId), password: body.psuData.password }, owner);
     if (body.authenticationMethodId !== undefined) return this.selectMethod(this.expect(authorisation, 'psuAuthenticated'), body.authenticationMethodId);
@@ -115,7 +128,7 @@ export class ScaService {
       return { ...authorisation, polls };
     }
     try {
-      await this.approve(target, { psuId: authorisation.psuId! }, owner);
+      await actingAs({ psuId: authorisation.psuId!, channel: 'decoupled' }, () => this.approve(target, { psuId: authorisation.psuId! }, owner));
     } catch (error) {
       // The app cannot confirm for a PSU who is unknown, blocked or does not hold the accounts: the SCA fails.
       if (!(error instanceof DomainError) || !['XS2A022E', 'XS2A033E'].includes(error.details[0].messageId)) throw error;

@@ -1,0 +1,112 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import type { EventKind, SandboxEvent } from './sandbox-event.entity';
+
+const KINDS: EventKind[] = ['consent', 'payment', 'authorisation', 'instalment', 'booking', 'clock'];
+export const MAX_EVENTS_PAGE = 500;
+
+export class EventQueryDto {
+  @ApiPropertyOptional({ description: 'a consent, payment, authorisation or transaction ID: its events and those of what belongs to it' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  resourceId?: string;
+
+  @ApiPropertyOptional({ enum: KINDS })
+  @IsOptional()
+  @IsIn(KINDS)
+  kind?: EventKind;
+
+  @ApiPropertyOptional({ example: '2026-11-24T10:00:00Z', description: 'recorded at or after (real time, ISO 8601)' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  from?: string;
+
+  @ApiPropertyOptional({ example: '2026-11-24T11:00:00Z', description: 'recorded at or before (real time, ISO 8601)' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  to?: string;
+
+  @ApiPropertyOptional({ example: 1, description: 'from 1 (default 1)' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  page?: number;
+
+  @ApiPropertyOptional({ example: 50, description: `1 to ${MAX_EVENTS_PAGE} (default 50)` })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_EVENTS_PAGE)
+  pageSize?: number;
+}
+
+export class EventResponse {
+  @ApiProperty({ format: 'uuid', description: 'orders the events: newer ones have greater IDs' })
+  id: string;
+
+  @ApiProperty({ enum: KINDS })
+  kind: EventKind;
+
+  @ApiProperty({ example: '3d9a81b3-a47d-4130-8765-a9c0ff861b99' })
+  resourceId: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'the consent or payment an authorisation, instalment or booking belongs to' })
+  parentId: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'RCVD', description: 'the status before (null for CREATED); for a booking, the account it is booked on' })
+  from: string | null;
+
+  @ApiProperty({ example: 'ACSP' })
+  to: string;
+
+  @ApiProperty({ example: 'SCA_COMPLETED', description: "the machine's event, or CREATED, BOOKED, INSTALMENT, MOVED" })
+  event: string;
+
+  @ApiProperty({ example: '99391c7e-ad88-49ec-a2ad-99ddcb1f7721', description: 'the X-Request-ID of the request that caused it, or clock' })
+  cause: string;
+
+  @ApiProperty({ type: String, nullable: true, example: 'georg.mustermann', description: 'the PSU who decided' })
+  psuId: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'control', description: 'how the PSU decided: page, embedded, decoupled or control' })
+  channel: string | null;
+
+  @ApiProperty({ example: '2026-03-15' })
+  sandboxDate: string;
+
+  @ApiProperty({ example: '2026-11-24T10:15:30.123Z' })
+  at: string;
+}
+
+export class EventPageResponse {
+  @ApiProperty({ type: [EventResponse], description: 'newest first' })
+  events: EventResponse[];
+
+  @ApiProperty({ example: 1 })
+  page: number;
+
+  @ApiProperty({ example: 50 })
+  pageSize: number;
+
+  @ApiProperty({ example: 7, description: 'events that match, on every page' })
+  total: number;
+}
+
+export const toEventResponse = ({ id, kind, resourceId, parentId, fromStatus, toStatus, event, cause, psuId, channel, sandboxDate, at }: SandboxEvent): EventResponse => ({
+  id,
+  kind,
+  resourceId,
+  parentId,
+  from: fromStatus,
+  to: toStatus,
+  event,
+  cause,
+  psuId,
+  channel,
+  sandboxDate,
+  at,
+});

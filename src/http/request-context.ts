@@ -1,0 +1,30 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { NextFunction, Request, Response } from 'express';
+
+/** Who acts in an SCA decision, and through which channel (docs/events.md). */
+export interface Actor {
+  psuId: string;
+  channel: 'page' | 'embedded' | 'decoupled' | 'control';
+}
+
+/** What caused the work under way: a request (its X-Request-ID) or the clock, and the PSU acting, if one is. */
+interface Context {
+  cause: string;
+  actor?: Actor;
+}
+
+const context = new AsyncLocalStorage<Context>();
+
+/** Runs the rest of the request in its context; after echoRequestId, which fixed its X-Request-ID. */
+export function withRequestContext(_request: Request, response: Response, next: NextFunction): void {
+  context.run({ cause: String(response.getHeader('X-Request-ID')) }, next);
+}
+
+/** Work the clock does (ClockService.catchUp), whichever request it runs under. */
+export const asClock = <T>(work: () => Promise<T>): Promise<T> => context.run({ cause: 'clock' }, work);
+
+/** Work a PSU does through a channel: the status changes it causes name them. */
+export const actingAs = <T>(actor: Actor, work: () => Promise<T>): Promise<T> => context.run({ ...(context.getStore() ?? { cause: 'unknown' }), actor }, work);
+
+export const currentCause = (): string => context.getStore()?.cause ?? 'startup';
+export const currentActor = (): Actor | undefined => context.getStore()?.actor;
