@@ -104,7 +104,7 @@ export class ConsentService implements OnModuleInit {
     if (fixture && !isDueToExpire(fixture, this.clock.today())) return { ...fixture };
     const consent = await this.store.findByKey(Consent, consentId);
     // The bank's fixtures are everyone's; what a client created is its own.
-    if (!consent || !((consent.fixture && consent.scenarioId === null) || isOwnedBy(consent, owner))) throw new ConsentUnknownError(consentId);
+    if (!consent || !(isBanksFixture(consent) || isOwnedBy(consent, owner))) throw new ConsentUnknownError(consentId);
     return this.catchUp(consent);
   }
 
@@ -147,8 +147,7 @@ export class ConsentService implements OnModuleInit {
     owner: Owner,
   ): Promise<{ consent: Consent; redirectUri: string | null }> {
     const consent = this.assertWaiting(await this.findCurrent(consentId, owner));
-    const access = accessDecidedBy(consent.access, held);
-    if (!access) throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the accounts of consent ${consentId}` });
+    const access = accessHeldBy(consent, held);
     return this.store.write(() => this.settle(consent, decision, access));
   }
 
@@ -166,7 +165,7 @@ export class ConsentService implements OnModuleInit {
   /** The account holder withdraws a valid consent at the bank (docs/failures.md): revokedByPsu, and it reads nothing any more. */
   async revoke(consentId: string, held: AccountReference[], owner: Owner): Promise<Consent> {
     const consent = await this.findRevocable(consentId, owner);
-    if (!accessDecidedBy(consent.access, held)) throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the accounts of consent ${consentId}` });
+    accessHeldBy(consent, held);
     return this.store.write(async () => {
       const { entity, accepted } = await this.apply(consent, { type: 'REVOKE' });
       if (!accepted) throw notRevocable(entity);
@@ -177,8 +176,8 @@ export class ConsentService implements OnModuleInit {
   /** A valid consent the holder can revoke, as the revocation page shows it; 409 otherwise. */
   async findRevocable(consentId: string, owner: Owner): Promise<Consent> {
     const consent = await this.findCurrent(consentId, owner);
-    // The bank's fixtures are scenery (decisions §0): only what a TPP or a suite created moves.
-    if ((consent.fixture && consent.scenarioId === null) || !isRevocable(consent.status)) throw notRevocable(consent);
+    // The bank's fixtures are scenery (docs/behaviour.md, "Consents"): only what a TPP or a suite created moves.
+    if (isBanksFixture(consent) || !isRevocable(consent.status)) throw notRevocable(consent);
     return consent;
   }
 
@@ -241,8 +240,21 @@ export class ConsentService implements OnModuleInit {
   }
 }
 
-const notRevocable = ({ id, status, fixture, scenarioId }: Consent) =>
-  new DomainError({ messageId: 'XS2A021E', description: `consent ${id} is ${fixture && scenarioId === null ? "one of the bank's fixtures" : status}, not a valid consent the holder can revoke` });
+/** One of the bank's fixture consents, which are everyone's; a scenario's consent is its suite's. */
+const isBanksFixture = ({ fixture, scenarioId }: Consent): boolean => fixture && scenarioId === null;
+
+/** What the consent grants, decided by the accounts `held`; 401 when the PSU does not hold them all. */
+function accessHeldBy(consent: Consent, held: AccountReference[]): ConsentAccess {
+  const access = accessDecidedBy(consent.access, held);
+  if (!access) throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the accounts of consent ${consent.id}` });
+  return access;
+}
+
+const notRevocable = (consent: Consent) =>
+  new DomainError({
+    messageId: 'XS2A021E',
+    description: `consent ${consent.id} is ${isBanksFixture(consent) ? "one of the bank's fixtures" : consent.status}, not a valid consent the holder can revoke`,
+  });
 
 const notWaiting = ({ id, status }: Consent) =>
   new DomainError({ messageId: 'XS2A021E', description: `consent ${id} is ${status}, not waiting for the account holder` });

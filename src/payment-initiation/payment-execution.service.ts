@@ -91,7 +91,7 @@ export class PaymentExecutionService implements OnModuleInit {
 
   private async book(ledger: LedgerRun, from: PaymentStatus, payment: Payment, today: string): Promise<void> {
     const debtor = ledger.live(payment.debtorIban);
-    const add = (rows: Transaction[]) => this.history.record(...this.add(ledger, payment, rows));
+    const add = (rows: Transaction[]) => this.history.record(...this.enter(ledger, payment, rows));
     const periodic = isPeriodic(payment);
     if (payment.status === 'CANC') {
       if (debtor) await ledger.remove(entriesAhead(payment));
@@ -108,7 +108,7 @@ export class PaymentExecutionService implements OnModuleInit {
   }
 
   /** Entries of a payment go into the ledger; answers what the history records of them (docs/events.md). */
-  private add(ledger: LedgerRun, payment: Payment, rows: Transaction[]): EventEntry[] {
+  private enter(ledger: LedgerRun, payment: Payment, rows: Transaction[]): EventEntry[] {
     rows.forEach((row) => ledger.add(row));
     return rows.map((row) => ({
         kind: 'booking' as const,
@@ -145,7 +145,7 @@ export class PaymentExecutionService implements OnModuleInit {
       if (!instalment) {
         if (debtor) {
           await ledger.remove(entriesAhead(payment));
-          events.push(...this.add(ledger, payment, bookingsOf(payment, debtor, ledger, { date, status: 'booked' })));
+          events.push(...this.enter(ledger, payment, bookingsOf(payment, debtor, ledger, { date, status: 'booked' })));
         }
         continue;
       }
@@ -153,7 +153,7 @@ export class PaymentExecutionService implements OnModuleInit {
       const available = ledger.available(payment.debtorIban);
       const reasonCode = available === null ? 'AC04' : isBelow(available, payment.amount) ? 'AM04' : null;
       if (reasonCode) failed.push({ paymentId: payment.id, number: instalment.number, dueDate: instalment.due, executionDate: date, reasonCode });
-      else if (debtor) events.push(...this.add(ledger, payment, bookingsOf(payment, debtor, ledger, { date, status: 'booked', instalment: instalment.number })));
+      else if (debtor) events.push(...this.enter(ledger, payment, bookingsOf(payment, debtor, ledger, { date, status: 'booked', instalment: instalment.number })));
       events.push({
         kind: 'instalment',
         resourceId: `${payment.id}/${instalment.number}`,

@@ -138,10 +138,15 @@ export class PaymentInitiationService {
     owner: Owner,
   ): Promise<{ payment: Payment; redirectUri: string | null }> {
     const payment = this.assertWaiting(await this.findById(paymentId, owner), kind);
-    if (!heldIbans.includes(payment.debtorIban)) {
+    if (!this.isHeldBy(payment, heldIbans)) {
       throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the debtor account of payment ${paymentId}` });
     }
     return this.store.write(() => this.settle(payment, kind, decision));
+  }
+
+  /** Whether the accounts held include the debtor account: the check of every decision on the payment. */
+  isHeldBy(payment: Payment, heldIbans: string[]): boolean {
+    return heldIbans.includes(payment.debtorIban);
   }
 
   /**

@@ -56,7 +56,7 @@ export const paymentMachine = setup({
   states: {
     RCVD: {
       on: {
-        // A refused creditor first, then decisions §5: funds, then the date; the first guard that holds wins.
+        // A refused creditor first (docs/failures.md), then funds, then the date (docs/sca-flows.md); the first guard that holds wins.
         SCA_COMPLETED: [
           { target: 'RJCT', guard: 'isRefused' },
           { target: 'RJCT', guard: 'lacksFunds' },

@@ -13,6 +13,7 @@ import {
 } from '../authorisation/authorisation-response.dto';
 import { DomainError } from '../common/error-catalogue';
 import { scaRedirectHref } from '../common/links';
+import { AuthorisationService } from '../authorisation/authorisation.service';
 import { Environment } from '../config/environment';
 import { ConsentService } from '../consent/consent.service';
 import { CreatedResource } from '../http/created-resource.interceptor';
@@ -67,6 +68,7 @@ export class ConsentAuthorisationController {
   constructor(
     private readonly sca: ScaService,
     private readonly consents: ConsentService,
+    private readonly authorisations: AuthorisationService,
     private readonly config: ConfigService<Environment, true>,
   ) {}
 
@@ -87,7 +89,7 @@ export class ConsentAuthorisationController {
     @RequestOwner() owner: Owner,
   ): Promise<StartAuthorisationResponse> {
     const target: ScaTarget = { kind: 'consent', resourceId: consentId };
-    const request = await this.sca.requestOf(headers, target);
+    const request = await this.authorisations.requestOf(headers, target);
     const authorisation = await this.sca.start(target, () => this.consents.startAuthorisation(consentId, request, owner), body, request, owner);
     announceApproach(response, headers, authorisation.approach);
     const scaRedirect = () => scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'consents', { consent_id: consentId }, headers.redirectUri ?? undefined);
@@ -152,6 +154,7 @@ export class PaymentAuthorisationController {
   constructor(
     private readonly sca: ScaService,
     private readonly payments: PaymentInitiationService,
+    private readonly authorisations: AuthorisationService,
     private readonly config: ConfigService<Environment, true>,
   ) {}
 
@@ -177,7 +180,7 @@ export class PaymentAuthorisationController {
     @RequestOwner() owner: Owner,
   ): Promise<StartAuthorisationResponse> {
     const kind = KINDS[segment];
-    const request = await this.sca.requestOf(headers, { kind, resourceId: paymentId });
+    const request = await this.authorisations.requestOf(headers, { kind, resourceId: paymentId });
     const open = () => this.payments.startAuthorisation(type, paymentId, kind, request, owner);
     const authorisation = await this.sca.start({ kind, resourceId: paymentId }, open, body, request, owner);
     announceApproach(response, headers, authorisation.approach);

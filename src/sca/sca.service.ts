@@ -12,7 +12,6 @@ import { ConsentService } from '../consent/consent.service';
 import type { Payment } from '../payment-initiation/payment.entity';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
 import { Actor, actingAs } from '../http/request-context';
-import type { ScaHeaders } from '../http/sca-headers.decorator';
 import type { UpdatePsuDataDto } from './update-psu-data.dto';
 import { personaOf, STATIC_TAN } from './psu-personas';
 
@@ -72,11 +71,6 @@ export class ScaService {
   /** The accounts among `ibans`, as the consent page names them. */
   accounts(ibans: string[]): Promise<Account[]> {
     return this.store.read(Account).findBy({ iban: In(ibans) });
-  }
-
-  /** What a further authorisation's request opens (AuthorisationService.requestOf). */
-  requestOf(headers: ScaHeaders, target: ScaTarget): Promise<AuthorisationRequest> {
-    return this.authorisations.requestOf(headers, target);
   }
 
   /**
@@ -219,8 +213,7 @@ export class ScaService {
   /** Whether the accounts held cover what the authorisation is for: a consent's accounts, a payment's debtor. */
   private async holds({ kind, resourceId }: ScaTarget, held: AccountReference[]): Promise<boolean> {
     if (kind === 'consent') return this.consents.isHeldBy(await this.consents.findWaiting(resourceId), held);
-    const { debtorIban } = await this.payments.findWaiting(resourceId, kind);
-    return held.some(({ iban }) => iban === debtorIban);
+    return this.payments.isHeldBy(await this.payments.findWaiting(resourceId, kind), held.map(({ iban }) => iban));
   }
 
   private async step(authorisation: Authorisation, event: AuthorisationEvent, also: Partial<Authorisation>): Promise<Authorisation> {
