@@ -34,6 +34,7 @@ const BOTH_ENGINES = [
   'sca-approaches',
   'failures',
   'events',
+  'notifications',
   // A full disk on PostgreSQL needs a tablespace on a small filesystem, which .ci/run mounts where it may.
   ...(process.env.TEST_POSTGRES_SMALL_TABLESPACE ? ['full-tablespace'] : []),
 ];

@@ -100,7 +100,17 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(paths['/v1/consents/{consentId}/authorisations/{authorisationId}'].put.responses).sort()).toEqual(withCommon(['200', '400', '401', '403', '404', '405', '409']));
     expect(headersOf(paths['/v1/consents'].post)).toEqual(expect.arrayContaining(['TPP-Redirect-Preferred', 'TPP-Decoupled-Preferred', 'PSU-ID', 'TPP-Nok-Redirect-URI']));
     const created = paths['/v1/consents'].post.responses as Record<string, { headers?: object }>;
-    expect((created['200'] ?? created['201']).headers).toEqual({ 'ASPSP-SCA-Approach': expect.objectContaining({ schema: { type: 'string', enum: ['REDIRECT', 'EMBEDDED', 'DECOUPLED'] } }) });
+    expect((created['200'] ?? created['201']).headers).toEqual({
+      'ASPSP-SCA-Approach': expect.objectContaining({ schema: { type: 'string', enum: ['REDIRECT', 'EMBEDDED', 'DECOUPLED'] } }),
+      'ASPSP-Notification-Support': expect.objectContaining({ schema: { type: 'boolean' } }),
+      'ASPSP-Notification-Content': expect.objectContaining({ schema: { type: 'string' } }),
+    });
+  });
+
+  it('documents the notification headers on every creation (docs/notifications.md)', () => {
+    for (const path of ['/v1/consents', '/v1/payments/sepa-credit-transfers', '/v1/periodic-payments/sepa-credit-transfers', '/v1/bulk-payments/sepa-credit-transfers']) {
+      expect(headersOf(paths[path].post)).toEqual(expect.arrayContaining(['TPP-Notification-URI', 'TPP-Notification-Content-Preferred']));
+    }
   });
 
   it('documents the sandbox control endpoints under their own tag, the bearer token optional (AUTH_MODE=strict only)', () => {

@@ -47,6 +47,7 @@ export const ERROR_CATALOGUE = {
   XS2A035E: { status: 400, code: 'SCA_METHOD_UNKNOWN', when: '`authenticationMethodId` names none of the PSU\'s SCA methods' },
   XS2A036E: { status: 409, code: 'STATUS_INVALID', when: 'update PSU data: the authorisation is not at the step the body is for (a TAN before the password, anything after finalised)' },
   XS2A037E: { status: 503, code: 'SERVICE_UNAVAILABLE', when: 'the bank is in maintenance (`PUT /sandbox/conditions`, or the `X-Sandbox-Maintenance: true` header): nothing changed, try again later' },
+  XS2A038E: { status: 400, code: 'FORMAT_ERROR', when: '`TPP-Notification-URI` names a host on a private, loopback or reserved network that the sandbox may not notify (`NOTIFICATION_ALLOWED_HOSTS`): nothing is created' },
 } as const;
 
 export type MessageId = keyof typeof ERROR_CATALOGUE;

@@ -19,3 +19,10 @@ export function nextStatus<TMachine extends AnyStateMachine>(
   if (!snapshot.can(event)) return null;
   return (transition(machine, snapshot as SnapshotFrom<TMachine>, event)[0] as AnyMachineSnapshot).value as string;
 }
+
+/** The states a machine declares final (`type: 'final'`), read from its definition. */
+export function finalStatuses(machine: AnyStateMachine): string[] {
+  return Object.values(machine.root.states)
+    .filter((state) => state.type === 'final')
+    .map((state) => state.key);
+}

@@ -51,6 +51,14 @@ export class Environment {
   @IsIn(['true', 'false'])
   SANDBOX_CONTROL: 'true' | 'false' = 'true';
 
+  /**
+   * Hosts on a private, loopback or reserved network that status notifications may reach, separated
+   * by commas, or `none`. Unset: `localhost,127.0.0.1,::1` with AUTH_MODE=open, none with strict (docs/notifications.md).
+   */
+  @IsOptional()
+  @Matches(/^[\w.:-]+(\s*,\s*[\w.:-]+)*$/, { message: 'NOTIFICATION_ALLOWED_HOSTS must be host names or addresses separated by commas, or none' })
+  NOTIFICATION_ALLOWED_HOSTS?: string;
+
   /** Where the sandbox clock starts until it is set; unset means the real UTC date. */
   @IsOptional()
   @IsDateOnly()

@@ -13,6 +13,8 @@ import { ConsentCreatedResponse, ConsentResponse, ConsentStatusResponse, toConse
 import { CreateConsentDto } from './dto/create-consent.dto';
 import { ConsentService } from './consent.service';
 import { AuthorisationService } from '../authorisation/authorisation.service';
+import { announceNotifications, ApiNotificationHeaders, NOTIFICATION_HEADERS, NotificationHeaders, NotificationRequest } from '../notifications/notification-headers.decorator';
+import { NotificationsService } from '../notifications/notifications.service';
 
 const CONSENT_UNKNOWN = { status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN' } as const;
 
@@ -22,6 +24,7 @@ export class ConsentController {
   constructor(
     private readonly consents: ConsentService,
     private readonly authorisations: AuthorisationService,
+    private readonly notifications: NotificationsService,
     private readonly config: ConfigService<Environment, true>,
   ) {}
 
@@ -31,17 +34,21 @@ export class ConsentController {
   @ApiBody({ type: CreateConsentDto })
   @ApiHeader({ name: 'PSU-IP-Address', required: false, description: "IP address of the account holder's device" })
   @ApiScaRequestHeaders()
-  @ApiOkResponse({ type: ConsentCreatedResponse, headers: SCA_APPROACH_HEADER })
+  @ApiNotificationHeaders()
+  @ApiOkResponse({ type: ConsentCreatedResponse, headers: { ...SCA_APPROACH_HEADER, ...NOTIFICATION_HEADERS } })
   @CreatedResource()
   async create(
     @Body() body: CreateConsentDto,
     @ScaRequestHeaders() headers: ScaHeaders,
+    @NotificationHeaders() notification: NotificationRequest | null,
     @Res({ passthrough: true }) response: Response,
     @RequestOwner() owner: Owner,
   ): Promise<ConsentCreatedResponse> {
     const request = await this.authorisations.requestOf(headers);
-    const { consentId, consentStatus, authorisation } = await this.consents.create(body, request, owner);
+    await this.notifications.admit(notification);
+    const { consentId, consentStatus, authorisation, stored } = await this.consents.create(body, request, owner, notification);
     announceApproach(response, headers, request.approach);
+    announceNotifications(response, notification, stored);
     return toConsentCreatedResponse(consentId, consentStatus, authorisation, this.scaRedirect(consentId, headers.redirectUri ?? undefined));
   }
 

@@ -1,3 +1,4 @@
+import { NotificationsModule } from '../notifications/notifications.module';
 import { Module } from '@nestjs/common';
 import { OAuthModule } from '../oauth/oauth.module';
 import { AuthorisationModule } from '../authorisation/authorisation.module';
@@ -8,7 +9,7 @@ import { ConsentGuard } from './consent.guard';
 import { ConsentService } from './consent.service';
 
 @Module({
-  imports: [DatabaseModule, ClockModule, OAuthModule, AuthorisationModule],
+  imports: [DatabaseModule, ClockModule, OAuthModule, AuthorisationModule, NotificationsModule],
   controllers: [ConsentController],
   providers: [ConsentService, ConsentGuard],
   exports: [ConsentService, ConsentGuard],

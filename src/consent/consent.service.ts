@@ -15,6 +15,8 @@ import { newResourceId } from '../common/resource-id';
 import { nextStatus } from '../common/state-machine';
 import { Environment } from '../config/environment';
 import { EventHistory } from '../events/event-history.service';
+import type { NotificationRequest } from '../notifications/notification-headers.decorator';
+import { NotificationsService } from '../notifications/notifications.service';
 import { applyEvent, MachineBinding } from '../database/status-change';
 import { Store } from '../database/store';
 import { CreateConsentDto } from './dto/create-consent.dto';
@@ -38,6 +40,7 @@ export class ConsentService implements OnModuleInit {
     private readonly clock: ClockService,
     private readonly config: ConfigService<Environment, true>,
     private readonly history: EventHistory,
+    private readonly notifications: NotificationsService,
   ) {
     this.machine = {
       store,
@@ -59,7 +62,8 @@ export class ConsentService implements OnModuleInit {
     request: CreateConsentDto,
     authorisationRequest: AuthorisationRequest,
     owner: Owner,
-  ): Promise<{ consentId: string; consentStatus: ConsentStatus; authorisation: Authorisation | null }> {
+    notification: NotificationRequest | null,
+  ): Promise<{ consentId: string; consentStatus: ConsentStatus; authorisation: Authorisation | null; stored: boolean }> {
     const today = this.clock.today();
     if (request.validUntil < today) throw new FormatError('validUntil', `validUntil must not be before today (${today})`);
     const auto = this.config.get('SCA_MODE', { infer: true }) === 'auto';
@@ -70,7 +74,7 @@ export class ConsentService implements OnModuleInit {
       throw new FormatError('access', 'access must name an account in balances or transactions, or ask for availableAccounts or allPsd2 "allAccounts"');
     }
     // As the bank's sandbox does: an explicit account list gets the first fixture consent, and nothing is stored.
-    if (auto && !allAccounts) return { consentId: FIRST_VALID_CONSENT_ID, consentStatus: 'received', authorisation: null };
+    if (auto && !allAccounts) return { consentId: FIRST_VALID_CONSENT_ID, consentStatus: 'received', authorisation: null, stored: false };
 
     const validUntil = [request.validUntil, addDays(today, MAX_VALIDITY_DAYS)].sort()[0];
     const received = initialConsentStatus({ validUntil });
@@ -90,11 +94,12 @@ export class ConsentService implements OnModuleInit {
     const authorisation = await this.store.write(async () => {
       await this.store.insert(Consent, consent);
       await this.history.record({ kind: 'consent', resourceId: consent.id, fromStatus: null, toStatus: consent.status, event: 'CREATED', ownerId: consent.ownerId });
+      if (notification) await this.notifications.subscribe(notification, { resourceId: consent.id, kind: 'consent', ownerId: consent.ownerId }, `/v1/consents/${consent.id}`);
       const opened = await this.authorisations.open('consent', consent.id, authorisationRequest, consent.ownerId);
       if (auto) await this.authorisations.moveOpen('consent', consent.id, { type: 'FINALISE' });
       return opened;
     });
-    return { consentId: consent.id, consentStatus: consent.status, authorisation };
+    return { consentId: consent.id, consentStatus: consent.status, authorisation, stored: true };
   }
 
   /** The consent as it stands today: one whose validUntil has passed is expired first (catchUp). */

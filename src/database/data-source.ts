@@ -9,6 +9,7 @@ import { SharedState1795700000000 } from '../../migrations/1795700000000-SharedS
 import { LivingBank1795800000000 } from '../../migrations/1795800000000-LivingBank';
 import { ScaApproaches1795900000000 } from '../../migrations/1795900000000-ScaApproaches';
 import { EventHistory1796000000000 } from '../../migrations/1796000000000-EventHistory';
+import { Notifications1796100000000 } from '../../migrations/1796100000000-Notifications';
 import { SandboxEvent } from '../events/sandbox-event.entity';
 import { AccessCount } from '../account-information/access-count.entity';
 import { AccessToken, TppClient } from '../oauth/client.entity';
@@ -21,13 +22,14 @@ import { Payment } from '../payment-initiation/payment.entity';
 import { FailedInstalment } from '../payment-initiation/failed-instalment.entity';
 import { Authorisation } from '../authorisation/authorisation.entity';
 import { BankConditions } from '../conditions/bank-conditions.entity';
+import { Notification, NotificationSubscription } from '../notifications/notification.entity';
 
 /** Where the data lives: DATABASE_URL (PostgreSQL) when set, else the SQLite file at DATABASE_PATH. */
 export type DatabaseSetting = Pick<Environment, 'DATABASE_PATH' | 'DATABASE_URL'>;
 
-const entities = [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock, SandboxSecret, TppClient, AccessToken, AccessCount, FailedInstalment, BankConditions, SandboxEvent];
+const entities = [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock, SandboxSecret, TppClient, AccessToken, AccessCount, FailedInstalment, BankConditions, SandboxEvent, NotificationSubscription, Notification];
 // Listed as classes, not globs, so the same list works from ts-jest and from dist/.
-const migrations = [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000, Hardening1795600000000, SharedState1795700000000, LivingBank1795800000000, ScaApproaches1795900000000, EventHistory1796000000000];
+const migrations = [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000, Hardening1795600000000, SharedState1795700000000, LivingBank1795800000000, ScaApproaches1795900000000, EventHistory1796000000000, Notifications1796100000000];
 
 /** The one TypeORM definition used by the app, the TypeORM CLI, the seed scripts and the tests. */
 export function dataSourceOptions({ DATABASE_PATH, DATABASE_URL }: DatabaseSetting): DataSourceOptions {

@@ -2,6 +2,7 @@ import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Account, Balance, Psu, Transaction } from '../bank/account.entity';
 import { BankConditions } from '../conditions/bank-conditions.entity';
+import { Notification, NotificationSubscription } from '../notifications/notification.entity';
 import { SandboxEvent } from '../events/sandbox-event.entity';
 import { Consent } from '../consent/consent.entity';
 import { FIXTURE_CLIENTS, FIXTURE_ROWS } from '../fixtures/fixtures';
@@ -33,6 +34,7 @@ export async function resetSandbox(dataSource: DataSource): Promise<void> {
     await manager.createQueryBuilder().delete().from(Payment).execute(); // every payment is a TPP's
     await manager.createQueryBuilder().delete().from(BankConditions).execute(); // the bank back in service, answering at once
     await manager.createQueryBuilder().delete().from(SandboxEvent).execute(); // a fresh install has no history
+    for (const entity of [Notification, NotificationSubscription]) await manager.createQueryBuilder().delete().from(entity).execute(); // nor anything to notify
     await seedFixtures(manager);
   });
 }

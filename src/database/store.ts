@@ -11,8 +11,8 @@ export type Reader<T extends ObjectLiteral> = Pick<Repository<T>, 'find' | 'find
 /** Rows per INSERT statement in insertMany. */
 const INSERT_CHUNK = 500;
 
-/** The transaction of the write the current call runs in, if any. */
-const currentWrite = new AsyncLocalStorage<EntityManager>();
+/** The write the current call runs in, if any: its transaction, and what waits for its commit. */
+const currentWrite = new AsyncLocalStorage<{ manager: EntityManager; committed: (() => void)[] }>();
 
 /**
  * The one way the app reaches its database (docs/development.md, "The write seam"). Every change
@@ -46,9 +46,19 @@ export class Store {
    * Runs `work` as one transaction. A write started inside another would wait for a commit that
    * waits for it (or, on another connection, for the rows it holds): it fails at once instead.
    */
-  write<T>(work: () => Promise<T>): Promise<T> {
-    if (currentWrite.getStore()) return Promise.reject(new Error('Store.write was called inside another write: do the work in the enclosing write'));
-    return this.strategy.run((manager) => currentWrite.run(manager, work));
+  async write<T>(work: () => Promise<T>): Promise<T> {
+    if (currentWrite.getStore()) throw new Error('Store.write was called inside another write: do the work in the enclosing write');
+    const committed: (() => void)[] = [];
+    const value = await this.strategy.run((manager) => currentWrite.run({ manager, committed }, work));
+    for (const then of committed) then();
+    return value;
+  }
+
+  /** Inside a write: runs `then` once the write has committed, and never if it is rolled back. */
+  afterCommit(then: () => void): void {
+    const write = currentWrite.getStore();
+    if (!write) throw new Error('Store.afterCommit outside Store.write');
+    write.committed.push(then);
   }
 
   read<T extends ObjectLiteral>(target: EntityTarget<T>): Reader<T> {
@@ -106,11 +116,11 @@ export class Store {
 
   /** Inside a write, its transaction, so that a read sees the write's own changes. */
   private reading(): EntityManager {
-    return currentWrite.getStore() ?? this.dataSource.manager;
+    return currentWrite.getStore()?.manager ?? this.dataSource.manager;
   }
 
   private transaction(): EntityManager {
-    const manager = currentWrite.getStore();
+    const manager = currentWrite.getStore()?.manager;
     if (!manager) throw new Error('A change outside Store.write: every change of state goes through Store.write');
     return manager;
   }

@@ -31,6 +31,9 @@ export interface EventFilter {
  */
 @Injectable()
 export class EventHistory {
+  /** What else must happen in the write that records a change (notifications.service.ts). */
+  private readonly listeners: ((events: SandboxEvent[]) => Promise<void>)[] = [];
+
   constructor(
     private readonly store: Store,
     private readonly clock: ClockService,
@@ -56,6 +59,12 @@ export class EventHistory {
       }),
     );
     await this.store.insertMany(SandboxEvent, rows);
+    for (const listener of this.listeners) await listener(rows);
+  }
+
+  /** `listener` runs inside the write of each record. */
+  onRecorded(listener: (events: SandboxEvent[]) => Promise<void>): void {
+    this.listeners.push(listener);
   }
 
   /** Newest first; a client (AUTH_MODE=strict) sees its own resources' events and the clock's. */

@@ -20,8 +20,11 @@ export function withRequestContext(_request: Request, response: Response, next: 
   context.run({ cause: String(response.getHeader('X-Request-ID')) }, next);
 }
 
+/** Work done later for a cause (a notification for the request whose change it tells of). */
+export const causedBy = <T>(cause: string, work: () => Promise<T>): Promise<T> => context.run({ cause }, work);
+
 /** Work the clock does (ClockService.catchUp), whichever request it runs under. */
-export const asClock = <T>(work: () => Promise<T>): Promise<T> => context.run({ cause: 'clock' }, work);
+export const asClock = <T>(work: () => Promise<T>): Promise<T> => causedBy('clock', work);
 
 /** Work a PSU does through a channel: the status changes it causes name them. */
 export const actingAs = <T>(actor: Actor, work: () => Promise<T>): Promise<T> => context.run({ ...(context.getStore() ?? { cause: 'unknown' }), actor }, work);

@@ -22,7 +22,8 @@ function booleanHeader(request: Request, name: string): boolean | null {
   return value === 'true';
 }
 
-function uriHeader(request: Request, name: string): string | null {
+/** An absolute http or https URL header, or null when absent; 400 when malformed. */
+export function uriHeader(request: Request, name: string): string | null {
   const value = request.header(name);
   if (value === undefined) return null;
   if (!isURL(value, { require_protocol: true, require_tld: false, protocols: ['http', 'https'] })) {

@@ -19,6 +19,8 @@ import { TppErrorResponse } from '../http/error-response.dto';
 import { scaRedirectHref } from '../common/links';
 import { announceApproach, ApiScaRequestHeaders, SCA_APPROACH_HEADER, ScaHeaders, ScaRequestHeaders } from '../http/sca-headers.decorator';
 import { AuthorisationService } from '../authorisation/authorisation.service';
+import { announceNotifications, ApiNotificationHeaders, NOTIFICATION_HEADERS, NotificationHeaders, NotificationRequest } from '../notifications/notification-headers.decorator';
+import { NotificationsService } from '../notifications/notifications.service';
 import { RequiresPsuIpAddress, Xs2aController } from '../http/request.guard';
 import { Environment } from '../config/environment';
 import { BulkPaymentDto } from './dto/bulk-payment.dto';
@@ -53,7 +55,8 @@ function Initiation(summary: string, body: Type<PaymentBody>): MethodDecorator {
     ApiOperation({ summary }),
     ApiBody({ type: body }),
     ApiScaRequestHeaders(),
-    ApiOkResponse({ type: PaymentInitiationResponse, description: 'stored, RCVD', headers: SCA_APPROACH_HEADER }),
+    ApiNotificationHeaders(),
+    ApiOkResponse({ type: PaymentInitiationResponse, description: 'stored, RCVD', headers: { ...SCA_APPROACH_HEADER, ...NOTIFICATION_HEADERS } }),
     CreatedResource(),
   );
 }
@@ -64,37 +67,68 @@ export class PaymentInitiationController {
   constructor(
     private readonly payments: PaymentInitiationService,
     private readonly authorisations: AuthorisationService,
+    private readonly notifications: NotificationsService,
     private readonly config: ConfigService<Environment, true>,
   ) {}
 
   @Post('payments/sepa-credit-transfers')
   @Initiation('Initiate a SEPA credit transfer', SepaCreditTransferDto)
-  sepa(@Body() body: SepaCreditTransferDto, @ScaRequestHeaders() headers: ScaHeaders, @Res({ passthrough: true }) response: Response, @RequestOwner() owner: Owner): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'payments', product: 'sepa-credit-transfers' }, body, headers, response, owner);
+  sepa(
+    @Body() body: SepaCreditTransferDto,
+    @ScaRequestHeaders() headers: ScaHeaders,
+    @NotificationHeaders() notification: NotificationRequest | null,
+    @Res({ passthrough: true }) response: Response,
+    @RequestOwner() owner: Owner,
+  ): Promise<PaymentInitiationResponse> {
+    return this.initiate({ service: 'payments', product: 'sepa-credit-transfers' }, body, { headers, notification }, response, owner);
   }
 
   @Post('payments/instant-sepa-credit-transfers')
   @Initiation('Initiate an instant SEPA credit transfer', InstantSepaCreditTransferDto)
-  instant(@Body() body: InstantSepaCreditTransferDto, @ScaRequestHeaders() headers: ScaHeaders, @Res({ passthrough: true }) response: Response, @RequestOwner() owner: Owner): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'payments', product: 'instant-sepa-credit-transfers' }, body, headers, response, owner);
+  instant(
+    @Body() body: InstantSepaCreditTransferDto,
+    @ScaRequestHeaders() headers: ScaHeaders,
+    @NotificationHeaders() notification: NotificationRequest | null,
+    @Res({ passthrough: true }) response: Response,
+    @RequestOwner() owner: Owner,
+  ): Promise<PaymentInitiationResponse> {
+    return this.initiate({ service: 'payments', product: 'instant-sepa-credit-transfers' }, body, { headers, notification }, response, owner);
   }
 
   @Post('payments/cross-border-credit-transfers')
   @Initiation('Initiate a cross-border credit transfer', CrossBorderCreditTransferDto)
-  crossBorder(@Body() body: CrossBorderCreditTransferDto, @ScaRequestHeaders() headers: ScaHeaders, @Res({ passthrough: true }) response: Response, @RequestOwner() owner: Owner): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'payments', product: 'cross-border-credit-transfers' }, body, headers, response, owner);
+  crossBorder(
+    @Body() body: CrossBorderCreditTransferDto,
+    @ScaRequestHeaders() headers: ScaHeaders,
+    @NotificationHeaders() notification: NotificationRequest | null,
+    @Res({ passthrough: true }) response: Response,
+    @RequestOwner() owner: Owner,
+  ): Promise<PaymentInitiationResponse> {
+    return this.initiate({ service: 'payments', product: 'cross-border-credit-transfers' }, body, { headers, notification }, response, owner);
   }
 
   @Post('bulk-payments/sepa-credit-transfers')
   @Initiation('Initiate a bulk of SEPA credit transfers', BulkPaymentDto)
-  bulk(@Body() body: BulkPaymentDto, @ScaRequestHeaders() headers: ScaHeaders, @Res({ passthrough: true }) response: Response, @RequestOwner() owner: Owner): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'bulk-payments', product: 'sepa-credit-transfers' }, body, headers, response, owner);
+  bulk(
+    @Body() body: BulkPaymentDto,
+    @ScaRequestHeaders() headers: ScaHeaders,
+    @NotificationHeaders() notification: NotificationRequest | null,
+    @Res({ passthrough: true }) response: Response,
+    @RequestOwner() owner: Owner,
+  ): Promise<PaymentInitiationResponse> {
+    return this.initiate({ service: 'bulk-payments', product: 'sepa-credit-transfers' }, body, { headers, notification }, response, owner);
   }
 
   @Post('periodic-payments/sepa-credit-transfers')
   @Initiation('Initiate a periodic SEPA credit transfer', PeriodicPaymentDto)
-  periodic(@Body() body: PeriodicPaymentDto, @ScaRequestHeaders() headers: ScaHeaders, @Res({ passthrough: true }) response: Response, @RequestOwner() owner: Owner): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'periodic-payments', product: 'sepa-credit-transfers' }, body, headers, response, owner);
+  periodic(
+    @Body() body: PeriodicPaymentDto,
+    @ScaRequestHeaders() headers: ScaHeaders,
+    @NotificationHeaders() notification: NotificationRequest | null,
+    @Res({ passthrough: true }) response: Response,
+    @RequestOwner() owner: Owner,
+  ): Promise<PaymentInitiationResponse> {
+    return this.initiate({ service: 'periodic-payments', product: 'sepa-credit-transfers' }, body, { headers, notification }, response, owner);
   }
 
   /** Any other product of a known service; declared after the five above, which Express tries first. */
@@ -155,10 +189,18 @@ export class PaymentInitiationController {
     return toCancellationResponse(outcome.payment, approach);
   }
 
-  private async initiate(type: PaymentType, body: PaymentBody, headers: ScaHeaders, response: Response, owner: Owner): Promise<PaymentInitiationResponse> {
+  private async initiate(
+    type: PaymentType,
+    body: PaymentBody,
+    { headers, notification }: { headers: ScaHeaders; notification: NotificationRequest | null },
+    response: Response,
+    owner: Owner,
+  ): Promise<PaymentInitiationResponse> {
     const request = await this.authorisations.requestOf(headers);
-    const { payment, authorisation } = await this.payments.initiate(type, body, request, owner);
+    await this.notifications.admit(notification);
+    const { payment, authorisation } = await this.payments.initiate(type, body, request, owner, notification);
     announceApproach(response, headers, request.approach);
+    announceNotifications(response, notification, true);
     const query = { payment_id: payment.id, service: type.service, product: type.product };
     return toInitiationResponse(payment, authorisation, scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'payments', query, headers.redirectUri ?? undefined));
   }

@@ -1,3 +1,4 @@
+import { NotificationsModule } from '../notifications/notifications.module';
 import { Module } from '@nestjs/common';
 import { OAuthModule } from '../oauth/oauth.module';
 import { AuthorisationModule } from '../authorisation/authorisation.module';
@@ -9,7 +10,7 @@ import { PaymentExecutionService } from './payment-execution.service';
 import { PaymentInitiationService } from './payment-initiation.service';
 
 @Module({
-  imports: [DatabaseModule, ClockModule, BankModule, OAuthModule, AuthorisationModule],
+  imports: [DatabaseModule, ClockModule, BankModule, OAuthModule, AuthorisationModule, NotificationsModule],
   controllers: [PaymentInitiationController],
   providers: [PaymentInitiationService, PaymentExecutionService],
   exports: [PaymentInitiationService],

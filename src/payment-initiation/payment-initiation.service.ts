@@ -8,6 +8,8 @@ import { DomainError } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
 import { Environment } from '../config/environment';
 import { EventHistory } from '../events/event-history.service';
+import type { NotificationRequest } from '../notifications/notification-headers.decorator';
+import { NotificationsService } from '../notifications/notifications.service';
 import { applyEvent } from '../database/status-change';
 import { Store } from '../database/store';
 import type { ScaDecision } from '../authorisation/authorisation.machine';
@@ -32,10 +34,17 @@ export class PaymentInitiationService {
     private readonly clock: ClockService,
     private readonly config: ConfigService<Environment, true>,
     private readonly history: EventHistory,
+    private readonly notifications: NotificationsService,
   ) {}
 
   /** Stores the payment, RCVD, with its implicit authorisation: once answered 200 both are in the database. */
-  async initiate(type: PaymentType, body: PaymentBody, request: AuthorisationRequest, owner: Owner): Promise<{ payment: Payment; authorisation: Authorisation }> {
+  async initiate(
+    type: PaymentType,
+    body: PaymentBody,
+    request: AuthorisationRequest,
+    owner: Owner,
+    notification: NotificationRequest | null,
+  ): Promise<{ payment: Payment; authorisation: Authorisation }> {
     checkDates(body, this.clock.today());
     const terms = termsOf(body);
     const payment = Object.assign(new Payment(), {
@@ -52,6 +61,7 @@ export class PaymentInitiationService {
     const authorisation = await this.store.write(async () => {
       await this.store.insert(Payment, payment);
       await this.history.record({ kind: 'payment', resourceId: payment.id, fromStatus: null, toStatus: payment.status, event: 'CREATED', ownerId: payment.ownerId });
+      if (notification) await this.notifications.subscribe(notification, { resourceId: payment.id, kind: 'payment', ownerId: payment.ownerId }, `/v1/${type.service}/${type.product}/${payment.id}`);
       return this.authorisations.open('payment', payment.id, request, payment.ownerId);
     });
     return { payment, authorisation };
