@@ -24,7 +24,7 @@ afterAll(() => receiver.close());
 async function attempts(http: App, resourceId: string, count: number) {
   for (let tries = 0; ; tries++) {
     const { body } = await request(http).get(`/sandbox/events?resourceId=${resourceId}&kind=notification`).expect(200);
-    if (body.total >= count || tries === 200) return body.events.reverse();
+    if (body.events.length >= count || tries === 200) return body.events.reverse();
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
