@@ -35,6 +35,7 @@ const BOTH_ENGINES = [
   'failures',
   'events',
   'notifications',
+  'cockpit-browser',
   // A full disk on PostgreSQL needs a tablespace on a small filesystem, which .ci/run mounts where it may.
   ...(process.env.TEST_POSTGRES_SMALL_TABLESPACE ? ['full-tablespace'] : []),
 ];

@@ -10,6 +10,7 @@ import type { Environment } from './config/environment';
 import { refuseDeepJson } from './http/json-depth';
 import { echoRequestId } from './http/request-id.middleware';
 import { withRequestContext } from './http/request-context';
+import { RequestLog } from './http/request-log';
 import { answerUnparsableRequests, refuseHostless, refuseNul } from './http/unparsable-request';
 
 /** The app exactly as it serves, for main.ts and for the e2e tests: settings come from process.env. */
@@ -18,6 +19,7 @@ export async function createApp(): Promise<NestExpressApplication> {
   app.useLogger(app.get(Logger));
   // Order matters: the request ID is echoed before the body parser can fail.
   app.use(echoRequestId);
+  app.use(app.get(RequestLog).observe); // the cockpit's last requests (docs/cockpit.md)
   app.use(withRequestContext); // what the event history names as the cause (docs/events.md)
   app.use(refuseHostless);
   app.useBodyParser('json', { limit: '100kb', verify: refuseDeepJson });

@@ -10,6 +10,7 @@ import { ConditionsModule } from './conditions/conditions.module';
 import { EventsModule } from './events/events.module';
 import { GracefulStop } from './http/graceful-stop';
 import { RequestLoggingModule } from './http/request-logging';
+import { RequestLogModule } from './http/request-log';
 import { createValidationPipe } from './http/validation.pipe';
 import { validateEnvironment } from './config/environment';
 import { ConsentModule } from './consent/consent.module';
@@ -33,6 +34,7 @@ export class AppModule {
         // skipProcessEnv: settings are the validated snapshot taken here, never re-read later.
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, skipProcessEnv: true, validate: validateEnvironment }),
         RequestLoggingModule,
+        RequestLogModule,
         DatabaseModule,
         ClockModule,
         ConditionsModule,

@@ -28,7 +28,10 @@ export class BerlinGroupExceptionFilter implements ExceptionFilter {
       // The path only: a query string may carry what must not reach a log (docs/operations.md, "Logs").
       this.logger.error(`${request.method} ${path}`, exception instanceof Error ? exception.stack : exception);
     }
-    http.getResponse<Response>().status(error.status(this.profile)).set(error.headers).json(renderError(error, this.profile));
+    const response = http.getResponse<Response>();
+    // For the request log (request-log.ts): the code and message number the client reads.
+    response.locals.errorCode = `${error.toBody(this.profile).tppMessages[0].code} ${error.details[0].messageId}`;
+    response.status(error.status(this.profile)).set(error.headers).json(renderError(error, this.profile));
   }
 
   private toDomainError(exception: unknown, method: string, path: string): DomainError {

@@ -1,4 +1,8 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import cookieParser from 'cookie-parser';
+import { htmlPageHeaders } from '../http/page-headers';
+import { CockpitController } from './cockpit.controller';
+import { COCKPIT_STYLE } from './cockpit-pages';
 import { OAuthModule } from '../oauth/oauth.module';
 import { ClockModule } from '../clock/clock.module';
 import { ConsentModule } from '../consent/consent.module';
@@ -11,7 +15,12 @@ import { ScenarioService } from './scenario.service';
 
 @Module({
   imports: [DatabaseModule, ClockModule, OAuthModule, ScaModule, ConsentModule, PaymentInitiationModule],
-  controllers: [SandboxControlController],
+  controllers: [SandboxControlController, CockpitController],
   providers: [SandboxControlService, ScenarioService],
 })
-export class SandboxControlModule {}
+export class SandboxControlModule implements NestModule {
+  /** The cockpit's pages: its own stylesheet only, no script; its sign-in cookie (AUTH_MODE=strict). */
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(cookieParser(), htmlPageHeaders(COCKPIT_STYLE)).forRoutes(CockpitController);
+  }
+}

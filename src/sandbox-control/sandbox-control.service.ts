@@ -13,6 +13,7 @@ export class SandboxControlService {
 
   /** Sets the date, then lets every time rule catch up at once instead of on the next read. */
   async setClock(today: string): Promise<{ today: string }> {
+    if (!isDateOnly(today)) throw new FormatError('today', 'today must be a date YYYY-MM-DD');
     return this.moveClock(() => today);
   }
 

@@ -1,10 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { doubleCsrf, DoubleCsrfUtilities } from 'csrf-csrf';
 import type { Request, Response } from 'express';
-import helmet from 'helmet';
 import { Environment } from '../config/environment';
+import { htmlPageHeaders } from '../http/page-headers';
 import { Store } from '../database/store';
 import { SandboxSecret } from './sandbox-secret.entity';
 import { PAGE_STYLE } from './sca-pages';
@@ -15,25 +15,8 @@ export const CSRF_FIELD = '_csrf';
 /** A query or form value as the pages use it: a repeated or missing one counts as empty. */
 export const formValue = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-/**
- * Security headers of the SCA pages: nothing but the page's own stylesheet may load, no script
- * runs, no other site may frame the page (it asks for a password). `form-action` stays open: the
- * form posts to the page itself, which then redirects to the TPP's registered address, a redirect
- * that browsers check against form-action too.
- */
-export const pageHeaders = () =>
-  helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'none'"],
-        styleSrc: [`'sha256-${createHash('sha256').update(PAGE_STYLE).digest('base64')}'`],
-        frameAncestors: ["'none'"],
-        baseUri: ["'none'"],
-      },
-    },
-    frameguard: { action: 'deny' },
-  });
+/** Security headers of the SCA pages (page-headers.ts): only their own stylesheet. */
+export const pageHeaders = () => htmlPageHeaders(PAGE_STYLE);
 
 /**
  * Double-submit CSRF tokens bound to the page's path and the consent or payment it decides on, so

@@ -1,11 +1,11 @@
+import { escapeHtml, htmlDocument } from '../common/html';
 import type { Account } from '../bank/account.entity';
 import type { Consent } from '../consent/consent.entity';
 import type { Payment } from '../payment-initiation/payment.entity';
 
 /** Server-rendered online-banking pages: plain HTML, no build step. Every dynamic value goes through escape(). */
 
-const escape = (value: unknown): string =>
-  String(value ?? '').replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+const escape = escapeHtml;
 
 export type Row = [label: string, value: string];
 
@@ -31,23 +31,7 @@ export const PAGE_STYLE = `
   .outcome { font-size: 1.1rem; }
 `;
 
-function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)} - PSD2 Sandbox Bank</title>
-<style>${PAGE_STYLE}</style>
-</head>
-<body>
-<header>PSD2 Sandbox Bank &middot; Online banking</header>
-<main>
-${body}
-</main>
-</body>
-</html>`;
-}
+const layout = (title: string, body: string): string => htmlDocument(`${title} - PSD2 Sandbox Bank`, PAGE_STYLE, 'PSD2 Sandbox Bank &middot; Online banking', body);
 
 const table = (rows: Row[]): string =>
   `<table>${rows.map(([label, value]) => `<tr><th>${escape(label)}</th><td>${escape(value)}</td></tr>`).join('')}</table>`;

@@ -1,0 +1,54 @@
+import { Global, Injectable, Module } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import type { OwnedRequest, Owner } from '../oauth/owner';
+
+/** One request as the cockpit lists it (docs/cockpit.md). */
+export interface AnsweredRequest {
+  at: string;
+  method: string;
+  /** Without the query string, which may carry what must not be shown (docs/operations.md, "Logs"). */
+  path: string;
+  status: number;
+  /** The error's code and message number, e.g. `TOKEN_INVALID XS2A007E`; null for a success. */
+  errorCode: string | null;
+  requestId: string;
+  ownerId: string | null;
+}
+
+/** How many requests are kept: enough for "why did my call fail?", bounded whatever the load. */
+const KEPT = 200;
+
+/** The last requests this process answered, newest first, in memory; the cockpit's own pages are not among them. */
+@Injectable()
+export class RequestLog {
+  private readonly answered: AnsweredRequest[] = [];
+
+  /** Middleware (app.factory.ts): notes each request once its answer is sent. */
+  readonly observe = (request: Request, response: Response, next: NextFunction): void => {
+    const path = request.originalUrl.split('?')[0];
+    if (!path.startsWith('/cockpit')) {
+      response.once('finish', () => {
+        this.answered.unshift({
+          at: new Date().toISOString(),
+          method: request.method,
+          path,
+          status: response.statusCode,
+          errorCode: (response.locals.errorCode as string | undefined) ?? null,
+          requestId: String(response.getHeader('X-Request-ID')),
+          ownerId: (request as OwnedRequest).owner ?? null,
+        });
+        if (this.answered.length > KEPT) this.answered.pop();
+      });
+    }
+    next();
+  };
+
+  /** A client (AUTH_MODE=strict) sees the requests made with its own token. */
+  list(owner: Owner): AnsweredRequest[] {
+    return owner === undefined ? [...this.answered] : this.answered.filter((entry) => entry.ownerId === owner);
+  }
+}
+
+@Global()
+@Module({ providers: [RequestLog], exports: [RequestLog] })
+export class RequestLogModule {}

@@ -1,0 +1,90 @@
+import { escapeHtml as escape } from '../common/html';
+import type { AnsweredRequest } from '../http/request-log';
+import type { SandboxEvent } from '../events/sandbox-event.entity';
+
+/** The cockpit's only stylesheet, inline; its Content-Security-Policy allows exactly this text by its hash. */
+export const COCKPIT_STYLE = `
+  body { font-family: system-ui, sans-serif; background: #f3f5f8; margin: 0; color: #1c2733; font-size: 14px; }
+  header { background: #14213d; color: #fff; padding: 10px 24px; display: flex; gap: 24px; align-items: baseline; }
+  header a { color: #cfe0ff; } header strong { font-size: 1.05rem; }
+  main { padding: 16px 24px; }
+  section { background: #fff; border-radius: 8px; box-shadow: 0 1px 3px #0002; padding: 12px 16px; margin-bottom: 16px; overflow-x: auto; }
+  h1 { font-size: 1.25rem; } h2 { font-size: 1.05rem; margin: 4px 0 8px; }
+  table { border-collapse: collapse; width: 100%; }
+  th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid #e3e8ee; vertical-align: top; }
+  th { color: #52606d; font-weight: 500; }
+  form.inline { display: inline-flex; gap: 6px; align-items: center; margin: 4px 12px 4px 0; }
+  .status { font-family: monospace; } .error { color: #a01c1c; font-family: monospace; }
+  .message { padding: 8px 12px; border-radius: 6px; background: #e7f0ff; margin-bottom: 12px; }
+  pre { background: #f6f8fa; padding: 8px; overflow-x: auto; }
+`;
+
+export type Cell = string | { html: string };
+const cell = (value: Cell): string => (typeof value === 'string' ? escape(value) : value.html);
+
+export const link = (href: string, text: string): Cell => ({ html: `<a href="${escape(href)}">${escape(text)}</a>` });
+
+export function table(headings: string[], rows: Cell[][], empty = 'none yet'): string {
+  if (rows.length === 0) return `<p>${escape(empty)}</p>`;
+  return `<table><tr>${headings.map((heading) => `<th>${escape(heading)}</th>`).join('')}</tr>${rows.map((row) => `<tr>${row.map((value) => `<td>${cell(value)}</td>`).join('')}</tr>`).join('')}</table>`;
+}
+
+/** A form that POSTs to the cockpit (works without JavaScript); `fields` is its inner HTML. */
+export const form = (action: string, fields: string): string => `<form class="inline" method="post" action="${escape(action)}">${fields}</form>`;
+export const input = (name: string, label: string, value = '', type = 'text'): string =>
+  `<label>${escape(label)} <input type="${type}" name="${escape(name)}" value="${escape(value)}" aria-label="${escape(label)}"></label>`;
+export const button = (text: string, name?: string, value?: string): string => `<button${name ? ` name="${escape(name)}" value="${escape(value ?? '')}"` : ''}>${escape(text)}</button>`;
+
+/** A GET filter over a list: a select per field. */
+export function filter(action: string, selects: { name: string; label: string; options: string[]; value: string }[]): string {
+  const fields = selects
+    .map(({ name, label, options, value }) => `<label>${escape(label)} <select name="${escape(name)}">${['', ...options].map((option) => `<option${option === value ? ' selected' : ''}>${escape(option)}</option>`).join('')}</select></label>`)
+    .join(' ');
+  return `<form class="inline" method="get" action="${escape(action)}">${fields} ${button('Filter')}</form>`;
+}
+
+export function layout(title: string, body: string, message?: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(title)} - PSD2 Sandbox cockpit</title>
+<style>${COCKPIT_STYLE}</style>
+</head>
+<body>
+<header><strong>PSD2 Sandbox cockpit</strong><a href="/cockpit">Overview</a><a href="/cockpit/requests">Requests</a><a href="/docs">API</a></header>
+<main>
+<h1>${escape(title)}</h1>
+${message ? `<p class="message" role="status">${escape(message)}</p>` : ''}
+${body}
+</main>
+</body>
+</html>`;
+}
+
+export const section = (title: string, body: string, id?: string): string => `<section${id ? ` id="${escape(id)}"` : ''}><h2>${escape(title)}</h2>${body}</section>`;
+
+export function requestTable(requests: AnsweredRequest[]): string {
+  return table(
+    ['time', 'method', 'path', 'status', 'error', 'X-Request-ID'],
+    requests.map((entry) => [entry.at, entry.method, entry.path, String(entry.status), { html: `<span class="error">${escape(entry.errorCode ?? '')}</span>` }, entry.requestId]),
+    'no request answered yet',
+  );
+}
+
+export function timeline(events: SandboxEvent[]): string {
+  return table(
+    ['real time', 'sandbox date', 'kind', 'resource', 'from → to', 'event', 'PSU, channel', 'cause'],
+    events.map((event) => [
+      event.at,
+      event.sandboxDate,
+      event.kind,
+      event.resourceId,
+      { html: `<span class="status">${escape(event.fromStatus ?? '')} → ${escape(event.toStatus)}</span>` },
+      event.event,
+      [event.psuId, event.channel].filter(Boolean).join(', '),
+      event.cause,
+    ]),
+  );
+}

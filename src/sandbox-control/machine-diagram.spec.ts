@@ -1,0 +1,44 @@
+import type { AnyStateMachine } from 'xstate';
+import { authorisationMachine } from '../authorisation/authorisation.machine';
+import { consentMachine } from '../consent/consent.machine';
+import { paymentMachine } from '../payment-initiation/payment.machine';
+import { drawMachine } from './machine-diagram';
+
+type Target = string | { target?: string } | undefined;
+
+/** Each state and each (state, event, target) as the machine's own definition (its config) writes them, read apart from how the drawing reads them. */
+function written(machine: AnyStateMachine): { states: string[]; transitions: [string, string, string][] } {
+  const states = machine.config.states as Record<string, { on?: Record<string, Target | readonly Target[]> }>;
+  const transitions = Object.entries(states).flatMap(([state, { on = {} }]) =>
+    Object.entries(on).flatMap(([event, targets]) =>
+      (Array.isArray(targets) ? targets : [targets]).map((target: Target): [string, string, string] => [state, event, typeof target === 'string' ? target : (target?.target ?? state)]),
+    ),
+  );
+  return { states: Object.keys(states), transitions };
+}
+
+describe('machine diagrams', () => {
+  it.each([
+    ['consent', consentMachine],
+    ['payment', paymentMachine],
+    ['authorisation', authorisationMachine],
+  ])('the %s machine: every state and every transition of its definition is drawn', (_, machine: AnyStateMachine) => {
+    const svg = drawMachine(machine);
+    const { states, transitions } = written(machine);
+    expect(states.length).toBeGreaterThan(3);
+    for (const state of states) expect(svg).toContain(`data-state="${state}"`);
+    for (const [from, event, to] of transitions) expect(svg).toContain(`data-from="${from}" data-event="${event}" data-to="${to}"`);
+    // Nothing drawn that the definition does not have.
+    expect(svg.match(/data-state="/g)).toHaveLength(states.length);
+    expect(svg.match(/data-event="/g)).toHaveLength(transitions.length);
+  });
+
+  it('fills the current state, and draws the states and edges of the path strong', () => {
+    const svg = drawMachine(paymentMachine, { current: 'ACSP', path: ['RCVD', 'PDNG', 'ACSP'] });
+    expect(svg).toContain('<g class="state current visited" data-state="ACSP" data-current="true">');
+    expect(svg).toContain('<g class="state visited" data-state="RCVD">');
+    expect(svg).toContain('<g class="state" data-state="RJCT">');
+    expect(svg.match(/class="transition taken"/g)).toHaveLength(2);
+    expect(svg).toMatch(/<g class="transition taken"><path [^>]+\/><text [^>]+data-from="PDNG" data-event="EXECUTE" data-to="ACSP">EXECUTE \[isDue\]<\/text><\/g>/);
+  });
+});
