@@ -1,4 +1,4 @@
-import { escapeHtml as escape } from '../common/html';
+import { escapeHtml as escape, htmlDocument } from '../common/html';
 import type { AnsweredRequest } from '../http/request-log';
 import type { SandboxEvent } from '../events/sandbox-event.entity';
 
@@ -43,25 +43,13 @@ export function filter(action: string, selects: { name: string; label: string; o
   return `<form class="inline" method="get" action="${escape(action)}">${fields} ${button('Filter')}</form>`;
 }
 
-export function layout(title: string, body: string, message?: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)} - PSD2 Sandbox cockpit</title>
-<style>${COCKPIT_STYLE}</style>
-</head>
-<body>
-<header><strong>PSD2 Sandbox cockpit</strong><a href="/cockpit">Overview</a><a href="/cockpit/requests">Requests</a><a href="/docs">API</a></header>
-<main>
-<h1>${escape(title)}</h1>
-${message ? `<p class="message" role="status">${escape(message)}</p>` : ''}
-${body}
-</main>
-</body>
-</html>`;
-}
+export const layout = (title: string, body: string, message?: string): string =>
+  htmlDocument(
+    `${title} - PSD2 Sandbox cockpit`,
+    COCKPIT_STYLE,
+    '<strong>PSD2 Sandbox cockpit</strong><a href="/cockpit">Overview</a><a href="/cockpit/requests">Requests</a><a href="/docs">API</a>',
+    `<h1>${escape(title)}</h1>\n${message ? `<p class="message" role="status">${escape(message)}</p>` : ''}\n${body}`,
+  );
 
 export const section = (title: string, body: string, id?: string): string => `<section${id ? ` id="${escape(id)}"` : ''}><h2>${escape(title)}</h2>${body}</section>`;
 
