@@ -72,6 +72,11 @@ export class PaymentInitiationService {
     return this.catchUp(await this.findStored(type, paymentId, owner));
   }
 
+  /** The payment as it stands, under whichever service and product it was initiated (the cockpit). */
+  async findAnyProduct(paymentId: string, owner: Owner): Promise<Payment> {
+    return this.catchUp(await this.findById(paymentId, owner));
+  }
+
   /**
    * Catch-up, the one place a read writes (docs/development.md, "Catch-up"): in auto mode a
    * payment's first read completes SCA (docs/behaviour.md). What falls due later is the clock's

@@ -6,7 +6,7 @@ import { In, IsNull, Not } from 'typeorm';
 import { authorisationMachine } from '../authorisation/authorisation.machine';
 import { Account, Psu } from '../bank/account.entity';
 import { ClockService } from '../clock/clock.service';
-import { addDays, addMonths } from '../common/dates';
+import { addMonths } from '../common/dates';
 import { DomainError } from '../common/error-catalogue';
 import { escapeHtml as escape } from '../common/html';
 import { Environment } from '../config/environment';
@@ -145,7 +145,7 @@ export class CockpitController {
   @Get('payments/:id')
   async payment(@Req() request: Request, @Res() response: Response, @Param('id') id: string): Promise<void> {
     await this.page(request, response, async (owner) => {
-      const payment = await this.paymentOf(id, owner);
+      const payment = await this.payments.findAnyProduct(id, owner);
       const decide = (kind: string, label: string) =>
         form(`/cockpit/payments/${id}/decision`, `<input type="hidden" name="kind" value="${kind}">${input('psuId', 'PSU ID', 'georg.mustermann')} ${button(`Approve ${label}`, 'decision', 'approve')} ${button(`Deny ${label}`, 'decision', 'deny')}`);
       const actions = decide('payment', 'payment') + form(`/cockpit/payments/${id}/cancel`, button('Cancel (as the TPP)')) + decide('cancellation', 'cancellation');
@@ -182,8 +182,7 @@ export class CockpitController {
   @Post('payments/:id/cancel')
   async cancelPayment(@Req() request: Request, @Res() response: Response, @Param('id') id: string): Promise<void> {
     await this.act(request, response, `/cockpit/payments/${id}`, async (owner) => {
-      const payment = await this.paymentOf(id, owner);
-      const outcome = await this.payments.cancel(payment, id, owner);
+      const outcome = await this.payments.cancel(await this.payments.findById(id, owner), id, owner);
       return outcome.cancelled ? 'The payment is cancelled.' : 'The cancellation needs the account holder: approve it below.';
     });
   }
@@ -195,7 +194,8 @@ export class CockpitController {
 
   @Post('clock/advance')
   async advanceClock(@Req() request: Request, @Res() response: Response, @Body() body: Form): Promise<void> {
-    await this.act(request, response, '/cockpit', async () => `Today is ${(await this.control.setClock((body.by === 'month' ? addMonths : addDays)(this.clock.today(), 1))).today}.`, true);
+    const move = () => (body.by === 'month' ? this.control.setClock(addMonths(this.clock.today(), 1)) : this.control.advanceClock(1));
+    await this.act(request, response, '/cockpit', async () => `Today is ${(await move()).today}.`, true);
   }
 
   @Post('sign-in')
@@ -227,11 +227,6 @@ export class CockpitController {
       }),
       section('Timeline (newest first)', timeline(events as SandboxEvent[]), 'timeline'),
     ];
-  }
-
-  private async paymentOf(id: string, owner: Owner): Promise<Payment> {
-    const stored = await this.store.read(Payment).findOneBy({ id });
-    return this.payments.find(stored ?? { service: 'payments', product: 'sepa-credit-transfers' }, id, owner);
   }
 
   /** Renders a page for the signed-in client (strict) or anyone (open); a refusal (unknown ID) is shown on the page. */

@@ -1,5 +1,5 @@
 import type { AnyStateMachine } from 'xstate';
-import { escapeHtml } from '../common/html';
+import { escapeHtml as escape } from '../common/html';
 
 /** What a drawing marks on the machine: the state a resource is in, and the states it went through, in order. */
 export interface DiagramMarks {
@@ -21,7 +21,6 @@ const HEIGHT = 36;
 const PAD = 34;
 const LINE = 12;
 
-const escape = escapeHtml;
 
 /**
  * Every state and transition of a machine as xstate resolved its definition (`machine.root`), so

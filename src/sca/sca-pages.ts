@@ -1,11 +1,9 @@
-import { escapeHtml, htmlDocument } from '../common/html';
+import { escapeHtml as escape, htmlDocument } from '../common/html';
 import type { Account } from '../bank/account.entity';
 import type { Consent } from '../consent/consent.entity';
 import type { Payment } from '../payment-initiation/payment.entity';
 
 /** Server-rendered online-banking pages: plain HTML, no build step. Every dynamic value goes through escape(). */
-
-const escape = escapeHtml;
 
 export type Row = [label: string, value: string];
 
