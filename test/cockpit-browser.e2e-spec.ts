@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import request from 'supertest';
 import { sepaPayment } from './support/fixtures';
-import { Browser, openBrowser } from './support/browser';
-import { freePort } from './support/server-process';
-import { removeDatabase, Sandbox, startSandbox, tppHeaders } from './support/sandbox';
+import { useBrowserSandbox } from './support/browser';
+import { tppHeaders } from './support/sandbox';
 
 jest.setTimeout(60_000);
 
@@ -12,42 +11,27 @@ const SCREENSHOT = join(__dirname, '..', 'docs', 'cockpit.png');
 const SEPA = '/v1/payments/sepa-credit-transfers';
 
 describe('the cockpit in headless Chromium (SCA_MODE=redirect)', () => {
-  let sandbox: Sandbox;
-  let browser: Browser;
-  let base: string;
+  const web = useBrowserSandbox({ SCA_MODE: 'redirect' });
 
-  beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    sandbox = await startSandbox({ SCA_MODE: 'redirect', PUBLIC_BASE_URL: base });
-    await sandbox.app.listen(port, '127.0.0.1');
-    browser = await openBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await sandbox?.close();
-    if (sandbox) await removeDatabase(sandbox.database);
-  });
-
-  const statusOf = async (paymentId: string) => (await request(sandbox.http).get(`${SEPA}/${paymentId}/status`).set(tppHeaders()).expect(200)).body.transactionStatus;
+  const statusOf = async (paymentId: string) => (await request(web.sandbox.http).get(`${SEPA}/${paymentId}/status`).set(tppHeaders()).expect(200)).body.transactionStatus;
 
   it('lists a payment made over the API, draws its machine, approves it, moves the clock to execute it, and shows a refused request with its code', async () => {
-    const { paymentId } = (await request(sandbox.http).post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(sepaPayment('12.50', { requestedExecutionDate: '2026-03-20' })).expect(200)).body;
-    const refused = await request(sandbox.http).get('/v1/accounts').set({ 'X-Request-ID': '3f1c5e2a-7d4b-4e8f-9a6c-1b2d3e4f5a6b' }).expect(401);
+    const { paymentId } = (await request(web.sandbox.http).post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(sepaPayment('12.50', { requestedExecutionDate: '2026-03-20' })).expect(200)).body;
+    const refused = await request(web.sandbox.http).get('/v1/accounts').set({ 'X-Request-ID': '3f1c5e2a-7d4b-4e8f-9a6c-1b2d3e4f5a6b' }).expect(401);
     expect(refused.body.tppMessages[0].code).toBe('TOKEN_INVALID');
 
-    const page = await browser.context.newPage();
+    const page = await web.browser.context.newPage();
     await page.setViewportSize({ width: 1280, height: 900 });
     const blocked: string[] = [];
     page.on('console', (message) => message.text().includes('Content Security Policy') && blocked.push(message.text()));
-    await page.goto(`${base}/cockpit`);
+    await page.goto(`${web.base}/cockpit`);
     const row = page.locator('#payments tr', { hasText: paymentId });
     expect(await row.locator('td').allTextContents()).toEqual([paymentId, 'payments / sepa-credit-transfers', '12.50 EUR', 'AT099900000000001511', '2026-03-20', 'RCVD']);
     const log = page.locator('#requests tr', { hasText: '3f1c5e2a-7d4b-4e8f-9a6c-1b2d3e4f5a6b' });
     expect(await log.locator('td').allTextContents()).toEqual([expect.stringMatching(/^\d{4}-\d\d-\d\dT/), 'GET', '/v1/accounts', '401', 'TOKEN_INVALID XS2A007E', '3f1c5e2a-7d4b-4e8f-9a6c-1b2d3e4f5a6b']);
 
     await row.getByRole('link', { name: paymentId }).click();
-    await page.waitForURL(`${base}/cockpit/payments/${paymentId}`);
+    await page.waitForURL(`${web.base}/cockpit/payments/${paymentId}`);
     const machine = page.locator('#machine svg[data-machine="payment"]');
     expect(await machine.locator('[data-current="true"]').getAttribute('data-state')).toBe('RCVD');
     expect(await machine.locator('[data-state]').count()).toBe(5);
@@ -63,27 +47,27 @@ describe('the cockpit in headless Chromium (SCA_MODE=redirect)', () => {
     // The colours come from the page's own stylesheet, which the Content-Security-Policy lets in.
     expect(await page.locator('header').evaluate((header) => header.ownerDocument.defaultView!.getComputedStyle(header).backgroundColor)).toBe('rgb(20, 33, 61)');
 
-    await page.goto(`${base}/cockpit`);
+    await page.goto(`${web.base}/cockpit`);
     expect(await page.locator('#today').textContent()).toBe('2026-03-15');
     await page.getByRole('button', { name: 'Advance a month' }).click();
     await page.waitForURL(/message=/);
     expect(await page.getByRole('status').textContent()).toBe('Today is 2026-04-15.');
     expect(await statusOf(paymentId)).toBe('ACSP');
 
-    await page.goto(`${base}/cockpit/payments/${paymentId}`);
+    await page.goto(`${web.base}/cockpit/payments/${paymentId}`);
     expect(await machine.locator('[data-current="true"]').getAttribute('data-state')).toBe('ACSP');
     expect(await machine.locator('.transition.taken text').allTextContents()).toEqual(['SCA_COMPLETED [isFutureDated]', 'EXECUTE [isDue]']);
     await page.screenshot({ path: SCREENSHOT, fullPage: false });
     await page.close();
-    await request(sandbox.http).put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
+    await request(web.sandbox.http).put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
   });
 
   it('refuses a form posted from another site, and shows a refusal of the same checks as the control API on the page', async () => {
-    await request(sandbox.http).post('/cockpit/clock/advance').set('Sec-Fetch-Site', 'cross-site').type('form').send('by=day').expect(403);
-    expect((await request(sandbox.http).get('/sandbox/clock').expect(200)).body.today).toBe('2026-03-15');
-    const { paymentId } = (await request(sandbox.http).post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(sepaPayment('1.00')).expect(200)).body;
-    const page = await browser.context.newPage();
-    await page.goto(`${base}/cockpit/payments/${paymentId}`);
+    await request(web.sandbox.http).post('/cockpit/clock/advance').set('Sec-Fetch-Site', 'cross-site').type('form').send('by=day').expect(403);
+    expect((await request(web.sandbox.http).get('/sandbox/clock').expect(200)).body.today).toBe('2026-03-15');
+    const { paymentId } = (await request(web.sandbox.http).post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(sepaPayment('1.00')).expect(200)).body;
+    const page = await web.browser.context.newPage();
+    await page.goto(`${web.base}/cockpit/payments/${paymentId}`);
     await page.getByLabel('PSU ID').first().fill('nobody');
     await page.getByRole('button', { name: 'Approve payment' }).click();
     await page.waitForURL(/message=/);

@@ -1,35 +1,18 @@
 import { statSync } from 'node:fs';
-import { Browser, openBrowser } from './support/browser';
-import { freePort } from './support/server-process';
-import { removeDatabase, Sandbox, startSandbox } from './support/sandbox';
+import { useBrowserSandbox } from './support/browser';
 
 jest.setTimeout(60_000);
 
 describe('Swagger UI at /docs in headless Chromium', () => {
-  let sandbox: Sandbox;
-  let browser: Browser;
-  let base: string;
-
-  beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    sandbox = await startSandbox({ PUBLIC_BASE_URL: base });
-    await sandbox.app.listen(port, '127.0.0.1');
-    browser = await openBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await sandbox?.close();
-    if (sandbox) await removeDatabase(sandbox.database);
-  });
+  const web = useBrowserSandbox();
 
   it('renders every operation of the document, grouped by tag, with the bearer token settable', async () => {
-    const page = await browser.context.newPage();
+    const page = await web.browser.context.newPage();
     await page.setViewportSize({ width: 1280, height: 2400 });
-    await page.goto(`${base}/docs`);
+    await page.goto(`${web.base}/docs`);
     await page.locator('.opblock').first().waitFor();
 
-    const document = (await (await fetch(`${base}/docs-json`)).json()) as { paths: Record<string, object> };
+    const document = (await (await fetch(`${web.base}/docs-json`)).json()) as { paths: Record<string, object> };
     const operations = Object.values(document.paths).reduce((count: number, methods) => count + Object.keys(methods).length, 0);
     expect(await page.locator('.opblock').count()).toBe(operations);
     const tags = await page.locator('.opblock-tag').allTextContents();
@@ -40,7 +23,7 @@ describe('Swagger UI at /docs in headless Chromium', () => {
     const summaries = await page.locator('.opblock-summary-path').allTextContents();
     expect(summaries).toEqual(expect.arrayContaining(['/v1/consents', '/v1/accounts', '/v1/payments/sepa-credit-transfers', '/sandbox/clock']));
 
-    const screenshot = `${sandbox.database}-docs.png`;
+    const screenshot = `${web.sandbox.database}-docs.png`;
     await page.screenshot({ path: screenshot, fullPage: false });
     expect(statSync(screenshot).size).toBeGreaterThan(20_000); // a rendered page, not a blank one
     await page.close();

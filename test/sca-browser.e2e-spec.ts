@@ -1,34 +1,22 @@
 import request from 'supertest';
 import { GEORG, MARIANNE } from './support/fixtures';
-import { Browser, openBrowser, startTppServer, TppServer } from './support/browser';
-import { freePort } from './support/server-process';
-import { removeDatabase, Sandbox, startSandbox, tppHeaders } from './support/sandbox';
+import { startTppServer, TppServer, useBrowserSandbox } from './support/browser';
+import { tppHeaders } from './support/sandbox';
 
 jest.setTimeout(60_000);
 
 /** The whole redirect flow in a real browser: the TPP's request, the bank's page, and the way back. */
 describe('SCA in headless Chromium (SCA_MODE=redirect)', () => {
-  let sandbox: Sandbox;
+  const web = useBrowserSandbox({ SCA_MODE: 'redirect' });
   let tpp: TppServer;
-  let browser: Browser;
-
   beforeAll(async () => {
-    const port = await freePort();
-    sandbox = await startSandbox({ SCA_MODE: 'redirect', PUBLIC_BASE_URL: `http://127.0.0.1:${port}` });
-    await sandbox.app.listen(port, '127.0.0.1');
     tpp = await startTppServer();
-    browser = await openBrowser();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await tpp?.close();
-    await sandbox?.close();
-    if (sandbox) await removeDatabase(sandbox.database);
-  });
+  afterAll(() => tpp?.close());
 
   /** Opens the scaRedirect link, logs in as `psuId` and presses the button. */
   async function authorise(scaRedirect: string, psuId: string, button: 'Approve' | 'Deny') {
-    const page = await browser.context.newPage();
+    const page = await web.browser.context.newPage();
     await page.goto(scaRedirect);
     await page.getByLabel('PSU ID').fill(psuId);
     await page.getByLabel('Password').fill('sandbox');
@@ -39,7 +27,7 @@ describe('SCA in headless Chromium (SCA_MODE=redirect)', () => {
 
   it('consent: POST in redirect mode, open scaRedirect, log in, approve, land on the TPP; the consent is valid and reads', async () => {
     const redirectUri = `${tpp.base}/callback?state=consent-1`;
-    const created = await request(sandbox.http)
+    const created = await request(web.sandbox.http)
       .post('/v1/consents')
       .set(tppHeaders({ 'TPP-Redirect-URI': redirectUri, 'PSU-IP-Address': '192.0.2.10' }))
       .send({ access: { balances: [{ iban: MARIANNE }], transactions: [{ iban: MARIANNE }] }, recurringIndicator: true, validUntil: '2026-09-30', frequencyPerDay: 4 })
@@ -47,7 +35,7 @@ describe('SCA in headless Chromium (SCA_MODE=redirect)', () => {
     const { consentId, consentStatus, _links } = created.body;
     expect(consentStatus).toBe('received');
 
-    const page = await browser.context.newPage();
+    const page = await web.browser.context.newPage();
     const blocked: string[] = [];
     page.on('console', (message) => message.text().includes('Content Security Policy') && blocked.push(message.text()));
     await page.goto(_links.scaRedirect.href);
@@ -65,20 +53,20 @@ describe('SCA in headless Chromium (SCA_MODE=redirect)', () => {
     expect(tpp.requests).toContain('/callback?state=consent-1');
     await page.close();
 
-    const status = await request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200);
+    const status = await request(web.sandbox.http).get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200);
     expect(status.body).toEqual({ consentStatus: 'valid' });
-    const balances = await request(sandbox.http).get(`/v1/accounts/${MARIANNE}/balances`).set(tppHeaders({ 'Consent-ID': consentId })).expect(200);
+    const balances = await request(web.sandbox.http).get(`/v1/accounts/${MARIANNE}/balances`).set(tppHeaders({ 'Consent-ID': consentId })).expect(200);
     expect(balances.body.balances).toHaveLength(2);
-    await request(sandbox.http).get(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=booked`).set(tppHeaders({ 'Consent-ID': consentId })).expect(200);
+    await request(web.sandbox.http).get(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=booked`).set(tppHeaders({ 'Consent-ID': consentId })).expect(200);
   });
 
   it('a wrong password keeps the holder on the page with a message; nothing changes', async () => {
-    const created = await request(sandbox.http)
+    const created = await request(web.sandbox.http)
       .post('/v1/consents')
       .set(tppHeaders())
       .send({ access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-09-30', frequencyPerDay: 4 })
       .expect(200);
-    const page = await browser.context.newPage();
+    const page = await web.browser.context.newPage();
     await page.goto(created.body._links.scaRedirect.href);
     await page.getByLabel('PSU ID').fill('georg.mustermann');
     await page.getByLabel('Password').fill('not-the-password');
@@ -86,19 +74,19 @@ describe('SCA in headless Chromium (SCA_MODE=redirect)', () => {
     await page.waitForLoadState();
     expect(await page.getByRole('alert').textContent()).toBe('The PSU ID or password is wrong, or this PSU does not hold the accounts concerned.');
     await page.close();
-    const status = await request(sandbox.http).get(`/v1/consents/${created.body.consentId}/status`).set(tppHeaders()).expect(200);
+    const status = await request(web.sandbox.http).get(`/v1/consents/${created.body.consentId}/status`).set(tppHeaders()).expect(200);
     expect(status.body).toEqual({ consentStatus: 'received' });
   });
 
   it('payments: one approved (back at the TPP, ACSP), another denied (result page, RJCT)', async () => {
     const initiate = (redirectUri?: string) =>
-      request(sandbox.http)
+      request(web.sandbox.http)
         .post('/v1/payments/sepa-credit-transfers')
         .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10', ...(redirectUri ? { 'TPP-Redirect-URI': redirectUri } : {}) }))
         .send({ debtorAccount: { iban: MARIANNE }, instructedAmount: { currency: 'EUR', amount: '25.00' }, creditorAccount: { iban: GEORG }, creditorName: 'Georg Mustermann' })
         .expect(200);
     const statusOf = async (paymentId: string) =>
-      (await request(sandbox.http).get(`/v1/payments/sepa-credit-transfers/${paymentId}/status`).set(tppHeaders()).expect(200)).body.transactionStatus;
+      (await request(web.sandbox.http).get(`/v1/payments/sepa-credit-transfers/${paymentId}/status`).set(tppHeaders()).expect(200)).body.transactionStatus;
 
     const approved = (await initiate(`${tpp.base}/paid?order=7`)).body;
     const approvedPage = await authorise(approved._links.scaRedirect.href, 'georg.mustermann', 'Approve');

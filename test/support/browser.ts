@@ -4,6 +4,8 @@ import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, chromium } from 'playwright-core';
+import { freePort } from './server-process';
+import { removeDatabase, Sandbox, startSandbox } from './sandbox';
 
 
 export interface Browser {
@@ -27,6 +29,31 @@ export async function openBrowser(): Promise<Browser> {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** What a browser test drives: the app listening on loopback, PUBLIC_BASE_URL its address, and a headless Chromium. */
+export interface BrowserSandbox {
+  sandbox: Sandbox;
+  browser: Browser;
+  base: string;
+}
+
+/** One BrowserSandbox for the enclosing describe block: started before its tests, closed and deleted after them. */
+export function useBrowserSandbox(settings: Record<string, string> = {}): BrowserSandbox {
+  const web = {} as BrowserSandbox;
+  beforeAll(async () => {
+    const port = await freePort();
+    web.base = `http://127.0.0.1:${port}`;
+    web.sandbox = await startSandbox({ ...settings, PUBLIC_BASE_URL: web.base });
+    await web.sandbox.app.listen(port, '127.0.0.1');
+    web.browser = await openBrowser();
+  });
+  afterAll(async () => {
+    await web.browser?.close();
+    await web.sandbox?.close();
+    if (web.sandbox) await removeDatabase(web.sandbox.database);
+  });
+  return web;
 }
 
 /** The TPP's callback: records every request it gets and answers a small page. */
