@@ -14,6 +14,7 @@ COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY migrations ./migrations
 COPY seeds ./seeds
+COPY profiles ./profiles
 # The run stage gets production dependencies only. typeorm names ts-node (and with it TypeScript)
 # as an optional peer, so the lock file marks them devOptional and --omit=dev alone keeps them
 # (25 MB); no production dependency is optional, so --omit=optional drops exactly those. Of
@@ -32,6 +33,7 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/profiles ./profiles
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

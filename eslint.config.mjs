@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 
 // A file's last matching entry below sets no-restricted-imports for it, so each entry lists all its restrictions.
 const STORE = { name: '@nestjs/typeorm', message: 'use Store (src/database/store.ts)' };
-const SEEDS = { group: ['**/seeds/*'], message: 'src/ never imports seeds/: the bank\'s data is in src/fixtures/' };
+const SEEDS = { group: ['**/seeds/*'], message: 'src/ never imports seeds/: the bank\'s data is in profiles/' };
 const FEATURES = ['account-information', 'authorisation', 'consent', 'notifications', 'payment-initiation', 'sandbox-control', 'sca'];
 /** A feature uses another through its module, services, entities, machines, guards, route decorators, DTOs and the coverage rule: nothing else of it. */
 const INTERNALS = {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { loadBulk } from '../seeds/bulk';
+import { loadProfile } from '../src/profile/load-profile';
 import { MARIANNE, sepaPayment, VALID_CONSENT as CONSENT } from '../test/support/fixtures';
 import { createPostgresDatabase, dropPostgresDatabase, newDatabaseUrl } from '../test/support/engine';
 import { freePort, spawnServer, waitForHealth } from '../test/support/server-process';
@@ -231,7 +232,7 @@ async function main(): Promise<void> {
     // The large database: the fixtures plus BULK_PAYMENTS payments and a large account.
     const load = { payments: Number(process.env.BULK_PAYMENTS ?? 1_000_000), transactions: Number(process.env.BULK_TRANSACTIONS ?? 100_000) };
     const seeding = performance.now();
-    const bulk = await loadBulk({ DATABASE_PATH: join(folder, 'large.sqlite') }, load, new Date().toISOString().slice(0, 10));
+    const bulk = await loadBulk({ DATABASE_PATH: join(folder, 'large.sqlite') }, load, new Date().toISOString().slice(0, 10), loadProfile('bank'));
     const seedSeconds = Math.round((performance.now() - seeding) / 100) / 10;
     console.error(`bulk seed: ${load.payments} payments, ${load.transactions} transactions in ${seedSeconds} s`);
     const large = await start(productionArgs, sandboxEnvironment('large.sqlite'), '/health');

@@ -11,7 +11,8 @@ import { DatabaseSetting, dataSourceOptions, openDataSource } from '../src/datab
 import type { PaymentStatus } from '../src/payment-initiation/payment.machine';
 import { Payment } from '../src/payment-initiation/payment.entity';
 import { scenarioRows } from '../src/sandbox-control/scenario';
-import { FIXTURE_ROWS } from '../src/fixtures/fixtures';
+import type { BankProfile } from '../src/profile/bank-profile';
+import { loadProfile } from '../src/profile/load-profile';
 
 /** Rows per INSERT: TypeORM builds long statements slowly, and 50 rows measured fastest. */
 const CHUNK = 50;
@@ -43,7 +44,7 @@ export interface BulkLoaded {
  * transactions, ten a day going back from `today`, with a valid consent on it. Written in
  * multi-row INSERTs through TypeORM, in transactions of BATCH payments.
  */
-async function seedBulk(dataSource: DataSource, { payments, transactions }: BulkLoad, today: string): Promise<BulkLoaded> {
+async function seedBulk(dataSource: DataSource, profile: BankProfile, { payments, transactions }: BulkLoad, today: string): Promise<BulkLoaded> {
   const scenario = scenarioRows(
     {
       accounts: [
@@ -60,10 +61,10 @@ async function seedBulk(dataSource: DataSource, { payments, transactions }: Bulk
         },
       ],
     },
-    { scenarioId: randomUUID(), consentId: randomUUID(), ownerId: null },
+    { scenarioId: randomUUID(), consentId: randomUUID(), ownerId: null, bic: profile.settings.bic },
     today,
   );
-  const debtors = FIXTURE_ROWS.accounts.map(({ iban }) => iban);
+  const debtors = profile.rows.accounts.map(({ iban }) => iban);
   await dataSource.transaction(async (manager) => {
     await manager.insert(Psu, scenario.psu);
     await manager.insert(Account, scenario.accounts);
@@ -125,11 +126,11 @@ function daysBefore(today: string, days: number): string {
   return date.toISOString().slice(0, 10);
 }
 
-/** Migrates the database and seeds the fixtures if that is still to do, then adds the load. */
-export async function loadBulk(database: DatabaseSetting, load: BulkLoad, today: string): Promise<BulkLoaded> {
-  const dataSource = await openDataSource(dataSourceOptions(database));
+/** Migrates the database and seeds the profile's fixtures if that is still to do, then adds the load. */
+export async function loadBulk(database: DatabaseSetting, load: BulkLoad, today: string, profile: BankProfile): Promise<BulkLoaded> {
+  const dataSource = await openDataSource(dataSourceOptions(database), profile);
   try {
-    return await seedBulk(dataSource, load, today);
+    return await seedBulk(dataSource, profile, load, today);
   } finally {
     await dataSource.destroy();
   }
@@ -141,7 +142,7 @@ async function main(): Promise<void> {
   const { SANDBOX_DATE } = environment;
   const load = { payments: Number(process.env.BULK_PAYMENTS ?? 1_000_000), transactions: Number(process.env.BULK_TRANSACTIONS ?? 100_000) };
   const started = performance.now();
-  const loaded = await loadBulk(environment, load, SANDBOX_DATE ?? new Date().toISOString().slice(0, 10));
+  const loaded = await loadBulk(environment, load, SANDBOX_DATE ?? new Date().toISOString().slice(0, 10), loadProfile(environment.PROFILE));
   console.log(`Added ${load.payments} payments and an account with ${load.transactions} transactions in ${Math.round(performance.now() - started)} ms:`, loaded);
 }
 

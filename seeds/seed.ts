@@ -1,29 +1,29 @@
 import 'reflect-metadata';
 import { validateEnvironment } from '../src/config/environment';
 import { databaseName, dataSourceOptions, openDataSource } from '../src/database/data-source';
-import { resetSandbox } from '../src/database/seed-fixtures';
+import { loadProfile, ProfileError } from '../src/profile/load-profile';
 
 /**
- * `npm run seed`: migrate and upsert the fixtures. `npm run db:reset` (`--reset`): also delete
- * everything TPPs created. Both work on the server's database (DATABASE_URL, else DATABASE_PATH).
+ * `npm run seed`: migrate and upsert the profile's fixtures. `npm run db:reset` (`--reset`): instead
+ * delete everything TPPs created and every fixture, and seed the profile in force (also another
+ * one than the database had). Both work on the server's database (DATABASE_URL, else DATABASE_PATH).
  */
 async function main(): Promise<void> {
-  const options = dataSourceOptions(validateEnvironment(process.env));
-  // Opening migrates and upserts the fixtures, as the server does when it starts.
-  const dataSource = await openDataSource(options);
+  const environment = validateEnvironment(process.env);
+  const options = dataSourceOptions(environment);
+  const profile = loadProfile(environment.PROFILE);
+  const reseed = process.argv.includes('--reset');
+  // Opening migrates and seeds, as the server does when it starts.
+  const dataSource = await openDataSource(options, profile, { reseed });
   try {
-    if (process.argv.includes('--reset')) {
-      await resetSandbox(dataSource);
-      console.log(`Reset ${databaseName(options)}: TPP-created data deleted, fixtures reloaded.`);
-    } else {
-      console.log(`Seeded the fixtures into ${databaseName(options)}.`);
-    }
+    console.log(reseed ? `Reset ${databaseName(options)}: everything deleted, the fixtures of profile ${profile.source} loaded.` : `Seeded the fixtures of profile ${profile.source} into ${databaseName(options)}.`);
   } finally {
     await dataSource.destroy();
   }
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // A bad setting or profile is told in its lines, not as a stack trace.
+  console.error(error instanceof ProfileError || (error instanceof Error && error.message.startsWith('Invalid configuration')) ? error.message : error);
   process.exit(1);
 });

@@ -3,10 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
-import { ConfigService } from '@nestjs/config';
 import { AppModule } from './app.module';
-import { documentFor } from './http/berlin-group-profile';
-import type { Environment } from './config/environment';
+import { documentForProfile } from './http/served-document';
+import { BankProfile } from './profile/bank-profile';
 import { refuseDeepJson } from './http/json-depth';
 import { echoRequestId } from './http/request-id.middleware';
 import { withRequestContext } from './http/request-context';
@@ -27,22 +26,21 @@ export async function createApp(): Promise<NestExpressApplication> {
   app.use(refuseNul);
   app.set('x-powered-by', false);
   app.set('etag', false); // no client revalidates these answers; hashing every body only costs time
-  answerUnparsableRequests(app.getHttpServer(), profileOf(app));
+  answerUnparsableRequests(app.getHttpServer(), app.get(BankProfile).answers);
 
   SwaggerModule.setup('docs', app, () => openApiDocument(app), { jsonDocumentUrl: 'docs-json' });
   return app;
 }
 
-const profileOf = (app: INestApplication) => app.get<ConfigService<Environment, true>>(ConfigService).get('PROFILE', { infer: true });
-
 /** The document /docs-json serves, for the profile in force; the e2e suite checks every answer against it. */
 export function openApiDocument(app: INestApplication): OpenAPIObject {
+  const profile = app.get(BankProfile);
   const config = new DocumentBuilder()
-    .setTitle('PSD2 sandbox')
-    .setDescription("A stateful sandbox of a bank's Berlin Group NextGenPSD2 (XS2A) interface: consents, account information, payment initiation, SCA authorisations and sandbox control.")
+    .setTitle(`PSD2 sandbox: ${profile.name}`)
+    .setDescription(`A stateful sandbox of a bank's Berlin Group NextGenPSD2 (XS2A) interface: consents, account information, payment initiation, SCA authorisations and sandbox control.\n\n${profile.summary()}`)
     .setVersion('1')
     .addBearerAuth()
     .addBasicAuth()
     .build();
-  return documentFor(SwaggerModule.createDocument(app, config), profileOf(app) === 'berlin-group');
+  return documentForProfile(SwaggerModule.createDocument(app, config), profile);
 }

@@ -13,8 +13,10 @@ import { RequestLoggingModule } from './http/request-logging';
 import { RequestLogModule } from './http/request-log';
 import { createValidationPipe } from './http/validation.pipe';
 import { validateEnvironment } from './config/environment';
+import { loadProfile } from './profile/load-profile';
+import { ProfileModule } from './profile/profile.module';
 import { ConsentModule } from './consent/consent.module';
-import { DatabaseModule } from './database/database.module';
+import { connectDatabase, DatabaseModule } from './database/database.module';
 import { PaymentInitiationModule } from './payment-initiation/payment-initiation.module';
 import { SandboxControlModule } from './sandbox-control/sandbox-control.module';
 import { ScaModule } from './sca/sca.module';
@@ -24,17 +26,21 @@ export class AppModule {
   /**
    * Reads the environment when called, so that each test can start an app on its own settings. A
    * bad setting throws here, before Nest starts, so that the process ends with its message
-   * (main.ts); which modules exist is then decided from the validated settings.
+   * (main.ts); which modules exist is then decided from the validated settings. So does a bad
+   * profile, with a line per problem (docs/profiles.md).
    */
   static forRoot(): DynamicModule {
     const environment = validateEnvironment(process.env);
+    const profile = loadProfile(environment.PROFILE);
     return {
       module: AppModule,
       imports: [
         // skipProcessEnv: settings are the validated snapshot taken here, never re-read later.
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, skipProcessEnv: true, validate: validateEnvironment }),
+        ProfileModule.forRoot(profile),
         RequestLoggingModule,
         RequestLogModule,
+        connectDatabase(profile),
         DatabaseModule,
         ClockModule,
         ConditionsModule,
@@ -50,7 +56,7 @@ export class AppModule {
         GracefulStop,
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: BerlinGroupExceptionFilter },
-        ...(environment.PROFILE === 'berlin-group' ? [{ provide: APP_INTERCEPTOR, useClass: BerlinGroupAnswers }] : []),
+        ...(profile.answers === 'berlin-group' ? [{ provide: APP_INTERCEPTOR, useClass: BerlinGroupAnswers }] : []),
       ],
     };
   }

@@ -5,7 +5,7 @@ import { Logger } from '@nestjs/common';
 import request from 'supertest';
 import { Consent } from '../src/consent/consent.entity';
 import { UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
-import { CREATED, TOO_LARGE } from './support/profile';
+import { CREATED, PROFILE, TOO_LARGE } from './support/profile';
 import { removeDatabase, startSandbox, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const required = (field: string) => ({ category: 'ERROR', code: 'FORMAT_ERROR', path: field, text: `{sensitive} XS2A001E: ${field} is required` });
@@ -198,7 +198,7 @@ describe('failures outside the operations', () => {
 
   it('GET /health answers 200 without any header', async () => {
     const response = await request(sandbox.http).get('/health').expect(200);
-    expect(response.body).toEqualBody({ status: 'ok' });
+    expect(response.body).toEqualBody({ status: 'ok', profile: { source: PROFILE, name: 'PSD2 Sandbox Bank', answers: PROFILE } });
   });
 });
 

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { CREATED } from './support/profile';
-import { FIXTURE_ROWS } from '../src/fixtures/fixtures';
+import { BankProfile } from '../src/profile/bank-profile';
 import { Consent } from '../src/consent/consent.entity';
 import { EXPIRED_CONSENT, FRANZ, GEORG, MARIANNE, reference, SECOND_VALID_CONSENT, SUSANNE, ERWIN, NEW_RESOURCE_ID, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
 import { removeDatabase, startSandbox, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';
@@ -330,11 +330,12 @@ describe('consents (SCA_MODE=redirect)', () => {
   });
 
   it('the fixtures the app serves from memory cannot be changed by any caller', () => {
-    for (const rows of Object.values(FIXTURE_ROWS)) {
+    const fixtures = sandbox.app.get(BankProfile).rows;
+    for (const rows of Object.values(fixtures)) {
       expect(Object.isFrozen(rows)).toBe(true);
       for (const row of rows as object[]) expect(Object.isFrozen(row)).toBe(true);
     }
-    expect(Object.isFrozen(FIXTURE_ROWS.consents[0].access.accounts[0])).toBe(true);
+    expect(Object.isFrozen(fixtures.consents[0].access.accounts[0])).toBe(true);
   });
 
   it('stores an explicit-list consent as requested, received, which reads nothing until approved', async () => {

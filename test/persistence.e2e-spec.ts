@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import request from 'supertest';
-import { CREATED } from './support/profile';
+import { CREATED, PROFILE } from './support/profile';
 import { Account, Balance, Psu, Transaction } from '../src/bank/account.entity';
 import { Consent } from '../src/consent/consent.entity';
 import { Payment } from '../src/payment-initiation/payment.entity';
@@ -29,7 +29,7 @@ async function rowCounts(sandbox: Sandbox) {
 async function seed(database: string, ...args: string[]) {
   await prepareDatabase(database);
   return run(process.execPath, ['-r', 'ts-node/register/transpile-only', 'seeds/seed.ts', ...args], {
-    env: { ...process.env, ...databaseSettings(database) },
+    env: { ...process.env, ...databaseSettings(database), PROFILE },
   });
 }
 
@@ -46,7 +46,7 @@ describe('persistence', () => {
       [kept, deleted].map(async (created) => (await request(first.http).get(`/v1/consents/${created.body.consentId}`).set(tppHeaders()).expect(200)).body),
     );
     const countsBefore = await rowCounts(first);
-    expect(countsBefore).toEqual({ consents: 5, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, payments: 0, migrations: 10 });
+    expect(countsBefore).toEqual({ consents: 5, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, payments: 0, migrations: 11 });
     await first.close();
 
     for (let restart = 0; restart < 2; restart++) {
@@ -99,7 +99,7 @@ describe('the seed script', () => {
 
   it('migrates and seeds an empty file, then restores altered fixtures and leaves TPP consents alone', async () => {
     const { stdout } = await seed(databasePath);
-    expect(stdout).toContain(`Seeded the fixtures into ${databasePath}.`);
+    expect(stdout).toContain(`Seeded the fixtures of profile ${PROFILE} into ${databasePath}.`);
 
     const sandbox = await startSandbox({}, databasePath);
     const created = await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send(consentBody).expect(CREATED);
@@ -114,7 +114,7 @@ describe('the seed script', () => {
       expect(accounts.body.accounts[0].name).toBe('Marianne Mustermann');
       const status = await request(reseeded.http).get(`/v1/consents/${created.body.consentId}/status`).set(tppHeaders()).expect(200);
       expect(status.body).toEqualBody({ consentStatus: 'valid' });
-      expect(await rowCounts(reseeded)).toMatchObject({ consents: 4, accounts: 5, transactions: 30, migrations: 10 });
+      expect(await rowCounts(reseeded)).toMatchObject({ consents: 4, accounts: 5, transactions: 30, migrations: 11 });
     } finally {
       await reseeded.close();
     }
@@ -135,7 +135,7 @@ describe('the seed script', () => {
     await sandbox.close();
 
     const { stdout } = await seed(databasePath, '--reset');
-    expect(stdout).toContain(`Reset ${databasePath}: TPP-created data deleted, fixtures reloaded.`);
+    expect(stdout).toContain(`Reset ${databasePath}: everything deleted, the fixtures of profile ${PROFILE} loaded.`);
 
     const reset = await startSandbox({}, databasePath);
     try {
@@ -144,7 +144,7 @@ describe('the seed script', () => {
       await request(reset.http).get(`/v1/payments/sepa-credit-transfers/${payment.body.paymentId}`).set(tppHeaders()).expect(404);
       await request(reset.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': scenario.body.consentId })).expect(403);
       expect(await reset.dataSource.getRepository(Psu).count()).toBe(4);
-      expect(await rowCounts(reset)).toEqual({ consents: 3, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, payments: 0, migrations: 10 });
+      expect(await rowCounts(reset)).toEqual({ consents: 3, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, payments: 0, migrations: 11 });
     } finally {
       await reset.close();
     }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Environment } from '../config/environment';
+import { BankProfile } from '../profile/bank-profile';
 import { EventHistory } from '../events/event-history.service';
 import type { ScaHeaders } from '../http/sca-headers.decorator';
 import { In } from 'typeorm';
@@ -30,6 +31,7 @@ export class AuthorisationService {
     private readonly store: Store,
     private readonly config: ConfigService<Environment, true>,
     private readonly history: EventHistory,
+    private readonly profile: BankProfile,
   ) {
     this.machine = {
       store,
@@ -105,14 +107,15 @@ export class AuthorisationService {
   }
 
   /**
-   * What a request opens: with SCA_MODE=redirect the approach the TPP prefers; a further
-   * authorisation (`of`) whose request states none takes that of the resource's first one of its
-   * kind. In auto mode no holder is asked: the bank's redirect, whatever the headers.
+   * What a request opens: with SCA_MODE=redirect the approach the TPP prefers, among the profile's;
+   * a further authorisation (`of`) whose request states none takes that of the resource's first one
+   * of its kind. In auto mode no holder is asked: the bank's default approach, whatever the headers.
    */
   async requestOf(headers: ScaHeaders, of?: { kind: AuthorisationKind; resourceId: string }): Promise<AuthorisationRequest> {
     const decides = this.config.get('SCA_MODE', { infer: true }) === 'redirect';
-    const inherited = async () => (of ? (await this.all(of.kind, of.resourceId))[0]?.approach : undefined) ?? 'REDIRECT';
-    const approach: ScaApproach = decides ? (headers.preferred ?? (await inherited())) : 'REDIRECT';
+    const inherited = async () => (of ? (await this.all(of.kind, of.resourceId))[0]?.approach : undefined) ?? null;
+    // The bank decides among the approaches it supports: an unsupported preference gets its default (docs/profiles.md).
+    const approach: ScaApproach = decides ? this.profile.approachFor(headers.preferred ?? (await inherited())) : this.profile.defaultApproach;
     return { approach, psuId: headers.psuId, redirectUri: headers.redirectUri, nokRedirectUri: headers.nokRedirectUri };
   }
 

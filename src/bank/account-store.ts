@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Between, FindOperator, In, LessThanOrEqual, MoreThanOrEqual } from 'typeorm';
-import { FIXTURE_ROWS } from '../fixtures/fixtures';
 import { Store } from '../database/store';
+import { BankProfile } from '../profile/bank-profile';
 import { Account, BookingStatus, Transaction } from './account.entity';
 
 /** Which transactions a read asks for: the period applies to transactions (booked, pending), never to standing orders. */
@@ -18,23 +18,28 @@ const isTransaction = (status: BookingStatus) => status !== 'information';
 const ORDER = { bookingDate: 'DESC', transactionId: 'ASC' } as const;
 
 /**
- * Where account reads come from. The bank's fixture accounts are immutable scenery (the seed
+ * Where account reads come from. The profile's fixture accounts are immutable scenery (the seed
  * upserts the same rows on every start and nothing changes them), so they are answered from
  * memory; any other account (a scenario's, a bulk load's) is read from the database.
  */
 @Injectable()
 export class AccountStore {
-  private readonly fixtures = new Map(
-    FIXTURE_ROWS.accounts.map((row) => [
-      row.iban,
-      {
-        account: { ...row, balances: FIXTURE_ROWS.balances.filter(({ accountIban }) => accountIban === row.iban).sort((a, b) => compare(a.balanceType, b.balanceType)) },
-        transactions: FIXTURE_ROWS.transactions.filter(({ accountIban }) => accountIban === row.iban).sort(inOrder),
-      },
-    ]),
-  );
+  private readonly fixtures: Map<string, { account: Account; transactions: Transaction[] }>;
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    { rows }: BankProfile,
+  ) {
+    this.fixtures = new Map(
+      rows.accounts.map((row) => [
+        row.iban,
+        {
+          account: { ...row, balances: rows.balances.filter(({ accountIban }) => accountIban === row.iban).sort((a, b) => compare(a.balanceType, b.balanceType)) },
+          transactions: rows.transactions.filter(({ accountIban }) => accountIban === row.iban).sort(inOrder),
+        },
+      ]),
+    );
+  }
 
   /** The accounts (with their balances by type) among `ibans`, in no particular order. */
   async find(ibans: string[]): Promise<Account[]> {

@@ -1,9 +1,12 @@
-import { FIXTURE_TRANSACTIONS } from '../fixtures/fixtures';
+import { loadProfile } from '../profile/load-profile';
 import { ibanOf, isValidIban } from '../common/iban';
 import { transactionObject } from './transaction-object';
 
 describe('transactionObject', () => {
-  const fixture = FIXTURE_TRANSACTIONS.AT099900000000001511.booked[0];
+  // Marianne's booked transactions in the seed bank's fixtures, newest first as the file lists them.
+  const [fixture, incoming] = loadProfile('bank')
+    .rows.transactions.filter(({ accountIban, bookingStatus }) => accountIban === 'AT099900000000001511' && bookingStatus === 'booked')
+    .map(({ body }) => body);
 
   it('has exactly the fields of the bank data, in the same order', () => {
     const built = transactionObject({
@@ -24,7 +27,6 @@ describe('transactionObject', () => {
   });
 
   it('makes the account holder the creditor of an incoming amount, as the bank data does', () => {
-    const incoming = FIXTURE_TRANSACTIONS.AT099900000000001511.booked[1];
     const built = transactionObject({
       transactionId: incoming.transactionId,
       ownIban: 'AT099900000000001511',

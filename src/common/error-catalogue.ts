@@ -1,4 +1,4 @@
-import type { Profile } from '../config/environment';
+import type { AnswerStyle } from './answer-style';
 
 /**
  * Every error the sandbox answers with, one row per Berlin Group message number.
@@ -53,7 +53,7 @@ export const ERROR_CATALOGUE = {
 export type MessageId = keyof typeof ERROR_CATALOGUE;
 
 /** A row's status and code in the profile in force: the bank's, unless Berlin Group answers otherwise (docs/profiles.md). */
-function answerOf(messageId: MessageId, profile: Profile): { status: number; code: string } {
+function answerOf(messageId: MessageId, profile: AnswerStyle): { status: number; code: string } {
   const row: { status: number; code: string; berlinGroup?: { status: number; code: string } } = ERROR_CATALOGUE[messageId];
   return (profile === 'berlin-group' && row.berlinGroup) || row;
 }
@@ -89,12 +89,12 @@ export class DomainError extends Error {
   }
 
   /** The status in the profile in force (the bank's by default). */
-  status(profile: Profile = 'bank'): number {
+  status(profile: AnswerStyle = 'bank'): number {
     return answerOf(this.details[0].messageId, profile).status;
   }
 
   /** The bank's body; in PROFILE=berlin-group the filter leaves out its nulls. */
-  toBody(profile: Profile = 'bank'): TppErrorBody {
+  toBody(profile: AnswerStyle = 'bank'): TppErrorBody {
     return {
       tppMessages: this.details.map(({ messageId, description, path }) => ({
         category: 'ERROR',
@@ -147,7 +147,7 @@ export class OAuthError extends DomainError {
     if (error === 'invalid_client') this.headers['WWW-Authenticate'] = 'Basic realm="psd2-sandbox"';
   }
 
-  override toBody(profile: Profile = 'bank'): TppErrorBody & OAuthErrorFields {
+  override toBody(profile: AnswerStyle = 'bank'): TppErrorBody & OAuthErrorFields {
     return { error: this.error, error_description: this.message, ...super.toBody(profile) };
   }
 

@@ -34,14 +34,13 @@ describe('environment', () => {
   });
 
   it('refuses bad values with a message naming each of them', () => {
-    expect(() => validateEnvironment({ PORT: 'eighty', SCA_MODE: 'manual', SANDBOX_DATE: '2026-02-30', PUBLIC_BASE_URL: 'localhost', PROFILE: 'psd2', DATABASE_URL: 'mysql://db/sandbox' })).toThrow(
+    expect(() => validateEnvironment({ PORT: 'eighty', SCA_MODE: 'manual', SANDBOX_DATE: '2026-02-30', PUBLIC_BASE_URL: 'localhost', DATABASE_URL: 'mysql://db/sandbox' })).toThrow(
       [
         'Invalid configuration:',
         '  PORT="eighty": PORT must not be greater than 65535; PORT must not be less than 1; PORT must be an integer number',
         '  PUBLIC_BASE_URL="localhost": PUBLIC_BASE_URL must be a URL address',
         '  DATABASE_URL="mysql://db/sandbox": DATABASE_URL must be a postgres:// URL',
         '  SCA_MODE="manual": SCA_MODE must be one of the following values: auto, redirect',
-        '  PROFILE="psd2": PROFILE must be one of the following values: bank, berlin-group',
         '  SANDBOX_DATE="2026-02-30": SANDBOX_DATE must be a real date written YYYY-MM-DD',
       ].join('\n'),
     );

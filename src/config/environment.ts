@@ -9,10 +9,6 @@ export type ScaMode = (typeof SCA_MODES)[number];
 export const AUTH_MODES = ['open', 'strict'] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
 
-/** `bank`: the bank's answers byte for byte; `berlin-group`: what the Berlin Group 1.3.11 yaml says (docs/profiles.md). */
-export const PROFILES = ['bank', 'berlin-group'] as const;
-export type Profile = (typeof PROFILES)[number];
-
 /** The sandbox's settings, read from the environment once at start (docs/operations.md, "Configuration"). */
 export class Environment {
   @IsInt()
@@ -40,9 +36,10 @@ export class Environment {
   @IsIn(AUTH_MODES)
   AUTH_MODE: AuthMode = 'open';
 
-  /** Where the bank departs from Berlin Group, which of the two the sandbox answers (docs/profiles.md). */
-  @IsIn(PROFILES)
-  PROFILE: Profile = 'bank';
+  /** The bank the sandbox is: a built-in profile's name or a profile folder, relative to the working directory (docs/profiles.md). */
+  @IsString()
+  @MinLength(1)
+  PROFILE: string = 'bank';
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' = 'info';

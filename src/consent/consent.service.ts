@@ -1,7 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { In, IsNull, LessThan } from 'typeorm';
-import { FIRST_VALID_CONSENT_ID, FIXTURE_ROWS } from '../fixtures/fixtures';
 import { Account } from '../bank/account.entity';
 import { isOwnedBy, Owner } from '../oauth/owner';
 import { Authorisation } from '../authorisation/authorisation.entity';
@@ -9,11 +8,11 @@ import { AuthorisationRequest, AuthorisationService } from '../authorisation/aut
 import type { ScaDecision } from '../authorisation/authorisation.machine';
 import { AccountReferenceDto } from '../common/account-reference.dto';
 import { ClockService } from '../clock/clock.service';
-import { addDays } from '../common/dates';
 import { ConsentUnknownError, DomainError, FormatError } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
 import { nextStatus } from '../common/state-machine';
 import { Environment } from '../config/environment';
+import { BankProfile } from '../profile/bank-profile';
 import { EventHistory } from '../events/event-history.service';
 import type { NotificationRequest } from '../notifications/notification-headers.decorator';
 import { NotificationsService } from '../notifications/notifications.service';
@@ -24,15 +23,11 @@ import { accessDecidedBy } from './consent-access';
 import { AccountReference, Consent, ConsentAccess } from './consent.entity';
 import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus, isAwaitingSca, isDueToExpire, isRevocable } from './consent.machine';
 
-/** Longest validity a consent gets (docs/behaviour.md, "Consents"): a later validUntil is capped, which is why the answer may differ. */
-const MAX_VALIDITY_DAYS = 180;
-
-/** The bank's fixture consents: no request changes them (a TPP's delete leaves them, none waits for a decision). */
-const FIXTURES = new Map(FIXTURE_ROWS.consents.map((consent) => [consent.id, consent]));
-
 @Injectable()
 export class ConsentService implements OnModuleInit {
   private readonly machine: MachineBinding<Consent, typeof consentMachine>;
+  /** The profile's fixture consents: no request changes them (a TPP's delete leaves them, none waits for a decision). */
+  private readonly fixtures: Map<string, Consent>;
 
   constructor(
     private readonly store: Store,
@@ -41,7 +36,9 @@ export class ConsentService implements OnModuleInit {
     private readonly config: ConfigService<Environment, true>,
     private readonly history: EventHistory,
     private readonly notifications: NotificationsService,
+    private readonly profile: BankProfile,
   ) {
+    this.fixtures = new Map(profile.rows.consents.map((consent) => [consent.id, consent]));
     this.machine = {
       store,
       target: Consent,
@@ -73,19 +70,21 @@ export class ConsentService implements OnModuleInit {
     if (!allAccounts && !access.balances?.length && !access.transactions?.length) {
       throw new FormatError('access', 'access must name an account in balances or transactions, or ask for availableAccounts or allPsd2 "allAccounts"');
     }
-    // As the bank's sandbox does: an explicit account list gets the first fixture consent, and nothing is stored.
-    if (auto && !allAccounts) return { consentId: FIRST_VALID_CONSENT_ID, consentStatus: 'received', authorisation: null, stored: false };
+    // As the bank's sandbox does: an explicit account list gets the first valid fixture consent, and nothing is stored.
+    const fixture = this.profile.firstValidConsentId;
+    if (auto && !allAccounts && fixture) return { consentId: fixture, consentStatus: 'received', authorisation: null, stored: false };
 
-    const validUntil = [request.validUntil, addDays(today, MAX_VALIDITY_DAYS)].sort()[0];
+    // The profile's limits (docs/profiles.md, "consents"): a later date or a higher frequency is cut down, and the consent shows what it got.
+    const { validUntil, frequencyPerDay } = this.profile.consentTerms(request.validUntil, request.frequencyPerDay, today);
     const received = initialConsentStatus({ validUntil });
     const consent = Object.assign(new Consent(), {
       id: newResourceId(),
       // In auto mode strong customer authentication is deemed done at once.
       status: auto ? (nextStatus(consentMachine, received, { validUntil }, { type: 'APPROVE' }) as ConsentStatus) : received,
-      access: auto ? await this.allAccountsAccess() : requestedAccess(access, allAccounts),
+      access: auto && allAccounts ? await this.allAccountsAccess() : requestedAccess(access, allAccounts),
       recurringIndicator: request.recurringIndicator,
       validUntil,
-      frequencyPerDay: request.frequencyPerDay,
+      frequencyPerDay,
       lastActionDate: today,
       fixture: false,
       scenarioId: null,
@@ -105,7 +104,7 @@ export class ConsentService implements OnModuleInit {
   /** The consent as it stands today: one whose validUntil has passed is expired first (catchUp). */
   async findCurrent(consentId: string, owner: Owner): Promise<Consent> {
     // Served from memory until the clock passes its validUntil: that expiry is then stored, and read back.
-    const fixture = FIXTURES.get(consentId);
+    const fixture = this.fixtures.get(consentId);
     if (fixture && !isDueToExpire(fixture, this.clock.today())) return { ...fixture };
     const consent = await this.store.findByKey(Consent, consentId);
     // The bank's fixtures are everyone's; what a client created is its own.

@@ -1,5 +1,5 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
-import { seedFixtures } from './seed-fixtures';
+import { resetSandbox, seedFixtures } from './seed-fixtures';
 import { InitialSchema1795200000000 } from '../../migrations/1795200000000-InitialSchema';
 import { Payments1795300000000 } from '../../migrations/1795300000000-Payments';
 import { ScaAndClock1795400000000 } from '../../migrations/1795400000000-ScaAndClock';
@@ -10,6 +10,7 @@ import { LivingBank1795800000000 } from '../../migrations/1795800000000-LivingBa
 import { ScaApproaches1795900000000 } from '../../migrations/1795900000000-ScaApproaches';
 import { EventHistory1796000000000 } from '../../migrations/1796000000000-EventHistory';
 import { Notifications1796100000000 } from '../../migrations/1796100000000-Notifications';
+import { SeededProfile1796200000000 } from '../../migrations/1796200000000-SeededProfile';
 import { SandboxEvent } from '../events/sandbox-event.entity';
 import { AccessCount } from '../account-information/access-count.entity';
 import { AccessToken, TppClient } from '../oauth/client.entity';
@@ -23,13 +24,15 @@ import { FailedInstalment } from '../payment-initiation/failed-instalment.entity
 import { Authorisation } from '../authorisation/authorisation.entity';
 import { BankConditions } from '../conditions/bank-conditions.entity';
 import { Notification, NotificationSubscription } from '../notifications/notification.entity';
+import type { BankProfile } from '../profile/bank-profile';
+import { SeededProfile } from './seeded-profile.entity';
 
 /** Where the data lives: DATABASE_URL (PostgreSQL) when set, else the SQLite file at DATABASE_PATH. */
 export type DatabaseSetting = Pick<Environment, 'DATABASE_PATH' | 'DATABASE_URL'>;
 
-const entities = [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock, SandboxSecret, TppClient, AccessToken, AccessCount, FailedInstalment, BankConditions, SandboxEvent, NotificationSubscription, Notification];
+const entities = [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock, SandboxSecret, TppClient, AccessToken, AccessCount, FailedInstalment, BankConditions, SandboxEvent, NotificationSubscription, Notification, SeededProfile];
 // Listed as classes, not globs, so the same list works from ts-jest and from dist/.
-const migrations = [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000, Hardening1795600000000, SharedState1795700000000, LivingBank1795800000000, ScaApproaches1795900000000, EventHistory1796000000000, Notifications1796100000000];
+const migrations = [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000, Hardening1795600000000, SharedState1795700000000, LivingBank1795800000000, ScaApproaches1795900000000, EventHistory1796000000000, Notifications1796100000000, SeededProfile1796200000000];
 
 /** The one TypeORM definition used by the app, the TypeORM CLI, the seed scripts and the tests. */
 export function dataSourceOptions({ DATABASE_PATH, DATABASE_URL }: DatabaseSetting): DataSourceOptions {
@@ -66,12 +69,13 @@ export function databaseName(options: DataSourceOptions): string {
 }
 
 /**
- * Opens, migrates, checks and seeds the database: what the server, the seed scripts and the tests
- * start from. A database that cannot be opened (a garbage, truncated or unwritable file, an
- * unreachable server) or a schema migrated by a newer version of the sandbox is not a passing
- * fault: it fails at once with a message naming the database (docs/operations.md).
+ * Opens, migrates, checks and seeds the database with the profile's fixtures: what the server, the
+ * seed scripts and the tests start from. A database that cannot be opened (a garbage, truncated or
+ * unwritable file, an unreachable server), a schema migrated by a newer version of the sandbox or
+ * a database seeded with another profile is not a passing fault: it fails at once with a message
+ * naming the database (docs/operations.md). `reseed` (db:reset) replaces every fixture instead.
  */
-export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
+export async function openDataSource(options: DataSourceOptions, profile: BankProfile, { reseed = false } = {}): Promise<DataSource> {
   const dataSource = new DataSource(options);
   try {
     await dataSource.initialize();
@@ -85,7 +89,8 @@ export async function openDataSource(options: DataSourceOptions): Promise<DataSo
       const applied = (await dataSource.query('SELECT name FROM migrations')) as { name: string }[];
       const newer = applied.map(({ name }) => name).filter((name) => !known.has(name));
       if (newer.length > 0) throw new Error(`The database ${databaseName(options)} was migrated by a newer version of the sandbox (${newer.join(', ')}): refusing to start on it`);
-      await dataSource.transaction((manager) => seedFixtures(manager));
+      if (reseed) await resetSandbox(dataSource, profile, databaseName(options));
+      else await dataSource.transaction((manager) => seedFixtures(manager, profile, databaseName(options)));
     });
   } catch (error) {
     await dataSource.destroy();

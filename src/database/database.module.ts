@@ -1,4 +1,4 @@
-import { applyDecorators, Controller, Get, Module } from '@nestjs/common';
+import { applyDecorators, Controller, DynamicModule, Get, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -6,20 +6,38 @@ import { DataSource } from 'typeorm';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { COMMON_ERRORS } from '../http/request.guard';
 import { Environment } from '../config/environment';
+import { BankProfile } from '../profile/bank-profile';
 import { dataSourceOptions, openDataSource } from './data-source';
 import { GroupCommit } from './group-commit';
 import { Store } from './store';
 import { PooledTransactions, WriteStrategy } from './write-strategy';
 
+class HealthProfile {
+  @ApiProperty({ example: 'bank', description: 'PROFILE: a built-in name or a folder' })
+  source: string;
+
+  @ApiProperty({ example: 'PSD2 Sandbox Bank' })
+  name: string;
+
+  @ApiProperty({ enum: ['bank', 'berlin-group'] })
+  answers: string;
+}
+
 class HealthResponse {
   @ApiProperty({ example: 'ok' })
   status: 'ok';
+
+  @ApiProperty({ type: HealthProfile, description: 'the bank profile in force (docs/profiles.md)' })
+  profile: HealthProfile;
 }
 
 @ApiTags('Health')
 @Controller('health')
 class HealthController {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly profile: BankProfile,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'Answers 200 once the database is migrated and seeded (the server listens only then)' })
@@ -28,28 +46,34 @@ class HealthController {
   @applyDecorators(...COMMON_ERRORS)
   async check(): Promise<HealthResponse> {
     await this.dataSource.query('SELECT 1');
-    return { status: 'ok' };
+    const { source, name, answers } = this.profile;
+    return { status: 'ok', profile: { source, name, answers } };
   }
+}
+
+/**
+ * The connection, for AppModule alone: opened, migrated and seeded with the profile in force before
+ * anything is served. TypeORM registers its DataSource for the whole app.
+ */
+export function connectDatabase(profile: BankProfile): DynamicModule {
+  return TypeOrmModule.forRootAsync({
+    inject: [ConfigService],
+    useFactory: (config: ConfigService<Environment, true>) => ({
+      ...dataSourceOptions({ DATABASE_PATH: config.get('DATABASE_PATH', { infer: true }), DATABASE_URL: config.get('DATABASE_URL', { infer: true }) }),
+      // SQLite: how long a write of the server waits for another process's write lock (a seed, a second
+      // server on the file). better-sqlite3 waits synchronously, so the driver's 5 s froze every
+      // request; after 100 ms the write answers 503 (group-commit.ts) and the rest goes on being
+      // served. The seed scripts and the CLI keep the driver's 5 s: they have no one else to serve.
+      timeout: 100,
+      // openDataSource fails for good reasons only: retrying (10 times, 3 s apart) only delayed the message.
+      retryAttempts: 0,
+    }),
+    dataSourceFactory: (options) => openDataSource(options!, profile),
+  });
 }
 
 /** The database, reached through Store only: every module that reads or writes imports this one. */
 @Module({
-  imports: [
-    TypeOrmModule.forRootAsync({
-      inject: [ConfigService],
-      useFactory: (config: ConfigService<Environment, true>) => ({
-        ...dataSourceOptions({ DATABASE_PATH: config.get('DATABASE_PATH', { infer: true }), DATABASE_URL: config.get('DATABASE_URL', { infer: true }) }),
-        // SQLite: how long a write of the server waits for another process's write lock (a seed, a second
-        // server on the file). better-sqlite3 waits synchronously, so the driver's 5 s froze every
-        // request; after 100 ms the write answers 503 (group-commit.ts) and the rest goes on being
-        // served. The seed scripts and the CLI keep the driver's 5 s: they have no one else to serve.
-        timeout: 100,
-        // openDataSource fails for good reasons only: retrying (10 times, 3 s apart) only delayed the message.
-        retryAttempts: 0,
-      }),
-      dataSourceFactory: (options) => openDataSource(options!),
-    }),
-  ],
   controllers: [HealthController],
   providers: [
     Store,

@@ -1,5 +1,5 @@
 import { DataSource, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
-import { FIRST_VALID_CONSENT_ID } from '../fixtures/fixtures';
+import { loadProfile } from '../profile/load-profile';
 import { seedFixtures } from './seed-fixtures';
 import { Transaction } from '../bank/account.entity';
 import { AccessToken } from '../oauth/client.entity';
@@ -9,6 +9,8 @@ import { Payment } from '../payment-initiation/payment.entity';
 import { ENGINE, prepareDatabase, removeDatabase, secondConnection, temporaryDatabase } from '../../test/support/engine';
 import { findByPrimaryKey, insertRow } from './prebuilt-statements';
 
+const PROFILE = loadProfile('bank');
+
 describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
   const database = temporaryDatabase();
   let dataSource: DataSource;
@@ -17,7 +19,7 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
     await prepareDatabase(database);
     dataSource = await secondConnection(database);
     await dataSource.runMigrations();
-    await seedFixtures(dataSource.manager);
+    await seedFixtures(dataSource.manager, PROFILE, database);
     await dataSource.manager.insert(Consent, {
       id: 'b1f0d3c4-0000-4000-8000-000000000001',
       status: 'received',
@@ -58,7 +60,7 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
 
   /** Each entity it serves, with a row whose columns cover booleans, JSON, dates and nulls. */
   const rows: [string, () => Repository<ObjectLiteral>, string][] = [
-    ['a fixture consent', () => dataSource.getRepository(Consent), FIRST_VALID_CONSENT_ID],
+    ['a fixture consent', () => dataSource.getRepository(Consent), PROFILE.firstValidConsentId!],
     ['a consent a client created', () => dataSource.getRepository(Consent), 'b1f0d3c4-0000-4000-8000-000000000001'],
     ['a payment', () => dataSource.getRepository(Payment), 'b1f0d3c4-0000-4000-8000-000000000002'],
     ['an authorisation', () => dataSource.getRepository(Authorisation), 'b1f0d3c4-0000-4000-8000-000000000003'],
@@ -148,7 +150,7 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
       (id) => ({
         id,
         kind: 'consent',
-        resourceId: FIRST_VALID_CONSENT_ID,
+        resourceId: PROFILE.firstValidConsentId!,
         status: 'scaMethodSelected',
         approach: 'EMBEDDED',
         psuId: 'susanne.mustermann',

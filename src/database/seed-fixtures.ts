@@ -1,40 +1,52 @@
-import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Account, Balance, Psu, Transaction } from '../bank/account.entity';
 import { BankConditions } from '../conditions/bank-conditions.entity';
 import { Notification, NotificationSubscription } from '../notifications/notification.entity';
 import { SandboxEvent } from '../events/sandbox-event.entity';
 import { Consent } from '../consent/consent.entity';
-import { FIXTURE_CLIENTS, FIXTURE_ROWS } from '../fixtures/fixtures';
-import { TppClient } from '../oauth/client.entity';
+import type { BankProfile } from '../profile/bank-profile';
+import { AccessToken, TppClient } from '../oauth/client.entity';
 import { Payment } from '../payment-initiation/payment.entity';
+import { SeededProfile } from './seeded-profile.entity';
 
 /**
- * Upserts every fixture by its fixed ID: safe to run on every start, and never touches TPP-created
- * rows. TypeORM writes what the database answers back into the objects it is given (and with
- * SQLite's row IDs it wrote one consent's ID into another), so it is given copies.
+ * Upserts every fixture of the profile by its fixed ID: safe to run on every start, and never
+ * touches TPP-created rows. A database seeded with another profile (or another version of it) is
+ * refused, so that every instance on one database is the same bank (docs/profiles.md). TypeORM
+ * writes what the database answers back into the objects it is given (and with SQLite's row IDs
+ * it wrote one consent's ID into another), so it is given copies.
  */
-export async function seedFixtures(manager: EntityManager): Promise<void> {
-  const { psus, accounts, balances, transactions, consents: consentRows } = structuredClone(FIXTURE_ROWS);
-  await manager.upsert(TppClient, FIXTURE_CLIENTS, ['clientId']);
+export async function seedFixtures(manager: EntityManager, profile: BankProfile, database: string): Promise<void> {
+  const seeded = await manager.findOneBy(SeededProfile, { id: 1 });
+  if (seeded && seeded.digest !== profile.digest) {
+    throw new Error(
+      `The database ${database} was seeded with the profile ${seeded.source} (${seeded.name}, ${seeded.digest.slice(0, 12)}), and this instance runs ` +
+        `PROFILE=${profile.source} (${profile.name}, ${profile.digest.slice(0, 12)}): every instance on one database must run the same profile. ` +
+        'Start with that profile, or reseed the database with this one (npm run db:reset).',
+    );
+  }
+  const { psus, accounts, balances, transactions, consents, clients } = structuredClone(profile.rows);
+  await manager.upsert(TppClient, clients, ['clientId']);
   await manager.upsert(Psu, psus, ['psuId']);
   await manager.upsert(Account, accounts, ['iban']);
   await manager.upsert(Balance, balances, ['accountIban', 'balanceType']);
   // TypeORM's deep-partial type cannot follow the open-ended JSON body; the rows are whole entities.
   await manager.upsert(Transaction, transactions as QueryDeepPartialEntity<Transaction>[], ['transactionId']);
-  await manager.upsert(Consent, consentRows, ['id']);
+  await manager.upsert(Consent, consents, ['id']);
+  if (!seeded) await manager.insert(SeededProfile, { id: 1, source: profile.source.slice(0, 500), name: profile.name, digest: profile.digest });
 }
 
-/** Forgets everything TPPs created and restores the fixtures, as on a fresh install. */
-export async function resetSandbox(dataSource: DataSource): Promise<void> {
+/**
+ * Forgets everything TPPs created and every fixture, and seeds the profile in force, as on a fresh
+ * install: also how a database moves to another profile.
+ */
+export async function resetSandbox(dataSource: DataSource, profile: BankProfile, database: string): Promise<void> {
   await dataSource.transaction(async (manager) => {
-    await manager.delete(Consent, { fixture: false });
-    // Scenarios are test suites' own data: consents first, then accounts (their data cascades), then PSUs.
-    for (const entity of [Consent, Account, Psu]) await manager.delete(entity, { scenarioId: Not(IsNull()) });
-    await manager.createQueryBuilder().delete().from(Payment).execute(); // every payment is a TPP's
-    await manager.createQueryBuilder().delete().from(BankConditions).execute(); // the bank back in service, answering at once
-    await manager.createQueryBuilder().delete().from(SandboxEvent).execute(); // a fresh install has no history
-    for (const entity of [Notification, NotificationSubscription]) await manager.createQueryBuilder().delete().from(entity).execute(); // nor anything to notify
-    await seedFixtures(manager);
+    // Payments first (they name accounts), then consents, accounts (their data cascades), PSUs and clients.
+    for (const entity of [Payment, Consent, Account, Psu, AccessToken, TppClient, BankConditions, SandboxEvent, Notification, NotificationSubscription, SeededProfile]) {
+      await manager.createQueryBuilder().delete().from(entity).execute();
+    }
+    await seedFixtures(manager, profile, database);
   });
 }

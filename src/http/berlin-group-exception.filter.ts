@@ -1,7 +1,7 @@
 import { ArgumentsHost, BadRequestException, Catch, ExceptionFilter, Logger, NotFoundException } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import type { Request, Response } from 'express';
-import type { Environment, Profile } from '../config/environment';
+import type { AnswerStyle } from '../common/answer-style';
+import { BankProfile } from '../profile/bank-profile';
 import { asUnavailable } from '../database/write-strategy';
 import { inBerlinGroupShape } from './berlin-group-profile';
 import { DomainError, OAuthError } from '../common/error-catalogue';
@@ -10,10 +10,10 @@ import { DomainError, OAuthError } from '../common/error-catalogue';
 @Catch()
 export class BerlinGroupExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
-  private readonly profile: Profile;
+  private readonly profile: AnswerStyle;
 
-  constructor(config: ConfigService<Environment, true>) {
-    this.profile = config.get('PROFILE', { infer: true });
+  constructor(profile: BankProfile) {
+    this.profile = profile.answers;
   }
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -62,6 +62,6 @@ function isHttpError(value: unknown): value is Error & { status: number; type?: 
 }
 
 /** The error body in the profile in force: Berlin Group's carries no nulls (`path`, `_links`). */
-export function renderError(error: DomainError, profile: Profile): object {
+export function renderError(error: DomainError, profile: AnswerStyle): object {
   return profile === 'berlin-group' ? inBerlinGroupShape(error.toBody(profile)) : error.toBody(profile);
 }

@@ -1,8 +1,7 @@
 import { applyDecorators, CallHandler, ExecutionContext, Injectable, NestInterceptor, UseInterceptors } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import type { Response } from 'express';
 import { Observable, tap } from 'rxjs';
-import type { Environment } from '../config/environment';
+import { BankProfile } from '../profile/bank-profile';
 import { CreatesInBerlinGroup } from './berlin-group-profile';
 
 interface Linked {
@@ -13,15 +12,15 @@ interface Linked {
  * The headers Berlin Group sends with a resource it created (an initiation, an authorisation
  * start): `Location` of the new resource (its `self` link, or an authorisation's `scaStatus`), and
  * `ASPSP-SCA-Approach`, which "must be contained if the SCA approach is already fixed": the
- * bank's redirect, or the approach the request asked for (docs/sca-approaches.md). In PROFILE=berlin-group the
+ * bank's redirect, or the approach the request asked for (docs/sca-approaches.md). With `answers: berlin-group` the
  * status is Berlin Group's 201 also where the bank answers 200 (docs/profiles.md).
  */
 @Injectable()
 class CreatedResourceHeaders implements NestInterceptor {
   private readonly berlinGroup: boolean;
 
-  constructor(config: ConfigService<Environment, true>) {
-    this.berlinGroup = config.get('PROFILE', { infer: true }) === 'berlin-group';
+  constructor(profile: BankProfile) {
+    this.berlinGroup = profile.answers === 'berlin-group';
   }
 
   intercept(context: ExecutionContext, next: CallHandler<Linked>): Observable<Linked> {

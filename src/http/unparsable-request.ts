@@ -1,7 +1,7 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
-import type { Profile } from '../config/environment';
+import type { AnswerStyle } from '../common/answer-style';
 import { renderError } from './berlin-group-exception.filter';
 import { DomainError } from '../common/error-catalogue';
 
@@ -9,7 +9,7 @@ import { DomainError } from '../common/error-catalogue';
  * Node answers a request it cannot even parse (a broken request line or header, headers over
  * its 16 KiB limit) itself, with a bare 400 or 431. This answers the Berlin Group body instead.
  */
-export function answerUnparsableRequests(server: Server, profile: Profile): void {
+export function answerUnparsableRequests(server: Server, profile: AnswerStyle): void {
   // Node's documented `requireHostHeader` option, read per request: Node refuses an HTTP/1.1
   // request without Host with a bare 400 of its own; refuseHostless does it instead.
   Object.assign(server, { requireHostHeader: false });

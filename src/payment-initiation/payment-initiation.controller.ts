@@ -21,7 +21,7 @@ import { announceApproach, ApiScaRequestHeaders, SCA_APPROACH_HEADER, ScaHeaders
 import { AuthorisationService } from '../authorisation/authorisation.service';
 import { announceNotifications, ApiNotificationHeaders, NOTIFICATION_HEADERS, NotificationHeaders, NotificationRequest } from '../notifications/notification-headers.decorator';
 import { NotificationsService } from '../notifications/notifications.service';
-import { RequiresPsuIpAddress, Xs2aController } from '../http/request.guard';
+import { RequiresPsuIpAddress } from '../http/request.guard';
 import { Environment } from '../config/environment';
 import { BulkPaymentDto } from './dto/bulk-payment.dto';
 import { CrossBorderCreditTransferDto } from './dto/cross-border-credit-transfer.dto';
@@ -39,7 +39,7 @@ import {
 import { InstantSepaCreditTransferDto, SepaCreditTransferDto } from './dto/sepa-credit-transfer.dto';
 import { PaymentInitiationService } from './payment-initiation.service';
 import { PAYMENT_PRODUCTS, PaymentType } from './payment-products';
-import { PaymentRoute, productUnknown, underEveryService } from './payment-route.decorator';
+import { PaymentController, PaymentRoute, productUnknown, underEveryService } from './payment-route.decorator';
 import { PaymentBody } from './payment-terms';
 
 const PAYMENT_ID = { name: 'paymentId', example: '3d9a81b3-a47d-4130-8765-a9c0ff861b99' };
@@ -62,7 +62,7 @@ function Initiation(summary: string, body: Type<PaymentBody>): MethodDecorator {
 }
 
 @ApiTags('Payment initiation')
-@Xs2aController('')
+@PaymentController()
 export class PaymentInitiationController {
   constructor(
     private readonly payments: PaymentInitiationService,

@@ -1,4 +1,4 @@
-/** The payment services and the products each offers (interface: Payment initiation). */
+/** The payment services and the products each can offer (interface: Payment initiation); a profile says which it does (docs/profiles.md). */
 export const PAYMENT_PRODUCTS = {
   payments: ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'cross-border-credit-transfers'],
   'bulk-payments': ['sepa-credit-transfers'],
@@ -13,8 +13,4 @@ export const PAYMENT_SERVICES = Object.keys(PAYMENT_PRODUCTS) as PaymentServiceN
 export interface PaymentType {
   service: PaymentServiceName;
   product: PaymentProduct;
-}
-
-export function isOffered(service: PaymentServiceName, product: string): product is PaymentProduct {
-  return (PAYMENT_PRODUCTS[service] as readonly string[]).includes(product);
 }

@@ -1,7 +1,9 @@
-import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
 import { DomainError } from '../common/error-catalogue';
-import { isOffered, PAYMENT_SERVICES, PaymentServiceName, PaymentType } from './payment-products';
+import { Xs2aController } from '../http/request.guard';
+import { BankProfile } from '../profile/bank-profile';
+import { PAYMENT_SERVICES, PaymentServiceName, PaymentType } from './payment-products';
 
 const routeSegments = (request: Request): string[] => (request.route.path as string).split('/');
 
@@ -17,12 +19,26 @@ export function productUnknown(product: string): DomainError {
   return new DomainError({ messageId: 'XS2A014E', path: 'payment-product', description: `payment product ${product} unknown` });
 }
 
-/** The service (from the matched route) and product (from the path) of a payment request; 404 PRODUCT_UNKNOWN if not offered. */
-export const PaymentRoute = createParamDecorator((_: unknown, context: ExecutionContext): PaymentType => {
-  const request = context.switchToHttp().getRequest<Request>();
-  // The matched route is `/v1/<service>/:product/...`, one of those underEveryService() made.
-  const service = routeSegments(request)[2] as PaymentServiceName;
-  const product = request.params.product as string;
-  if (!isOffered(service, product)) throw productUnknown(product);
-  return { service, product };
-});
+/** The service and product of the matched route `/v1/<service>/<product or :product>/...`. */
+function paymentTypeOf(request: Request): { service: PaymentServiceName; product: string } {
+  const [, , service, product] = routeSegments(request);
+  return { service: service as PaymentServiceName, product: product === ':product' ? (request.params.product as string) : product };
+}
+
+/** 404 PRODUCT_UNKNOWN for a product the profile does not offer under the service (docs/profiles.md), after the request's own checks. */
+@Injectable()
+class OfferedProduct implements CanActivate {
+  constructor(private readonly profile: BankProfile) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const { service, product } = paymentTypeOf(context.switchToHttp().getRequest<Request>());
+    if (!this.profile.offers(service, product)) throw productUnknown(product);
+    return true;
+  }
+}
+
+/** A controller of payment routes under /v1: the XS2A checks, then the product offered. */
+export const PaymentController = (): ClassDecorator => applyDecorators(Xs2aController(''), UseGuards(OfferedProduct));
+
+/** The service and product of a payment request, which OfferedProduct has let through. */
+export const PaymentRoute = createParamDecorator((_: unknown, context: ExecutionContext): PaymentType => paymentTypeOf(context.switchToHttp().getRequest<Request>()) as PaymentType);

@@ -10,6 +10,7 @@ import { addMonths } from '../common/dates';
 import { DomainError } from '../common/error-catalogue';
 import { escapeHtml as escape } from '../common/html';
 import { Environment } from '../config/environment';
+import { BankProfile } from '../profile/bank-profile';
 import { Consent } from '../consent/consent.entity';
 import { consentMachine } from '../consent/consent.machine';
 import { ConsentService } from '../consent/consent.service';
@@ -55,6 +56,7 @@ export class CockpitController {
     private readonly requests: RequestLog,
     private readonly tokens: TokenService,
     config: ConfigService<Environment, true>,
+    private readonly profile: BankProfile,
   ) {
     this.strict = config.get('AUTH_MODE', { infer: true }) === 'strict';
   }
@@ -83,6 +85,8 @@ export class CockpitController {
             form('/cockpit/clock/advance', `${button('Advance a day', 'by', 'day')} ${button('Advance a month', 'by', 'month')}`),
           'clock',
         ),
+        // The profile in force (docs/profiles.md), as the served document's introduction says it.
+        section(`The bank: ${this.profile.name}`, this.profile.summary().split('\n').map((line) => `<p>${escape(line)}</p>`).join(''), 'profile'),
         section(
           'Payments',
           filter('/cockpit', [

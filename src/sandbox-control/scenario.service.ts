@@ -6,6 +6,7 @@ import { ClockService } from '../clock/clock.service';
 import { DomainError } from '../common/error-catalogue';
 import { Consent } from '../consent/consent.entity';
 import { Store } from '../database/store';
+import { BankProfile } from '../profile/bank-profile';
 import { scenarioRows, toScenarioResponse } from './scenario';
 import type { CreateScenarioDto, ScenarioResponse } from './scenario.dto';
 
@@ -15,11 +16,12 @@ export class ScenarioService {
   constructor(
     private readonly store: Store,
     private readonly clock: ClockService,
+    private readonly profile: BankProfile,
   ) {}
 
   async create(request: CreateScenarioDto, owner: Owner): Promise<ScenarioResponse> {
     const scenarioId = randomUUID();
-    const rows = scenarioRows(request, { scenarioId, consentId: randomUUID(), ownerId: owner ?? null }, this.clock.today());
+    const rows = scenarioRows(request, { scenarioId, consentId: randomUUID(), ownerId: owner ?? null, bic: this.profile.settings.bic }, this.clock.today());
     // All or nothing: a 201 means the whole scenario is stored.
     await this.store.write(async () => {
       await this.store.change(Psu).insert(rows.psu);

@@ -17,10 +17,10 @@ export interface ScenarioRows {
   consent: Consent;
 }
 
-/** The rows of a scenario, in the fixtures' shapes; `scenarioId` tags every one of them. */
+/** The rows of a scenario, in the fixtures' shapes; `scenarioId` tags every one of them; its accounts carry the bank's `bic`. */
 export function scenarioRows(
   request: CreateScenarioDto,
-  { scenarioId, consentId, ownerId }: { scenarioId: string; consentId: string; ownerId: string | null },
+  { scenarioId, consentId, ownerId, bic }: { scenarioId: string; consentId: string; ownerId: string | null; bic: string },
   today: string,
 ): ScenarioRows {
   const short = scenarioId.slice(0, 8);
@@ -34,7 +34,7 @@ export function scenarioRows(
         name,
         currency: currency ?? 'EUR',
         product: product ?? 'Giro',
-        bic: 'TESTAT99',
+        bic,
         psuId: psu.psuId,
         scenarioId,
       }) as Account,

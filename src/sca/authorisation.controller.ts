@@ -23,8 +23,9 @@ import { announceApproach, ApiScaRequestHeaders, SCA_APPROACH_HEADER, ScaHeaders
 import { Owner, RequestOwner } from '../oauth/owner';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
 import type { PaymentType } from '../payment-initiation/payment.entity';
-import { AuthorisationKindSegment, PaymentRoute, underEveryService } from '../payment-initiation/payment-route.decorator';
+import { AuthorisationKindSegment, PaymentController, PaymentRoute, underEveryService } from '../payment-initiation/payment-route.decorator';
 import { toScaStepResponse } from './sca-answers';
+import type { ScaMethod } from '../profile/bank-profile';
 import { ScaService, ScaTarget } from './sca.service';
 import { UpdatePsuDataDto } from './update-psu-data.dto';
 
@@ -43,9 +44,9 @@ const StepErrors = () => applyDecorators(...STEP_ERRORS.map((error) => ApiRespon
  * The answer to a start: the bank's redirect answer, or (embedded, decoupled) the next step.
  * `path` is the resource's path with `/authorisations` (or `/cancellation-authorisations`).
  */
-function startAnswer(authorisation: Authorisation, path: string, scaRedirect: () => ReturnType<typeof scaRedirectHref>): StartAuthorisationResponse {
+function startAnswer(authorisation: Authorisation, path: string, scaRedirect: () => ReturnType<typeof scaRedirectHref>, methods: ScaMethod[]): StartAuthorisationResponse {
   if (authorisation.approach === 'REDIRECT') return toStartAuthorisationResponse(authorisation, scaRedirect(), path);
-  const { scaStatus, ...step } = toScaStepResponse(authorisation, `${path}/${authorisation.id}`);
+  const { scaStatus, ...step } = toScaStepResponse(authorisation, `${path}/${authorisation.id}`, methods);
   return { scaStatus, authorisationId: authorisation.id, ...step };
 }
 
@@ -93,7 +94,7 @@ export class ConsentAuthorisationController {
     const authorisation = await this.sca.start(target, () => this.consents.startAuthorisation(consentId, request, owner), body, request, owner);
     announceApproach(response, headers, authorisation.approach);
     const scaRedirect = () => scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'consents', { consent_id: consentId }, headers.redirectUri ?? undefined);
-    return startAnswer(authorisation, `/v1/consents/${consentId}/authorisations`, scaRedirect);
+    return startAnswer(authorisation, `/v1/consents/${consentId}/authorisations`, scaRedirect, this.sca.methodsOf(authorisation));
   }
 
   @Get(':consentId/authorisations')
@@ -135,7 +136,7 @@ export class ConsentAuthorisationController {
     const authorisation = await orNone(this.consents.findAuthorisation(consentId, authorisationId, owner));
     const updated = await this.sca.update({ kind: 'consent', resourceId: consentId }, authorisation, body, headers.psuId, owner);
     announceApproach(response, headers, updated.approach);
-    return toScaStepResponse(updated, `/v1/consents/${consentId}/authorisations/${updated.id}`);
+    return toScaStepResponse(updated, `/v1/consents/${consentId}/authorisations/${updated.id}`, this.sca.methodsOf(updated));
   }
 }
 
@@ -149,7 +150,7 @@ const PAYMENT_UNKNOWN = { status: 404, type: TppErrorResponse, description: 'PRO
 
 /** The authorisation and cancellation-authorisation sub-resources of a payment, under every service (docs/sca-approaches.md). */
 @ApiTags('Payment initiation')
-@Xs2aController('')
+@PaymentController()
 export class PaymentAuthorisationController {
   constructor(
     private readonly sca: ScaService,
@@ -187,7 +188,7 @@ export class PaymentAuthorisationController {
     const query = { payment_id: paymentId, service: type.service, product: type.product };
     const page = kind === 'payment' ? 'payments' : 'payments/cancellation';
     const scaRedirect = () => scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), page, query, headers.redirectUri ?? undefined);
-    return startAnswer(authorisation, `/v1/${type.service}/${type.product}/${paymentId}/${segment}`, scaRedirect);
+    return startAnswer(authorisation, `/v1/${type.service}/${type.product}/${paymentId}/${segment}`, scaRedirect, this.sca.methodsOf(authorisation));
   }
 
   @Get(underEveryKind())
@@ -248,6 +249,6 @@ export class PaymentAuthorisationController {
     const authorisation = await orNone(this.payments.findAuthorisation(type, paymentId, kind, authorisationId, owner));
     const updated = await this.sca.update({ kind, resourceId: paymentId }, authorisation, body, headers.psuId, owner);
     announceApproach(response, headers, updated.approach);
-    return toScaStepResponse(updated, `/v1/${type.service}/${type.product}/${paymentId}/${segment}/${updated.id}`);
+    return toScaStepResponse(updated, `/v1/${type.service}/${type.product}/${paymentId}/${segment}/${updated.id}`, this.sca.methodsOf(updated));
   }
 }

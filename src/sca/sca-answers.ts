@@ -1,10 +1,10 @@
 import type { Authorisation } from '../authorisation/authorisation.entity';
 import { nextStepLinks, psuMessageOf, ScaStepResponse } from '../authorisation/authorisation-response.dto';
-import { CHALLENGE_DATA, personaOf } from './psu-personas';
+import type { ScaMethod } from '../profile/bank-profile';
+import { CHALLENGE_DATA } from './psu-personas';
 
-/** Berlin Group's answer to a step of embedded or decoupled SCA (docs/sca-approaches.md): what the status asks for next. */
-export function toScaStepResponse(authorisation: Authorisation, path: string): ScaStepResponse {
-  const methods = authorisation.psuId === null ? [] : personaOf(authorisation.psuId).scaMethods;
+/** Berlin Group's answer to a step of embedded or decoupled SCA (docs/sca-approaches.md): what the status asks for next; `methods` are its PSU's. */
+export function toScaStepResponse(authorisation: Authorisation, path: string, methods: ScaMethod[]): ScaStepResponse {
   const chosen = methods.find(({ authenticationMethodId }) => authenticationMethodId === authorisation.scaMethodId);
   return {
     scaStatus: authorisation.status,

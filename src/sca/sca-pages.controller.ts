@@ -9,6 +9,7 @@ import { PaymentInitiationService } from '../payment-initiation/payment-initiati
 import { CSRF_FIELD, formValue, PageCsrf } from './page-security';
 import { Buttons, consentRows, decisionPage, messagePage, paymentRows, Row } from './sca-pages';
 import { PsuLogin, ScaService } from './sca.service';
+import { BankProfile } from '../profile/bank-profile';
 
 /** One thing the account holder can be asked to authorise, and how its page reads. */
 interface Flow {
@@ -42,6 +43,7 @@ export class ScaPagesController {
     consents: ConsentService,
     payments: PaymentInitiationService,
     private readonly csrf: PageCsrf,
+    private readonly profile: BankProfile,
   ) {
     this.flows = {
       consent: {
@@ -142,11 +144,11 @@ export class ScaPagesController {
 
   /** The page with its form; after a refused decision (`refusal`) again, with the reason, changing nothing. */
   private async show(flow: Flow, id: string, request: Request, response: Response, refusal?: { status: number; message: string }): Promise<void> {
-    if (!id) return html(response, 400, messagePage(flow.title, 'This link is incomplete: it names nothing to authorise. Nothing has been changed.'));
+    if (!id) return html(response, 400, messagePage(this.profile.name, flow.title, 'This link is incomplete: it names nothing to authorise. Nothing has been changed.'));
     try {
       const rows = await flow.rows(id, !refusal);
       const hidden = { id, [CSRF_FIELD]: this.csrf.token(request, response) };
-      html(response, refusal?.status ?? 200, decisionPage(flow.title, flow.intro, rows, flow.action, hidden, flow.buttons, refusal?.message));
+      html(response, refusal?.status ?? 200, decisionPage(this.profile.name, flow.title, flow.intro, rows, flow.action, hidden, flow.buttons, refusal?.message));
     } catch (error) {
       this.cannotGoOn(flow, error, response);
     }
@@ -166,7 +168,7 @@ export class ScaPagesController {
     try {
       const { outcome, redirectUri } = await flow.decide(id, decision, { psuId, password });
       if (redirectUri) return response.redirect(303, redirectUri);
-      html(response, 200, messagePage(flow.title, outcome));
+      html(response, 200, messagePage(this.profile.name, flow.title, outcome));
     } catch (error) {
       // Wrong credentials: the holder may try again on the same page; nothing has changed.
       if (error instanceof DomainError && error.details[0].messageId === 'XS2A022E') {
@@ -183,7 +185,7 @@ export class ScaPagesController {
   private cannotGoOn(flow: Flow, error: unknown, response: Response): void {
     if (!(error instanceof DomainError)) throw error;
     const reason = error.message.charAt(0).toUpperCase() + error.message.slice(1);
-    html(response, error.status(), messagePage(flow.title, `${reason}. Nothing has been changed.`));
+    html(response, error.status(), messagePage(this.profile.name, flow.title, `${reason}. Nothing has been changed.`));
   }
 }
 

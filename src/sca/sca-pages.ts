@@ -29,7 +29,8 @@ export const PAGE_STYLE = `
   .outcome { font-size: 1.1rem; }
 `;
 
-const layout = (title: string, body: string): string => htmlDocument(`${title} - PSD2 Sandbox Bank`, PAGE_STYLE, 'PSD2 Sandbox Bank &middot; Online banking', body);
+/** Every page names the bank of the profile (docs/profiles.md, "name"). */
+const layout = (bank: string, title: string, body: string): string => htmlDocument(`${title} - ${bank}`, PAGE_STYLE, `${escape(bank)} &middot; Online banking`, body);
 
 const table = (rows: Row[]): string =>
   `<table>${rows.map(([label, value]) => `<tr><th>${escape(label)}</th><td>${escape(value)}</td></tr>`).join('')}</table>`;
@@ -38,11 +39,12 @@ const table = (rows: Row[]): string =>
 export type Buttons = Partial<Record<'approve' | 'deny', string>>;
 
 /** The page that asks the account holder to log in and decide. */
-export function decisionPage(title: string, intro: string, rows: Row[], action: string, hidden: Hidden, buttons: Buttons, message?: string): string {
+export function decisionPage(bank: string, title: string, intro: string, rows: Row[], action: string, hidden: Hidden, buttons: Buttons, message?: string): string {
   const fields = Object.entries(hidden)
     .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`)
     .join('');
   return layout(
+    bank,
     title,
     `<h1>${escape(title)}</h1>
 <p>${escape(intro)}</p>
@@ -60,8 +62,8 @@ ${fields}
 }
 
 /** The end of the flow when the TPP gave no address to return to, and every page that cannot go on. */
-export function messagePage(title: string, text: string): string {
-  return layout(title, `<h1>${escape(title)}</h1>\n<p class="outcome">${escape(text)}</p>`);
+export function messagePage(bank: string, title: string, text: string): string {
+  return layout(bank, title, `<h1>${escape(title)}</h1>\n<p class="outcome">${escape(text)}</p>`);
 }
 
 const SERVICES: Record<string, string> = { details: 'account details', balances: 'balances', transactions: 'transactions' };

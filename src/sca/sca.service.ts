@@ -14,6 +14,7 @@ import { PaymentInitiationService } from '../payment-initiation/payment-initiati
 import { Actor, actingAs } from '../http/request-context';
 import type { UpdatePsuDataDto } from './update-psu-data.dto';
 import { personaOf, STATIC_TAN } from './psu-personas';
+import { BankProfile, ScaMethod } from '../profile/bank-profile';
 
 /** Who decides: the SCA page checks the password too; the headless control endpoints name the PSU only. */
 export interface PsuLogin {
@@ -39,7 +40,13 @@ export class ScaService {
     private readonly consents: ConsentService,
     private readonly payments: PaymentInitiationService,
     private readonly authorisations: AuthorisationService,
+    private readonly profile: BankProfile,
   ) {}
+
+  /** The SCA methods of the authorisation's PSU (none while no PSU is named). */
+  methodsOf({ psuId }: Authorisation): ScaMethod[] {
+    return psuId === null ? [] : personaOf(this.profile, psuId).scaMethods;
+  }
 
   /**
    * `owner`: the headless control endpoints act for a client (strict mode); the pages for everyone
@@ -81,7 +88,7 @@ export class ScaService {
   async start(target: ScaTarget, open: () => Promise<Authorisation>, body: UpdatePsuDataDto, request: AuthorisationRequest, owner: Owner): Promise<Authorisation> {
     // A PSU the bank refuses outright (unknown for decoupled, blocked for either) opens nothing.
     if (request.approach === 'DECOUPLED' && request.psuId) await this.heldBy({ psuId: request.psuId }, owner);
-    if (request.approach === 'EMBEDDED' && request.psuId && personaOf(request.psuId).blocked) throw blocked(request.psuId);
+    if (request.approach === 'EMBEDDED' && request.psuId && personaOf(this.profile, request.psuId).blocked) throw blocked(request.psuId);
     const authorisation = await open();
     if (request.approach === 'EMBEDDED' && body.psuData?.password !== undefined) return this.update(target, authorisation, body, request.psuId, owner);
     return authorisation;
@@ -114,7 +121,7 @@ export class ScaService {
    * confirms by itself does so at its set poll (docs/sca-approaches.md, "Test PSUs").
    */
   async poll(target: ScaTarget, authorisation: Authorisation, owner: Owner): Promise<Authorisation> {
-    const confirmsAt = authorisation.psuId === null ? null : personaOf(authorisation.psuId).decoupledConfirmsAtPoll;
+    const confirmsAt = authorisation.psuId === null ? null : personaOf(this.profile, authorisation.psuId).decoupledConfirmsAtPoll;
     if (authorisation.approach !== 'DECOUPLED' || authorisation.status !== 'started' || confirmsAt === null) return authorisation;
     const polls = authorisation.polls + 1;
     if (polls < confirmsAt) {
@@ -147,7 +154,7 @@ export class ScaService {
     } catch (error) {
       throw await this.counted(target, authorisation, error);
     }
-    const { scaMethods } = personaOf(login.psuId);
+    const { scaMethods } = personaOf(this.profile, login.psuId);
     if (scaMethods.length === 0) {
       await this.settle(target, 'approve', held, owner);
       return this.reread(authorisation);
@@ -157,7 +164,7 @@ export class ScaService {
   }
 
   private async selectMethod(authorisation: Authorisation, methodId: string): Promise<Authorisation> {
-    if (!personaOf(authorisation.psuId!).scaMethods.some(({ authenticationMethodId }) => authenticationMethodId === methodId)) {
+    if (!personaOf(this.profile, authorisation.psuId!).scaMethods.some(({ authenticationMethodId }) => authenticationMethodId === methodId)) {
       throw new DomainError({ messageId: 'XS2A035E', path: 'authenticationMethodId', description: `${methodId} is none of the PSU's SCA methods` });
     }
     return this.step(authorisation, { type: 'SELECT_METHOD' }, { scaMethodId: methodId });
@@ -243,7 +250,7 @@ export class ScaService {
     if (!psu || foreign || (password !== undefined && password !== psu.password)) {
       throw new DomainError({ messageId: 'XS2A022E', description: 'unknown PSU ID or wrong password' });
     }
-    if (personaOf(psuId).blocked) throw blocked(psuId);
+    if (personaOf(this.profile, psuId).blocked) throw blocked(psuId);
     const accounts = await this.store.read(Account).find({ where: { psuId }, order: { iban: 'ASC' } });
     return accounts.map(({ iban, currency }) => ({ iban, currency }));
   }

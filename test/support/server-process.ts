@@ -1,5 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, symlinkSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,12 +53,14 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Compiles the server as `npm run build` does, into a temporary folder (the project's dist/ stays
+ * Compiles the server as `npm run build` does, into a temporary folder beside a link to the built-in profiles (the project's dist/ stays
  * untouched). Answers its entry point, the NODE_PATH it needs to find the project's
  * node_modules from there, and the folder to delete afterwards.
  */
 export function buildServer(): { main: string; nodePath: string; folder: string } {
   const folder = mkdtempSync(join(tmpdir(), 'psd2-sandbox-build-'));
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', join(folder, 'dist')], { stdio: 'inherit' });
+  // The built-in profiles sit beside dist/, as in the project and the image.
+  symlinkSync(join(process.cwd(), 'profiles'), join(folder, 'profiles'));
   return { main: join(folder, 'dist', 'src', 'main.js'), nodePath: join(process.cwd(), 'node_modules'), folder };
 }

@@ -37,13 +37,13 @@ export class CreateConsentDto {
   @IsBoolean()
   recurringIndicator: boolean;
 
-  @ApiProperty({ example: '2026-12-31', description: 'last day of validity, not before today; capped at today + 180 days' })
+  @ApiProperty({ example: '2026-12-31', description: "last day of validity, not before today; a later date is cut down to the bank's longest validity (this document's introduction)" })
   @IsDateOnly()
   validUntil: string;
 
   // No upper bound of 4 (the Berlin Group default): the bank accepts more. The maximum only keeps
   // the value exact and inside an integer column on every database.
-  @ApiProperty({ example: 4, minimum: 1, maximum: 2147483647 })
+  @ApiProperty({ example: 4, minimum: 1, maximum: 2147483647, description: "a higher frequency is cut down to the bank's maximum, where it has one (this document's introduction)" })
   @IsInt()
   @Min(1)
   @Max(2147483647)

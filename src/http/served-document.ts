@@ -1,0 +1,41 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import type { BankProfile } from '../profile/bank-profile';
+import { PAYMENT_SERVICES } from '../payment-initiation/payment-products';
+import { documentFor } from './berlin-group-profile';
+
+type Parameter = { name?: string; in?: string; schema?: { enum?: string[] } };
+type Header = { schema?: { enum?: string[] } };
+
+/**
+ * The document /docs-json serves describes the profile in force (docs/profiles.md): its answers'
+ * shapes, only the payment products it offers (a service it offers none of is left out), and
+ * only its SCA approaches in ASPSP-SCA-Approach.
+ */
+export function documentForProfile(document: OpenAPIObject, profile: BankProfile): OpenAPIObject {
+  for (const [path, operations] of Object.entries(document.paths)) {
+    const service = PAYMENT_SERVICES.find((name) => path.startsWith(`/v1/${name}/`));
+    if (service === undefined) continue;
+    const offered = [...(profile.settings.paymentProducts[service] ?? [])] as string[];
+    const product = path.split('/')[3];
+    if (offered.length === 0 || (product !== '{product}' && !offered.includes(product))) {
+      delete document.paths[path];
+      continue;
+    }
+    for (const operation of Object.values(operations) as { parameters?: Parameter[] }[]) {
+      for (const parameter of operation.parameters ?? []) if (parameter.in === 'path' && parameter.name === 'product') parameter.schema = { ...parameter.schema, enum: offered };
+    }
+  }
+  visitHeaders(document, (name, header) => {
+    if (name === 'ASPSP-SCA-Approach' && header.schema?.enum) header.schema.enum = [...profile.approaches];
+  });
+  return documentFor(document, profile.answers === 'berlin-group');
+}
+
+function visitHeaders(node: unknown, visit: (name: string, header: Header) => void): void {
+  if (Array.isArray(node)) return node.forEach((child) => visitHeaders(child, visit));
+  if (node === null || typeof node !== 'object') return;
+  for (const [key, child] of Object.entries(node)) {
+    if (key === 'headers' && child && typeof child === 'object') for (const [name, header] of Object.entries(child)) visit(name, header as Header);
+    visitHeaders(child, visit);
+  }
+}

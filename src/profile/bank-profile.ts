@@ -1,0 +1,180 @@
+import type { ScaApproach } from '../authorisation/authorisation.entity';
+import type { Account, Balance, BookingStatus, Psu, Transaction, TransactionBody } from '../bank/account.entity';
+import type { Consent } from '../consent/consent.entity';
+import type { ConsentStatus } from '../consent/consent.machine';
+import type { TppClient } from '../oauth/client.entity';
+import type { PaymentProduct, PaymentServiceName } from '../payment-initiation/payment-products';
+import type { AnswerStyle } from '../common/answer-style';
+import { addDays } from '../common/dates';
+
+
+/** profile.yaml once `extends` is resolved (src/profile/profile.schema.json, docs/profiles.md). */
+export interface ProfileSettings {
+  name: string;
+  bic: string;
+  answers: AnswerStyle;
+  scaApproaches: ('redirect' | 'embedded' | 'decoupled')[];
+  paymentProducts: Partial<Record<PaymentServiceName, PaymentProduct[]>>;
+  consents?: { maxValidityDays?: number; maxFrequencyPerDay?: number };
+}
+
+/** Berlin Group authenticationObject: one way a PSU receives a TAN. */
+export interface ScaMethod {
+  authenticationType: 'SMS_OTP' | 'CHIP_OTP' | 'PHOTO_OTP' | 'PUSH_OTP' | 'SMTP_OTP';
+  authenticationMethodId: string;
+  name: string;
+}
+
+/** One entry of psus.json. */
+export interface FixturePsu {
+  psuId: string;
+  name: string;
+  password: string;
+  accounts: string[];
+  scaMethods: ScaMethod[];
+  decoupledConfirmsAtPoll: number | null;
+  blocked?: boolean;
+}
+
+/** The five fixture files as a profile holds them (docs/profiles.md, "The fixture files"). */
+export interface FixtureFiles {
+  psus: FixturePsu[];
+  accounts: (Omit<Account, 'balances' | 'psuId' | 'scenarioId'> & { balances: Omit<Balance, 'accountIban' | 'account'>[] })[];
+  transactions: Record<string, Partial<Record<BookingStatus, TransactionBody[]>>>;
+  consents: { stored: { id: string; status: ConsentStatus; accounts: string[]; recurringIndicator: boolean; validUntil: string; frequencyPerDay: number; lastActionDate: string }[]; unknown?: string[] };
+  clients: Pick<TppClient, 'clientId' | 'clientSecret' | 'name'>[];
+}
+
+/** How a test PSU behaves in SCA beyond the password (docs/sca-approaches.md, "Test PSUs"). */
+export interface Persona {
+  /** None: the PSU is exempted, the password finalises the authorisation. */
+  scaMethods: ScaMethod[];
+  /** The poll of the SCA status at which the PSU confirms in the app by itself (decoupled); null: only the page or the control API decide. */
+  decoupledConfirmsAtPoll: number | null;
+  /** Blocked by the bank: every authorisation is refused with 403 SERVICE_BLOCKED. */
+  blocked: boolean;
+}
+
+/** The fixture rows as the database holds them: the seed upserts copies, the app serves them from memory. */
+export interface FixtureRows {
+  psus: Pick<Psu, 'psuId' | 'name' | 'password'>[];
+  accounts: Omit<Account, 'balances'>[];
+  balances: Balance[];
+  transactions: Transaction[];
+  consents: Consent[];
+  clients: FixtureFiles['clients'];
+}
+
+const APPROACH: Record<ProfileSettings['scaApproaches'][number], ScaApproach> = { redirect: 'REDIRECT', embedded: 'EMBEDDED', decoupled: 'DECOUPLED' };
+
+/**
+ * The bank in force: its settings and fixtures, loaded and checked once at start (load-profile.ts).
+ * Every difference between banks is asked of it by name; nothing else reads PROFILE.
+ */
+export class BankProfile {
+  /** The approaches the bank supports, the default first. */
+  readonly approaches: ScaApproach[];
+  /** Frozen all the way down: a caller that tried to change a fixture would throw, not change what every later request is answered from. */
+  readonly rows: FixtureRows;
+  private readonly personas: Map<string, Persona>;
+
+  constructor(
+    /** The built-in name or the folder PROFILE named. */
+    readonly source: string,
+    readonly settings: ProfileSettings,
+    files: FixtureFiles,
+    /** Identifies the settings and fixtures: instances on one database must agree on it. */
+    readonly digest: string,
+  ) {
+    this.approaches = settings.scaApproaches.map((approach) => APPROACH[approach]);
+    this.rows = deepFreeze(fixtureRows(files));
+    this.personas = new Map(files.psus.map(({ psuId, scaMethods, decoupledConfirmsAtPoll, blocked }) => [psuId, { scaMethods, decoupledConfirmsAtPoll, blocked: blocked === true }]));
+  }
+
+  get name(): string {
+    return this.settings.name;
+  }
+
+  get answers(): AnswerStyle {
+    return this.settings.answers;
+  }
+
+  get defaultApproach(): ScaApproach {
+    return this.approaches[0];
+  }
+
+  /** The approach a TPP gets: its preference where the bank supports it, else the bank's default (Berlin Group: the ASPSP decides). */
+  approachFor(preferred: ScaApproach | null): ScaApproach {
+    return preferred !== null && this.approaches.includes(preferred) ? preferred : this.defaultApproach;
+  }
+
+  offers(service: PaymentServiceName, product: string): product is PaymentProduct {
+    return (this.settings.paymentProducts[service] ?? []).some((offered) => offered === product);
+  }
+
+  /** The terms a new consent gets: the requested ones, cut down to the bank's limits (Berlin Group: "future dates might get adjusted by ASPSP"). */
+  consentTerms(validUntil: string, frequencyPerDay: number, today: string): { validUntil: string; frequencyPerDay: number } {
+    const { maxValidityDays, maxFrequencyPerDay } = this.settings.consents ?? {};
+    return {
+      validUntil: maxValidityDays === undefined ? validUntil : [validUntil, addDays(today, maxValidityDays)].sort()[0],
+      frequencyPerDay: Math.min(frequencyPerDay, maxFrequencyPerDay ?? frequencyPerDay),
+    };
+  }
+
+  /** What the served document's introduction says of the bank (docs/profiles.md). */
+  summary(): string {
+    const { maxValidityDays, maxFrequencyPerDay } = this.settings.consents ?? {};
+    const products = Object.entries(this.settings.paymentProducts).flatMap(([service, list]) => list.map((product) => `${service}/${product}`));
+    return [
+      `The bank: ${this.name} (BIC ${this.settings.bic}), profile ${this.source}.`,
+      `SCA approaches: ${this.approaches.join(', ')} (the first is the default; any other preference gets it).`,
+      `Payment products: ${products.join(', ') || 'none'}.`,
+      `Consents: valid for ${maxValidityDays === undefined ? 'as long as asked' : `at most ${maxValidityDays} days`}, ${maxFrequencyPerDay === undefined ? 'any frequencyPerDay' : `at most ${maxFrequencyPerDay} accesses a day`}; a longer validUntil or a higher frequencyPerDay is cut down.`,
+    ].join('\n');
+  }
+
+  /** A fixture PSU's persona, or undefined for a scenario's PSU. */
+  personaOf(psuId: string): Persona | undefined {
+    return this.personas.get(psuId);
+  }
+
+  /** The consent an explicit account list gets in SCA_MODE=auto, as the seed bank answers (docs/behaviour.md): the first valid fixture, if there is one. */
+  get firstValidConsentId(): string | undefined {
+    return this.rows.consents.find((consent) => consent.status === 'valid')?.id;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+function fixtureRows(files: FixtureFiles): FixtureRows {
+  const holder = new Map(files.psus.flatMap(({ psuId, accounts }) => accounts.map((iban) => [iban, psuId])));
+  const currency = new Map(files.accounts.map((account) => [account.iban, account.currency]));
+  return {
+    psus: files.psus.map(({ psuId, name, password }) => ({ psuId, name, password })),
+    accounts: files.accounts.map(({ iban, name, currency, product, bic }) => ({ iban, name, currency, product, bic, psuId: holder.get(iban) ?? null, scenarioId: null })),
+    balances: files.accounts.flatMap(({ iban, balances }) => balances.map((balance) => ({ ...balance, accountIban: iban }) as Balance)),
+    transactions: Object.entries(files.transactions).flatMap(([accountIban, byStatus]) =>
+      Object.entries(byStatus).flatMap(([bookingStatus, bodies]) =>
+        bodies.map((body) => ({ transactionId: body.transactionId, accountIban, bookingStatus: bookingStatus as BookingStatus, bookingDate: body.bookingDate, body }) as Transaction),
+      ),
+    ),
+    consents: files.consents.stored.map(
+      ({ id, status, accounts, ...terms }): Consent => ({
+        id,
+        status,
+        access: { accounts: accounts.map((iban) => ({ iban, currency: currency.get(iban)! })), balances: [], transactions: [], availableAccounts: null },
+        ...terms,
+        fixture: true,
+        scenarioId: null,
+        ownerId: null,
+      }),
+    ),
+    clients: files.clients,
+  };
+}

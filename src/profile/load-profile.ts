@@ -1,0 +1,237 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import Ajv, { ErrorObject } from 'ajv';
+import { parseDocument } from 'yaml';
+import { isValidIban } from '../common/iban';
+import { BankProfile, FixtureFiles, ProfileSettings } from './bank-profile';
+import fixturesSchema from './fixtures.schema.json';
+import profileSchema from './profile.schema.json';
+
+/**
+ * A profile folder read into a BankProfile (docs/profiles.md): profile.yaml, the profiles it
+ * extends, and its fixture files, each checked against the schemas beside this file and against
+ * each other. Every problem found is one line naming the file, the key and what is allowed.
+ */
+
+/** A profile that cannot be served: the start stops with these lines. */
+export class ProfileError extends Error {
+  constructor(
+    readonly setting: string,
+    readonly problems: string[],
+  ) {
+    super(`PROFILE=${setting} cannot be used:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+  }
+}
+
+const FIXTURE_FILES = ['psus', 'accounts', 'transactions', 'consents', 'clients'] as const;
+type FixtureName = (typeof FIXTURE_FILES)[number];
+/** A fixture file a profile leaves out holds nothing. */
+const EMPTY: FixtureFiles = { psus: [], accounts: [], transactions: {}, consents: { stored: [] }, clients: [] };
+
+const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictRequired: false }).addSchema(fixturesSchema);
+const validateSettings = ajv.compile<Partial<ProfileSettings> & { extends?: string; fixtures?: string }>(profileSchema);
+
+/** The folder of the built-in profiles: `profiles/` of the repository, found above this file in src/ and in dist/. */
+export const BUILT_IN_FOLDER = (() => {
+  for (let folder = __dirname; folder !== dirname(folder); folder = dirname(folder)) {
+    if (existsSync(join(folder, 'profiles', 'bank', 'profile.yaml'))) return join(folder, 'profiles');
+  }
+  throw new Error(`The built-in profiles (profiles/bank/profile.yaml) were not found above ${__dirname}`);
+})();
+
+export const builtInProfiles = (): string[] => readdirSync(BUILT_IN_FOLDER).filter((name) => existsSync(join(BUILT_IN_FOLDER, name, 'profile.yaml')));
+
+/** Reads and checks the profile PROFILE names: a built-in name, or a folder relative to the working directory. */
+export function loadProfile(setting: string): BankProfile {
+  const problems: string[] = [];
+  const profile = read(setting, problems);
+  if (problems.length > 0 || profile === undefined) throw new ProfileError(setting, problems);
+  return profile;
+}
+
+/** One level of a profile: its folder's settings, and where each of its own fixture files is. */
+interface Level {
+  file: string;
+  settings: Partial<ProfileSettings> & { extends?: string; fixtures?: string };
+  fixtures: Partial<Record<FixtureName, string>>;
+}
+
+function read(setting: string, problems: string[]): BankProfile | undefined {
+  const folder = folderOf(setting, process.cwd());
+  if (folder === undefined) {
+    problems.push(`PROFILE: ${setting} is neither a built-in profile (${builtInProfiles().join(', ')}) nor a folder holding a profile.yaml`);
+    return undefined;
+  }
+  const levels = chain(folder, problems);
+  if (levels === undefined) return undefined;
+  // Each level's keys and fixture files replace those of the profile it extends, one by one.
+  const settings = Object.assign({}, ...levels.map((level) => level.settings)) as Level['settings'];
+  delete settings.extends;
+  delete settings.fixtures;
+  const top = levels[levels.length - 1].file;
+  if (!validateSettings(settings)) {
+    for (const error of validateSettings.errors ?? []) if (error.keyword === 'required') problems.push(`${shown(top)}: ${error.params.missingProperty}: required (neither this profile nor one it extends sets it)`);
+    return undefined;
+  }
+  const where = Object.assign({}, ...levels.map((level) => level.fixtures)) as Level['fixtures'];
+  const files = { ...EMPTY };
+  for (const name of FIXTURE_FILES) {
+    const file = where[name];
+    if (file === undefined) continue;
+    const content = readJson(file, problems);
+    const validate = ajv.getSchema(`fixtures.schema.json#/definitions/${name}.json`)!;
+    if (content === undefined) continue;
+    if (!validate(content)) problems.push(...(validate.errors ?? []).map((error) => describe(file, error)));
+    else Object.assign(files, { [name]: content });
+  }
+  if (problems.length > 0) return undefined;
+  problems.push(...referenceProblems(files, where));
+  if (problems.length > 0) return undefined;
+  const digest = createHash('sha256').update(JSON.stringify({ settings, files })).digest('hex');
+  return new BankProfile(setting, settings as ProfileSettings, files, digest);
+}
+
+/** A built-in profile's folder by its name, else the folder the path names (relative to `base`), if it holds a profile.yaml. */
+function folderOf(name: string, base: string): string | undefined {
+  const builtIn = /^[\w-]+$/.test(name) ? join(BUILT_IN_FOLDER, name) : undefined;
+  for (const folder of [builtIn, resolve(base, name)]) if (folder && existsSync(join(folder, 'profile.yaml'))) return folder;
+  return undefined;
+}
+
+/** The profile and every profile it extends, the farthest first. */
+function chain(folder: string, problems: string[], seen: string[] = []): Level[] | undefined {
+  const file = join(folder, 'profile.yaml');
+  if (seen.includes(file)) {
+    problems.push(`${shown(file)}: extends: the profiles extend each other in a circle (${[...seen, file].map(shown).join(' -> ')})`);
+    return undefined;
+  }
+  const settings = readYaml(file, problems);
+  if (settings === undefined) return undefined;
+  if (!validateSettings(settings)) {
+    problems.push(...(validateSettings.errors ?? []).filter((error) => error.keyword !== 'if' && error.keyword !== 'required').map((error) => describe(file, error)));
+    if (problems.length > 0) return undefined;
+  }
+  const fixtureFolder = resolve(folder, settings.fixtures ?? 'fixtures');
+  if (settings.fixtures !== undefined && !isFolder(fixtureFolder)) {
+    problems.push(`${shown(file)}: fixtures: ${settings.fixtures} is not a folder (relative to ${shown(folder) || '.'})`);
+    return undefined;
+  }
+  const fixtures = Object.fromEntries(FIXTURE_FILES.map((name) => [name, join(fixtureFolder, `${name}.json`)]).filter(([, path]) => existsSync(path)));
+  const level: Level = { file, settings, fixtures };
+  if (settings.extends === undefined) return [level];
+  const parent = folderOf(settings.extends, folder);
+  if (parent === undefined) {
+    problems.push(`${shown(file)}: extends: ${settings.extends} is neither a built-in profile (${builtInProfiles().join(', ')}) nor a folder holding a profile.yaml`);
+    return undefined;
+  }
+  const above = chain(parent, problems, [...seen, file]);
+  return above && [...above, level];
+}
+
+const isFolder = (path: string) => existsSync(path) && statSync(path).isDirectory();
+
+/** A path as messages show it: relative to the working directory. */
+const shown = (path: string) => relative(process.cwd(), path) || path;
+
+function readYaml(file: string, problems: string[]): Level['settings'] | undefined {
+  const document = parseDocument(readFileSync(file, 'utf8'), { uniqueKeys: true });
+  if (document.errors.length > 0) {
+    // The parser's message ends with the line it points at; the first line says what is wrong, with where.
+    problems.push(...document.errors.map((error) => `${shown(file)}: not YAML: ${error.message.split('\n')[0]}`));
+    return undefined;
+  }
+  const value: unknown = document.toJS();
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    problems.push(`${shown(file)}: must be a map of keys (docs/profiles.md)`);
+    return undefined;
+  }
+  return value;
+}
+
+function readJson(file: string, problems: string[]): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    problems.push(`${shown(file)}: not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}
+
+/** `/consents/maxValidityDays` as `consents.maxValidityDays`, `/0/accounts/1` as `[0].accounts[1]`. */
+function keyOf(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((part, index) => (/^\d+$/.test(part) ? `[${part}]` : index === 0 ? part : `.${part}`))
+    .join('');
+}
+
+/** One schema error as a line: the file, the key, what is allowed. */
+function describe(file: string, error: ErrorObject): string {
+  const key = keyOf(error.instancePath);
+  const at = (name: string) => [key, name].filter(Boolean).join(key && !name.startsWith('[') ? '.' : '');
+  const got = ` (got ${JSON.stringify(error.data)})`;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return `${shown(file)}: ${at(error.params.additionalProperty)}: unknown key; allowed: ${Object.keys((error.parentSchema as { properties: object }).properties).join(', ')}`;
+    case 'required':
+      return `${shown(file)}: ${at(error.params.missingProperty)}: required`;
+    case 'enum':
+      return `${shown(file)}: ${key}: must be one of ${(error.params.allowedValues as unknown[]).map(String).join(', ')}${got}`;
+    case 'propertyNames':
+      return `${shown(file)}: ${key || '(top level)'}: every key must be an IBAN${got}`;
+    default:
+      return `${shown(file)}: ${key || '(top level)'}: ${error.message}${typeof error.data === 'object' ? '' : got}`;
+  }
+}
+
+/** What the schemas cannot say: every account named exists, once; IBANs are valid; IDs are unique. */
+function referenceProblems(files: FixtureFiles, where: Level['fixtures']): string[] {
+  const problems: string[] = [];
+  const at = (name: FixtureName, key: string, text: string) => problems.push(`${shown(where[name]!)}: ${key}: ${text}`);
+  const ibans = new Set<string>();
+  files.accounts.forEach(({ iban, balances }, index) => {
+    if (!isValidIban(iban)) at('accounts', `[${index}].iban`, `${iban} is not a valid IBAN (its check digits do not match)`);
+    if (ibans.has(iban)) at('accounts', `[${index}].iban`, `${iban} is listed twice`);
+    ibans.add(iban);
+    if (balances[0].balanceType === balances[1].balanceType) at('accounts', `[${index}].balances`, 'must hold forwardAvailable and interimAvailable once each');
+  });
+  const missing = (iban: string) => `account ${iban} is not in accounts.json`;
+  const holders = new Map<string, string>();
+  const psuIds = new Set<string>();
+  files.psus.forEach(({ psuId, accounts }, index) => {
+    if (psuIds.has(psuId)) at('psus', `[${index}].psuId`, `${psuId} is listed twice`);
+    psuIds.add(psuId);
+    accounts.forEach((iban, position) => {
+      if (!ibans.has(iban)) at('psus', `[${index}].accounts[${position}]`, missing(iban));
+      else if (holders.has(iban)) at('psus', `[${index}].accounts[${position}]`, `account ${iban} is already held by ${holders.get(iban)}`);
+      holders.set(iban, psuId);
+    });
+  });
+  const transactionIds = new Set<string>();
+  for (const [iban, lists] of Object.entries(files.transactions)) {
+    if (!ibans.has(iban)) at('transactions', iban, missing(iban));
+    for (const [status, list] of Object.entries(lists)) {
+      list.forEach(({ transactionId }, index) => {
+        if (transactionIds.has(transactionId)) at('transactions', `${iban}.${status}[${index}].transactionId`, `${transactionId} is used twice`);
+        transactionIds.add(transactionId);
+      });
+    }
+  }
+  const consentIds = new Set<string>();
+  files.consents.stored.forEach(({ id, accounts }, index) => {
+    if (consentIds.has(id)) at('consents', `stored[${index}].id`, `${id} is listed twice`);
+    consentIds.add(id);
+    accounts.forEach((iban, position) => {
+      if (!ibans.has(iban)) at('consents', `stored[${index}].accounts[${position}]`, missing(iban));
+    });
+  });
+  const clientIds = new Set<string>();
+  files.clients.forEach(({ clientId }, index) => {
+    if (clientIds.has(clientId)) at('clients', `[${index}].clientId`, `${clientId} is listed twice`);
+    clientIds.add(clientId);
+  });
+  return problems;
+}
