@@ -10,7 +10,7 @@ const common = {
 
 /**
  * The e2e suites that run again in PROFILE=berlin-group. The others name their profile themselves
- * (access-limit, profiles, fuzz), drive the built server or a browser, or run the Postman
+ * (access-limit, profiles, bank-profile, fuzz), drive the built server or a browser, or run the Postman
  * collection, which is written for the bank.
  */
 const BOTH_PROFILES = ['common', 'account-information', 'consents', 'payments', 'sca', 'scenarios', 'oauth', 'clock', 'persistence', 'races', 'openapi', 'acknowledged-writes', 'sca-pages', 'disk-full'];
@@ -24,6 +24,7 @@ const BOTH_ENGINES = [
   ...BOTH_PROFILES.filter((name) => name !== 'disk-full'),
   'access-limit',
   'profiles',
+  'bank-profile',
   'fuzz',
   'collection',
   'sca-browser',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/database/data-source';
 import { connect } from 'node:net';
@@ -206,6 +207,33 @@ describe('the built server with a bad setting', () => {
       expect(existsSync(databasePath)).toBe(false);
       await removeDatabase(databasePath);
     }
+  });
+});
+
+describe('the built server with a bad profile', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'psd2-bad-profile-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  /** A profile folder extending the seed bank with `yaml` as its profile.yaml and `psus` (if given) as its psus.json. */
+  const profile = (name: string, yaml: string, psus?: object[]) => {
+    mkdirSync(join(folder, name, 'fixtures'), { recursive: true });
+    writeFileSync(join(folder, name, 'profile.yaml'), yaml);
+    if (psus) writeFileSync(join(folder, name, 'fixtures', 'psus.json'), JSON.stringify(psus));
+    return join(folder, name);
+  };
+  const psu = { psuId: 'x.y', name: 'X Y', password: 'p', accounts: ['AT611904300234573201'], scaMethods: [], decoupledConfirmsAtPoll: null };
+
+  it.each([
+    ['an unknown key', () => profile('unknown', 'extends: bank\nanswer: bank\n'), 'profile.yaml: answer: unknown key; allowed: extends, name, bic, answers, scaApproaches, paymentProducts, consents, fixtures'],
+    ['a wrong value', () => profile('value', 'extends: bank\nscaApproaches: [redirect, sms]\n'), 'profile.yaml: scaApproaches[1]: must be one of redirect, embedded, decoupled (got "sms")'],
+    ['a dangling account', () => profile('dangling', 'extends: bank\n', [psu]), 'fixtures/psus.json: [0].accounts[0]: account AT611904300234573201 is not in accounts.json'],
+    ['unparsable YAML', () => profile('yaml', 'name: [unclosed\n'), 'profile.yaml: not YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1:'],
+  ])('%s: exits 1 at once with one line naming the file and the key, no stack trace', async (_, write, line) => {
+    const path = write();
+    const databasePath = temporaryDatabase();
+    const server = spawnServer([build.main], { NODE_PATH: build.nodePath, NODE_ENV: 'development', PORT: String(await freePort()), DATABASE_PATH: databasePath, PROFILE: path });
+    expect(await server.exited).toEqual({ code: 1, signal: null });
+    expect(server.errors()).toBe(`PROFILE=${path} cannot be used:\n  ${relative(process.cwd(), path)}/${line}\n`);
+    expect(existsSync(databasePath)).toBe(false);
   });
 });
 
