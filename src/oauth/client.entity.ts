@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** A TPP's client credentials: fixtures (src/fixtures/clients.json), as the bank hands them out at onboarding. */
+/** A TPP's client credentials: fixtures (profiles/bank/fixtures/clients.json), as the bank hands them out at onboarding. */
 @Entity('tpp_clients')
 export class TppClient {
   @PrimaryColumn({ type: 'varchar', length: 64 })

@@ -1,4 +1,4 @@
-/** The bank's fixture IDs (README, "Fixtures"), written out here so that a change to src/fixtures/ cannot hide from the tests. */
+/** The bank's fixture IDs (README, "Fixtures"), written out here so that a change to profiles/bank/fixtures/ cannot hide from the tests. */
 export const VALID_CONSENT = 'e6151d43-dca8-4fe1-b139-3a89bfeb57a2';
 export const SECOND_VALID_CONSENT = '58bf4a5e-11e8-46d4-a3e2-8372cdfcd023';
 export const EXPIRED_CONSENT = 'baf31bce-34b2-437a-b9c3-4e044c0bfb04';

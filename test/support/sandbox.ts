@@ -97,7 +97,7 @@ export function tppError(code: string, text: string, path: string | null = null)
 /** HTTP Basic client credentials, as the token endpoint takes them. */
 export const basic = (clientId: string, secret: string) => `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
 
-/** A fresh token of a fixture client (src/fixtures/clients.json). */
+/** A fresh token of a fixture client (profiles/bank/fixtures/clients.json). */
 export async function issueToken(http: App, clientId = 'sandbox-tpp', secret = 'sandbox-secret'): Promise<string> {
   const response = await request(http).post('/oauth2/token').set('Authorization', basic(clientId, secret)).type('form').send('grant_type=client_credentials').expect(200);
   return response.body.access_token;
