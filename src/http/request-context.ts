@@ -15,9 +15,12 @@ interface Context {
 
 const context = new AsyncLocalStorage<Context>();
 
+/** The length of the history's cause column: a /sandbox route takes any X-Request-ID, which the history keeps this much of (docs/events.md). */
+const CAUSE_LENGTH = 200;
+
 /** Runs the rest of the request in its context; after echoRequestId, which fixed its X-Request-ID. */
 export function withRequestContext(_request: Request, response: Response, next: NextFunction): void {
-  context.run({ cause: String(response.getHeader('X-Request-ID')) }, next);
+  context.run({ cause: String(response.getHeader('X-Request-ID')).slice(0, CAUSE_LENGTH) }, next);
 }
 
 /** Work done later for a cause (a notification for the request whose change it tells of). */
