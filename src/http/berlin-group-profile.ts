@@ -71,7 +71,7 @@ export function documentFor(document: OpenAPIObject, berlinGroup: boolean): Open
       }
     }
   }
-  if (berlinGroup) visitSchemas(document as unknown as Schema, leaveOutNulls);
+  if (berlinGroup) visitObjects(document, leaveOutNulls);
   return document;
 }
 
@@ -86,9 +86,10 @@ function leaveOutNulls(schema: Schema): void {
   for (const property of Object.values(schema.properties)) if (property) delete property.nullable;
 }
 
-function visitSchemas(node: unknown, visit: (schema: Schema) => void): void {
-  if (Array.isArray(node)) return node.forEach((child) => visitSchemas(child, visit));
+/** Calls `visit` on every object of the document, at any depth. */
+export function visitObjects(node: unknown, visit: (object: Schema) => void): void {
+  if (Array.isArray(node)) return node.forEach((child) => visitObjects(child, visit));
   if (node === null || typeof node !== 'object') return;
   visit(node as Schema);
-  for (const child of Object.values(node)) visitSchemas(child, visit);
+  for (const child of Object.values(node)) visitObjects(child, visit);
 }

@@ -1,10 +1,10 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { BankProfile } from '../profile/bank-profile';
 import { PAYMENT_SERVICES } from '../payment-initiation/payment-products';
-import { documentFor } from './berlin-group-profile';
+import { documentFor, visitObjects } from './berlin-group-profile';
 
 type Parameter = { name?: string; in?: string; schema?: { enum?: string[] } };
-type Header = { schema?: { enum?: string[] } };
+type Headers = { 'ASPSP-SCA-Approach'?: { schema?: { enum?: string[] } } };
 
 /**
  * The document /docs-json serves describes the profile in force (docs/profiles.md): its answers'
@@ -25,17 +25,9 @@ export function documentForProfile(document: OpenAPIObject, profile: BankProfile
       for (const parameter of operation.parameters ?? []) if (parameter.in === 'path' && parameter.name === 'product') parameter.schema = { ...parameter.schema, enum: offered };
     }
   }
-  visitHeaders(document, (name, header) => {
-    if (name === 'ASPSP-SCA-Approach' && header.schema?.enum) header.schema.enum = [...profile.approaches];
+  visitObjects(document, (node) => {
+    const approach = (node.headers as Headers | undefined)?.['ASPSP-SCA-Approach'];
+    if (approach?.schema?.enum) approach.schema.enum = [...profile.approaches];
   });
   return documentFor(document, profile.answers === 'berlin-group');
-}
-
-function visitHeaders(node: unknown, visit: (name: string, header: Header) => void): void {
-  if (Array.isArray(node)) return node.forEach((child) => visitHeaders(child, visit));
-  if (node === null || typeof node !== 'object') return;
-  for (const [key, child] of Object.entries(node)) {
-    if (key === 'headers' && child && typeof child === 'object') for (const [name, header] of Object.entries(child)) visit(name, header as Header);
-    visitHeaders(child, visit);
-  }
 }
