@@ -50,7 +50,7 @@ type Operation = { responses: Record<string, { content?: Record<string, { schema
 /**
  * The served document in either profile. The operations' markers are taken out; in berlin-group
  * a created resource answers 201, a wrapped one `{ key: … }`, and no property is null: a nullable
- * one is left out instead, so it is no longer required.
+ * one is left out instead, so it is no longer required and has no null example.
  */
 export function documentFor(document: OpenAPIObject, berlinGroup: boolean): OpenAPIObject {
   for (const operations of Object.values(document.paths)) {
@@ -83,7 +83,13 @@ function leaveOutNulls(schema: Schema): void {
   if (!schema.properties) return;
   const nullable = Object.entries(schema.properties).filter(([, property]) => admitsNull(property)).map(([name]) => name);
   if (schema.required) schema.required = schema.required.filter((name) => !nullable.includes(name));
-  for (const property of Object.values(schema.properties)) if (property) delete property.nullable;
+  // OpenAPI 3.0 wants at least one name in `required`, and an example the schema admits.
+  if (schema.required?.length === 0) delete schema.required;
+  for (const property of Object.values(schema.properties)) {
+    if (!property) continue;
+    delete property.nullable;
+    if (property.example === null) delete property.example;
+  }
 }
 
 /** Calls `visit` on every object of the document, at any depth. */

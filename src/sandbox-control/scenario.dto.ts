@@ -84,12 +84,12 @@ export class ScenarioAccountDto {
   @MaxLength(70)
   name: string;
 
-  @ApiPropertyOptional({ example: 'EUR', default: 'EUR' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'EUR', default: 'EUR' })
   @IsOptional()
   @IsCurrency()
   currency?: string | null;
 
-  @ApiPropertyOptional({ example: 'Giro', default: 'Giro', maxLength: 35 })
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'Giro', default: 'Giro', maxLength: 35 })
   @IsOptional()
   @IsString()
   @MaxLength(35)
