@@ -97,7 +97,7 @@ function settledPayment(number: number, debtors: string[], today: string): { pay
   };
   const id = newResourceId();
   return {
-    payment: { id, service: 'payments', product: 'sepa-credit-transfers', status, debtorIban, amount, currency: 'EUR', executionDate: null, nextExecutionDate: null, instalmentsRun: 0, lastDueDate: null, body, ownerId: null, reasonCode: null },
+    payment: { id, service: 'payments', product: 'sepa-credit-transfers', status, debtorIban, amount, currency: 'EUR', executionDate: null, nextExecutionDate: null, instalmentsRun: 0, lastDueDate: null, body, ownerId: null, reasonCode: null, vopResults: null },
     authorisation: {
       id: newResourceId(),
       kind: 'payment',

@@ -20,6 +20,7 @@ import { connectDatabase, DatabaseModule } from './database/database.module';
 import { PaymentInitiationModule } from './payment-initiation/payment-initiation.module';
 import { SandboxControlModule } from './sandbox-control/sandbox-control.module';
 import { ScaModule } from './sca/sca.module';
+import { VerificationOfPayeeModule } from './verification-of-payee/verification-of-payee.module';
 
 @Module({})
 export class AppModule {
@@ -49,6 +50,7 @@ export class AppModule {
         ConsentModule,
         AccountInformationModule,
         PaymentInitiationModule,
+        VerificationOfPayeeModule,
         ScaModule,
         ...(environment.SANDBOX_CONTROL === 'true' ? [SandboxControlModule] : []),
       ],

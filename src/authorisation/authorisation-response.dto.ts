@@ -1,3 +1,4 @@
+import { VOP_BLOCK, VopStatus } from '../verification-of-payee/vop-status.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { href, Href } from '../common/links';
 import type { Authorisation } from './authorisation.entity';
@@ -68,6 +69,9 @@ export class ScaStepResponse {
 
   @ApiProperty({ type: ScaLinks })
   _links: ScaLinks;
+
+  @ApiPropertyOptional({ ...VOP_BLOCK, description: `a payment's authorisation, the payee checked: ${VOP_BLOCK.description}` })
+  originalTransactionInformationAndVopStatus?: VopStatus[];
 }
 
 export class StartAuthorisationResponse extends ScaStepResponse {

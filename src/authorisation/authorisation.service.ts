@@ -46,9 +46,10 @@ export class AuthorisationService {
 
   /**
    * Part of a Store.write, which also stores the resource when it is new. A decoupled one whose
-   * PSU is named starts at once: the holder's app asks them.
+   * PSU is named starts at once: the holder's app asks them; unless `held`, for a payment whose
+   * payer must first confirm the payee (release, docs/verification-of-payee.md).
    */
-  async open(kind: AuthorisationKind, resourceId: string, request: AuthorisationRequest, ownerId: string | null): Promise<Authorisation> {
+  async open(kind: AuthorisationKind, resourceId: string, request: AuthorisationRequest, ownerId: string | null, held = false): Promise<Authorisation> {
     const authorisation = Object.assign(new Authorisation(), {
       id: newResourceId(),
       kind,
@@ -66,7 +67,12 @@ export class AuthorisationService {
     });
     await this.store.insert(Authorisation, authorisation);
     await this.history.record({ kind: 'authorisation', resourceId: authorisation.id, parentId: resourceId, fromStatus: null, toStatus: 'received', event: 'CREATED', ownerId });
-    if (request.approach === 'DECOUPLED' && request.psuId !== null) return (await this.apply(authorisation, { type: 'START' })).entity;
+    return held ? authorisation : this.release(authorisation);
+  }
+
+  /** Starts a decoupled authorisation whose PSU is named (the holder's app asks them); any other stays as it is. Part of a Store.write. */
+  async release(authorisation: Authorisation): Promise<Authorisation> {
+    if (authorisation.approach === 'DECOUPLED' && authorisation.psuId !== null) return (await this.apply(authorisation, { type: 'START' })).entity;
     return authorisation;
   }
 

@@ -48,6 +48,10 @@ export const ERROR_CATALOGUE = {
   XS2A036E: { status: 409, code: 'STATUS_INVALID', when: 'update PSU data: the authorisation is not at the step the body is for (a TAN before the password, anything after finalised)' },
   XS2A037E: { status: 503, code: 'SERVICE_UNAVAILABLE', when: 'the bank is in maintenance (`PUT /sandbox/conditions`, or the `X-Sandbox-Maintenance: true` header): nothing changed, try again later' },
   XS2A038E: { status: 400, code: 'FORMAT_ERROR', when: '`TPP-Notification-URI` names a host on a private, loopback or reserved network that the sandbox may not notify (`NOTIFICATION_ALLOWED_HOSTS`): nothing is created' },
+  XS2A039E: { status: 400, code: 'FORMAT_ERROR', when: '`Client-VOP-Request-ID` names no dedicated payee check of this client, or one of another creditor' },
+  XS2A040E: { status: 409, code: 'STATUS_INVALID', when: 'creditor confirmation: the payment is not waiting for the payer to confirm the payee (not `RVCM` or `RVNC`)' },
+  XS2A041E: { status: 405, code: 'SERVICE_INVALID', when: 'a dedicated payee check where the profile turns Verification of Payee off (`vop.mode: off`)' },
+  XS2A042E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no bulk payee check with this `vopBulkId`' },
 } as const;
 
 export type MessageId = keyof typeof ERROR_CATALOGUE;

@@ -11,6 +11,7 @@ import { ScaApproaches1795900000000 } from '../../migrations/1795900000000-ScaAp
 import { EventHistory1796000000000 } from '../../migrations/1796000000000-EventHistory';
 import { Notifications1796100000000 } from '../../migrations/1796100000000-Notifications';
 import { SeededProfile1796200000000 } from '../../migrations/1796200000000-SeededProfile';
+import { VerificationOfPayee1796300000000 } from '../../migrations/1796300000000-VerificationOfPayee';
 import { SandboxEvent } from '../events/sandbox-event.entity';
 import { AccessCount } from '../account-information/access-count.entity';
 import { AccessToken, TppClient } from '../oauth/client.entity';
@@ -26,13 +27,14 @@ import { BankConditions } from '../conditions/bank-conditions.entity';
 import { Notification, NotificationSubscription } from '../notifications/notification.entity';
 import type { BankProfile } from '../profile/bank-profile';
 import { SeededProfile } from './seeded-profile.entity';
+import { PayeeCheck } from '../verification-of-payee/payee-check.entity';
 
 /** Where the data lives: DATABASE_URL (PostgreSQL) when set, else the SQLite file at DATABASE_PATH. */
 export type DatabaseSetting = Pick<Environment, 'DATABASE_PATH' | 'DATABASE_URL'>;
 
-const entities = [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock, SandboxSecret, TppClient, AccessToken, AccessCount, FailedInstalment, BankConditions, SandboxEvent, NotificationSubscription, Notification, SeededProfile];
+const entities = [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock, SandboxSecret, TppClient, AccessToken, AccessCount, FailedInstalment, BankConditions, SandboxEvent, NotificationSubscription, Notification, SeededProfile, PayeeCheck];
 // Listed as classes, not globs, so the same list works from ts-jest and from dist/.
-const migrations = [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000, Hardening1795600000000, SharedState1795700000000, LivingBank1795800000000, ScaApproaches1795900000000, EventHistory1796000000000, Notifications1796100000000, SeededProfile1796200000000];
+const migrations = [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000, Hardening1795600000000, SharedState1795700000000, LivingBank1795800000000, ScaApproaches1795900000000, EventHistory1796000000000, Notifications1796100000000, SeededProfile1796200000000, VerificationOfPayee1796300000000];
 
 /** The one TypeORM definition used by the app, the TypeORM CLI, the seed scripts and the tests. */
 export function dataSourceOptions({ DATABASE_PATH, DATABASE_URL }: DatabaseSetting): DataSourceOptions {

@@ -9,6 +9,7 @@ import type { BankProfile } from '../profile/bank-profile';
 import { AccessToken, TppClient } from '../oauth/client.entity';
 import { Payment } from '../payment-initiation/payment.entity';
 import { SeededProfile } from './seeded-profile.entity';
+import { PayeeCheck } from '../verification-of-payee/payee-check.entity';
 
 /**
  * Upserts every fixture of the profile by its fixed ID: safe to run on every start, and never
@@ -44,7 +45,7 @@ export async function seedFixtures(manager: EntityManager, profile: BankProfile,
 export async function resetSandbox(dataSource: DataSource, profile: BankProfile, database: string): Promise<void> {
   await dataSource.transaction(async (manager) => {
     // Payments first (they name accounts), then consents, accounts (their data cascades), PSUs and clients.
-    for (const entity of [Payment, Consent, Account, Psu, AccessToken, TppClient, BankConditions, SandboxEvent, Notification, NotificationSubscription, SeededProfile]) {
+    for (const entity of [Payment, PayeeCheck, Consent, Account, Psu, AccessToken, TppClient, BankConditions, SandboxEvent, Notification, NotificationSubscription, SeededProfile]) {
       await manager.createQueryBuilder().delete().from(entity).execute();
     }
     await seedFixtures(manager, profile, database);

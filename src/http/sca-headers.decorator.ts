@@ -15,7 +15,7 @@ export interface ScaHeaders {
 }
 
 /** A Berlin Group boolean header: "true", "false", or absent. */
-function booleanHeader(request: Request, name: string): boolean | null {
+export function booleanHeader(request: Request, name: string): boolean | null {
   const value = request.header(name);
   if (value === undefined) return null;
   if (value !== 'true' && value !== 'false') throw new FormatError(name, `${name} must be true or false`);

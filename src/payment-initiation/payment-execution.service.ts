@@ -10,7 +10,7 @@ import { Store } from '../database/store';
 import type { PeriodicPaymentDto } from './dto/periodic-payment.dto';
 import { FailedInstalment } from './failed-instalment.entity';
 import { Payment } from './payment.entity';
-import { isDue, PaymentContext, PaymentEvent, paymentMachine, PaymentStatus } from './payment.machine';
+import { isAwaitingSca, isDue, PaymentContext, PaymentEvent, paymentMachine, PaymentStatus } from './payment.machine';
 import { accountsOf, bookingsOf, entriesAhead, standingOrderOf } from './payment-bookings';
 import { instalments, Instalment as ScheduledInstalment } from './schedule';
 
@@ -97,7 +97,7 @@ export class PaymentExecutionService implements OnModuleInit {
       if (debtor) await ledger.remove(entriesAhead(payment));
     } else if (payment.status === 'PDNG') {
       if (debtor) await add(periodic ? [standingOrderOf(payment, debtor)] : bookingsOf(payment, debtor, ledger, { date: payment.executionDate!, status: 'pending' }));
-    } else if (payment.status === 'ACSP' && from === 'RCVD') {
+    } else if (payment.status === 'ACSP' && isAwaitingSca(from)) {
       if (periodic) {
         await this.execute(ledger, [payment], today);
         if (debtor && payment.nextExecutionDate !== null) await add([standingOrderOf(payment, debtor)]);

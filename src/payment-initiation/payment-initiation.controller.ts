@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Delete, Get, HttpCode, Param, Post, Res, Type } from '@nestjs/common';
+import { applyDecorators, Body, Delete, Get, HttpCode, Param, Post, Put, Res, Type } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import {
   ApiAcceptedResponse,
@@ -16,7 +16,10 @@ import type { Response } from 'express';
 import { Owner, RequestOwner } from '../oauth/owner';
 import { CreatedResource } from '../http/created-resource.interceptor';
 import { TppErrorResponse } from '../http/error-response.dto';
-import { scaRedirectHref } from '../common/links';
+import { Href, scaRedirectHref } from '../common/links';
+import type { Authorisation } from '../authorisation/authorisation.entity';
+import { ApiVopRequestHeaders, vopRequestOf } from '../verification-of-payee/vop-headers.decorator';
+import type { Payment } from './payment.entity';
 import { announceApproach, ApiScaRequestHeaders, SCA_APPROACH_HEADER, ScaHeaders, ScaRequestHeaders } from '../http/sca-headers.decorator';
 import { AuthorisationService } from '../authorisation/authorisation.service';
 import { announceNotifications, ApiNotificationHeaders, NOTIFICATION_HEADERS, NotificationHeaders, NotificationRequest } from '../notifications/notification-headers.decorator';
@@ -28,10 +31,12 @@ import { CrossBorderCreditTransferDto } from './dto/cross-border-credit-transfer
 import { PeriodicPaymentDto } from './dto/periodic-payment.dto';
 import {
   CancellationResponse,
+  CreditorConfirmationResponse,
   PAYMENT_OBJECT_SCHEMA,
   PaymentInitiationResponse,
   PaymentStatusResponse,
   toCancellationResponse,
+  toConfirmationResponse,
   toInitiationResponse,
   toPaymentResponse,
   toStatusResponse,
@@ -56,7 +61,12 @@ function Initiation(summary: string, body: Type<PaymentBody>): MethodDecorator {
     ApiBody({ type: body }),
     ApiScaRequestHeaders(),
     ApiNotificationHeaders(),
-    ApiOkResponse({ type: PaymentInitiationResponse, description: 'stored, RCVD', headers: { ...SCA_APPROACH_HEADER, ...NOTIFICATION_HEADERS } }),
+    ApiVopRequestHeaders(),
+    ApiOkResponse({
+      type: PaymentInitiationResponse,
+      description: 'stored, RCVD; with the payee checked: RCVC and the SCA links, or RVCM or RVNC and only the creditorNameConfirmation link',
+      headers: { ...SCA_APPROACH_HEADER, ...NOTIFICATION_HEADERS },
+    }),
     CreatedResource(),
   );
 }
@@ -158,6 +168,24 @@ export class PaymentInitiationController {
     return toStatusResponse(await this.payments.find(type, paymentId, owner));
   }
 
+  @Put(underEveryService(':product/:paymentId/creditor-confirmation'))
+  @ApiOperation({ summary: 'Pay anyway after the payee check (RVCM, RVNC): the payment moves to RCVC, and the answer carries the links its SCA needs' })
+  @ApiParam(PRODUCT)
+  @ApiParam(PAYMENT_ID)
+  @ApiOkResponse({ type: CreditorConfirmationResponse, headers: SCA_APPROACH_HEADER })
+  @ApiResponse(PAYMENT_UNKNOWN)
+  @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: not RVCM or RVNC (confirmed already, cancelled, or never waiting for a confirmation)' })
+  async confirmCreditor(
+    @PaymentRoute() type: PaymentType,
+    @Param('paymentId') paymentId: string,
+    @Res({ passthrough: true }) response: Response,
+    @RequestOwner() owner: Owner,
+  ): Promise<CreditorConfirmationResponse> {
+    const { payment, authorisation } = await this.payments.confirmCreditor(type, paymentId, owner);
+    if (authorisation.approach !== 'REDIRECT') response.setHeader('ASPSP-SCA-Approach', authorisation.approach);
+    return toConfirmationResponse(payment, authorisation, this.scaRedirectOf(payment, authorisation));
+  }
+
   @Delete(underEveryService(':product/:paymentId'))
   @HttpCode(204)
   @ApiOperation({ summary: 'Cancel a payment: RCVD at once (204); PDNG, or a periodic payment with instalments to come, needs the holder to authorise it (202)' })
@@ -166,7 +194,7 @@ export class PaymentInitiationController {
   @ApiHeader({ name: 'PSU-IP-Address', required: false, description: "IP address of the account holder's device" })
   @ApiHeader({ name: 'TPP-Redirect-Preferred', required: false, schema: { type: 'boolean' }, description: 'false: the link to start an embedded cancellation authorisation (with SCA_MODE=redirect)' })
   @ApiHeader({ name: 'TPP-Decoupled-Preferred', required: false, schema: { type: 'boolean' }, description: 'true: the link to start a decoupled one (with SCA_MODE=redirect)' })
-  @ApiNoContentResponse({ description: 'cancelled: status CANC' })
+  @ApiNoContentResponse({ description: 'cancelled: status CANC (RCVD, RCVC, and RVCM or RVNC even when instant)' })
   @ApiAcceptedResponse({
     type: CancellationResponse,
     description: 'PDNG, or a periodic payment with instalments to come: the cancellation needs authorisation; status unchanged',
@@ -196,12 +224,18 @@ export class PaymentInitiationController {
     response: Response,
     owner: Owner,
   ): Promise<PaymentInitiationResponse> {
+    const vop = vopRequestOf(response.req);
     const request = await this.authorisations.requestOf(headers);
     await this.notifications.admit(notification);
-    const { payment, authorisation } = await this.payments.initiate(type, body, request, owner, notification);
+    const { payment, authorisation } = await this.payments.initiate(type, body, { request, notification, vop }, owner);
     announceApproach(response, headers, request.approach);
     announceNotifications(response, notification, true);
-    const query = { payment_id: payment.id, service: type.service, product: type.product };
-    return toInitiationResponse(payment, authorisation, scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'payments', query, headers.redirectUri ?? undefined));
+    return toInitiationResponse(payment, authorisation, this.scaRedirectOf(payment, authorisation));
+  }
+
+  /** The redirect SCA page of the payment, with the TPP-Redirect-URI its authorisation was opened with. */
+  private scaRedirectOf(payment: Payment, authorisation: Authorisation): Href {
+    const query = { payment_id: payment.id, service: payment.service, product: payment.product };
+    return scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'payments', query, authorisation.tppRedirectUri ?? undefined);
   }
 }

@@ -8,9 +8,10 @@ import { DatabaseModule } from '../database/database.module';
 import { PaymentInitiationController } from './payment-initiation.controller';
 import { PaymentExecutionService } from './payment-execution.service';
 import { PaymentInitiationService } from './payment-initiation.service';
+import { VerificationOfPayeeModule } from '../verification-of-payee/verification-of-payee.module';
 
 @Module({
-  imports: [DatabaseModule, ClockModule, BankModule, OAuthModule, AuthorisationModule, NotificationsModule],
+  imports: [DatabaseModule, ClockModule, BankModule, OAuthModule, AuthorisationModule, NotificationsModule, VerificationOfPayeeModule],
   controllers: [PaymentInitiationController],
   providers: [PaymentInitiationService, PaymentExecutionService],
   exports: [PaymentInitiationService],

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { isOwnedBy, Owner } from '../oauth/owner';
 import { Authorisation, AuthorisationKind } from '../authorisation/authorisation.entity';
-import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
+import { AuthorisationRequest, AuthorisationService, IMPLICIT_AUTHORISATION_ID } from '../authorisation/authorisation.service';
 import { ClockService } from '../clock/clock.service';
 import { DomainError } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
@@ -18,7 +18,8 @@ import { Payment } from './payment.entity';
 import { contextOf, isPeriodic, PaymentExecutionService } from './payment-execution.service';
 import { initialPaymentStatus, isAwaitingCancellationSca, isAwaitingSca, PaymentEvent } from './payment.machine';
 import { PaymentType } from './payment-products';
-import { checkDates, PaymentBody, termsOf } from './payment-terms';
+import { checkDates, creditorsOf, PaymentBody, termsOf } from './payment-terms';
+import { VerificationOfPayeeService, vopEventOf, VopRequest } from '../verification-of-payee/verification-of-payee.service';
 import { refusalOf } from './refusals';
 
 /** Whether a payment waits for the holder's decision of this kind of authorisation. */
@@ -35,17 +36,22 @@ export class PaymentInitiationService {
     private readonly config: ConfigService<Environment, true>,
     private readonly history: EventHistory,
     private readonly notifications: NotificationsService,
+    private readonly vop: VerificationOfPayeeService,
   ) {}
 
-  /** Stores the payment, RCVD, with its implicit authorisation: once answered 200 both are in the database. */
+  /**
+   * Stores the payment, RCVD, with its implicit authorisation: once answered 200 both are in the
+   * database. Where the payee is checked, the result moves it on at once (RCVC, or RVCM and RVNC,
+   * whose authorisation waits for the payer's confirmation: docs/verification-of-payee.md).
+   */
   async initiate(
     type: PaymentType,
     body: PaymentBody,
-    request: AuthorisationRequest,
+    { request, notification, vop }: { request: AuthorisationRequest; notification: NotificationRequest | null; vop: VopRequest },
     owner: Owner,
-    notification: NotificationRequest | null,
   ): Promise<{ payment: Payment; authorisation: Authorisation }> {
     checkDates(body, this.clock.today());
+    const vopResults = await this.vop.checkCreditors(creditorsOf(body), vop, owner);
     const terms = termsOf(body);
     const payment = Object.assign(new Payment(), {
       id: newResourceId(),
@@ -57,12 +63,14 @@ export class PaymentInitiationService {
       reasonCode: null,
       body,
       ownerId: owner ?? null,
+      vopResults,
     });
     const authorisation = await this.store.write(async () => {
       await this.store.insert(Payment, payment);
       await this.history.record({ kind: 'payment', resourceId: payment.id, fromStatus: null, toStatus: payment.status, event: 'CREATED', ownerId: payment.ownerId });
       if (notification) await this.notifications.subscribe(notification, { resourceId: payment.id, kind: 'payment', ownerId: payment.ownerId }, `/v1/${type.service}/${type.product}/${payment.id}`);
-      return this.authorisations.open('payment', payment.id, request, payment.ownerId);
+      if (vopResults) await applyEvent(this.execution.machine, payment, { type: vopEventOf(vopResults) });
+      return this.authorisations.open('payment', payment.id, request, payment.ownerId, !isAwaitingSca(payment.status));
     });
     return { payment, authorisation };
   }
@@ -89,6 +97,22 @@ export class PaymentInitiationService {
       const { entity, accepted } = await this.execution.settle(stored, this.scaCompleted(stored));
       if (accepted) await this.authorisations.moveOpen('payment', entity.id, { type: 'FINALISE' });
       return entity;
+    });
+  }
+
+  /**
+   * The payer pays anyway after the payee check (RVCM, RVNC): the payment moves to RCVC and its
+   * authorisation, held until now, is answered with the links SCA needs. 409 in any other status.
+   */
+  async confirmCreditor(type: PaymentType, paymentId: string, owner: Owner): Promise<{ payment: Payment; authorisation: Authorisation }> {
+    const stored = await this.findStored(type, paymentId, owner);
+    return this.store.write(async () => {
+      const { entity, accepted } = await applyEvent(this.execution.machine, stored, { type: 'CREDITOR_CONFIRMED' });
+      if (!accepted) {
+        throw new DomainError({ messageId: 'XS2A040E', description: `payment ${paymentId} is ${entity.status}, not waiting for the payer to confirm the payee` });
+      }
+      const authorisation = await this.authorisations.find('payment', paymentId, IMPLICIT_AUTHORISATION_ID);
+      return { payment: entity, authorisation: await this.authorisations.release(authorisation) };
     });
   }
 

@@ -30,6 +30,12 @@ export function termsOf(body: PaymentBody): PaymentTerms {
   return { debtorIban, amount, currency, executionDate: body.requestedExecutionDate ?? null, nextExecutionDate: null };
 }
 
+/** Every creditor of the payment, in the body's order: what Verification of Payee checks. */
+export function creditorsOf(body: PaymentBody): { iban: string; name: string }[] {
+  const entries = 'payments' in body ? body.payments : [body];
+  return entries.map(({ creditorAccount, creditorName }) => ({ iban: creditorAccount.iban, name: creditorName }));
+}
+
 /** Date rules that need today: nothing executes in the past, and a periodic payment ends after it starts. */
 export function checkDates(body: PaymentBody, today: string): void {
   const dates: [string, string | null | undefined][] = [

@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { PaymentBody } from './payment-terms';
 import type { PaymentStatus, RejectionReason } from './payment.machine';
+import type { CreditorCheck } from '../verification-of-payee/verification-of-payee.service';
 import type { PaymentProduct, PaymentServiceName } from './payment-products';
 
 /** The service and product a payment is addressed under. */
@@ -57,4 +58,8 @@ export class Payment {
   /** Why it was rejected, when a refused creditor was the reason (docs/failures.md); null otherwise. */
   @Column({ type: 'varchar', length: 4, nullable: true })
   reasonCode: RejectionReason | null;
+
+  /** Verification of Payee: each creditor's result, in the body's order; null when the payment was not checked (docs/verification-of-payee.md). */
+  @Column({ type: 'simple-json', nullable: true })
+  vopResults: CreditorCheck[] | null;
 }

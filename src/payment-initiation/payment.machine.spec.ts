@@ -1,5 +1,5 @@
 import { nextStatus } from '../common/state-machine';
-import { initialPaymentStatus, isAwaitingCancellationSca, isAwaitingSca, isDue, PaymentContext, PaymentEvent, paymentMachine, PaymentStatus, RejectionReason } from './payment.machine';
+import { initialPaymentStatus, isAwaitingCancellationSca, isAwaitingCreditorConfirmation, isAwaitingSca, isDue, PaymentContext, PaymentEvent, paymentMachine, PaymentStatus, RejectionReason } from './payment.machine';
 
 const TODAY = '2026-03-15';
 const now: PaymentContext = { amount: '100.00', executionDate: null, instant: false, instalmentsToCome: false };
@@ -18,7 +18,12 @@ const DENIED: PaymentEvent = { type: 'SCA_DENIED' };
 const CANCEL: PaymentEvent = { type: 'CANCEL' };
 const CANCELLATION_AUTHORISED: PaymentEvent = { type: 'CANCELLATION_AUTHORISED' };
 const executeOn = (today: string): PaymentEvent => ({ type: 'EXECUTE', today });
-const ALL_EVENTS = [FUNDED, SHORT, NO_ACCOUNT, REFUSED, DENIED, CANCEL, CANCELLATION_AUTHORISED, executeOn('2099-01-01')];
+const MATCHED: PaymentEvent = { type: 'VOP_MATCHED' };
+const MISMATCHED: PaymentEvent = { type: 'VOP_MISMATCHED' };
+const NOT_COMPLETED: PaymentEvent = { type: 'VOP_NOT_COMPLETED' };
+const CONFIRMED: PaymentEvent = { type: 'CREDITOR_CONFIRMED' };
+const VOP_EVENTS = [MATCHED, MISMATCHED, NOT_COMPLETED, CONFIRMED];
+const ALL_EVENTS = [FUNDED, SHORT, NO_ACCOUNT, REFUSED, DENIED, CANCEL, CANCELLATION_AUTHORISED, executeOn('2099-01-01'), ...VOP_EVENTS];
 
 describe('payment machine', () => {
   it('starts in RCVD', () => {
@@ -47,6 +52,23 @@ describe('payment machine', () => {
     ['pending: executes once its date has passed', 'PDNG', later, executeOn('2026-04-01'), 'ACSP'],
     ['pending: not before its date', 'PDNG', later, executeOn(TODAY), null],
     ['nothing executes before SCA', 'RCVD', later, executeOn('2026-03-16'), null],
+    ['the payee matched', 'RCVD', now, MATCHED, 'RCVC'],
+    ['the payee did not match', 'RCVD', now, MISMATCHED, 'RVCM'],
+    ["the payee's bank did not answer", 'RCVD', now, NOT_COMPLETED, 'RVNC'],
+    ['nothing to confirm in RCVD', 'RCVD', now, CONFIRMED, null],
+    ['checked and matched: SCA as from RCVD', 'RCVC', now, FUNDED, 'ACSP'],
+    ['checked and matched: short as from RCVD', 'RCVC', now, SHORT, 'RJCT'],
+    ['checked and matched: cancelled before SCA', 'RCVC', now, CANCEL, 'CANC'],
+    ['checked and matched: instant, never cancelled', 'RCVC', instant, CANCEL, null],
+    ['checked once only', 'RCVC', now, MISMATCHED, null],
+    ...(['RVCM', 'RVNC'] as const).flatMap((status): [string, PaymentStatus, PaymentContext, PaymentEvent, PaymentStatus | null][] => [
+      ['the payer pays anyway', status, now, CONFIRMED, 'RCVC'],
+      ['the payer cancels, nothing booked yet', status, now, CANCEL, 'CANC'],
+      ['the payer cancels an instant payment too', status, instant, CANCEL, 'CANC'],
+      ['no SCA before the confirmation', status, now, FUNDED, null],
+      ['no denial before the confirmation', status, now, DENIED, null],
+      ['checked once only', status, now, MATCHED, null],
+    ]),
     ['periodic, first instalment to come: pending, cancellable with authorisation', 'PDNG', running, CANCELLATION_AUTHORISED, 'CANC'],
     ['periodic with instalments to come: ACSP, and cancellable with authorisation', 'ACSP', running, CANCELLATION_AUTHORISED, 'CANC'],
     ['periodic with instalments to come: not cancelled at once', 'ACSP', running, CANCEL, null],
@@ -75,6 +97,10 @@ describe('payment status questions, asked by name', () => {
 
   it.each(cases)('isAwaitingSca(%s) holds exactly where the machine accepts SCA_DENIED (context %j)', (status, context) => {
     expect(isAwaitingSca(status)).toBe(nextStatus(paymentMachine, status, context, DENIED) !== null);
+  });
+
+  it.each(cases)('isAwaitingCreditorConfirmation(%s) holds exactly where the machine accepts CREDITOR_CONFIRMED (context %j)', (status, context) => {
+    expect(isAwaitingCreditorConfirmation(status)).toBe(nextStatus(paymentMachine, status, context, CONFIRMED) !== null);
   });
 
   it.each(cases)('isAwaitingCancellationSca(%s, %j) holds exactly where the machine accepts CANCELLATION_AUTHORISED', (status, context) => {

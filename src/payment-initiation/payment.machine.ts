@@ -2,8 +2,12 @@ import { setup } from 'xstate';
 import { isBelow } from '../common/amount';
 import { initialStatus } from '../common/state-machine';
 
-/** Berlin Group transaction statuses this sandbox uses; RJCT and CANC are final, and ACSP is too but for a periodic payment with instalments to come. */
-export type PaymentStatus = 'RCVD' | 'PDNG' | 'ACSP' | 'RJCT' | 'CANC';
+/**
+ * Berlin Group transaction statuses this sandbox uses; RJCT and CANC are final, and ACSP is too but
+ * for a periodic payment with instalments to come. RCVC, RVCM and RVNC are Verification of Payee's
+ * (1.3.16, docs/verification-of-payee.md).
+ */
+export type PaymentStatus = 'RCVD' | 'RCVC' | 'RVCM' | 'RVNC' | 'PDNG' | 'ACSP' | 'RJCT' | 'CANC';
 
 export interface PaymentContext {
   /** What the funds check compares: the amount, the bulk's sum, or one periodic instalment. */
@@ -27,11 +31,30 @@ export type PaymentEvent =
   | { type: 'SCA_COMPLETED'; today: string; available: string | null; refusal: RejectionReason | null }
   | { type: 'SCA_DENIED' }
   | { type: 'CANCEL' }
+  /** The payee check's outcome: every name matched; one did not (the payer must confirm); one payee's bank did not answer. */
+  | { type: 'VOP_MATCHED' }
+  | { type: 'VOP_MISMATCHED' }
+  | { type: 'VOP_NOT_COMPLETED' }
+  /** The payer pays anyway, whatever the check said (PUT .../creditor-confirmation). */
+  | { type: 'CREDITOR_CONFIRMED' }
   | { type: 'CANCELLATION_AUTHORISED' }
   /** The sandbox clock reached the execution date: a pending payment executes, with no second funds check. */
   | { type: 'EXECUTE'; today: string };
 
 const isDueOn = ({ executionDate }: PaymentContext, today: string) => executionDate !== null && executionDate <= today;
+
+/** What a payment waiting for SCA accepts, in RCVD and in RCVC. */
+const awaitingSca = {
+  // A refused creditor first (docs/failures.md), then funds, then the date (docs/sca-flows.md); the first guard that holds wins.
+  SCA_COMPLETED: [
+    { target: 'RJCT', guard: 'isRefused' },
+    { target: 'RJCT', guard: 'lacksFunds' },
+    { target: 'PDNG', guard: 'isFutureDated' },
+    { target: 'ACSP' },
+  ],
+  SCA_DENIED: 'RJCT',
+  CANCEL: { target: 'CANC', guard: 'isCancellable' },
+} as const;
 
 export const paymentMachine = setup({
   types: {
@@ -56,17 +79,17 @@ export const paymentMachine = setup({
   states: {
     RCVD: {
       on: {
-        // A refused creditor first (docs/failures.md), then funds, then the date (docs/sca-flows.md); the first guard that holds wins.
-        SCA_COMPLETED: [
-          { target: 'RJCT', guard: 'isRefused' },
-          { target: 'RJCT', guard: 'lacksFunds' },
-          { target: 'PDNG', guard: 'isFutureDated' },
-          { target: 'ACSP' },
-        ],
-        SCA_DENIED: 'RJCT',
-        CANCEL: { target: 'CANC', guard: 'isCancellable' },
+        ...awaitingSca,
+        VOP_MATCHED: 'RCVC',
+        VOP_MISMATCHED: 'RVCM',
+        VOP_NOT_COMPLETED: 'RVNC',
       },
     },
+    // Checked, and nothing for the payer to confirm: SCA goes on as from RCVD.
+    RCVC: { on: awaitingSca },
+    // Waiting for the payer: pay anyway (then SCA) or cancel, which nothing has been booked for yet, instant or not.
+    RVCM: { on: { CREDITOR_CONFIRMED: 'RCVC', CANCEL: 'CANC' } },
+    RVNC: { on: { CREDITOR_CONFIRMED: 'RCVC', CANCEL: 'CANC' } },
     PDNG: {
       // A pending payment is cancelled only once the account holder authorises the cancellation.
       on: {
@@ -86,7 +109,10 @@ export function initialPaymentStatus(context: PaymentContext): PaymentStatus {
 }
 
 /** The holder has not decided on the payment yet (the machine accepts SCA_COMPLETED and SCA_DENIED). */
-export const isAwaitingSca = (status: string): boolean => status === 'RCVD';
+export const isAwaitingSca = (status: string): boolean => status === 'RCVD' || status === 'RCVC';
+
+/** The payee check left something for the payer to confirm (the machine accepts CREDITOR_CONFIRMED). */
+export const isAwaitingCreditorConfirmation = (status: string): boolean => status === 'RVCM' || status === 'RVNC';
 
 /** Pending (or a periodic payment with instalments to come) and cancellable: only the holder's authorisation cancels it now (the machine accepts CANCELLATION_AUTHORISED). */
 export const isAwaitingCancellationSca = (status: string, context: PaymentContext): boolean =>

@@ -16,6 +16,19 @@ export interface ProfileSettings {
   scaApproaches: ('redirect' | 'embedded' | 'decoupled')[];
   paymentProducts: Partial<Record<PaymentServiceName, PaymentProduct[]>>;
   consents?: { maxValidityDays?: number; maxFrequencyPerDay?: number };
+  vop?: { mode?: VopMode; closeMatch?: number; payees?: ExternalPayee[] };
+}
+
+/** When payments are checked against the payee's registered name (docs/verification-of-payee.md). */
+export type VopMode = 'on-request' | 'always' | 'off';
+
+/** A payee at another bank whose registered name the sandbox answers for (profile key vop.payees). */
+export interface ExternalPayee {
+  iban: string;
+  name: string;
+  organisationId?: string;
+  /** Its bank does not answer: a payment gets RVNC, a check NOAP. */
+  unreachable?: boolean;
 }
 
 /** Berlin Group authenticationObject: one way a PSU receives a TAN. */
@@ -121,6 +134,17 @@ export class BankProfile {
     };
   }
 
+  /** Verification of Payee with its defaults filled in (docs/verification-of-payee.md). */
+  get vop(): { mode: VopMode; closeMatch: number } {
+    const { mode = 'on-request', closeMatch = 0.8 } = this.settings.vop ?? {};
+    return { mode, closeMatch };
+  }
+
+  /** A payee at another bank the profile lists, if it does. */
+  externalPayee(iban: string): ExternalPayee | undefined {
+    return this.settings.vop?.payees?.find((payee) => payee.iban === iban);
+  }
+
   /** What the served document's introduction says of the bank (docs/profiles.md). */
   summary(): string {
     const { maxValidityDays, maxFrequencyPerDay } = this.settings.consents ?? {};
@@ -129,6 +153,7 @@ export class BankProfile {
       `The bank: ${this.name} (BIC ${this.settings.bic}), profile ${this.source}.`,
       `SCA approaches: ${this.approaches.join(', ')} (the first is the default; any other preference gets it).`,
       `Payment products: ${products.join(', ') || 'none'}.`,
+      `Verification of Payee: ${this.vop.mode}, close match from a similarity of ${this.vop.closeMatch}; ${this.settings.vop?.payees?.length ?? 0} payees at other banks.`,
       `Consents: valid for ${maxValidityDays === undefined ? 'as long as asked' : `at most ${maxValidityDays} days`}, ${maxFrequencyPerDay === undefined ? 'any frequencyPerDay' : `at most ${maxFrequencyPerDay} accesses a day`}; a longer validUntil or a higher frequencyPerDay is cut down.`,
     ].join('\n');
   }

@@ -38,3 +38,36 @@ describe('loadProfile: extends', () => {
     expect(() => loadProfile(join(folder, 'a'))).toThrow(`${a}: extends: the profiles extend each other in a circle (${a} -> ${b} -> ${a})`);
   });
 });
+
+describe('loadProfile: vop', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'psd2-vop-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('defaults to on-request and a close match from 0.8; a payee with a bad IBAN, one of the bank, or listed twice stops the start naming each', () => {
+    expect(loadProfile('berlin-group').vop).toEqual({ mode: 'on-request', closeMatch: 0.8 });
+    writeFileSync(join(folder, 'profile.yaml'), [
+      'extends: bank',
+      'vop:',
+      '  mode: always',
+      '  payees:',
+      '    - { iban: DE43500105170012345679, name: Wrong Digits }',
+      '    - { iban: AT439900000000010017, name: Georg Mustermann }',
+      '    - { iban: DE89370400440532013000, name: Twice }',
+      '    - { iban: DE89370400440532013000, name: Twice }',
+      '',
+    ].join('\n'));
+    const file = relative(process.cwd(), join(folder, 'profile.yaml'));
+    const problems = [
+      `${file}: vop.payees[0].iban: DE43500105170012345679 is not a valid IBAN (its check digits do not match)`,
+      `${file}: vop.payees[1].iban: AT439900000000010017 is an account of this bank: its registered name is its name in accounts.json`,
+      `${file}: vop.payees[3].iban: DE89370400440532013000 is listed twice`,
+    ];
+    expect(() => loadProfile(folder)).toThrow(`PROFILE=${folder} cannot be used:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+  });
+
+  it('an unknown mode or a closeMatch out of range is refused by the schema', () => {
+    writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\nvop:\n  mode: sometimes\n  closeMatch: 1.5\n');
+    expect(() => loadProfile(folder)).toThrow(/vop\.mode/);
+    expect(() => loadProfile(folder)).toThrow(/vop\.closeMatch/);
+  });
+});

@@ -86,7 +86,7 @@ function read(setting: string, problems: string[]): BankProfile | undefined {
     else Object.assign(files, { [name]: content });
   }
   if (problems.length > 0) return undefined;
-  problems.push(...referenceProblems(files, where));
+  problems.push(...referenceProblems(files, where), ...payeeProblems(settings as ProfileSettings, files, top));
   if (problems.length > 0) return undefined;
   const digest = createHash('sha256').update(JSON.stringify({ settings, files })).digest('hex');
   return new BankProfile(setting, settings as ProfileSettings, files, digest);
@@ -185,6 +185,21 @@ function describe(file: string, error: ErrorObject): string {
     default:
       return `${shown(file)}: ${key || '(top level)'}: ${error.message}${typeof error.data === 'object' ? '' : got}`;
   }
+}
+
+/** vop.payees: valid IBANs at other banks, each listed once. */
+function payeeProblems({ vop }: ProfileSettings, files: FixtureFiles, file: string): string[] {
+  const ours = new Set(files.accounts.map(({ iban }) => iban));
+  const seen = new Set<string>();
+  return (vop?.payees ?? []).flatMap(({ iban }, index) => {
+    const at = (text: string) => `${shown(file)}: vop.payees[${index}].iban: ${text}`;
+    const problem = !isValidIban(iban) ? at(`${iban} is not a valid IBAN (its check digits do not match)`)
+      : ours.has(iban) ? at(`${iban} is an account of this bank: its registered name is its name in accounts.json`)
+      : seen.has(iban) ? at(`${iban} is listed twice`)
+      : undefined;
+    seen.add(iban);
+    return problem === undefined ? [] : [problem];
+  });
 }
 
 /** What the schemas cannot say: every account named exists, once; IBANs are valid; IDs are unique. */

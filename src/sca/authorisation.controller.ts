@@ -28,6 +28,7 @@ import { toScaStepResponse } from './sca-answers';
 import type { ScaMethod } from '../profile/bank-profile';
 import { ScaService, ScaTarget } from './sca.service';
 import { UpdatePsuDataDto } from './update-psu-data.dto';
+import { vopBlockOf } from '../verification-of-payee/vop-status.dto';
 
 const AUTHORISATION_ID = { name: 'authorisationId', description: 'an authorisation ID, or authorization_not_yet_available for the first one' };
 const CONSENT_UNKNOWN = { status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN' } as const;
@@ -188,7 +189,8 @@ export class PaymentAuthorisationController {
     const query = { payment_id: paymentId, service: type.service, product: type.product };
     const page = kind === 'payment' ? 'payments' : 'payments/cancellation';
     const scaRedirect = () => scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), page, query, headers.redirectUri ?? undefined);
-    return startAnswer(authorisation, `/v1/${type.service}/${type.product}/${paymentId}/${segment}`, scaRedirect, this.sca.methodsOf(authorisation));
+    const answer = startAnswer(authorisation, `/v1/${type.service}/${type.product}/${paymentId}/${segment}`, scaRedirect, this.sca.methodsOf(authorisation));
+    return { ...answer, ...(await this.vopOf(kind, paymentId, owner)) };
   }
 
   @Get(underEveryKind())
@@ -249,6 +251,12 @@ export class PaymentAuthorisationController {
     const authorisation = await orNone(this.payments.findAuthorisation(type, paymentId, kind, authorisationId, owner));
     const updated = await this.sca.update({ kind, resourceId: paymentId }, authorisation, body, headers.psuId, owner);
     announceApproach(response, headers, updated.approach);
-    return toScaStepResponse(updated, `/v1/${type.service}/${type.product}/${paymentId}/${segment}/${updated.id}`, this.sca.methodsOf(updated));
+    const answer = toScaStepResponse(updated, `/v1/${type.service}/${type.product}/${paymentId}/${segment}/${updated.id}`, this.sca.methodsOf(updated));
+    return { ...answer, ...(await this.vopOf(kind, paymentId, owner)) };
+  }
+
+  /** The payee results a payment's authorisation answers repeat, as the 1.3.16 yaml places them (docs/verification-of-payee.md). */
+  private async vopOf(kind: 'payment' | 'cancellation', paymentId: string, owner: Owner): Promise<ReturnType<typeof vopBlockOf>> {
+    return kind === 'payment' ? vopBlockOf(await this.payments.findById(paymentId, owner)) : {};
   }
 }

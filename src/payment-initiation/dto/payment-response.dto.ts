@@ -3,14 +3,15 @@ import type { Authorisation, ScaApproach } from '../../authorisation/authorisati
 import { nextStepLinks, psuMessageOf, ScaLinks } from '../../authorisation/authorisation-response.dto';
 import { href, Href } from '../../common/links';
 import type { Payment } from '../payment.entity';
-import type { PaymentStatus, RejectionReason } from '../payment.machine';
+import { isAwaitingCreditorConfirmation, PaymentStatus, RejectionReason } from '../payment.machine';
+import { VOP_BLOCK, vopBlockOf, VopStatus } from '../../verification-of-payee/vop-status.dto';
 import { rejectionMessage } from '../refusals';
 import { BulkPaymentDto } from './bulk-payment.dto';
 import { CrossBorderCreditTransferDto } from './cross-border-credit-transfer.dto';
 import { PeriodicPaymentDto } from './periodic-payment.dto';
 import { InstantSepaCreditTransferDto, SepaCreditTransferDto } from './sepa-credit-transfer.dto';
 
-const STATUSES = ['RCVD', 'PDNG', 'ACSP', 'RJCT', 'CANC'];
+const STATUSES = ['RCVD', 'RCVC', 'RVCM', 'RVNC', 'PDNG', 'ACSP', 'RJCT', 'CANC'];
 const PAYMENT = '/v1/payments/sepa-credit-transfers/3d9a81b3-a47d-4130-8765-a9c0ff861b99';
 
 /** The request body class of each service and product: what is validated, stored and echoed. */
@@ -36,16 +37,39 @@ export class PaymentLinks extends OmitType(ScaLinks, ['scaRedirect', 'scaStatus'
   @ApiProperty({ type: Href, example: { href: `${PAYMENT}/status` } })
   status: Href;
 
-  @ApiProperty({ type: Href, example: { href: `${PAYMENT}/authorisations/authorization_not_yet_available` } })
-  scaStatus: Href;
+  @ApiPropertyOptional({ type: Href, example: { href: `${PAYMENT}/authorisations/authorization_not_yet_available` }, description: 'not in RVCM or RVNC' })
+  scaStatus?: Href;
+
+  @ApiPropertyOptional({ type: Href, example: { href: `${PAYMENT}/creditor-confirmation` }, description: 'RVCM, RVNC: PUT here to pay anyway (the only way on but DELETE)' })
+  creditorNameConfirmation?: Href;
 }
 
 export class PaymentInitiationResponse {
-  @ApiProperty({ enum: ['RCVD'], example: 'RCVD' })
+  @ApiProperty({ enum: ['RCVD', 'RCVC', 'RVCM', 'RVNC'], example: 'RCVD' })
   transactionStatus: PaymentStatus;
 
   @ApiProperty({ format: 'uuid', example: '3d9a81b3-a47d-4130-8765-a9c0ff861b99' })
   paymentId: string;
+
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object' }, example: [], description: 'not in RVCM or RVNC' })
+  scaMethods?: never[];
+
+  @ApiProperty({ type: PaymentLinks })
+  _links: PaymentLinks;
+
+  @ApiPropertyOptional({ example: 'Please confirm in your SandboxBank app.', description: 'decoupled: what the TPP shows the holder' })
+  psuMessage?: string;
+
+  @ApiPropertyOptional(VOP_BLOCK)
+  originalTransactionInformationAndVopStatus?: VopStatus[];
+
+  @ApiProperty({ type: 'array', items: { type: 'object' }, example: [] })
+  tppMessages: never[];
+}
+
+export class CreditorConfirmationResponse {
+  @ApiProperty({ enum: ['RCVC'], example: 'RCVC' })
+  transactionStatus: PaymentStatus;
 
   @ApiProperty({ type: 'array', items: { type: 'object' }, example: [] })
   scaMethods: never[];
@@ -55,14 +79,14 @@ export class PaymentInitiationResponse {
 
   @ApiPropertyOptional({ example: 'Please confirm in your SandboxBank app.', description: 'decoupled: what the TPP shows the holder' })
   psuMessage?: string;
-
-  @ApiProperty({ type: 'array', items: { type: 'object' }, example: [] })
-  tppMessages: never[];
 }
 
 export class PaymentStatusResponse {
   @ApiProperty({ enum: STATUSES, example: 'ACSP' })
   transactionStatus: PaymentStatus;
+
+  @ApiPropertyOptional(VOP_BLOCK)
+  originalTransactionInformationAndVopStatus?: VopStatus[];
 
   @ApiPropertyOptional({ enum: ['AC01', 'AC04', 'AC06', 'AM04', 'MS03'], description: 'RJCT by a refused creditor (docs/failures.md): the ISO 20022 reason' })
   transactionStatusReason?: RejectionReason;
@@ -97,25 +121,39 @@ export class CancellationResponse {
  * The bank's answer, with the redirect page; for an embedded or decoupled authorisation, the link
  * to its next step instead, and (decoupled) what the holder is told (docs/sca-approaches.md).
  */
-export function toInitiationResponse({ id, service, product, status }: Payment, authorisation: Authorisation, scaRedirect: Href): PaymentInitiationResponse {
+export function toInitiationResponse(payment: Payment, authorisation: Authorisation, scaRedirect: Href): PaymentInitiationResponse {
+  const { id, service, product, status } = payment;
+  const self = `/v1/${service}/${product}/${id}`;
+  const vop = vopBlockOf(payment);
+  if (isAwaitingCreditorConfirmation(status)) {
+    // No SCA link: the payer first confirms the payee (docs/verification-of-payee.md).
+    const _links = { creditorNameConfirmation: href(`${self}/creditor-confirmation`), self: href(self), status: href(`${self}/status`) };
+    return { transactionStatus: status, paymentId: id, _links, ...vop, tppMessages: [] };
+  }
+  const { transactionStatus, ...next } = toConfirmationResponse(payment, authorisation, scaRedirect);
+  return { transactionStatus, paymentId: id, ...next, ...vop, tppMessages: [] };
+}
+
+/**
+ * The status and the links of the SCA a payment waits for: the bank's redirect page; for an
+ * embedded or decoupled authorisation the link to its next step instead, and (decoupled) what
+ * the holder is told (docs/sca-approaches.md).
+ */
+export function toConfirmationResponse({ id, service, product, status }: Payment, authorisation: Authorisation, scaRedirect: Href): CreditorConfirmationResponse {
   const self = `/v1/${service}/${product}/${id}`;
   const links = { self: href(self), status: href(`${self}/status`) };
   if (authorisation.approach === 'REDIRECT') {
-    return {
-      transactionStatus: status,
-      paymentId: id,
-      scaMethods: [],
-      _links: { scaRedirect, ...links, scaStatus: href(`${self}/authorisations/authorization_not_yet_available`) },
-      tppMessages: [],
-    };
+    return { transactionStatus: status, scaMethods: [], _links: { scaRedirect, ...links, scaStatus: href(`${self}/authorisations/authorization_not_yet_available`) } };
   }
   const { scaStatus, ...next } = nextStepLinks(authorisation, `${self}/authorisations/${authorisation.id}`);
-  return { transactionStatus: status, paymentId: id, scaMethods: [], _links: { ...next, ...links, scaStatus }, ...psuMessageOf(authorisation), tppMessages: [] };
+  return { transactionStatus: status, scaMethods: [], _links: { ...next, ...links, scaStatus }, ...psuMessageOf(authorisation) };
 }
 
-/** The status; a payment a refused creditor rejected says why (docs/failures.md). */
-export function toStatusResponse({ status, reasonCode }: Payment): PaymentStatusResponse {
-  return reasonCode === null ? { transactionStatus: status } : { transactionStatus: status, transactionStatusReason: reasonCode, psuMessage: rejectionMessage(reasonCode) };
+/** The status; a payment a refused creditor rejected says why (docs/failures.md); a checked one, its payee results. */
+export function toStatusResponse(payment: Payment): PaymentStatusResponse {
+  const { status, reasonCode } = payment;
+  const reason = reasonCode === null ? {} : { transactionStatusReason: reasonCode, psuMessage: rejectionMessage(reasonCode) };
+  return { transactionStatus: status, ...reason, ...vopBlockOf(payment) };
 }
 
 /** The fields a product's payment object echoes, in order: DTO fields are own properties in declaration order (ES2022 class fields). */
@@ -134,15 +172,17 @@ export const PAYMENT_OBJECT_SCHEMA = {
     properties: {
       ...Object.fromEntries(echoedFields(type).map((field) => [field, { description: `as accepted (see the request schema ${type.name}), or null where not sent` }])),
       transactionStatus: { type: 'string', enum: STATUSES },
+      originalTransactionInformationAndVopStatus: { type: 'array', items: { $ref: '#/components/schemas/VopStatus' }, description: VOP_BLOCK.description },
     },
   })),
 };
 
 /** Every initiation field of the product, as accepted (null where not sent), then the status. */
-export function toPaymentResponse({ service, product, body, status }: Payment): Record<string, unknown> {
+export function toPaymentResponse(payment: Payment): Record<string, unknown> {
+  const { service, product, body, status } = payment;
   const fields = echoedFields(PAYMENT_BODY_TYPES[`${service}/${product}` as keyof typeof PAYMENT_BODY_TYPES]);
   const echoed = body as unknown as Record<string, unknown>;
-  return { ...Object.fromEntries(fields.map((field) => [field, echoed[field] ?? null])), transactionStatus: status };
+  return { ...Object.fromEntries(fields.map((field) => [field, echoed[field] ?? null])), transactionStatus: status, ...vopBlockOf(payment) };
 }
 
 /**

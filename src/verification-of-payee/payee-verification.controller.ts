@@ -1,0 +1,80 @@
+import { Body, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { href } from '../common/links';
+import { TppErrorResponse } from '../http/error-response.dto';
+import { Xs2aController } from '../http/request.guard';
+import { booleanHeader } from '../http/sca-headers.decorator';
+import { Owner, RequestOwner } from '../oauth/owner';
+import { CheckedParty } from './payee-check.entity';
+import {
+  BulkPayeeVerificationDto,
+  BulkPayeeVerificationResponse,
+  PayeeVerificationDto,
+  PayeeVerificationResponse,
+  toBulkEntries,
+  toVerificationResponse,
+  VopBulkStatusResponse,
+} from './payee-verification.dto';
+import { VerificationOfPayeeService } from './verification-of-payee.service';
+
+const VOP_OFF = { status: 405, type: TppErrorResponse, description: 'SERVICE_INVALID: the profile turns Verification of Payee off' };
+const BULK_ID = { name: 'vopBulkId', example: '1f3b8a52-6c1e-4a51-9a43-2f1de1a0c7b4' };
+const BULK_UNKNOWN = { status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no bulk check with this ID (of this client)' };
+
+/** Dedicated Verification of Payee checks (docs/verification-of-payee.md), one or a bulk, each stored for a payment to name. */
+@ApiTags('Verification of Payee')
+@Xs2aController('')
+export class PayeeVerificationController {
+  constructor(private readonly vop: VerificationOfPayeeService) {}
+
+  @Post('payee-verifications')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Check a payee's name and/or organisation ID against those registered for the account" })
+  @ApiOkResponse({ type: PayeeVerificationResponse })
+  @ApiResponse(VOP_OFF)
+  async verify(@Body() body: PayeeVerificationDto, @Headers('x-request-id') requestId: string, @RequestOwner() owner: Owner): Promise<PayeeVerificationResponse> {
+    const [check] = await this.vop.check([body as CheckedParty], requestId, owner, false);
+    return toVerificationResponse(check);
+  }
+
+  @Post('bulk-payee-verifications')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Check up to 100 payees at once: every answer at once, or (Client-Asynchronous-Process-Preferred: true) 202 and read them later' })
+  @ApiHeader({ name: 'Client-Asynchronous-Process-Preferred', required: false, schema: { type: 'boolean' }, description: 'true: 202 with vopBulkId; the answers are read at the status link' })
+  @ApiOkResponse({ type: BulkPayeeVerificationResponse, description: 'completed: every entry answered, in the order sent' })
+  @ApiAcceptedResponse({ type: BulkPayeeVerificationResponse, description: 'recieved: read GET .../{vopBulkId}' })
+  @ApiResponse(VOP_OFF)
+  async verifyBulk(
+    @Body() body: BulkPayeeVerificationDto,
+    @Headers('x-request-id') requestId: string,
+    @Res({ passthrough: true }) response: Response,
+    @RequestOwner() owner: Owner,
+  ): Promise<BulkPayeeVerificationResponse> {
+    const asynchronous = booleanHeader(response.req, 'Client-Asynchronous-Process-Preferred') === true;
+    const checks = await this.vop.check(body.partyVerificationRequests as CheckedParty[], requestId, owner, true);
+    if (!asynchronous) return { vopBulkStatus: 'completed', partyVerificationResponses: toBulkEntries(checks) };
+    response.status(202);
+    const vopBulkId = checks[0].bulkId!;
+    return { vopBulkId, vopBulkStatus: 'recieved', partyVerificationResponses: [], _links: { status: href(`/v1/bulk-payee-verifications/${vopBulkId}/status`) } };
+  }
+
+  @Get('bulk-payee-verifications/:vopBulkId')
+  @ApiOperation({ summary: "A bulk check's answers (the sandbox completes it by the first read)" })
+  @ApiParam(BULK_ID)
+  @ApiOkResponse({ type: BulkPayeeVerificationResponse })
+  @ApiResponse(BULK_UNKNOWN)
+  async bulk(@Param('vopBulkId') vopBulkId: string, @RequestOwner() owner: Owner): Promise<BulkPayeeVerificationResponse> {
+    return { vopBulkStatus: 'completed', partyVerificationResponses: toBulkEntries(await this.vop.bulk(vopBulkId, owner)) };
+  }
+
+  @Get('bulk-payee-verifications/:vopBulkId/status')
+  @ApiOperation({ summary: "A bulk check's status" })
+  @ApiParam(BULK_ID)
+  @ApiOkResponse({ type: VopBulkStatusResponse })
+  @ApiResponse(BULK_UNKNOWN)
+  async bulkStatus(@Param('vopBulkId') vopBulkId: string, @RequestOwner() owner: Owner): Promise<VopBulkStatusResponse> {
+    await this.vop.bulk(vopBulkId, owner);
+    return { vopBulkStatus: 'completed' };
+  }
+}
