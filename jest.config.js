@@ -13,7 +13,7 @@ const common = {
  * (access-limit, profiles, bank-profile, fuzz), drive the built server or a browser, or run the Postman
  * collection, which is written for the bank.
  */
-const BOTH_PROFILES = ['common', 'account-information', 'consents', 'payments', 'sca', 'scenarios', 'oauth', 'clock', 'persistence', 'races', 'openapi', 'acknowledged-writes', 'sca-pages', 'disk-full'];
+const BOTH_PROFILES = ['common', 'account-information', 'consents', 'payments', 'verification-of-payee', 'sca', 'scenarios', 'oauth', 'clock', 'persistence', 'races', 'openapi', 'acknowledged-writes', 'sca-pages', 'disk-full'];
 
 /**
  * What runs on PostgreSQL too: all but what is about the SQLite file itself (its pragmas, WAL,

@@ -173,7 +173,19 @@ describe('the example profile, alpenbank: the walk of docs/profiles.md', () => {
     expect(transactions.body.transactions.pending.map(({ transactionId }: { transactionId: string }) => transactionId)).toEqual(['ALP-12345-3']);
   });
 
-  it('pays by instant transfer with embedded SCA: password, the card reader, the TAN; decoupled gets embedded; cross-border is not offered', async () => {
+  it('checks payees with its stricter close match (0.85) and knows its own payee at another bank', async () => {
+    const check = (iban: string, name: string) => request(sandbox.http).post('/v1/payee-verifications').set(tppHeaders()).send({ partyAccount: { iban }, party: { name } }).expect(200);
+    // One letter of twelve missing: 0.92; two letters off: 0.83, a close match by default, none here.
+    expect((await check('AT713999900000034567', 'Josef Grubr')).body.partyNameMatch).toBe('CMTC');
+    expect((await check('AT713999900000034567', 'Jozef Grubr')).body.partyNameMatch).toBe('NMTC');
+    expect((await check('AT24120000012345678901', 'Wiener Wohnen Hausverwaltung')).body).toEqual({
+      partyNameMatch: 'CMTC',
+      matchedName: 'Wiener Wohnen Hausverwaltung GmbH',
+      additionalInformation: 'The name is close to the one registered for the account (matchedName).',
+    });
+  });
+
+  it('pays by instant transfer with embedded SCA: the payee checked (vop.mode: always), password, the card reader, the TAN; decoupled gets embedded; cross-border is not offered', async () => {
     const payment = { debtorAccount: { iban: ANNA }, instructedAmount: { currency: 'EUR', amount: '80.00' }, creditorAccount: { iban: 'AT713999900000034567' }, creditorName: 'Josef Gruber' };
     const url = '/v1/payments/instant-sepa-credit-transfers';
     const created = await request(sandbox.http)
@@ -182,6 +194,9 @@ describe('the example profile, alpenbank: the walk of docs/profiles.md', () => {
       .send(payment)
       .expect(201);
     expect(created.headers['aspsp-sca-approach']).toBe('EMBEDDED');
+    const checked = [{ transactionStatus: 'RCVC', creditorNameMatch: 'MTCH' }];
+    expect(created.body.transactionStatus).toBe('RCVC');
+    expect(created.body.originalTransactionInformationAndVopStatus).toEqual(checked);
     const { paymentId } = created.body;
     const [authorisationId] = (await get(`${url}/${paymentId}/authorisations`).expect(200)).body.authorisationIds;
     const path = `${url}/${paymentId}/authorisations/${authorisationId}`;
@@ -192,7 +207,7 @@ describe('the example profile, alpenbank: the walk of docs/profiles.md', () => {
     ]);
     expect((await put(path, { authenticationMethodId: 'chip' }).expect(200)).body.chosenScaMethod).toEqual({ authenticationType: 'CHIP_OTP', authenticationMethodId: 'chip', name: 'Alpenbank card reader' });
     expect((await put(path, { scaAuthenticationData: '123456' }).expect(200)).body.scaStatus).toBe('finalised');
-    expect((await get(`${url}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'ACSP' });
+    expect((await get(`${url}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'ACSP', originalTransactionInformationAndVopStatus: checked });
 
     await request(sandbox.http).post('/v1/payments/cross-border-credit-transfers').set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(payment).expect(404);
   });
