@@ -34,7 +34,7 @@ describe('the cockpit in headless Chromium (SCA_MODE=redirect)', () => {
     await page.waitForURL(`${web.base}/cockpit/payments/${paymentId}`);
     const machine = page.locator('#machine svg[data-machine="payment"]');
     expect(await machine.locator('[data-current="true"]').getAttribute('data-state')).toBe('RCVD');
-    expect(await machine.locator('[data-state]').count()).toBe(5);
+    expect(await machine.locator('[data-state]').count()).toBe(8);
 
     await page.getByRole('button', { name: 'Approve payment' }).click();
     await page.waitForURL(/message=/);
@@ -60,6 +60,21 @@ describe('the cockpit in headless Chromium (SCA_MODE=redirect)', () => {
     await page.screenshot({ path: SCREENSHOT, fullPage: false });
     await page.close();
     await request(web.sandbox.http).put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
+  });
+
+  it("shows a payment's payee check and lets the payer pay anyway", async () => {
+    const body = sepaPayment('2.00', { creditorName: 'Goerg Mustermann' });
+    const { paymentId } = (await request(web.sandbox.http).post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10', 'Client-VOP-Requested': 'true' })).send(body).expect(200)).body;
+    const page = await web.browser.context.newPage();
+    await page.goto(`${web.base}/cockpit/payments/${paymentId}`);
+    expect(await page.locator('tr', { hasText: 'payee check' }).locator('td').allTextContents()).toEqual(['payee check', 'CMTC (RVCM): registered as Georg Mustermann']);
+    await page.getByRole('button', { name: 'Pay anyway (confirm the payee, as the TPP)' }).click();
+    await page.waitForURL(/message=/);
+    expect(await page.getByRole('status').textContent()).toBe('The payee is confirmed: the payment is RCVC and waits for the account holder.');
+    expect(await statusOf(paymentId)).toBe('RCVC');
+    expect(await page.locator('#timeline td', { hasText: 'RVCM → RCVC' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Pay anyway (confirm the payee, as the TPP)' }).count()).toBe(0);
+    await page.close();
   });
 
   it('refuses a form posted from another site, and shows a refusal of the same checks as the control API on the page', async () => {

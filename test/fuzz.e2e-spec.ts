@@ -50,6 +50,8 @@ const BODIES: Record<string, { [key: string]: Json }> = {
   'POST /sandbox/sca/payments/{paymentId}': { psuId: 'georg.mustermann', decision: 'deny' },
   'POST /sandbox/sca/payments/{paymentId}/cancellation': { psuId: 'georg.mustermann', decision: 'approve' },
   'PUT /sandbox/clock': { today: '2026-03-15' },
+  'POST /v1/payee-verifications': { partyAccount: { iban: GEORG }, party: { name: 'Goerg Mustermann', identification: { organisationId: { others: [{ identification: 'DE129273398' }] } } } },
+  'POST /v1/bulk-payee-verifications': { partyVerificationRequests: [{ uetr: '0b9c2a1e-0000-4000-8000-000000000001', partyAccount: { iban: GEORG }, party: { name: 'Georg Mustermann' } }] },
   'POST /sandbox/clock/advance': { days: 0 },
 };
 /** The SCA pages are not in the OpenAPI document: listed here. */
@@ -57,7 +59,7 @@ const PAGES: Operation[] = ['consents', 'payments', 'payments/cancellation'].fla
   { method: 'GET', template: ['sca', ...page.split('/')], headers: {}, query: { [page === 'consents' ? 'consent_id' : 'payment_id']: '{id}' } },
   { method: 'POST', template: ['sca', ...page.split('/')], headers: {}, query: {}, form: { id: '{id}', psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve', _csrf: 'x.y' } },
 ]);
-const HEADER_NAMES = ['Authorization', 'X-Request-ID', 'Content-Type', 'Consent-ID', 'PSU-IP-Address', 'TPP-Redirect-URI'];
+const HEADER_NAMES = ['Authorization', 'X-Request-ID', 'Content-Type', 'Consent-ID', 'PSU-IP-Address', 'TPP-Redirect-URI', 'Client-VOP-Requested', 'Client-VOP-Request-ID', 'Client-Asynchronous-Process-Preferred'];
 
 /** Every operation of the document, with what a well-behaved TPP would send. */
 function operations(sandbox: Sandbox): Operation[] {
@@ -75,6 +77,8 @@ function operations(sandbox: Sandbox): Operation[] {
           ...(has('Consent-ID') ? { 'Consent-ID': '{consentId}' } : {}),
           ...(has('PSU-IP-Address') ? { 'PSU-IP-Address': '192.0.2.10' } : {}),
           ...(has('TPP-Redirect-URI') ? { 'TPP-Redirect-URI': 'https://tpp.example/back' } : {}),
+          ...(has('Client-VOP-Requested') ? { 'Client-VOP-Requested': 'true' } : {}),
+          ...(has('Client-Asynchronous-Process-Preferred') ? { 'Client-Asynchronous-Process-Preferred': 'true' } : {}),
         },
         query: path.endsWith('/transactions') ? { bookingStatus: 'both' } : path.startsWith('/v1/accounts') ? { withBalance: 'true' } : {},
         ...(key === 'POST /oauth2/token' ? { form: { grant_type: 'client_credentials' } } : BODIES[key] !== undefined ? { body: BODIES[key] } : {}),
@@ -93,6 +97,7 @@ interface LiveIds {
   accountId: string[];
   transactionId: string[];
   product: string[];
+  vopBulkId: string[];
 }
 
 /** A digest of every row of every table: equal digests, equal state. */
@@ -296,6 +301,7 @@ describe.each([
         paymentIds.push((await request(sandbox.http).post(path).set(as()).send(BODIES[`POST ${path}`]).expect(created)).body.paymentId);
       }
       const [authorisationId] = (await request(sandbox.http).get(`/v1/payments/sepa-credit-transfers/${paymentIds[0]}/authorisations`).set(as()).expect(200)).body.authorisationIds;
+      const vopBulkId = (await request(sandbox.http).post('/v1/bulk-payee-verifications').set(as({ 'Client-Asynchronous-Process-Preferred': 'true' })).send(BODIES['POST /v1/bulk-payee-verifications']).expect(202)).body.vopBulkId;
       const scenario = (await request(sandbox.http).post('/sandbox/scenarios').set('Authorization', `Bearer ${token}`).send(BODIES['POST /sandbox/scenarios']).expect(201)).body;
       const ids: LiveIds = {
         consentId: [consentId, VALID_CONSENT, scenario.consentId, UNKNOWN_CONSENT],
@@ -305,6 +311,7 @@ describe.each([
         accountId: [MARIANNE, GEORG, scenario.accounts[0].iban, SUSANNE],
         transactionId: ['1511-B01', '1511-P01', '1511-S01', '0017-B01', 'unknown-transaction'],
         product: ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'cross-border-credit-transfers'],
+        vopBulkId: [vopBulkId, crypto.randomUUID()],
       };
       const all = operations(sandbox);
       let state = await digest(database);

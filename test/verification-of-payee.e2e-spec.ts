@@ -1,8 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { Payment } from '../src/payment-initiation/payment.entity';
 import { PayeeCheck } from '../src/verification-of-payee/payee-check.entity';
 import { GEORG, MARIANNE, sepaPayment } from './support/fixtures';
-import { CREATED } from './support/profile';
+import { CREATED, PROFILE } from './support/profile';
 import { issueToken, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const SEPA = '/v1/payments/sepa-credit-transfers';
@@ -310,5 +313,24 @@ describe('Verification of Payee, AUTH_MODE=strict: a client sees only its own ch
       .expect(202);
     await request(sandbox.http).get(`/v1/bulk-payee-verifications/${bulk.body.vopBulkId}`).set(as(second)).expect(404);
     await request(sandbox.http).get(`/v1/bulk-payee-verifications/${bulk.body.vopBulkId}`).set(as(first)).expect(200);
+  });
+});
+
+describe('Verification of Payee off (vop.mode: off)', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'psd2-vop-off-'));
+  writeFileSync(join(folder, 'profile.yaml'), `extends: ${PROFILE}\nvop:\n  mode: off\n`);
+  const sandbox = useSandbox({ PROFILE: folder });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('no payment is checked, whatever the headers ask; the dedicated checks are not offered', async () => {
+    const created = await request(sandbox.http).post(SEPA).set(tppHeaders({ ...PSU_IP, ...VOP })).send(sepaPayment('1.00', { creditorName: 'Nobody' })).expect(CREATED);
+    expect(created.body.transactionStatus).toBe('RCVD');
+    expect(created.body).not.toHaveProperty('originalTransactionInformationAndVopStatus');
+    await request(sandbox.http).post(SEPA).set(tppHeaders({ ...PSU_IP, 'Client-VOP-Requested': 'yes' })).send(sepaPayment('1.00')).expect(400);
+    for (const path of ['/v1/payee-verifications', '/v1/bulk-payee-verifications']) {
+      const body = path === '/v1/payee-verifications' ? party(GEORG, 'Georg Mustermann') : { partyVerificationRequests: [{ uetr: '0b9c2a1e-0000-4000-8000-000000000001', ...party(GEORG, 'Georg Mustermann') }] };
+      const refused = await request(sandbox.http).post(path).set(tppHeaders()).send(body).expect(405);
+      expect(refused.body).toEqualBody(tppError('SERVICE_INVALID', '{sensitive} XS2A041E: this bank offers no Verification of Payee (vop.mode: off)'));
+    }
   });
 });

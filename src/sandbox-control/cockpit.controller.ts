@@ -21,7 +21,8 @@ import { RequestLog } from '../http/request-log';
 import { ownedBy, Owner } from '../oauth/owner';
 import { TokenService } from '../oauth/token.service';
 import { Payment } from '../payment-initiation/payment.entity';
-import { paymentMachine } from '../payment-initiation/payment.machine';
+import { isAwaitingCreditorConfirmation, paymentMachine } from '../payment-initiation/payment.machine';
+import { vopBlockOf } from '../verification-of-payee/vop-status.dto';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
 import { ScaService } from '../sca/sca.service';
 import { button, Cell, filter, form, input, layout, link, requestTable, section, table, timeline } from './cockpit-pages';
@@ -152,8 +153,15 @@ export class CockpitController {
       const payment = await this.payments.findAnyProduct(id, owner);
       const decide = (kind: string, label: string) =>
         form(`/cockpit/payments/${id}/decision`, `<input type="hidden" name="kind" value="${kind}">${input('psuId', 'PSU ID', 'georg.mustermann')} ${button(`Approve ${label}`, 'decision', 'approve')} ${button(`Deny ${label}`, 'decision', 'deny')}`);
-      const actions = decide('payment', 'payment') + form(`/cockpit/payments/${id}/cancel`, button('Cancel (as the TPP)')) + decide('cancellation', 'cancellation');
-      const data = table(['field', 'value'], [['paymentId', payment.id], ['service / product', `${payment.service} / ${payment.product}`], ['status', status(payment.status)], ['body', { html: `<pre>${escape(JSON.stringify(payment.body, null, 2))}</pre>` }]]);
+      const confirm = isAwaitingCreditorConfirmation(payment.status) ? form(`/cockpit/payments/${id}/creditor-confirmation`, button('Pay anyway (confirm the payee, as the TPP)')) : '';
+      const actions = confirm + decide('payment', 'payment') + form(`/cockpit/payments/${id}/cancel`, button('Cancel (as the TPP)')) + decide('cancellation', 'cancellation');
+      const data = table(['field', 'value'], [
+        ['paymentId', payment.id],
+        ['service / product', `${payment.service} / ${payment.product}`],
+        ['status', status(payment.status)],
+        ['payee check', payeeCheckOf(payment)],
+        ['body', { html: `<pre>${escape(JSON.stringify(payment.body, null, 2))}</pre>` }],
+      ]);
       return [`Payment ${id}`, ...(await this.resource(id, owner, 'payment', payment.status, data, actions))];
     });
   }
@@ -180,6 +188,14 @@ export class CockpitController {
       const kind = body.kind === 'cancellation' ? 'cancellation' : 'payment';
       const { payment } = await this.sca.decidePayment(id, kind, decisionOf(body), { psuId: text(body.psuId) }, owner, 'cockpit');
       return `The payment is ${payment.status}.`;
+    });
+  }
+
+  @Post('payments/:id/creditor-confirmation')
+  async confirmCreditor(@Req() request: Request, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    await this.act(request, response, `/cockpit/payments/${id}`, async (owner) => {
+      const { payment } = await this.payments.confirmCreditor(await this.payments.findById(id, owner), id, owner);
+      return `The payee is confirmed: the payment is ${payment.status} and waits for the account holder.`;
     });
   }
 
@@ -297,4 +313,11 @@ function signInPage(message?: string): string {
     ),
     message,
   );
+}
+
+/** A payment's Verification of Payee result, a line per creditor (docs/verification-of-payee.md). */
+function payeeCheckOf(payment: Payment): string {
+  const { originalTransactionInformationAndVopStatus: results } = vopBlockOf(payment);
+  if (results === undefined) return 'not checked';
+  return results.map(({ transactionStatus, creditorNameMatch, matchedCreditorName }) => `${creditorNameMatch} (${transactionStatus})${matchedCreditorName ? `: registered as ${matchedCreditorName}` : ''}`).join('; ');
 }
