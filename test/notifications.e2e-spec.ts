@@ -53,6 +53,16 @@ describe('status notifications (SCA_MODE=redirect)', () => {
     ]);
   });
 
+  it('announces the payee check (RVCM), the confirmation (RCVC) and the execution, each a change of the status', async () => {
+    const created = await initiate('/vop', { 'Client-VOP-Requested': 'true' }, sepaPayment('5.00', { creditorName: 'Goerg Mustermann' })).expect(CREATED);
+    const { paymentId } = created.body;
+    expect(created.body.transactionStatus).toBe('RVCM');
+    await request(sandbox.http).put(`${SEPA}/${paymentId}/creditor-confirmation`).set(tppHeaders()).expect(200);
+    await approve(paymentId);
+    const notifications = await receiver.waitFor('/vop', 3);
+    expect(notifications.map(({ body }) => (body as { transactionStatus: string }).transactionStatus)).toEqual(['RVCM', 'RCVC', 'ACSP']);
+  });
+
   it('with status=SCA, PROCESS: each step of the authorisation and each change of the consent, in the order they happened', async () => {
     const path = `/v1/consents`;
     const created = await request(sandbox.http)

@@ -24,7 +24,18 @@ export class GenericIdentificationDto {
   schemeNameCode?: string;
 }
 
-export class OrganisationIdentificationDto {
+/** A person's identification: its generic IDs. */
+export class PrivateIdentificationDto {
+  @ApiPropertyOptional({ type: [GenericIdentificationDto] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @NestedObjects(() => GenericIdentificationDto)
+  others?: GenericIdentificationDto[];
+}
+
+/** An organisation's: its generic IDs, an LEI, a BIC. */
+export class OrganisationIdentificationDto extends PrivateIdentificationDto {
   @ApiPropertyOptional({ example: '529900T8BM49AURSDO55', description: 'Legal Entity Identifier' })
   @IsOptional()
   @Matches(/^[A-Z0-9]{18}[0-9]{2}$/, { message: '$property must be an LEI of 20 characters' })
@@ -34,22 +45,6 @@ export class OrganisationIdentificationDto {
   @IsOptional()
   @IsBic()
   anyBIC?: string;
-
-  @ApiPropertyOptional({ type: [GenericIdentificationDto] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(10)
-  @NestedObjects(() => GenericIdentificationDto)
-  others?: GenericIdentificationDto[];
-}
-
-export class PrivateIdentificationDto {
-  @ApiPropertyOptional({ type: [GenericIdentificationDto] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(10)
-  @NestedObjects(() => GenericIdentificationDto)
-  others?: GenericIdentificationDto[];
 }
 
 export class PartyIdentificationDto {
