@@ -60,6 +60,17 @@ describe('Verification of Payee (SCA_MODE=redirect)', () => {
       expect(response.body).toEqualBody(answer);
     });
 
+    it("a scenario's account answers by the name the scenario gave it", async () => {
+      const scenario = { accounts: [{ name: 'Zoë Beispiel', balances: { interimAvailable: '10.00', forwardAvailable: '10.00' } }] };
+      const { iban } = (await request(sandbox.http).post('/sandbox/scenarios').send(scenario).expect(201)).body.accounts[0];
+      expect((await post('/v1/payee-verifications', party(iban, 'Zoe Beispiel')).expect(200)).body).toEqualBody({ partyNameMatch: 'MTCH', additionalInformation: INFORMATION.MTCH });
+      expect((await post('/v1/payee-verifications', party(iban, 'Zoe Beispeil')).expect(200)).body).toEqualBody({
+        partyNameMatch: 'CMTC',
+        matchedName: 'Zoë Beispiel',
+        additionalInformation: INFORMATION.CMTC,
+      });
+    });
+
     it('an organisation ID is compared too: the registered one, another one, and an account with none registered', async () => {
       expect((await post('/v1/payee-verifications', party(STADTWERKE, 'Stadtwerke Musterstadt GmbH', organisation('DE 129 273 398'))).expect(200)).body).toEqualBody({
         partyNameMatch: 'MTCH',
