@@ -10,6 +10,7 @@ import { refuseDeepJson } from './http/json-depth';
 import { echoRequestId } from './http/request-id.middleware';
 import { withRequestContext } from './http/request-context';
 import { RequestLog } from './http/request-log';
+import type { RawBodyRequest } from './tpp-identity/tpp-identity.guard';
 import { answerUnparsableRequests, refuseHostless, refuseNul } from './http/unparsable-request';
 
 /** The app exactly as it serves, for main.ts and for the e2e tests: settings come from process.env. */
@@ -21,7 +22,13 @@ export async function createApp(): Promise<NestExpressApplication> {
   app.use(app.get(RequestLog).observe); // the cockpit's last requests (docs/cockpit.md)
   app.use(withRequestContext); // what the event history names as the cause (docs/events.md)
   app.use(refuseHostless);
-  app.useBodyParser('json', { limit: '100kb', verify: refuseDeepJson });
+  app.useBodyParser('json', {
+    limit: '100kb',
+    verify: (request: RawBodyRequest, response: unknown, body: Buffer) => {
+      refuseDeepJson(request, response, body);
+      request.rawBody = body; // the bytes a Digest is the hash of (docs/tpp-identity.md)
+    },
+  });
   app.useBodyParser('urlencoded', { extended: false, limit: '100kb' }); // the SCA pages' forms
   app.use(refuseNul);
   app.set('x-powered-by', false);

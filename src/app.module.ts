@@ -21,6 +21,7 @@ import { PaymentInitiationModule } from './payment-initiation/payment-initiation
 import { SandboxControlModule } from './sandbox-control/sandbox-control.module';
 import { ScaModule } from './sca/sca.module';
 import { VerificationOfPayeeModule } from './verification-of-payee/verification-of-payee.module';
+import { TppIdentityModule } from './tpp-identity/tpp-identity.module';
 
 @Module({})
 export class AppModule {
@@ -47,6 +48,7 @@ export class AppModule {
         ConditionsModule,
         EventsModule,
         OAuthModule,
+        TppIdentityModule,
         ConsentModule,
         AccountInformationModule,
         PaymentInitiationModule,

@@ -116,6 +116,9 @@ describe('the OpenAPI document', () => {
   it('documents the sandbox control endpoints under their own tag, the bearer token optional (AUTH_MODE=strict only)', () => {
     const control = Object.entries(paths).filter(([path]) => path.startsWith('/sandbox'));
     expect(control.map(([path]) => path).sort()).toEqual([
+      '/sandbox/certificates',
+      '/sandbox/certificates/ca',
+      '/sandbox/certificates/{serialNumber}/revocation',
       '/sandbox/clock',
       '/sandbox/clock/advance',
       '/sandbox/conditions',

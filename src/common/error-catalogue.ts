@@ -52,6 +52,15 @@ export const ERROR_CATALOGUE = {
   XS2A040E: { status: 409, code: 'STATUS_INVALID', when: 'creditor confirmation: the payment is not waiting for the payer to confirm the payee (not `RVCM` or `RVNC`)' },
   XS2A041E: { status: 405, code: 'SERVICE_INVALID', when: 'a dedicated payee check where the profile turns Verification of Payee off (`vop.mode: off`)' },
   XS2A042E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no bulk payee check with this `vopBulkId`' },
+  XS2A043E: { status: 401, code: 'SIGNATURE_MISSING', when: '`tpp.signatures: required`, and the request has no `Signature` header' },
+  XS2A044E: { status: 401, code: 'SIGNATURE_INVALID', when: 'the `Signature` header is malformed, is not `rsa-sha256`, names another certificate than `TPP-Signature-Certificate`, leaves out a header it must cover, or does not verify' },
+  XS2A045E: { status: 401, code: 'SIGNATURE_INVALID', when: 'a signed request without `Digest`, or with one that is not the SHA-256 or SHA-512 hash of its body' },
+  XS2A046E: { status: 401, code: 'CERTIFICATE_MISSING', when: 'a signed request without `TPP-Signature-Certificate`, or (`tpp.qwac`) a request without its QWAC' },
+  XS2A047E: { status: 401, code: 'CERTIFICATE_INVALID', when: 'the certificate cannot be read, is issued neither by the sandbox CA nor by one the profile trusts, or (`AUTH_MODE=strict`) was issued to another client than the token\'s' },
+  XS2A048E: { status: 401, code: 'CERTIFICATE_EXPIRED', when: 'the certificate is not valid on the sandbox today (expired, or not yet valid)' },
+  XS2A049E: { status: 401, code: 'CERTIFICATE_REVOKE', when: 'the certificate is revoked (`POST /sandbox/certificates/{serialNumber}/revocation`); Berlin Group 1.3.16 spells it `CERTIFICATE_REVOKED`' },
+  XS2A050E: { status: 401, code: 'ROLE_INVALID', when: 'the certificate lacks the PSD2 role of the service: `PSP_AI` for consents and accounts, `PSP_PI` for payments and payee checks' },
+  XS2A051E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no certificate the sandbox issued (to this client) with this serial number' },
 } as const;
 
 export type MessageId = keyof typeof ERROR_CATALOGUE;

@@ -16,6 +16,12 @@ export class Environment {
   @Max(65535)
   PORT: number = 3000;
 
+  /** The HTTPS listener of a profile with tpp.qwac: mtls (docs/tpp-identity.md); 0 takes any free port. */
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  TLS_PORT: number = 3443;
+
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
   PUBLIC_BASE_URL: string = 'http://localhost:3000';
 

@@ -3,7 +3,7 @@ import { Between, FindOptionsWhere, LessThanOrEqual, MoreThanOrEqual } from 'typ
 import { ClockService } from '../clock/clock.service';
 import { newResourceId } from '../common/resource-id';
 import { Store } from '../database/store';
-import { currentActor, currentCause } from '../http/request-context';
+import { currentActor, currentCause, currentCertificate } from '../http/request-context';
 import type { Owner } from '../oauth/owner';
 import { EventKind, SandboxEvent } from './sandbox-event.entity';
 
@@ -44,6 +44,7 @@ export class EventHistory {
     if (entries.length === 0) return;
     const cause = currentCause();
     const actor = currentActor();
+    const certificate = currentCertificate() ?? null;
     const at = new Date().toISOString();
     const sandboxDate = this.clock.today();
     const rows = entries.map(
@@ -55,6 +56,7 @@ export class EventHistory {
         cause,
         psuId: actor?.psuId ?? null,
         channel: actor?.channel ?? null,
+        certificate,
         at,
       }),
     );

@@ -80,6 +80,9 @@ export class EventResponse {
 
   @ApiProperty({ example: '2026-11-24T10:15:30.123Z' })
   at: string;
+
+  @ApiPropertyOptional({ example: '5c3a9f0e1d2b4a6c8e0f1a2b3c4d5e6f', description: 'the serial number of the certificate the causing request was signed with or came over TLS with; absent when none (docs/tpp-identity.md)' })
+  certificate?: string;
 }
 
 export class EventPageResponse {
@@ -96,7 +99,7 @@ export class EventPageResponse {
   total: number;
 }
 
-export const toEventResponse = ({ id, kind, resourceId, parentId, fromStatus, toStatus, event, cause, psuId, channel, sandboxDate, at }: SandboxEvent): EventResponse => ({
+export const toEventResponse = ({ id, kind, resourceId, parentId, fromStatus, toStatus, event, cause, psuId, channel, sandboxDate, at, certificate }: SandboxEvent): EventResponse => ({
   id,
   kind,
   resourceId,
@@ -109,4 +112,5 @@ export const toEventResponse = ({ id, kind, resourceId, parentId, fromStatus, to
   channel,
   sandboxDate,
   at,
+  ...(certificate === null ? {} : { certificate }),
 });

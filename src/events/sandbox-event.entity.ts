@@ -52,6 +52,10 @@ export class SandboxEvent {
   @Column({ type: 'varchar', length: 30 })
   at: string;
 
+  /** The serial number of the certificate the causing request came with (docs/tpp-identity.md); null: none. */
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  certificate: string | null;
+
   /** The client whose resource it is (AUTH_MODE=strict); null: everyone's. */
   @Column({ type: 'varchar', length: 64, nullable: true })
   ownerId: string | null;

@@ -11,6 +11,8 @@ export interface Actor {
 interface Context {
   cause: string;
   actor?: Actor;
+  /** The serial number of the certificate the request was signed with or came over TLS with (docs/tpp-identity.md). */
+  certificate?: string;
 }
 
 const context = new AsyncLocalStorage<Context>();
@@ -34,3 +36,10 @@ export const actingAs = <T>(actor: Actor, work: () => Promise<T>): Promise<T> =>
 
 export const currentCause = (): string => context.getStore()?.cause ?? 'startup';
 export const currentActor = (): Actor | undefined => context.getStore()?.actor;
+export const currentCertificate = (): string | undefined => context.getStore()?.certificate;
+
+/** The request's certificate passed the checks (TppIdentityGuard): what it causes names it. */
+export function identifiedBy(serialNumber: string): void {
+  const store = context.getStore();
+  if (store) store.certificate = serialNumber;
+}

@@ -8,6 +8,7 @@ import type { OwnedRequest } from '../oauth/owner';
 import { TokenService } from '../oauth/token.service';
 import { TppErrorResponse } from './error-response.dto';
 import { BankConditionsGuard, MAX_DELAY_MS } from '../conditions/bank-conditions.service';
+import { TppIdentityGuard } from '../tpp-identity/tpp-identity.guard';
 
 /** What a route asks of a request before anything else (docs/behaviour.md, "Requests"); a method's checks add to its controller's. */
 interface RequestChecks {
@@ -76,7 +77,8 @@ export function Xs2aController(path: string): ClassDecorator {
     Controller(`v1/${path}`),
     Checks({ token: 'always', requestId: true }),
     // The bank's conditions first (docs/failures.md): in maintenance even a bad token gets 503.
-    UseGuards(BankConditionsGuard, RequestGuard),
+    // Then the TPP's certificates, once the token names its client (docs/tpp-identity.md).
+    UseGuards(BankConditionsGuard, RequestGuard, TppIdentityGuard),
     ApiBearerAuth(),
     ApiHeader({
       name: 'X-Request-ID',

@@ -1,6 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { BankProfile } from '../profile/bank-profile';
 import { PAYMENT_SERVICES } from '../payment-initiation/payment-products';
+import { documentIdentity } from '../tpp-identity/identity-document';
 import { documentFor, visitObjects } from './berlin-group-profile';
 
 type Parameter = { name?: string; in?: string; schema?: { enum?: string[] } };
@@ -8,8 +9,8 @@ type Headers = { 'ASPSP-SCA-Approach'?: { schema?: { enum?: string[] } } };
 
 /**
  * The document /docs-json serves describes the profile in force (docs/profiles.md): its answers'
- * shapes, only the payment products it offers (a service it offers none of is left out), and
- * only its SCA approaches in ASPSP-SCA-Approach.
+ * shapes, only the payment products it offers (a service it offers none of is left out), only
+ * its SCA approaches in ASPSP-SCA-Approach, and the certificate headers it asks for.
  */
 export function documentForProfile(document: OpenAPIObject, profile: BankProfile): OpenAPIObject {
   for (const [path, operations] of Object.entries(document.paths)) {
@@ -25,6 +26,7 @@ export function documentForProfile(document: OpenAPIObject, profile: BankProfile
       for (const parameter of operation.parameters ?? []) if (parameter.in === 'path' && parameter.name === 'product') parameter.schema = { ...parameter.schema, enum: offered };
     }
   }
+  documentIdentity(document, profile);
   visitObjects(document, (node) => {
     const approach = (node.headers as Headers | undefined)?.['ASPSP-SCA-Approach'];
     if (approach?.schema?.enum) approach.schema.enum = [...profile.approaches];

@@ -17,6 +17,14 @@ export interface ProfileSettings {
   paymentProducts: Partial<Record<PaymentServiceName, PaymentProduct[]>>;
   consents?: { maxValidityDays?: number; maxFrequencyPerDay?: number };
   vop?: { mode?: VopMode; closeMatch?: number; payees?: ExternalPayee[] };
+  tpp?: { signatures?: 'off' | 'optional' | 'required'; qwac?: 'off' | 'header' | 'mtls'; qwacHeader?: string; trustedCAs?: string[] };
+}
+
+/** How the bank identifies TPPs (docs/tpp-identity.md), its defaults filled in. */
+export interface TppIdentitySettings {
+  signatures: 'off' | 'optional' | 'required';
+  qwac: 'off' | 'header' | 'mtls';
+  qwacHeader: string;
 }
 
 /** When payments are checked against the payee's registered name (docs/verification-of-payee.md). */
@@ -98,6 +106,8 @@ export class BankProfile {
     files: FixtureFiles,
     /** Identifies the settings and fixtures: instances on one database must agree on it. */
     readonly digest: string,
+    /** The PEM certificates of the CAs whose TPP certificates the bank accepts beside the sandbox's own (tpp.trustedCAs). */
+    readonly trustedCAs: string[] = [],
   ) {
     this.approaches = settings.scaApproaches.map((approach) => APPROACH[approach]);
     this.rows = deepFreeze(fixtureRows(files));
@@ -140,6 +150,11 @@ export class BankProfile {
     return { mode, closeMatch };
   }
 
+  get tpp(): TppIdentitySettings {
+    const { signatures = 'off', qwac = 'off', qwacHeader = 'X-SSL-Client-Cert' } = this.settings.tpp ?? {};
+    return { signatures, qwac, qwacHeader };
+  }
+
   /** A payee at another bank the profile lists, if it does. */
   externalPayee(iban: string): ExternalPayee | undefined {
     return this.settings.vop?.payees?.find((payee) => payee.iban === iban);
@@ -154,6 +169,7 @@ export class BankProfile {
       `SCA approaches: ${this.approaches.join(', ')} (the first is the default; any other preference gets it).`,
       `Payment products: ${products.join(', ') || 'none'}.`,
       `Verification of Payee: ${this.vop.mode}, close match from a similarity of ${this.vop.closeMatch}; ${this.settings.vop?.payees?.length ?? 0} payees at other banks.`,
+      `TPP identity: signatures ${this.tpp.signatures}, QWAC ${this.tpp.qwac === 'header' ? `in the ${this.tpp.qwacHeader} header` : this.tpp.qwac}.`,
       `Consents: valid for ${maxValidityDays === undefined ? 'as long as asked' : `at most ${maxValidityDays} days`}, ${maxFrequencyPerDay === undefined ? 'any frequencyPerDay' : `at most ${maxFrequencyPerDay} accesses a day`}; a longer validUntil or a higher frequencyPerDay is cut down.`,
     ].join('\n');
   }

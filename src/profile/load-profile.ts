@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import Ajv, { ErrorObject } from 'ajv';
@@ -55,6 +55,8 @@ interface Level {
   file: string;
   settings: Partial<ProfileSettings> & { extends?: string; fixtures?: string };
   fixtures: Partial<Record<FixtureName, string>>;
+  /** tpp.trustedCAs read: the PEM of each, when this level sets tpp. */
+  trustedCAs?: string[];
 }
 
 function read(setting: string, problems: string[]): BankProfile | undefined {
@@ -88,8 +90,10 @@ function read(setting: string, problems: string[]): BankProfile | undefined {
   if (problems.length > 0) return undefined;
   problems.push(...referenceProblems(files, where), ...payeeProblems(settings as ProfileSettings, files, top));
   if (problems.length > 0) return undefined;
-  const digest = createHash('sha256').update(JSON.stringify({ settings, files })).digest('hex');
-  return new BankProfile(setting, settings as ProfileSettings, files, digest);
+  // The CAs' contents, not their paths, identify the profile: two instances may mount it in different places.
+  const trustedCAs = [...levels].reverse().find((level) => level.trustedCAs !== undefined)?.trustedCAs ?? [];
+  const digest = createHash('sha256').update(JSON.stringify({ settings: { ...settings, tpp: settings.tpp && { ...settings.tpp, trustedCAs } }, files })).digest('hex');
+  return new BankProfile(setting, settings as ProfileSettings, files, digest, trustedCAs);
 }
 
 /** A built-in profile's folder by its name, else the folder the path names (relative to `base`), if it holds a profile.yaml. */
@@ -118,7 +122,9 @@ function chain(folder: string, problems: string[], seen: string[] = []): Level[]
     return undefined;
   }
   const fixtures = Object.fromEntries(FIXTURE_FILES.map((name) => [name, join(fixtureFolder, `${name}.json`)]).filter(([, path]) => existsSync(path)));
-  const level: Level = { file, settings, fixtures };
+  const trustedCAs = settings.tpp && readAuthorities(folder, file, settings.tpp.trustedCAs ?? [], problems);
+  if (trustedCAs === null) return undefined;
+  const level: Level = { file, settings, fixtures, trustedCAs };
   if (settings.extends === undefined) return [level];
   const parent = folderOf(settings.extends, folder);
   if (parent === undefined) {
@@ -127,6 +133,22 @@ function chain(folder: string, problems: string[], seen: string[] = []): Level[]
   }
   const above = chain(parent, problems, [...seen, file]);
   return above && [...above, level];
+}
+
+/** tpp.trustedCAs: PEM files relative to the profile's folder, each a CA certificate; null when one is not. */
+function readAuthorities(folder: string, file: string, paths: string[], problems: string[]): string[] | null {
+  const read = paths.map((path, index) => {
+    const at = `${shown(file)}: tpp.trustedCAs[${index}]: ${path}`;
+    const pem = existsSync(resolve(folder, path)) ? readFileSync(resolve(folder, path), 'utf8') : undefined;
+    if (pem === undefined) return problems.push(`${at} is not a file (relative to ${shown(folder) || '.'})`), null;
+    try {
+      if (!new X509Certificate(pem).ca) return problems.push(`${at} is a certificate but not a CA's`), null;
+    } catch {
+      return problems.push(`${at} is not a PEM certificate`), null;
+    }
+    return pem;
+  });
+  return read.includes(null) ? null : (read as string[]);
 }
 
 const isFolder = (path: string) => existsSync(path) && statSync(path).isDirectory();

@@ -1,6 +1,7 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import cookieParser from 'cookie-parser';
 import { htmlPageHeaders } from '../http/page-headers';
+import { CertificatesController } from './certificates.controller';
 import { CockpitController } from './cockpit.controller';
 import { COCKPIT_STYLE } from './cockpit-pages';
 import { OAuthModule } from '../oauth/oauth.module';
@@ -15,7 +16,7 @@ import { ScenarioService } from './scenario.service';
 
 @Module({
   imports: [DatabaseModule, ClockModule, OAuthModule, ScaModule, ConsentModule, PaymentInitiationModule],
-  controllers: [SandboxControlController, CockpitController],
+  controllers: [SandboxControlController, CockpitController, CertificatesController],
   providers: [SandboxControlService, ScenarioService],
 })
 export class SandboxControlModule implements NestModule {

@@ -1,0 +1,114 @@
+import { X509Certificate as NodeCertificate } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { X509Certificate } from '@peculiar/x509';
+import { ClockService } from '../clock/clock.service';
+import { addDays } from '../common/dates';
+import { DomainError } from '../common/error-catalogue';
+import { Store } from '../database/store';
+import type { Owner } from '../oauth/owner';
+import { BankProfile } from '../profile/bank-profile';
+import { CertificateRequest, createAuthority, issueCertificate, issueServerCertificate, KeyedCertificate, newSerial } from './certificate-issuer';
+import { Psd2Role, rolesOf } from './psd2-statement';
+import { CertificateAuthority, TppCertificate } from './tpp-certificate.entity';
+
+/** A certificate a request came with, once it passed the checks: whose it is and what it may do. */
+export interface CheckedCertificate {
+  serialNumber: string;
+  certificate: NodeCertificate;
+  roles: Psd2Role[];
+  /** The client the sandbox issued it to; undefined for one of a trusted CA. */
+  ownerId?: string | null;
+}
+
+const refused = (messageId: 'XS2A046E' | 'XS2A047E' | 'XS2A048E' | 'XS2A049E', description: string) => new DomainError({ messageId, description });
+
+/**
+ * The sandbox CA, the certificates it issues to TPPs, and the checks every certificate a request
+ * comes with passes (docs/tpp-identity.md): issued by the sandbox CA or one the profile trusts,
+ * valid on the sandbox's today, not revoked.
+ */
+@Injectable()
+export class CertificatesService {
+  /** The CA never changes once made: read once. */
+  private authorityMemo: Promise<KeyedCertificate> | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: ClockService,
+    private readonly profile: BankProfile,
+  ) {}
+
+  /** The sandbox CA: made by the first instance that needs it, and whichever instance wins the race, all read the same row. */
+  authority(): Promise<KeyedCertificate> {
+    this.authorityMemo ??= (async () => {
+      const stored = await this.store.findByKey(CertificateAuthority, 1);
+      if (stored) return stored;
+      const made = await createAuthority();
+      await this.store.write(() => this.store.insertIfAbsent(CertificateAuthority, { id: 1, ...made }));
+      return (await this.store.findByKey(CertificateAuthority, 1))!;
+    })().catch((error: unknown) => {
+      this.authorityMemo = undefined;
+      throw error;
+    });
+    return this.authorityMemo;
+  }
+
+  /** Issues a certificate valid from the sandbox's today for `validDays`, stored as the owner's. */
+  async issue(request: Omit<CertificateRequest, 'notBefore' | 'notAfter'> & { validDays: number }, owner: Owner): Promise<TppCertificate & KeyedCertificate> {
+    const today = this.clock.today();
+    const terms = { ...request, notBefore: today, notAfter: addDays(today, request.validDays) };
+    const serialNumber = newSerial();
+    const issued = await issueCertificate(await this.authority(), serialNumber, terms);
+    const row: TppCertificate = {
+      serialNumber,
+      type: request.type,
+      organisationName: request.organisationName,
+      organisationIdentifier: request.organisationIdentifier,
+      roles: request.roles,
+      notBefore: terms.notBefore,
+      notAfter: terms.notAfter,
+      revoked: false,
+      ownerId: owner ?? null,
+    };
+    await this.store.write(() => this.store.insert(TppCertificate, row));
+    return { ...row, ...issued };
+  }
+
+  /** Revokes a certificate the sandbox issued (the owner's, in AUTH_MODE=strict); 404 when there is none. */
+  async revoke(serialNumber: string, owner: Owner): Promise<TppCertificate> {
+    const found = await this.store.findByKey(TppCertificate, serialNumber.toLowerCase().replace(/^0+/, ''));
+    if (!found || (owner !== undefined && found.ownerId !== owner)) throw new DomainError({ messageId: 'XS2A051E', description: `certificate ${serialNumber} unknown` });
+    await this.store.write(() => this.store.change(TppCertificate).update({ serialNumber: found.serialNumber }, { revoked: true }));
+    return { ...found, revoked: true };
+  }
+
+  /** The HTTPS listener's certificate (tpp.qwac: mtls), valid for a year of the sandbox clock. */
+  async serverCertificate(hosts: string[]): Promise<KeyedCertificate> {
+    const today = this.clock.today();
+    return issueServerCertificate(await this.authority(), hosts, addDays(today, -1), addDays(today, 365));
+  }
+
+  /**
+   * A certificate a request came with, in DER: its issuer among the CAs the bank trusts, its
+   * validity on the sandbox's today, its revocation. The first failure is refused (401, the
+   * Berlin Group code of the check).
+   */
+  async check(der: Buffer): Promise<CheckedCertificate> {
+    let certificate: NodeCertificate;
+    try {
+      certificate = new NodeCertificate(der);
+    } catch {
+      throw refused('XS2A047E', 'the certificate cannot be read as X.509 (base64 DER, or PEM)');
+    }
+    const authorities = [(await this.authority()).certificate, ...this.profile.trustedCAs].map((pem) => new NodeCertificate(pem));
+    const issuer = authorities.find((authority) => certificate.checkIssued(authority) && certificate.verify(authority.publicKey));
+    if (!issuer) throw refused('XS2A047E', `the certificate ${certificate.serialNumber} is issued neither by the sandbox CA nor by a CA the profile trusts`);
+    const today = this.clock.today();
+    const [from, until] = [certificate.validFrom, certificate.validTo].map((date) => new Date(date).toISOString().slice(0, 10));
+    if (today < from || today >= until) throw refused('XS2A048E', `the certificate ${certificate.serialNumber} is valid from ${from} until ${until}, and today is ${today}`);
+    const serialNumber = certificate.serialNumber.toLowerCase().replace(/^0+/, '');
+    const issued = await this.store.findByKey(TppCertificate, serialNumber);
+    if (issued?.revoked) throw refused('XS2A049E', `the certificate ${certificate.serialNumber} is revoked`);
+    return { serialNumber, certificate, roles: rolesOf(new X509Certificate(der)), ownerId: issued?.ownerId };
+  }
+}

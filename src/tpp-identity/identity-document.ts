@@ -1,0 +1,35 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import type { BankProfile } from '../profile/bank-profile';
+
+type Operation = { parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: object }[]; responses?: Record<string, { description?: string }> };
+
+const REFUSALS = 'where the profile asks for certificates (docs/tpp-identity.md): SIGNATURE_MISSING, SIGNATURE_INVALID, CERTIFICATE_MISSING, CERTIFICATE_INVALID, CERTIFICATE_EXPIRED, CERTIFICATE_REVOKE, ROLE_INVALID';
+
+/**
+ * The served document says what the profile's tpp keys ask of every /v1 request: the signature
+ * headers (required, or checked when sent), the QWAC header a proxy forwards, and the 401 codes of
+ * their refusals. A profile that asks for nothing gets the document unchanged.
+ */
+export function documentIdentity(document: OpenAPIObject, profile: BankProfile): void {
+  const { signatures, qwac, qwacHeader } = profile.tpp;
+  if (signatures === 'off' && qwac === 'off') return;
+  const required = signatures === 'required';
+  const headers = [
+    ...(signatures === 'off'
+      ? []
+      : [
+          { name: 'Digest', description: 'SHA-256=<base64> or SHA-512=<base64> of the exact body (of nothing, for a request without one)' },
+          { name: 'Signature', description: 'keyId="SN=<serial hex>,CA=<issuer>",algorithm="rsa-sha256",headers="digest x-request-id [psu-id] [psu-corporate-id] [tpp-redirect-uri] …",signature="<base64>"' },
+          { name: 'TPP-Signature-Certificate', description: 'the QSealC that signs, base64 DER (PEM accepted), with the PSD2 role of the service' },
+        ].map((header) => ({ ...header, in: 'header', required, schema: { type: 'string' }, description: `${required ? '' : 'checked when sent: '}${header.description}` }))),
+    ...(qwac === 'header' ? [{ name: qwacHeader, in: 'header', required: true, schema: { type: 'string' }, description: 'the QWAC as a TLS-terminating proxy forwards it: URL-encoded PEM' }] : []),
+  ];
+  for (const [path, operations] of Object.entries(document.paths)) {
+    if (!path.startsWith('/v1/')) continue;
+    for (const operation of Object.values(operations) as Operation[]) {
+      operation.parameters = [...(operation.parameters ?? []), ...headers];
+      const unauthorised = operation.responses?.['401'];
+      if (unauthorised && !unauthorised.description?.includes(REFUSALS)) unauthorised.description = `${unauthorised.description ?? ''}; ${REFUSALS}`;
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import { AsnArray, AsnConvert, AsnProp, AsnPropTypes, AsnType, AsnTypeTypes } from '@peculiar/asn1-schema';
+import { id_pe_qcStatements, QCStatement, QCStatements } from '@peculiar/asn1-x509-qualified';
+import { Extension, X509Certificate } from '@peculiar/x509';
+
+/** The PSD2 roles of ETSI TS 119 495 by their names, with their object identifiers. */
+export const PSD2_ROLES = { PSP_AS: '0.4.0.19495.1.1', PSP_PI: '0.4.0.19495.1.2', PSP_AI: '0.4.0.19495.1.3', PSP_IC: '0.4.0.19495.1.4' } as const;
+export type Psd2Role = keyof typeof PSD2_ROLES;
+
+/** ETSI TS 119 495's PSD2 QCStatement (0.4.0.19495.2), and ETSI EN 319 412-5's statements a qualified certificate carries beside it. */
+const ID_PSD2_STATEMENT = '0.4.0.19495.2';
+const ID_QC_COMPLIANCE = '0.4.0.1862.1.1';
+const ID_QC_TYPE = '0.4.0.1862.1.6';
+const QC_TYPES = { QSEAL: '0.4.0.1862.1.6.2', QWAC: '0.4.0.1862.1.6.3' } as const;
+
+/** RoleOfPSP ::= SEQUENCE { roleOfPspOid RoleOfPspOid, roleOfPspName RoleOfPspName } */
+@AsnType({ type: AsnTypeTypes.Sequence })
+class RoleOfPsp {
+  @AsnProp({ type: AsnPropTypes.ObjectIdentifier })
+  roleOfPspOid = '';
+
+  @AsnProp({ type: AsnPropTypes.Utf8String })
+  roleOfPspName = '';
+}
+
+@AsnType({ type: AsnTypeTypes.Sequence, itemType: RoleOfPsp })
+class RolesOfPsp extends AsnArray<RoleOfPsp> {}
+
+/** PSD2QcType ::= SEQUENCE { rolesOfPSP RolesOfPSP, nCAName NCAName, nCAId NCAId } */
+@AsnType({ type: AsnTypeTypes.Sequence })
+class Psd2QcType {
+  @AsnProp({ type: RolesOfPsp })
+  rolesOfPsp = new RolesOfPsp();
+
+  @AsnProp({ type: AsnPropTypes.Utf8String })
+  nCAName = '';
+
+  @AsnProp({ type: AsnPropTypes.Utf8String })
+  nCAId = '';
+}
+
+/** QcType ::= SEQUENCE OF OBJECT IDENTIFIER */
+@AsnType({ type: AsnTypeTypes.Sequence, itemType: AsnPropTypes.ObjectIdentifier })
+class QcType extends AsnArray<string> {}
+
+/** A QCStatement; without info the optional field is left out (the class defaults it to an empty buffer, which cannot be encoded). */
+function statement(statementId: string, info?: ArrayBuffer): QCStatement {
+  const made: Partial<QCStatement> = Object.assign(new QCStatement(), { statementId });
+  if (info) made.statementInfo = info;
+  else delete made.statementInfo;
+  return made as QCStatement;
+}
+
+/** The qcStatements extension of a sandbox certificate: qualified, of its type, and the PSD2 statement with its roles and competent authority. */
+export function qcStatementsExtension(type: keyof typeof QC_TYPES, roles: Psd2Role[], authority: { name: string; id: string }): Extension {
+  const psd2 = Object.assign(new Psd2QcType(), {
+    rolesOfPsp: new RolesOfPsp(roles.map((role) => Object.assign(new RoleOfPsp(), { roleOfPspOid: PSD2_ROLES[role], roleOfPspName: role }))),
+    nCAName: authority.name,
+    nCAId: authority.id,
+  });
+  const statements = new QCStatements([
+    statement(ID_QC_COMPLIANCE),
+    statement(ID_QC_TYPE, AsnConvert.serialize(new QcType([QC_TYPES[type]]))),
+    statement(ID_PSD2_STATEMENT, AsnConvert.serialize(psd2)),
+  ]);
+  return new Extension(id_pe_qcStatements, false, AsnConvert.serialize(statements));
+}
+
+/** The PSD2 roles a certificate's PSD2 statement grants, by their object identifiers; none when it has no such statement or it cannot be read. */
+export function rolesOf(certificate: X509Certificate): Psd2Role[] {
+  const extension = certificate.getExtension(id_pe_qcStatements);
+  if (!extension) return [];
+  try {
+    const psd2 = AsnConvert.parse(extension.value, QCStatements).find(({ statementId }) => statementId === ID_PSD2_STATEMENT);
+    if (!psd2) return [];
+    const granted = AsnConvert.parse(psd2.statementInfo, Psd2QcType).rolesOfPsp.map(({ roleOfPspOid }) => roleOfPspOid);
+    return (Object.keys(PSD2_ROLES) as Psd2Role[]).filter((role) => granted.includes(PSD2_ROLES[role]));
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,280 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import type { App } from 'supertest/types';
+import { MutualTlsListener } from '../src/tpp-identity/mutual-tls-listener';
+import { GEORG, MARIANNE, sepaPayment, VALID_CONSENT } from './support/fixtures';
+import { CREATED, PROFILE } from './support/profile';
+import { issueToken, tppError, tppHeaders, useSandbox } from './support/sandbox';
+
+jest.setTimeout(60_000);
+
+const folder = mkdtempSync(join(tmpdir(), 'psd2-identity-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** A profile folder extending the run's profile with these tpp keys. */
+function profileWith(name: string, tpp: string): string {
+  const path = join(folder, name);
+  execFileSync('mkdir', ['-p', path]);
+  writeFileSync(join(path, 'profile.yaml'), `extends: ${PROFILE}\ntpp:\n${tpp}`);
+  return path;
+}
+
+interface Issued {
+  serialNumber: string;
+  certificate: string;
+  privateKey: string;
+  keyFile: string;
+}
+
+async function issue(http: App, body: object, token?: string): Promise<Issued> {
+  const call = request(http).post('/sandbox/certificates');
+  const response = await (token ? call.set('Authorization', `Bearer ${token}`) : call).send(body).expect(201);
+  const keyFile = join(folder, `${response.body.serialNumber}.key`);
+  writeFileSync(keyFile, response.body.privateKey);
+  return { ...response.body, keyFile };
+}
+
+/** A certificate of a CA that is not the sandbox's, made by openssl. */
+function foreignCertificate(): Issued {
+  const keyFile = join(folder, 'foreign.key');
+  const certificate = execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-subj', '/CN=Another CA/O=Elsewhere', '-days', '3650'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+  return { serialNumber: 'foreign', certificate, privateKey: '', keyFile };
+}
+
+const base64Der = (pem: string) => pem.replace(/-----(BEGIN|END) CERTIFICATE-----|\s/g, '');
+
+interface Signing {
+  /** The headers the signature covers, in order; default digest and x-request-id (and psu-id, tpp-redirect-uri when sent). */
+  covered?: string[];
+  /** Changes after signing, to break one thing at a time. */
+  keyId?: string;
+  digest?: string | null;
+  certificate?: string | null;
+  signatureOf?: (signingString: string) => string;
+}
+
+/** The headers of a request signed with `signer`'s key by openssl: Digest, Signature, TPP-Signature-Certificate. */
+function signedHeaders(signer: Issued, body: string, headers: Record<string, string>, signing: Signing = {}): Record<string, string> {
+  const digest = `SHA-256=${createHash('sha256').update(body).digest('base64')}`;
+  const all: Record<string, string> = { ...headers, Digest: digest };
+  const lower = Object.fromEntries(Object.entries(all).map(([name, value]) => [name.toLowerCase(), value]));
+  const covered = signing.covered ?? ['digest', 'x-request-id', ...['psu-id', 'tpp-redirect-uri'].filter((name) => name in lower)];
+  const signingString = covered.map((name) => `${name}: ${lower[name]}`).join('\n');
+  const signature = signing.signatureOf?.(signingString) ?? execFileSync('openssl', ['dgst', '-sha256', '-sign', signer.keyFile], { input: signingString }).toString('base64');
+  const keyId = signing.keyId ?? `SN=${signer.serialNumber.toUpperCase()},CA=CN=PSD2 Sandbox Test CA,O=PSD2 Sandbox`;
+  const result: Record<string, string> = {
+    ...all,
+    Signature: `keyId="${keyId}",algorithm="rsa-sha256",headers="${covered.join(' ')}",signature="${signature}"`,
+    'TPP-Signature-Certificate': base64Der(signer.certificate),
+  };
+  if (signing.digest === null) delete result.Digest;
+  else if (signing.digest !== undefined) result.Digest = signing.digest;
+  if (signing.certificate === null) delete result['TPP-Signature-Certificate'];
+  else if (signing.certificate !== undefined) result['TPP-Signature-Certificate'] = signing.certificate;
+  return result;
+}
+
+const refusal = (code: string, id: string, description: string, path: string | null = null) => tppError(code, `{sensitive} ${id}: ${description}`, path);
+
+describe('signed requests (tpp.signatures: required)', () => {
+  const sandbox = useSandbox({ PROFILE: profileWith('required', '  signatures: required\n'), SCA_MODE: 'redirect' });
+  let both: Issued;
+  let aisOnly: Issued;
+  let pisOnly: Issued;
+  beforeAll(async () => {
+    both = await issue(sandbox.http, { type: 'QSEAL', organisationName: 'Both Roles TPP', roles: ['PSP_AI', 'PSP_PI'], organisationIdentifier: 'PSDAT-FMA-12345' });
+    aisOnly = await issue(sandbox.http, { type: 'QSEAL', organisationName: 'AIS TPP', roles: ['PSP_AI'] });
+    pisOnly = await issue(sandbox.http, { type: 'QSEAL', organisationName: 'PIS TPP', roles: ['PSP_PI'], validDays: 30 });
+  });
+
+  /** A request of `method` to `path`, signed by `signer` (as changed by `signing`). */
+  const send = (method: 'get' | 'post' | 'put' | 'delete', path: string, signer: Issued, body?: object, extra: Record<string, string> = {}, signing: Signing = {}) => {
+    const text = body === undefined ? '' : JSON.stringify(body);
+    const headers = signedHeaders(signer, text, tppHeaders(extra), signing);
+    const call = request(sandbox.http)[method](path).set(headers);
+    return body === undefined ? call : call.set('Content-Type', 'application/json').send(text);
+  };
+
+  it('issues a QSealC: the sandbox CA signs it, with the organisation and the PSD2 roles inside, valid from the sandbox today', async () => {
+    const ca = (await request(sandbox.http).get('/sandbox/certificates/ca').expect(200)).body.certificate;
+    const caFile = join(folder, 'ca.pem');
+    const certificateFile = join(folder, 'both.pem');
+    writeFileSync(caFile, ca);
+    writeFileSync(certificateFile, both.certificate);
+    expect(execFileSync('openssl', ['verify', '-CAfile', caFile, certificateFile]).toString()).toBe(`${certificateFile}: OK\n`);
+    const text = execFileSync('openssl', ['x509', '-in', certificateFile, '-noout', '-subject', '-startdate', '-enddate', '-serial']).toString();
+    expect(text).toContain('CN = Both Roles TPP, O = Both Roles TPP, organizationIdentifier = PSDAT-FMA-12345');
+    expect(text).toContain('notBefore=Mar 15 00:00:00 2026 GMT');
+    expect(text).toContain('notAfter=Mar 15 00:00:00 2027 GMT');
+    expect(text).toContain(`serial=${both.serialNumber.toUpperCase()}`);
+    expect(execFileSync('openssl', ['pkey', '-in', both.keyFile, '-noout', '-text']).toString()).toContain('Private-Key: (2048 bit');
+    // The PSD2 statement: roles by object identifier and name (ETSI TS 119 495), in the qcStatements.
+    const der = execFileSync('openssl', ['x509', '-in', certificateFile, '-outform', 'DER']);
+    const lines = execFileSync('openssl', ['asn1parse', '-inform', 'DER'], { input: der }).toString().split('\n');
+    const value = lines.slice(lines.findIndex((line) => line.includes(':qcStatements'))).find((line) => line.includes('OCTET STRING'))!;
+    const dump = execFileSync('openssl', ['asn1parse', '-inform', 'DER', '-strparse', value.split(':')[0].trim()], { input: der }).toString();
+    expect(dump).toContain('0.4.0.19495.2');
+    expect(dump).toContain('0.4.0.19495.1.3');
+    expect(dump).toContain('0.4.0.19495.1.2');
+    expect(dump).toContain(':PSP_AI');
+  });
+
+  it('accepts a correctly signed GET, POST, PUT and DELETE, and the history names the certificate', async () => {
+    await send('get', '/v1/accounts?withBalance=true', both, undefined, { 'Consent-ID': VALID_CONSENT }).expect(200);
+    const consent = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
+    const created = await send('post', '/v1/consents', both, consent, { 'PSU-ID': 'georg.mustermann', 'TPP-Redirect-URI': 'https://tpp.example/back' }).expect(CREATED);
+    const { consentId } = created.body;
+    const payment = await send('post', '/v1/payments/sepa-credit-transfers', both, sepaPayment('1.00', { creditorName: 'Goerg Mustermann' }), { 'PSU-IP-Address': '192.0.2.10', 'Client-VOP-Requested': 'true' }).expect(CREATED);
+    await send('put', `/v1/payments/sepa-credit-transfers/${payment.body.paymentId}/creditor-confirmation`, both).expect(200);
+    await send('delete', `/v1/consents/${consentId}`, both).expect(204);
+    const events = (await request(sandbox.http).get(`/sandbox/events?resourceId=${consentId}&kind=consent`).expect(200)).body.events as { event: string; certificate?: string }[];
+    expect(events.map(({ event, certificate }) => [event, certificate])).toEqual([
+      ['TERMINATE', both.serialNumber],
+      ['CREATED', both.serialNumber],
+    ]);
+  });
+
+  it('a request without Signature: 401 SIGNATURE_MISSING', async () => {
+    const response = await request(sandbox.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': VALID_CONSENT })).expect(401);
+    expect(response.body).toEqualBody(refusal('SIGNATURE_MISSING', 'XS2A043E', 'every request to this bank is signed (Signature, Digest, TPP-Signature-Certificate)', 'Signature'));
+  });
+
+  it.each<[string, Signing, object]>([
+    ['no certificate', { certificate: null }, refusal('CERTIFICATE_MISSING', 'XS2A046E', 'a signed request carries its certificate in TPP-Signature-Certificate', 'TPP-Signature-Certificate')],
+    ['a certificate that is not one', { certificate: 'bm90IGEgY2VydGlmaWNhdGU=' }, refusal('CERTIFICATE_INVALID', 'XS2A047E', 'the certificate cannot be read as X.509 (base64 DER, or PEM)')],
+    ['no Digest', { digest: null }, refusal('SIGNATURE_INVALID', 'XS2A045E', 'Digest must be SHA-256=<base64> or SHA-512=<base64> of the exact body (of nothing, when there is none)', 'Digest')],
+    ['a Digest of another body', { digest: `SHA-256=${createHash('sha256').update('{}').digest('base64')}` }, refusal('SIGNATURE_INVALID', 'XS2A045E', 'Digest must be SHA-256=<base64> or SHA-512=<base64> of the exact body (of nothing, when there is none)', 'Digest')],
+    ['a signature that leaves out x-request-id', { covered: ['digest', 'psu-id'] }, refusal('SIGNATURE_INVALID', 'XS2A044E', 'the signature must cover x-request-id', 'Signature')],
+    ['a signature that leaves out the PSU-ID sent', { covered: ['digest', 'x-request-id'] }, refusal('SIGNATURE_INVALID', 'XS2A044E', 'the signature must cover psu-id', 'Signature')],
+    ['a keyId of another certificate', { keyId: 'SN=1234,CA=CN=PSD2 Sandbox Test CA' }, refusal('SIGNATURE_INVALID', 'XS2A044E', 'keyId SN=1234,CA=CN=PSD2 Sandbox Test CA does not name the certificate sent (SN=@)', 'Signature')],
+    ['a signature of another string', { signatureOf: (text) => execFileSync('openssl', ['dgst', '-sha256', '-sign', join(folder, 'sign.key')], { input: `${text}x` }).toString('base64') }, refusal('SIGNATURE_INVALID', 'XS2A044E', 'the signature does not verify with the certificate over the covered headers', 'Signature')],
+  ])('%s: 401 and nothing stored', async (_, signing, body) => {
+    writeFileSync(join(folder, 'sign.key'), both.privateKey);
+    const consents = await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM consents');
+    const consent = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
+    const response = await send('post', '/v1/consents', both, consent, { 'PSU-ID': 'georg.mustermann' }, signing).expect(401);
+    expect(response.body).toEqualBody(JSON.parse(JSON.stringify(body).replace('SN=@', `SN=${both.serialNumber}`)));
+    expect(await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM consents')).toEqual(consents);
+  });
+
+  it("a certificate of another CA: 401 CERTIFICATE_INVALID", async () => {
+    const foreign = foreignCertificate();
+    const response = await send('get', '/v1/accounts', foreign, undefined, { 'Consent-ID': VALID_CONSENT }).expect(401);
+    const serial = execFileSync('openssl', ['x509', '-noout', '-serial'], { input: foreign.certificate }).toString().trim().replace('serial=', '');
+    expect(response.body).toEqualBody(refusal('CERTIFICATE_INVALID', 'XS2A047E', `the certificate ${serial} is issued neither by the sandbox CA nor by a CA the profile trusts`));
+  });
+
+  it('a role missing: account information without PSP_AI, a payment without PSP_PI: 401 ROLE_INVALID', async () => {
+    const ais = await send('get', '/v1/accounts', pisOnly, undefined, { 'Consent-ID': VALID_CONSENT }).expect(401);
+    expect(ais.body).toEqualBody(refusal('ROLE_INVALID', 'XS2A050E', `the certificate ${pisOnly.serialNumber} grants PSP_PI, not PSP_AI`));
+    const pis = await send('post', '/v1/payments/sepa-credit-transfers', aisOnly, sepaPayment('1.00'), { 'PSU-IP-Address': '192.0.2.10' }).expect(401);
+    expect(pis.body).toEqualBody(refusal('ROLE_INVALID', 'XS2A050E', `the certificate ${aisOnly.serialNumber} grants PSP_AI, not PSP_PI`));
+    await send('post', '/v1/payee-verifications', aisOnly, { partyAccount: { iban: GEORG }, party: { name: 'Georg Mustermann' } }).expect(401);
+    await send('post', '/v1/payee-verifications', pisOnly, { partyAccount: { iban: GEORG }, party: { name: 'Georg Mustermann' } }).expect(200);
+  });
+
+  it('expiry follows the sandbox clock: valid on its last day, expired the day after, valid again when the clock goes back', async () => {
+    const path = '/v1/payments/sepa-credit-transfers';
+    await request(sandbox.http).put('/sandbox/clock').send({ today: '2026-04-13' }).expect(200);
+    await send('post', path, pisOnly, sepaPayment('1.00', { debtorAccount: { iban: MARIANNE } }), { 'PSU-IP-Address': '192.0.2.10' }).expect(CREATED);
+    await request(sandbox.http).put('/sandbox/clock').send({ today: '2026-04-14' }).expect(200);
+    const expired = await send('post', path, pisOnly, sepaPayment('1.00'), { 'PSU-IP-Address': '192.0.2.10' }).expect(401);
+    expect(expired.body).toEqualBody(refusal('CERTIFICATE_EXPIRED', 'XS2A048E', `the certificate ${pisOnly.serialNumber.toUpperCase()} is valid from 2026-03-15 until 2026-04-14, and today is 2026-04-14`));
+    await request(sandbox.http).put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
+    await send('post', path, pisOnly, sepaPayment('1.00'), { 'PSU-IP-Address': '192.0.2.10' }).expect(CREATED);
+  });
+
+  it('a revoked certificate: 401 CERTIFICATE_REVOKE; an unknown serial is 404', async () => {
+    const revoked = await issue(sandbox.http, { type: 'QSEAL', organisationName: 'Revoked TPP', roles: ['PSP_AI'] });
+    await send('get', '/v1/accounts', revoked, undefined, { 'Consent-ID': VALID_CONSENT }).expect(200);
+    expect((await request(sandbox.http).post(`/sandbox/certificates/00${revoked.serialNumber.toUpperCase()}/revocation`).expect(200)).body).toEqual({ serialNumber: revoked.serialNumber, revoked: true });
+    const response = await send('get', '/v1/accounts', revoked, undefined, { 'Consent-ID': VALID_CONSENT }).expect(401);
+    expect(response.body).toEqualBody(refusal('CERTIFICATE_REVOKE', 'XS2A049E', `the certificate ${revoked.serialNumber.toUpperCase()} is revoked`));
+    expect((await request(sandbox.http).post('/sandbox/certificates/abcdef/revocation').expect(404)).body).toEqualBody(refusal('RESOURCE_UNKNOWN', 'XS2A051E', 'certificate abcdef unknown'));
+  });
+
+  it('refuses a malformed issuance with 400: no roles, an unknown role, a bad organisationIdentifier', async () => {
+    for (const body of [
+      { type: 'QSEAL', organisationName: 'X', roles: [] },
+      { type: 'QSEAL', organisationName: 'X', roles: ['PSP_XX'] },
+      { type: 'QSEAL', organisationName: 'X', roles: ['PSP_AI'], organisationIdentifier: 'FMA-12345' },
+      { type: 'QSEAL', organisationName: 'X', roles: ['PSP_AI'], validDays: 0 },
+    ]) {
+      expect((await request(sandbox.http).post('/sandbox/certificates').send(body).expect(400)).body.tppMessages[0].code).toBe('FORMAT_ERROR');
+    }
+  });
+});
+
+describe('tpp.signatures: optional, tpp.qwac: header', () => {
+  const sandbox = useSandbox({ PROFILE: profileWith('optional', '  signatures: optional\n  qwac: header\n') });
+  let qwac: Issued;
+  beforeAll(async () => {
+    qwac = await issue(sandbox.http, { type: 'QWAC', organisationName: 'Proxied TPP', roles: ['PSP_AI', 'PSP_PI'] });
+  });
+  const withQwac = (extra: Record<string, string> = {}) => tppHeaders({ 'Consent-ID': VALID_CONSENT, 'X-SSL-Client-Cert': encodeURIComponent(qwac.certificate), ...extra });
+
+  it('an unsigned request with its QWAC is served; a signed one is checked', async () => {
+    await request(sandbox.http).get('/v1/accounts').set(withQwac()).expect(200);
+    const response = await request(sandbox.http).get('/v1/accounts').set(withQwac({ Signature: 'keyId="x"' })).expect(401);
+    expect(response.body.tppMessages[0].code).toBe('CERTIFICATE_MISSING');
+  });
+
+  it('a request without its QWAC: 401 CERTIFICATE_MISSING; a header that is no certificate: CERTIFICATE_INVALID', async () => {
+    const missing = await request(sandbox.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': VALID_CONSENT })).expect(401);
+    expect(missing.body).toEqualBody(refusal('CERTIFICATE_MISSING', 'XS2A046E', 'no QWAC in X-SSL-Client-Cert'));
+    const broken = await request(sandbox.http).get('/v1/accounts').set(withQwac({ 'X-SSL-Client-Cert': '%E0%A4%A' })).expect(401);
+    expect(broken.body).toEqualBody(refusal('CERTIFICATE_INVALID', 'XS2A047E', 'X-SSL-Client-Cert is not a URL-encoded PEM certificate', 'X-SSL-Client-Cert'));
+  });
+
+  it('the served document names the headers', async () => {
+    const document = (await request(sandbox.http).get('/docs-json').expect(200)).body;
+    const parameters = (document.paths['/v1/accounts'].get.parameters as { name: string; required: boolean }[]).filter(({ name }) => ['Digest', 'Signature', 'TPP-Signature-Certificate', 'X-SSL-Client-Cert'].includes(name));
+    expect(parameters.map(({ name, required }) => [name, required])).toEqual([
+      ['Digest', false],
+      ['Signature', false],
+      ['TPP-Signature-Certificate', false],
+      ['X-SSL-Client-Cert', true],
+    ]);
+  });
+});
+
+describe('tpp.qwac: mtls, AUTH_MODE=strict', () => {
+  const sandbox = useSandbox({ PROFILE: profileWith('mtls', '  qwac: mtls\n  signatures: optional\n'), TLS_PORT: '0', AUTH_MODE: 'strict' });
+
+  /** GET /v1/accounts over the HTTPS listener, with this client certificate (or none). */
+  const overTls = (token: string, client: { certificate: string; privateKey: string } | null, ca: string) =>
+    new Promise<{ status: number; body: { tppMessages?: { code: string }[]; accounts?: unknown } }>((resolve, reject) => {
+      const port = sandbox.app.get(MutualTlsListener).port;
+      const call = httpsRequest(
+        { host: '127.0.0.1', port, path: '/v1/accounts', ca, servername: 'localhost', ...(client ? { cert: client.certificate, key: client.privateKey } : {}), headers: { Authorization: `Bearer ${token}`, 'X-Request-ID': randomUUID(), 'Consent-ID': VALID_CONSENT } },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString()) }));
+        },
+      );
+      call.on('error', reject);
+      call.end();
+    });
+
+  it("serves a client with an issued QWAC; refuses one without, one of another CA, another client's, and plain HTTP", async () => {
+    const [first, second] = [await issueToken(sandbox.http), await issueToken(sandbox.http, 'sandbox-tpp-2', 'sandbox-secret-2')];
+    const ca = (await request(sandbox.http).get('/sandbox/certificates/ca').set('Authorization', `Bearer ${first}`).expect(200)).body.certificate;
+    const mine = await issue(sandbox.http, { type: 'QWAC', organisationName: 'mTLS TPP', roles: ['PSP_AI'] }, first);
+    expect(mine.serialNumber).toMatch(/^[0-9a-f]+$/);
+    const served = await overTls(first, mine, ca);
+    expect(served.status).toBe(200);
+    expect((served.body as { accounts: { iban: string }[] }).accounts.map(({ iban }) => iban)).toEqual([MARIANNE, GEORG]);
+    expect((await overTls(first, null, ca)).body.tppMessages?.[0].code).toBe('CERTIFICATE_MISSING');
+    const foreign = foreignCertificate();
+    expect((await overTls(first, { certificate: foreign.certificate, privateKey: execFileSync('cat', [foreign.keyFile]).toString() }, ca)).body.tppMessages?.[0].code).toBe('CERTIFICATE_INVALID');
+    expect((await overTls(second, mine, ca)).body.tppMessages?.[0].code).toBe('CERTIFICATE_INVALID');
+    const plain = await request(sandbox.http).get('/v1/accounts').set(tppHeaders({ Authorization: `Bearer ${first}`, 'Consent-ID': VALID_CONSENT })).expect(401);
+    expect(plain.body.tppMessages[0].code).toBe('CERTIFICATE_MISSING');
+  });
+});
