@@ -22,6 +22,7 @@ import { SandboxControlModule } from './sandbox-control/sandbox-control.module';
 import { ScaModule } from './sca/sca.module';
 import { VerificationOfPayeeModule } from './verification-of-payee/verification-of-payee.module';
 import { TppIdentityModule } from './tpp-identity/tpp-identity.module';
+import { MutualTlsListener } from './tpp-identity/mutual-tls-listener';
 
 @Module({})
 export class AppModule {
@@ -58,6 +59,7 @@ export class AppModule {
       ],
       providers: [
         GracefulStop,
+        MutualTlsListener,
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: BerlinGroupExceptionFilter },
         ...(profile.answers === 'berlin-group' ? [{ provide: APP_INTERCEPTOR, useClass: BerlinGroupAnswers }] : []),

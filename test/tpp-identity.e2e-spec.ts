@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import type { App } from 'supertest/types';
 import { MutualTlsListener } from '../src/tpp-identity/mutual-tls-listener';
 import { GEORG, MARIANNE, sepaPayment, VALID_CONSENT } from './support/fixtures';
 import { CREATED, PROFILE } from './support/profile';
+import { databaseSettings } from './support/engine';
 import { issueToken, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 jest.setTimeout(60_000);
@@ -196,6 +197,16 @@ describe('signed requests (tpp.signatures: required)', () => {
     const response = await send('get', '/v1/accounts', revoked, undefined, { 'Consent-ID': VALID_CONSENT }).expect(401);
     expect(response.body).toEqualBody(refusal('CERTIFICATE_REVOKE', 'XS2A049E', `the certificate ${revoked.serialNumber.toUpperCase()} is revoked`));
     expect((await request(sandbox.http).post('/sandbox/certificates/abcdef/revocation').expect(404)).body).toEqualBody(refusal('RESOURCE_UNKNOWN', 'XS2A051E', 'certificate abcdef unknown'));
+  });
+
+  it('npm run certificate issues from the same CA, for a CI: the server accepts what it signs', async () => {
+    const out = join(folder, 'cli');
+    const environment = { ...process.env, ...databaseSettings(sandbox.database), PROFILE: profileWith('required', '  signatures: required\n'), SANDBOX_DATE: '2026-03-15', LOG_LEVEL: 'silent' };
+    const printed = execFileSync('npx', ['ts-node', '--transpile-only', 'seeds/certificate.ts', '--roles', 'PSP_AI', '--name', 'CLI TPP', '--out', out], { env: environment }).toString();
+    expect(printed).toMatch(/^Issued QSEAL [0-9a-f]{32} to CLI TPP \(PSDXX-SBX-CLITPP\), roles PSP_AI, valid 2026-03-15 until 2027-03-15: /);
+    const cli: Issued = { serialNumber: printed.split(' ')[2], certificate: readFileSync(join(out, 'qseal.pem'), 'utf8'), privateKey: '', keyFile: join(out, 'qseal.key') };
+    expect(readFileSync(join(out, 'ca.pem'), 'utf8')).toBe((await request(sandbox.http).get('/sandbox/certificates/ca').expect(200)).body.certificate);
+    await send('get', '/v1/accounts', cli, undefined, { 'Consent-ID': VALID_CONSENT }).expect(200);
   });
 
   it('refuses a malformed issuance with 400: no roles, an unknown role, a bad organisationIdentifier', async () => {

@@ -2,7 +2,6 @@ import { Global, Module } from '@nestjs/common';
 import { ClockModule } from '../clock/clock.module';
 import { DatabaseModule } from '../database/database.module';
 import { CertificatesService } from './certificates.service';
-import { MutualTlsListener } from './mutual-tls-listener';
 import { TppIdentityGuard } from './tpp-identity.guard';
 
 /**
@@ -12,7 +11,7 @@ import { TppIdentityGuard } from './tpp-identity.guard';
 @Global()
 @Module({
   imports: [DatabaseModule, ClockModule],
-  providers: [CertificatesService, TppIdentityGuard, MutualTlsListener],
+  providers: [CertificatesService, TppIdentityGuard],
   exports: [CertificatesService, TppIdentityGuard],
 })
 export class TppIdentityModule {}
