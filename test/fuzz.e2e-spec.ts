@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Agent, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
@@ -59,7 +62,27 @@ const PAGES: Operation[] = ['consents', 'payments', 'payments/cancellation'].fla
   { method: 'GET', template: ['sca', ...page.split('/')], headers: {}, query: { [page === 'consents' ? 'consent_id' : 'payment_id']: '{id}' } },
   { method: 'POST', template: ['sca', ...page.split('/')], headers: {}, query: {}, form: { id: '{id}', psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve', _csrf: 'x.y' } },
 ]);
-const HEADER_NAMES = ['Authorization', 'X-Request-ID', 'Content-Type', 'Consent-ID', 'PSU-IP-Address', 'TPP-Redirect-URI', 'Client-VOP-Requested', 'Client-VOP-Request-ID', 'Client-Asynchronous-Process-Preferred'];
+const HEADER_NAMES = [
+  'Authorization',
+  'X-Request-ID',
+  'Content-Type',
+  'Consent-ID',
+  'PSU-IP-Address',
+  'TPP-Redirect-URI',
+  'Client-VOP-Requested',
+  'Client-VOP-Request-ID',
+  'Client-Asynchronous-Process-Preferred',
+  'Signature',
+  'Digest',
+  'TPP-Signature-Certificate',
+];
+
+/** The seed bank that checks a signature a request sends (tpp.signatures: optional), in a folder of its own. */
+function signingProfile(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'psd2-fuzz-'));
+  writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\ntpp:\n  signatures: optional\n');
+  return folder;
+}
 
 /** Every operation of the document, with what a well-behaved TPP would send. */
 function operations(sandbox: Sandbox): Operation[] {
@@ -115,6 +138,17 @@ async function digest(database: DataSource): Promise<string> {
 const headerValue = fc.oneof(
   fc.stringMatching(/^[\t\x20-\x7e]{0,60}$/),
   fc.constantFrom('', ' ', 'Bearer', 'Bearer ', 'Basic Og==', 'null', '00000000-0000-0000-0000-000000000000', UNKNOWN_CONSENT, VALID_CONSENT, '::1', '999.1.1.1', 'application/xml', 'text/plain; charset=utf-16'),
+  // Signatures and certificates half right (docs/tpp-identity.md).
+  fc.constantFrom(
+    'keyId="SN=1A,CA=CN=PSD2 Sandbox Test CA",algorithm="rsa-sha256",headers="digest x-request-id",signature="AAAA"',
+    'keyId="SN=1A",algorithm="hmac-sha256",headers="",signature=""',
+    'keyId="x",signature="%%%"',
+    'SHA-256=47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=',
+    'SHA-512=',
+    'MIIB',
+    '-----BEGIN CERTIFICATE-----MIIBIjANBgkq-----END CERTIFICATE-----',
+    'MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UE',
+  ),
   fc.uuid().map(String),
   fc.string({ minLength: 200, maxLength: 2000 }).map((value) => value.replace(/[^\x20-\x7e]/g, 'x')),
 );
@@ -279,7 +313,7 @@ function expectBerlinGroupError(status: number, text: string, oauth: boolean, be
 
 describe.each([
   ['SCA_MODE=auto, AUTH_MODE=open', { SCA_MODE: 'auto' }],
-  ['SCA_MODE=redirect, AUTH_MODE=strict', { SCA_MODE: 'redirect', AUTH_MODE: 'strict' }],
+  ['SCA_MODE=redirect, AUTH_MODE=strict, a signature checked when sent', { SCA_MODE: 'redirect', AUTH_MODE: 'strict', PROFILE: signingProfile() }],
   ['PROFILE=berlin-group, SCA_MODE=auto', { PROFILE: 'berlin-group', SCA_MODE: 'auto' }],
 ])(`fuzz (%s): ${RUNS} random and mutated requests to every endpoint`, (_, settings: Record<string, string>) => {
   const sandbox = useSandbox(settings);

@@ -138,6 +138,8 @@ describe('signed requests (tpp.signatures: required)', () => {
       ['TERMINATE', both.serialNumber],
       ['CREATED', both.serialNumber],
     ]);
+    // The cockpit's request log names it too.
+    expect((await request(sandbox.http).get('/cockpit/requests').expect(200)).text).toContain(`<td>${both.serialNumber}</td>`);
   });
 
   it('a request without Signature: 401 SIGNATURE_MISSING', async () => {

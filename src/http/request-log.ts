@@ -13,6 +13,8 @@ export interface AnsweredRequest {
   errorCode: string | null;
   requestId: string;
   ownerId: string | null;
+  /** The serial number of the certificate that passed the checks (docs/tpp-identity.md); null for none. */
+  certificate: string | null;
 }
 
 /** How many requests are kept: enough for "why did my call fail?", bounded whatever the load. */
@@ -36,6 +38,7 @@ export class RequestLog {
           errorCode: (response.locals.errorCode as string | undefined) ?? null,
           requestId: String(response.getHeader('X-Request-ID')),
           ownerId: (request as OwnedRequest).owner ?? null,
+          certificate: (response.locals.certificate as string | undefined) ?? null,
         });
         if (this.answered.length > KEPT) this.answered.pop();
       });

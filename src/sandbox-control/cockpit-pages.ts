@@ -55,8 +55,8 @@ export const section = (title: string, body: string, id?: string): string => `<s
 
 export function requestTable(requests: AnsweredRequest[]): string {
   return table(
-    ['time', 'method', 'path', 'status', 'error', 'X-Request-ID'],
-    requests.map((entry) => [entry.at, entry.method, entry.path, String(entry.status), { html: `<span class="error">${escape(entry.errorCode ?? '')}</span>` }, entry.requestId]),
+    ['time', 'method', 'path', 'status', 'error', 'X-Request-ID', 'certificate'],
+    requests.map((entry) => [entry.at, entry.method, entry.path, String(entry.status), { html: `<span class="error">${escape(entry.errorCode ?? '')}</span>` }, entry.requestId, entry.certificate ?? '']),
     'no request answered yet',
   );
 }

@@ -1,5 +1,6 @@
 import { verify } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
+import type { Response } from 'express';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { DomainError } from '../common/error-catalogue';
 import { identifiedBy } from '../http/request-context';
@@ -37,9 +38,10 @@ export class TppIdentityGuard implements CanActivate {
     const { signatures, qwac } = this.profile.tpp;
     if (signatures === 'off' && qwac === 'off') return true;
     const request = context.switchToHttp().getRequest<RawBodyRequest>();
-    if (qwac !== 'off') this.accept(await this.certificates.check(this.qwacOf(request, qwac)), request);
+    const response = context.switchToHttp().getResponse<Response>();
+    if (qwac !== 'off') this.accept(await this.certificates.check(this.qwacOf(request, qwac)), request, response);
     if (signatures === 'required' || (signatures === 'optional' && request.header('Signature') !== undefined)) {
-      this.accept(await this.signer(request), request);
+      this.accept(await this.signer(request), request, response);
     }
     return true;
   }
@@ -88,7 +90,7 @@ export class TppIdentityGuard implements CanActivate {
   }
 
   /** The certificate grants the service's role and, in AUTH_MODE=strict, belongs to the token's client; what the request causes then names it. */
-  private accept(checked: CheckedCertificate, request: RawBodyRequest): void {
+  private accept(checked: CheckedCertificate, request: RawBodyRequest, response: Response): void {
     const role = roleFor(request.path);
     if (!checked.roles.includes(role)) {
       throw new DomainError({ messageId: 'XS2A050E', description: `the certificate ${checked.serialNumber} grants ${checked.roles.join(', ') || 'no PSD2 role'}, not ${role}` });
@@ -96,6 +98,8 @@ export class TppIdentityGuard implements CanActivate {
     if (request.owner !== undefined && checked.ownerId != null && checked.ownerId !== request.owner) {
       throw new DomainError({ messageId: 'XS2A047E', description: `the certificate ${checked.serialNumber} was issued to another client than the token's` });
     }
+    // The signature's certificate, when both, names the request in the history and the cockpit's request log.
     identifiedBy(checked.serialNumber);
+    response.locals.certificate = checked.serialNumber;
   }
 }
