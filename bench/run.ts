@@ -1,8 +1,8 @@
 import { ChildProcess, execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, createSign, randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { loadBulk } from '../seeds/bulk';
 import { loadProfile } from '../src/profile/load-profile';
@@ -184,6 +184,64 @@ const sepaInitiation: Scenario['request'] = {
   body: nextPayment,
 };
 
+/**
+ * BENCH_AGAINST=<git revision>: that revision's build, started beside this one on a fresh database
+ * file, so that the rounds measure both builds alike (docs/benchmark.md). It is built with this
+ * checkout's node_modules: a revision whose dependencies differ fails to build, saying which.
+ */
+async function againstBuild(revision: string | undefined, folder: string, servers: Server[], cleanUp: (() => Promise<void>)[]): Promise<{ label: string; server: Server } | undefined> {
+  if (!revision) return undefined;
+  const tree = join(folder, 'against');
+  execFileSync('git', ['worktree', 'add', '--detach', tree, revision], { stdio: 'ignore' });
+  cleanUp.push(async () => {
+    execFileSync('git', ['worktree', 'remove', '--force', tree], { stdio: 'ignore' });
+  });
+  symlinkSync(resolve('node_modules'), join(tree, 'node_modules'));
+  execFileSync('npx', ['nest', 'build'], { cwd: tree, stdio: 'inherit' });
+  const script = (JSON.parse(readFileSync(join(tree, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start:prod'];
+  const args = script.split(' ').slice(1).map((arg) => (arg.endsWith('.js') ? join(tree, arg) : arg));
+  const server = await start(args, { NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_PATH: join(folder, 'against.sqlite') }, '/health');
+  servers.push(server);
+  return { label: execFileSync('git', ['rev-parse', '--short', revision]).toString().trim(), server };
+}
+
+/**
+ * The seed bank with tpp.signatures: required (docs/tpp-identity.md), and a QSealC of its CA: the
+ * account list and a payment, each signed once (the signature covers the request's fixed
+ * X-Request-ID and Digest), so that the rows measure the server's checks, not the client's signing.
+ */
+async function signedScenarios(folder: string, servers: Server[]): Promise<Scenario[]> {
+  const profile = join(folder, 'signing-profile');
+  mkdirSync(profile);
+  writeFileSync(join(profile, 'profile.yaml'), 'extends: bank\ntpp:\n  signatures: required\n');
+  const server = await start(productionArgs, { NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_PATH: join(folder, 'signed.sqlite'), PROFILE: profile }, '/health');
+  servers.push(server);
+  const issued = await fetch(`${server.base}/sandbox/certificates`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ type: 'QSEAL', organisationName: 'Bench TPP', roles: ['PSP_AI', 'PSP_PI'] }),
+  });
+  const { serialNumber, certificate, privateKey } = (await issued.json()) as { serialNumber: string; certificate: string; privateKey: string };
+  const signed = (body: string, extra: Record<string, string>) => {
+    const unsigned = { ...headers(extra), Digest: `SHA-256=${createHash('sha256').update(body).digest('base64')}` };
+    const signature = createSign('sha256').update(`digest: ${unsigned.Digest}\nx-request-id: ${unsigned['X-Request-ID']}`).sign(privateKey, 'base64');
+    return {
+      ...unsigned,
+      'TPP-Signature-Certificate': certificate.replace(/-----(BEGIN|END) CERTIFICATE-----|\s/g, ''),
+      Signature: `keyId="SN=${serialNumber},CA=CN=PSD2 Sandbox Test CA,O=PSD2 Sandbox",algorithm="rsa-sha256",headers="digest x-request-id",signature="${signature}"`,
+    };
+  };
+  const payment = JSON.stringify(PAYMENT);
+  return [
+    { name: 'GET account list with balances, signed (tpp.signatures: required)', servers: [server], request: { ...accountList, headers: signed('', { 'Consent-ID': CONSENT }) } },
+    {
+      name: 'POST SEPA payment, signed (tpp.signatures: required)',
+      servers: [server],
+      request: { method: 'POST', path: sepaInitiation.path, headers: signed(payment, { 'Content-Type': 'application/json', 'PSU-IP-Address': '192.0.2.10' }), body: () => payment },
+    },
+  ];
+}
+
 /** Given BENCH_POSTGRES_URL, the small-database scenarios again on PostgreSQL: on one instance, and on two sharing its database. */
 async function postgresScenarios(administrator: string | undefined, servers: Server[], cleanUp: (() => Promise<void>)[]): Promise<Scenario[]> {
   if (!administrator) return [];
@@ -242,21 +300,30 @@ async function main(): Promise<void> {
     // Ten transactions a day go back from today: a month ago is one day well inside the history.
     const oneDay = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
 
-    // Each scenario on the large database runs right after its twin on the small one: the machine
-    // drifts within a round too, and the closer in time two measurements are, the less it moves their ratio.
+    const against = await againstBuild(process.env.BENCH_AGAINST, folder, servers, cleanUp);
+    const againstPayment = against && (await initiatePayment(against.server.base));
+    /** The scenario on the other build, right after this build's. */
+    const twin = (name: string, request: Scenario['request']): Scenario[] => (against ? [{ name: `${name}, ${against.label}`, servers: [against.server], request }] : []);
+
+    // Each scenario on the large database (or the other build) runs right after its twin on the small
+    // one: the machine drifts within a round too, and the closer in time two measurements are, the less it moves their ratio.
     const results = await measureInRounds({ name: 'baseline: minimal Nest app, static JSON', servers: [baseline], request: { method: 'GET', path: '/', headers: {} } }, [
       { name: 'GET account list with balances', servers: [sandbox], request: accountList },
+      ...twin('GET account list with balances', accountList),
       { name: 'GET transactions (both)', servers: [sandbox], request: transactionsBoth },
       { name: `GET transactions (both), ${onLarge}`, servers: [large], request: transactionsBoth },
       { name: 'GET payment status', servers: [sandbox], request: paymentStatus(paymentId) },
+      ...(againstPayment ? twin('GET payment status', paymentStatus(againstPayment)) : []),
       { name: `GET payment status, ${onLarge}`, servers: [large], request: paymentStatus(largePayment) },
       { name: 'POST SEPA payment', servers: [sandbox], request: sepaInitiation },
+      ...twin('POST SEPA payment', sepaInitiation),
       { name: `POST SEPA payment, ${onLarge}`, servers: [large], request: sepaInitiation },
       {
         name: `GET transactions (both, one day), account of ${load.transactions.toLocaleString('en')}`,
         servers: [large],
         request: { method: 'GET', path: `/v1/accounts/${bulk.iban}/transactions?bookingStatus=both&dateFrom=${oneDay}&dateTo=${oneDay}`, headers: headers({ 'Consent-ID': bulk.consentId }) },
       },
+      ...(await signedScenarios(folder, servers)),
       ...(await postgresScenarios(process.env.BENCH_POSTGRES_URL, servers, cleanUp)),
     ]);
 
@@ -289,6 +356,16 @@ async function main(): Promise<void> {
       console.log(`| ${row.name} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.ratioToBaseline} | ${row.cpuUsPerRequest} | ${row.non2xx} | ${row.errors} |`);
     }
     console.log(`\ncold start (process start to first 200 on /health, fresh database, median of 5): ${report.coldStartMs} ms; peak RSS: ${report.peakRssMb} MB`);
+    if (against) {
+      // The builds compared by the server's own CPU time a request, each round's ratio taken within the round.
+      const cpu = (name: string) => results.find((result) => result.name === name)!.cpuUsPerRequestPerRound;
+      console.log(`\nagainst ${against.label} (server CPU µs a request, medians of the rounds; the ratio is this build's to ${against.label}'s within each round):`);
+      console.log(`| scenario | this build | ${against.label} | ratio |\n|---|---|---|---|`);
+      for (const name of ['GET account list with balances', 'GET payment status', 'POST SEPA payment']) {
+        const [mine, theirs] = [cpu(name), cpu(`${name}, ${against.label}`)];
+        console.log(`| ${name} | ${median(mine)} | ${median(theirs)} | ${ratioInRounds(mine, theirs)} |`);
+      }
+    }
     const { scaling } = report;
     console.log(
       `scaling: bulk seed ${scaling.bulkSeedSeconds} s; cold start on it ${scaling.coldStartMs} ms; ` +

@@ -1,6 +1,5 @@
 import { X509Certificate as NodeCertificate } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { X509Certificate } from '@peculiar/x509';
 import { ClockService } from '../clock/clock.service';
 import { addDays } from '../common/dates';
 import { DomainError } from '../common/error-catalogue';
@@ -31,6 +30,8 @@ const refused = (messageId: 'XS2A046E' | 'XS2A047E' | 'XS2A048E' | 'XS2A049E', d
 export class CertificatesService {
   /** The CA never changes once made: read once. */
   private authorityMemo: Promise<KeyedCertificate> | undefined;
+  /** It and the profile's trusted CAs, parsed once: what every certificate is checked against. */
+  private authoritiesMemo: Promise<NodeCertificate[]> | undefined;
 
   constructor(
     private readonly store: Store,
@@ -100,8 +101,14 @@ export class CertificatesService {
     } catch {
       throw refused('XS2A047E', 'the certificate cannot be read as X.509 (base64 DER, or PEM)');
     }
-    const authorities = [(await this.authority()).certificate, ...this.profile.trustedCAs].map((pem) => new NodeCertificate(pem));
-    const issuer = authorities.find((authority) => certificate.checkIssued(authority) && certificate.verify(authority.publicKey));
+    this.authoritiesMemo ??= this.authority().then(
+      ({ certificate: own }) => [own, ...this.profile.trustedCAs].map((pem) => new NodeCertificate(pem)),
+      (error: unknown) => {
+        this.authoritiesMemo = undefined;
+        throw error;
+      },
+    );
+    const issuer = (await this.authoritiesMemo).find((authority) => certificate.checkIssued(authority) && certificate.verify(authority.publicKey));
     if (!issuer) throw refused('XS2A047E', `the certificate ${certificate.serialNumber} is issued neither by the sandbox CA nor by a CA the profile trusts`);
     const today = this.clock.today();
     const [from, until] = [certificate.validFrom, certificate.validTo].map((date) => new Date(date).toISOString().slice(0, 10));
@@ -109,6 +116,6 @@ export class CertificatesService {
     const serialNumber = certificate.serialNumber.toLowerCase().replace(/^0+/, '');
     const issued = await this.store.findByKey(TppCertificate, serialNumber);
     if (issued?.revoked) throw refused('XS2A049E', `the certificate ${certificate.serialNumber} is revoked`);
-    return { serialNumber, certificate, roles: rolesOf(new X509Certificate(der)), ownerId: issued?.ownerId };
+    return { serialNumber, certificate, roles: rolesOf(der), ownerId: issued?.ownerId };
   }
 }
