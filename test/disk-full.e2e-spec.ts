@@ -11,6 +11,9 @@ import { tppHeaders, useSandbox } from './support/sandbox';
  * committed answers 503; every write answered 2xx is committed (a second connection reads it);
  * once there is room again, writes commit again without a restart (docs/operations.md).
  */
+// It posts until the file is full, some hundreds of writes: more than the default 5 s on a loaded CI machine.
+jest.setTimeout(20_000);
+
 describe('a full disk', () => {
   const sandbox = useSandbox({ SCA_MODE: 'redirect' });
   const SEPA = '/v1/payments/sepa-credit-transfers';

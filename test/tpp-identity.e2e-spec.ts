@@ -217,6 +217,8 @@ describe('signed requests (tpp.signatures: required)', () => {
       { type: 'QSEAL', organisationName: 'X', roles: ['PSP_XX'] },
       { type: 'QSEAL', organisationName: 'X', roles: ['PSP_AI'], organisationIdentifier: 'FMA-12345' },
       { type: 'QSEAL', organisationName: 'X', roles: ['PSP_AI'], validDays: 0 },
+      { type: 'QSEAL', organisationName: '\ud800', roles: ['PSP_AI'] },
+      { type: 'QSEAL', organisationName: 'tab\there', roles: ['PSP_AI'] },
     ]) {
       expect((await request(sandbox.http).post('/sandbox/certificates').send(body).expect(400)).body.tppMessages[0].code).toBe('FORMAT_ERROR');
     }

@@ -71,6 +71,11 @@ describe('Verification of Payee (SCA_MODE=redirect)', () => {
       });
     });
 
+    it('an organisation ID sent as null is none: only the name is answered', async () => {
+      const body = { partyAccount: { iban: GEORG }, party: { name: 'Georg Mustermann', identification: { organisationId: null } } };
+      expect((await post('/v1/payee-verifications', body).expect(200)).body).toEqualBody({ partyNameMatch: 'MTCH', partyIdMatch: 'NOAP', additionalInformation: INFORMATION.MTCH });
+    });
+
     it('an organisation ID is compared too: the registered one, another one, and an account with none registered', async () => {
       expect((await post('/v1/payee-verifications', party(STADTWERKE, 'Stadtwerke Musterstadt GmbH', organisation('DE 129 273 398'))).expect(200)).body).toEqualBody({
         partyNameMatch: 'MTCH',
@@ -91,6 +96,7 @@ describe('Verification of Payee (SCA_MODE=redirect)', () => {
       ['a malformed IBAN', party('AT439900000000010018', 'Georg Mustermann'), 'partyAccount.iban', 'partyAccount.iban must be an IBAN with a valid checksum'],
       ['an empty party', party(GEORG), 'party.name', 'party.name is required'],
       ['no party', { partyAccount: { iban: GEORG } }, 'party', 'party is required'],
+      ['a party whose identification is null', { partyAccount: { iban: GEORG }, party: { identification: null } }, 'party.name', 'party.name is required'],
     ])('%s: 400 FORMAT_ERROR, nothing stored', async (_, body, path, text) => {
       const before = await sandbox.dataSource.getRepository(PayeeCheck).count();
       const response = await post('/v1/payee-verifications', body).expect(400);

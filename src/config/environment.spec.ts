@@ -4,6 +4,7 @@ describe('environment', () => {
   it('has defaults for every setting', () => {
     expect({ ...validateEnvironment({}) }).toEqual({
       PORT: 3000,
+      TLS_PORT: 3443,
       PUBLIC_BASE_URL: 'http://localhost:3000',
       DATABASE_PATH: 'data/sandbox.sqlite',
       DATABASE_URL: undefined,
@@ -21,6 +22,7 @@ describe('environment', () => {
       ...validateEnvironment({ PORT: '8080', PUBLIC_BASE_URL: 'https://sandbox.example/', SCA_MODE: 'redirect', SANDBOX_DATE: '2026-01-31', DATABASE_PATH: '', DATABASE_URL: 'postgres://sandbox:secret@db:5432/sandbox', PROFILE: 'berlin-group', HOME: '/x' }),
     }).toEqual({
       PORT: 8080,
+      TLS_PORT: 3443,
       PUBLIC_BASE_URL: 'https://sandbox.example',
       DATABASE_PATH: 'data/sandbox.sqlite',
       DATABASE_URL: 'postgres://sandbox:secret@db:5432/sandbox',

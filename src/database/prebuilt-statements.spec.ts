@@ -141,6 +141,7 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
         body: { instructedAmount: { currency: 'EUR', amount: '12.30' }, creditorName: 'Georg Mustermann' },
         ownerId: 'sandbox-tpp',
         reasonCode: 'AC04',
+        vopResults: [{ creditorNameMatch: 'CMTC', matchedCreditorName: 'Georg Mustermann' }],
       }),
     ],
     [

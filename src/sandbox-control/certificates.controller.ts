@@ -22,6 +22,8 @@ export class IssueCertificateDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(64)
+  // A certificate's name is printable text: no control character, no half of a surrogate pair (which no encoding can write).
+  @Matches(/^[^\p{Cc}\p{Cs}]+$/u, { message: '$property must be printable text' })
   organisationName: string;
 
   @ApiProperty({ type: [String], enum: ROLES, example: ['PSP_AI', 'PSP_PI'], description: 'the PSD2 roles: PSP_AS, PSP_PI, PSP_AI, PSP_IC' })

@@ -62,7 +62,8 @@ export class PartyIdentificationDto {
 /** The party: its name and/or its identification; an empty party is 400. */
 export class PartyDto {
   @ApiPropertyOptional({ example: 'Georg Mustermann', maxLength: 140, description: 'required unless identification is given' })
-  @ValidateIf((party: PartyDto) => party.identification === undefined || party.name !== undefined)
+  // A party with neither a name nor an identification (null counts as none) is refused here, by its name.
+  @ValidateIf((party: PartyDto) => party.identification == null || party.name !== undefined)
   @IsString()
   @IsNotEmpty()
   @MaxLength(140)

@@ -66,7 +66,8 @@ export class VerificationOfPayeeService {
         iban: request.partyAccount.iban,
         request,
         nameMatch,
-        idMatch: identification === undefined ? null : idMatch(identification, found),
+        // An optional field sent as null counts as not sent, as the validation lets it through.
+        idMatch: identification == null ? null : idMatch(identification, found),
         matchedName: nameMatch === 'CMTC' ? found!.name : null,
         bulkId,
         position: bulk ? index : null,
@@ -134,8 +135,8 @@ export class VerificationOfPayeeService {
 /** The organisation IDs a party's identification gives (lei, anyBIC, others[].identification); a person's ID is never registered here. */
 function idMatch(identification: Record<string, unknown>, registered: Registered | undefined): IdMatch {
   if (registered === undefined || registered.unreachable) return 'NOAP';
-  const organisation = identification.organisationId as { lei?: string; anyBIC?: string; others?: { identification: string }[] } | undefined;
-  if (organisation === undefined) return 'NOAP';
-  const given = [organisation.lei, organisation.anyBIC, ...(organisation.others ?? []).map((other) => other.identification)].filter((id): id is string => id !== undefined);
+  const organisation = identification.organisationId as { lei?: string | null; anyBIC?: string | null; others?: { identification: string }[] | null } | null | undefined;
+  if (organisation == null) return 'NOAP';
+  const given = [organisation.lei, organisation.anyBIC, ...(organisation.others ?? []).map((other) => other.identification)].filter((id): id is string => typeof id === 'string');
   return matchOrganisationId(given, registered.organisationId);
 }
