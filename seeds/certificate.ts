@@ -55,14 +55,13 @@ async function main(): Promise<number> {
   const app = await NestFactory.createApplicationContext(CertificateModule, { logger: false });
   try {
     const certificates = app.get(CertificatesService);
-    const organisationIdentifier = request.organisationIdentifier ?? `PSDXX-SBX-${request.organisationName.replace(/[^A-Za-z0-9.-]/g, '').slice(0, 40) || 'TPP'}`;
-    const issued = await certificates.issue({ ...request, organisationIdentifier, validDays: request.validDays ?? 365 }, undefined);
+    const issued = await certificates.issue(request, undefined, request.organisationName);
     const name = request.type.toLowerCase();
     mkdirSync(values.out, { recursive: true });
     writeFileSync(join(values.out, `${name}.pem`), issued.certificate);
     writeFileSync(join(values.out, `${name}.key`), issued.privateKey, { mode: 0o600 });
     writeFileSync(join(values.out, 'ca.pem'), (await certificates.authority()).certificate);
-    console.log(`Issued ${request.type} ${issued.serialNumber} to ${issued.organisationName} (${organisationIdentifier}), roles ${issued.roles.join(', ')}, valid ${issued.notBefore} until ${issued.notAfter}: ${join(values.out, `${name}.pem`)}, ${name}.key, ca.pem`);
+    console.log(`Issued ${request.type} ${issued.serialNumber} to ${issued.organisationName} (${issued.organisationIdentifier}), roles ${issued.roles.join(', ')}, valid ${issued.notBefore} until ${issued.notAfter}: ${join(values.out, `${name}.pem`)}, ${name}.key, ca.pem`);
     return 0;
   } finally {
     await app.close();

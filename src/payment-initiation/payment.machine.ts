@@ -43,6 +43,9 @@ export type PaymentEvent =
 
 const isDueOn = ({ executionDate }: PaymentContext, today: string) => executionDate !== null && executionDate <= today;
 
+/** What a payment waiting for the payer after the payee check accepts, in RVCM and in RVNC: pay anyway (then SCA) or cancel, which nothing has been booked for yet, instant or not. */
+const awaitingConfirmation = { CREDITOR_CONFIRMED: 'RCVC', CANCEL: 'CANC' } as const;
+
 /** What a payment waiting for SCA accepts, in RCVD and in RCVC. */
 const awaitingSca = {
   // A refused creditor first (docs/failures.md), then funds, then the date (docs/sca-flows.md); the first guard that holds wins.
@@ -87,9 +90,8 @@ export const paymentMachine = setup({
     },
     // Checked, and nothing for the payer to confirm: SCA goes on as from RCVD.
     RCVC: { on: awaitingSca },
-    // Waiting for the payer: pay anyway (then SCA) or cancel, which nothing has been booked for yet, instant or not.
-    RVCM: { on: { CREDITOR_CONFIRMED: 'RCVC', CANCEL: 'CANC' } },
-    RVNC: { on: { CREDITOR_CONFIRMED: 'RCVC', CANCEL: 'CANC' } },
+    RVCM: { on: awaitingConfirmation },
+    RVNC: { on: awaitingConfirmation },
     PDNG: {
       // A pending payment is cancelled only once the account holder authorises the cancellation.
       on: {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
@@ -108,9 +107,8 @@ export class CertificatesController {
   @ApiOperation({ summary: 'Issue a test QSealC or QWAC with PSD2 roles, valid from the sandbox today' })
   @ApiCreatedResponse({ type: IssuedCertificateResponse })
   async issue(@Body() body: IssueCertificateDto, @RequestOwner() owner: Owner): Promise<IssuedCertificateResponse> {
-    const organisationIdentifier = body.organisationIdentifier ?? `PSDXX-SBX-${owner?.replace(/[^A-Za-z0-9.-]/g, '').slice(0, 40) || randomBytes(4).toString('hex')}`;
-    const issued = await this.certificates.issue({ ...body, organisationIdentifier, validDays: body.validDays ?? 365 }, owner);
-    const { serialNumber, type, organisationName, roles, notBefore, notAfter, certificate, privateKey } = issued;
+    const issued = await this.certificates.issue(body, owner, owner);
+    const { serialNumber, type, organisationName, organisationIdentifier, roles, notBefore, notAfter, certificate, privateKey } = issued;
     return { serialNumber, type, organisationName, organisationIdentifier, roles, notBefore, notAfter, certificate, privateKey, caCertificate: (await this.certificates.authority()).certificate };
   }
 

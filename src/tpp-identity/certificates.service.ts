@@ -1,4 +1,4 @@
-import { X509Certificate as NodeCertificate } from 'node:crypto';
+import { randomBytes, X509Certificate as NodeCertificate } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ClockService } from '../clock/clock.service';
 import { addDays } from '../common/dates';
@@ -7,6 +7,7 @@ import { Store } from '../database/store';
 import type { Owner } from '../oauth/owner';
 import { BankProfile } from '../profile/bank-profile';
 import { CertificateRequest, createAuthority, issueCertificate, issueServerCertificate, KeyedCertificate, newSerial } from './certificate-issuer';
+import { serialKey } from './http-signature';
 import { Psd2Role, rolesOf } from './psd2-statement';
 import { CertificateAuthority, TppCertificate } from './tpp-certificate.entity';
 
@@ -54,17 +55,26 @@ export class CertificatesService {
     return this.authorityMemo;
   }
 
-  /** Issues a certificate valid from the sandbox's today for `validDays`, stored as the owner's. */
-  async issue(request: Omit<CertificateRequest, 'notBefore' | 'notAfter'> & { validDays: number }, owner: Owner): Promise<TppCertificate & KeyedCertificate> {
+  /**
+   * Issues a certificate valid from the sandbox's today for `validDays` (default 365), stored as the
+   * owner's. Without an organisationIdentifier it gets `PSDXX-SBX-` and `holder` as far as an
+   * identifier may spell it (the client, the organisation), else a random one.
+   */
+  async issue(
+    request: Omit<CertificateRequest, 'notBefore' | 'notAfter' | 'organisationIdentifier'> & { validDays?: number; organisationIdentifier?: string },
+    owner: Owner,
+    holder: string | undefined,
+  ): Promise<TppCertificate & KeyedCertificate> {
     const today = this.clock.today();
-    const terms = { ...request, notBefore: today, notAfter: addDays(today, request.validDays) };
+    const organisationIdentifier = request.organisationIdentifier ?? `PSDXX-SBX-${holder?.replace(/[^A-Za-z0-9.-]/g, '').slice(0, 40) || randomBytes(4).toString('hex')}`;
+    const terms = { ...request, organisationIdentifier, notBefore: today, notAfter: addDays(today, request.validDays ?? 365) };
     const serialNumber = newSerial();
     const issued = await issueCertificate(await this.authority(), serialNumber, terms);
     const row: TppCertificate = {
       serialNumber,
       type: request.type,
       organisationName: request.organisationName,
-      organisationIdentifier: request.organisationIdentifier,
+      organisationIdentifier,
       roles: request.roles,
       notBefore: terms.notBefore,
       notAfter: terms.notAfter,
@@ -77,7 +87,7 @@ export class CertificatesService {
 
   /** Revokes a certificate the sandbox issued (the owner's, in AUTH_MODE=strict); 404 when there is none. */
   async revoke(serialNumber: string, owner: Owner): Promise<TppCertificate> {
-    const found = await this.store.findByKey(TppCertificate, serialNumber.toLowerCase().replace(/^0+/, ''));
+    const found = await this.store.findByKey(TppCertificate, serialKey(serialNumber));
     if (!found || (owner !== undefined && found.ownerId !== owner)) throw new DomainError({ messageId: 'XS2A051E', description: `certificate ${serialNumber} unknown` });
     await this.store.write(() => this.store.change(TppCertificate).update({ serialNumber: found.serialNumber }, { revoked: true }));
     return { ...found, revoked: true };
@@ -113,7 +123,7 @@ export class CertificatesService {
     const today = this.clock.today();
     const [from, until] = [certificate.validFrom, certificate.validTo].map((date) => new Date(date).toISOString().slice(0, 10));
     if (today < from || today >= until) throw refused('XS2A048E', `the certificate ${certificate.serialNumber} is valid from ${from} until ${until}, and today is ${today}`);
-    const serialNumber = certificate.serialNumber.toLowerCase().replace(/^0+/, '');
+    const serialNumber = serialKey(certificate.serialNumber);
     const issued = await this.store.findByKey(TppCertificate, serialNumber);
     if (issued?.revoked) throw refused('XS2A049E', `the certificate ${certificate.serialNumber} is revoked`);
     return { serialNumber, certificate, roles: rolesOf(der), ownerId: issued?.ownerId };

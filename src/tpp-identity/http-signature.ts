@@ -38,8 +38,11 @@ export function parseKeyId(keyId: string): { serialNumber: string; issuer: strin
   return match ? { serialNumber: match[1], issuer: match[2] } : null;
 }
 
+/** A serial number as the sandbox keeps it: lower-case hex without leading zeros, whatever case or padding it came in. */
+export const serialKey = (serial: string): string => serial.toLowerCase().replace(/^0+/, '');
+
 /** Serial numbers compared without regard to case or leading zeros. */
-export const sameSerial = (a: string, b: string): boolean => a.toLowerCase().replace(/^0+/, '') === b.toLowerCase().replace(/^0+/, '');
+export const sameSerial = (a: string, b: string): boolean => serialKey(a) === serialKey(b);
 
 /** The headers the signature should cover and does not: digest and x-request-id always, PSU-ID, PSU-Corporate-ID and TPP-Redirect-URI when sent. */
 export function uncoveredHeaders(covered: string[], sent: (name: string) => boolean): string[] {
