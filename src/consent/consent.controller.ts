@@ -3,10 +3,11 @@ import { ConfigService } from '@nestjs/config';
 import { ApiBody, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequestOwner, Owner } from '../oauth/owner';
-import { CreatedResource } from '../http/created-resource.interceptor';
+import { announceCreated } from '../http/created-resource';
+import { CreatesInBerlinGroup } from '../http/berlin-group-profile';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { scaRedirectHref } from '../common/links';
-import { announceApproach, ApiScaRequestHeaders, SCA_APPROACH_HEADER, ScaHeaders, ScaRequestHeaders } from '../http/sca-headers.decorator';
+import { ApiScaRequestHeaders, SCA_APPROACH_HEADER, ScaHeaders, ScaRequestHeaders } from '../http/sca-headers.decorator';
 import { Xs2aController } from '../http/request.guard';
 import { Environment } from '../config/environment';
 import { ConsentCreatedResponse, ConsentResponse, ConsentStatusResponse, toConsentCreatedResponse, toConsentResponse } from './dto/consent-response.dto';
@@ -36,7 +37,7 @@ export class ConsentController {
   @ApiScaRequestHeaders()
   @ApiNotificationHeaders()
   @ApiOkResponse({ type: ConsentCreatedResponse, headers: { ...SCA_APPROACH_HEADER, ...NOTIFICATION_HEADERS } })
-  @CreatedResource()
+  @CreatesInBerlinGroup()
   async create(
     @Body() body: CreateConsentDto,
     @ScaRequestHeaders() headers: ScaHeaders,
@@ -47,9 +48,8 @@ export class ConsentController {
     const request = await this.authorisations.requestOf(headers);
     await this.notifications.admit(notification);
     const { consentId, consentStatus, authorisation, stored } = await this.consents.create(body, request, owner, notification);
-    announceApproach(response, headers, request.approach);
     announceNotifications(response, notification, stored);
-    return toConsentCreatedResponse(consentId, consentStatus, authorisation, this.scaRedirect(consentId, headers.redirectUri ?? undefined));
+    return announceCreated(response, request.approach, toConsentCreatedResponse(consentId, consentStatus, authorisation, this.scaRedirect(consentId, headers.redirectUri ?? undefined)));
   }
 
   @Get(':consentId')

@@ -1,6 +1,7 @@
 import { applyDecorators, CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiExtension, OpenAPIObject } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { map, Observable } from 'rxjs';
 
 /**
@@ -25,13 +26,14 @@ export function inBerlinGroupShape<T>(value: T): T {
 
 const WRAP = 'berlin-group:wrap';
 const WRAP_EXTENSION = 'x-berlin-group-wrap';
+const CREATES = 'berlin-group:creates';
 const CREATES_EXTENSION = 'x-berlin-group-creates';
 
 /** Berlin Group answers this operation inside `{ <key>: … }` where the bank answers the bare object (account details). */
 export const WrappedInBerlinGroup = (key: string): MethodDecorator => applyDecorators(SetMetadata(WRAP, key), ApiExtension(WRAP_EXTENSION, key));
 
-/** The operation creates a resource: 201 in Berlin Group, where the bank answers 200 (created-resource.interceptor.ts). */
-export const CreatesInBerlinGroup = (): MethodDecorator => ApiExtension(CREATES_EXTENSION, true);
+/** The operation creates a resource (its headers: created-resource.ts): 201 in Berlin Group, where the bank answers 200. */
+export const CreatesInBerlinGroup = (): MethodDecorator => applyDecorators(SetMetadata(CREATES, true), ApiExtension(CREATES_EXTENSION, true));
 
 /** Registered for the whole app in PROFILE=berlin-group only (app.module.ts). */
 @Injectable()
@@ -40,6 +42,7 @@ export class BerlinGroupAnswers implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const key = this.reflector.get<string | undefined>(WRAP, context.getHandler());
+    if (this.reflector.get<boolean | undefined>(CREATES, context.getHandler())) context.switchToHttp().getResponse<Response>().status(201);
     return next.handle().pipe(map((body: unknown) => inBerlinGroupShape(key && body !== undefined ? { [key]: body } : body)));
   }
 }

@@ -56,7 +56,7 @@ export const ScaRequestHeaders = createParamDecorator((_: unknown, context: Exec
 /**
  * The ASPSP-SCA-Approach header on an answer to a request that stated a preference, or on an
  * authorisation that is not the bank's redirect. A client that states none sees the bank's
- * answers unchanged: REDIRECT on a created resource (CreatedResource), nothing elsewhere.
+ * answers unchanged: REDIRECT on a created resource (announceCreated), nothing elsewhere.
  */
 export function announceApproach(response: Response, headers: ScaHeaders, approach: ScaApproach): void {
   if (headers.preferred !== null || approach !== 'REDIRECT') response.setHeader('ASPSP-SCA-Approach', approach);

@@ -14,7 +14,8 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Owner, RequestOwner } from '../oauth/owner';
-import { CreatedResource } from '../http/created-resource.interceptor';
+import { announceCreated } from '../http/created-resource';
+import { CreatesInBerlinGroup } from '../http/berlin-group-profile';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { Href, scaRedirectHref } from '../common/links';
 import type { Authorisation } from '../authorisation/authorisation.entity';
@@ -67,7 +68,7 @@ function Initiation(summary: string, body: Type<PaymentBody>): MethodDecorator {
       description: 'stored, RCVD; with the payee checked: RCVC and the SCA links, or RVCM or RVNC and only the creditorNameConfirmation link',
       headers: { ...SCA_APPROACH_HEADER, ...NOTIFICATION_HEADERS },
     }),
-    CreatedResource(),
+    CreatesInBerlinGroup(),
   );
 }
 
@@ -228,9 +229,8 @@ export class PaymentInitiationController {
     const request = await this.authorisations.requestOf(headers);
     await this.notifications.admit(notification);
     const { payment, authorisation } = await this.payments.initiate(type, body, { request, notification, vop }, owner);
-    announceApproach(response, headers, request.approach);
     announceNotifications(response, notification, true);
-    return toInitiationResponse(payment, authorisation, this.scaRedirectOf(payment, authorisation));
+    return announceCreated(response, request.approach, toInitiationResponse(payment, authorisation, this.scaRedirectOf(payment, authorisation)));
   }
 
   /** The redirect SCA page of the payment, with the TPP-Redirect-URI its authorisation was opened with. */

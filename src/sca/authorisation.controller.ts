@@ -16,7 +16,8 @@ import { scaRedirectHref } from '../common/links';
 import { AuthorisationService } from '../authorisation/authorisation.service';
 import { Environment } from '../config/environment';
 import { ConsentService } from '../consent/consent.service';
-import { CreatedResource } from '../http/created-resource.interceptor';
+import { announceCreated } from '../http/created-resource';
+import { CreatesInBerlinGroup } from '../http/berlin-group-profile';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { Xs2aController } from '../http/request.guard';
 import { announceApproach, ApiScaRequestHeaders, SCA_APPROACH_HEADER, ScaHeaders, ScaRequestHeaders } from '../http/sca-headers.decorator';
@@ -82,7 +83,7 @@ export class ConsentAuthorisationController {
   @ApiResponse({ status: 201, type: StartAuthorisationResponse, headers: SCA_APPROACH_HEADER })
   @ApiResponse(CONSENT_UNKNOWN)
   @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the consent is not waiting for the account holder' })
-  @CreatedResource()
+  @CreatesInBerlinGroup()
   async start(
     @Param('consentId') consentId: string,
     @Body() body: UpdatePsuDataDto,
@@ -93,9 +94,8 @@ export class ConsentAuthorisationController {
     const target: ScaTarget = { kind: 'consent', resourceId: consentId };
     const request = await this.authorisations.requestOf(headers, target);
     const authorisation = await this.sca.start(target, () => this.consents.startAuthorisation(consentId, request, owner), body, request, owner);
-    announceApproach(response, headers, authorisation.approach);
     const scaRedirect = () => scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'consents', { consent_id: consentId }, headers.redirectUri ?? undefined);
-    return startAnswer(authorisation, `/v1/consents/${consentId}/authorisations`, scaRedirect, this.sca.methodsOf(authorisation));
+    return announceCreated(response, authorisation.approach, startAnswer(authorisation, `/v1/consents/${consentId}/authorisations`, scaRedirect, this.sca.methodsOf(authorisation)));
   }
 
   @Get(':consentId/authorisations')
@@ -171,7 +171,7 @@ export class PaymentAuthorisationController {
   @ApiResponse(PAYMENT_UNKNOWN)
   @ApiResponse({ status: 405, type: TppErrorResponse, description: 'SERVICE_INVALID: a cancellation authorisation of an instant payment, which can never be cancelled' })
   @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the payment is not RCVD (authorisations) or not PDNG nor a periodic payment with instalments to come (cancellation-authorisations)' })
-  @CreatedResource()
+  @CreatesInBerlinGroup()
   async start(
     @PaymentRoute() type: PaymentType,
     @Param('paymentId') paymentId: string,
@@ -185,12 +185,11 @@ export class PaymentAuthorisationController {
     const request = await this.authorisations.requestOf(headers, { kind, resourceId: paymentId });
     const open = () => this.payments.startAuthorisation(type, paymentId, kind, request, owner);
     const authorisation = await this.sca.start({ kind, resourceId: paymentId }, open, body, request, owner);
-    announceApproach(response, headers, authorisation.approach);
     const query = { payment_id: paymentId, service: type.service, product: type.product };
     const page = kind === 'payment' ? 'payments' : 'payments/cancellation';
     const scaRedirect = () => scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), page, query, headers.redirectUri ?? undefined);
     const answer = startAnswer(authorisation, `/v1/${type.service}/${type.product}/${paymentId}/${segment}`, scaRedirect, this.sca.methodsOf(authorisation));
-    return { ...answer, ...(await this.vopOf(kind, paymentId, owner)) };
+    return announceCreated(response, authorisation.approach, { ...answer, ...(await this.vopOf(kind, paymentId, owner)) });
   }
 
   @Get(underEveryKind())
