@@ -1,3 +1,4 @@
+import { createActor } from 'xstate';
 import { nextStatus } from '../common/state-machine';
 import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus, isAwaitingSca, isDueToExpire, isRevocable } from './consent.machine';
 
@@ -7,7 +8,8 @@ const EXPIRE_ON_LAST_DAY: ConsentEvent = { type: 'EXPIRE', today: '2026-03-15' }
 
 describe('consent machine', () => {
   it('starts in received', () => {
-    expect(initialConsentStatus(context)).toBe('received');
+    expect(initialConsentStatus()).toBe('received');
+    expect(createActor(consentMachine, { input: context }).getSnapshot().value).toBe('received');
   });
 
   // Every status against every event: the target status, or null where the machine refuses.

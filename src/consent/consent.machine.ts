@@ -55,8 +55,8 @@ export const consentMachine = setup({
   },
 });
 
-export function initialConsentStatus(context: ConsentContext): ConsentStatus {
-  return initialStatus(consentMachine, context) as ConsentStatus;
+export function initialConsentStatus(): ConsentStatus {
+  return initialStatus(consentMachine) as ConsentStatus;
 }
 
 /** The holder has not decided yet: SCA may approve or deny it (the machine accepts APPROVE). */

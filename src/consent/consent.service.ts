@@ -76,7 +76,7 @@ export class ConsentService implements OnModuleInit {
 
     // The profile's limits (docs/profiles.md, "consents"): a later date or a higher frequency is cut down, and the consent shows what it got.
     const { validUntil, frequencyPerDay } = this.profile.consentTerms(request.validUntil, request.frequencyPerDay, today);
-    const received = initialConsentStatus({ validUntil });
+    const received = initialConsentStatus();
     const consent = Object.assign(new Consent(), {
       id: newResourceId(),
       // In auto mode strong customer authentication is deemed done at once.

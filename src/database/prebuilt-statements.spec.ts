@@ -7,7 +7,7 @@ import { Authorisation } from '../authorisation/authorisation.entity';
 import { Consent } from '../consent/consent.entity';
 import { Payment } from '../payment-initiation/payment.entity';
 import { ENGINE, prepareDatabase, removeDatabase, secondConnection, temporaryDatabase } from '../../test/support/engine';
-import { findByPrimaryKey, insertRow } from './prebuilt-statements';
+import { findByPrimaryKey, insertRows } from './prebuilt-statements';
 
 const PROFILE = loadProfile('bank');
 
@@ -100,7 +100,7 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
 
   it("refuses an entity with relations, which would need TypeORM's joins and cascades", async () => {
     await expect(findByPrimaryKey(dataSource.getRepository(Transaction), 'x')).rejects.toThrow('prebuilt statements: Transaction has relations');
-    await expect(insertRow(dataSource.manager, Transaction, new Transaction())).rejects.toThrow('prebuilt statements: Transaction has relations');
+    await expect(insertRows(dataSource.manager, Transaction, [new Transaction()])).rejects.toThrow('prebuilt statements: Transaction has relations');
   });
 
   /** A whole row of each entity it writes, as the services build it: booleans, JSON, a date and nulls. */
@@ -171,7 +171,7 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
     const { tableName } = dataSource.getMetadata(target);
     const stored = (value: string) => dataSource.query(`SELECT * FROM "${tableName}" WHERE "${key}" = ${dataSource.driver.createParameter('value', 0)}`, [value]) as Promise<Record<string, unknown>[]>;
     await dataSource.manager.insert(target, row('c0ffee00-0000-4000-8000-000000000001'));
-    await insertRow(dataSource.manager, target, dataSource.manager.create(target, row('c0ffee00-0000-4000-8000-000000000002')));
+    await insertRows(dataSource.manager, target, [dataSource.manager.create(target, row('c0ffee00-0000-4000-8000-000000000002'))]);
     const [[expected], [inserted]] = [await stored('c0ffee00-0000-4000-8000-000000000001'), await stored('c0ffee00-0000-4000-8000-000000000002')];
     expect(inserted).toStrictEqual({ ...expected, [key]: 'c0ffee00-0000-4000-8000-000000000002' });
   });
@@ -179,14 +179,14 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
   it('refuses a row with a column not set, which the statement would store as null rather than its default, and stores nothing', async () => {
     const id = 'c0ffee00-0000-4000-8000-000000000003';
     const consent = dataSource.manager.create(Consent, { ...written[0][3](id), fixture: undefined });
-    await expect(insertRow(dataSource.manager, Consent, consent)).rejects.toThrow('insertRow: Consent.fixture is not set');
+    await expect(insertRows(dataSource.manager, Consent, [consent])).rejects.toThrow('insertRows: Consent.fixture is not set');
     await expect(dataSource.getRepository(Consent).findOneBy({ id })).resolves.toBeNull();
   });
 
   it('writes inside the transaction it is given, undone with it', async () => {
     const row = written[3][3]('c0ffee00-0000-4000-8000-000000000004');
     const rolledBack = dataSource.transaction(async (manager) => {
-      await insertRow(manager, AccessToken, Object.assign(new AccessToken(), row));
+      await insertRows(manager, AccessToken, [Object.assign(new AccessToken(), row)]);
       await expect(findByPrimaryKey(manager.getRepository(AccessToken), row.tokenHash as string)).resolves.toStrictEqual(Object.assign(new AccessToken(), row));
       throw new Error('roll back');
     });

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { findByPrimaryKey, insertRow, insertRows } from './prebuilt-statements';
+import { findByPrimaryKey, insertRows } from './prebuilt-statements';
 import { WriteStrategy } from './write-strategy';
 
 /** What may be asked of a table anywhere: the read half of a TypeORM repository. */
@@ -82,7 +82,7 @@ export class Store {
 
   /** Inserts one whole row (every column set, null for none), from a statement built once. */
   async insert<T extends ObjectLiteral>(target: EntityTarget<T>, row: T): Promise<void> {
-    return insertRow(this.transaction(), target, row);
+    return insertRows(this.transaction(), target, [row]);
   }
 
   /**

@@ -9,8 +9,9 @@ import type { NextFunction, Request, Response } from 'express';
  * bank client's HTTP builder does append a second one.
  */
 export function echoRequestId(request: Request, response: Response, next: NextFunction): void {
-  const index = request.rawHeaders.findIndex((name, position) => position % 2 === 0 && name.toLowerCase() === 'x-request-id');
-  const first = index >= 0 ? request.rawHeaders[index + 1] : undefined;
+  const joined = request.headers['x-request-id'];
+  // Only a value Node joined (it holds ", ") needs the raw headers to find the first one sent.
+  const first = joined?.includes(',') ? request.rawHeaders[request.rawHeaders.findIndex((name, position) => position % 2 === 0 && name.toLowerCase() === 'x-request-id') + 1] : joined;
   if (first !== undefined) request.headers['x-request-id'] = first;
   response.setHeader('X-Request-ID', first || randomUUID());
   next();

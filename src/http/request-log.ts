@@ -20,17 +20,23 @@ export interface AnsweredRequest {
 /** How many requests are kept: enough for "why did my call fail?", bounded whatever the load. */
 const KEPT = 200;
 
-/** The last requests this process answered, newest first, in memory; the cockpit's own pages are not among them. */
+/**
+ * The last requests this process answered, newest first, in memory; the cockpit's own pages are
+ * not among them. A ring of KEPT entries: each request overwrites the oldest, where shifting an
+ * array of 200 on every request cost a GET about 3 % of its CPU (docs/benchmark.md).
+ */
 @Injectable()
 export class RequestLog {
-  private readonly answered: AnsweredRequest[] = [];
+  private readonly ring: AnsweredRequest[] = [];
+  /** Where the next entry goes. */
+  private next = 0;
 
   /** Middleware (app.factory.ts): notes each request once its answer is sent. */
   readonly observe = (request: Request, response: Response, next: NextFunction): void => {
     const path = request.originalUrl.split('?')[0];
     if (!path.startsWith('/cockpit')) {
       response.once('finish', () => {
-        this.answered.unshift({
+        this.ring[this.next] = {
           at: new Date().toISOString(),
           method: request.method,
           path,
@@ -39,8 +45,8 @@ export class RequestLog {
           requestId: String(response.getHeader('X-Request-ID')),
           ownerId: (request as OwnedRequest).owner ?? null,
           certificate: (response.locals.certificate as string | undefined) ?? null,
-        });
-        if (this.answered.length > KEPT) this.answered.pop();
+        };
+        this.next = (this.next + 1) % KEPT;
       });
     }
     next();
@@ -48,7 +54,8 @@ export class RequestLog {
 
   /** A client (AUTH_MODE=strict) sees the requests made with its own token. */
   list(owner: Owner): AnsweredRequest[] {
-    return owner === undefined ? [...this.answered] : this.answered.filter((entry) => entry.ownerId === owner);
+    const newestFirst = [...this.ring.slice(0, this.next).reverse(), ...this.ring.slice(this.next).reverse()];
+    return owner === undefined ? newestFirst : newestFirst.filter((entry) => entry.ownerId === owner);
   }
 }
 

@@ -57,7 +57,7 @@ export class PaymentInitiationService {
       id: newResourceId(),
       ...type,
       ...terms,
-      status: initialPaymentStatus(contextOf({ ...terms, ...type })),
+      status: initialPaymentStatus(),
       instalmentsRun: 0,
       lastDueDate: null,
       reasonCode: null,

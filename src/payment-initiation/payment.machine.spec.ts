@@ -27,7 +27,7 @@ const ALL_EVENTS = [FUNDED, SHORT, NO_ACCOUNT, REFUSED, DENIED, CANCEL, CANCELLA
 
 describe('payment machine', () => {
   it('starts in RCVD', () => {
-    expect(initialPaymentStatus(now)).toBe('RCVD');
+    expect(initialPaymentStatus()).toBe('RCVD');
   });
 
   const table: [string, PaymentStatus, PaymentContext, PaymentEvent, PaymentStatus | null][] = [

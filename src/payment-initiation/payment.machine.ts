@@ -106,8 +106,8 @@ export const paymentMachine = setup({
   },
 });
 
-export function initialPaymentStatus(context: PaymentContext): PaymentStatus {
-  return initialStatus(paymentMachine, context) as PaymentStatus;
+export function initialPaymentStatus(): PaymentStatus {
+  return initialStatus(paymentMachine) as PaymentStatus;
 }
 
 /** The holder has not decided on the payment yet (the machine accepts SCA_COMPLETED and SCA_DENIED). */
