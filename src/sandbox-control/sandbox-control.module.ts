@@ -1,4 +1,4 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import cookieParser from 'cookie-parser';
 import { htmlPageHeaders } from '../http/page-headers';
 import { CertificatesController } from './certificates.controller';
@@ -20,8 +20,8 @@ import { ScenarioService } from './scenario.service';
   providers: [SandboxControlService, ScenarioService],
 })
 export class SandboxControlModule implements NestModule {
-  /** The cockpit's pages: its own stylesheet only, no script; its sign-in cookie (AUTH_MODE=strict). */
+  /** The cockpit's pages: its own stylesheet only, no script; its sign-in cookie (AUTH_MODE=strict). Mounted once for its path, as the SCA pages' are (sca.module.ts). */
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(cookieParser(), htmlPageHeaders(COCKPIT_STYLE)).forRoutes(CockpitController);
+    consumer.apply(cookieParser(), htmlPageHeaders(COCKPIT_STYLE)).forRoutes({ path: 'cockpit{/*path}', method: RequestMethod.ALL });
   }
 }

@@ -1,4 +1,4 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import cookieParser from 'cookie-parser';
 import { AuthorisationModule } from '../authorisation/authorisation.module';
 import { ConsentModule } from '../consent/consent.module';
@@ -17,7 +17,8 @@ import { ScaService } from './sca.service';
   exports: [ScaService],
 })
 export class ScaModule implements NestModule {
+  /** The SCA pages' cookie and headers, mounted once for their path: by controller, Nest adds two layers per route that every request of the app walks past (docs/benchmark.md). */
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(cookieParser(), pageHeaders()).forRoutes(ScaPagesController);
+    consumer.apply(cookieParser(), pageHeaders()).forRoutes({ path: 'sca/*path', method: RequestMethod.ALL });
   }
 }
