@@ -1,11 +1,13 @@
 import { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
+import { preparedOn, sqliteConnectionOf } from './sqlite-connection';
 
 /**
  * The statements of the hot paths, built once per entity: TypeORM's `findOneBy` and `insert` build
  * the same statement again on every call, which was most of their time. The driver escapes the
  * names, writes the placeholders and converts each column's value as TypeORM's own find and insert
- * do, so these run on any database TypeORM supports. Only for entities of plain columns: a
- * relation would need TypeORM's joins and cascades.
+ * do, so these run on any database TypeORM supports; on SQLite they run on better-sqlite3's own
+ * connection (run). Only for entities of plain columns: a relation would need TypeORM's joins and
+ * cascades.
  */
 const selects = new WeakMap<EntityMetadata, string>();
 const inserts = new WeakMap<EntityMetadata, string>();
@@ -20,7 +22,7 @@ export async function findByPrimaryKey<T extends ObjectLiteral>(repository: Repo
     selects.set(metadata, statement);
   }
   const [query, parameters] = driver.escapeQueryWithParameters(statement, { key });
-  const [row] = (await manager.query(query, parameters)) as Record<string, unknown>[];
+  const [row] = (await run(manager, query, parameters, true)) as Record<string, unknown>[];
   if (!row) return null;
   const entity = metadata.create() as T;
   for (const column of metadata.columns) column.setEntityValue(entity, driver.prepareHydratedValue(row[column.databaseName], column));
@@ -41,7 +43,19 @@ export async function insertRows<T extends ObjectLiteral>(manager: EntityManager
     statement = insertStatement(metadata, entities.length);
     if (entities.length === 1) inserts.set(metadata, statement);
   }
-  await manager.query(statement, parametersOf(metadata, entities));
+  await run(manager, statement, parametersOf(metadata, entities), entities.length === 1);
+}
+
+/**
+ * Runs a statement in the manager's transaction, if it has one. On SQLite straight on the one
+ * connection, where TypeORM's runs it too, and so in the same transaction: prepared once where it
+ * is `kept` (the statements of one row, a handful an entity), anew otherwise.
+ */
+async function run(manager: EntityManager, sql: string, parameters: unknown[], kept: boolean): Promise<unknown> {
+  const sqlite = sqliteConnectionOf(manager.connection);
+  if (!sqlite) return manager.query(sql, parameters);
+  const statement = kept ? preparedOn(sqlite, sql) : sqlite.prepare(sql);
+  return statement.reader ? statement.all(...parameters) : statement.run(...parameters);
 }
 
 function insertStatement(metadata: EntityMetadata, rows: number): string {
