@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { createActor } from 'xstate';
+import { createActor, setup } from 'xstate';
 import { PaymentContext, PaymentEvent, paymentMachine, RejectionReason } from '../payment-initiation/payment.machine';
 import { initialStatus, nextStatus } from './state-machine';
 
@@ -32,5 +32,17 @@ describe('the machines, asked by stored status', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('initialStatus', () => {
+  it('refuses a machine whose initial state moves on by itself, where the input could decide the status', () => {
+    const moving = setup({ types: { context: {} as { ready: boolean }, input: {} as { ready: boolean } } }).createMachine({
+      id: 'moving',
+      initial: 'waiting',
+      context: ({ input }) => input,
+      states: { waiting: { always: { target: 'ready', guard: ({ context }) => context.ready } }, ready: {} },
+    });
+    expect(() => initialStatus(moving)).toThrow('the moving machine moves on from its initial state by itself');
   });
 });
