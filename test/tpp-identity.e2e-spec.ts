@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { MutualTlsListener } from '../src/tpp-identity/mutual-tls-listener';
+import { createAuthority, issueCertificate, newSerial } from '../src/tpp-identity/certificate-issuer';
 import { GEORG, MARIANNE, sepaPayment, VALID_CONSENT } from './support/fixtures';
 import { CREATED, PROFILE } from './support/profile';
 import { databaseSettings } from './support/engine';
@@ -222,6 +223,40 @@ describe('signed requests (tpp.signatures: required)', () => {
     ]) {
       expect((await request(sandbox.http).post('/sandbox/certificates').send(body).expect(400)).body.tppMessages[0].code).toBe('FORMAT_ERROR');
     }
+  });
+});
+
+describe("tpp.trustedCAs: a CA of the bank's own beside the sandbox's", () => {
+  // The bank's test CA and a QSealC of it, made before the sandbox starts, as a bank team would bring them.
+  const path = profileWith('trusted', '  signatures: required\n  trustedCAs: [bank-test-ca.pem]\n');
+  let bankIssued: Issued;
+  beforeAll(async () => {
+    const authority = await createAuthority();
+    writeFileSync(join(path, 'bank-test-ca.pem'), authority.certificate);
+    const serialNumber = newSerial();
+    const terms = { type: 'QSEAL' as const, organisationName: 'Bank Test TPP', organisationIdentifier: 'PSDDE-BAFIN-987654', roles: ['PSP_AI' as const, 'PSP_PI' as const], notBefore: '2026-01-01', notAfter: '2027-01-01' };
+    const { certificate, privateKey } = await issueCertificate(authority, serialNumber, terms);
+    const keyFile = join(folder, 'bank-issued.key');
+    writeFileSync(keyFile, privateKey);
+    bankIssued = { serialNumber, certificate, privateKey, keyFile };
+  });
+  const sandbox = useSandbox({ PROFILE: path, SCA_MODE: 'redirect' });
+
+  it("accepts a certificate of the trusted CA as one of the sandbox's, and the history names it; the sandbox cannot revoke it", async () => {
+    const own = await issue(sandbox.http, { type: 'QSEAL', organisationName: 'Sandbox TPP', roles: ['PSP_AI', 'PSP_PI'] });
+    const accounts = (signer: Issued) => request(sandbox.http).get('/v1/accounts?withBalance=true').set(signedHeaders(signer, '', tppHeaders({ 'Consent-ID': VALID_CONSENT })));
+    const trusted = await accounts(bankIssued).expect(200);
+    expect(trusted.body).toEqual((await accounts(own).expect(200)).body);
+    expect(trusted.body.accounts.length).toBeGreaterThan(0);
+
+    const consent = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
+    const text = JSON.stringify(consent);
+    const created = await request(sandbox.http).post('/v1/consents').set(signedHeaders(bankIssued, text, tppHeaders({ 'Content-Type': 'application/json' }))).send(text).expect(CREATED);
+    const events = (await request(sandbox.http).get(`/sandbox/events?resourceId=${created.body.consentId}&kind=consent`).expect(200)).body.events as { event: string; certificate?: string }[];
+    expect(events.map(({ event, certificate }) => [event, certificate])).toEqual([['CREATED', bankIssued.serialNumber]]);
+
+    const revocation = await request(sandbox.http).post(`/sandbox/certificates/${bankIssued.serialNumber}/revocation`).expect(404);
+    expect(revocation.body).toEqualBody(refusal('RESOURCE_UNKNOWN', 'XS2A051E', `certificate ${bankIssued.serialNumber} unknown`));
   });
 });
 

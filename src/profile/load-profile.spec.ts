@@ -1,7 +1,9 @@
+import 'reflect-metadata'; // @peculiar/x509 (certificate-issuer.ts) needs it, as the app has it from Nest
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { loadProfile } from './load-profile';
+import { createAuthority, issueCertificate, newSerial } from '../tpp-identity/certificate-issuer';
 
 describe('loadProfile: extends', () => {
   const folder = mkdtempSync(join(tmpdir(), 'psd2-extends-'));
@@ -69,5 +71,38 @@ describe('loadProfile: vop', () => {
     writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\nvop:\n  mode: sometimes\n  closeMatch: 1.5\n');
     expect(() => loadProfile(folder)).toThrow(/vop\.mode/);
     expect(() => loadProfile(folder)).toThrow(/vop\.closeMatch/);
+  });
+});
+
+describe('loadProfile: tpp.trustedCAs', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'psd2-trusted-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it("reads each CA's PEM relative to the profile's folder; a missing file, one that is no certificate, and a certificate that is not a CA's stop the start naming each", async () => {
+    const authority = await createAuthority();
+    const leaf = await issueCertificate(authority, newSerial(), {
+      type: 'QSEAL',
+      organisationName: 'Some TPP',
+      organisationIdentifier: 'PSDXX-SBX-SOME',
+      roles: ['PSP_AI'],
+      notBefore: '2026-01-01',
+      notAfter: '2027-01-01',
+    });
+    mkdirSync(join(folder, 'cas'));
+    writeFileSync(join(folder, 'cas', 'bank-ca.pem'), authority.certificate);
+    writeFileSync(join(folder, 'cas', 'notes.txt'), 'no certificate');
+    writeFileSync(join(folder, 'cas', 'leaf.pem'), leaf.certificate);
+
+    writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\ntpp:\n  signatures: required\n  trustedCAs: [cas/bank-ca.pem]\n');
+    expect(loadProfile(folder).trustedCAs).toEqual([authority.certificate]);
+
+    writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\ntpp:\n  trustedCAs: [cas/bank-ca.pem, cas/missing.pem, cas/notes.txt, cas/leaf.pem]\n');
+    const file = relative(process.cwd(), join(folder, 'profile.yaml'));
+    const problems = [
+      `${file}: tpp.trustedCAs[1]: cas/missing.pem is not a file (relative to ${relative(process.cwd(), folder)})`,
+      `${file}: tpp.trustedCAs[2]: cas/notes.txt is not a PEM certificate`,
+      `${file}: tpp.trustedCAs[3]: cas/leaf.pem is a certificate but not a CA's`,
+    ];
+    expect(() => loadProfile(folder)).toThrow(`PROFILE=${folder} cannot be used:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
   });
 });
