@@ -20,7 +20,8 @@ const WIDTH = 150;
 const HEIGHT = 36;
 const PAD = 34;
 const LINE = 12;
-
+/** About the width of a character of the labels' 10 px font: enough to keep two labels apart. */
+const CHARACTER = 5.6;
 
 /**
  * Every state and transition of a machine as xstate resolved its definition (`machine.root`), so
@@ -73,6 +74,7 @@ export function drawMachine(machine: AnyStateMachine, { current, path = [] }: Di
 
   const visited = new Set(path);
   const taken = new Set(path.slice(1).map((state, index) => `${path[index]}>${state}`));
+  const placed: Box[] = [];
   const drawnEdges = edges.map((edge) => {
     const from = at(edge.from);
     const to = at(edge.to);
@@ -99,6 +101,7 @@ export function drawMachine(machine: AnyStateMachine, { current, path = [] }: Di
       d = `M${x1},${y1} C${x1},${below} ${x2},${below} ${x2},${y2}`;
       label = { x: (x1 + x2) / 2, y: below - 8 };
     }
+    label.y = freeRow(placed, label, edge.labels.map(({ event, guard }) => `${event}${guard ? ` [${guard}]` : ''}`));
     const labels = edge.labels
       .map(
         ({ event, guard }, index) =>
@@ -119,9 +122,38 @@ export function drawMachine(machine: AnyStateMachine, { current, path = [] }: Di
       `<text x="${x + WIDTH / 2}" y="${y + HEIGHT / 2 + 4}" text-anchor="middle" font-size="13" fill="${state === current ? '#ffffff' : '#1c2733'}">${escape(state)}</text></g>`
     );
   });
+  // The picture reaches as far as its labels do: a self-loop's label sits above its state's row.
+  const top = Math.min(0, ...placed.map((box) => box.top - 4));
+  const bottom = Math.max(height, ...placed.map((box) => box.bottom + 4));
   const arrow = (id: string, color: string) => `<marker id="${id}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${color}"/></marker>`;
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" class="machine" data-machine="${escape(machine.id)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" font-family="system-ui, sans-serif" font-size="10" role="img" aria-label="${escape(machine.id)} state machine">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" class="machine" data-machine="${escape(machine.id)}" viewBox="0 ${top} ${width} ${bottom - top}" width="${width}" height="${bottom - top}" font-family="system-ui, sans-serif" font-size="10" role="img" aria-label="${escape(machine.id)} state machine">` +
     `<defs>${arrow('arrow', '#8a97a6')}${arrow('arrow-taken', '#0b6bcb')}</defs>${drawnEdges.join('')}${drawnStates.join('')}</svg>`
   );
+}
+
+interface Box {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+/**
+ * The baseline for a label's lines, at or below the one asked for, where they overlap no label
+ * placed before them (edges of neighbouring states meet at the same midpoints); their boxes are
+ * then placed too.
+ */
+function freeRow(placed: Box[], { x, y, anchor }: { x: number; y: number; anchor?: 'start' }, lines: string[]): number {
+  const boxesAt = (baseline: number): Box[] =>
+    lines.map((line, index) => {
+      const width = line.length * CHARACTER;
+      const left = anchor === 'start' ? x : x - width / 2;
+      return { left, right: left + width, top: baseline + index * LINE - LINE + 2, bottom: baseline + index * LINE + 2 };
+    });
+  const overlaps = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  let baseline = y;
+  while (boxesAt(baseline).some((box) => placed.some((other) => overlaps(box, other)))) baseline += LINE;
+  placed.push(...boxesAt(baseline));
+  return baseline;
 }
