@@ -38,6 +38,7 @@ const BOTH_ENGINES = [
   'notifications',
   'cockpit-browser',
   'tpp-identity',
+  'funds-confirmation',
   // A full disk on PostgreSQL needs a tablespace on a small filesystem, which .ci/run mounts where it may.
   ...(process.env.TEST_POSTGRES_SMALL_TABLESPACE ? ['full-tablespace'] : []),
 ];

@@ -23,6 +23,7 @@ import { ScaModule } from './sca/sca.module';
 import { VerificationOfPayeeModule } from './verification-of-payee/verification-of-payee.module';
 import { TppIdentityModule } from './tpp-identity/tpp-identity.module';
 import { MutualTlsListener } from './tpp-identity/mutual-tls-listener';
+import { FundsConfirmationModule } from './funds-confirmation/funds-confirmation.module';
 
 @Module({})
 export class AppModule {
@@ -55,6 +56,8 @@ export class AppModule {
         PaymentInitiationModule,
         VerificationOfPayeeModule,
         ScaModule,
+        // The services of Berlin Group the seed bank does not offer: only where the profile does.
+        ...(profile.fundsConfirmation ? [FundsConfirmationModule.forProfile(profile.fundsConfirmation)] : []),
         ...(environment.SANDBOX_CONTROL === 'true' ? [SandboxControlModule] : []),
       ],
       providers: [

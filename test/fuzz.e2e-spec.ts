@@ -56,6 +56,8 @@ const BODIES: Record<string, { [key: string]: Json }> = {
   'POST /v1/payee-verifications': { partyAccount: { iban: GEORG }, party: { name: 'Goerg Mustermann', identification: { organisationId: { others: [{ identification: 'DE129273398' }] } } } },
   'POST /v1/bulk-payee-verifications': { partyVerificationRequests: [{ uetr: '0b9c2a1e-0000-4000-8000-000000000001', partyAccount: { iban: GEORG }, party: { name: 'Georg Mustermann' } }] },
   'POST /sandbox/clock/advance': { days: 0 },
+  'POST /v2/consents/confirmation-of-funds': { account: { iban: MARIANNE }, cardNumber: '1234567891234', cardExpiryDate: '2030-12-31' },
+  'POST /v1/funds-confirmations': { account: { iban: MARIANNE }, cardNumber: '1234567891234', instructedAmount: eur('12.34') },
 };
 /** The SCA pages are not in the OpenAPI document: listed here. */
 const PAGES: Operation[] = ['consents', 'payments', 'payments/cancellation'].flatMap((page) => [
@@ -96,7 +98,7 @@ function operations(sandbox: Sandbox): Operation[] {
         method: method.toUpperCase(),
         template: path.split('/').filter(Boolean),
         headers: {
-          ...(path.startsWith('/v1') ? { 'X-Request-ID': '{uuid}' } : {}),
+          ...(/^\/v[12]\//.test(path) ? { 'X-Request-ID': '{uuid}' } : {}),
           ...(has('Consent-ID') ? { 'Consent-ID': '{consentId}' } : {}),
           ...(has('PSU-IP-Address') ? { 'PSU-IP-Address': '192.0.2.10' } : {}),
           ...(has('TPP-Redirect-URI') ? { 'TPP-Redirect-URI': 'https://tpp.example/back' } : {}),
@@ -336,9 +338,11 @@ describe.each([
       }
       const [authorisationId] = (await request(sandbox.http).get(`/v1/payments/sepa-credit-transfers/${paymentIds[0]}/authorisations`).set(as()).expect(200)).body.authorisationIds;
       const vopBulkId = (await request(sandbox.http).post('/v1/bulk-payee-verifications').set(as({ 'Client-Asynchronous-Process-Preferred': 'true' })).send(BODIES['POST /v1/bulk-payee-verifications']).expect(202)).body.vopBulkId;
+      // The berlin-group profile's confirmation of funds: its consent is a consent ID too.
+      const fundsConsentIds = berlinGroup ? [(await request(sandbox.http).post('/v2/consents/confirmation-of-funds').set(as()).send(BODIES['POST /v2/consents/confirmation-of-funds']).expect(201)).body.consentId] : [];
       const scenario = (await request(sandbox.http).post('/sandbox/scenarios').set('Authorization', `Bearer ${token}`).send(BODIES['POST /sandbox/scenarios']).expect(201)).body;
       const ids: LiveIds = {
-        consentId: [consentId, VALID_CONSENT, scenario.consentId, UNKNOWN_CONSENT],
+        consentId: [consentId, VALID_CONSENT, scenario.consentId, UNKNOWN_CONSENT, ...fundsConsentIds],
         paymentId: [...paymentIds, crypto.randomUUID()],
         authorisationId: [authorisationId, 'authorization_not_yet_available', crypto.randomUUID()],
         scenarioId: [scenario.scenarioId, crypto.randomUUID()],

@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Injectable, Param, Post, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiBody, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -13,21 +13,68 @@ import { Environment } from '../config/environment';
 import { ConsentCreatedResponse, ConsentResponse, ConsentStatusResponse, toConsentCreatedResponse, toConsentResponse } from './dto/consent-response.dto';
 import { CreateConsentDto } from './dto/create-consent.dto';
 import { ConsentService } from './consent.service';
-import { AuthorisationService } from '../authorisation/authorisation.service';
+import type { ConsentPurpose } from './consent.entity';
+import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
+import type { Authorisation } from '../authorisation/authorisation.entity';
+import type { ConsentStatus } from './consent.machine';
 import { announceNotifications, ApiNotificationHeaders, NOTIFICATION_HEADERS, NotificationHeaders, NotificationRequest } from '../notifications/notification-headers.decorator';
 import { NotificationsService } from '../notifications/notifications.service';
 
 const CONSENT_UNKNOWN = { status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN' } as const;
 
-@ApiTags('Consents')
-@Xs2aController('consents')
-export class ConsentController {
+/**
+ * What the consents of both purposes share (docs/funds-confirmation.md): the answer to a creation,
+ * the status and the deletion. Each subclass is one path's controller.
+ */
+@Injectable() // for its constructor's parameter types, which the subclasses inherit
+export abstract class ConsentRoutes {
+  protected abstract readonly purpose: ConsentPurpose;
+
   constructor(
-    private readonly consents: ConsentService,
+    protected readonly consents: ConsentService,
     private readonly authorisations: AuthorisationService,
     private readonly notifications: NotificationsService,
     private readonly config: ConfigService<Environment, true>,
   ) {}
+
+  /** Creates the consent (`create`, given the authorisation the headers ask for) and answers it with its headers. */
+  protected async created(
+    create: (request: AuthorisationRequest) => Promise<{ consentId: string; consentStatus: ConsentStatus; authorisation: Authorisation | null; stored: boolean }>,
+    headers: ScaHeaders,
+    notification: NotificationRequest | null,
+    response: Response,
+  ): Promise<ConsentCreatedResponse> {
+    const request = await this.authorisations.requestOf(headers);
+    await this.notifications.admit(notification);
+    const { consentId, consentStatus, authorisation, stored } = await create(request);
+    announceNotifications(response, notification, stored);
+    const scaRedirect = scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'consents', { consent_id: consentId }, headers.redirectUri ?? undefined);
+    return announceCreated(response, request.approach, toConsentCreatedResponse(this.purpose, consentId, consentStatus, authorisation, scaRedirect));
+  }
+
+  @Get(':consentId/status')
+  @ApiOperation({ summary: 'Read the status of a consent' })
+  @ApiOkResponse({ type: ConsentStatusResponse })
+  @ApiResponse(CONSENT_UNKNOWN)
+  async status(@Param('consentId') consentId: string, @RequestOwner() owner: Owner): Promise<ConsentStatusResponse> {
+    return { consentStatus: (await this.consents.findCurrent(consentId, owner, this.purpose)).status };
+  }
+
+  @Delete(':consentId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a consent (fixtures answer 204 and stay as they are)' })
+  @ApiNoContentResponse({ description: 'deleted: status terminatedByTpp' })
+  @ApiResponse(CONSENT_UNKNOWN)
+  @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the consent is already rejected, expired or terminated' })
+  async delete(@Param('consentId') consentId: string, @RequestOwner() owner: Owner): Promise<void> {
+    await this.consents.delete(consentId, owner, this.purpose);
+  }
+}
+
+@ApiTags('Consents')
+@Xs2aController('consents')
+export class ConsentController extends ConsentRoutes {
+  protected readonly purpose = 'ais';
 
   @Post()
   @HttpCode(200)
@@ -45,11 +92,7 @@ export class ConsentController {
     @Res({ passthrough: true }) response: Response,
     @RequestOwner() owner: Owner,
   ): Promise<ConsentCreatedResponse> {
-    const request = await this.authorisations.requestOf(headers);
-    await this.notifications.admit(notification);
-    const { consentId, consentStatus, authorisation, stored } = await this.consents.create(body, request, owner, notification);
-    announceNotifications(response, notification, stored);
-    return announceCreated(response, request.approach, toConsentCreatedResponse(consentId, consentStatus, authorisation, this.scaRedirect(consentId, headers.redirectUri ?? undefined)));
+    return this.created((request) => this.consents.create(body, request, owner, notification), headers, notification, response);
   }
 
   @Get(':consentId')
@@ -57,28 +100,6 @@ export class ConsentController {
   @ApiOkResponse({ type: ConsentResponse })
   @ApiResponse(CONSENT_UNKNOWN)
   async get(@Param('consentId') consentId: string, @RequestOwner() owner: Owner): Promise<ConsentResponse> {
-    return toConsentResponse(await this.consents.findCurrent(consentId, owner));
-  }
-
-  @Get(':consentId/status')
-  @ApiOperation({ summary: 'Read the status of a consent' })
-  @ApiOkResponse({ type: ConsentStatusResponse })
-  @ApiResponse(CONSENT_UNKNOWN)
-  async status(@Param('consentId') consentId: string, @RequestOwner() owner: Owner): Promise<ConsentStatusResponse> {
-    return { consentStatus: (await this.consents.findCurrent(consentId, owner)).status };
-  }
-
-  @Delete(':consentId')
-  @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a consent (fixtures answer 204 and stay as they are)' })
-  @ApiNoContentResponse({ description: 'deleted: status terminatedByTpp' })
-  @ApiResponse(CONSENT_UNKNOWN)
-  @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the consent is already rejected, expired or terminated' })
-  async delete(@Param('consentId') consentId: string, @RequestOwner() owner: Owner): Promise<void> {
-    await this.consents.delete(consentId, owner);
-  }
-
-  private scaRedirect(consentId: string, redirectUri?: string) {
-    return scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'consents', { consent_id: consentId }, redirectUri);
+    return toConsentResponse(await this.consents.findCurrent(consentId, owner, 'ais'));
   }
 }

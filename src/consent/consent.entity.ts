@@ -15,6 +15,20 @@ export interface ConsentAccess {
   availableAccounts: 'allAccounts' | null;
 }
 
+/**
+ * What a consent for the confirmation of funds (PIIS, Berlin Group's consent of /v2/consents/confirmation-of-funds)
+ * says of the card it is for, beside its one account (docs/funds-confirmation.md); every field is optional.
+ */
+export interface CardTerms {
+  cardNumber: string | null;
+  cardExpiryDate: string | null;
+  cardInformation: string | null;
+  registrationInformation: string | null;
+}
+
+/** Which service a consent is for: account information (/v1/consents) or the confirmation of funds (PIIS). */
+export type ConsentPurpose = 'ais' | 'piis';
+
 @Entity('consents')
 export class Consent {
   @PrimaryColumn({ type: 'varchar', length: 36 })
@@ -49,4 +63,16 @@ export class Consent {
   /** The client that created it, in AUTH_MODE=strict: only that client sees it. */
   @Column({ type: 'varchar', length: 64, nullable: true })
   ownerId: string | null;
+
+  /** Set for a consent for the confirmation of funds (its account is the one in `access.accounts`); null for account information. */
+  @Column({ type: 'simple-json', nullable: true })
+  card: CardTerms | null;
 }
+
+export const purposeOf = (consent: Pick<Consent, 'card'>): ConsentPurpose => (consent.card === null ? 'ais' : 'piis');
+
+/** Where a TPP finds the consents of each purpose. */
+export const CONSENT_PATHS: Record<ConsentPurpose, string> = { ais: '/v1/consents', piis: '/v2/consents/confirmation-of-funds' };
+
+/** A consent's own path (its `self` link). */
+export const consentPath = (consent: Pick<Consent, 'id' | 'card'>): string => `${CONSENT_PATHS[purposeOf(consent)]}/${consent.id}`;

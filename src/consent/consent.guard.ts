@@ -29,7 +29,7 @@ export class ConsentGuard implements CanActivate {
     const consentId = request.header('consent-id');
     if (!consentId) throw new FormatError('Consent-ID', 'the Consent-ID header is required');
 
-    const consent = await this.consents.findCurrent(consentId, request.owner);
+    const consent = await this.consents.findCurrent(consentId, request.owner, 'ais');
     if (consent.status === 'expired') {
       // The bank's message numbers: 004 on transactions, 005 on the account list, details and balances.
       throw new DomainError({ messageId: service === 'transactions' ? 'XS2A004E' : 'XS2A005E', description: `consent ${consentId} expired` });

@@ -20,7 +20,8 @@ import { applyEvent, MachineBinding } from '../database/status-change';
 import { Store } from '../database/store';
 import { CreateConsentDto } from './dto/create-consent.dto';
 import { accessDecidedBy } from './consent-access';
-import { AccountReference, Consent, ConsentAccess } from './consent.entity';
+import { AccountReference, Consent, ConsentAccess, ConsentPurpose, consentPath, purposeOf } from './consent.entity';
+import type { CreateFundsConsentDto } from './dto/create-funds-consent.dto';
 import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus, isAwaitingSca, isDueToExpire, isRevocable } from './consent.machine';
 
 @Injectable()
@@ -76,16 +77,52 @@ export class ConsentService implements OnModuleInit {
 
     // The profile's limits (docs/profiles.md, "consents"): a later date or a higher frequency is cut down, and the consent shows what it got.
     const { validUntil, frequencyPerDay } = this.profile.consentTerms(request.validUntil, request.frequencyPerDay, today);
+    const granted = auto && allAccounts ? await this.allAccountsAccess() : requestedAccess(access, allAccounts);
+    return this.createStored({ access: granted, recurringIndicator: request.recurringIndicator, validUntil, frequencyPerDay, card: null }, authorisationRequest, owner, notification);
+  }
+
+  /**
+   * A consent for the confirmation of funds on one account (docs/funds-confirmation.md): it lasts
+   * until the card expires, and its holder authorises it as an account-information consent's.
+   */
+  async createForFunds(
+    request: CreateFundsConsentDto,
+    authorisationRequest: AuthorisationRequest,
+    owner: Owner,
+    notification: NotificationRequest | null,
+  ): Promise<{ consentId: string; consentStatus: ConsentStatus; authorisation: Authorisation | null; stored: true }> {
+    const { account, cardNumber = null, cardExpiryDate = null, cardInformation = null, registrationInformation = null } = request;
+    if (cardExpiryDate !== null && cardExpiryDate < this.clock.today()) throw new FormatError('cardExpiryDate', `the card expired on ${cardExpiryDate}`);
+    return this.createStored(
+      {
+        access: { accounts: [{ iban: account.iban, currency: account.currency ?? null }], balances: [], transactions: [], availableAccounts: null },
+        recurringIndicator: true,
+        validUntil: cardExpiryDate ?? NO_END,
+        // Not limited: a check of funds is no read of the account (docs/funds-confirmation.md).
+        frequencyPerDay: 0,
+        card: { cardNumber, cardExpiryDate, cardInformation, registrationInformation },
+      },
+      authorisationRequest,
+      owner,
+      notification,
+    );
+  }
+
+  /** A new consent with its history, its subscription and its first authorisation, in one write; in SCA_MODE=auto it is valid at once. */
+  private async createStored(
+    terms: Pick<Consent, 'access' | 'recurringIndicator' | 'validUntil' | 'frequencyPerDay' | 'card'>,
+    authorisationRequest: AuthorisationRequest,
+    owner: Owner,
+    notification: NotificationRequest | null,
+  ): Promise<{ consentId: string; consentStatus: ConsentStatus; authorisation: Authorisation | null; stored: true }> {
+    const auto = this.config.get('SCA_MODE', { infer: true }) === 'auto';
     const received = initialConsentStatus();
     const consent = Object.assign(new Consent(), {
+      ...terms,
       id: newResourceId(),
       // In auto mode strong customer authentication is deemed done at once.
-      status: auto ? (nextStatus(consentMachine, received, { validUntil }, { type: 'APPROVE' }) as ConsentStatus) : received,
-      access: auto && allAccounts ? await this.allAccountsAccess() : requestedAccess(access, allAccounts),
-      recurringIndicator: request.recurringIndicator,
-      validUntil,
-      frequencyPerDay,
-      lastActionDate: today,
+      status: auto ? (nextStatus(consentMachine, received, { validUntil: terms.validUntil }, { type: 'APPROVE' }) as ConsentStatus) : received,
+      lastActionDate: this.clock.today(),
       fixture: false,
       scenarioId: null,
       ownerId: owner ?? null,
@@ -93,7 +130,7 @@ export class ConsentService implements OnModuleInit {
     const authorisation = await this.store.write(async () => {
       await this.store.insert(Consent, consent);
       await this.history.record({ kind: 'consent', resourceId: consent.id, fromStatus: null, toStatus: consent.status, event: 'CREATED', ownerId: consent.ownerId });
-      if (notification) await this.notifications.subscribe(notification, { resourceId: consent.id, kind: 'consent', ownerId: consent.ownerId }, `/v1/consents/${consent.id}`);
+      if (notification) await this.notifications.subscribe(notification, { resourceId: consent.id, kind: 'consent', ownerId: consent.ownerId }, consentPath(consent));
       const opened = await this.authorisations.open('consent', consent.id, authorisationRequest, consent.ownerId);
       if (auto) await this.authorisations.moveOpen('consent', consent.id, { type: 'FINALISE' });
       return opened;
@@ -101,19 +138,22 @@ export class ConsentService implements OnModuleInit {
     return { consentId: consent.id, consentStatus: consent.status, authorisation, stored: true };
   }
 
-  /** The consent as it stands today: one whose validUntil has passed is expired first (catchUp). */
-  async findCurrent(consentId: string, owner: Owner): Promise<Consent> {
+  /**
+   * The consent as it stands today: one whose validUntil has passed is expired first (catchUp).
+   * Asked for one `purpose` (a TPP's path names it), a consent for the other is unknown there.
+   */
+  async findCurrent(consentId: string, owner: Owner, purpose?: ConsentPurpose): Promise<Consent> {
     // Served from memory until the clock passes its validUntil: that expiry is then stored, and read back.
     const fixture = this.fixtures.get(consentId);
-    if (fixture && !isDueToExpire(fixture, this.clock.today())) return { ...fixture };
+    if (fixture && !isDueToExpire(fixture, this.clock.today()) && (purpose ?? 'ais') === 'ais') return { ...fixture };
     const consent = await this.store.findByKey(Consent, consentId);
     // The bank's fixtures are everyone's; what a client created is its own.
-    if (!consent || !(isBanksFixture(consent) || isOwnedBy(consent, owner))) throw new ConsentUnknownError(consentId);
+    if (!consent || !(isBanksFixture(consent) || isOwnedBy(consent, owner)) || (purpose && purposeOf(consent) !== purpose)) throw new ConsentUnknownError(consentId);
     return this.catchUp(consent);
   }
 
-  async delete(consentId: string, owner: Owner): Promise<void> {
-    const consent = await this.findCurrent(consentId, owner);
+  async delete(consentId: string, owner: Owner, purpose?: ConsentPurpose): Promise<void> {
+    const consent = await this.findCurrent(consentId, owner, purpose);
     if (consent.fixture) return; // the bank's scenery: deleting answers 204 and changes nothing
     await this.store.write(async () => {
       const { entity: now, accepted } = await this.apply(consent, { type: 'TERMINATE' });
@@ -125,18 +165,18 @@ export class ConsentService implements OnModuleInit {
   }
 
   /** A further authorisation of a consent still waiting for the holder (Berlin Group start authorisation). */
-  async startAuthorisation(consentId: string, request: AuthorisationRequest, owner: Owner): Promise<Authorisation> {
-    const consent = this.assertWaiting(await this.findCurrent(consentId, owner));
+  async startAuthorisation(consentId: string, request: AuthorisationRequest, owner: Owner, purpose: ConsentPurpose): Promise<Authorisation> {
+    const consent = this.assertWaiting(await this.findCurrent(consentId, owner, purpose));
     return this.store.write(() => this.authorisations.open('consent', consentId, request, consent.ownerId));
   }
 
-  async authorisationIds(consentId: string, owner: Owner): Promise<string[]> {
-    await this.findCurrent(consentId, owner);
+  async authorisationIds(consentId: string, owner: Owner, purpose: ConsentPurpose): Promise<string[]> {
+    await this.findCurrent(consentId, owner, purpose);
     return this.authorisations.ids('consent', consentId);
   }
 
-  async findAuthorisation(consentId: string, authorisationId: string, owner: Owner): Promise<Authorisation> {
-    await this.findCurrent(consentId, owner);
+  async findAuthorisation(consentId: string, authorisationId: string, owner: Owner, purpose: ConsentPurpose): Promise<Authorisation> {
+    await this.findCurrent(consentId, owner, purpose);
     return this.authorisations.find('consent', consentId, authorisationId);
   }
 
@@ -243,6 +283,9 @@ export class ConsentService implements OnModuleInit {
     };
   }
 }
+
+/** The last day of a consent for funds whose card names no expiry date: as the bank's fixtures never expire. */
+const NO_END = '9999-12-31';
 
 /** One of the bank's fixture consents, which are everyone's; a scenario's consent is its suite's. */
 const isBanksFixture = ({ fixture, scenarioId }: Consent): boolean => fixture && scenarioId === null;

@@ -70,11 +70,11 @@ export const COMMON_ERRORS = [
   ApiResponse({ status: 503, description: 'SERVICE_UNAVAILABLE: the database is full or unavailable; nothing changed', type: TppErrorResponse }),
 ];
 
-/** A controller of the bank's XS2A interface: path below /v1, bearer token and X-Request-ID enforced and documented. */
-export function Xs2aController(path: string): ClassDecorator {
+/** A controller of the bank's XS2A interface: path below /v1 (PIIS consents: /v2), bearer token and X-Request-ID enforced and documented. */
+export function Xs2aController(path: string, version: 'v1' | 'v2' = 'v1'): ClassDecorator {
   return applyDecorators(
     ...COMMON_ERRORS,
-    Controller(`v1/${path}`),
+    Controller(`${version}/${path}`),
     Checks({ token: 'always', requestId: true }),
     // The bank's conditions first (docs/failures.md): in maintenance even a bad token gets 503.
     // Then the TPP's certificates, once the token names its client (docs/tpp-identity.md).

@@ -2,6 +2,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import type { BankProfile } from '../profile/bank-profile';
 import { PAYMENT_SERVICES } from '../payment-initiation/payment-products';
 import { documentIdentity } from '../tpp-identity/identity-document';
+import { documentFundsConfirmation } from '../funds-confirmation/funds-document';
 import { documentFor, visitObjects } from './berlin-group-profile';
 
 type Parameter = { name?: string; in?: string; schema?: { enum?: string[] } };
@@ -26,6 +27,7 @@ export function documentForProfile(document: OpenAPIObject, profile: BankProfile
       for (const parameter of operation.parameters ?? []) if (parameter.in === 'path' && parameter.name === 'product') parameter.schema = { ...parameter.schema, enum: offered };
     }
   }
+  documentFundsConfirmation(document, profile);
   documentIdentity(document, profile);
   visitObjects(document, (node) => {
     const approach = (node.headers as Headers | undefined)?.['ASPSP-SCA-Approach'];

@@ -18,6 +18,12 @@ export interface ProfileSettings {
   consents?: { maxValidityDays?: number; maxFrequencyPerDay?: number };
   vop?: { mode?: VopMode; closeMatch?: number; payees?: ExternalPayee[] };
   tpp?: { signatures?: 'off' | 'optional' | 'required'; qwac?: 'off' | 'header' | 'mtls'; qwacHeader?: string; trustedCAs?: string[] };
+  fundsConfirmation?: FundsConfirmationSettings;
+}
+
+/** The confirmation of funds, where the bank offers it (docs/funds-confirmation.md): whether its PIIS consents are the API's or managed outside it. */
+export interface FundsConfirmationSettings {
+  consent: 'api' | 'outside';
 }
 
 /** How the bank identifies TPPs (docs/tpp-identity.md), its defaults filled in. */
@@ -155,6 +161,11 @@ export class BankProfile {
     return { signatures, qwac, qwacHeader };
   }
 
+  /** The confirmation of funds, or null where the bank does not offer it (its routes are then not served). */
+  get fundsConfirmation(): FundsConfirmationSettings | null {
+    return this.settings.fundsConfirmation ?? null;
+  }
+
   /** A payee at another bank the profile lists, if it does. */
   externalPayee(iban: string): ExternalPayee | undefined {
     return this.settings.vop?.payees?.find((payee) => payee.iban === iban);
@@ -170,6 +181,7 @@ export class BankProfile {
       `Payment products: ${products.join(', ') || 'none'}.`,
       `Verification of Payee: ${this.vop.mode}, close match from a similarity of ${this.vop.closeMatch}; ${this.settings.vop?.payees?.length ?? 0} payees at other banks.`,
       `TPP identity: signatures ${this.tpp.signatures}, QWAC ${this.tpp.qwac === 'header' ? `in the ${this.tpp.qwacHeader} header` : this.tpp.qwac}.`,
+      ...fundsConfirmationSummary(this.fundsConfirmation),
       `Consents: valid for ${maxValidityDays === undefined ? 'as long as asked' : `at most ${maxValidityDays} days`}, ${maxFrequencyPerDay === undefined ? 'any frequencyPerDay' : `at most ${maxFrequencyPerDay} accesses a day`}; a longer validUntil or a higher frequencyPerDay is cut down.`,
     ].join('\n');
   }
@@ -183,6 +195,13 @@ export class BankProfile {
   get firstValidConsentId(): string | undefined {
     return this.rows.consents.find((consent) => consent.status === 'valid')?.id;
   }
+}
+
+/** Said only where it is offered: the document of a bank without it stays as it was. */
+function fundsConfirmationSummary(settings: FundsConfirmationSettings | null): string[] {
+  if (!settings) return [];
+  const consent = settings.consent === 'api' ? 'under a consent of POST /v2/consents/confirmation-of-funds named in Consent-ID' : 'its consents managed outside the API (no Consent-ID)';
+  return [`Confirmation of funds: offered, ${consent}.`];
 }
 
 function deepFreeze<T>(value: T): T {
@@ -214,6 +233,7 @@ function fixtureRows(files: FixtureFiles): FixtureRows {
         fixture: true,
         scenarioId: null,
         ownerId: null,
+        card: null,
       }),
     ),
     clients: files.clients,

@@ -18,7 +18,7 @@ describe('loadProfile: extends', () => {
     write('child/fixtures/clients.json', JSON.stringify([{ clientId: 'child-tpp', clientSecret: 's', name: 'Child TPP' }]));
     const child = loadProfile(join(folder, 'child'));
     const bank = loadProfile('bank');
-    expect(child.settings).toEqual({ ...bank.settings, name: 'Child Bank', answers: 'berlin-group', scaApproaches: ['embedded'] });
+    expect(child.settings).toEqual({ ...bank.settings, name: 'Child Bank', answers: 'berlin-group', fundsConfirmation: { consent: 'api' }, scaApproaches: ['embedded'] });
     expect(child.rows.clients).toEqual([{ clientId: 'child-tpp', clientSecret: 's', name: 'Child TPP' }]);
     expect(child.rows.accounts).toEqual(bank.rows.accounts);
     expect(child.digest).not.toBe(bank.digest);

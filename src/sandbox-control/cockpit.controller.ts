@@ -105,7 +105,7 @@ export class CockpitController {
           filter('/cockpit', [{ name: 'consentStatus', label: 'Status', options: Object.keys(consentMachine.root.states), value: consentStatus }]) +
             table(
               ['consent', 'valid until', 'frequency per day', 'status'],
-              consents.map((consent) => [link(`/cockpit/consents/${consent.id}`, consent.id), consent.validUntil, String(consent.frequencyPerDay), status(consent.status)]),
+              consents.map((consent) => [link(`/cockpit/consents/${consent.id}`, consent.card ? `${consent.id} (confirmation of funds)` : consent.id), consent.validUntil, String(consent.frequencyPerDay), status(consent.status)]),
             ),
           'consents',
         ),
@@ -142,7 +142,7 @@ export class CockpitController {
       const actions =
         form(`/cockpit/consents/${id}/decision`, `${input('psuId', 'PSU ID', 'georg.mustermann')} ${button('Approve', 'decision', 'approve')} ${button('Deny', 'decision', 'deny')}`) +
         form(`/cockpit/consents/${id}/delete`, button('Delete (as the TPP)'));
-      const data = table(['field', 'value'], [['consentId', consent.id], ['status', status(consent.status)], ['validUntil', consent.validUntil], ['recurringIndicator', String(consent.recurringIndicator)], ['frequencyPerDay', String(consent.frequencyPerDay)], ['access', { html: `<pre>${escape(JSON.stringify(consent.access, null, 2))}</pre>` }]]);
+      const data = table(['field', 'value'], [['consentId', consent.id], ['status', status(consent.status)], ['validUntil', consent.validUntil], ['recurringIndicator', String(consent.recurringIndicator)], ['frequencyPerDay', String(consent.frequencyPerDay)], ['access', { html: `<pre>${escape(JSON.stringify(consent.access, null, 2))}</pre>` }], ...cardRows(consent)]);
       return [`Consent ${id}`, ...(await this.resource(id, owner, 'consent', consent.status, data, actions))];
     });
   }
@@ -321,3 +321,6 @@ function payeeCheckOf(payment: Payment): string {
   if (results === undefined) return 'not checked';
   return results.map(({ transactionStatus, creditorNameMatch, matchedCreditorName }) => `${creditorNameMatch} (${transactionStatus})${matchedCreditorName ? `: registered as ${matchedCreditorName}` : ''}`).join('; ');
 }
+
+/** A consent for the confirmation of funds shows its card (docs/funds-confirmation.md). */
+const cardRows = ({ card }: Consent): [string, { html: string }][] => (card ? [['card', { html: `<pre>${escape(JSON.stringify(card, null, 2))}</pre>` }]] : []);

@@ -87,6 +87,7 @@ export function scenarioRows(
     fixture: true,
     scenarioId,
     ownerId,
+    card: null,
   } as Consent;
   return { psu, accounts, balances, transactions, consent };
 }

@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
+import { applyDecorators, Body, Get, HttpCode, Injectable, Param, Post, Put, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -16,6 +16,7 @@ import { scaRedirectHref } from '../common/links';
 import { AuthorisationService } from '../authorisation/authorisation.service';
 import { Environment } from '../config/environment';
 import { ConsentService } from '../consent/consent.service';
+import { CONSENT_PATHS, ConsentPurpose } from '../consent/consent.entity';
 import { announceCreated } from '../http/created-resource';
 import { CreatesInBerlinGroup } from '../http/berlin-group-profile';
 import { TppErrorResponse } from '../http/error-response.dto';
@@ -64,10 +65,15 @@ async function orNone(found: Promise<Authorisation>): Promise<Authorisation | nu
 
 const scaStatusAnswer = (authorisation: Authorisation): ScaStatusResponse => ({ scaStatus: authorisation.status, ...psuMessageOf(authorisation) });
 
-/** The authorisation sub-resources of a consent (docs/sca-approaches.md): start, list, read (poll), update PSU data. */
-@ApiTags('Consents')
-@Xs2aController('consents')
-export class ConsentAuthorisationController {
+/**
+ * The authorisation sub-resources of a consent (docs/sca-approaches.md): start, list, read (poll),
+ * update PSU data. The same for both purposes of a consent: each subclass is one path's controller.
+ */
+@Injectable() // for its constructor's parameter types, which the subclasses inherit
+abstract class ConsentAuthorisationRoutes {
+  /** The consents this controller serves, named by their path. */
+  protected abstract readonly purpose: ConsentPurpose;
+
   constructor(
     private readonly sca: ScaService,
     private readonly consents: ConsentService,
@@ -93,9 +99,9 @@ export class ConsentAuthorisationController {
   ): Promise<StartAuthorisationResponse> {
     const target: ScaTarget = { kind: 'consent', resourceId: consentId };
     const request = await this.authorisations.requestOf(headers, target);
-    const authorisation = await this.sca.start(target, () => this.consents.startAuthorisation(consentId, request, owner), body, request, owner);
+    const authorisation = await this.sca.start(target, () => this.consents.startAuthorisation(consentId, request, owner, this.purpose), body, request, owner);
     const scaRedirect = () => scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'consents', { consent_id: consentId }, headers.redirectUri ?? undefined);
-    return announceCreated(response, authorisation.approach, startAnswer(authorisation, `/v1/consents/${consentId}/authorisations`, scaRedirect, this.sca.methodsOf(authorisation)));
+    return announceCreated(response, authorisation.approach, startAnswer(authorisation, `${CONSENT_PATHS[this.purpose]}/${consentId}/authorisations`, scaRedirect, this.sca.methodsOf(authorisation)));
   }
 
   @Get(':consentId/authorisations')
@@ -103,7 +109,7 @@ export class ConsentAuthorisationController {
   @ApiOkResponse({ type: AuthorisationListResponse })
   @ApiResponse(CONSENT_UNKNOWN)
   async list(@Param('consentId') consentId: string, @RequestOwner() owner: Owner): Promise<AuthorisationListResponse> {
-    return { authorisationIds: await this.consents.authorisationIds(consentId, owner) };
+    return { authorisationIds: await this.consents.authorisationIds(consentId, owner, this.purpose) };
   }
 
   @Get(':consentId/authorisations/:authorisationId')
@@ -113,7 +119,7 @@ export class ConsentAuthorisationController {
   @ApiResponse(CONSENT_UNKNOWN)
   @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such authorisation' })
   async scaStatus(@Param('consentId') consentId: string, @Param('authorisationId') authorisationId: string, @RequestOwner() owner: Owner): Promise<ScaStatusResponse> {
-    const authorisation = await this.consents.findAuthorisation(consentId, authorisationId, owner);
+    const authorisation = await this.consents.findAuthorisation(consentId, authorisationId, owner, this.purpose);
     return scaStatusAnswer(await this.sca.poll({ kind: 'consent', resourceId: consentId }, authorisation, owner));
   }
 
@@ -134,11 +140,24 @@ export class ConsentAuthorisationController {
     @Res({ passthrough: true }) response: Response,
     @RequestOwner() owner: Owner,
   ): Promise<ScaStepResponse> {
-    const authorisation = await orNone(this.consents.findAuthorisation(consentId, authorisationId, owner));
+    const authorisation = await orNone(this.consents.findAuthorisation(consentId, authorisationId, owner, this.purpose));
     const updated = await this.sca.update({ kind: 'consent', resourceId: consentId }, authorisation, body, headers.psuId, owner);
     announceApproach(response, headers, updated.approach);
-    return toScaStepResponse(updated, `/v1/consents/${consentId}/authorisations/${updated.id}`, this.sca.methodsOf(updated));
+    return toScaStepResponse(updated, `${CONSENT_PATHS[this.purpose]}/${consentId}/authorisations/${updated.id}`, this.sca.methodsOf(updated));
   }
+}
+
+@ApiTags('Consents')
+@Xs2aController('consents')
+export class ConsentAuthorisationController extends ConsentAuthorisationRoutes {
+  protected readonly purpose = 'ais';
+}
+
+/** Served where the profile offers the confirmation of funds with its consents (FundsConfirmationModule). */
+@ApiTags('Confirmation of funds')
+@Xs2aController('consents/confirmation-of-funds', 'v2')
+export class FundsConsentAuthorisationController extends ConsentAuthorisationRoutes {
+  protected readonly purpose = 'piis';
 }
 
 /** The two kinds of authorisation a payment has, by the path segment of each. */

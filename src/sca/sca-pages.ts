@@ -68,9 +68,19 @@ export function messagePage(bank: string, title: string, text: string): string {
 
 const SERVICES: Record<string, string> = { details: 'account details', balances: 'balances', transactions: 'transactions' };
 
-/** What a consent grants, account by account (the coverage rule in words). */
+/** What a consent grants, account by account (the coverage rule in words); for the confirmation of funds, on its account for its card. */
 export function consentRows(consent: Consent, names: Map<string, Account>): Row[] {
   const { accounts, balances, transactions, availableAccounts } = consent.access;
+  const named = (iban: string) => `${iban}${names.get(iban) ? ` (${names.get(iban)!.name})` : ''}`;
+  if (consent.card) {
+    const { cardNumber, cardInformation, registrationInformation } = consent.card;
+    return [
+      [named(accounts[0].iban), 'confirmation of funds: whether the balance covers an amount, nothing more'],
+      ...(cardNumber ? [['Card', cardNumber] as Row] : []),
+      ...[cardInformation, registrationInformation].flatMap((text): Row[] => (text ? [['Information', text]] : [])),
+      ['Valid until', consent.validUntil],
+    ];
+  }
   const granted = new Map<string, string[]>();
   const grant = (iban: string, services: string[]) => granted.set(iban, [...new Set([...(granted.get(iban) ?? ['details']), ...services])]);
   accounts.forEach(({ iban }) => grant(iban, ['balances', 'transactions']));
@@ -79,7 +89,7 @@ export function consentRows(consent: Consent, names: Map<string, Account>): Row[
   const accountRows: Row[] =
     availableAccounts === 'allAccounts'
       ? [['All your accounts', 'account details, balances, transactions']]
-      : [...granted].map(([iban, services]) => [`${iban}${names.get(iban) ? ` (${names.get(iban)!.name})` : ''}`, services.map((service) => SERVICES[service]).join(', ')]);
+      : [...granted].map(([iban, services]) => [named(iban), services.map((service) => SERVICES[service]).join(', ')]);
   return [
     ...accountRows,
     ['Valid until', consent.validUntil],

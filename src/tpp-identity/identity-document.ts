@@ -6,7 +6,7 @@ type Operation = { parameters?: { name: string; in: string; required?: boolean; 
 const REFUSALS = 'where the profile asks for certificates (docs/tpp-identity.md): SIGNATURE_MISSING, SIGNATURE_INVALID, CERTIFICATE_MISSING, CERTIFICATE_INVALID, CERTIFICATE_EXPIRED, CERTIFICATE_REVOKE, ROLE_INVALID';
 
 /**
- * The served document says what the profile's tpp keys ask of every /v1 request: the signature
+ * The served document says what the profile's tpp keys ask of every /v1 (and /v2) request: the signature
  * headers (required, or checked when sent), the QWAC header a proxy forwards, and the 401 codes of
  * their refusals. A profile that asks for nothing gets the document unchanged.
  */
@@ -25,7 +25,7 @@ export function documentIdentity(document: OpenAPIObject, profile: BankProfile):
     ...(qwac === 'header' ? [{ name: qwacHeader, in: 'header', required: true, schema: { type: 'string' }, description: 'the QWAC as a TLS-terminating proxy forwards it: URL-encoded PEM' }] : []),
   ];
   for (const [path, operations] of Object.entries(document.paths)) {
-    if (!path.startsWith('/v1/')) continue;
+    if (!/^\/v[12]\//.test(path)) continue;
     for (const operation of Object.values(operations) as Operation[]) {
       operation.parameters = [...(operation.parameters ?? []), ...headers];
       const unauthorised = operation.responses?.['401'];

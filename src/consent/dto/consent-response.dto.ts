@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import type { Authorisation } from '../../authorisation/authorisation.entity';
 import { nextStepLinks, psuMessageOf, ScaLinks } from '../../authorisation/authorisation-response.dto';
 import { href, Href } from '../../common/links';
-import type { AccountReference, Consent } from '../consent.entity';
+import { AccountReference, Consent, CONSENT_PATHS, ConsentPurpose } from '../consent.entity';
 import type { ConsentStatus } from '../consent.machine';
 
 const CONSENT_STATUSES = ['received', 'valid', 'rejected', 'expired', 'terminatedByTpp', 'revokedByPsu'];
@@ -127,8 +127,15 @@ export function toAccountReferenceResponse({ iban, currency }: AccountReference)
  * The bank's answer, with the redirect page; for an embedded or decoupled authorisation, the link
  * to its next step instead, and (decoupled) what the holder is told (docs/sca-approaches.md).
  */
-export function toConsentCreatedResponse(consentId: string, consentStatus: ConsentStatus, authorisation: Authorisation | null, scaRedirect: Href): ConsentCreatedResponse {
-  const self = { self: href(`/v1/consents/${consentId}`), status: href(`/v1/consents/${consentId}/status`) };
+export function toConsentCreatedResponse(
+  purpose: ConsentPurpose,
+  consentId: string,
+  consentStatus: ConsentStatus,
+  authorisation: Authorisation | null,
+  scaRedirect: Href,
+): ConsentCreatedResponse {
+  const path = `${CONSENT_PATHS[purpose]}/${consentId}`;
+  const self = { self: href(path), status: href(`${path}/status`) };
   const other = authorisation !== null && authorisation.approach !== 'REDIRECT';
   return {
     consentStatus,
@@ -137,8 +144,33 @@ export function toConsentCreatedResponse(consentId: string, consentStatus: Conse
     chosenScaMethod: null,
     challengeData: null,
     psuMessage: (other && psuMessageOf(authorisation).psuMessage) || null,
-    _links: other ? { ...nextStepLinks(authorisation, `/v1/consents/${consentId}/authorisations/${authorisation.id}`), ...self } : { scaRedirect, ...self },
+    _links: other ? { ...nextStepLinks(authorisation, `${path}/authorisations/${authorisation.id}`), ...self } : { scaRedirect, ...self },
   };
+}
+
+/** A consent for the confirmation of funds as Berlin Group's PIIS consent 2.0 shows it. */
+export class FundsConsentResponse {
+  @ApiProperty({ type: AccountReferenceResponse })
+  account: AccountReferenceResponse;
+
+  @ApiProperty({ type: String, nullable: true, example: '1234567891234' })
+  cardNumber: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: '2030-12-31' })
+  cardExpiryDate: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'MyMerchant Loyalty Card' })
+  cardInformation: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Your contract 1234 with MyMerchant' })
+  registrationInformation: string | null;
+
+  @ApiProperty({ enum: CONSENT_STATUSES, example: 'valid' })
+  consentStatus: ConsentStatus;
+}
+
+export function toFundsConsentResponse(consent: Consent): FundsConsentResponse {
+  return { account: toAccountReferenceResponse(consent.access.accounts[0]), ...consent.card!, consentStatus: consent.status };
 }
 
 export function toConsentResponse(consent: Consent): ConsentResponse {

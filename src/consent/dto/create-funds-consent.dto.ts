@@ -1,0 +1,35 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDefined, IsOptional, IsString, MaxLength } from 'class-validator';
+import { AccountReferenceDto } from '../../common/account-reference.dto';
+import { IsDateOnly, NestedObject } from '../../common/validators';
+
+/** Berlin Group's consent for the confirmation of funds (PIIS consent 2.0): one account, and the card a PIISP issued for it. */
+export class CreateFundsConsentDto {
+  @ApiProperty({ type: AccountReferenceDto, description: 'the account whose funds the TPP may ask about' })
+  @IsDefined()
+  @NestedObject(() => AccountReferenceDto)
+  account: AccountReferenceDto;
+
+  @ApiPropertyOptional({ example: '1234567891234', maxLength: 35, description: 'the card the PIISP issued; each check may name it again' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(35)
+  cardNumber?: string;
+
+  @ApiPropertyOptional({ example: '2030-12-31', description: 'the consent expires the day after (and with no date, never): not before today' })
+  @IsOptional()
+  @IsDateOnly()
+  cardExpiryDate?: string;
+
+  @ApiPropertyOptional({ example: 'MyMerchant Loyalty Card', maxLength: 140, description: 'what the card is, shown to the holder' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(140)
+  cardInformation?: string;
+
+  @ApiPropertyOptional({ example: 'Your contract 1234 with MyMerchant', maxLength: 140, description: 'shown to the holder' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(140)
+  registrationInformation?: string;
+}

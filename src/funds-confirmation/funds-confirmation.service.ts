@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { isBelow } from '../common/amount';
+import { DomainError, FormatError } from '../common/error-catalogue';
+import { Account, Psu } from '../bank/account.entity';
+import { AccountStore } from '../bank/account-store';
+import { ConsentService } from '../consent/consent.service';
+import { Store } from '../database/store';
+import { isOwnedBy, Owner } from '../oauth/owner';
+import { BankProfile } from '../profile/bank-profile';
+import type { FundsConfirmationDto } from './dto/funds-confirmation.dto';
+
+/**
+ * Berlin Group's confirmation of funds (docs/funds-confirmation.md): whether the account's
+ * interimAvailable balance covers the amount now. A question: it changes nothing and counts nothing.
+ */
+@Injectable()
+export class FundsConfirmationService {
+  constructor(
+    private readonly accounts: AccountStore,
+    private readonly consents: ConsentService,
+    private readonly store: Store,
+    private readonly profile: BankProfile,
+  ) {}
+
+  async fundsAvailable(request: FundsConfirmationDto, consentId: string | undefined, owner: Owner): Promise<boolean> {
+    const account = this.profile.fundsConfirmation?.consent === 'api' ? await this.consentedAccount(request, consentId, owner) : await this.visibleAccount(request.account.iban, owner);
+    if (!account) throw unknownAccount(request.account.iban);
+    for (const currency of [request.instructedAmount.currency, request.account.currency ?? account.currency]) {
+      if (currency !== account.currency) throw new DomainError({ messageId: 'XS2A055E', path: 'instructedAmount.currency', description: `account ${account.iban} holds ${account.currency}, not ${currency}` });
+    }
+    const available = account.balances.find(({ balanceType }) => balanceType === 'interimAvailable')!.amount;
+    return !isBelow(available, request.instructedAmount.amount);
+  }
+
+  /** The account of the PIIS consent in Consent-ID, checked in the order of docs/funds-confirmation.md. */
+  private async consentedAccount(request: FundsConfirmationDto, consentId: string | undefined, owner: Owner): Promise<Account | undefined> {
+    if (!consentId) throw new FormatError('Consent-ID', 'the Consent-ID header is required: the consent for the confirmation of funds on this account');
+    const consent = await this.consents.findCurrent(consentId, owner, 'piis');
+    if (consent.status === 'expired') throw new DomainError({ messageId: 'XS2A052E', description: `consent ${consentId} expired` });
+    if (consent.status !== 'valid') throw new DomainError({ messageId: 'XS2A008E', description: `consent ${consentId} is ${consent.status}, not valid` });
+    const [granted] = consent.access.accounts;
+    if (granted.iban !== request.account.iban) {
+      throw new DomainError({ messageId: 'XS2A053E', path: 'account', description: `consent ${consentId} is for account ${granted.iban}, not ${request.account.iban}` });
+    }
+    const card = consent.card!.cardNumber;
+    if (card !== null && request.cardNumber !== undefined && request.cardNumber !== card) {
+      throw new DomainError({ messageId: 'XS2A054E', path: 'cardNumber', description: `consent ${consentId} is for another card` });
+    }
+    // A consent valid without SCA (SCA_MODE=auto) may name an account the bank does not hold.
+    const [account] = await this.accounts.find([granted.iban]);
+    return account;
+  }
+
+  /** Consents managed outside the API: any of the bank's accounts, and the accounts of the client's own scenarios. */
+  private async visibleAccount(iban: string, owner: Owner): Promise<Account | undefined> {
+    const [account] = await this.accounts.find([iban]);
+    if (!account || account.scenarioId === null || owner === undefined) return account;
+    const holder = await this.store.read(Psu).findOneBy({ psuId: account.psuId ?? '' });
+    return holder && isOwnedBy(holder, owner) ? account : undefined;
+  }
+}
+
+const unknownAccount = (iban: string) => new DomainError({ messageId: 'XS2A056E', path: 'account', description: `account ${iban} unknown` });
