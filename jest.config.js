@@ -39,6 +39,7 @@ const BOTH_ENGINES = [
   'cockpit-browser',
   'tpp-identity',
   'funds-confirmation',
+  'trusted-beneficiaries',
   // A full disk on PostgreSQL needs a tablespace on a small filesystem, which .ci/run mounts where it may.
   ...(process.env.TEST_POSTGRES_SMALL_TABLESPACE ? ['full-tablespace'] : []),
 ];

@@ -14,6 +14,7 @@ import { RequestLogModule } from './http/request-log';
 import { createValidationPipe } from './http/validation.pipe';
 import { validateEnvironment } from './config/environment';
 import { loadProfile } from './profile/load-profile';
+import { BankProfile } from './profile/bank-profile';
 import { ProfileModule } from './profile/profile.module';
 import { ConsentModule } from './consent/consent.module';
 import { connectDatabase, DatabaseModule } from './database/database.module';
@@ -24,6 +25,7 @@ import { VerificationOfPayeeModule } from './verification-of-payee/verification-
 import { TppIdentityModule } from './tpp-identity/tpp-identity.module';
 import { MutualTlsListener } from './tpp-identity/mutual-tls-listener';
 import { FundsConfirmationModule } from './funds-confirmation/funds-confirmation.module';
+import { TrustedBeneficiariesApiModule } from './trusted-beneficiaries/trusted-beneficiaries-api.module';
 
 @Module({})
 export class AppModule {
@@ -58,12 +60,13 @@ export class AppModule {
         ScaModule,
         // The services of Berlin Group the seed bank does not offer: only where the profile does.
         ...(profile.fundsConfirmation ? [FundsConfirmationModule.forProfile(profile.fundsConfirmation)] : []),
+        ...(profile.offersTrustedBeneficiaries ? [TrustedBeneficiariesApiModule] : []),
         ...(environment.SANDBOX_CONTROL === 'true' ? [SandboxControlModule] : []),
       ],
       providers: [
         GracefulStop,
         MutualTlsListener,
-        { provide: APP_PIPE, useFactory: createValidationPipe },
+        { provide: APP_PIPE, useFactory: (bank: BankProfile) => createValidationPipe(bank.requestGroups), inject: [BankProfile] },
         { provide: APP_FILTER, useClass: BerlinGroupExceptionFilter },
         ...(profile.answers === 'berlin-group' ? [{ provide: APP_INTERCEPTOR, useClass: BerlinGroupAnswers }] : []),
       ],

@@ -42,13 +42,17 @@ interface Mutation {
 const eur = (amount: string) => ({ currency: 'EUR', amount });
 const SEPA = { debtorAccount: { iban: MARIANNE }, instructedAmount: eur('12.34'), creditorAccount: { iban: GEORG }, creditorName: 'Georg Mustermann', remittanceInformationUnstructured: 'fuzz' };
 const BODIES: Record<string, { [key: string]: Json }> = {
-  'POST /v1/consents': { access: { balances: [{ iban: MARIANNE }], transactions: [{ iban: GEORG }] }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 },
+  // additionalInformation: read where the profile lists trusted beneficiaries (berlin-group), stripped elsewhere.
+  'POST /v1/consents': { access: { balances: [{ iban: MARIANNE }], transactions: [{ iban: GEORG }], additionalInformation: { trustedBeneficiaries: [{ iban: MARIANNE }] } }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 },
   'POST /v1/payments/sepa-credit-transfers': SEPA,
   'POST /v1/payments/instant-sepa-credit-transfers': SEPA,
   'POST /v1/payments/cross-border-credit-transfers': { ...SEPA, creditorAccount: { iban: 'GB29NWBK60161331926819' }, instructedAmount: { currency: 'GBP', amount: '5.00' } },
   'POST /v1/bulk-payments/sepa-credit-transfers': { debtorAccount: { iban: MARIANNE }, payments: [{ instructedAmount: eur('1.00'), creditorAccount: { iban: GEORG }, creditorName: 'Georg Mustermann' }] },
   'POST /v1/periodic-payments/sepa-credit-transfers': { ...SEPA, startDate: '2026-04-01', frequency: 'Monthly', dayOfExecution: '1' },
-  'POST /sandbox/scenarios': { accounts: [{ name: 'Fuzz Test', balances: { interimAvailable: '10.00', forwardAvailable: '10.00' }, booked: [{ amount: '-1.00', bookingDate: '2026-03-01', counterpartyName: 'Shop', counterpartyIban: GEORG }] }] },
+  'POST /sandbox/scenarios': {
+    accounts: [{ name: 'Fuzz Test', balances: { interimAvailable: '10.00', forwardAvailable: '10.00' }, booked: [{ amount: '-1.00', bookingDate: '2026-03-01', counterpartyName: 'Shop', counterpartyIban: GEORG }] }],
+    trustedBeneficiaries: [{ creditorIban: GEORG, creditorName: 'Georg Mustermann' }],
+  },
   'POST /sandbox/sca/consents/{consentId}': { psuId: 'georg.mustermann', decision: 'approve' },
   'POST /sandbox/sca/payments/{paymentId}': { psuId: 'georg.mustermann', decision: 'deny' },
   'POST /sandbox/sca/payments/{paymentId}/cancellation': { psuId: 'georg.mustermann', decision: 'approve' },

@@ -66,6 +66,7 @@ export const ERROR_CATALOGUE = {
   XS2A054E: { status: 400, code: 'CARD_INVALID', when: 'confirmation of funds: `cardNumber` is not the card the consent was given for' },
   XS2A055E: { status: 400, code: 'PARAMETER_NOT_CONSISTENT', when: 'confirmation of funds: the amount\'s (or the account reference\'s) currency is not the account\'s' },
   XS2A056E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'confirmation of funds: the bank holds no such account (or, its consents managed outside the API, none this client may ask about)' },
+  XS2A057E: { status: 401, code: 'CONSENT_INVALID', when: 'trusted beneficiaries: the consent does not ask for them (`access.additionalInformation.trustedBeneficiaries`)' },
 } as const;
 
 export type MessageId = keyof typeof ERROR_CATALOGUE;

@@ -8,7 +8,7 @@ import type { AccountReference, ConsentAccess } from './consent.entity';
  */
 export function accessDecidedBy(access: ConsentAccess, held: AccountReference[]): ConsentAccess | null {
   if (access.availableAccounts === 'allAccounts') {
-    return { accounts: held, balances: [], transactions: [], availableAccounts: null };
+    return { ...access, accounts: held, balances: [], transactions: [], availableAccounts: null };
   }
   const heldIbans = new Set(held.map(({ iban }) => iban));
   return consentedIbans(access).every((iban) => heldIbans.has(iban)) ? access : null;

@@ -13,6 +13,8 @@ export interface ConsentAccess {
   transactions: AccountReference[];
   /** `allAccounts` while the accounts are still to be chosen by the account holder. */
   availableAccounts: 'allAccounts' | null;
+  /** The accounts whose trusted beneficiaries may be listed (empty: every account of the consent); absent: none (docs/trusted-beneficiaries.md). */
+  trustedBeneficiaries?: AccountReference[];
 }
 
 /**

@@ -20,6 +20,7 @@ import { applyEvent, MachineBinding } from '../database/status-change';
 import { Store } from '../database/store';
 import { CreateConsentDto } from './dto/create-consent.dto';
 import { accessDecidedBy } from './consent-access';
+import { consentedIbans } from './coverage';
 import { AccountReference, Consent, ConsentAccess, ConsentPurpose, consentPath, purposeOf } from './consent.entity';
 import type { CreateFundsConsentDto } from './dto/create-funds-consent.dto';
 import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus, isAwaitingSca, isDueToExpire, isRevocable } from './consent.machine';
@@ -77,7 +78,9 @@ export class ConsentService implements OnModuleInit {
 
     // The profile's limits (docs/profiles.md, "consents"): a later date or a higher frequency is cut down, and the consent shows what it got.
     const { validUntil, frequencyPerDay } = this.profile.consentTerms(request.validUntil, request.frequencyPerDay, today);
-    const granted = auto && allAccounts ? await this.allAccountsAccess() : requestedAccess(access, allAccounts);
+    const requested = requestedAccess(access, allAccounts);
+    // SCA done at once: an allAccounts consent gets the bank's accounts (and keeps what else it asked).
+    const granted = auto && allAccounts ? { ...requested, ...(await this.allAccountsAccess()) } : requested;
     return this.createStored({ access: granted, recurringIndicator: request.recurringIndicator, validUntil, frequencyPerDay, card: null }, authorisationRequest, owner, notification);
   }
 
@@ -309,7 +312,17 @@ const notWaiting = ({ id, status }: Consent) =>
 function requestedAccess(access: CreateConsentDto['access'], allAccounts: boolean): ConsentAccess {
   // A list sent as null counts as absent (class-validator's IsOptional lets null through).
   const references = (list?: AccountReferenceDto[] | null) => (list ?? []).map(({ iban, currency }) => ({ iban, currency: currency ?? null }));
-  return allAccounts
+  const granted: ConsentAccess = allAccounts
     ? { accounts: [], balances: [], transactions: [], availableAccounts: 'allAccounts' }
     : { accounts: [], balances: references(access.balances), transactions: references(access.transactions), availableAccounts: null };
+  const trusted = access.additionalInformation?.trustedBeneficiaries;
+  if (!trusted) return granted;
+  // Berlin Group: an account in additionalInformation is one the consent names for a service too; for allAccounts, the holder chooses them.
+  const named = new Set(consentedIbans(granted));
+  const stray = trusted.find(({ iban }) => allAccounts || !named.has(iban));
+  if (stray) {
+    const description = allAccounts ? 'with availableAccounts or allPsd2, additionalInformation.trustedBeneficiaries must be empty (every account the holder chooses)' : `${stray.iban} must be named in balances or transactions too`;
+    throw new FormatError('access.additionalInformation.trustedBeneficiaries', description);
+  }
+  return { ...granted, trustedBeneficiaries: references(trusted) };
 }

@@ -10,6 +10,7 @@ import { AccessToken, TppClient } from '../oauth/client.entity';
 import { Payment } from '../payment-initiation/payment.entity';
 import { SeededProfile } from './seeded-profile.entity';
 import { PayeeCheck } from '../verification-of-payee/payee-check.entity';
+import { TrustedBeneficiary } from '../trusted-beneficiaries/trusted-beneficiary.entity';
 
 /**
  * Upserts every fixture of the profile by its fixed ID: safe to run on every start, and never
@@ -27,7 +28,7 @@ export async function seedFixtures(manager: EntityManager, profile: BankProfile,
         'Start with that profile, or reseed the database with this one (npm run db:reset).',
     );
   }
-  const { psus, accounts, balances, transactions, consents, clients } = structuredClone(profile.rows);
+  const { psus, accounts, balances, transactions, consents, clients, trustedBeneficiaries } = structuredClone(profile.rows);
   await manager.upsert(TppClient, clients, ['clientId']);
   await manager.upsert(Psu, psus, ['psuId']);
   await manager.upsert(Account, accounts, ['iban']);
@@ -35,6 +36,7 @@ export async function seedFixtures(manager: EntityManager, profile: BankProfile,
   // TypeORM's deep-partial type cannot follow the open-ended JSON body; the rows are whole entities.
   await manager.upsert(Transaction, transactions as QueryDeepPartialEntity<Transaction>[], ['transactionId']);
   await manager.upsert(Consent, consents, ['id']);
+  if (trustedBeneficiaries.length) await manager.upsert(TrustedBeneficiary, trustedBeneficiaries, ['trustedBeneficiaryId']);
   if (!seeded) await manager.insert(SeededProfile, { id: 1, source: profile.source.slice(0, 500), name: profile.name, digest: profile.digest });
 }
 
@@ -45,7 +47,7 @@ export async function seedFixtures(manager: EntityManager, profile: BankProfile,
 export async function resetSandbox(dataSource: DataSource, profile: BankProfile, database: string): Promise<void> {
   await dataSource.transaction(async (manager) => {
     // Payments first (they name accounts), then consents, accounts (their data cascades), PSUs and clients.
-    for (const entity of [Payment, PayeeCheck, Consent, Account, Psu, AccessToken, TppClient, BankConditions, SandboxEvent, Notification, NotificationSubscription, SeededProfile]) {
+    for (const entity of [Payment, PayeeCheck, Consent, TrustedBeneficiary, Account, Psu, AccessToken, TppClient, BankConditions, SandboxEvent, Notification, NotificationSubscription, SeededProfile]) {
       await manager.createQueryBuilder().delete().from(entity).execute();
     }
     await seedFixtures(manager, profile, database);

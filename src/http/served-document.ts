@@ -3,6 +3,7 @@ import type { BankProfile } from '../profile/bank-profile';
 import { PAYMENT_SERVICES } from '../payment-initiation/payment-products';
 import { documentIdentity } from '../tpp-identity/identity-document';
 import { documentFundsConfirmation } from '../funds-confirmation/funds-document';
+import { documentTrustedBeneficiaries } from '../trusted-beneficiaries/trusted-beneficiaries-document';
 import { documentFor, visitObjects } from './berlin-group-profile';
 
 type Parameter = { name?: string; in?: string; schema?: { enum?: string[] } };
@@ -28,6 +29,7 @@ export function documentForProfile(document: OpenAPIObject, profile: BankProfile
     }
   }
   documentFundsConfirmation(document, profile);
+  documentTrustedBeneficiaries(document, profile);
   documentIdentity(document, profile);
   visitObjects(document, (node) => {
     const approach = (node.headers as Headers | undefined)?.['ASPSP-SCA-Approach'];

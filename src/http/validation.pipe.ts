@@ -5,12 +5,19 @@ import { DomainError, ErrorDetail } from '../common/error-catalogue';
 /**
  * The global pipe: DTO validation failures become one FORMAT_ERROR message per field, with `path`
  * naming it (`access.balances[0].iban`). Unknown fields are stripped, never a reason to reject.
+ * A field of a service only some banks offer is validated in its group (OnlyWhereOffered), and
+ * only the profile's `groups` are read: elsewhere it is stripped unread, as an unknown field is.
  */
-export function createValidationPipe(): ValidationPipe {
+export function createValidationPipe(groups: string[] = []): ValidationPipe {
   return new QueryRememberingValidationPipe({
     transform: true,
     whitelist: true,
     forbidNonWhitelisted: false,
+    groups,
+    // Every field without a group is always checked, whatever groups are in force; with none in
+    // force, no field of a group is (class-validator would otherwise check them all).
+    always: true,
+    strictGroups: true,
     validationError: { target: false, value: true },
     exceptionFactory: (errors) => {
       const [first, ...more] = errors.flatMap((error) => toDetails(error, ''));
@@ -50,3 +57,6 @@ function toDetails(error: ValidationError, parentPath: string): ErrorDetail[] {
   const description = error.value === undefined ? `${path} is required` : message.replace(error.property, path);
   return [{ messageId: 'XS2A001E', path, description }, ...children];
 }
+
+/** The options of a field's decorators that only banks offering `group`'s service read (BankProfile.requestGroups). */
+export const onlyWhereOffered = (group: string) => ({ groups: [group], always: false });

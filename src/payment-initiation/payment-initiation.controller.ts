@@ -38,6 +38,7 @@ import {
   PaymentStatusResponse,
   toCancellationResponse,
   toConfirmationResponse,
+  toExemptedInitiationResponse,
   toInitiationResponse,
   toPaymentResponse,
   toStatusResponse,
@@ -230,7 +231,8 @@ export class PaymentInitiationController {
     await this.notifications.admit(notification);
     const { payment, authorisation } = await this.payments.initiate(type, body, { request, notification, vop }, owner);
     announceNotifications(response, notification, true);
-    return announceCreated(response, request.approach, toInitiationResponse(payment, authorisation, this.scaRedirectOf(payment, authorisation)));
+    const answer = authorisation ? toInitiationResponse(payment, authorisation, this.scaRedirectOf(payment, authorisation)) : toExemptedInitiationResponse(payment);
+    return announceCreated(response, request.approach, answer);
   }
 
   /** The redirect SCA page of the payment, with the TPP-Redirect-URI its authorisation was opened with. */

@@ -9,9 +9,10 @@ import { PaymentInitiationController } from './payment-initiation.controller';
 import { PaymentExecutionService } from './payment-execution.service';
 import { PaymentInitiationService } from './payment-initiation.service';
 import { VerificationOfPayeeModule } from '../verification-of-payee/verification-of-payee.module';
+import { TrustedBeneficiariesModule } from '../trusted-beneficiaries/trusted-beneficiaries.module';
 
 @Module({
-  imports: [DatabaseModule, ClockModule, BankModule, OAuthModule, AuthorisationModule, NotificationsModule, VerificationOfPayeeModule],
+  imports: [DatabaseModule, ClockModule, BankModule, OAuthModule, AuthorisationModule, NotificationsModule, VerificationOfPayeeModule, TrustedBeneficiariesModule],
   controllers: [PaymentInitiationController],
   providers: [PaymentInitiationService, PaymentExecutionService],
   exports: [PaymentInitiationService],

@@ -19,6 +19,7 @@ import { contextOf, isPeriodic, PaymentExecutionService } from './payment-execut
 import { initialPaymentStatus, isAwaitingCancellationSca, isAwaitingSca, PaymentEvent } from './payment.machine';
 import { PaymentType } from './payment-products';
 import { checkDates, creditorsOf, PaymentBody, termsOf } from './payment-terms';
+import { TrustedBeneficiaries } from '../trusted-beneficiaries/trusted-beneficiaries.service';
 import { VerificationOfPayeeService, vopEventOf, VopRequest } from '../verification-of-payee/verification-of-payee.service';
 import { refusalOf } from './refusals';
 
@@ -37,22 +38,26 @@ export class PaymentInitiationService {
     private readonly history: EventHistory,
     private readonly notifications: NotificationsService,
     private readonly vop: VerificationOfPayeeService,
+    private readonly trusted: TrustedBeneficiaries,
   ) {}
 
   /**
    * Stores the payment, RCVD, with its implicit authorisation: once answered 200 both are in the
    * database. Where the payee is checked, the result moves it on at once (RCVC, or RVCM and RVNC,
-   * whose authorisation waits for the payer's confirmation: docs/verification-of-payee.md).
+   * whose authorisation waits for the payer's confirmation: docs/verification-of-payee.md). A
+   * payment the bank exempts from SCA (docs/trusted-beneficiaries.md) moves on as if authorised,
+   * and has no authorisation (null).
    */
   async initiate(
     type: PaymentType,
     body: PaymentBody,
     { request, notification, vop }: { request: AuthorisationRequest; notification: NotificationRequest | null; vop: VopRequest },
     owner: Owner,
-  ): Promise<{ payment: Payment; authorisation: Authorisation }> {
+  ): Promise<{ payment: Payment; authorisation: Authorisation | null }> {
     checkDates(body, this.clock.today());
     const vopResults = await this.vop.checkCreditors(creditorsOf(body), vop, owner);
     const terms = termsOf(body);
+    const exempted = await this.trusted.exempts(terms.debtorIban, creditorsOf(body).map(({ iban }) => iban));
     const payment = Object.assign(new Payment(), {
       id: newResourceId(),
       ...type,
@@ -70,6 +75,10 @@ export class PaymentInitiationService {
       await this.history.record({ kind: 'payment', resourceId: payment.id, fromStatus: null, toStatus: payment.status, event: 'CREATED', ownerId: payment.ownerId });
       if (notification) await this.notifications.subscribe(notification, { resourceId: payment.id, kind: 'payment', ownerId: payment.ownerId }, `/v1/${type.service}/${type.product}/${payment.id}`);
       if (vopResults) await applyEvent(this.execution.machine, payment, { type: vopEventOf(vopResults) });
+      if (exempted && isAwaitingSca(payment.status)) {
+        Object.assign(payment, (await this.execution.settle(payment, this.scaCompleted(payment))).entity);
+        return null;
+      }
       return this.authorisations.open('payment', payment.id, request, payment.ownerId, !isAwaitingSca(payment.status));
     });
     return { payment, authorisation };

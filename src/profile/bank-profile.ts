@@ -3,6 +3,7 @@ import type { Account, Balance, BookingStatus, Psu, Transaction, TransactionBody
 import type { Consent } from '../consent/consent.entity';
 import type { ConsentStatus } from '../consent/consent.machine';
 import type { TppClient } from '../oauth/client.entity';
+import type { TrustedBeneficiary } from '../trusted-beneficiaries/trusted-beneficiary.entity';
 import type { PaymentProduct, PaymentServiceName } from '../payment-initiation/payment-products';
 import type { AnswerStyle } from '../common/answer-style';
 import { addDays } from '../common/dates';
@@ -19,6 +20,8 @@ export interface ProfileSettings {
   vop?: { mode?: VopMode; closeMatch?: number; payees?: ExternalPayee[] };
   tpp?: { signatures?: 'off' | 'optional' | 'required'; qwac?: 'off' | 'header' | 'mtls'; qwacHeader?: string; trustedCAs?: string[] };
   fundsConfirmation?: FundsConfirmationSettings;
+  trustedBeneficiaries?: boolean;
+  scaExemptions?: { trustedBeneficiaries?: boolean };
 }
 
 /** The confirmation of funds, where the bank offers it (docs/funds-confirmation.md): whether its PIIS consents are the API's or managed outside it. */
@@ -63,13 +66,25 @@ export interface FixturePsu {
   blocked?: boolean;
 }
 
-/** The five fixture files as a profile holds them (docs/profiles.md, "The fixture files"). */
+/** One entry of trustedBeneficiaries.json (docs/trusted-beneficiaries.md). */
+export interface FixtureTrustedBeneficiary {
+  trustedBeneficiaryId: string;
+  psuId: string;
+  debtorAccount?: string;
+  creditorAccount: string;
+  creditorName: string;
+  creditorAgent?: string;
+  creditorAlias?: string;
+}
+
+/** The fixture files as a profile holds them (docs/profiles.md, "The fixture files"); trustedBeneficiaries.json only where a profile has one. */
 export interface FixtureFiles {
   psus: FixturePsu[];
   accounts: (Omit<Account, 'balances' | 'psuId' | 'scenarioId'> & { balances: Omit<Balance, 'accountIban' | 'account'>[] })[];
   transactions: Record<string, Partial<Record<BookingStatus, TransactionBody[]>>>;
   consents: { stored: { id: string; status: ConsentStatus; accounts: string[]; recurringIndicator: boolean; validUntil: string; frequencyPerDay: number; lastActionDate: string }[]; unknown?: string[] };
   clients: Pick<TppClient, 'clientId' | 'clientSecret' | 'name'>[];
+  trustedBeneficiaries?: FixtureTrustedBeneficiary[];
 }
 
 /** How a test PSU behaves in SCA beyond the password (docs/sca-approaches.md, "Test PSUs"). */
@@ -90,6 +105,7 @@ export interface FixtureRows {
   transactions: Transaction[];
   consents: Consent[];
   clients: FixtureFiles['clients'];
+  trustedBeneficiaries: TrustedBeneficiary[];
 }
 
 const APPROACH: Record<ProfileSettings['scaApproaches'][number], ScaApproach> = { redirect: 'REDIRECT', embedded: 'EMBEDDED', decoupled: 'DECOUPLED' };
@@ -166,6 +182,24 @@ export class BankProfile {
     return this.settings.fundsConfirmation ?? null;
   }
 
+  /** Whether the bank lists trusted beneficiaries (docs/trusted-beneficiaries.md); where not, none of it is served or accepted. */
+  get offersTrustedBeneficiaries(): boolean {
+    return this.settings.trustedBeneficiaries === true;
+  }
+
+  /** Whether a payment to a trusted beneficiary is exempted from SCA. */
+  get exemptsTrustedBeneficiaries(): boolean {
+    return this.offersTrustedBeneficiaries && this.settings.scaExemptions?.trustedBeneficiaries === true;
+  }
+
+  /**
+   * The groups of request fields the bank accepts beyond the seed bank's (the validation pipe's):
+   * where it does not offer a service, its fields are stripped unread, as the seed bank does.
+   */
+  get requestGroups(): string[] {
+    return this.offersTrustedBeneficiaries ? [TRUSTED_BENEFICIARIES] : [];
+  }
+
   /** A payee at another bank the profile lists, if it does. */
   externalPayee(iban: string): ExternalPayee | undefined {
     return this.settings.vop?.payees?.find((payee) => payee.iban === iban);
@@ -182,6 +216,7 @@ export class BankProfile {
       `Verification of Payee: ${this.vop.mode}, close match from a similarity of ${this.vop.closeMatch}; ${this.settings.vop?.payees?.length ?? 0} payees at other banks.`,
       `TPP identity: signatures ${this.tpp.signatures}, QWAC ${this.tpp.qwac === 'header' ? `in the ${this.tpp.qwacHeader} header` : this.tpp.qwac}.`,
       ...fundsConfirmationSummary(this.fundsConfirmation),
+      ...(this.offersTrustedBeneficiaries ? [`Trusted beneficiaries: listed; a payment to one ${this.exemptsTrustedBeneficiaries ? 'is exempted from SCA' : 'needs SCA as any other'}.`] : []),
       `Consents: valid for ${maxValidityDays === undefined ? 'as long as asked' : `at most ${maxValidityDays} days`}, ${maxFrequencyPerDay === undefined ? 'any frequencyPerDay' : `at most ${maxFrequencyPerDay} accesses a day`}; a longer validUntil or a higher frequencyPerDay is cut down.`,
     ].join('\n');
   }
@@ -196,6 +231,9 @@ export class BankProfile {
     return this.rows.consents.find((consent) => consent.status === 'valid')?.id;
   }
 }
+
+/** The group of the request fields of trusted beneficiaries (requestGroups). */
+export const TRUSTED_BENEFICIARIES = 'trustedBeneficiaries';
 
 /** Said only where it is offered: the document of a bank without it stays as it was. */
 function fundsConfirmationSummary(settings: FundsConfirmationSettings | null): string[] {
@@ -237,5 +275,17 @@ function fixtureRows(files: FixtureFiles): FixtureRows {
       }),
     ),
     clients: files.clients,
+    trustedBeneficiaries: (files.trustedBeneficiaries ?? []).map(
+      ({ trustedBeneficiaryId, psuId, debtorAccount, creditorAccount, creditorName, creditorAgent, creditorAlias }): TrustedBeneficiary => ({
+        trustedBeneficiaryId,
+        psuId,
+        debtorIban: debtorAccount ?? null,
+        creditorIban: creditorAccount,
+        creditorName,
+        creditorAgent: creditorAgent ?? null,
+        creditorAlias: creditorAlias ?? null,
+        scenarioId: null,
+      }),
+    ),
   };
 }

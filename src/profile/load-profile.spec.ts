@@ -18,7 +18,8 @@ describe('loadProfile: extends', () => {
     write('child/fixtures/clients.json', JSON.stringify([{ clientId: 'child-tpp', clientSecret: 's', name: 'Child TPP' }]));
     const child = loadProfile(join(folder, 'child'));
     const bank = loadProfile('bank');
-    expect(child.settings).toEqual({ ...bank.settings, name: 'Child Bank', answers: 'berlin-group', fundsConfirmation: { consent: 'api' }, scaApproaches: ['embedded'] });
+    const berlinGroup = { answers: 'berlin-group', fundsConfirmation: { consent: 'api' }, trustedBeneficiaries: true, scaExemptions: { trustedBeneficiaries: true } };
+    expect(child.settings).toEqual({ ...bank.settings, ...berlinGroup, name: 'Child Bank', scaApproaches: ['embedded'] });
     expect(child.rows.clients).toEqual([{ clientId: 'child-tpp', clientSecret: 's', name: 'Child TPP' }]);
     expect(child.rows.accounts).toEqual(bank.rows.accounts);
     expect(child.digest).not.toBe(bank.digest);
@@ -27,6 +28,8 @@ describe('loadProfile: extends', () => {
   it('a path is read relative to the extending folder; the fixtures key names another folder', () => {
     write('grandchild/profile.yaml', 'extends: ../child\nfixtures: ../shared-data\n');
     write('shared-data/psus.json', '[]');
+    // The trusted beneficiaries berlin-group lists name its PSUs: without them, none.
+    write('shared-data/trustedBeneficiaries.json', '[]');
     const grandchild = loadProfile(join(folder, 'grandchild'));
     expect(grandchild.name).toBe('Child Bank');
     expect(grandchild.rows.psus).toEqual([]);
@@ -102,6 +105,33 @@ describe('loadProfile: tpp.trustedCAs', () => {
       `${file}: tpp.trustedCAs[1]: cas/missing.pem is not a file (relative to ${relative(process.cwd(), folder)})`,
       `${file}: tpp.trustedCAs[2]: cas/notes.txt is not a PEM certificate`,
       `${file}: tpp.trustedCAs[3]: cas/leaf.pem is a certificate but not a CA's`,
+    ];
+    expect(() => loadProfile(folder)).toThrow(`PROFILE=${folder} cannot be used:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+  });
+});
+
+describe('loadProfile: trusted beneficiaries', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'psd2-beneficiaries-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('berlin-group lists and exempts them; an exemption without the list, an unknown PSU, an account not theirs and an ID twice stop the start naming each', () => {
+    const berlinGroup = loadProfile('berlin-group');
+    expect([berlinGroup.offersTrustedBeneficiaries, berlinGroup.exemptsTrustedBeneficiaries, berlinGroup.requestGroups]).toEqual([true, true, ['trustedBeneficiaries']]);
+    expect(berlinGroup.rows.trustedBeneficiaries.map(({ trustedBeneficiaryId }) => trustedBeneficiaryId)).toEqual(['tb-georg-stadtwerke', 'tb-georg-franz', 'tb-susanne-georg']);
+    const bank = loadProfile('bank');
+    expect([bank.offersTrustedBeneficiaries, bank.exemptsTrustedBeneficiaries, bank.requestGroups, bank.rows.trustedBeneficiaries]).toEqual([false, false, [], []]);
+
+    mkdirSync(join(folder, 'fixtures'));
+    writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\nscaExemptions:\n  trustedBeneficiaries: true\n');
+    const entry = (id: string, psuId: string, debtorAccount?: string) => ({ trustedBeneficiaryId: id, psuId, ...(debtorAccount ? { debtorAccount } : {}), creditorAccount: 'DE89370400440532013000', creditorName: 'Payee' });
+    writeFileSync(join(folder, 'fixtures', 'trustedBeneficiaries.json'), JSON.stringify([entry('a', 'nobody'), entry('b', 'georg.mustermann', 'AT959900000000012476'), entry('b', 'susanne.mustermann')]));
+    const file = relative(process.cwd(), join(folder, 'profile.yaml'));
+    const fixtures = relative(process.cwd(), join(folder, 'fixtures', 'trustedBeneficiaries.json'));
+    const problems = [
+      `${file}: scaExemptions.trustedBeneficiaries: needs trustedBeneficiaries: true (the bank must list them to exempt them)`,
+      `${fixtures}: [0].psuId: nobody is not in psus.json`,
+      `${fixtures}: [1].debtorAccount: account AT959900000000012476 is not held by georg.mustermann`,
+      `${fixtures}: [2].trustedBeneficiaryId: b is listed twice`,
     ];
     expect(() => loadProfile(folder)).toThrow(`PROFILE=${folder} cannot be used:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
   });

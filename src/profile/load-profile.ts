@@ -24,7 +24,7 @@ export class ProfileError extends Error {
   }
 }
 
-const FIXTURE_FILES = ['psus', 'accounts', 'transactions', 'consents', 'clients'] as const;
+const FIXTURE_FILES = ['psus', 'accounts', 'transactions', 'consents', 'clients', 'trustedBeneficiaries'] as const;
 type FixtureName = (typeof FIXTURE_FILES)[number];
 /** A fixture file a profile leaves out holds nothing. */
 const EMPTY: FixtureFiles = { psus: [], accounts: [], transactions: {}, consents: { stored: [] }, clients: [] };
@@ -88,6 +88,9 @@ function read(setting: string, problems: string[]): BankProfile | undefined {
     else Object.assign(files, { [name]: content });
   }
   if (problems.length > 0) return undefined;
+  if (settings.scaExemptions?.trustedBeneficiaries && !settings.trustedBeneficiaries) {
+    problems.push(`${shown(top)}: scaExemptions.trustedBeneficiaries: needs trustedBeneficiaries: true (the bank must list them to exempt them)`);
+  }
   problems.push(...referenceProblems(files, where), ...payeeProblems(settings as ProfileSettings, files, top));
   if (problems.length > 0) return undefined;
   // The CAs' contents, not their paths, identify the profile: two instances may mount it in different places.
@@ -269,6 +272,13 @@ function referenceProblems(files: FixtureFiles, where: Level['fixtures']): strin
   files.clients.forEach(({ clientId }, index) => {
     if (clientIds.has(clientId)) at('clients', `[${index}].clientId`, `${clientId} is listed twice`);
     clientIds.add(clientId);
+  });
+  const beneficiaryIds = new Set<string>();
+  files.trustedBeneficiaries?.forEach(({ trustedBeneficiaryId, psuId, debtorAccount }, index) => {
+    if (beneficiaryIds.has(trustedBeneficiaryId)) at('trustedBeneficiaries', `[${index}].trustedBeneficiaryId`, `${trustedBeneficiaryId} is listed twice`);
+    beneficiaryIds.add(trustedBeneficiaryId);
+    if (!psuIds.has(psuId)) at('trustedBeneficiaries', `[${index}].psuId`, `${psuId} is not in psus.json`);
+    else if (debtorAccount !== undefined && holders.get(debtorAccount) !== psuId) at('trustedBeneficiaries', `[${index}].debtorAccount`, `account ${debtorAccount} is not held by ${psuId}`);
   });
   return problems;
 }

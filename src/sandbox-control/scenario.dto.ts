@@ -1,6 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { onlyWhereOffered } from '../http/validation.pipe';
+import { TRUSTED_BENEFICIARIES } from '../profile/bank-profile';
 import { IsCurrency, IsDateOnly, IsIban, IsSignedAmount, NestedObject, NestedObjects } from '../common/validators';
 import { Schedule } from '../payment-initiation/dto/periodic-payment.dto';
 
@@ -113,6 +116,27 @@ export class ScenarioAccountDto {
   standingOrders?: ScenarioStandingOrderDto[] | null;
 }
 
+const WHERE_OFFERED = onlyWhereOffered(TRUSTED_BENEFICIARIES);
+
+/** A payee the scenario's holder trusts for every account of theirs (docs/trusted-beneficiaries.md). */
+export class ScenarioTrustedBeneficiaryDto {
+  @ApiProperty({ example: 'AT439900000000010017' })
+  @IsIban(WHERE_OFFERED)
+  creditorIban: string;
+
+  @ApiProperty({ example: 'Georg Mustermann', maxLength: 70 })
+  @IsString(WHERE_OFFERED)
+  @IsNotEmpty(WHERE_OFFERED)
+  @MaxLength(70, WHERE_OFFERED)
+  creditorName: string;
+
+  @ApiPropertyOptional({ example: 'Landlord', maxLength: 70 })
+  @IsOptional(WHERE_OFFERED)
+  @IsString(WHERE_OFFERED)
+  @MaxLength(70, WHERE_OFFERED)
+  creditorAlias?: string;
+}
+
 export class CreateScenarioDto {
   @ApiProperty({ type: [ScenarioAccountDto], minItems: 1, maxItems: 20 })
   @IsArray()
@@ -120,6 +144,16 @@ export class CreateScenarioDto {
   @ArrayMaxSize(20)
   @NestedObjects(() => ScenarioAccountDto)
   accounts: ScenarioAccountDto[];
+
+  // Left out of the served document where the bank does not list trusted beneficiaries (trusted-beneficiaries-document.ts).
+  @ApiPropertyOptional({ type: [ScenarioTrustedBeneficiaryDto], maxItems: 100, description: "payees the holder trusts for all the scenario's accounts; its consent may then list them" })
+  @IsOptional(WHERE_OFFERED)
+  @IsArray(WHERE_OFFERED)
+  @ArrayMaxSize(100, WHERE_OFFERED)
+  @ValidateNested({ each: true, ...WHERE_OFFERED })
+  @IsObject({ each: true, message: 'each item of $property must be an object', ...WHERE_OFFERED })
+  @Type(() => ScenarioTrustedBeneficiaryDto)
+  trustedBeneficiaries?: ScenarioTrustedBeneficiaryDto[];
 }
 
 export class ScenarioAccountResponse {

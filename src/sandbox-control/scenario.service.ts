@@ -8,6 +8,7 @@ import { Consent } from '../consent/consent.entity';
 import { Store } from '../database/store';
 import { BankProfile } from '../profile/bank-profile';
 import { scenarioRows, toScenarioResponse } from './scenario';
+import { TrustedBeneficiary } from '../trusted-beneficiaries/trusted-beneficiary.entity';
 import type { CreateScenarioDto, ScenarioResponse } from './scenario.dto';
 
 /** A test suite's own PSU, accounts and consent: created and deleted as one, never visible to another suite. */
@@ -29,6 +30,7 @@ export class ScenarioService {
       await this.store.change(Balance).insert(rows.balances);
       await this.store.insertMany(Transaction, rows.transactions);
       await this.store.change(Consent).insert(rows.consent);
+      if (rows.trustedBeneficiaries.length) await this.store.insertMany(TrustedBeneficiary, rows.trustedBeneficiaries);
     });
     return toScenarioResponse(scenarioId, rows);
   }
@@ -38,6 +40,7 @@ export class ScenarioService {
       // The scenario's PSU carries its owner: another client's scenario is unknown here.
       if (!(await this.store.read(Psu).existsBy({ scenarioId, ...ownedBy(owner) }))) return 0;
       await this.store.change(Consent).delete({ scenarioId });
+      await this.store.change(TrustedBeneficiary).delete({ scenarioId });
       // Balances and transactions go with their accounts (ON DELETE CASCADE).
       await this.store.change(Account).delete({ scenarioId });
       return (await this.store.change(Psu).delete({ scenarioId })).affected;

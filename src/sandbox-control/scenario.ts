@@ -1,8 +1,9 @@
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import type { Account, Balance, Psu, Transaction } from '../bank/account.entity';
 import { standingOrderDetails, transactionObject } from '../bank/transaction-object';
 import { ibanOf } from '../common/iban';
 import type { Consent } from '../consent/consent.entity';
+import type { TrustedBeneficiary } from '../trusted-beneficiaries/trusted-beneficiary.entity';
 import type { CreateScenarioDto, ScenarioResponse } from './scenario.dto';
 
 /** Scenario accounts live under their own bank code, apart from the fixtures' 99000. */
@@ -15,6 +16,7 @@ export interface ScenarioRows {
   balances: Balance[];
   transactions: Transaction[];
   consent: Consent;
+  trustedBeneficiaries: TrustedBeneficiary[];
 }
 
 /** The rows of a scenario, in the fixtures' shapes; `scenarioId` tags every one of them; its accounts carry the bank's `bic`. */
@@ -76,10 +78,29 @@ export function scenarioRows(
       ),
     ];
   });
+  const trustedBeneficiaries = (request.trustedBeneficiaries ?? []).map(
+    ({ creditorIban, creditorName, creditorAlias }): TrustedBeneficiary => ({
+      trustedBeneficiaryId: randomUUID(),
+      psuId: psu.psuId,
+      debtorIban: null,
+      creditorIban,
+      creditorName,
+      creditorAgent: null,
+      creditorAlias: creditorAlias ?? null,
+      scenarioId,
+    }),
+  );
   const consent = {
     id: consentId,
     status: 'valid',
-    access: { accounts: accounts.map(({ iban, currency }) => ({ iban, currency })), balances: [], transactions: [], availableAccounts: null },
+    access: {
+      accounts: accounts.map(({ iban, currency }) => ({ iban, currency })),
+      balances: [],
+      transactions: [],
+      availableAccounts: null,
+      // Where the scenario's holder trusts payees, its consent lists them too (of every account).
+      ...(request.trustedBeneficiaries ? { trustedBeneficiaries: [] } : {}),
+    },
     recurringIndicator: true,
     validUntil: '9999-12-31',
     frequencyPerDay: 4,
@@ -89,7 +110,7 @@ export function scenarioRows(
     ownerId,
     card: null,
   } as Consent;
-  return { psu, accounts, balances, transactions, consent };
+  return { psu, accounts, balances, transactions, consent, trustedBeneficiaries };
 }
 
 export function toScenarioResponse(scenarioId: string, { psu, accounts, consent }: ScenarioRows): ScenarioResponse {

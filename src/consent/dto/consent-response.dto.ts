@@ -80,8 +80,9 @@ export class ConsentAccessResponse {
   @ApiProperty({ type: [AccountReferenceResponse] })
   transactions: AccountReferenceResponse[];
 
+  // Where the bank lists trusted beneficiaries and the consent asks for them: {"trustedBeneficiaries": [account references]}.
   @ApiProperty({ type: Object, nullable: true, example: null })
-  additionalInformation: null;
+  additionalInformation: { trustedBeneficiaries: AccountReferenceResponse[] } | null;
 
   @ApiProperty({ type: String, nullable: true, example: null, description: '`allAccounts` until the account holder has chosen the accounts' })
   availableAccounts: 'allAccounts' | null;
@@ -180,7 +181,7 @@ export function toConsentResponse(consent: Consent): ConsentResponse {
       accounts: accounts.map(toAccountReferenceResponse),
       balances: balances.map(toAccountReferenceResponse),
       transactions: transactions.map(toAccountReferenceResponse),
-      additionalInformation: null,
+      additionalInformation: consent.access.trustedBeneficiaries ? { trustedBeneficiaries: consent.access.trustedBeneficiaries.map(toAccountReferenceResponse) } : null,
       availableAccounts,
       availableAccountsWithBalance: null,
       allPsd2: null,

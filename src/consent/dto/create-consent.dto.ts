@@ -1,7 +1,23 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsObject, IsOptional, Max, Min, ValidateNested } from 'class-validator';
+import { onlyWhereOffered } from '../../http/validation.pipe';
+import { TRUSTED_BENEFICIARIES } from '../../profile/bank-profile';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
 import { IsDateOnly, NestedObject, NestedObjects } from '../../common/validators';
+
+const WHERE_OFFERED = onlyWhereOffered(TRUSTED_BENEFICIARIES);
+
+/** Berlin Group's additional information of a consent: here its trusted beneficiaries, where the bank lists them (docs/trusted-beneficiaries.md). */
+export class AdditionalInformationAccessDto {
+  @ApiPropertyOptional({ type: [AccountReferenceDto], example: [{ iban: 'AT439900000000010017' }], description: 'the accounts whose trusted beneficiaries the TPP may list; empty: every account of the consent' })
+  @IsOptional(WHERE_OFFERED)
+  @IsArray(WHERE_OFFERED)
+  @ValidateNested({ each: true, ...WHERE_OFFERED })
+  @IsObject({ each: true, message: 'each item of $property must be an object', ...WHERE_OFFERED })
+  @Type(() => AccountReferenceDto)
+  trustedBeneficiaries?: AccountReferenceDto[];
+}
 
 export class ConsentAccessDto {
   @ApiPropertyOptional({ type: [AccountReferenceDto], example: [{ iban: 'AT099900000000001511' }] })
@@ -25,6 +41,14 @@ export class ConsentAccessDto {
   @IsOptional()
   @IsIn(['allAccounts'])
   allPsd2?: 'allAccounts';
+
+  // Left out of the served document where the bank does not list trusted beneficiaries (trusted-beneficiaries-document.ts).
+  @ApiPropertyOptional({ type: AdditionalInformationAccessDto })
+  @IsOptional(WHERE_OFFERED)
+  @ValidateNested(WHERE_OFFERED)
+  @IsObject({ message: '$property must be an object', ...WHERE_OFFERED })
+  @Type(() => AdditionalInformationAccessDto)
+  additionalInformation?: AdditionalInformationAccessDto;
 }
 
 export class CreateConsentDto {

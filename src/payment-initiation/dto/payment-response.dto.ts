@@ -134,6 +134,12 @@ export function toInitiationResponse(payment: Payment, authorisation: Authorisat
   return { transactionStatus, paymentId: id, ...next, ...vop, tppMessages: [] };
 }
 
+/** A payment the bank exempted from SCA (docs/trusted-beneficiaries.md): it moved on at once, and there is no SCA to link to. */
+export function toExemptedInitiationResponse(payment: Payment): PaymentInitiationResponse {
+  const self = `/v1/${payment.service}/${payment.product}/${payment.id}`;
+  return { transactionStatus: payment.status, paymentId: payment.id, _links: { self: href(self), status: href(`${self}/status`) }, ...vopBlockOf(payment), tppMessages: [] };
+}
+
 /**
  * The status and the links of the SCA a payment waits for: the bank's redirect page; for an
  * embedded or decoupled authorisation the link to its next step instead, and (decoupled) what

@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { AccountStore } from '../bank/account-store';
+import { DomainError } from '../common/error-catalogue';
+import type { Consent } from '../consent/consent.entity';
+import { consentedIbans } from '../consent/coverage';
+import { Store } from '../database/store';
+import { BankProfile } from '../profile/bank-profile';
+import { TrustedBeneficiary } from './trusted-beneficiary.entity';
+
+/** The payees each account holder trusts (docs/trusted-beneficiaries.md): fixtures and scenarios alike, in the database. */
+@Injectable()
+export class TrustedBeneficiaries {
+  constructor(
+    private readonly store: Store,
+    private readonly accounts: AccountStore,
+    private readonly profile: BankProfile,
+  ) {}
+
+  /** Those a valid consent lets the TPP list: of the accounts its additionalInformation names (none: all of the consent's), by ID. */
+  async listedFor(consent: Consent): Promise<TrustedBeneficiary[]> {
+    const { trustedBeneficiaries } = consent.access;
+    if (!trustedBeneficiaries) {
+      throw new DomainError({ messageId: 'XS2A057E', description: `consent ${consent.id} does not grant the trusted beneficiaries (access.additionalInformation.trustedBeneficiaries)` });
+    }
+    const ibans = trustedBeneficiaries.length ? trustedBeneficiaries.map(({ iban }) => iban) : consentedIbans(consent.access);
+    const rows = await this.ofAccounts(ibans);
+    return rows.sort((a, b) => (a.trustedBeneficiaryId < b.trustedBeneficiaryId ? -1 : 1));
+  }
+
+  /**
+   * Whether the bank exempts a payment from `debtorIban` to every one of `creditorIbans` from SCA:
+   * where the profile says so (scaExemptions.trustedBeneficiaries), each a trusted beneficiary of that account.
+   */
+  async exempts(debtorIban: string, creditorIbans: string[]): Promise<boolean> {
+    if (!this.profile.exemptsTrustedBeneficiaries || creditorIbans.length === 0) return false;
+    const trusted = new Set((await this.ofAccounts([debtorIban])).map(({ creditorIban }) => creditorIban));
+    return creditorIbans.every((iban) => trusted.has(iban));
+  }
+
+  /** The trusted beneficiaries of these accounts: their holders', for every account or for one of these. */
+  private async ofAccounts(ibans: string[]): Promise<TrustedBeneficiary[]> {
+    const held = (await this.accounts.find(ibans)).filter(({ psuId }) => psuId !== null);
+    if (!held.length) return [];
+    const rows = await this.store.read(TrustedBeneficiary).findBy({ psuId: In([...new Set(held.map(({ psuId }) => psuId!))]) });
+    const accountOf = new Map(held.map(({ iban, psuId }) => [iban, psuId]));
+    return rows.filter(({ psuId, debtorIban }) => (debtorIban === null ? held.some((account) => account.psuId === psuId) : accountOf.get(debtorIban) === psuId));
+  }
+}
