@@ -40,6 +40,7 @@ const BOTH_ENGINES = [
   'tpp-identity',
   'funds-confirmation',
   'trusted-beneficiaries',
+  'signing-baskets',
   // A full disk on PostgreSQL needs a tablespace on a small filesystem, which .ci/run mounts where it may.
   ...(process.env.TEST_POSTGRES_SMALL_TABLESPACE ? ['full-tablespace'] : []),
 ];

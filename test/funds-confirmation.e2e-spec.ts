@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { FRANZ, GEORG, MARIANNE, NEW_RESOURCE_ID, sepaPayment, SUSANNE, VALID_CONSENT } from './support/fixtures';
 import { NotificationReceiver } from './support/notification-receiver';
+import { authoriseAsSusanne, confirmedAtThirdPoll, DECOUPLED_MESSAGE } from './support/sca-steps';
 import { issueToken, Sandbox, tppHeaders, useSandbox } from './support/sandbox';
 
 /**
@@ -110,13 +111,7 @@ describe('confirmation of funds (PROFILE=berlin-group, SCA_MODE=redirect)', () =
       consentId,
       _links: { updatePsuAuthentication: { href: path }, scaStatus: { href: path }, self: { href: `${CONSENTS}/${consentId}` }, status: { href: `${CONSENTS}/${consentId}/status` } },
     });
-    expect((await tpp.put(path, { psuData: { password: 'sandbox' } }).expect(200)).body).toEqual({
-      scaStatus: 'scaMethodSelected',
-      chosenScaMethod: { authenticationType: 'SMS_OTP', authenticationMethodId: 'sms', name: 'SMS OTP on phone +43 660 xxxxx 76' },
-      challengeData: { otpMaxLength: 6, otpFormat: 'integer', additionalInformation: 'Sandbox: the TAN is 123456.' },
-      _links: { authoriseTransaction: { href: path }, scaStatus: { href: path } },
-    });
-    expect((await tpp.put(path, { scaAuthenticationData: '123456' }).expect(200)).body).toEqual({ scaStatus: 'finalised', _links: { scaStatus: { href: path } } });
+    await authoriseAsSusanne((at, body) => tpp.put(at, body), path);
     expect(await tpp.status(consentId)).toBe('valid');
     expect((await tpp.funds(consentId, check(SUSANNE, '1556.63')).expect(200)).body).toEqual({ fundsAvailable: true });
   });
@@ -130,12 +125,10 @@ describe('confirmation of funds (PROFILE=berlin-group, SCA_MODE=redirect)', () =
     expect(created.body).toEqual({
       consentStatus: 'received',
       consentId,
-      psuMessage: 'Please confirm in your SandboxBank app.',
+      psuMessage: DECOUPLED_MESSAGE,
       _links: { scaStatus: { href: path }, self: { href: `${CONSENTS}/${consentId}` }, status: { href: `${CONSENTS}/${consentId}/status` } },
     });
-    expect((await tpp.get(path).expect(200)).body).toEqual({ scaStatus: 'started', psuMessage: 'Please confirm in your SandboxBank app.' });
-    expect((await tpp.get(path).expect(200)).body).toEqual({ scaStatus: 'started', psuMessage: 'Please confirm in your SandboxBank app.' });
-    expect((await tpp.get(path).expect(200)).body).toEqual({ scaStatus: 'finalised' });
+    await confirmedAtThirdPoll((at) => tpp.get(at), path);
     expect(await tpp.status(consentId)).toBe('valid');
     const again = await tpp.http().post(`${CONSENTS}/${consentId}/authorisations`).set(tppHeaders()).send({}).expect(409);
     expect(again.body).toEqual(bgError('STATUS_INVALID', `{sensitive} XS2A021E: consent ${consentId} is valid, not waiting for the account holder`));

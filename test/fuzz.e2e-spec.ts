@@ -62,10 +62,13 @@ const BODIES: Record<string, { [key: string]: Json }> = {
   'POST /sandbox/clock/advance': { days: 0 },
   'POST /v2/consents/confirmation-of-funds': { account: { iban: MARIANNE }, cardNumber: '1234567891234', cardExpiryDate: '2030-12-31' },
   'POST /v1/funds-confirmations': { account: { iban: MARIANNE }, cardNumber: '1234567891234', instructedAmount: eur('12.34') },
+  'POST /v1/signing-baskets': { paymentIds: ['3d9a81b3-a47d-4130-8765-a9c0ff861b99'], consentIds: [VALID_CONSENT] },
+  'POST /sandbox/sca/signing-baskets/{basketId}': { psuId: 'georg.mustermann', decision: 'approve' },
 };
 /** The SCA pages are not in the OpenAPI document: listed here. */
-const PAGES: Operation[] = ['consents', 'payments', 'payments/cancellation'].flatMap((page) => [
-  { method: 'GET', template: ['sca', ...page.split('/')], headers: {}, query: { [page === 'consents' ? 'consent_id' : 'payment_id']: '{id}' } },
+const PAGE_QUERY: Record<string, string> = { consents: 'consent_id', payments: 'payment_id', 'payments/cancellation': 'payment_id', 'signing-baskets': 'basket_id' };
+const PAGES: Operation[] = Object.entries(PAGE_QUERY).flatMap(([page, parameter]) => [
+  { method: 'GET', template: ['sca', ...page.split('/')], headers: {}, query: { [parameter]: '{id}' } },
   { method: 'POST', template: ['sca', ...page.split('/')], headers: {}, query: {}, form: { id: '{id}', psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve', _csrf: 'x.y' } },
 ]);
 const HEADER_NAMES = [
@@ -127,6 +130,7 @@ interface LiveIds {
   transactionId: string[];
   product: string[];
   vopBulkId: string[];
+  basketId: string[];
 }
 
 /** A digest of every row of every table: equal digests, equal state. */
@@ -343,6 +347,7 @@ describe.each([
       const [authorisationId] = (await request(sandbox.http).get(`/v1/payments/sepa-credit-transfers/${paymentIds[0]}/authorisations`).set(as()).expect(200)).body.authorisationIds;
       const vopBulkId = (await request(sandbox.http).post('/v1/bulk-payee-verifications').set(as({ 'Client-Asynchronous-Process-Preferred': 'true' })).send(BODIES['POST /v1/bulk-payee-verifications']).expect(202)).body.vopBulkId;
       // The berlin-group profile's confirmation of funds: its consent is a consent ID too.
+      const basketIds = berlinGroup ? [(await request(sandbox.http).post('/v1/signing-baskets').set(as()).send({ paymentIds: [paymentIds[0]] }).expect(201)).body.basketId] : [];
       const fundsConsentIds = berlinGroup ? [(await request(sandbox.http).post('/v2/consents/confirmation-of-funds').set(as()).send(BODIES['POST /v2/consents/confirmation-of-funds']).expect(201)).body.consentId] : [];
       const scenario = (await request(sandbox.http).post('/sandbox/scenarios').set('Authorization', `Bearer ${token}`).send(BODIES['POST /sandbox/scenarios']).expect(201)).body;
       const ids: LiveIds = {
@@ -354,6 +359,7 @@ describe.each([
         transactionId: ['1511-B01', '1511-P01', '1511-S01', '0017-B01', 'unknown-transaction'],
         product: ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'cross-border-credit-transfers'],
         vopBulkId: [vopBulkId, crypto.randomUUID()],
+        basketId: [...basketIds, crypto.randomUUID()],
       };
       const all = operations(sandbox);
       let state = await digest(database);

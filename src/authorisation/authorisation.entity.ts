@@ -4,8 +4,8 @@ import type { ScaStatus } from './authorisation.machine';
 /** Berlin Group's SCA approaches this sandbox offers (the ASPSP-SCA-Approach header). */
 export type ScaApproach = 'REDIRECT' | 'EMBEDDED' | 'DECOUPLED';
 
-/** What is being authorised: a consent, a payment, or the cancellation of a payment. */
-export type AuthorisationKind = 'consent' | 'payment' | 'cancellation';
+/** What is being authorised: a consent, a payment, the cancellation of a payment, or a signing basket. */
+export type AuthorisationKind = 'consent' | 'payment' | 'cancellation' | 'basket';
 
 @Entity('authorisations')
 export class Authorisation {

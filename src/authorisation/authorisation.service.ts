@@ -21,6 +21,8 @@ export interface AuthorisationRequest {
   psuId: string | null;
   redirectUri: string | null;
   nokRedirectUri: string | null;
+  /** No implicit authorisation: the TPP starts one itself, or puts the resource in a signing basket (docs/signing-baskets.md). */
+  explicit: boolean;
 }
 
 @Injectable()
@@ -122,7 +124,9 @@ export class AuthorisationService {
     const inherited = async () => (of ? (await this.all(of.kind, of.resourceId))[0]?.approach : undefined) ?? null;
     // The bank decides among the approaches it supports: an unsupported preference gets its default (docs/profiles.md).
     const approach: ScaApproach = decides ? this.profile.approachFor(headers.preferred ?? (await inherited())) : this.profile.defaultApproach;
-    return { approach, psuId: headers.psuId, redirectUri: headers.redirectUri, nokRedirectUri: headers.nokRedirectUri };
+    // Berlin Group: the preference "might be ignored by the ASPSP, if a signing basket is not supported".
+    const explicit = headers.explicitPreferred && this.profile.offersSigningBaskets;
+    return { approach, psuId: headers.psuId, redirectUri: headers.redirectUri, nokRedirectUri: headers.nokRedirectUri, explicit };
   }
 
   private all(kind: AuthorisationKind, resourceId: string): Promise<Authorisation[]> {

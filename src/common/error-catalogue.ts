@@ -67,6 +67,10 @@ export const ERROR_CATALOGUE = {
   XS2A055E: { status: 400, code: 'PARAMETER_NOT_CONSISTENT', when: 'confirmation of funds: the amount\'s (or the account reference\'s) currency is not the account\'s' },
   XS2A056E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'confirmation of funds: the bank holds no such account (or, its consents managed outside the API, none this client may ask about)' },
   XS2A057E: { status: 401, code: 'CONSENT_INVALID', when: 'trusted beneficiaries: the consent does not ask for them (`access.additionalInformation.trustedBeneficiaries`)' },
+  XS2A058E: { status: 400, code: 'RESOURCE_UNKNOWN', when: 'signing basket: a `paymentIds` or `consentIds` entry names no payment or consent of this client' },
+  XS2A059E: { status: 409, code: 'REFERENCE_STATUS_INVALID', when: 'signing basket: a member is not waiting for SCA (authorised, rejected, cancelled, a fixture) or is in another open basket' },
+  XS2A060E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no signing basket with this ID (of this client)' },
+  XS2A061E: { status: 409, code: 'STATUS_INVALID', when: 'signing basket: it is no longer open (ACTC, RJCT, CANC), so it is neither authorised nor deleted' },
 } as const;
 
 export type MessageId = keyof typeof ERROR_CATALOGUE;

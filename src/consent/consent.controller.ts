@@ -49,7 +49,7 @@ export abstract class ConsentRoutes {
     const { consentId, consentStatus, authorisation, stored } = await create(request);
     announceNotifications(response, notification, stored);
     const scaRedirect = scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'consents', { consent_id: consentId }, headers.redirectUri ?? undefined);
-    return announceCreated(response, request.approach, toConsentCreatedResponse(this.purpose, consentId, consentStatus, authorisation, scaRedirect));
+    return announceCreated(response, request.approach, toConsentCreatedResponse(this.purpose, consentId, consentStatus, authorisation, scaRedirect, request.explicit));
   }
 
   @Get(':consentId/status')

@@ -65,7 +65,7 @@ export class ConsentService implements OnModuleInit {
   ): Promise<{ consentId: string; consentStatus: ConsentStatus; authorisation: Authorisation | null; stored: boolean }> {
     const today = this.clock.today();
     if (request.validUntil < today) throw new FormatError('validUntil', `validUntil must not be before today (${today})`);
-    const auto = this.config.get('SCA_MODE', { infer: true }) === 'auto';
+    const auto = this.autoDecides(authorisationRequest);
     const { access } = request;
     // Berlin Group's allPsd2 asks for every service on every account, which is what the bank's allAccounts consent grants.
     const allAccounts = access.availableAccounts === 'allAccounts' || access.allPsd2 === 'allAccounts';
@@ -111,14 +111,14 @@ export class ConsentService implements OnModuleInit {
     );
   }
 
-  /** A new consent with its history, its subscription and its first authorisation, in one write; in SCA_MODE=auto it is valid at once. */
+  /** A new consent with its history, its subscription and its first authorisation (none for an explicit start), in one write; in SCA_MODE=auto it is valid at once (autoDecides). */
   private async createStored(
     terms: Pick<Consent, 'access' | 'recurringIndicator' | 'validUntil' | 'frequencyPerDay' | 'card'>,
     authorisationRequest: AuthorisationRequest,
     owner: Owner,
     notification: NotificationRequest | null,
   ): Promise<{ consentId: string; consentStatus: ConsentStatus; authorisation: Authorisation | null; stored: true }> {
-    const auto = this.config.get('SCA_MODE', { infer: true }) === 'auto';
+    const auto = this.autoDecides(authorisationRequest);
     const received = initialConsentStatus();
     const consent = Object.assign(new Consent(), {
       ...terms,
@@ -134,11 +134,17 @@ export class ConsentService implements OnModuleInit {
       await this.store.insert(Consent, consent);
       await this.history.record({ kind: 'consent', resourceId: consent.id, fromStatus: null, toStatus: consent.status, event: 'CREATED', ownerId: consent.ownerId });
       if (notification) await this.notifications.subscribe(notification, { resourceId: consent.id, kind: 'consent', ownerId: consent.ownerId }, consentPath(consent));
+      if (authorisationRequest.explicit) return null;
       const opened = await this.authorisations.open('consent', consent.id, authorisationRequest, consent.ownerId);
       if (auto) await this.authorisations.moveOpen('consent', consent.id, { type: 'FINALISE' });
       return opened;
     });
     return { consentId: consent.id, consentStatus: consent.status, authorisation, stored: true };
+  }
+
+  /** SCA_MODE=auto deems a new consent's SCA done, unless the TPP will authorise it explicitly (docs/signing-baskets.md): then there is none to deem done. */
+  private autoDecides({ explicit }: AuthorisationRequest): boolean {
+    return this.config.get('SCA_MODE', { infer: true }) === 'auto' && !explicit;
   }
 
   /**

@@ -11,6 +11,7 @@ import { Payment } from '../payment-initiation/payment.entity';
 import { SeededProfile } from './seeded-profile.entity';
 import { PayeeCheck } from '../verification-of-payee/payee-check.entity';
 import { TrustedBeneficiary } from '../trusted-beneficiaries/trusted-beneficiary.entity';
+import { SigningBasket } from '../signing-baskets/signing-basket.entity';
 
 /**
  * Upserts every fixture of the profile by its fixed ID: safe to run on every start, and never
@@ -47,7 +48,7 @@ export async function seedFixtures(manager: EntityManager, profile: BankProfile,
 export async function resetSandbox(dataSource: DataSource, profile: BankProfile, database: string): Promise<void> {
   await dataSource.transaction(async (manager) => {
     // Payments first (they name accounts), then consents, accounts (their data cascades), PSUs and clients.
-    for (const entity of [Payment, PayeeCheck, Consent, TrustedBeneficiary, Account, Psu, AccessToken, TppClient, BankConditions, SandboxEvent, Notification, NotificationSubscription, SeededProfile]) {
+    for (const entity of [SigningBasket, Payment, PayeeCheck, Consent, TrustedBeneficiary, Account, Psu, AccessToken, TppClient, BankConditions, SandboxEvent, Notification, NotificationSubscription, SeededProfile]) {
       await manager.createQueryBuilder().delete().from(entity).execute();
     }
     await seedFixtures(manager, profile, database);

@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import type { EventKind, SandboxEvent } from './sandbox-event.entity';
 
-const KINDS: EventKind[] = ['consent', 'payment', 'authorisation', 'instalment', 'booking', 'clock', 'notification'];
+const KINDS: EventKind[] = ['consent', 'payment', 'basket', 'authorisation', 'instalment', 'booking', 'clock', 'notification'];
 export const MAX_EVENTS_PAGE = 500;
 
 export class EventQueryDto {

@@ -1,7 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** What an event is about (docs/events.md). */
-export type EventKind = 'consent' | 'payment' | 'authorisation' | 'instalment' | 'booking' | 'clock' | 'notification';
+export type EventKind = 'consent' | 'payment' | 'basket' | 'authorisation' | 'instalment' | 'booking' | 'clock' | 'notification';
 
 /** One thing that happened in the sandbox, as the history keeps it (docs/events.md). */
 @Entity('events')

@@ -12,6 +12,11 @@ export interface ScaHeaders {
   psuId: string | null;
   redirectUri: string | null;
   nokRedirectUri: string | null;
+  /**
+   * TPP-Explicit-Authorisation-Preferred: true, the TPP will start the authorisation itself (for a
+   * signing basket). Read leniently, as the bank ignores it: only where baskets are offered does it count (requestOf).
+   */
+  explicitPreferred: boolean;
 }
 
 /** A Berlin Group boolean header: "true", "false", or absent. */
@@ -50,6 +55,7 @@ export const ScaRequestHeaders = createParamDecorator((_: unknown, context: Exec
     psuId: psuId ? psuId : null,
     redirectUri: uriHeader(request, 'TPP-Redirect-URI'),
     nokRedirectUri: uriHeader(request, 'TPP-Nok-Redirect-URI'),
+    explicitPreferred: request.header('TPP-Explicit-Authorisation-Preferred') === 'true',
   };
 });
 

@@ -4,6 +4,7 @@ import { PAYMENT_SERVICES } from '../payment-initiation/payment-products';
 import { documentIdentity } from '../tpp-identity/identity-document';
 import { documentFundsConfirmation } from '../funds-confirmation/funds-document';
 import { documentTrustedBeneficiaries } from '../trusted-beneficiaries/trusted-beneficiaries-document';
+import { documentSigningBaskets } from '../signing-baskets/signing-baskets-document';
 import { documentFor, visitObjects } from './berlin-group-profile';
 
 type Parameter = { name?: string; in?: string; schema?: { enum?: string[] } };
@@ -30,6 +31,7 @@ export function documentForProfile(document: OpenAPIObject, profile: BankProfile
   }
   documentFundsConfirmation(document, profile);
   documentTrustedBeneficiaries(document, profile);
+  documentSigningBaskets(document, profile);
   documentIdentity(document, profile);
   visitObjects(document, (node) => {
     const approach = (node.headers as Headers | undefined)?.['ASPSP-SCA-Approach'];

@@ -1,5 +1,6 @@
 import { finalStatuses } from '../common/state-machine';
 import { consentMachine } from '../consent/consent.machine';
+import { basketMachine } from '../signing-baskets/signing-basket.machine';
 import { paymentMachine } from '../payment-initiation/payment.machine';
 
 /** What a TPP may ask to be notified of (Berlin Group's TPP-Notification-Content-Preferred, docs/notifications.md). */
@@ -25,7 +26,10 @@ export const formatContent = (content: NotificationContent[]): string => `status
  * LAST: a status the machine declares final, or a payment's ACSP: the bank reports no later
  * status of an executed payment (docs/notifications.md).
  */
-const LAST_STATUSES = new Set([...finalStatuses(consentMachine), ...finalStatuses(paymentMachine), 'ACSP']);
+const LAST_STATUSES = new Set([...finalStatuses(consentMachine), ...finalStatuses(paymentMachine), ...finalStatuses(basketMachine), 'ACSP']);
+
+/** The resources a TPP may subscribe to (TPP-Notification-URI on their creation). */
+export const NOTIFIED_KINDS = new Set(['consent', 'payment', 'basket']);
 
 /** A change as the event history records it. */
 export interface Change {
@@ -38,7 +42,7 @@ export interface Change {
 export function isNotified(content: NotificationContent[], change: Change): boolean {
   if (change.event === 'CREATED') return false; // the TPP holds the answer that created it
   if (change.kind === 'authorisation') return content.includes('SCA');
-  if (change.kind !== 'consent' && change.kind !== 'payment') return false;
+  if (!NOTIFIED_KINDS.has(change.kind)) return false;
   return content.includes('PROCESS') || (content.includes('LAST') && LAST_STATUSES.has(change.toStatus));
 }
 

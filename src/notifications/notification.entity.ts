@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** A TPP's wish to hear of a consent's or payment's changes (TPP-Notification-URI, docs/notifications.md). */
+/** A TPP's wish to hear of a consent's, payment's or signing basket's changes (TPP-Notification-URI, docs/notifications.md). */
 @Entity('notification_subscriptions')
 export class NotificationSubscription {
   /** The consent or payment. */
@@ -8,7 +8,7 @@ export class NotificationSubscription {
   resourceId: string;
 
   @Column({ type: 'varchar', length: 7 })
-  kind: 'consent' | 'payment';
+  kind: 'consent' | 'payment' | 'basket';
 
   @Column({ type: 'varchar', length: 2000 })
   uri: string;

@@ -9,7 +9,7 @@ import { EventHistory } from '../events/event-history.service';
 import type { SandboxEvent } from '../events/sandbox-event.entity';
 import { causedBy } from '../http/request-context';
 import type { NotificationRequest } from './notification-headers.decorator';
-import { formatContent, isNotified, NotificationContent, parseContent, RETRY_DELAYS_MS } from './notification-content';
+import { formatContent, isNotified, NotificationContent, NOTIFIED_KINDS, parseContent, RETRY_DELAYS_MS } from './notification-content';
 import { NotificationHosts } from './notification-hosts';
 import { Notification, NotificationSubscription } from './notification.entity';
 import { post } from './delivery';
@@ -84,7 +84,7 @@ export class NotificationsService implements OnModuleInit, OnApplicationBootstra
   /** The changes of subscribed resources that their TPPs asked to hear of, to be delivered once the write commits. */
   private async enqueue(events: SandboxEvent[]): Promise<void> {
     const subjectOf = (event: SandboxEvent) => (event.kind === 'authorisation' ? event.parentId : event.resourceId);
-    const candidates = events.filter((event) => (event.kind === 'consent' || event.kind === 'payment' || event.kind === 'authorisation') && event.event !== 'CREATED');
+    const candidates = events.filter((event) => (NOTIFIED_KINDS.has(event.kind) || event.kind === 'authorisation') && event.event !== 'CREATED');
     if (candidates.length === 0) return;
     const subscriptions = await this.store.read(NotificationSubscription).findBy({ resourceId: In([...new Set(candidates.map(subjectOf))]) });
     const byResource = new Map(subscriptions.map((subscription) => [subscription.resourceId, subscription]));
@@ -173,12 +173,14 @@ export class NotificationsService implements OnModuleInit, OnApplicationBootstra
 
 /** What a notification says: the resource and its new status, or the authorisation and its new SCA status; and where to read the status. */
 function bodyOf(subscription: NotificationSubscription, event: SandboxEvent): Record<string, unknown> {
-  const resource = subscription.kind === 'consent' ? { consentId: subscription.resourceId } : { paymentId: subscription.resourceId };
-  const status =
-    event.kind === 'authorisation'
-      ? { authorisationId: event.resourceId, scaStatus: event.toStatus }
-      : subscription.kind === 'consent'
-        ? { consentStatus: event.toStatus }
-        : { transactionStatus: event.toStatus };
-  return { ...resource, ...status, _links: { status: { href: subscription.statusHref } } };
+  const { resource, status } = FIELDS[subscription.kind];
+  const change = event.kind === 'authorisation' ? { authorisationId: event.resourceId, scaStatus: event.toStatus } : { [status]: event.toStatus };
+  return { [resource]: subscription.resourceId, ...change, _links: { status: { href: subscription.statusHref } } };
 }
+
+/** How a notification names each kind of resource and its status, as the resource's own answers do. */
+const FIELDS: Record<NotificationSubscription['kind'], { resource: string; status: string }> = {
+  consent: { resource: 'consentId', status: 'consentStatus' },
+  payment: { resource: 'paymentId', status: 'transactionStatus' },
+  basket: { resource: 'basketId', status: 'transactionStatus' },
+};

@@ -38,7 +38,7 @@ import {
   PaymentStatusResponse,
   toCancellationResponse,
   toConfirmationResponse,
-  toExemptedInitiationResponse,
+  toInitiationWithoutAuthorisation,
   toInitiationResponse,
   toPaymentResponse,
   toStatusResponse,
@@ -231,7 +231,7 @@ export class PaymentInitiationController {
     await this.notifications.admit(notification);
     const { payment, authorisation } = await this.payments.initiate(type, body, { request, notification, vop }, owner);
     announceNotifications(response, notification, true);
-    const answer = authorisation ? toInitiationResponse(payment, authorisation, this.scaRedirectOf(payment, authorisation)) : toExemptedInitiationResponse(payment);
+    const answer = authorisation ? toInitiationResponse(payment, authorisation, this.scaRedirectOf(payment, authorisation)) : toInitiationWithoutAuthorisation(payment);
     return announceCreated(response, request.approach, answer);
   }
 

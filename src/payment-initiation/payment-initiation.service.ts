@@ -46,7 +46,7 @@ export class PaymentInitiationService {
    * database. Where the payee is checked, the result moves it on at once (RCVC, or RVCM and RVNC,
    * whose authorisation waits for the payer's confirmation: docs/verification-of-payee.md). A
    * payment the bank exempts from SCA (docs/trusted-beneficiaries.md) moves on as if authorised,
-   * and has no authorisation (null).
+   * and has no authorisation (null); nor has one whose TPP starts it explicitly (docs/signing-baskets.md).
    */
   async initiate(
     type: PaymentType,
@@ -79,6 +79,8 @@ export class PaymentInitiationService {
         Object.assign(payment, (await this.execution.settle(payment, this.scaCompleted(payment))).entity);
         return null;
       }
+      // The TPP starts the authorisation itself (a signing basket); a payee confirmation keeps the held one it releases.
+      if (request.explicit && isAwaitingSca(payment.status)) return null;
       return this.authorisations.open('payment', payment.id, request, payment.ownerId, !isAwaitingSca(payment.status));
     });
     return { payment, authorisation };

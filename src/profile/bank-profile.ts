@@ -21,6 +21,7 @@ export interface ProfileSettings {
   tpp?: { signatures?: 'off' | 'optional' | 'required'; qwac?: 'off' | 'header' | 'mtls'; qwacHeader?: string; trustedCAs?: string[] };
   fundsConfirmation?: FundsConfirmationSettings;
   trustedBeneficiaries?: boolean;
+  signingBaskets?: boolean;
   scaExemptions?: { trustedBeneficiaries?: boolean };
 }
 
@@ -187,6 +188,11 @@ export class BankProfile {
     return this.settings.trustedBeneficiaries === true;
   }
 
+  /** Whether the bank offers signing baskets (docs/signing-baskets.md); where not, none of their routes is served. */
+  get offersSigningBaskets(): boolean {
+    return this.settings.signingBaskets === true;
+  }
+
   /** Whether a payment to a trusted beneficiary is exempted from SCA. */
   get exemptsTrustedBeneficiaries(): boolean {
     return this.offersTrustedBeneficiaries && this.settings.scaExemptions?.trustedBeneficiaries === true;
@@ -216,6 +222,7 @@ export class BankProfile {
       `Verification of Payee: ${this.vop.mode}, close match from a similarity of ${this.vop.closeMatch}; ${this.settings.vop?.payees?.length ?? 0} payees at other banks.`,
       `TPP identity: signatures ${this.tpp.signatures}, QWAC ${this.tpp.qwac === 'header' ? `in the ${this.tpp.qwacHeader} header` : this.tpp.qwac}.`,
       ...fundsConfirmationSummary(this.fundsConfirmation),
+      ...(this.offersSigningBaskets ? ['Signing baskets: offered; one SCA authorises every payment and consent of a basket.'] : []),
       ...(this.offersTrustedBeneficiaries ? [`Trusted beneficiaries: listed; a payment to one ${this.exemptsTrustedBeneficiaries ? 'is exempted from SCA' : 'needs SCA as any other'}.`] : []),
       `Consents: valid for ${maxValidityDays === undefined ? 'as long as asked' : `at most ${maxValidityDays} days`}, ${maxFrequencyPerDay === undefined ? 'any frequencyPerDay' : `at most ${maxFrequencyPerDay} accesses a day`}; a longer validUntil or a higher frequencyPerDay is cut down.`,
     ].join('\n');

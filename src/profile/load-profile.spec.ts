@@ -18,7 +18,7 @@ describe('loadProfile: extends', () => {
     write('child/fixtures/clients.json', JSON.stringify([{ clientId: 'child-tpp', clientSecret: 's', name: 'Child TPP' }]));
     const child = loadProfile(join(folder, 'child'));
     const bank = loadProfile('bank');
-    const berlinGroup = { answers: 'berlin-group', fundsConfirmation: { consent: 'api' }, trustedBeneficiaries: true, scaExemptions: { trustedBeneficiaries: true } };
+    const berlinGroup = { answers: 'berlin-group', fundsConfirmation: { consent: 'api' }, trustedBeneficiaries: true, scaExemptions: { trustedBeneficiaries: true }, signingBaskets: true };
     expect(child.settings).toEqual({ ...bank.settings, ...berlinGroup, name: 'Child Bank', scaApproaches: ['embedded'] });
     expect(child.rows.clients).toEqual([{ clientId: 'child-tpp', clientSecret: 's', name: 'Child TPP' }]);
     expect(child.rows.accounts).toEqual(bank.rows.accounts);

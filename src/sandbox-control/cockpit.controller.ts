@@ -27,7 +27,13 @@ import { PaymentInitiationService } from '../payment-initiation/payment-initiati
 import { ScaService } from '../sca/sca.service';
 import { button, Cell, filter, form, input, layout, link, requestTable, section, table, timeline } from './cockpit-pages';
 import { drawMachine } from './machine-diagram';
+import { SigningBasket } from '../signing-baskets/signing-basket.entity';
+import { basketMachine } from '../signing-baskets/signing-basket.machine';
+import { SigningBasketService } from '../signing-baskets/signing-basket.service';
 import { SandboxControlService } from './sandbox-control.service';
+
+/** The machine each kind of resource page draws. */
+const MACHINES = { consent: consentMachine, payment: paymentMachine, basket: basketMachine };
 
 /** The cookie that holds a client's token in AUTH_MODE=strict. */
 export const COCKPIT_COOKIE = 'psd2-cockpit-token';
@@ -58,6 +64,7 @@ export class CockpitController {
     private readonly tokens: TokenService,
     config: ConfigService<Environment, true>,
     private readonly profile: BankProfile,
+    private readonly baskets: SigningBasketService,
   ) {
     this.strict = config.get('AUTH_MODE', { infer: true }) === 'strict';
   }
@@ -73,6 +80,7 @@ export class CockpitController {
         take: LISTED,
       });
       const scenarioConsents = await this.store.read(Consent).find({ where: { scenarioId: Not(IsNull()), ...ownedBy(owner) }, order: { id: 'DESC' }, take: LISTED });
+      const baskets = this.profile.offersSigningBaskets ? await this.store.read(SigningBasket).find({ where: ownedBy(owner), order: { id: 'DESC' }, take: LISTED }) : [];
       const scenarioIds = scenarioConsents.map(({ scenarioId }) => scenarioId!);
       const psus = await this.store.read(Psu).findBy({ scenarioId: In(scenarioIds) });
       const accounts = await this.store.read(Account).findBy({ scenarioId: In(scenarioIds) });
@@ -109,6 +117,18 @@ export class CockpitController {
             ),
           'consents',
         ),
+        ...(this.profile.offersSigningBaskets
+          ? [
+              section(
+                'Signing baskets',
+                table(
+                  ['basket', 'payments', 'consents', 'status'],
+                  baskets.map((basket) => [link(`/cockpit/signing-baskets/${basket.id}`, basket.id), String(basket.paymentIds.length), String(basket.consentIds.length), status(basket.status)]),
+                ),
+                'signing-baskets',
+              ),
+            ]
+          : []),
         section(
           'Scenarios',
           table(
@@ -144,6 +164,35 @@ export class CockpitController {
         form(`/cockpit/consents/${id}/delete`, button('Delete (as the TPP)'));
       const data = table(['field', 'value'], [['consentId', consent.id], ['status', status(consent.status)], ['validUntil', consent.validUntil], ['recurringIndicator', String(consent.recurringIndicator)], ['frequencyPerDay', String(consent.frequencyPerDay)], ['access', { html: `<pre>${escape(JSON.stringify(consent.access, null, 2))}</pre>` }], ...cardRows(consent)]);
       return [`Consent ${id}`, ...(await this.resource(id, owner, 'consent', consent.status, data, actions))];
+    });
+  }
+
+  @Get('signing-baskets/:id')
+  async basket(@Req() request: Request, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    await this.page(request, response, async (owner) => {
+      const basket = await this.baskets.find(id, owner);
+      const actions =
+        form(`/cockpit/signing-baskets/${id}/decision`, `${input('psuId', 'PSU ID', 'georg.mustermann')} ${button('Approve', 'decision', 'approve')} ${button('Deny', 'decision', 'deny')}`) +
+        form(`/cockpit/signing-baskets/${id}/delete`, button('Delete (as the TPP)'));
+      const members = [...basket.paymentIds.map((member) => link(`/cockpit/payments/${member}`, member)), ...basket.consentIds.map((member) => link(`/cockpit/consents/${member}`, member))];
+      const data = table(['field', 'value'], [['basketId', basket.id], ['status', status(basket.status)], ['members', { html: members.map((member) => (typeof member === 'string' ? escape(member) : member.html)).join('<br>') }]]);
+      return [`Signing basket ${id}`, ...(await this.resource(id, owner, 'basket', basket.status, data, actions))];
+    });
+  }
+
+  @Post('signing-baskets/:id/decision')
+  async decideBasket(@Req() request: Request, @Res() response: Response, @Param('id') id: string, @Body() body: Form): Promise<void> {
+    await this.act(request, response, `/cockpit/signing-baskets/${id}`, async (owner) => {
+      const { basket } = await this.sca.decideBasket(id, decisionOf(body), { psuId: text(body.psuId) }, owner, 'cockpit');
+      return `The signing basket is ${basket.status}.`;
+    });
+  }
+
+  @Post('signing-baskets/:id/delete')
+  async deleteBasket(@Req() request: Request, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    await this.act(request, response, `/cockpit/signing-baskets/${id}`, async (owner) => {
+      await this.baskets.delete(id, owner);
+      return 'The signing basket is deleted.';
     });
   }
 
@@ -231,12 +280,12 @@ export class CockpitController {
   }
 
   /** The machine drawn with the path the resource took, the actions, the data, its authorisations' machines and the timeline. */
-  private async resource(id: string, owner: Owner, kind: 'consent' | 'payment', current: string, data: string, actions: string): Promise<string[]> {
+  private async resource(id: string, owner: Owner, kind: keyof typeof MACHINES, current: string, data: string, actions: string): Promise<string[]> {
     const { events } = await this.history.list({ resourceId: id, page: 1, pageSize: 500 }, owner);
     const oldestFirst = [...events].reverse();
     const pathOf = (resourceId: string) => oldestFirst.filter((event) => event.resourceId === resourceId && event.kind !== 'notification').map((event) => event.toStatus);
     const authorisations = [...new Set(oldestFirst.filter((event) => event.kind === 'authorisation').map((event) => event.resourceId))];
-    const machine = kind === 'consent' ? consentMachine : paymentMachine;
+    const machine = MACHINES[kind];
     return [
       section('State machine', drawMachine(machine, { current, path: pathOf(id) }), 'machine'),
       section('Actions', actions),

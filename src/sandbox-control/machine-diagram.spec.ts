@@ -3,6 +3,7 @@ import { authorisationMachine } from '../authorisation/authorisation.machine';
 import { consentMachine } from '../consent/consent.machine';
 import { paymentMachine } from '../payment-initiation/payment.machine';
 import { drawMachine } from './machine-diagram';
+import { basketMachine } from '../signing-baskets/signing-basket.machine';
 
 type Target = string | { target?: string } | undefined;
 
@@ -22,6 +23,7 @@ describe('machine diagrams', () => {
     ['consent', consentMachine],
     ['payment', paymentMachine],
     ['authorisation', authorisationMachine],
+    ['signing basket', basketMachine],
   ])('the %s machine: every state and every transition of its definition is drawn', (_, machine: AnyStateMachine) => {
     const svg = drawMachine(machine);
     const { states, transitions } = written(machine);
@@ -37,6 +39,7 @@ describe('machine diagrams', () => {
     ['consent', consentMachine],
     ['payment', paymentMachine],
     ['authorisation', authorisationMachine],
+    ['signing basket', basketMachine],
   ])('the %s machine: no two labels of its edges overlap, and none leaves the picture', (_, machine: AnyStateMachine) => {
     // Each label line's box, as wide as its characters at about 5.6 px each, one line (12 px) high.
     const boxes = [...drawMachine(machine).matchAll(/<text x="(-?[\d.]+)" y="(-?[\d.]+)" text-anchor="(middle|start)" data-from="[^"]*" data-event="[^"]*" data-to="[^"]*">([^<]*)<\/text>/g)].map(

@@ -10,12 +10,13 @@ import { ConsentModule } from '../consent/consent.module';
 import { DatabaseModule } from '../database/database.module';
 import { PaymentInitiationModule } from '../payment-initiation/payment-initiation.module';
 import { ScaModule } from '../sca/sca.module';
+import { SigningBasketsModule } from '../signing-baskets/signing-baskets.module';
 import { SandboxControlController } from './sandbox-control.controller';
 import { SandboxControlService } from './sandbox-control.service';
 import { ScenarioService } from './scenario.service';
 
 @Module({
-  imports: [DatabaseModule, ClockModule, OAuthModule, ScaModule, ConsentModule, PaymentInitiationModule],
+  imports: [DatabaseModule, ClockModule, OAuthModule, ScaModule, ConsentModule, PaymentInitiationModule, SigningBasketsModule],
   controllers: [SandboxControlController, CockpitController, CertificatesController],
   providers: [SandboxControlService, ScenarioService],
 })

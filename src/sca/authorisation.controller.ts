@@ -1,6 +1,6 @@
 import { applyDecorators, Body, Get, HttpCode, Injectable, Param, Post, Put, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiResponseOptions, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Authorisation } from '../authorisation/authorisation.entity';
 import {
@@ -13,7 +13,7 @@ import {
 } from '../authorisation/authorisation-response.dto';
 import { DomainError } from '../common/error-catalogue';
 import { scaRedirectHref } from '../common/links';
-import { AuthorisationService } from '../authorisation/authorisation.service';
+import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
 import { Environment } from '../config/environment';
 import { ConsentService } from '../consent/consent.service';
 import { CONSENT_PATHS, ConsentPurpose } from '../consent/consent.entity';
@@ -31,6 +31,8 @@ import type { ScaMethod } from '../profile/bank-profile';
 import { ScaService, ScaTarget } from './sca.service';
 import { UpdatePsuDataDto } from './update-psu-data.dto';
 import { vopBlockOf } from '../verification-of-payee/vop-status.dto';
+import { SigningBasketService } from '../signing-baskets/signing-basket.service';
+import { basketPath } from '../signing-baskets/signing-basket.dto';
 
 const AUTHORISATION_ID = { name: 'authorisationId', description: 'an authorisation ID, or authorization_not_yet_available for the first one' };
 const CONSENT_UNKNOWN = { status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN' } as const;
@@ -65,85 +67,171 @@ async function orNone(found: Promise<Authorisation>): Promise<Authorisation | nu
 
 const scaStatusAnswer = (authorisation: Authorisation): ScaStatusResponse => ({ scaStatus: authorisation.status, ...psuMessageOf(authorisation) });
 
+/** What a consent or a basket lends its authorisation sub-resources: where it lives, its SCA page, and how its authorisations are found and opened. */
+interface AuthorisedResource {
+  kind: 'consent' | 'basket';
+  /** The resource's own path: `/v1/consents/<id>`. */
+  path(id: string): string;
+  /** Its SCA page (`consents`) and the query parameter that names the resource there. */
+  page: { name: string; parameter: string };
+  open(id: string, request: AuthorisationRequest, owner: Owner): Promise<Authorisation>;
+  ids(id: string, owner: Owner): Promise<string[]>;
+  find(id: string, authorisationId: string, owner: Owner): Promise<Authorisation>;
+}
+
+/** The four operations on a resource's authorisation sub-resources (docs/sca-approaches.md): start, list, read (poll), update PSU data. */
+class AuthorisationRoutes {
+  constructor(
+    private readonly sca: ScaService,
+    private readonly authorisations: AuthorisationService,
+    private readonly baseUrl: string,
+    private readonly resource: AuthorisedResource,
+  ) {}
+
+  async start(id: string, body: UpdatePsuDataDto, headers: ScaHeaders, response: Response, owner: Owner): Promise<StartAuthorisationResponse> {
+    const target: ScaTarget = { kind: this.resource.kind, resourceId: id };
+    const request = await this.authorisations.requestOf(headers, target);
+    const authorisation = await this.sca.start(target, () => this.resource.open(id, request, owner), body, request, owner);
+    const { name, parameter } = this.resource.page;
+    const scaRedirect = () => scaRedirectHref(this.baseUrl, name, { [parameter]: id }, headers.redirectUri ?? undefined);
+    return announceCreated(response, authorisation.approach, startAnswer(authorisation, `${this.resource.path(id)}/authorisations`, scaRedirect, this.sca.methodsOf(authorisation)));
+  }
+
+  async list(id: string, owner: Owner): Promise<AuthorisationListResponse> {
+    return { authorisationIds: await this.resource.ids(id, owner) };
+  }
+
+  async scaStatus(id: string, authorisationId: string, owner: Owner): Promise<ScaStatusResponse> {
+    const authorisation = await this.resource.find(id, authorisationId, owner);
+    return scaStatusAnswer(await this.sca.poll({ kind: this.resource.kind, resourceId: id }, authorisation, owner));
+  }
+
+  async update(id: string, authorisationId: string, body: UpdatePsuDataDto, headers: ScaHeaders, response: Response, owner: Owner): Promise<ScaStepResponse> {
+    const authorisation = await orNone(this.resource.find(id, authorisationId, owner));
+    const updated = await this.sca.update({ kind: this.resource.kind, resourceId: id }, authorisation, body, headers.psuId, owner);
+    announceApproach(response, headers, updated.approach);
+    return toScaStepResponse(updated, `${this.resource.path(id)}/authorisations/${updated.id}`, this.sca.methodsOf(updated));
+  }
+}
+
+/** How a resource's authorisation routes are documented: its path parameter and what is said of it. */
+interface RoutesDocs {
+  param: 'consentId' | 'basketId';
+  /** What a resource's name is in each summary: "a consent", "a signing basket". */
+  name: string;
+  startSummary: string;
+  updateSummary: string;
+  /** The answer when the resource is unknown, and when its authorisation is. */
+  unknown: ApiResponseOptions;
+  noAuthorisation: ApiResponseOptions;
+  notWaiting: string;
+}
+
 /**
- * The authorisation sub-resources of a consent (docs/sca-approaches.md): start, list, read (poll),
- * update PSU data. The same for both purposes of a consent: each subclass is one path's controller.
+ * The four routes of a resource's authorisation sub-resources, documented for it (`docs`), each
+ * handed to `of`: one set of handlers for consents of both purposes and for signing baskets.
  */
+function AuthorisationRoutesOf(docs: RoutesDocs) {
+  @Injectable() // for its subclasses' constructor parameter types
+  abstract class Routes {
+    protected abstract get of(): AuthorisationRoutes;
+
+    @Post(`:${docs.param}/authorisations`)
+    @HttpCode(201)
+    @ApiOperation({ summary: docs.startSummary })
+    @ApiScaRequestHeaders()
+    @ApiBody({ type: UpdatePsuDataDto, required: false })
+    @ApiResponse({ status: 201, type: StartAuthorisationResponse, headers: SCA_APPROACH_HEADER })
+    @ApiResponse(docs.unknown)
+    @ApiResponse({ status: 409, type: TppErrorResponse, description: docs.notWaiting })
+    @CreatesInBerlinGroup()
+    start(
+      @Param(docs.param) id: string,
+      @Body() body: UpdatePsuDataDto,
+      @ScaRequestHeaders() headers: ScaHeaders,
+      @Res({ passthrough: true }) response: Response,
+      @RequestOwner() owner: Owner,
+    ): Promise<StartAuthorisationResponse> {
+      return this.of.start(id, body, headers, response, owner);
+    }
+
+    @Get(`:${docs.param}/authorisations`)
+    @ApiOperation({ summary: `List the authorisations of ${docs.name}` })
+    @ApiOkResponse({ type: AuthorisationListResponse })
+    @ApiResponse(docs.unknown)
+    list(@Param(docs.param) id: string, @RequestOwner() owner: Owner): Promise<AuthorisationListResponse> {
+      return this.of.list(id, owner);
+    }
+
+    @Get(`:${docs.param}/authorisations/:authorisationId`)
+    @ApiOperation({ summary: `Read the SCA status of an authorisation of ${docs.name} (decoupled: poll it until finalised or failed)` })
+    @ApiParam(AUTHORISATION_ID)
+    @ApiOkResponse({ type: ScaStatusResponse })
+    @ApiResponse(docs.unknown)
+    @ApiResponse(docs.noAuthorisation)
+    scaStatus(@Param(docs.param) id: string, @Param('authorisationId') authorisationId: string, @RequestOwner() owner: Owner): Promise<ScaStatusResponse> {
+      return this.of.scaStatus(id, authorisationId, owner);
+    }
+
+    @Put(`:${docs.param}/authorisations/:authorisationId`)
+    @ApiOperation({ summary: docs.updateSummary })
+    @ApiParam(AUTHORISATION_ID)
+    @ApiScaRequestHeaders()
+    @ApiBody({ type: UpdatePsuDataDto })
+    @ApiOkResponse({ type: ScaStepResponse, headers: SCA_APPROACH_HEADER })
+    @ApiResponse(docs.unknown)
+    @ApiResponse(docs.noAuthorisation)
+    @StepErrors()
+    update(
+      @Param(docs.param) id: string,
+      @Param('authorisationId') authorisationId: string,
+      @Body() body: UpdatePsuDataDto,
+      @ScaRequestHeaders() headers: ScaHeaders,
+      @Res({ passthrough: true }) response: Response,
+      @RequestOwner() owner: Owner,
+    ): Promise<ScaStepResponse> {
+      return this.of.update(id, authorisationId, body, headers, response, owner);
+    }
+  }
+  return Routes;
+}
+
+/** A consent's authorisation sub-resources, the same for both purposes of a consent: each subclass is one path's controller. */
 @Injectable() // for its constructor's parameter types, which the subclasses inherit
-abstract class ConsentAuthorisationRoutes {
+abstract class ConsentAuthorisationRoutes extends AuthorisationRoutesOf({
+  param: 'consentId',
+  name: 'a consent',
+  startSummary: 'Start a further authorisation of a consent waiting for the account holder; embedded: may carry the password',
+  updateSummary: 'Update PSU data (embedded: password, method, TAN; decoupled: the PSU-ID)',
+  unknown: CONSENT_UNKNOWN,
+  noAuthorisation: { status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such authorisation' },
+  notWaiting: 'STATUS_INVALID: the consent is not waiting for the account holder',
+}) {
   /** The consents this controller serves, named by their path. */
   protected abstract readonly purpose: ConsentPurpose;
+  private routes?: AuthorisationRoutes;
 
   constructor(
     private readonly sca: ScaService,
     private readonly consents: ConsentService,
     private readonly authorisations: AuthorisationService,
     private readonly config: ConfigService<Environment, true>,
-  ) {}
-
-  @Post(':consentId/authorisations')
-  @HttpCode(201)
-  @ApiOperation({ summary: 'Start a further authorisation of a consent waiting for the account holder; embedded: may carry the password' })
-  @ApiScaRequestHeaders()
-  @ApiBody({ type: UpdatePsuDataDto, required: false })
-  @ApiResponse({ status: 201, type: StartAuthorisationResponse, headers: SCA_APPROACH_HEADER })
-  @ApiResponse(CONSENT_UNKNOWN)
-  @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the consent is not waiting for the account holder' })
-  @CreatesInBerlinGroup()
-  async start(
-    @Param('consentId') consentId: string,
-    @Body() body: UpdatePsuDataDto,
-    @ScaRequestHeaders() headers: ScaHeaders,
-    @Res({ passthrough: true }) response: Response,
-    @RequestOwner() owner: Owner,
-  ): Promise<StartAuthorisationResponse> {
-    const target: ScaTarget = { kind: 'consent', resourceId: consentId };
-    const request = await this.authorisations.requestOf(headers, target);
-    const authorisation = await this.sca.start(target, () => this.consents.startAuthorisation(consentId, request, owner, this.purpose), body, request, owner);
-    const scaRedirect = () => scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'consents', { consent_id: consentId }, headers.redirectUri ?? undefined);
-    return announceCreated(response, authorisation.approach, startAnswer(authorisation, `${CONSENT_PATHS[this.purpose]}/${consentId}/authorisations`, scaRedirect, this.sca.methodsOf(authorisation)));
+  ) {
+    super();
   }
 
-  @Get(':consentId/authorisations')
-  @ApiOperation({ summary: 'List the authorisations of a consent' })
-  @ApiOkResponse({ type: AuthorisationListResponse })
-  @ApiResponse(CONSENT_UNKNOWN)
-  async list(@Param('consentId') consentId: string, @RequestOwner() owner: Owner): Promise<AuthorisationListResponse> {
-    return { authorisationIds: await this.consents.authorisationIds(consentId, owner, this.purpose) };
-  }
-
-  @Get(':consentId/authorisations/:authorisationId')
-  @ApiOperation({ summary: 'Read the SCA status of an authorisation of a consent (decoupled: poll it until finalised or failed)' })
-  @ApiParam(AUTHORISATION_ID)
-  @ApiOkResponse({ type: ScaStatusResponse })
-  @ApiResponse(CONSENT_UNKNOWN)
-  @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such authorisation' })
-  async scaStatus(@Param('consentId') consentId: string, @Param('authorisationId') authorisationId: string, @RequestOwner() owner: Owner): Promise<ScaStatusResponse> {
-    const authorisation = await this.consents.findAuthorisation(consentId, authorisationId, owner, this.purpose);
-    return scaStatusAnswer(await this.sca.poll({ kind: 'consent', resourceId: consentId }, authorisation, owner));
-  }
-
-  @Put(':consentId/authorisations/:authorisationId')
-  @ApiOperation({ summary: 'Update PSU data (embedded: password, method, TAN; decoupled: the PSU-ID)' })
-  @ApiParam(AUTHORISATION_ID)
-  @ApiScaRequestHeaders()
-  @ApiBody({ type: UpdatePsuDataDto })
-  @ApiOkResponse({ type: ScaStepResponse, headers: SCA_APPROACH_HEADER })
-  @ApiResponse(CONSENT_UNKNOWN)
-  @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such authorisation' })
-  @StepErrors()
-  async update(
-    @Param('consentId') consentId: string,
-    @Param('authorisationId') authorisationId: string,
-    @Body() body: UpdatePsuDataDto,
-    @ScaRequestHeaders() headers: ScaHeaders,
-    @Res({ passthrough: true }) response: Response,
-    @RequestOwner() owner: Owner,
-  ): Promise<ScaStepResponse> {
-    const authorisation = await orNone(this.consents.findAuthorisation(consentId, authorisationId, owner, this.purpose));
-    const updated = await this.sca.update({ kind: 'consent', resourceId: consentId }, authorisation, body, headers.psuId, owner);
-    announceApproach(response, headers, updated.approach);
-    return toScaStepResponse(updated, `${CONSENT_PATHS[this.purpose]}/${consentId}/authorisations/${updated.id}`, this.sca.methodsOf(updated));
+  /** Built on first use: `purpose` is the subclass's, set after this constructor ran. */
+  protected get of(): AuthorisationRoutes {
+    const purpose = this.purpose;
+    this.routes ??= new AuthorisationRoutes(this.sca, this.authorisations, this.config.get('PUBLIC_BASE_URL', { infer: true }), {
+      kind: 'consent',
+      path: (id) => `${CONSENT_PATHS[purpose]}/${id}`,
+      page: { name: 'consents', parameter: 'consent_id' },
+      open: (id, request, owner) => this.consents.startAuthorisation(id, request, owner, purpose),
+      ids: (id, owner) => this.consents.authorisationIds(id, owner, purpose),
+      find: (id, authorisationId, owner) => this.consents.findAuthorisation(id, authorisationId, owner, purpose),
+    });
+    return this.routes;
   }
 }
 
@@ -158,6 +246,35 @@ export class ConsentAuthorisationController extends ConsentAuthorisationRoutes {
 @Xs2aController('consents/confirmation-of-funds', 'v2')
 export class FundsConsentAuthorisationController extends ConsentAuthorisationRoutes {
   protected readonly purpose = 'piis';
+}
+
+const BASKET_UNKNOWN = { status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such signing basket, or no such authorisation of it' } as const;
+
+/** The authorisation sub-resources of a signing basket (docs/signing-baskets.md), served where the profile offers baskets. */
+@ApiTags('Signing baskets')
+@Xs2aController('signing-baskets')
+export class BasketAuthorisationController extends AuthorisationRoutesOf({
+  param: 'basketId',
+  name: 'a signing basket',
+  startSummary: 'Start a further authorisation of an open signing basket; embedded: may carry the password',
+  updateSummary: 'Update PSU data on an authorisation of a signing basket (embedded: password, method, TAN; decoupled: the PSU-ID)',
+  unknown: BASKET_UNKNOWN,
+  noAuthorisation: BASKET_UNKNOWN,
+  notWaiting: 'STATUS_INVALID: the basket is no longer open',
+}) {
+  protected readonly of: AuthorisationRoutes;
+
+  constructor(sca: ScaService, baskets: SigningBasketService, authorisations: AuthorisationService, config: ConfigService<Environment, true>) {
+    super();
+    this.of = new AuthorisationRoutes(sca, authorisations, config.get('PUBLIC_BASE_URL', { infer: true }), {
+      kind: 'basket',
+      path: basketPath,
+      page: { name: 'signing-baskets', parameter: 'basket_id' },
+      open: (id, request, owner) => baskets.startAuthorisation(id, request, owner),
+      ids: (id, owner) => baskets.authorisationIds(id, owner),
+      find: (id, authorisationId, owner) => baskets.findAuthorisation(id, authorisationId, owner),
+    });
+  }
 }
 
 /** The two kinds of authorisation a payment has, by the path segment of each. */

@@ -8,13 +8,15 @@ import { PaymentInitiationModule } from '../payment-initiation/payment-initiatio
 import { ConsentAuthorisationController, PaymentAuthorisationController } from './authorisation.controller';
 import { PageCsrf, pageHeaders } from './page-security';
 import { ScaPagesController } from './sca-pages.controller';
+import { ScaPageRenderer } from './sca-page-renderer';
 import { ScaService } from './sca.service';
+import { SigningBasketsModule } from '../signing-baskets/signing-baskets.module';
 
 @Module({
-  imports: [DatabaseModule, OAuthModule, AuthorisationModule, ConsentModule, PaymentInitiationModule],
+  imports: [DatabaseModule, OAuthModule, AuthorisationModule, ConsentModule, PaymentInitiationModule, SigningBasketsModule],
   controllers: [ScaPagesController, ConsentAuthorisationController, PaymentAuthorisationController],
-  providers: [ScaService, PageCsrf],
-  exports: [ScaService],
+  providers: [ScaService, PageCsrf, ScaPageRenderer],
+  exports: [ScaService, ScaPageRenderer],
 })
 export class ScaModule implements NestModule {
   /** The SCA pages' cookie and headers, mounted once for their path: by controller, Nest adds two layers per route that every request of the app walks past (docs/benchmark.md). */

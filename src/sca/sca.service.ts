@@ -15,6 +15,8 @@ import { Actor, actingAs } from '../http/request-context';
 import type { UpdatePsuDataDto } from './update-psu-data.dto';
 import { personaOf, STATIC_TAN } from './psu-personas';
 import { BankProfile, ScaMethod } from '../profile/bank-profile';
+import type { SigningBasket } from '../signing-baskets/signing-basket.entity';
+import { SigningBasketService } from '../signing-baskets/signing-basket.service';
 
 /** Who decides: the SCA page checks the password too; the headless control endpoints name the PSU only. */
 export interface PsuLogin {
@@ -41,6 +43,7 @@ export class ScaService {
     private readonly payments: PaymentInitiationService,
     private readonly authorisations: AuthorisationService,
     private readonly profile: BankProfile,
+    private readonly baskets: SigningBasketService,
   ) {}
 
   /** The SCA methods of the authorisation's PSU (none while no PSU is named). */
@@ -68,6 +71,10 @@ export class ScaService {
       const held = await this.heldBy(login, owner);
       return this.payments.decide(paymentId, kind, decision, held.map(({ iban }) => iban), owner);
     });
+  }
+
+  async decideBasket(basketId: string, decision: ScaDecision, login: PsuLogin, owner: Owner, channel: Actor['channel']): Promise<{ basket: SigningBasket; redirectUri: string | null }> {
+    return actingAs({ psuId: login.psuId, channel }, async () => this.baskets.decide(basketId, decision, await this.heldBy(login, owner), owner));
   }
 
   /** The holder withdraws a valid consent (the page or the control API). */
@@ -192,7 +199,7 @@ export class ScaService {
       return entity.status === 'failed';
     });
     const attempts = `${failedAttempts} of ${MAX_FAILED_ATTEMPTS} attempts`;
-    const outcome = failed ? `: the authorisation failed and the ${target.kind === 'consent' ? 'consent is rejected' : target.kind === 'payment' ? 'payment is rejected' : 'payment stays as it is'}` : '';
+    const outcome = failed ? `: the authorisation failed and the ${FAILED_OUTCOME[target.kind]}` : '';
     return new DomainError({ messageId: 'XS2A022E', description: `${error.message} (${attempts})${outcome}` });
   }
 
@@ -207,7 +214,10 @@ export class ScaService {
    */
   private async settle(target: ScaTarget, decision: ScaDecision, held?: AccountReference[], owner?: Owner): Promise<void> {
     const { kind, resourceId } = target;
-    if (held) {
+    if (kind === 'basket') {
+      if (held) await this.baskets.decide(resourceId, decision, held, owner);
+      else await this.baskets.settle((await this.baskets.findWaiting(resourceId)).basket, decision);
+    } else if (held) {
       if (kind === 'consent') await this.consents.decide(resourceId, decision, held, owner);
       else await this.payments.decide(resourceId, kind, decision, held.map(({ iban }) => iban), owner);
     } else if (kind === 'consent') {
@@ -217,8 +227,9 @@ export class ScaService {
     }
   }
 
-  /** Whether the accounts held cover what the authorisation is for: a consent's accounts, a payment's debtor. */
+  /** Whether the accounts held cover what the authorisation is for: a consent's accounts, a payment's debtor, a basket's members. */
   private async holds({ kind, resourceId }: ScaTarget, held: AccountReference[]): Promise<boolean> {
+    if (kind === 'basket') return this.baskets.isHeldBy(resourceId, held);
     if (kind === 'consent') return this.consents.isHeldBy(await this.consents.findWaiting(resourceId), held);
     return this.payments.isHeldBy(await this.payments.findWaiting(resourceId, kind), held.map(({ iban }) => iban));
   }
@@ -255,6 +266,14 @@ export class ScaService {
     return accounts.map(({ iban, currency }) => ({ iban, currency }));
   }
 }
+
+/** What a failed authorisation leaves of what it was for. */
+const FAILED_OUTCOME: Record<AuthorisationKind, string> = {
+  consent: 'consent is rejected',
+  payment: 'payment is rejected',
+  cancellation: 'payment stays as it is',
+  basket: 'signing basket is rejected (its members wait for their own SCA)',
+};
 
 /** The PSU-ID header names whose password or app it is. */
 function required(psuId: string | null): string {

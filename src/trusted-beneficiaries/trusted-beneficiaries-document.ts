@@ -13,7 +13,8 @@ export function documentTrustedBeneficiaries(document: OpenAPIObject, profile: B
   const schemas = document.components!.schemas as Record<string, Schema>;
   if (!profile.offersTrustedBeneficiaries) {
     delete schemas.ConsentAccessDto.properties!.additionalInformation;
-    delete schemas.CreateScenarioDto.properties!.trustedBeneficiaries;
+    // With SANDBOX_CONTROL=false there are no scenarios to document.
+    delete schemas.CreateScenarioDto?.properties?.trustedBeneficiaries;
     delete schemas.AdditionalInformationAccessDto;
     delete schemas.ScenarioTrustedBeneficiaryDto;
   }

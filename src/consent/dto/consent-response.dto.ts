@@ -3,7 +3,7 @@ import type { Authorisation } from '../../authorisation/authorisation.entity';
 import { nextStepLinks, psuMessageOf, ScaLinks } from '../../authorisation/authorisation-response.dto';
 import { href, Href } from '../../common/links';
 import { AccountReference, Consent, CONSENT_PATHS, ConsentPurpose } from '../consent.entity';
-import type { ConsentStatus } from '../consent.machine';
+import { ConsentStatus, isAwaitingSca } from '../consent.machine';
 
 const CONSENT_STATUSES = ['received', 'valid', 'rejected', 'expired', 'terminatedByTpp', 'revokedByPsu'];
 
@@ -14,6 +14,10 @@ export class ConsentLinks extends OmitType(ScaLinks, ['scaRedirect']) {
     example: { href: 'http://localhost:3000/sca/consents?consent_id=e6151d43-dca8-4fe1-b139-3a89bfeb57a2&redirectBackUrl=https%3A%2F%2Ftpp.example%2Fcallback' },
   })
   scaRedirect?: Href;
+
+  // Only where the bank offers signing baskets (signing-baskets-document.ts).
+  @ApiPropertyOptional({ type: Href, example: { href: '/v1/consents/e6151d43-dca8-4fe1-b139-3a89bfeb57a2/authorisations' }, description: 'TPP-Explicit-Authorisation-Preferred: true: POST here to start the authorisation, or put the consent in a signing basket' })
+  startAuthorisation?: Href;
 
   @ApiProperty({ type: Href, example: { href: '/v1/consents/e6151d43-dca8-4fe1-b139-3a89bfeb57a2' } })
   self: Href;
@@ -134,9 +138,14 @@ export function toConsentCreatedResponse(
   consentStatus: ConsentStatus,
   authorisation: Authorisation | null,
   scaRedirect: Href,
+  explicit = false,
 ): ConsentCreatedResponse {
   const path = `${CONSENT_PATHS[purpose]}/${consentId}`;
   const self = { self: href(path), status: href(`${path}/status`) };
+  // The TPP starts the authorisation itself (docs/signing-baskets.md).
+  if (explicit && isAwaitingSca(consentStatus)) {
+    return { consentStatus, consentId, scaMethods: null, chosenScaMethod: null, challengeData: null, psuMessage: null, _links: { startAuthorisation: href(`${path}/authorisations`), ...self } };
+  }
   const other = authorisation !== null && authorisation.approach !== 'REDIRECT';
   return {
     consentStatus,

@@ -3,7 +3,7 @@ import type { Authorisation, ScaApproach } from '../../authorisation/authorisati
 import { nextStepLinks, psuMessageOf, ScaLinks } from '../../authorisation/authorisation-response.dto';
 import { href, Href } from '../../common/links';
 import type { Payment } from '../payment.entity';
-import { isAwaitingCreditorConfirmation, PaymentStatus, RejectionReason } from '../payment.machine';
+import { isAwaitingCreditorConfirmation, isAwaitingSca, PaymentStatus, RejectionReason } from '../payment.machine';
 import { VOP_BLOCK, vopBlockOf, VopStatus } from '../../verification-of-payee/vop-status.dto';
 import { rejectionMessage } from '../refusals';
 import { BulkPaymentDto } from './bulk-payment.dto';
@@ -42,6 +42,10 @@ export class PaymentLinks extends OmitType(ScaLinks, ['scaRedirect', 'scaStatus'
 
   @ApiPropertyOptional({ type: Href, example: { href: `${PAYMENT}/creditor-confirmation` }, description: 'RVCM, RVNC: PUT here to pay anyway (the only way on but DELETE)' })
   creditorNameConfirmation?: Href;
+
+  // Only where the bank offers signing baskets (signing-baskets-document.ts).
+  @ApiPropertyOptional({ type: Href, example: { href: `${PAYMENT}/authorisations` }, description: 'TPP-Explicit-Authorisation-Preferred: true: POST here to start the authorisation, or put the payment in a signing basket' })
+  startAuthorisation?: Href;
 }
 
 export class PaymentInitiationResponse {
@@ -134,10 +138,15 @@ export function toInitiationResponse(payment: Payment, authorisation: Authorisat
   return { transactionStatus, paymentId: id, ...next, ...vop, tppMessages: [] };
 }
 
-/** A payment the bank exempted from SCA (docs/trusted-beneficiaries.md): it moved on at once, and there is no SCA to link to. */
-export function toExemptedInitiationResponse(payment: Payment): PaymentInitiationResponse {
+/**
+ * A payment without an authorisation: exempted from SCA, it moved on at once and has no SCA to
+ * link to (docs/trusted-beneficiaries.md); waiting for the TPP's explicit start, the link to start it
+ * (docs/signing-baskets.md).
+ */
+export function toInitiationWithoutAuthorisation(payment: Payment): PaymentInitiationResponse {
   const self = `/v1/${payment.service}/${payment.product}/${payment.id}`;
-  return { transactionStatus: payment.status, paymentId: payment.id, _links: { self: href(self), status: href(`${self}/status`) }, ...vopBlockOf(payment), tppMessages: [] };
+  const start = isAwaitingSca(payment.status) ? { startAuthorisation: href(`${self}/authorisations`) } : {};
+  return { transactionStatus: payment.status, paymentId: payment.id, _links: { ...start, self: href(self), status: href(`${self}/status`) }, ...vopBlockOf(payment), tppMessages: [] };
 }
 
 /**

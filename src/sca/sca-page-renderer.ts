@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { DomainError } from '../common/error-catalogue';
+import type { ScaDecision } from '../authorisation/authorisation.machine';
+import { BankProfile } from '../profile/bank-profile';
+import { CSRF_FIELD, formValue, PageCsrf } from './page-security';
+import { Buttons, decisionPage, messagePage, Row } from './sca-pages';
+import type { PsuLogin } from './sca.service';
+
+/** One thing the account holder can be asked to authorise, and how its page reads. */
+export interface Flow {
+  title: string;
+  intro: string;
+  action: string;
+  buttons: Buttons;
+  /**
+   * What the page shows; throws when there is nothing to decide. `start`: the holder has just
+   * opened the page, so its open authorisations are marked started.
+   */
+  rows(id: string, start: boolean): Promise<Row[]>;
+  decide(id: string, decision: ScaDecision, login: PsuLogin): Promise<{ outcome: string; redirectUri: string | null }>;
+}
+
+export const APPROVE_OR_DENY: Buttons = { approve: 'Approve', deny: 'Deny' };
+
+export type Form = Partial<Record<'id' | 'psuId' | 'password' | 'decision', unknown>>;
+
+/**
+ * How every SCA page goes (docs/sca-flows.md): the page with its form, the decision, and a clear
+ * page where there is nothing to decide. After a decision the browser goes back to the
+ * TPP-Redirect-URI stored with the authorisation, never to an address from the query.
+ */
+@Injectable()
+export class ScaPageRenderer {
+  constructor(
+    private readonly csrf: PageCsrf,
+    private readonly profile: BankProfile,
+  ) {}
+
+  /** The page with its form; after a refused decision (`refusal`) again, with the reason, changing nothing. */
+  async show(flow: Flow, id: string, request: Request, response: Response, refusal?: { status: number; message: string }): Promise<void> {
+    if (!id) return html(response, 400, messagePage(this.profile.name, flow.title, 'This link is incomplete: it names nothing to authorise. Nothing has been changed.'));
+    try {
+      const rows = await flow.rows(id, !refusal);
+      const hidden = { id, [CSRF_FIELD]: this.csrf.token(request, response) };
+      html(response, refusal?.status ?? 200, decisionPage(this.profile.name, flow.title, flow.intro, rows, flow.action, hidden, flow.buttons, refusal?.message));
+    } catch (error) {
+      this.cannotGoOn(flow, error, response);
+    }
+  }
+
+  async decide(flow: Flow, form: Form | undefined, request: Request, response: Response): Promise<void> {
+    // No form at all when the body was not sent form-encoded.
+    form ??= {};
+    const [id, psuId, password, decision] = [formValue(form.id), formValue(form.psuId), formValue(form.password), formValue(form.decision)];
+    // A form not sent from this very page (another site's, or a stale one) decides nothing.
+    if (!this.csrf.isValid(request)) {
+      return this.show(flow, id, request, response, { status: 403, message: 'This form has expired or was not sent from this page. Nothing has been changed: please decide again.' });
+    }
+    if (!psuId || !password || !(decision === 'approve' || decision === 'deny') || !flow.buttons[decision]) {
+      return this.show(flow, id, request, response, { status: 400, message: `Enter your PSU ID and password, then choose ${Object.values(flow.buttons).join(' or ')}.` });
+    }
+    try {
+      const { outcome, redirectUri } = await flow.decide(id, decision, { psuId, password });
+      if (redirectUri) return response.redirect(303, redirectUri);
+      html(response, 200, messagePage(this.profile.name, flow.title, outcome));
+    } catch (error) {
+      // Wrong credentials: the holder may try again on the same page; nothing has changed.
+      if (error instanceof DomainError && error.details[0].messageId === 'XS2A022E') {
+        return this.show(flow, id, request, response, {
+          status: error.status(),
+          message: 'The PSU ID or password is wrong, or this PSU does not hold the accounts concerned.',
+        });
+      }
+      this.cannotGoOn(flow, error, response);
+    }
+  }
+
+  /** Unknown or already decided: a clear page instead of the form. Anything else is a bug for the error filter. */
+  private cannotGoOn(flow: Flow, error: unknown, response: Response): void {
+    if (!(error instanceof DomainError)) throw error;
+    const reason = error.message.charAt(0).toUpperCase() + error.message.slice(1);
+    html(response, error.status(), messagePage(this.profile.name, flow.title, `${reason}. Nothing has been changed.`));
+  }
+}
+
+/** The pages show account data: never stored by a browser or proxy. */
+function html(response: Response, status: number, body: string): void {
+  response.status(status).type('html').set('Cache-Control', 'no-store').send(body);
+}

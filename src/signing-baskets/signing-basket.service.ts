@@ -1,0 +1,226 @@
+import { Injectable } from '@nestjs/common';
+import type { Authorisation } from '../authorisation/authorisation.entity';
+import type { ScaDecision } from '../authorisation/authorisation.machine';
+import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
+import { Ledger } from '../bank/ledger';
+import { DomainError, FormatError } from '../common/error-catalogue';
+import { newResourceId } from '../common/resource-id';
+import type { AccountReference, Consent } from '../consent/consent.entity';
+import { isAwaitingSca as consentAwaitsSca } from '../consent/consent.machine';
+import { accessDecidedBy } from '../consent/consent-access';
+import { ConsentService } from '../consent/consent.service';
+import { applyEvent, MachineBinding } from '../database/status-change';
+import { Store } from '../database/store';
+import { EventHistory } from '../events/event-history.service';
+import { isOwnedBy, Owner } from '../oauth/owner';
+import type { Payment } from '../payment-initiation/payment.entity';
+import { isAwaitingSca as paymentAwaitsSca } from '../payment-initiation/payment.machine';
+import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
+import { SigningBasket } from './signing-basket.entity';
+import { basketPath } from './signing-basket.dto';
+import type { NotificationRequest } from '../notifications/notification-headers.decorator';
+import { NotificationsService } from '../notifications/notifications.service';
+import { basketMachine, BasketEvent, initialBasketStatus, isOpen } from './signing-basket.machine';
+
+/** What a basket asks to authorise: payment and consent IDs of its client. */
+export interface BasketRequest {
+  paymentIds?: string[];
+  consentIds?: string[];
+}
+
+/** A basket's members as they stand now. */
+interface Members {
+  payments: Payment[];
+  consents: Consent[];
+}
+
+/**
+ * Signing baskets (docs/signing-baskets.md): one SCA authorises every member still waiting for
+ * its own, each then moving as if authorised alone, all in one write. A member stays the TPP's
+ * to cancel or delete until then; the basket's SCA skips what no longer waits.
+ */
+@Injectable()
+export class SigningBasketService {
+  private readonly machine: MachineBinding<SigningBasket, typeof basketMachine>;
+
+  constructor(
+    private readonly store: Store,
+    private readonly authorisations: AuthorisationService,
+    private readonly consents: ConsentService,
+    private readonly payments: PaymentInitiationService,
+    private readonly ledger: Ledger,
+    private readonly history: EventHistory,
+    private readonly notifications: NotificationsService,
+  ) {
+    this.machine = { store, target: SigningBasket, machine: basketMachine, contextOf: () => ({}), history, kind: 'basket', placeOf: ({ ownerId }) => ({ ownerId, parentId: null }) };
+  }
+
+  /**
+   * Stores the basket, RCVD, with its implicit authorisation. Its members must be the client's,
+   * waiting for SCA and in no other open basket: checked again inside the write, under a lock, so
+   * that two baskets created at once cannot share a member.
+   */
+  async create(
+    request: BasketRequest,
+    authorisationRequest: AuthorisationRequest,
+    owner: Owner,
+    notification: NotificationRequest | null,
+  ): Promise<{ basket: SigningBasket; authorisation: Authorisation }> {
+    const paymentIds = [...new Set(request.paymentIds ?? [])];
+    const consentIds = [...new Set(request.consentIds ?? [])];
+    if (paymentIds.length + consentIds.length === 0) throw new FormatError('paymentIds', 'the basket must name at least one payment or consent (paymentIds, consentIds)');
+    const basket = Object.assign(new SigningBasket(), { id: newResourceId(), status: initialBasketStatus(), paymentIds, consentIds, ownerId: owner ?? null });
+    const authorisation = await this.store.write(async () => {
+      await this.store.lock('signing-baskets');
+      await this.assertFree(await this.membersOf(basket, owner));
+      await this.store.insert(SigningBasket, basket);
+      await this.history.record({ kind: 'basket', resourceId: basket.id, fromStatus: null, toStatus: basket.status, event: 'CREATED', ownerId: basket.ownerId });
+      if (notification) await this.notifications.subscribe(notification, { resourceId: basket.id, kind: 'basket', ownerId: basket.ownerId }, basketPath(basket.id));
+      return this.authorisations.open('basket', basket.id, authorisationRequest, basket.ownerId);
+    });
+    return { basket, authorisation };
+  }
+
+  async find(basketId: string, owner: Owner): Promise<SigningBasket> {
+    const basket = await this.store.findByKey(SigningBasket, basketId);
+    if (!basket || !isOwnedBy(basket, owner)) throw new DomainError({ messageId: 'XS2A060E', description: `signing basket ${basketId} unknown` });
+    return basket;
+  }
+
+  /** DELETE: only an open basket goes (CANC), with its open authorisations; its members stay as they are. */
+  async delete(basketId: string, owner: Owner): Promise<void> {
+    const basket = await this.find(basketId, owner);
+    await this.store.write(async () => {
+      const { entity, accepted } = await this.apply(basket, { type: 'CANCEL' });
+      if (!accepted) throw notOpen(entity);
+      await this.authorisations.moveOpen('basket', basketId, { type: 'FAIL' });
+    });
+  }
+
+  /** A further authorisation of an open basket (Berlin Group start authorisation). */
+  async startAuthorisation(basketId: string, request: AuthorisationRequest, owner: Owner): Promise<Authorisation> {
+    const basket = assertOpen(await this.find(basketId, owner));
+    return this.store.write(() => this.authorisations.open('basket', basketId, request, basket.ownerId));
+  }
+
+  async authorisationIds(basketId: string, owner: Owner): Promise<string[]> {
+    await this.find(basketId, owner);
+    return this.authorisations.ids('basket', basketId);
+  }
+
+  async findAuthorisation(basketId: string, authorisationId: string, owner: Owner): Promise<Authorisation> {
+    await this.find(basketId, owner);
+    return this.authorisations.find('basket', basketId, authorisationId);
+  }
+
+  /** An open basket, as the SCA page shows it, with its members still waiting; 409 otherwise. */
+  async findWaiting(basketId: string): Promise<{ basket: SigningBasket; waiting: Members }> {
+    const basket = assertOpen(await this.find(basketId, undefined));
+    return { basket, waiting: waitingOf(await this.membersOf(basket, undefined)) };
+  }
+
+  /** The page was opened: the basket's open authorisations are started. */
+  async markStarted(basketId: string): Promise<{ basket: SigningBasket; waiting: Members }> {
+    const found = await this.findWaiting(basketId);
+    await this.store.write(() => this.authorisations.moveOpen('basket', basketId, { type: 'START' }));
+    return found;
+  }
+
+  /** Whether `held` covers every member still waiting: their consents' accounts and their payments' debtors. */
+  async isHeldBy(basketId: string, held: AccountReference[]): Promise<boolean> {
+    const { waiting } = await this.findWaiting(basketId);
+    const ibans = held.map(({ iban }) => iban);
+    return waiting.consents.every((consent) => this.consents.isHeldBy(consent, held)) && waiting.payments.every((payment) => this.payments.isHeldBy(payment, ibans));
+  }
+
+  /** The holder's decision (docs/signing-baskets.md); 401 where they do not hold every member still waiting. */
+  async decide(basketId: string, decision: ScaDecision, held: AccountReference[], owner: Owner): Promise<{ basket: SigningBasket; redirectUri: string | null }> {
+    const basket = assertOpen(await this.find(basketId, owner));
+    if (!(await this.isHeldBy(basketId, held))) {
+      throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the accounts of every member of signing basket ${basketId}` });
+    }
+    return this.store.write(() => this.settle(basket, decision, held));
+  }
+
+  /**
+   * Inside a Store.write: approval authorises each member still waiting as its own SCA would (its
+   * authorisations finalised), then the basket; denial (or a failed SCA, with no holder known)
+   * rejects the basket only, and its members wait for their own SCA.
+   */
+  async settle(basket: SigningBasket, decision: ScaDecision, held: AccountReference[] = []): Promise<{ basket: SigningBasket; redirectUri: string | null }> {
+    if (decision === 'approve') {
+      // Payments book: the ledger first, before any other change of this write (bank/ledger.ts).
+      await this.ledger.serialize();
+      const { consents, payments } = waitingOf(await this.membersOf(basket, undefined));
+      for (const consent of consents) await unlessGone(this.consents.settle(consent, 'approve', accessDecidedBy(consent.access, held) ?? undefined));
+      for (const payment of payments) await unlessGone(this.payments.settle(payment, 'payment', 'approve'));
+    }
+    const { entity, accepted } = await this.apply(basket, decision === 'approve' ? { type: 'SCA_COMPLETED' } : { type: 'SCA_DENIED' });
+    if (!accepted) throw notOpen(entity); // another decision or the TPP's delete won the race
+    const redirectUri = await this.authorisations.moveOpen('basket', basket.id, { type: decision === 'approve' ? 'FINALISE' : 'FAIL' });
+    return { basket: entity, redirectUri };
+  }
+
+  /** The members as they stand; 400 RESOURCE_UNKNOWN for an ID that is not one of the client's. */
+  private async membersOf({ paymentIds, consentIds }: SigningBasket, owner: Owner): Promise<Members> {
+    const member = async <T>(find: () => Promise<T>, id: string): Promise<T> => {
+      try {
+        return await find();
+      } catch (error) {
+        if (error instanceof DomainError && ['XS2A015E', 'XS2A017E'].includes(error.details[0].messageId)) throw unknownMember(id);
+        throw error;
+      }
+    };
+    const payments: Payment[] = [];
+    for (const id of paymentIds) payments.push(await member(() => this.payments.findById(id, owner), id));
+    const consents: Consent[] = [];
+    for (const id of consentIds) consents.push(await member(() => this.consents.findCurrent(id, owner), id));
+    return { payments, consents };
+  }
+
+  /** Every member waits for SCA and is in no other open basket; 409 REFERENCE_STATUS_INVALID otherwise. */
+  private async assertFree({ payments, consents }: Members): Promise<void> {
+    const open = await this.store.read(SigningBasket).findBy({ status: 'RCVD' });
+    const inBasket = (id: string, of: 'paymentIds' | 'consentIds') => open.find((basket) => basket[of].includes(id));
+    for (const payment of payments) {
+      if (!paymentAwaitsSca(payment.status)) throw referenceInvalid(`payment ${payment.id} is ${payment.status}, not waiting for SCA`);
+      const other = inBasket(payment.id, 'paymentIds');
+      if (other) throw referenceInvalid(`payment ${payment.id} is in signing basket ${other.id} already`);
+    }
+    for (const consent of consents) {
+      if (!consentAwaitsSca(consent.status) || consent.fixture) throw referenceInvalid(`consent ${consent.id} is ${consent.fixture ? "one of the bank's fixtures" : consent.status}, not waiting for SCA`);
+      const other = inBasket(consent.id, 'consentIds');
+      if (other) throw referenceInvalid(`consent ${consent.id} is in signing basket ${other.id} already`);
+    }
+  }
+
+  private apply(basket: SigningBasket, event: BasketEvent): Promise<{ entity: SigningBasket; accepted: boolean }> {
+    return applyEvent(this.machine, basket, event);
+  }
+}
+
+/** A member the TPP cancelled or deleted, or that was authorised alone, after it was read here: it no longer waits, and is skipped. */
+async function unlessGone(settled: Promise<unknown>): Promise<void> {
+  try {
+    await settled;
+  } catch (error) {
+    if (!(error instanceof DomainError && error.details[0].messageId === 'XS2A021E')) throw error;
+  }
+}
+
+const waitingOf = ({ payments, consents }: Members): Members => ({
+  payments: payments.filter(({ status }) => paymentAwaitsSca(status)),
+  consents: consents.filter(({ status }) => consentAwaitsSca(status)),
+});
+
+function assertOpen(basket: SigningBasket): SigningBasket {
+  if (!isOpen(basket.status)) throw notOpen(basket);
+  return basket;
+}
+
+const notOpen = ({ id, status }: SigningBasket) =>
+  new DomainError({ messageId: 'XS2A061E', description: `signing basket ${id} is ${status}: only an open (RCVD) basket is authorised or deleted` });
+
+const unknownMember = (id: string) => new DomainError({ messageId: 'XS2A058E', description: `${id} is no payment or consent of this client` });
+
+const referenceInvalid = (description: string) => new DomainError({ messageId: 'XS2A059E', description });
