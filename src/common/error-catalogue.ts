@@ -59,7 +59,7 @@ export const ERROR_CATALOGUE = {
   XS2A047E: { status: 401, code: 'CERTIFICATE_INVALID', when: 'the certificate cannot be read, is issued neither by the sandbox CA nor by one the profile trusts, or (`AUTH_MODE=strict`) was issued to another client than the token\'s' },
   XS2A048E: { status: 401, code: 'CERTIFICATE_EXPIRED', when: 'the certificate is not valid on the sandbox today (expired, or not yet valid)' },
   XS2A049E: { status: 401, code: 'CERTIFICATE_REVOKE', when: 'the certificate is revoked (`POST /sandbox/certificates/{serialNumber}/revocation`); Berlin Group 1.3.16 spells it `CERTIFICATE_REVOKED`' },
-  XS2A050E: { status: 401, code: 'ROLE_INVALID', when: 'the certificate lacks the PSD2 role of the service: `PSP_AI` for consents and accounts, `PSP_IC` for the confirmation of funds and its consents, `PSP_PI` for payments and payee checks' },
+  XS2A050E: { status: 401, code: 'ROLE_INVALID', when: 'the certificate lacks the PSD2 role of the service: `PSP_AI` for consents, accounts and trusted beneficiaries, `PSP_IC` for the confirmation of funds and its consents, `PSP_PI` for payments, signing baskets and payee checks' },
   XS2A051E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no certificate the sandbox issued (to this client) with this serial number' },
   XS2A052E: { status: 401, code: 'CONSENT_EXPIRED', when: 'confirmation of funds: the consent has expired (the day after its card\'s expiry date)' },
   XS2A053E: { status: 400, code: 'NO_PIIS_ACTIVATION', when: 'confirmation of funds: the account is not the one the consent in `Consent-ID` was given for' },
