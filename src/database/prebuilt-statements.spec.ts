@@ -120,6 +120,8 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
         fixture: false,
         scenarioId: null,
         ownerId: null,
+        // A consent for the confirmation of funds: its card is JSON, as its access is.
+        card: { cardNumber: '1234567891234', cardExpiryDate: '2030-12-31', cardInformation: null, registrationInformation: null },
       }),
     ],
     [

@@ -12,7 +12,7 @@ import { ConsentService } from '../consent/consent.service';
 import { applyEvent, MachineBinding } from '../database/status-change';
 import { Store } from '../database/store';
 import { EventHistory } from '../events/event-history.service';
-import { isOwnedBy, Owner } from '../oauth/owner';
+import { isOwnedBy, ownedBy, Owner } from '../oauth/owner';
 import type { Payment } from '../payment-initiation/payment.entity';
 import { isAwaitingSca as paymentAwaitsSca } from '../payment-initiation/payment.machine';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
@@ -72,7 +72,7 @@ export class SigningBasketService {
     const basket = Object.assign(new SigningBasket(), { id: newResourceId(), status: initialBasketStatus(), paymentIds, consentIds, ownerId: owner ?? null });
     const authorisation = await this.store.write(async () => {
       await this.store.lock('signing-baskets');
-      await this.assertFree(await this.membersOf(basket, owner));
+      await this.assertFree(await this.membersOf(basket, owner), owner);
       await this.store.insert(SigningBasket, basket);
       await this.history.record({ kind: 'basket', resourceId: basket.id, fromStatus: null, toStatus: basket.status, event: 'CREATED', ownerId: basket.ownerId });
       if (notification) await this.notifications.subscribe(notification, { resourceId: basket.id, kind: 'basket', ownerId: basket.ownerId }, basketPath(basket.id));
@@ -178,9 +178,9 @@ export class SigningBasketService {
     return { payments, consents };
   }
 
-  /** Every member waits for SCA and is in no other open basket; 409 REFERENCE_STATUS_INVALID otherwise. */
-  private async assertFree({ payments, consents }: Members): Promise<void> {
-    const open = await this.store.read(SigningBasket).findBy({ status: 'RCVD' });
+  /** Every member waits for SCA and is in no other open basket (of the same client: members are its own); 409 REFERENCE_STATUS_INVALID otherwise. */
+  private async assertFree({ payments, consents }: Members, owner: Owner): Promise<void> {
+    const open = await this.store.read(SigningBasket).findBy({ status: 'RCVD', ...ownedBy(owner) });
     const inBasket = (id: string, of: 'paymentIds' | 'consentIds') => open.find((basket) => basket[of].includes(id));
     for (const payment of payments) {
       if (!paymentAwaitsSca(payment.status)) throw referenceInvalid(`payment ${payment.id} is ${payment.status}, not waiting for SCA`);
