@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import request from 'supertest';
-import { CREATED } from './support/profile';
+import { CREATED, PROFILE } from './support/profile';
 import { openApiDocument } from '../src/app.factory';
 import { OpenApiContract } from './support/openapi-contract';
 import { tppHeaders, useSandbox } from './support/sandbox';
@@ -128,6 +128,8 @@ describe('the OpenAPI document', () => {
       '/sandbox/sca/consents/{consentId}',
       '/sandbox/sca/payments/{paymentId}',
       '/sandbox/sca/payments/{paymentId}/cancellation',
+      // Where the profile offers signing baskets (docs/signing-baskets.md).
+      ...(PROFILE === 'berlin-group' ? ['/sandbox/sca/signing-baskets/{basketId}'] : []),
       '/sandbox/scenarios',
       '/sandbox/scenarios/{scenarioId}',
     ]);
