@@ -57,8 +57,8 @@ export class SigningBasketService {
 
   /**
    * Stores the basket, RCVD, with its implicit authorisation. Its members must be the client's,
-   * waiting for SCA and in no other open basket: checked again inside the write, under a lock, so
-   * that two baskets created at once cannot share a member.
+   * waiting for SCA and in no other open basket: checked inside the write, under a lock, so that
+   * two baskets created at once cannot share a member.
    */
   async create(
     request: BasketRequest,
