@@ -29,14 +29,8 @@ export class ConsentGuard implements CanActivate {
     const consentId = request.header('consent-id');
     if (!consentId) throw new FormatError('Consent-ID', 'the Consent-ID header is required');
 
-    const consent = await this.consents.findCurrent(consentId, request.owner, 'ais');
-    if (consent.status === 'expired') {
-      // The bank's message numbers: 004 on transactions, 005 on the account list, details and balances.
-      throw new DomainError({ messageId: service === 'transactions' ? 'XS2A004E' : 'XS2A005E', description: `consent ${consentId} expired` });
-    }
-    if (consent.status !== 'valid') {
-      throw new DomainError({ messageId: 'XS2A008E', description: `consent ${consentId} is ${consent.status}, not valid` });
-    }
+    // The bank's message numbers for an expired consent: 004 on transactions, 005 on the account list, details and balances.
+    const consent = await this.consents.findValid(consentId, request.owner, 'ais', service === 'transactions' ? 'XS2A004E' : 'XS2A005E');
 
     const accountId = request.params.accountId as string | undefined;
     const coverage = accountId ? coverageOf(consent.access, accountId, service) : 'covered';

@@ -8,7 +8,7 @@ import { AuthorisationRequest, AuthorisationService } from '../authorisation/aut
 import type { ScaDecision } from '../authorisation/authorisation.machine';
 import { AccountReferenceDto } from '../common/account-reference.dto';
 import { ClockService } from '../clock/clock.service';
-import { ConsentUnknownError, DomainError, FormatError } from '../common/error-catalogue';
+import { ConsentUnknownError, DomainError, FormatError, MessageId } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
 import { nextStatus } from '../common/state-machine';
 import { Environment } from '../config/environment';
@@ -145,6 +145,17 @@ export class ConsentService implements OnModuleInit {
   /** SCA_MODE=auto deems a new consent's SCA done, unless the TPP will authorise it explicitly (docs/signing-baskets.md): then there is none to deem done. */
   private autoDecides({ explicit }: AuthorisationRequest): boolean {
     return this.config.get('SCA_MODE', { infer: true }) === 'auto' && !explicit;
+  }
+
+  /**
+   * The consent in Consent-ID, which must be valid for any use (docs/behaviour.md, "Account
+   * information"): 401 with `expiredMessageId` where it expired, XS2A008E where it is not valid.
+   */
+  async findValid(consentId: string, owner: Owner, purpose: ConsentPurpose, expiredMessageId: MessageId): Promise<Consent> {
+    const consent = await this.findCurrent(consentId, owner, purpose);
+    if (consent.status === 'expired') throw new DomainError({ messageId: expiredMessageId, description: `consent ${consentId} expired` });
+    if (consent.status !== 'valid') throw new DomainError({ messageId: 'XS2A008E', description: `consent ${consentId} is ${consent.status}, not valid` });
+    return consent;
   }
 
   /**

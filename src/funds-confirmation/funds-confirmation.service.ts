@@ -35,9 +35,7 @@ export class FundsConfirmationService {
   /** The account of the PIIS consent in Consent-ID, checked in the order of docs/funds-confirmation.md. */
   private async consentedAccount(request: FundsConfirmationDto, consentId: string | undefined, owner: Owner): Promise<Account | undefined> {
     if (!consentId) throw new FormatError('Consent-ID', 'the Consent-ID header is required: the consent for the confirmation of funds on this account');
-    const consent = await this.consents.findCurrent(consentId, owner, 'piis');
-    if (consent.status === 'expired') throw new DomainError({ messageId: 'XS2A052E', description: `consent ${consentId} expired` });
-    if (consent.status !== 'valid') throw new DomainError({ messageId: 'XS2A008E', description: `consent ${consentId} is ${consent.status}, not valid` });
+    const consent = await this.consents.findValid(consentId, owner, 'piis', 'XS2A052E');
     const [granted] = consent.access.accounts;
     if (granted.iban !== request.account.iban) {
       throw new DomainError({ messageId: 'XS2A053E', path: 'account', description: `consent ${consentId} is for account ${granted.iban}, not ${request.account.iban}` });
