@@ -126,33 +126,32 @@ export class SigningBasketService {
     return found;
   }
 
-  /** Whether `held` covers every member still waiting: their consents' accounts and their payments' debtors. */
+  /** Whether `held` covers every member still waiting (ScaService, before the TAN is asked for). */
   async isHeldBy(basketId: string, held: AccountReference[]): Promise<boolean> {
-    const { waiting } = await this.findWaiting(basketId);
-    const ibans = held.map(({ iban }) => iban);
-    return waiting.consents.every((consent) => this.consents.isHeldBy(consent, held)) && waiting.payments.every((payment) => this.payments.isHeldBy(payment, ibans));
+    return this.holds((await this.findWaiting(basketId)).waiting, held);
   }
 
   /** The holder's decision (docs/signing-baskets.md); 401 where they do not hold every member still waiting. */
   async decide(basketId: string, decision: ScaDecision, held: AccountReference[], owner: Owner): Promise<{ basket: SigningBasket; redirectUri: string | null }> {
     const basket = assertOpen(await this.find(basketId, owner));
-    if (!(await this.isHeldBy(basketId, held))) {
-      throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the accounts of every member of signing basket ${basketId}` });
-    }
     return this.store.write(() => this.settle(basket, decision, held));
   }
 
   /**
    * Inside a Store.write: approval authorises each member still waiting as its own SCA would (its
    * authorisations finalised), then the basket; denial (or a failed SCA, with no holder known)
-   * rejects the basket only, and its members wait for their own SCA.
+   * rejects the basket only, and its members wait for their own SCA. A holder named (`held`) must
+   * hold every member still waiting: 401 otherwise, and the write changes nothing.
    */
-  async settle(basket: SigningBasket, decision: ScaDecision, held: AccountReference[] = []): Promise<{ basket: SigningBasket; redirectUri: string | null }> {
+  async settle(basket: SigningBasket, decision: ScaDecision, held?: AccountReference[]): Promise<{ basket: SigningBasket; redirectUri: string | null }> {
+    // Payments book: the ledger first, before any other change of this write (bank/ledger.ts).
+    if (decision === 'approve') await this.ledger.serialize();
+    const { consents, payments } = waitingOf(await this.membersOf(basket, undefined));
+    if (held && !this.holds({ consents, payments }, held)) {
+      throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the accounts of every member of signing basket ${basket.id}` });
+    }
     if (decision === 'approve') {
-      // Payments book: the ledger first, before any other change of this write (bank/ledger.ts).
-      await this.ledger.serialize();
-      const { consents, payments } = waitingOf(await this.membersOf(basket, undefined));
-      for (const consent of consents) await unlessGone(this.consents.settle(consent, 'approve', accessDecidedBy(consent.access, held) ?? undefined));
+      for (const consent of consents) await unlessGone(this.consents.settle(consent, 'approve', accessDecidedBy(consent.access, held ?? []) ?? undefined));
       for (const payment of payments) await unlessGone(this.payments.settle(payment, 'payment', 'approve'));
     }
     const { entity, accepted } = await this.apply(basket, decision === 'approve' ? { type: 'SCA_COMPLETED' } : { type: 'SCA_DENIED' });
@@ -192,6 +191,12 @@ export class SigningBasketService {
       const other = inBasket(consent.id, 'consentIds');
       if (other) throw referenceInvalid(`consent ${consent.id} is in signing basket ${other.id} already`);
     }
+  }
+
+  /** Whether `held` covers the members: their consents' accounts and their payments' debtors. */
+  private holds({ consents, payments }: Members, held: AccountReference[]): boolean {
+    const ibans = held.map(({ iban }) => iban);
+    return consents.every((consent) => this.consents.isHeldBy(consent, held)) && payments.every((payment) => this.payments.isHeldBy(payment, ibans));
   }
 
   private apply(basket: SigningBasket, event: BasketEvent): Promise<{ entity: SigningBasket; accepted: boolean }> {
