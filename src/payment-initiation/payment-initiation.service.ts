@@ -55,9 +55,10 @@ export class PaymentInitiationService {
     owner: Owner,
   ): Promise<{ payment: Payment; authorisation: Authorisation | null }> {
     checkDates(body, this.clock.today());
-    const vopResults = await this.vop.checkCreditors(creditorsOf(body), vop, owner);
+    const creditors = creditorsOf(body);
+    const vopResults = await this.vop.checkCreditors(creditors, vop, owner);
     const terms = termsOf(body);
-    const exempted = await this.trusted.exempts(terms.debtorIban, creditorsOf(body).map(({ iban }) => iban));
+    const exempted = await this.trusted.exempts(terms.debtorIban, creditors.map(({ iban }) => iban));
     const payment = Object.assign(new Payment(), {
       id: newResourceId(),
       ...type,
