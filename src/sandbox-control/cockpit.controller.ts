@@ -174,8 +174,8 @@ export class CockpitController {
       const actions =
         form(`/cockpit/signing-baskets/${id}/decision`, `${input('psuId', 'PSU ID', 'georg.mustermann')} ${button('Approve', 'decision', 'approve')} ${button('Deny', 'decision', 'deny')}`) +
         form(`/cockpit/signing-baskets/${id}/delete`, button('Delete (as the TPP)'));
-      const members = [...basket.paymentIds.map((member) => link(`/cockpit/payments/${member}`, member)), ...basket.consentIds.map((member) => link(`/cockpit/consents/${member}`, member))];
-      const data = table(['field', 'value'], [['basketId', basket.id], ['status', status(basket.status)], ['members', { html: members.map((member) => (typeof member === 'string' ? escape(member) : member.html)).join('<br>') }]]);
+      const members = [...basket.paymentIds.map((member) => ['payment', link(`/cockpit/payments/${member}`, member)]), ...basket.consentIds.map((member) => ['consent', link(`/cockpit/consents/${member}`, member)])];
+      const data = table(['field', 'value'], [['basketId', basket.id], ['status', status(basket.status)], ...members]);
       return [`Signing basket ${id}`, ...(await this.resource(id, owner, 'basket', basket.status, data, actions))];
     });
   }
