@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, FormatError, ResourceUnknownError } from '../common/error-catalogue';
+import { DomainError, ResourceUnknownError } from '../common/error-catalogue';
 import { href } from '../common/links';
 import type { Consent } from '../consent/consent.entity';
 import type { AisRequest } from '../consent/consent.guard';
 import { toAccountReferenceResponse } from '../consent/dto/consent-response.dto';
 import { AccessLimitService } from './access-limit.service';
-import { Account, Balance, BookingStatus, TransactionBody } from '../bank/account.entity';
+import { Account, Balance } from '../bank/account.entity';
 import { AccountStore } from '../bank/account-store';
 import { consentedIbans, coverageOf } from '../consent/coverage';
 import {
@@ -15,10 +15,10 @@ import {
   toAccountResponse,
   toBalanceResponse,
   TransactionDetailsResponse,
-  TransactionListLinks,
   TransactionsResponse,
 } from './dto/account-response.dto';
-import { DEFAULT_PAGE_SIZE, TransactionsQueryDto } from './dto/account-query.dto';
+import { TransactionsQueryDto } from './dto/account-query.dto';
+import { askedStatuses, listOf, onePage, periodOf } from './transaction-pages';
 
 /**
  * Reads for a consent that ConsentGuard has already checked and found covering the account. Each
@@ -52,20 +52,17 @@ export class AccountInformationService {
   }
 
   async transactionList({ consent, psuIpAddress }: AisRequest, iban: string, query: TransactionsQueryDto): Promise<TransactionsResponse> {
-    const { bookingStatus, dateFrom, dateTo } = query;
-    if (dateFrom && dateTo && dateFrom > dateTo) {
-      throw new DomainError({ messageId: 'XS2A010E', path: 'dateFrom', description: `dateFrom ${dateFrom} is after dateTo ${dateTo}` });
-    }
-    const requested: BookingStatus[] = bookingStatus === 'both' ? ['booked', 'pending'] : [bookingStatus];
-    const rows = await this.accounts.transactionsOf(iban, { statuses: requested, from: dateFrom, to: dateTo });
+    const requested = askedStatuses(query);
+    const rows = await this.accounts.transactionsOf(iban, periodOf(query, requested));
     // Rows prove the account exists; only an empty list needs the second query to tell 200 from 404.
     if (!rows.length && !(await this.accounts.exists(iban))) throw new ResourceUnknownError(iban);
+    const lists = { booked: listOf(rows, requested, 'booked'), pending: listOf(rows, requested, 'pending'), information: listOf(rows, requested, 'information') };
+    const page = onePage(lists, `/v1/accounts/${iban}/transactions`, query);
+    // Counted once the request is known to be good (a page beyond the last is not).
     await this.limits.spend(consent, [iban], psuIpAddress);
-    const listOf = (status: BookingStatus) => (requested.includes(status) ? rows.filter((row) => row.bookingStatus === status).map((row) => row.body) : null);
-    const { lists, links } = onePage({ booked: listOf('booked'), pending: listOf('pending'), information: listOf('information') }, iban, query);
     return {
       account: toAccountReferenceResponse({ iban, currency: null }),
-      transactions: { ...lists, _links: { account: href(`/v1/accounts/${iban}`), ...links } },
+      transactions: { ...page.lists, _links: { account: href(`/v1/accounts/${iban}`), ...page.links } },
       balances: null,
       _links: null,
     };
@@ -87,32 +84,6 @@ export class AccountInformationService {
     if (!account) throw new ResourceUnknownError(iban);
     return account;
   }
-}
-
-type Lists = Record<'booked' | 'pending' | 'information', TransactionBody[] | null>;
-
-/**
- * The page asked for: the same slice of each list, and links to the first, next, previous and
- * last page, each the request's own query with another page (docs/behaviour.md). Lists that fit
- * one page get no page links, and answer as they always did.
- */
-function onePage(lists: Lists, iban: string, query: TransactionsQueryDto): { lists: Lists; links: Partial<TransactionListLinks> } {
-  const size = Number(query.pageSize ?? DEFAULT_PAGE_SIZE);
-  const page = Number(query.page ?? 1);
-  const last = Math.max(1, ...Object.values(lists).map((list) => Math.ceil((list?.length ?? 0) / size)));
-  if (page > last) throw new FormatError('page', `page ${page} is beyond the last page, ${last}`);
-  const sliced = Object.fromEntries(Object.entries(lists).map(([status, list]) => [status, list && list.slice((page - 1) * size, page * size)])) as Lists;
-  if (last === 1) return { lists: sliced, links: {} };
-  const { bookingStatus, dateFrom, dateTo, pageSize } = query;
-  const pageHref = (number: number) => {
-    const asked = Object.entries({ bookingStatus, dateFrom, dateTo, pageSize }).filter((entry): entry is [string, string] => entry[1] !== undefined);
-    return href(`/v1/accounts/${iban}/transactions?${new URLSearchParams([...asked, ['page', String(number)]])}`);
-  };
-  return {
-    lists: sliced,
-    // In the order of the yaml's _linksAccountReport.
-    links: { first: pageHref(1), ...(page < last ? { next: pageHref(page + 1) } : {}), ...(page > 1 ? { previous: pageHref(page - 1) } : {}), last: pageHref(last) },
-  };
 }
 
 /** Balances go with an account only when asked for and granted by the consent (Berlin Group: "if granted"). */
