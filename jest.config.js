@@ -41,6 +41,7 @@ const BOTH_ENGINES = [
   'funds-confirmation',
   'trusted-beneficiaries',
   'signing-baskets',
+  'card-accounts',
   // A full disk on PostgreSQL needs a tablespace on a small filesystem, which .ci/run mounts where it may.
   ...(process.env.TEST_POSTGRES_SMALL_TABLESPACE ? ['full-tablespace'] : []),
 ];

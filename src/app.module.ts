@@ -27,6 +27,7 @@ import { MutualTlsListener } from './tpp-identity/mutual-tls-listener';
 import { FundsConfirmationModule } from './funds-confirmation/funds-confirmation.module';
 import { TrustedBeneficiariesApiModule } from './trusted-beneficiaries/trusted-beneficiaries-api.module';
 import { SigningBasketsApiModule } from './signing-baskets/signing-baskets-api.module';
+import { CardAccountsApiModule } from './card-accounts/card-accounts-api.module';
 
 @Module({})
 export class AppModule {
@@ -62,6 +63,7 @@ export class AppModule {
         // The services of Berlin Group the seed bank does not offer: only where the profile does.
         ...(profile.fundsConfirmation ? [FundsConfirmationModule.forProfile(profile.fundsConfirmation)] : []),
         ...(profile.offersTrustedBeneficiaries ? [TrustedBeneficiariesApiModule] : []),
+        ...(profile.offersCardAccounts ? [CardAccountsApiModule] : []),
         ...(profile.offersSigningBaskets ? [SigningBasketsApiModule.forSandbox(environment.SANDBOX_CONTROL === 'true')] : []),
         ...(environment.SANDBOX_CONTROL === 'true' ? [SandboxControlModule] : []),
       ],

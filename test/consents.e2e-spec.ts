@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { CREATED } from './support/profile';
+import { CREATED, FIXTURE_CARDS } from './support/profile';
 import { BankProfile } from '../src/profile/bank-profile';
 import { Consent } from '../src/consent/consent.entity';
-import { EXPIRED_CONSENT, FRANZ, GEORG, MARIANNE, reference, SECOND_VALID_CONSENT, SUSANNE, ERWIN, NEW_RESOURCE_ID, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
+import { cardReference, EXPIRED_CONSENT, FRANZ, GEORG, MARIANNE, reference, SECOND_VALID_CONSENT, SUSANNE, ERWIN, NEW_RESOURCE_ID, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
 import { removeDatabase, startSandbox, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const REDIRECT_URI = 'https://tpp.example/callback?state=a%20b&x=1';
@@ -29,6 +29,11 @@ const created = (consentStatus: string, consentId: string, scaRedirect: string) 
   psuMessage: null,
   _links: links(consentId, scaRedirect),
 });
+/** An allAccounts consent valid at once: every account of the bank, then its cards (docs/card-accounts.md). */
+const everyAccount = () => {
+  const granted = access([FRANZ, MARIANNE, ERWIN, GEORG, SUSANNE]);
+  return { ...granted, accounts: [...granted.accounts, ...Object.values(FIXTURE_CARDS).flat().sort().map((maskedPan) => cardReference(maskedPan))] };
+};
 const access = (accounts: string[], balances: object[] = [], transactions: object[] = [], availableAccounts: string | null = null) => ({
   accounts: accounts.map((iban) => reference(iban)),
   balances,
@@ -82,7 +87,7 @@ describe('consents (SCA_MODE=auto)', () => {
 
       const consent = await request(sandbox.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
       expect(consent.body).toEqualBody({
-        access: access([FRANZ, MARIANNE, ERWIN, GEORG, SUSANNE]),
+        access: everyAccount(),
         recurringIndicator: true,
         validUntil: '2026-06-30',
         frequencyPerDay: 4,
@@ -97,7 +102,7 @@ describe('consents (SCA_MODE=auto)', () => {
       const { consentId } = response.body;
       expect(response.body).toEqualBody(created('valid', consentId, `http://sandbox.test:3000/sca/consents?consent_id=${consentId}`));
       const consent = await request(sandbox.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
-      expect(consent.body.access).toEqualBody(access([FRANZ, MARIANNE, ERWIN, GEORG, SUSANNE]));
+      expect(consent.body.access).toEqualBody(everyAccount());
       await request(sandbox.http).get(`/v1/accounts/${GEORG}/transactions?bookingStatus=booked`).set(tppHeaders({ 'Consent-ID': consentId })).expect(200);
     });
 

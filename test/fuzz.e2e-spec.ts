@@ -52,6 +52,8 @@ const BODIES: Record<string, { [key: string]: Json }> = {
   'POST /sandbox/scenarios': {
     accounts: [{ name: 'Fuzz Test', balances: { interimAvailable: '10.00', forwardAvailable: '10.00' }, booked: [{ amount: '-1.00', bookingDate: '2026-03-01', counterpartyName: 'Shop', counterpartyIban: GEORG }] }],
     trustedBeneficiaries: [{ creditorIban: GEORG, creditorName: 'Georg Mustermann' }],
+    // Read where the profile shows card accounts (berlin-group), stripped elsewhere.
+    cardAccounts: [{ balances: { interimBooked: '-1.00' }, booked: [{ amount: '-1.00', transactionDate: '2026-03-01', transactionDetails: 'Shop' }] }],
   },
   'POST /sandbox/sca/consents/{consentId}': { psuId: 'georg.mustermann', decision: 'approve' },
   'POST /sandbox/sca/payments/{paymentId}': { psuId: 'georg.mustermann', decision: 'deny' },
@@ -112,7 +114,7 @@ function operations(sandbox: Sandbox): Operation[] {
           ...(has('Client-VOP-Requested') ? { 'Client-VOP-Requested': 'true' } : {}),
           ...(has('Client-Asynchronous-Process-Preferred') ? { 'Client-Asynchronous-Process-Preferred': 'true' } : {}),
         },
-        query: path.endsWith('/transactions') ? { bookingStatus: 'both' } : path.startsWith('/v1/accounts') ? { withBalance: 'true' } : {},
+        query: path.endsWith('/transactions') ? { bookingStatus: 'both' } : /^\/v1\/(card-)?accounts/.test(path) ? { withBalance: 'true' } : {},
         ...(key === 'POST /oauth2/token' ? { form: { grant_type: 'client_credentials' } } : BODIES[key] !== undefined ? { body: BODIES[key] } : {}),
       };
     }),
@@ -131,6 +133,7 @@ interface LiveIds {
   product: string[];
   vopBulkId: string[];
   basketId: string[];
+  cardAccountId: string[];
 }
 
 /** A digest of every row of every table: equal digests, equal state. */
@@ -360,6 +363,7 @@ describe.each([
         product: ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'cross-border-credit-transfers'],
         vopBulkId: [vopBulkId, crypto.randomUUID()],
         basketId: [...basketIds, crypto.randomUUID()],
+        cardAccountId: ['card-georg-visa', 'card-susanne-mastercard', ...(scenario.cardAccounts ?? []).map(({ resourceId }: { resourceId: string }) => resourceId), crypto.randomUUID()],
       };
       const all = operations(sandbox);
       let state = await digest(database);

@@ -46,7 +46,7 @@ describe('persistence', () => {
       [kept, deleted].map(async (created) => (await request(first.http).get(`/v1/consents/${created.body.consentId}`).set(tppHeaders()).expect(200)).body),
     );
     const countsBefore = await rowCounts(first);
-    expect(countsBefore).toEqual({ consents: 5, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, payments: 0, migrations: 16 });
+    expect(countsBefore).toEqual({ consents: 5, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, payments: 0, migrations: 17 });
     await first.close();
 
     for (let restart = 0; restart < 2; restart++) {
@@ -114,7 +114,7 @@ describe('the seed script', () => {
       expect(accounts.body.accounts[0].name).toBe('Marianne Mustermann');
       const status = await request(reseeded.http).get(`/v1/consents/${created.body.consentId}/status`).set(tppHeaders()).expect(200);
       expect(status.body).toEqualBody({ consentStatus: 'valid' });
-      expect(await rowCounts(reseeded)).toMatchObject({ consents: 4, accounts: 5, transactions: 30, migrations: 16 });
+      expect(await rowCounts(reseeded)).toMatchObject({ consents: 4, accounts: 5, transactions: 30, migrations: 17 });
     } finally {
       await reseeded.close();
     }
@@ -144,7 +144,7 @@ describe('the seed script', () => {
       await request(reset.http).get(`/v1/payments/sepa-credit-transfers/${payment.body.paymentId}`).set(tppHeaders()).expect(404);
       await request(reset.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': scenario.body.consentId })).expect(403);
       expect(await reset.dataSource.getRepository(Psu).count()).toBe(4);
-      expect(await rowCounts(reset)).toEqual({ consents: 3, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, payments: 0, migrations: 16 });
+      expect(await rowCounts(reset)).toEqual({ consents: 3, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, payments: 0, migrations: 17 });
     } finally {
       await reset.close();
     }

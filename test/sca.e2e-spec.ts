@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { CREATED } from './support/profile';
-import { ERWIN, FRANZ, GEORG, MARIANNE, NEW_RESOURCE_ID, reference, SUSANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
+import { CREATED, FIXTURE_CARDS } from './support/profile';
+import { cardReference, ERWIN, FRANZ, GEORG, MARIANNE, NEW_RESOURCE_ID, reference, SUSANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
 import { tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const consentRequest = (access: object) => ({ access, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 });
@@ -49,7 +49,7 @@ describe('headless SCA and authorisations (SCA_MODE=redirect)', () => {
       const consentId = await createConsent({ availableAccounts: 'allAccounts' });
       await decide(`consents/${consentId}`, 'susanne.mustermann', 'approve').expect(200);
       const consent = await get(`/v1/consents/${consentId}`).expect(200);
-      expect(consent.body.access).toMatchBody({ accounts: [reference(FRANZ), reference(SUSANNE)], availableAccounts: null });
+      expect(consent.body.access).toMatchBody({ accounts: [reference(FRANZ), reference(SUSANNE), ...(FIXTURE_CARDS['susanne.mustermann'] ?? []).map((maskedPan) => cardReference(maskedPan))], availableAccounts: null });
       const accounts = await get('/v1/accounts', { 'Consent-ID': consentId }).expect(200);
       expect(accounts.body.accounts.map((account: { iban: string }) => account.iban)).toEqual([FRANZ, SUSANNE]);
     });

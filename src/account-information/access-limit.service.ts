@@ -18,14 +18,14 @@ export class AccessLimitService {
     private readonly clock: ClockService,
   ) {}
 
-  /** Counts the access, or refuses it (429) and counts nothing when any account's allowance is used up. */
-  async spend(consent: Consent, ibans: string[], psuIpAddress: string | undefined): Promise<void> {
+  /** Counts the access to `accounts` (IBANs, or card accounts' masked PANs), or refuses it (429) and counts nothing when any account's allowance is used up. */
+  async spend(consent: Consent, accounts: string[], psuIpAddress: string | undefined): Promise<void> {
     // The account holder is present: nothing is counted, but the header must be an address.
     if (psuIpAddress !== undefined) return assertPsuIpAddress(psuIpAddress);
     if (consent.fixture) return;
     const day = this.clock.today();
     await this.store.write(async () => {
-      for (const accountIban of ibans) {
+      for (const accountIban of accounts) {
         const key = { consentId: consent.id, accountIban, day };
         await this.store.insertIfAbsent(AccessCount, { ...key, accesses: 0 });
         // Compare-and-increment: of racing requests only as many as the allowance win.

@@ -12,5 +12,6 @@ import { AccessLimitService } from './access-limit.service';
   imports: [DatabaseModule, ClockModule, OAuthModule, ConsentModule, BankModule],
   controllers: [AccountInformationController],
   providers: [AccountInformationService, AccessLimitService],
+  exports: [AccessLimitService],
 })
 export class AccountInformationModule {}

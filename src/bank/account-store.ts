@@ -66,13 +66,7 @@ export class AccountStore {
   /** An account's transactions that pass the filter, in list order. */
   async transactionsOf(iban: string, { statuses, from, to }: TransactionFilter): Promise<Transaction[]> {
     const fixture = this.fixtures.get(iban);
-    if (fixture) {
-      // As SQL compares: without a date a row fails any bound.
-      const inPeriod = (date: string | null) => (!from || (date !== null && date >= from)) && (!to || (date !== null && date <= to));
-      return fixture.transactions.filter(
-        ({ bookingStatus, bookingDate }) => statuses.includes(bookingStatus) && (!isTransaction(bookingStatus) || inPeriod(bookingDate)),
-      );
-    }
+    if (fixture) return passing(fixture.transactions, { statuses, from, to });
     const bookingDate = between(from, to);
     return this.store.read(Transaction).find({
       where: statuses.map((status) => ({ accountIban: iban, bookingStatus: status, ...(bookingDate && isTransaction(status) ? { bookingDate } : {}) })),
@@ -81,8 +75,15 @@ export class AccountStore {
   }
 }
 
+/** The rows in memory that pass the filter, as the query of transactionsOf selects them. */
+export function passing<T extends Pick<Transaction, 'bookingStatus' | 'bookingDate'>>(rows: T[], { statuses, from, to }: TransactionFilter): T[] {
+  // As SQL compares: without a date a row fails any bound.
+  const inPeriod = (date: string | null) => (!from || (date !== null && date >= from)) && (!to || (date !== null && date <= to));
+  return rows.filter(({ bookingStatus, bookingDate }) => statuses.includes(bookingStatus) && (!isTransaction(bookingStatus) || inPeriod(bookingDate)));
+}
+
 /** ORDER, for rows in memory, comparing strings as SQL does (by code unit); each status is listed apart, so undated rows never meet dated ones. */
-function inOrder(a: Transaction, b: Transaction): number {
+export function inOrder(a: Pick<Transaction, 'bookingDate' | 'transactionId'>, b: Pick<Transaction, 'bookingDate' | 'transactionId'>): number {
   return compare(b.bookingDate ?? '', a.bookingDate ?? '') || compare(a.transactionId, b.transactionId);
 }
 

@@ -64,6 +64,9 @@ export const IsSignedAmount = (): PropertyDecorator =>
 export const NestedObject = (type: () => new () => object): PropertyDecorator =>
   applyDecorators(ValidateNested(), Type(type), IsObject({ message: '$property must be an object' }));
 
+/** A masked PAN as the bank shows a card's number (docs/card-accounts.md): the first six and the last four digits, x between. */
+export const MASKED_PAN = /^[0-9]{6}x{2,19}[0-9]{4}$/;
+
 /** A list of objects of the given class: an item that is itself an array is refused the same way. */
 export const NestedObjects = (type: () => new () => object): PropertyDecorator =>
   applyDecorators(ValidateNested({ each: true }), Type(type), IsObject({ each: true, message: 'each item of $property must be an object' }));

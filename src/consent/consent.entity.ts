@@ -6,11 +6,23 @@ export interface AccountReference {
   currency: string | null;
 }
 
+/** A card account as a consent names it: by its masked PAN (docs/card-accounts.md). */
+export interface CardAccountReference {
+  maskedPan: string;
+  currency: string | null;
+}
+
+/** An account a consent names: a payment account by its IBAN, a card account by its masked PAN. */
+export type ConsentedAccount = AccountReference | CardAccountReference;
+
+/** What identifies a consented account: its IBAN or its masked PAN (the two never look alike). */
+export const accountKey = (reference: ConsentedAccount): string => ('iban' in reference ? reference.iban : reference.maskedPan);
+
 /** What the consent grants: an account in `accounts` is covered for every service (coverage.ts). */
 export interface ConsentAccess {
-  accounts: AccountReference[];
-  balances: AccountReference[];
-  transactions: AccountReference[];
+  accounts: ConsentedAccount[];
+  balances: ConsentedAccount[];
+  transactions: ConsentedAccount[];
   /** `allAccounts` while the accounts are still to be chosen by the account holder. */
   availableAccounts: 'allAccounts' | null;
   /** The accounts whose trusted beneficiaries may be listed (empty: every account of the consent); absent: none (docs/trusted-beneficiaries.md). */
@@ -75,6 +87,9 @@ export const purposeOf = (consent: Pick<Consent, 'card'>): ConsentPurpose => (co
 
 /** Where a TPP finds the consents of each purpose. */
 export const CONSENT_PATHS: Record<ConsentPurpose, string> = { ais: '/v1/consents', piis: '/v2/consents/confirmation-of-funds' };
+
+/** The one account of a consent for the confirmation of funds: always named by IBAN (CreateFundsConsentDto). */
+export const fundsAccountOf = (consent: Pick<Consent, 'access'>): AccountReference => consent.access.accounts[0] as AccountReference;
 
 /** A consent's own path (its `self` link). */
 export const consentPath = (consent: Pick<Consent, 'id' | 'card'>): string => `${CONSENT_PATHS[purposeOf(consent)]}/${consent.id}`;

@@ -32,14 +32,20 @@ export class ConsentGuard implements CanActivate {
     // The bank's message numbers for an expired consent: 004 on transactions, 005 on the account list, details and balances.
     const consent = await this.consents.findValid(consentId, request.owner, 'ais', service === 'transactions' ? 'XS2A004E' : 'XS2A005E');
 
+    // An account's IBAN is its ID; a card account's service, which knows its masked PAN, checks it (docs/card-accounts.md).
     const accountId = request.params.accountId as string | undefined;
-    const coverage = accountId ? coverageOf(consent.access, accountId, service) : 'covered';
-    if (coverage === 'notInConsent') throw new ResourceUnknownError(accountId!);
-    if (coverage === 'serviceNotGranted') {
-      throw new DomainError({ messageId: 'XS2A009E', description: `consent ${consentId} does not grant ${service} on ${accountId}` });
-    }
+    if (accountId) assertCovered(consent, accountId, service, accountId);
     request.consent = consent;
     return true;
+  }
+}
+
+/** 404 RESOURCE_UNKNOWN where the consent does not name the account (`key`: its IBAN or masked PAN), 401 CONSENT_INVALID where it does not grant `service` on it. */
+export function assertCovered(consent: Consent, key: string, service: AccountService, accountId: string): void {
+  const coverage = coverageOf(consent.access, key, service);
+  if (coverage === 'notInConsent') throw new ResourceUnknownError(accountId);
+  if (coverage === 'serviceNotGranted') {
+    throw new DomainError({ messageId: 'XS2A009E', description: `consent ${consent.id} does not grant ${service} on ${accountId}` });
   }
 }
 

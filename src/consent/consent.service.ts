@@ -18,10 +18,10 @@ import type { NotificationRequest } from '../notifications/notification-headers.
 import { NotificationsService } from '../notifications/notifications.service';
 import { applyEvent, MachineBinding } from '../database/status-change';
 import { Store } from '../database/store';
-import { CreateConsentDto } from './dto/create-consent.dto';
+import { ConsentAccountReferenceDto, CreateConsentDto } from './dto/create-consent.dto';
 import { accessDecidedBy } from './consent-access';
 import { consentedIbans } from './coverage';
-import { AccountReference, Consent, ConsentAccess, ConsentPurpose, consentPath, purposeOf } from './consent.entity';
+import { Consent, ConsentAccess, ConsentedAccount, ConsentPurpose, consentPath, purposeOf } from './consent.entity';
 import type { CreateFundsConsentDto } from './dto/create-funds-consent.dto';
 import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus, isAwaitingSca, isDueToExpire, isRevocable } from './consent.machine';
 
@@ -207,7 +207,7 @@ export class ConsentService implements OnModuleInit {
   async decide(
     consentId: string,
     decision: ScaDecision,
-    held: AccountReference[],
+    held: ConsentedAccount[],
     owner: Owner,
   ): Promise<{ consent: Consent; redirectUri: string | null }> {
     const consent = this.assertWaiting(await this.findCurrent(consentId, owner));
@@ -227,7 +227,7 @@ export class ConsentService implements OnModuleInit {
   }
 
   /** The account holder withdraws a valid consent at the bank (docs/failures.md): revokedByPsu, and it reads nothing any more. */
-  async revoke(consentId: string, held: AccountReference[], owner: Owner): Promise<Consent> {
+  async revoke(consentId: string, held: ConsentedAccount[], owner: Owner): Promise<Consent> {
     const consent = await this.findRevocable(consentId, owner);
     accessHeldBy(consent, held);
     return this.store.write(async () => {
@@ -246,7 +246,7 @@ export class ConsentService implements OnModuleInit {
   }
 
   /** Whether `held` covers the accounts of the consent: the check of every decision on it. */
-  isHeldBy(consent: Consent, held: AccountReference[]): boolean {
+  isHeldBy(consent: Consent, held: ConsentedAccount[]): boolean {
     return accessDecidedBy(consent.access, held) !== null;
   }
 
@@ -293,10 +293,11 @@ export class ConsentService implements OnModuleInit {
   }
 
   private async allAccountsAccess(): Promise<ConsentAccess> {
-    // The bank's accounts only: a scenario's accounts belong to the suite that created it.
+    // The bank's accounts only: a scenario's accounts belong to the suite that created it. Its cards are the profile's (docs/card-accounts.md).
     const accounts = await this.store.read(Account).find({ where: { scenarioId: IsNull() }, order: { iban: 'ASC' } });
+    const cards = [...this.profile.rows.cardAccounts].sort((a, b) => (a.maskedPan < b.maskedPan ? -1 : 1));
     return {
-      accounts: accounts.map(({ iban, currency }) => ({ iban, currency })),
+      accounts: [...accounts.map(({ iban, currency }) => ({ iban, currency })), ...cards.map(({ maskedPan, currency }) => ({ maskedPan, currency }))],
       balances: [],
       transactions: [],
       availableAccounts: null,
@@ -311,7 +312,7 @@ const NO_END = '9999-12-31';
 const isBanksFixture = ({ fixture, scenarioId }: Consent): boolean => fixture && scenarioId === null;
 
 /** What the consent grants, decided by the accounts `held`; 401 when the PSU does not hold them all. */
-function accessHeldBy(consent: Consent, held: AccountReference[]): ConsentAccess {
+function accessHeldBy(consent: Consent, held: ConsentedAccount[]): ConsentAccess {
   const access = accessDecidedBy(consent.access, held);
   if (!access) throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the accounts of consent ${consent.id}` });
   return access;
@@ -326,12 +327,21 @@ const notRevocable = (consent: Consent) =>
 const notWaiting = ({ id, status }: Consent) =>
   new DomainError({ messageId: 'XS2A021E', description: `consent ${id} is ${status}, not waiting for the account holder` });
 
+/** The accounts a list of the request names: by IBAN, or (a card account, where the bank shows them) by masked PAN; not both. */
+function consented(list: ConsentAccountReferenceDto[] | null | undefined, name: string): ConsentedAccount[] {
+  return (list ?? []).map(({ iban, maskedPan, currency = null }, index) => {
+    if (maskedPan === undefined) return { iban, currency };
+    if (iban !== undefined) throw new FormatError(`access.${name}[${index}]`, 'an account is named by iban or by maskedPan, not both');
+    return { maskedPan, currency };
+  });
+}
+
 function requestedAccess(access: CreateConsentDto['access'], allAccounts: boolean): ConsentAccess {
   // A list sent as null counts as absent (class-validator's IsOptional lets null through).
   const references = (list?: AccountReferenceDto[] | null) => (list ?? []).map(({ iban, currency }) => ({ iban, currency: currency ?? null }));
   const granted: ConsentAccess = allAccounts
     ? { accounts: [], balances: [], transactions: [], availableAccounts: 'allAccounts' }
-    : { accounts: [], balances: references(access.balances), transactions: references(access.transactions), availableAccounts: null };
+    : { accounts: [], balances: consented(access.balances, 'balances'), transactions: consented(access.transactions, 'transactions'), availableAccounts: null };
   const trusted = access.additionalInformation?.trustedBeneficiaries;
   if (!trusted) return granted;
   // Berlin Group: an account in additionalInformation is one the consent names for a service too; for allAccounts, the holder chooses them.

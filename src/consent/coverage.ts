@@ -1,4 +1,4 @@
-import type { AccountReference, ConsentAccess } from './consent.entity';
+import { accountKey, ConsentAccess, ConsentedAccount } from './consent.entity';
 
 /** What a TPP reads about one account: its details, its balances or its transactions. */
 export type AccountService = 'details' | 'balances' | 'transactions';
@@ -9,15 +9,24 @@ export type Coverage = 'covered' | 'notInConsent' | 'serviceNotGranted';
  * Decisions §4: an account in `accounts` is covered for every service; one in `balances` for
  * details and balances; one in `transactions` for details and transactions.
  */
-export function coverageOf(access: ConsentAccess, iban: string, service: AccountService): Coverage {
-  const names = (list: AccountReference[]) => list.some((reference) => reference.iban === iban);
+export function coverageOf(access: ConsentAccess, key: string, service: AccountService): Coverage {
+  const names = (list: ConsentedAccount[]) => list.some((reference) => accountKey(reference) === key);
   if (names(access.accounts)) return 'covered';
   const granted = { balances: names(access.balances), transactions: names(access.transactions) };
   if (!granted.balances && !granted.transactions) return 'notInConsent';
   return service === 'details' || granted[service] ? 'covered' : 'serviceNotGranted';
 }
 
-/** Every account a consent names, in the order it names them, each once. */
-export function consentedIbans(access: ConsentAccess): string[] {
-  return [...new Set([...access.accounts, ...access.balances, ...access.transactions].map((reference) => reference.iban))];
+/** Every account a consent names (its IBAN or masked PAN, accountKey), in the order it names them, each once. */
+export const consentedKeys = (access: ConsentAccess): string[] => named(access, accountKey);
+
+/** The payment accounts a consent names, by IBAN, in the order it names them, each once. */
+export const consentedIbans = (access: ConsentAccess): string[] => named(access, (reference) => ('iban' in reference ? reference.iban : undefined));
+
+/** The card accounts a consent names, by masked PAN (docs/card-accounts.md), in the order it names them, each once. */
+export const consentedMaskedPans = (access: ConsentAccess): string[] => named(access, (reference) => ('maskedPan' in reference ? reference.maskedPan : undefined));
+
+function named(access: ConsentAccess, keyOf: (reference: ConsentedAccount) => string | undefined): string[] {
+  const keys = [...access.accounts, ...access.balances, ...access.transactions].map(keyOf).filter((key): key is string => key !== undefined);
+  return [...new Set(keys)];
 }

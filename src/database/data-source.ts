@@ -17,6 +17,8 @@ import { FundsConfirmation1796500000000 } from '../../migrations/1796500000000-F
 import { TrustedBeneficiaries1796600000000 } from '../../migrations/1796600000000-TrustedBeneficiaries';
 import { TrustedBeneficiary } from '../trusted-beneficiaries/trusted-beneficiary.entity';
 import { SigningBaskets1796700000000 } from '../../migrations/1796700000000-SigningBaskets';
+import { CardAccounts1796800000000 } from '../../migrations/1796800000000-CardAccounts';
+import { CardAccount, CardTransaction } from '../card-accounts/card-account.entity';
 import { SigningBasket } from '../signing-baskets/signing-basket.entity';
 import { SandboxEvent } from '../events/sandbox-event.entity';
 import { AccessCount } from '../account-information/access-count.entity';
@@ -39,9 +41,9 @@ import { CertificateAuthority, TppCertificate } from '../tpp-identity/tpp-certif
 /** Where the data lives: DATABASE_URL (PostgreSQL) when set, else the SQLite file at DATABASE_PATH. */
 export type DatabaseSetting = Pick<Environment, 'DATABASE_PATH' | 'DATABASE_URL'>;
 
-const entities = [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock, SandboxSecret, TppClient, AccessToken, AccessCount, FailedInstalment, BankConditions, SandboxEvent, NotificationSubscription, Notification, SeededProfile, PayeeCheck, CertificateAuthority, TppCertificate, TrustedBeneficiary, SigningBasket];
+const entities = [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock, SandboxSecret, TppClient, AccessToken, AccessCount, FailedInstalment, BankConditions, SandboxEvent, NotificationSubscription, Notification, SeededProfile, PayeeCheck, CertificateAuthority, TppCertificate, TrustedBeneficiary, SigningBasket, CardAccount, CardTransaction];
 // Listed as classes, not globs, so the same list works from ts-jest and from dist/.
-const migrations = [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000, Hardening1795600000000, SharedState1795700000000, LivingBank1795800000000, ScaApproaches1795900000000, EventHistory1796000000000, Notifications1796100000000, SeededProfile1796200000000, VerificationOfPayee1796300000000, TppIdentity1796400000000, FundsConfirmation1796500000000, TrustedBeneficiaries1796600000000, SigningBaskets1796700000000];
+const migrations = [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000, Hardening1795600000000, SharedState1795700000000, LivingBank1795800000000, ScaApproaches1795900000000, EventHistory1796000000000, Notifications1796100000000, SeededProfile1796200000000, VerificationOfPayee1796300000000, TppIdentity1796400000000, FundsConfirmation1796500000000, TrustedBeneficiaries1796600000000, SigningBaskets1796700000000, CardAccounts1796800000000];
 
 /** The one TypeORM definition used by the app, the TypeORM CLI, the seed scripts and the tests. */
 export function dataSourceOptions({ DATABASE_PATH, DATABASE_URL }: DatabaseSetting): DataSourceOptions {

@@ -11,6 +11,7 @@ import { Payment } from '../payment-initiation/payment.entity';
 import { SeededProfile } from './seeded-profile.entity';
 import { PayeeCheck } from '../verification-of-payee/payee-check.entity';
 import { TrustedBeneficiary } from '../trusted-beneficiaries/trusted-beneficiary.entity';
+import { CardAccount, CardTransaction } from '../card-accounts/card-account.entity';
 import { SigningBasket } from '../signing-baskets/signing-basket.entity';
 
 /**
@@ -29,7 +30,7 @@ export async function seedFixtures(manager: EntityManager, profile: BankProfile,
         'Start with that profile, or reseed the database with this one (npm run db:reset).',
     );
   }
-  const { psus, accounts, balances, transactions, consents, clients, trustedBeneficiaries } = structuredClone(profile.rows);
+  const { psus, accounts, balances, transactions, consents, clients, trustedBeneficiaries, cardAccounts, cardTransactions } = structuredClone(profile.rows);
   await manager.upsert(TppClient, clients, ['clientId']);
   await manager.upsert(Psu, psus, ['psuId']);
   await manager.upsert(Account, accounts, ['iban']);
@@ -38,6 +39,8 @@ export async function seedFixtures(manager: EntityManager, profile: BankProfile,
   await manager.upsert(Transaction, transactions as QueryDeepPartialEntity<Transaction>[], ['transactionId']);
   await manager.upsert(Consent, consents, ['id']);
   if (trustedBeneficiaries.length) await manager.upsert(TrustedBeneficiary, trustedBeneficiaries, ['trustedBeneficiaryId']);
+  if (cardAccounts.length) await manager.upsert(CardAccount, cardAccounts, ['resourceId']);
+  if (cardTransactions.length) await manager.upsert(CardTransaction, cardTransactions as QueryDeepPartialEntity<CardTransaction>[], ['cardAccountId', 'transactionId']);
   if (!seeded) await manager.insert(SeededProfile, { id: 1, source: profile.source.slice(0, 500), name: profile.name, digest: profile.digest });
 }
 
@@ -48,7 +51,7 @@ export async function seedFixtures(manager: EntityManager, profile: BankProfile,
 export async function resetSandbox(dataSource: DataSource, profile: BankProfile, database: string): Promise<void> {
   await dataSource.transaction(async (manager) => {
     // Payments first (they name accounts), then consents, accounts (their data cascades), PSUs and clients.
-    for (const entity of [SigningBasket, Payment, PayeeCheck, Consent, TrustedBeneficiary, Account, Psu, AccessToken, TppClient, BankConditions, SandboxEvent, Notification, NotificationSubscription, SeededProfile]) {
+    for (const entity of [SigningBasket, Payment, PayeeCheck, Consent, TrustedBeneficiary, CardAccount, Account, Psu, AccessToken, TppClient, BankConditions, SandboxEvent, Notification, NotificationSubscription, SeededProfile]) {
       await manager.createQueryBuilder().delete().from(entity).execute();
     }
     await seedFixtures(manager, profile, database);

@@ -3,6 +3,7 @@ import { isBelow } from '../common/amount';
 import { DomainError, FormatError } from '../common/error-catalogue';
 import { Account, Psu } from '../bank/account.entity';
 import { AccountStore } from '../bank/account-store';
+import { fundsAccountOf } from '../consent/consent.entity';
 import { ConsentService } from '../consent/consent.service';
 import { Store } from '../database/store';
 import { isOwnedBy, Owner } from '../oauth/owner';
@@ -36,7 +37,7 @@ export class FundsConfirmationService {
   private async consentedAccount(request: FundsConfirmationDto, consentId: string | undefined, owner: Owner): Promise<Account | undefined> {
     if (!consentId) throw new FormatError('Consent-ID', 'the Consent-ID header is required: the consent for the confirmation of funds on this account');
     const consent = await this.consents.findValid(consentId, owner, 'piis', 'XS2A052E');
-    const [granted] = consent.access.accounts;
+    const granted = fundsAccountOf(consent);
     if (granted.iban !== request.account.iban) {
       throw new DomainError({ messageId: 'XS2A053E', path: 'account', description: `consent ${consentId} is for account ${granted.iban}, not ${request.account.iban}` });
     }

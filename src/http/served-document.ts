@@ -5,6 +5,7 @@ import { documentIdentity } from '../tpp-identity/identity-document';
 import { documentFundsConfirmation } from '../funds-confirmation/funds-document';
 import { documentTrustedBeneficiaries } from '../trusted-beneficiaries/trusted-beneficiaries-document';
 import { documentSigningBaskets } from '../signing-baskets/signing-baskets-document';
+import { documentCardAccounts } from '../card-accounts/card-accounts-document';
 import { documentFor, visitObjects } from './berlin-group-profile';
 
 type Parameter = { name?: string; in?: string; schema?: { enum?: string[] } };
@@ -32,6 +33,7 @@ export function documentForProfile(document: OpenAPIObject, profile: BankProfile
   documentFundsConfirmation(document, profile);
   documentTrustedBeneficiaries(document, profile);
   documentSigningBaskets(document, profile);
+  documentCardAccounts(document, profile);
   documentIdentity(document, profile);
   visitObjects(document, (node) => {
     const approach = (node.headers as Headers | undefined)?.['ASPSP-SCA-Approach'];

@@ -4,6 +4,7 @@ import type { Consent } from '../consent/consent.entity';
 import type { ConsentStatus } from '../consent/consent.machine';
 import type { TppClient } from '../oauth/client.entity';
 import type { TrustedBeneficiary } from '../trusted-beneficiaries/trusted-beneficiary.entity';
+import { type CardAccount, type CardBalance, type CardTransaction, type CardTransactionBody, cardTransactionRows } from '../card-accounts/card-account.entity';
 import type { PaymentProduct, PaymentServiceName } from '../payment-initiation/payment-products';
 import type { AnswerStyle } from '../common/answer-style';
 import { addDays } from '../common/dates';
@@ -22,6 +23,7 @@ export interface ProfileSettings {
   fundsConfirmation?: FundsConfirmationSettings;
   trustedBeneficiaries?: boolean;
   signingBaskets?: boolean;
+  cardAccounts?: boolean;
   scaExemptions?: { trustedBeneficiaries?: boolean };
 }
 
@@ -78,6 +80,19 @@ export interface FixtureTrustedBeneficiary {
   creditorAlias?: string;
 }
 
+/** One entry of cardAccounts.json (docs/card-accounts.md). */
+export interface FixtureCardAccount {
+  resourceId: string;
+  psuId: string;
+  maskedPan: string;
+  currency: string;
+  name: string;
+  product: string;
+  creditLimit?: string;
+  balances: CardBalance[];
+  transactions?: { booked?: CardTransactionBody[]; pending?: CardTransactionBody[] };
+}
+
 /** The fixture files as a profile holds them (docs/profiles.md, "The fixture files"); trustedBeneficiaries.json only where a profile has one. */
 export interface FixtureFiles {
   psus: FixturePsu[];
@@ -86,6 +101,7 @@ export interface FixtureFiles {
   consents: { stored: { id: string; status: ConsentStatus; accounts: string[]; recurringIndicator: boolean; validUntil: string; frequencyPerDay: number; lastActionDate: string }[]; unknown?: string[] };
   clients: Pick<TppClient, 'clientId' | 'clientSecret' | 'name'>[];
   trustedBeneficiaries?: FixtureTrustedBeneficiary[];
+  cardAccounts?: FixtureCardAccount[];
 }
 
 /** How a test PSU behaves in SCA beyond the password (docs/sca-approaches.md, "Test PSUs"). */
@@ -107,6 +123,8 @@ export interface FixtureRows {
   consents: Consent[];
   clients: FixtureFiles['clients'];
   trustedBeneficiaries: TrustedBeneficiary[];
+  cardAccounts: CardAccount[];
+  cardTransactions: CardTransaction[];
 }
 
 const APPROACH: Record<ProfileSettings['scaApproaches'][number], ScaApproach> = { redirect: 'REDIRECT', embedded: 'EMBEDDED', decoupled: 'DECOUPLED' };
@@ -193,6 +211,11 @@ export class BankProfile {
     return this.settings.signingBaskets === true;
   }
 
+  /** Whether the bank shows card accounts (docs/card-accounts.md); where not, none of their routes is served or their fields accepted. */
+  get offersCardAccounts(): boolean {
+    return this.settings.cardAccounts === true;
+  }
+
   /** Whether a payment to a trusted beneficiary is exempted from SCA. */
   get exemptsTrustedBeneficiaries(): boolean {
     return this.offersTrustedBeneficiaries && this.settings.scaExemptions?.trustedBeneficiaries === true;
@@ -203,7 +226,7 @@ export class BankProfile {
    * where it does not offer a service, its fields are stripped unread, as the seed bank does.
    */
   get requestGroups(): string[] {
-    return this.offersTrustedBeneficiaries ? [TRUSTED_BENEFICIARIES] : [];
+    return [...(this.offersTrustedBeneficiaries ? [TRUSTED_BENEFICIARIES] : []), ...(this.offersCardAccounts ? [CARD_ACCOUNTS] : [])];
   }
 
   /** A payee at another bank the profile lists, if it does. */
@@ -222,6 +245,7 @@ export class BankProfile {
       `Verification of Payee: ${this.vop.mode}, close match from a similarity of ${this.vop.closeMatch}; ${this.settings.vop?.payees?.length ?? 0} payees at other banks.`,
       `TPP identity: signatures ${this.tpp.signatures}, QWAC ${this.tpp.qwac === 'header' ? `in the ${this.tpp.qwacHeader} header` : this.tpp.qwac}.`,
       ...fundsConfirmationSummary(this.fundsConfirmation),
+      ...(this.offersCardAccounts ? [`Card accounts: ${this.rows.cardAccounts.length} of the bank's, read under a consent naming their maskedPan or all accounts.`] : []),
       ...(this.offersSigningBaskets ? ['Signing baskets: offered; one SCA authorises every payment and consent of a basket.'] : []),
       ...(this.offersTrustedBeneficiaries ? [`Trusted beneficiaries: listed; a payment to one ${this.exemptsTrustedBeneficiaries ? 'is exempted from SCA' : 'needs SCA as any other'}.`] : []),
       `Consents: valid for ${maxValidityDays === undefined ? 'as long as asked' : `at most ${maxValidityDays} days`}, ${maxFrequencyPerDay === undefined ? 'any frequencyPerDay' : `at most ${maxFrequencyPerDay} accesses a day`}; a longer validUntil or a higher frequencyPerDay is cut down.`,
@@ -241,6 +265,9 @@ export class BankProfile {
 
 /** The group of the request fields of trusted beneficiaries (requestGroups). */
 export const TRUSTED_BENEFICIARIES = 'trustedBeneficiaries';
+
+/** The group of the request fields of card accounts: a consent's masked PANs, a scenario's cards (requestGroups). */
+export const CARD_ACCOUNTS = 'cardAccounts';
 
 /** Said only where it is offered: the document of a bank without it stays as it was. */
 function fundsConfirmationSummary(settings: FundsConfirmationSettings | null): string[] {
@@ -294,5 +321,9 @@ function fixtureRows(files: FixtureFiles): FixtureRows {
         scenarioId: null,
       }),
     ),
+    cardAccounts: (files.cardAccounts ?? []).map(
+      ({ resourceId, psuId, maskedPan, currency, name, product, creditLimit, balances }): CardAccount => ({ resourceId, psuId, maskedPan, currency, name, product, creditLimit: creditLimit ?? null, balances, scenarioId: null }),
+    ),
+    cardTransactions: (files.cardAccounts ?? []).flatMap(({ resourceId, transactions = {} }) => cardTransactionRows(resourceId, transactions)),
   };
 }

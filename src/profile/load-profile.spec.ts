@@ -18,7 +18,7 @@ describe('loadProfile: extends', () => {
     write('child/fixtures/clients.json', JSON.stringify([{ clientId: 'child-tpp', clientSecret: 's', name: 'Child TPP' }]));
     const child = loadProfile(join(folder, 'child'));
     const bank = loadProfile('bank');
-    const berlinGroup = { answers: 'berlin-group', fundsConfirmation: { consent: 'api' }, trustedBeneficiaries: true, scaExemptions: { trustedBeneficiaries: true }, signingBaskets: true };
+    const berlinGroup = { answers: 'berlin-group', fundsConfirmation: { consent: 'api' }, trustedBeneficiaries: true, scaExemptions: { trustedBeneficiaries: true }, signingBaskets: true, cardAccounts: true };
     expect(child.settings).toEqual({ ...bank.settings, ...berlinGroup, name: 'Child Bank', scaApproaches: ['embedded'] });
     expect(child.rows.clients).toEqual([{ clientId: 'child-tpp', clientSecret: 's', name: 'Child TPP' }]);
     expect(child.rows.accounts).toEqual(bank.rows.accounts);
@@ -28,8 +28,9 @@ describe('loadProfile: extends', () => {
   it('a path is read relative to the extending folder; the fixtures key names another folder', () => {
     write('grandchild/profile.yaml', 'extends: ../child\nfixtures: ../shared-data\n');
     write('shared-data/psus.json', '[]');
-    // The trusted beneficiaries berlin-group lists name its PSUs: without them, none.
+    // The trusted beneficiaries and cards berlin-group lists name its PSUs: without them, none.
     write('shared-data/trustedBeneficiaries.json', '[]');
+    write('shared-data/cardAccounts.json', '[]');
     const grandchild = loadProfile(join(folder, 'grandchild'));
     expect(grandchild.name).toBe('Child Bank');
     expect(grandchild.rows.psus).toEqual([]);
@@ -116,7 +117,7 @@ describe('loadProfile: trusted beneficiaries', () => {
 
   it('berlin-group lists and exempts them; an exemption without the list, an unknown PSU, an account not theirs and an ID twice stop the start naming each', () => {
     const berlinGroup = loadProfile('berlin-group');
-    expect([berlinGroup.offersTrustedBeneficiaries, berlinGroup.exemptsTrustedBeneficiaries, berlinGroup.requestGroups]).toEqual([true, true, ['trustedBeneficiaries']]);
+    expect([berlinGroup.offersTrustedBeneficiaries, berlinGroup.exemptsTrustedBeneficiaries, berlinGroup.requestGroups]).toEqual([true, true, ['trustedBeneficiaries', 'cardAccounts']]);
     expect(berlinGroup.rows.trustedBeneficiaries.map(({ trustedBeneficiaryId }) => trustedBeneficiaryId)).toEqual(['tb-georg-stadtwerke', 'tb-georg-franz', 'tb-susanne-georg']);
     const bank = loadProfile('bank');
     expect([bank.offersTrustedBeneficiaries, bank.exemptsTrustedBeneficiaries, bank.requestGroups, bank.rows.trustedBeneficiaries]).toEqual([false, false, [], []]);
@@ -132,6 +133,49 @@ describe('loadProfile: trusted beneficiaries', () => {
       `${fixtures}: [0].psuId: nobody is not in psus.json`,
       `${fixtures}: [1].debtorAccount: account AT959900000000012476 is not held by georg.mustermann`,
       `${fixtures}: [2].trustedBeneficiaryId: b is listed twice`,
+    ];
+    expect(() => loadProfile(folder)).toThrow(`PROFILE=${folder} cannot be used:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+  });
+});
+
+describe('loadProfile: card accounts', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'psd2-cards-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it("berlin-group shows two; a card file without cardAccounts: true, an unknown holder, an ID or masked PAN twice, a transaction twice or in another currency stop the start naming each", () => {
+    const berlinGroup = loadProfile('berlin-group');
+    expect([berlinGroup.offersCardAccounts, berlinGroup.requestGroups]).toEqual([true, ['trustedBeneficiaries', 'cardAccounts']]);
+    expect(berlinGroup.rows.cardAccounts.map(({ resourceId, maskedPan, psuId }) => [resourceId, maskedPan, psuId])).toEqual([
+      ['card-georg-visa', '492950xxxxxx4711', 'georg.mustermann'],
+      ['card-susanne-mastercard', '545454xxxxxx2476', 'susanne.mustermann'],
+    ]);
+    expect(berlinGroup.rows.cardTransactions.map(({ transactionId, bookingStatus, bookingDate }) => [transactionId, bookingStatus, bookingDate])).toEqual([
+      ['4711-B01', 'booked', '2019-03-05'],
+      ['4711-B02', 'booked', '2019-03-02'],
+      ['4711-B03', 'booked', '2019-02-27'],
+      ['4711-P01', 'pending', '2019-03-06'],
+      ['2476-B01', 'booked', '2019-03-04'],
+    ]);
+    const bank = loadProfile('bank');
+    expect([bank.offersCardAccounts, bank.rows.cardAccounts, bank.rows.cardTransactions]).toEqual([false, [], []]);
+
+    mkdirSync(join(folder, 'fixtures'));
+    writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\n');
+    const spend = (id: string, currency = 'EUR') => ({ cardTransactionId: id, transactionDate: '2019-03-01', bookingDate: '2019-03-02', transactionAmount: { currency, amount: '-1.00' } });
+    const card = (resourceId: string, psuId: string, maskedPan: string, booked: object[] = []) => ({ resourceId, psuId, maskedPan, currency: 'EUR', name: 'Card', product: 'Visa', balances: [{ balanceType: 'interimBooked', amount: '0.00', referenceDate: '2019-03-01' }], transactions: { booked } });
+    const cards = [card('a', 'nobody', '123456xxxxxx1234'), card('a', 'georg.mustermann', '123456xxxxxx1234', [spend('t'), spend('t', 'CHF')])];
+    writeFileSync(join(folder, 'fixtures', 'cardAccounts.json'), JSON.stringify(cards));
+    const file = relative(process.cwd(), join(folder, 'profile.yaml'));
+    const fixtures = relative(process.cwd(), join(folder, 'fixtures', 'cardAccounts.json'));
+    expect(() => loadProfile(folder)).toThrow(`PROFILE=${folder} cannot be used:\n  ${fixtures}: needs cardAccounts: true in ${file} (a bank that shows no card accounts holds none)`);
+
+    writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\ncardAccounts: true\n');
+    const problems = [
+      `${fixtures}: [0].psuId: nobody is not in psus.json`,
+      `${fixtures}: [1].resourceId: a is listed twice`,
+      `${fixtures}: [1].maskedPan: 123456xxxxxx1234 is listed twice`,
+      `${fixtures}: [1].transactions.booked[1].cardTransactionId: t is used twice on this card`,
+      `${fixtures}: [1].transactions.booked[1].transactionAmount.currency: must be the card's currency, EUR`,
     ];
     expect(() => loadProfile(folder)).toThrow(`PROFILE=${folder} cannot be used:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
   });

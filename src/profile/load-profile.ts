@@ -24,7 +24,7 @@ export class ProfileError extends Error {
   }
 }
 
-const FIXTURE_FILES = ['psus', 'accounts', 'transactions', 'consents', 'clients', 'trustedBeneficiaries'] as const;
+const FIXTURE_FILES = ['psus', 'accounts', 'transactions', 'consents', 'clients', 'trustedBeneficiaries', 'cardAccounts'] as const;
 type FixtureName = (typeof FIXTURE_FILES)[number];
 /** A fixture file a profile leaves out holds nothing. */
 const EMPTY: FixtureFiles = { psus: [], accounts: [], transactions: {}, consents: { stored: [] }, clients: [] };
@@ -90,6 +90,9 @@ function read(setting: string, problems: string[]): BankProfile | undefined {
   if (problems.length > 0) return undefined;
   if (settings.scaExemptions?.trustedBeneficiaries && !settings.trustedBeneficiaries) {
     problems.push(`${shown(top)}: scaExemptions.trustedBeneficiaries: needs trustedBeneficiaries: true (the bank must list them to exempt them)`);
+  }
+  if (files.cardAccounts?.length && !settings.cardAccounts) {
+    problems.push(`${shown(where.cardAccounts!)}: needs cardAccounts: true in ${shown(top)} (a bank that shows no card accounts holds none)`);
   }
   problems.push(...referenceProblems(files, where), ...payeeProblems(settings as ProfileSettings, files, top));
   if (problems.length > 0) return undefined;
@@ -279,6 +282,23 @@ function referenceProblems(files: FixtureFiles, where: Level['fixtures']): strin
     beneficiaryIds.add(trustedBeneficiaryId);
     if (!psuIds.has(psuId)) at('trustedBeneficiaries', `[${index}].psuId`, `${psuId} is not in psus.json`);
     else if (debtorAccount !== undefined && holders.get(debtorAccount) !== psuId) at('trustedBeneficiaries', `[${index}].debtorAccount`, `account ${debtorAccount} is not held by ${psuId}`);
+  });
+  const [cardIds, maskedPans] = [new Set<string>(), new Set<string>()];
+  files.cardAccounts?.forEach(({ resourceId, psuId, maskedPan, currency, transactions = {} }, index) => {
+    const card = (key: string, text: string) => at('cardAccounts', `[${index}]${key}`, text);
+    if (cardIds.has(resourceId)) card('.resourceId', `${resourceId} is listed twice`);
+    if (maskedPans.has(maskedPan)) card('.maskedPan', `${maskedPan} is listed twice`);
+    cardIds.add(resourceId);
+    maskedPans.add(maskedPan);
+    if (!psuIds.has(psuId)) card('.psuId', `${psuId} is not in psus.json`);
+    const ids = new Set<string>();
+    for (const [status, list] of Object.entries(transactions)) {
+      list.forEach(({ cardTransactionId, transactionAmount }, position) => {
+        if (ids.has(cardTransactionId)) card(`.transactions.${status}[${position}].cardTransactionId`, `${cardTransactionId} is used twice on this card`);
+        ids.add(cardTransactionId);
+        if (transactionAmount.currency !== currency) card(`.transactions.${status}[${position}].transactionAmount.currency`, `must be the card's currency, ${currency}`);
+      });
+    }
   });
   return problems;
 }

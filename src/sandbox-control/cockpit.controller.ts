@@ -7,7 +7,7 @@ import { authorisationMachine } from '../authorisation/authorisation.machine';
 import { Account, Psu } from '../bank/account.entity';
 import { ClockService } from '../clock/clock.service';
 import { addMonths } from '../common/dates';
-import { DomainError } from '../common/error-catalogue';
+import { DomainError, ResourceUnknownError } from '../common/error-catalogue';
 import { escapeHtml as escape } from '../common/html';
 import { Environment } from '../config/environment';
 import { BankProfile } from '../profile/bank-profile';
@@ -31,6 +31,8 @@ import { SigningBasket } from '../signing-baskets/signing-basket.entity';
 import { basketMachine } from '../signing-baskets/signing-basket.machine';
 import { SigningBasketService } from '../signing-baskets/signing-basket.service';
 import { SandboxControlService } from './sandbox-control.service';
+import { CardAccount } from '../card-accounts/card-account.entity';
+import { CardAccountStore } from '../card-accounts/card-account-store';
 
 /** The machine each kind of resource page draws. */
 const MACHINES = { consent: consentMachine, payment: paymentMachine, basket: basketMachine };
@@ -65,6 +67,7 @@ export class CockpitController {
     config: ConfigService<Environment, true>,
     private readonly profile: BankProfile,
     private readonly baskets: SigningBasketService,
+    private readonly cards: CardAccountStore,
   ) {
     this.strict = config.get('AUTH_MODE', { infer: true }) === 'strict';
   }
@@ -84,6 +87,8 @@ export class CockpitController {
       const scenarioIds = scenarioConsents.map(({ scenarioId }) => scenarioId!);
       const psus = await this.store.read(Psu).findBy({ scenarioId: In(scenarioIds) });
       const accounts = await this.store.read(Account).findBy({ scenarioId: In(scenarioIds) });
+      // The bank's cards, and those of the scenarios listed (docs/card-accounts.md).
+      const cards = this.profile.offersCardAccounts ? [...this.profile.rows.cardAccounts, ...(await this.store.read(CardAccount).findBy({ scenarioId: In(scenarioIds) }))] : [];
       const today = this.clock.today();
       return [
         'Overview',
@@ -126,6 +131,18 @@ export class CockpitController {
                   baskets.map((basket) => [link(`/cockpit/signing-baskets/${basket.id}`, basket.id), String(basket.paymentIds.length), String(basket.consentIds.length), status(basket.status)]),
                 ),
                 'signing-baskets',
+              ),
+            ]
+          : []),
+        ...(this.profile.offersCardAccounts
+          ? [
+              section(
+                'Card accounts',
+                table(
+                  ['card account', 'masked PAN', 'holder', 'product', 'balances'],
+                  cards.map((card) => [link(`/cockpit/card-accounts/${card.resourceId}`, card.resourceId), card.maskedPan, card.psuId, card.product, balancesOf(card)]),
+                ),
+                'card-accounts',
               ),
             ]
           : []),
@@ -177,6 +194,22 @@ export class CockpitController {
       const members = [...basket.paymentIds.map((member) => ['payment', link(`/cockpit/payments/${member}`, member)]), ...basket.consentIds.map((member) => ['consent', link(`/cockpit/consents/${member}`, member)])];
       const data = table(['field', 'value'], [['basketId', basket.id], ['status', status(basket.status)], ...members]);
       return [`Signing basket ${id}`, ...(await this.resource(id, owner, 'basket', basket.status, data, actions))];
+    });
+  }
+
+  @Get('card-accounts/:id')
+  async cardAccount(@Req() request: Request, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    await this.page(request, response, async (owner) => {
+      const card = await this.cards.find(id);
+      // A scenario's card is its client's, as the scenario's PSU is.
+      if (!card || (card.scenarioId !== null && !(await this.store.read(Psu).existsBy({ psuId: card.psuId, ...ownedBy(owner) })))) throw new ResourceUnknownError(id);
+      const rows = await this.cards.transactionsOf(id, { statuses: ['booked', 'pending'] });
+      const data = table(['field', 'value'], [['resourceId', card.resourceId], ['maskedPan', card.maskedPan], ['holder', card.psuId], ['name', card.name], ['product', card.product], ['creditLimit', card.creditLimit ?? 'none'], ['balances', balancesOf(card)]]);
+      const transactions = table(
+        ['status', 'date', 'amount', 'details', 'card acceptor'],
+        rows.map(({ bookingStatus, bookingDate, body }) => [status(bookingStatus), bookingDate ?? '', `${body.transactionAmount.amount} ${body.transactionAmount.currency}`, text(body.transactionDetails), text(body.cardAcceptorId)]),
+      );
+      return [`Card account ${id}`, section('Data', data), section('Card transactions (newest first)', transactions, 'card-transactions')];
     });
   }
 
@@ -348,6 +381,8 @@ export class CockpitController {
     return this.tokens.ownerOf(`Bearer ${token}`, true).catch(() => null);
   }
 }
+
+const balancesOf = ({ balances, currency }: CardAccount): string => balances.map(({ balanceType, amount }) => `${balanceType} ${amount} ${currency}`).join(', ');
 
 const status = (value: string): Cell => ({ html: `<span class="status">${escape(value)}</span>` });
 

@@ -1,3 +1,4 @@
+import { CardAccountsModule } from '../card-accounts/card-accounts.module';
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import cookieParser from 'cookie-parser';
 import { htmlPageHeaders } from '../http/page-headers';
@@ -16,7 +17,7 @@ import { SandboxControlService } from './sandbox-control.service';
 import { ScenarioService } from './scenario.service';
 
 @Module({
-  imports: [DatabaseModule, ClockModule, OAuthModule, ScaModule, ConsentModule, PaymentInitiationModule, SigningBasketsModule],
+  imports: [DatabaseModule, ClockModule, OAuthModule, ScaModule, ConsentModule, PaymentInitiationModule, SigningBasketsModule, CardAccountsModule],
   controllers: [SandboxControlController, CockpitController, CertificatesController],
   providers: [SandboxControlService, ScenarioService],
 })

@@ -3,7 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { onlyWhereOffered } from '../http/validation.pipe';
-import { TRUSTED_BENEFICIARIES } from '../profile/bank-profile';
+import { CARD_ACCOUNTS, TRUSTED_BENEFICIARIES } from '../profile/bank-profile';
 import { IsCurrency, IsDateOnly, IsIban, IsSignedAmount, NestedObject, NestedObjects } from '../common/validators';
 import { Schedule } from '../payment-initiation/dto/periodic-payment.dto';
 
@@ -137,6 +137,76 @@ export class ScenarioTrustedBeneficiaryDto {
   creditorAlias?: string;
 }
 
+/** A card payment on a scenario's card account (docs/card-accounts.md). */
+export class ScenarioCardTransactionDto {
+  @ApiProperty({ example: '-42.50', description: 'negative: a purchase; positive: a refund' })
+  @IsSignedAmount()
+  amount: string;
+
+  @ApiProperty({ example: '2026-03-01', description: 'the day the card was used; a booked entry is booked on it too' })
+  @IsDateOnly()
+  transactionDate: string;
+
+  @ApiProperty({ example: 'Restaurant Zum Goldenen Hirschen', maxLength: 1000 })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(1000)
+  transactionDetails: string;
+
+  @ApiPropertyOptional({ example: 'AT-WIEN-0042', maxLength: 35 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(35)
+  cardAcceptorId?: string;
+}
+
+export class ScenarioCardBalancesDto {
+  @ApiProperty({ example: '-412.30', description: 'what the card has spent and the bank booked' })
+  @IsSignedAmount()
+  interimBooked: string;
+}
+
+/** A credit card of the scenario's holder: its masked PAN is the sandbox's to choose, and its consent names it. */
+export class ScenarioCardAccountDto {
+  @ApiPropertyOptional({ example: 'Test Holder', maxLength: 70, description: "the card account's name; default: the first account's" })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(70)
+  name?: string;
+
+  @ApiPropertyOptional({ example: 'EUR', default: 'EUR' })
+  @IsOptional()
+  @IsCurrency()
+  currency?: string;
+
+  @ApiPropertyOptional({ example: 'Visa Classic', default: 'Credit card', maxLength: 35 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(35)
+  product?: string;
+
+  @ApiPropertyOptional({ example: '3000.00' })
+  @IsOptional()
+  @IsSignedAmount()
+  creditLimit?: string;
+
+  @ApiProperty({ type: ScenarioCardBalancesDto })
+  @IsDefined()
+  @NestedObject(() => ScenarioCardBalancesDto)
+  balances: ScenarioCardBalancesDto;
+
+  @ApiPropertyOptional({ type: [ScenarioCardTransactionDto], maxItems: 1000 })
+  @List(() => ScenarioCardTransactionDto)
+  booked?: ScenarioCardTransactionDto[] | null;
+
+  @ApiPropertyOptional({ type: [ScenarioCardTransactionDto], maxItems: 1000, description: 'authorised, not yet booked' })
+  @List(() => ScenarioCardTransactionDto)
+  pending?: ScenarioCardTransactionDto[] | null;
+}
+
+const WHERE_CARDS = onlyWhereOffered(CARD_ACCOUNTS);
+
 export class CreateScenarioDto {
   @ApiProperty({ type: [ScenarioAccountDto], minItems: 1, maxItems: 20 })
   @IsArray()
@@ -154,6 +224,16 @@ export class CreateScenarioDto {
   @IsObject({ each: true, message: 'each item of $property must be an object', ...WHERE_OFFERED })
   @Type(() => ScenarioTrustedBeneficiaryDto)
   trustedBeneficiaries?: ScenarioTrustedBeneficiaryDto[];
+
+  // Left out of the served document where the bank shows no card accounts (card-accounts-document.ts).
+  @ApiPropertyOptional({ type: [ScenarioCardAccountDto], maxItems: 10, description: "the holder's credit cards; the scenario's consent names them by maskedPan" })
+  @IsOptional(WHERE_CARDS)
+  @IsArray(WHERE_CARDS)
+  @ArrayMaxSize(10, WHERE_CARDS)
+  @ValidateNested({ each: true, ...WHERE_CARDS })
+  @IsObject({ each: true, message: 'each item of $property must be an object', ...WHERE_CARDS })
+  @Type(() => ScenarioCardAccountDto)
+  cardAccounts?: ScenarioCardAccountDto[];
 }
 
 export class ScenarioAccountResponse {
@@ -162,6 +242,20 @@ export class ScenarioAccountResponse {
 
   @ApiProperty({ example: 'AT269900112345678901' })
   iban: string;
+
+  @ApiProperty({ example: 'EUR' })
+  currency: string;
+
+  @ApiProperty({ example: 'Test Holder' })
+  name: string;
+}
+
+export class ScenarioCardAccountResponse {
+  @ApiProperty({ format: 'uuid', description: 'its ID in the card account paths' })
+  resourceId: string;
+
+  @ApiProperty({ example: '412345xxxxxx6789' })
+  maskedPan: string;
 
   @ApiProperty({ example: 'EUR' })
   currency: string;
@@ -185,4 +279,8 @@ export class ScenarioResponse {
 
   @ApiProperty({ type: [ScenarioAccountResponse] })
   accounts: ScenarioAccountResponse[];
+
+  // Only where the scenario asked for cards (card-accounts-document.ts).
+  @ApiPropertyOptional({ type: [ScenarioCardAccountResponse] })
+  cardAccounts?: ScenarioCardAccountResponse[];
 }

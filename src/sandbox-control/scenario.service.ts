@@ -9,6 +9,7 @@ import { Store } from '../database/store';
 import { BankProfile } from '../profile/bank-profile';
 import { scenarioRows, toScenarioResponse } from './scenario';
 import { TrustedBeneficiary } from '../trusted-beneficiaries/trusted-beneficiary.entity';
+import { CardAccount, CardTransaction } from '../card-accounts/card-account.entity';
 import type { CreateScenarioDto, ScenarioResponse } from './scenario.dto';
 
 /** A test suite's own PSU, accounts and consent: created and deleted as one, never visible to another suite. */
@@ -31,6 +32,8 @@ export class ScenarioService {
       await this.store.insertMany(Transaction, rows.transactions);
       await this.store.change(Consent).insert(rows.consent);
       if (rows.trustedBeneficiaries.length) await this.store.insertMany(TrustedBeneficiary, rows.trustedBeneficiaries);
+      if (rows.cardAccounts.length) await this.store.insertMany(CardAccount, rows.cardAccounts);
+      if (rows.cardTransactions.length) await this.store.insertMany(CardTransaction, rows.cardTransactions);
     });
     return toScenarioResponse(scenarioId, rows);
   }
@@ -41,6 +44,8 @@ export class ScenarioService {
       if (!(await this.store.read(Psu).existsBy({ scenarioId, ...ownedBy(owner) }))) return 0;
       await this.store.change(Consent).delete({ scenarioId });
       await this.store.change(TrustedBeneficiary).delete({ scenarioId });
+      // Card transactions go with their card accounts (ON DELETE CASCADE).
+      await this.store.change(CardAccount).delete({ scenarioId });
       // Balances and transactions go with their accounts (ON DELETE CASCADE).
       await this.store.change(Account).delete({ scenarioId });
       return (await this.store.change(Psu).delete({ scenarioId })).affected;

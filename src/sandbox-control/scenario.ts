@@ -4,7 +4,8 @@ import { standingOrderDetails, transactionObject } from '../bank/transaction-obj
 import { ibanOf } from '../common/iban';
 import type { Consent } from '../consent/consent.entity';
 import type { TrustedBeneficiary } from '../trusted-beneficiaries/trusted-beneficiary.entity';
-import type { CreateScenarioDto, ScenarioResponse } from './scenario.dto';
+import type { CreateScenarioDto, ScenarioCardTransactionDto, ScenarioResponse } from './scenario.dto';
+import { type CardAccount, type CardTransaction, cardTransactionRows } from '../card-accounts/card-account.entity';
 
 /** Scenario accounts live under their own bank code, apart from the fixtures' 99000. */
 const SCENARIO_BANK = '99001';
@@ -17,6 +18,8 @@ export interface ScenarioRows {
   transactions: Transaction[];
   consent: Consent;
   trustedBeneficiaries: TrustedBeneficiary[];
+  cardAccounts: CardAccount[];
+  cardTransactions: CardTransaction[];
 }
 
 /** The rows of a scenario, in the fixtures' shapes; `scenarioId` tags every one of them; its accounts carry the bank's `bic`. */
@@ -90,11 +93,41 @@ export function scenarioRows(
       scenarioId,
     }),
   );
+  const cardAccounts = (request.cardAccounts ?? []).map(
+    ({ name, currency, product, creditLimit, balances: { interimBooked } }): CardAccount => ({
+      resourceId: randomUUID(),
+      // Masked as the bank masks its cards' numbers; ten random digits keep two scenarios' cards apart.
+      maskedPan: `4${digits(5)}xxxxxx${digits(4)}`,
+      currency: currency ?? 'EUR',
+      name: name ?? psu.name,
+      product: product ?? 'Credit card',
+      creditLimit: creditLimit ?? null,
+      balances: [{ balanceType: 'interimBooked', amount: interimBooked, referenceDate: today }],
+      psuId: psu.psuId,
+      scenarioId,
+    }),
+  );
+  const cardTransactions = (request.cardAccounts ?? []).flatMap(({ booked, pending }, index) => {
+    const { resourceId, maskedPan, currency } = cardAccounts[index];
+    const body = (entry: ScenarioCardTransactionDto, kind: string, number: number, booking: object) => ({
+      cardTransactionId: `${short}-C${index + 1}-${kind}${number + 1}`,
+      transactionDate: entry.transactionDate,
+      ...booking,
+      transactionAmount: { currency, amount: entry.amount },
+      ...(entry.cardAcceptorId === undefined ? {} : { cardAcceptorId: entry.cardAcceptorId }),
+      maskedPAN: maskedPan,
+      transactionDetails: entry.transactionDetails,
+    });
+    return cardTransactionRows(resourceId, {
+      booked: (booked ?? []).map((entry, number) => body(entry, 'B', number, { bookingDate: entry.transactionDate })),
+      pending: (pending ?? []).map((entry, number) => body(entry, 'P', number, {})),
+    });
+  });
   const consent = {
     id: consentId,
     status: 'valid',
     access: {
-      accounts: accounts.map(({ iban, currency }) => ({ iban, currency })),
+      accounts: [...accounts.map(({ iban, currency }) => ({ iban, currency })), ...cardAccounts.map(({ maskedPan, currency }) => ({ maskedPan, currency }))],
       balances: [],
       transactions: [],
       availableAccounts: null,
@@ -110,18 +143,21 @@ export function scenarioRows(
     ownerId,
     card: null,
   } as Consent;
-  return { psu, accounts, balances, transactions, consent, trustedBeneficiaries };
+  return { psu, accounts, balances, transactions, consent, trustedBeneficiaries, cardAccounts, cardTransactions };
 }
 
-export function toScenarioResponse(scenarioId: string, { psu, accounts, consent }: ScenarioRows): ScenarioResponse {
+export function toScenarioResponse(scenarioId: string, { psu, accounts, consent, cardAccounts }: ScenarioRows): ScenarioResponse {
   return {
     scenarioId,
     psuId: psu.psuId,
     password: psu.password,
     consentId: consent.id,
     accounts: accounts.map(({ iban, currency, name }) => ({ resourceId: iban, iban, currency, name })),
+    ...(cardAccounts.length ? { cardAccounts: cardAccounts.map(({ resourceId, maskedPan, currency, name }) => ({ resourceId, maskedPan, currency, name })) } : {}),
   };
 }
+
+const digits = (count: number) => String(randomInt(10 ** count)).padStart(count, '0');
 
 const facts = (entry: { amount: string; counterpartyName: string; counterpartyIban: string; remittanceInformationUnstructured?: string }) => ({
   amount: entry.amount,

@@ -1,7 +1,6 @@
 import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { consentedIbans } from '../consent/coverage';
 import { ConsentService } from '../consent/consent.service';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
 import { formValue } from './page-security';
@@ -29,8 +28,7 @@ export class ScaPagesController {
         buttons: APPROVE_OR_DENY,
         rows: async (id, start) => {
           const consent = start ? await consents.markStarted(id) : await consents.findWaiting(id);
-          const named = await sca.accounts(consentedIbans(consent.access));
-          return consentRows(consent, new Map(named.map((account) => [account.iban, account])));
+          return consentRows(consent, await sca.accountNames(consent.access));
         },
         decide: async (id, decision, login) => {
           const { consent, redirectUri } = await sca.decideConsent(id, decision, login, undefined, 'page');
@@ -67,8 +65,7 @@ export class ScaPagesController {
         buttons: { approve: 'Revoke access' },
         rows: async (id) => {
           const consent = await consents.findRevocable(id, undefined);
-          const named = await sca.accounts(consentedIbans(consent.access));
-          return consentRows(consent, new Map(named.map((account) => [account.iban, account])));
+          return consentRows(consent, await sca.accountNames(consent.access));
         },
         decide: async (id, _decision, login) => {
           const consent = await sca.revokeConsent(id, login, undefined, 'page');

@@ -1,7 +1,6 @@
 import { escapeHtml as escape, htmlDocument } from '../common/html';
-import type { Account } from '../bank/account.entity';
-import type { Consent } from '../consent/consent.entity';
-import { consentedIbans } from '../consent/coverage';
+import { accountKey, Consent, ConsentedAccount, fundsAccountOf } from '../consent/consent.entity';
+import { consentedKeys } from '../consent/coverage';
 import type { Payment } from '../payment-initiation/payment.entity';
 
 /** Server-rendered online-banking pages: plain HTML, no build step. Every dynamic value goes through escape(). */
@@ -70,27 +69,31 @@ export function messagePage(bank: string, title: string, text: string): string {
 const SERVICES: Record<string, string> = { details: 'account details', balances: 'balances', transactions: 'transactions' };
 
 /** What a consent grants, account by account (the coverage rule in words); for the confirmation of funds, on its account for its card. */
-export function consentRows(consent: Consent, names: Map<string, Account>): Row[] {
+export function consentRows(consent: Consent, names: Map<string, string>): Row[] {
   const { accounts, balances, transactions, availableAccounts } = consent.access;
-  const named = (iban: string) => `${iban}${names.get(iban) ? ` (${names.get(iban)!.name})` : ''}`;
+  // A card account is named by its masked PAN (docs/card-accounts.md).
+  const named = (key: string) => `${key}${names.has(key) ? ` (${names.get(key)})` : ''}`;
   if (consent.card) {
     const { cardNumber, cardInformation, registrationInformation } = consent.card;
     return [
-      [named(accounts[0].iban), 'confirmation of funds: whether the balance covers an amount, nothing more'],
+      [named(fundsAccountOf(consent).iban), 'confirmation of funds: whether the balance covers an amount, nothing more'],
       ...(cardNumber ? [['Card', cardNumber] as Row] : []),
       ...[cardInformation, registrationInformation].flatMap((text): Row[] => (text ? [['Information', text]] : [])),
       ['Valid until', consent.validUntil],
     ];
   }
   const granted = new Map<string, string[]>();
-  const grant = (iban: string, services: string[]) => granted.set(iban, [...new Set([...(granted.get(iban) ?? ['details']), ...services])]);
-  accounts.forEach(({ iban }) => grant(iban, ['balances', 'transactions']));
-  balances.forEach(({ iban }) => grant(iban, ['balances']));
-  transactions.forEach(({ iban }) => grant(iban, ['transactions']));
+  const grant = (reference: ConsentedAccount, services: string[]) => {
+    const key = accountKey(reference);
+    granted.set(key, [...new Set([...(granted.get(key) ?? ['details']), ...services])]);
+  };
+  accounts.forEach((reference) => grant(reference, ['balances', 'transactions']));
+  balances.forEach((reference) => grant(reference, ['balances']));
+  transactions.forEach((reference) => grant(reference, ['transactions']));
   const accountRows: Row[] =
     availableAccounts === 'allAccounts'
       ? [['All your accounts', 'account details, balances, transactions']]
-      : [...granted].map(([iban, services]) => [named(iban), services.map((service) => SERVICES[service]).join(', ')]);
+      : [...granted].map(([key, services]) => [named(key), services.map((service) => SERVICES[service]).join(', ')]);
   return [
     ...accountRows,
     ['Valid until', consent.validUntil],
@@ -132,7 +135,7 @@ export function basketRows(payments: Payment[], consents: Consent[]): Row[] {
     ...payments.map((payment): Row => [`Payment ${payment.id}`, `${payment.amount} ${payment.currency} from ${payment.debtorIban}${payment.executionDate ? ` on ${payment.executionDate}` : ''}`]),
     ...consents.map(({ id, access, card }): Row => [
       `Consent ${id}`,
-      card ? `confirmation of funds on ${access.accounts[0].iban}` : `access to ${access.availableAccounts === 'allAccounts' ? 'all your accounts' : consentedIbans(access).join(', ')}`,
+      card ? `confirmation of funds on ${fundsAccountOf({ access }).iban}` : `access to ${access.availableAccounts === 'allAccounts' ? 'all your accounts' : consentedKeys(access).join(', ')}`,
     ]),
   ];
 }

@@ -11,9 +11,10 @@ import { ScaPagesController } from './sca-pages.controller';
 import { ScaPageRenderer } from './sca-page-renderer';
 import { ScaService } from './sca.service';
 import { SigningBasketsModule } from '../signing-baskets/signing-baskets.module';
+import { CardAccountsModule } from '../card-accounts/card-accounts.module';
 
 @Module({
-  imports: [DatabaseModule, OAuthModule, AuthorisationModule, ConsentModule, PaymentInitiationModule, SigningBasketsModule],
+  imports: [DatabaseModule, OAuthModule, AuthorisationModule, ConsentModule, PaymentInitiationModule, SigningBasketsModule, CardAccountsModule],
   controllers: [ScaPagesController, ConsentAuthorisationController, PaymentAuthorisationController],
   providers: [ScaService, PageCsrf, ScaPageRenderer],
   exports: [ScaService, ScaPageRenderer],

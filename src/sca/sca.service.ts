@@ -4,7 +4,9 @@ import { Account, Psu } from '../bank/account.entity';
 import { isOwnedBy, Owner } from '../oauth/owner';
 import { DomainError, FormatError } from '../common/error-catalogue';
 import { Store } from '../database/store';
-import type { AccountReference, Consent } from '../consent/consent.entity';
+import { accountKey, type Consent, type ConsentAccess, type ConsentedAccount } from '../consent/consent.entity';
+import { consentedIbans, consentedMaskedPans } from '../consent/coverage';
+import { CardAccountStore } from '../card-accounts/card-account-store';
 import { Authorisation, AuthorisationKind } from '../authorisation/authorisation.entity';
 import { AuthorisationEvent, MAX_FAILED_ATTEMPTS, ScaDecision } from '../authorisation/authorisation.machine';
 import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
@@ -44,6 +46,7 @@ export class ScaService {
     private readonly authorisations: AuthorisationService,
     private readonly profile: BankProfile,
     private readonly baskets: SigningBasketService,
+    private readonly cards: CardAccountStore,
   ) {}
 
   /** The SCA methods of the authorisation's PSU (none while no PSU is named). */
@@ -69,7 +72,7 @@ export class ScaService {
   ): Promise<{ payment: Payment; redirectUri: string | null }> {
     return actingAs({ psuId: login.psuId, channel }, async () => {
       const held = await this.heldBy(login, owner);
-      return this.payments.decide(paymentId, kind, decision, held.map(({ iban }) => iban), owner);
+      return this.payments.decide(paymentId, kind, decision, held.map(accountKey), owner);
     });
   }
 
@@ -82,9 +85,11 @@ export class ScaService {
     return actingAs({ psuId: login.psuId, channel }, async () => this.consents.revoke(consentId, await this.heldBy(login, owner), owner));
   }
 
-  /** The accounts among `ibans`, as the consent page names them. */
-  accounts(ibans: string[]): Promise<Account[]> {
-    return this.store.read(Account).findBy({ iban: In(ibans) });
+  /** The names of the accounts a consent names, by IBAN or masked PAN, as the consent page shows them. */
+  async accountNames(access: ConsentAccess): Promise<Map<string, string>> {
+    const accounts = await this.store.read(Account).findBy({ iban: In(consentedIbans(access)) });
+    const cards = await this.cards.withMaskedPans(consentedMaskedPans(access));
+    return new Map([...accounts.map(({ iban, name }) => [iban, name] as const), ...cards.map(({ maskedPan, name, product }) => [maskedPan, `${name}, ${product}`] as const)]);
   }
 
   /**
@@ -154,7 +159,7 @@ export class ScaService {
 
   /** Embedded, the password: a PSU with several methods chooses next, one with one gets its TAN, one with none is exempted. */
   private async authenticate(target: ScaTarget, authorisation: Authorisation, login: Required<PsuLogin>, owner: Owner): Promise<Authorisation> {
-    let held: AccountReference[];
+    let held: ConsentedAccount[];
     try {
       held = await this.heldBy(login, owner);
       if (!(await this.holds(target, held))) throw new DomainError({ messageId: 'XS2A022E', description: 'the PSU does not hold the accounts concerned' });
@@ -212,14 +217,14 @@ export class ScaService {
    * The decision's effects: with `held`, through decide and its holder check; without (a failed
    * SCA), inside the caller's write, with no holder known.
    */
-  private async settle(target: ScaTarget, decision: ScaDecision, held?: AccountReference[], owner?: Owner): Promise<void> {
+  private async settle(target: ScaTarget, decision: ScaDecision, held?: ConsentedAccount[], owner?: Owner): Promise<void> {
     const { kind, resourceId } = target;
     if (kind === 'basket') {
       if (held) await this.baskets.decide(resourceId, decision, held, owner);
       else await this.baskets.settle((await this.baskets.findWaiting(resourceId)).basket, decision);
     } else if (held) {
       if (kind === 'consent') await this.consents.decide(resourceId, decision, held, owner);
-      else await this.payments.decide(resourceId, kind, decision, held.map(({ iban }) => iban), owner);
+      else await this.payments.decide(resourceId, kind, decision, held.map(accountKey), owner);
     } else if (kind === 'consent') {
       await this.consents.settle(await this.consents.findWaiting(resourceId), decision);
     } else {
@@ -228,10 +233,10 @@ export class ScaService {
   }
 
   /** Whether the accounts held cover what the authorisation is for: a consent's accounts, a payment's debtor, a basket's members. */
-  private async holds({ kind, resourceId }: ScaTarget, held: AccountReference[]): Promise<boolean> {
+  private async holds({ kind, resourceId }: ScaTarget, held: ConsentedAccount[]): Promise<boolean> {
     if (kind === 'basket') return this.baskets.isHeldBy(resourceId, held);
     if (kind === 'consent') return this.consents.isHeldBy(await this.consents.findWaiting(resourceId), held);
-    return this.payments.isHeldBy(await this.payments.findWaiting(resourceId, kind), held.map(({ iban }) => iban));
+    return this.payments.isHeldBy(await this.payments.findWaiting(resourceId, kind), held.map(accountKey));
   }
 
   private async step(authorisation: Authorisation, event: AuthorisationEvent, also: Partial<Authorisation>): Promise<Authorisation> {
@@ -255,7 +260,7 @@ export class ScaService {
    * its own scenarios' PSUs: another client's scenario PSU is answered exactly as an unknown one
    * (docs/security.md).
    */
-  private async heldBy({ psuId, password }: PsuLogin, owner: Owner): Promise<AccountReference[]> {
+  private async heldBy({ psuId, password }: PsuLogin, owner: Owner): Promise<ConsentedAccount[]> {
     const psu = await this.store.read(Psu).findOneBy({ psuId });
     const foreign = psu !== null && psu.scenarioId !== null && !isOwnedBy(psu, owner);
     if (!psu || foreign || (password !== undefined && password !== psu.password)) {
@@ -263,7 +268,8 @@ export class ScaService {
     }
     if (personaOf(this.profile, psuId).blocked) throw blocked(psuId);
     const accounts = await this.store.read(Account).find({ where: { psuId }, order: { iban: 'ASC' } });
-    return accounts.map(({ iban, currency }) => ({ iban, currency }));
+    const cards = await this.cards.heldBy(psuId);
+    return [...accounts.map(({ iban, currency }) => ({ iban, currency })), ...cards.map(({ maskedPan, currency }) => ({ maskedPan, currency }))];
   }
 }
 

@@ -5,7 +5,7 @@ import { AuthorisationRequest, AuthorisationService } from '../authorisation/aut
 import { Ledger } from '../bank/ledger';
 import { DomainError, FormatError } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
-import type { AccountReference, Consent } from '../consent/consent.entity';
+import { accountKey, type Consent, type ConsentedAccount } from '../consent/consent.entity';
 import { isAwaitingSca as consentAwaitsSca } from '../consent/consent.machine';
 import { accessDecidedBy } from '../consent/consent-access';
 import { ConsentService } from '../consent/consent.service';
@@ -127,12 +127,12 @@ export class SigningBasketService {
   }
 
   /** Whether `held` covers every member still waiting (ScaService, before the TAN is asked for). */
-  async isHeldBy(basketId: string, held: AccountReference[]): Promise<boolean> {
+  async isHeldBy(basketId: string, held: ConsentedAccount[]): Promise<boolean> {
     return this.holds((await this.findWaiting(basketId)).waiting, held);
   }
 
   /** The holder's decision (docs/signing-baskets.md); 401 where they do not hold every member still waiting. */
-  async decide(basketId: string, decision: ScaDecision, held: AccountReference[], owner: Owner): Promise<{ basket: SigningBasket; redirectUri: string | null }> {
+  async decide(basketId: string, decision: ScaDecision, held: ConsentedAccount[], owner: Owner): Promise<{ basket: SigningBasket; redirectUri: string | null }> {
     const basket = assertOpen(await this.find(basketId, owner));
     return this.store.write(() => this.settle(basket, decision, held));
   }
@@ -143,7 +143,7 @@ export class SigningBasketService {
    * rejects the basket only, and its members wait for their own SCA. A holder named (`held`) must
    * hold every member still waiting: 401 otherwise, and the write changes nothing.
    */
-  async settle(basket: SigningBasket, decision: ScaDecision, held?: AccountReference[]): Promise<{ basket: SigningBasket; redirectUri: string | null }> {
+  async settle(basket: SigningBasket, decision: ScaDecision, held?: ConsentedAccount[]): Promise<{ basket: SigningBasket; redirectUri: string | null }> {
     // Payments book: the ledger first, before any other change of this write (bank/ledger.ts).
     if (decision === 'approve') await this.ledger.serialize();
     const { consents, payments } = waitingOf(await this.membersOf(basket, undefined));
@@ -194,8 +194,8 @@ export class SigningBasketService {
   }
 
   /** Whether `held` covers the members: their consents' accounts and their payments' debtors. */
-  private holds({ consents, payments }: Members, held: AccountReference[]): boolean {
-    const ibans = held.map(({ iban }) => iban);
+  private holds({ consents, payments }: Members, held: ConsentedAccount[]): boolean {
+    const ibans = held.map(accountKey);
     return consents.every((consent) => this.consents.isHeldBy(consent, held)) && payments.every((payment) => this.payments.isHeldBy(payment, ibans));
   }
 

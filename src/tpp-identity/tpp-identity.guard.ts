@@ -15,12 +15,12 @@ export type RawBodyRequest = OwnedRequest & { rawBody?: Buffer };
 
 /**
  * The PSD2 role each part of the interface needs (ETSI TS 119 495): account information (consents,
- * accounts, trusted beneficiaries) PSP_AI; the confirmation of funds and its consents PSP_IC;
+ * accounts, card accounts, trusted beneficiaries) PSP_AI; the confirmation of funds and its consents PSP_IC;
  * payments, signing baskets and payee checks PSP_PI.
  */
 export function roleFor(path: string): Psd2Role {
   if (/^\/(v1\/funds-confirmations|v2\/consents\/confirmation-of-funds)(\/|$)/.test(path)) return 'PSP_IC';
-  return /^\/v1\/(consents|accounts|trusted-beneficiaries)(\/|$)/.test(path) ? 'PSP_AI' : 'PSP_PI';
+  return /^\/v1\/(consents|accounts|card-accounts|trusted-beneficiaries)(\/|$)/.test(path) ? 'PSP_AI' : 'PSP_PI';
 }
 
 const invalidSignature = (description: string) => new DomainError({ messageId: 'XS2A044E', path: 'Signature', description });

@@ -30,6 +30,9 @@ export const reference = (iban: string | null, currency: string | null = 'EUR') 
   currency,
 });
 
+/** A card account named by its masked PAN, as the bank answers a reference (docs/card-accounts.md). */
+export const cardReference = (maskedPan: string, currency = 'EUR') => ({ ...reference(null, currency), maskedPan });
+
 /** The transaction object with every field; `fields` sets the typed ones. */
 export const transaction = (fields: Record<string, unknown>) => ({
   transactionId: null,

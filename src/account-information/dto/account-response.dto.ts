@@ -148,7 +148,7 @@ export class TransactionDetailsResponse {
   transactionsDetails: TransactionDetails;
 }
 
-export function toBalanceResponse({ currency, amount, balanceType, referenceDate }: Balance): BalanceResponse {
+export function toBalanceResponse({ currency, amount, balanceType, referenceDate }: Pick<Balance, 'currency' | 'amount' | 'balanceType' | 'referenceDate'>): BalanceResponse {
   return { balanceAmount: { currency, amount }, balanceType, lastChangeDateTime: null, referenceDate, lastCommittedTransaction: null };
 }
 

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import type { Authorisation } from '../../authorisation/authorisation.entity';
 import { nextStepLinks, psuMessageOf, ScaLinks } from '../../authorisation/authorisation-response.dto';
 import { href, Href } from '../../common/links';
-import { AccountReference, Consent, CONSENT_PATHS, ConsentPurpose } from '../consent.entity';
+import { Consent, CONSENT_PATHS, ConsentedAccount, ConsentPurpose, fundsAccountOf } from '../consent.entity';
 import { ConsentStatus, isAwaitingSca } from '../consent.machine';
 
 const CONSENT_STATUSES = ['received', 'valid', 'rejected', 'expired', 'terminatedByTpp', 'revokedByPsu'];
@@ -65,7 +65,7 @@ export class AccountReferenceResponse {
   pan: null;
 
   @ApiProperty({ type: String, nullable: true, example: null })
-  maskedPan: null;
+  maskedPan: string | null;
 
   @ApiProperty({ type: String, nullable: true, example: null })
   msisdn: null;
@@ -124,8 +124,10 @@ export class ConsentResponse {
   _links: null;
 }
 
-export function toAccountReferenceResponse({ iban, currency }: AccountReference): AccountReferenceResponse {
-  return { iban, bban: null, pan: null, maskedPan: null, msisdn: null, currency };
+/** A payment account by its IBAN, a card account by its masked PAN (docs/card-accounts.md). */
+export function toAccountReferenceResponse(reference: ConsentedAccount): AccountReferenceResponse {
+  const [iban, maskedPan] = 'iban' in reference ? [reference.iban, null] : [null, reference.maskedPan];
+  return { iban, bban: null, pan: null, maskedPan, msisdn: null, currency: reference.currency };
 }
 
 /**
@@ -180,7 +182,7 @@ export class FundsConsentResponse {
 }
 
 export function toFundsConsentResponse(consent: Consent): FundsConsentResponse {
-  return { account: toAccountReferenceResponse(consent.access.accounts[0]), ...consent.card!, consentStatus: consent.status };
+  return { account: toAccountReferenceResponse(fundsAccountOf(consent)), ...consent.card!, consentStatus: consent.status };
 }
 
 export function toConsentResponse(consent: Consent): ConsentResponse {

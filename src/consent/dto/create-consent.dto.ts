@@ -1,12 +1,26 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsObject, IsOptional, Max, Min, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsObject, IsOptional, Matches, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { onlyWhereOffered } from '../../http/validation.pipe';
-import { TRUSTED_BENEFICIARIES } from '../../profile/bank-profile';
+import { CARD_ACCOUNTS, TRUSTED_BENEFICIARIES } from '../../profile/bank-profile';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
-import { IsDateOnly, NestedObject, NestedObjects } from '../../common/validators';
+import { IsDateOnly, MASKED_PAN, NestedObject, NestedObjects } from '../../common/validators';
 
 const WHERE_OFFERED = onlyWhereOffered(TRUSTED_BENEFICIARIES);
+const WHERE_CARDS = onlyWhereOffered(CARD_ACCOUNTS);
+
+/**
+ * An account a consent names: by IBAN; where the bank shows card accounts, a card account by its
+ * masked PAN instead (docs/card-accounts.md). The served document says so there (card-accounts-document.ts).
+ */
+export class ConsentAccountReferenceDto extends AccountReferenceDto {
+  @ValidateIf((reference: ConsentAccountReferenceDto) => reference.maskedPan === undefined, WHERE_CARDS)
+  declare iban: string;
+
+  @IsOptional(WHERE_CARDS)
+  @Matches(MASKED_PAN, { message: '$property must be a masked PAN: the first six and the last four digits, x between', ...WHERE_CARDS })
+  maskedPan?: string;
+}
 
 /** Berlin Group's additional information of a consent: here its trusted beneficiaries, where the bank lists them (docs/trusted-beneficiaries.md). */
 export class AdditionalInformationAccessDto {
@@ -23,14 +37,14 @@ export class ConsentAccessDto {
   @ApiPropertyOptional({ type: [AccountReferenceDto], example: [{ iban: 'AT099900000000001511' }] })
   @IsOptional()
   @IsArray()
-  @NestedObjects(() => AccountReferenceDto)
-  balances?: AccountReferenceDto[] | null;
+  @NestedObjects(() => ConsentAccountReferenceDto)
+  balances?: ConsentAccountReferenceDto[] | null;
 
   @ApiPropertyOptional({ type: [AccountReferenceDto], example: [] })
   @IsOptional()
   @IsArray()
-  @NestedObjects(() => AccountReferenceDto)
-  transactions?: AccountReferenceDto[] | null;
+  @NestedObjects(() => ConsentAccountReferenceDto)
+  transactions?: ConsentAccountReferenceDto[] | null;
 
   @ApiPropertyOptional({ enum: ['allAccounts'], description: 'requests every account the holder has; the lists are then ignored' })
   @IsOptional()

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { inOrder, passing, TransactionFilter } from '../bank/account-store';
+import { Store } from '../database/store';
+import { BankProfile } from '../profile/bank-profile';
+import { CardAccount, CardTransaction } from './card-account.entity';
+
+/**
+ * Where card account reads come from (docs/card-accounts.md). As AccountStore does for accounts,
+ * the profile's fixture cards are answered from memory; a scenario's are read from the database.
+ */
+@Injectable()
+export class CardAccountStore {
+  private readonly fixtures = new Map<string, { account: CardAccount; transactions: CardTransaction[] }>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly profile: BankProfile,
+  ) {
+    for (const account of profile.rows.cardAccounts) {
+      const transactions = profile.rows.cardTransactions.filter(({ cardAccountId }) => cardAccountId === account.resourceId);
+      this.fixtures.set(account.resourceId, { account, transactions: [...transactions].sort(inOrder) });
+    }
+  }
+
+  /** The card account with this resourceId, or null. */
+  async find(resourceId: string): Promise<CardAccount | null> {
+    return this.fixtures.get(resourceId)?.account ?? this.store.read(CardAccount).findOneBy({ resourceId });
+  }
+
+  /** The card accounts among `maskedPans`, in no particular order. */
+  async withMaskedPans(maskedPans: string[]): Promise<CardAccount[]> {
+    const wanted = new Set(maskedPans);
+    const found = [...this.fixtures.values()].map(({ account }) => account).filter(({ maskedPan }) => wanted.has(maskedPan));
+    const elsewhere = maskedPans.filter((maskedPan) => !found.some((account) => account.maskedPan === maskedPan));
+    return elsewhere.length ? [...found, ...(await this.store.read(CardAccount).findBy({ maskedPan: In(elsewhere) }))] : found;
+  }
+
+  /**
+   * The cards a PSU holds: a fixture PSU's from memory, a scenario PSU's from the database; none
+   * (and no query) where the bank shows no card accounts.
+   */
+  async heldBy(psuId: string): Promise<CardAccount[]> {
+    if (!this.profile.offersCardAccounts) return [];
+    if (this.profile.personaOf(psuId)) return [...this.fixtures.values()].map(({ account }) => account).filter((account) => account.psuId === psuId);
+    return this.store.read(CardAccount).find({ where: { psuId }, order: { maskedPan: 'ASC' } });
+  }
+
+  /** A card account's transactions that pass the filter, in list order (a scenario card's are few: filtered as the fixtures' are). */
+  async transactionsOf(resourceId: string, filter: TransactionFilter): Promise<CardTransaction[]> {
+    const rows = this.fixtures.get(resourceId)?.transactions ?? (await this.store.read(CardTransaction).findBy({ cardAccountId: resourceId })).sort(inOrder);
+    return passing(rows, filter);
+  }
+}
