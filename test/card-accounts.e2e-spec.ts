@@ -193,6 +193,8 @@ describe('card accounts (PROFILE=berlin-group, SCA_MODE=redirect)', () => {
     expect(malformed.body).toEqual(bgError('FORMAT_ERROR', '{sensitive} XS2A001E: access.transactions[0].maskedPan must be a masked PAN: the first six and the last four digits, x between', 'access.transactions[0].maskedPan'));
     const neither = await tpp.create({ transactions: [{ currency: 'EUR' }] }).expect(400);
     expect(neither.body.tppMessages[0].path).toBe('access.transactions[0].iban');
+    // A masked PAN sent as null is no masked PAN: the IBAN is missing.
+    expect((await tpp.create({ balances: [{ maskedPan: null }] }).expect(400)).body.tppMessages[0].path).toBe('access.balances[0].iban');
 
     // Susanne holds no Visa: the card is not hers to grant, and the consent waits.
     const { consentId: notHers } = (await tpp.create({ balances: [{ maskedPan: VISA }] }).expect(201)).body;

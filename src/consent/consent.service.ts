@@ -329,10 +329,10 @@ const notWaiting = ({ id, status }: Consent) =>
 
 /** The accounts a list of the request names: by IBAN, or (a card account, where the bank shows them) by masked PAN; not both. */
 function consented(list: ConsentAccountReferenceDto[] | null | undefined, name: string): ConsentedAccount[] {
-  return (list ?? []).map(({ iban, maskedPan, currency = null }, index) => {
-    if (maskedPan === undefined) return { iban, currency };
-    if (iban !== undefined) throw new FormatError(`access.${name}[${index}]`, 'an account is named by iban or by maskedPan, not both');
-    return { maskedPan, currency };
+  return (list ?? []).map(({ iban, maskedPan, currency }, index) => {
+    if (maskedPan == null) return { iban, currency: currency ?? null };
+    if (iban != null) throw new FormatError(`access.${name}[${index}]`, 'an account is named by iban or by maskedPan, not both');
+    return { maskedPan, currency: currency ?? null };
   });
 }
 

@@ -14,7 +14,8 @@ const WHERE_CARDS = onlyWhereOffered(CARD_ACCOUNTS);
  * masked PAN instead (docs/card-accounts.md). The served document says so there (card-accounts-document.ts).
  */
 export class ConsentAccountReferenceDto extends AccountReferenceDto {
-  @ValidateIf((reference: ConsentAccountReferenceDto) => reference.maskedPan === undefined, WHERE_CARDS)
+  // A masked PAN sent as null counts as absent (class-validator's IsOptional lets null through).
+  @ValidateIf((reference: ConsentAccountReferenceDto) => reference.maskedPan == null, WHERE_CARDS)
   declare iban: string;
 
   @IsOptional(WHERE_CARDS)
