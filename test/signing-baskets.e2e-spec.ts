@@ -264,6 +264,9 @@ describe('PROFILE=bank offers no signing baskets', () => {
     await request(sandbox.http).get(`${BASKETS}/x`).set(tppHeaders()).expect(404);
     await request(sandbox.http).post('/sandbox/sca/signing-baskets/x').send({ psuId: 'georg.mustermann', decision: 'approve' }).expect(404);
     await request(sandbox.http).get('/sca/signing-baskets?basket_id=x').expect(404);
+    // Its history records no basket: the kind is refused as any other the document does not list.
+    const kind = await request(sandbox.http).get('/sandbox/events?kind=basket').expect(400);
+    expect(kind.body.tppMessages[0]).toMatchObject({ code: 'FORMAT_ERROR', path: 'kind', text: '{sensitive} XS2A001E: kind must be one of the following values: consent, payment, authorisation, instalment, booking, clock, notification' });
     const document = (await request(sandbox.http).get('/docs-json').expect(200)).body;
     expect(Object.keys(document.paths).filter((path) => path.includes('signing-baskets'))).toEqual([]);
   });

@@ -6,6 +6,9 @@ import type { EventKind, SandboxEvent } from './sandbox-event.entity';
 const KINDS: EventKind[] = ['consent', 'payment', 'basket', 'authorisation', 'instalment', 'booking', 'clock', 'notification'];
 export const MAX_EVENTS_PAGE = 500;
 
+/** The kinds a bank records: a basket's only where it offers signing baskets (the document of another leaves it out: signing-baskets-document.ts). */
+export const eventKinds = (signingBaskets: boolean): EventKind[] => KINDS.filter((kind) => signingBaskets || kind !== 'basket');
+
 export class EventQueryDto {
   @ApiPropertyOptional({ description: 'a consent, payment, authorisation or transaction ID: its events and those of what belongs to it' })
   @IsOptional()

@@ -1,3 +1,5 @@
+import { FormatError } from '../common/error-catalogue';
+import { BankProfile } from '../profile/bank-profile';
 import { Body, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Owner, RequestOwner } from '../oauth/owner';
@@ -11,7 +13,7 @@ import { PaymentInitiationService } from '../payment-initiation/payment-initiati
 import { AdvanceClockDto, BankConditionsDto, ClockDto, InstalmentsResponse, RevocationDto, ScaDecisionDto } from './sandbox-control.dto';
 import { BankConditionsService } from '../conditions/bank-conditions.service';
 import { EventHistory } from '../events/event-history.service';
-import { EventPageResponse, EventQueryDto, toEventResponse } from '../events/events.dto';
+import { EventPageResponse, EventQueryDto, eventKinds, toEventResponse } from '../events/events.dto';
 import { SandboxControlService } from './sandbox-control.service';
 import { CreateScenarioDto, ScenarioResponse } from './scenario.dto';
 import { ScenarioService } from './scenario.service';
@@ -35,6 +37,7 @@ export class SandboxControlController {
     private readonly payments: PaymentInitiationService,
     private readonly conditions: BankConditionsService,
     private readonly history: EventHistory,
+    private readonly profile: BankProfile,
   ) {}
 
   @Post('scenarios')
@@ -115,6 +118,9 @@ export class SandboxControlController {
   @ApiOperation({ summary: 'The event history, newest first: status changes, bookings, instalments, clock moves, with their cause (docs/events.md)' })
   @ApiOkResponse({ type: EventPageResponse })
   async events(@Query() query: EventQueryDto, @RequestOwner() owner: Owner): Promise<EventPageResponse> {
+    // Refused as the validation pipe refuses any kind the bank's document does not list.
+    const kinds = eventKinds(this.profile.offersSigningBaskets);
+    if (query.kind && !kinds.includes(query.kind)) throw new FormatError('kind', `kind must be one of the following values: ${kinds.join(', ')}`);
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? 50;
     const { events, total } = await this.history.list({ ...query, page, pageSize }, owner);
