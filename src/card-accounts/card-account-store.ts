@@ -12,6 +12,7 @@ import { CardAccount, CardTransaction } from './card-account.entity';
 @Injectable()
 export class CardAccountStore {
   private readonly fixtures = new Map<string, { account: CardAccount; transactions: CardTransaction[] }>();
+  private readonly byMaskedPan: Map<string, CardAccount>;
 
   constructor(
     private readonly store: Store,
@@ -21,6 +22,7 @@ export class CardAccountStore {
       const transactions = profile.rows.cardTransactions.filter(({ cardAccountId }) => cardAccountId === account.resourceId);
       this.fixtures.set(account.resourceId, { account, transactions: [...transactions].sort(inOrder) });
     }
+    this.byMaskedPan = new Map(profile.rows.cardAccounts.map((account) => [account.maskedPan, account]));
   }
 
   /** The card account with this resourceId, or null. */
@@ -28,11 +30,10 @@ export class CardAccountStore {
     return this.fixtures.get(resourceId)?.account ?? this.store.read(CardAccount).findOneBy({ resourceId });
   }
 
-  /** The card accounts among `maskedPans`, in no particular order. */
+  /** The card accounts among `maskedPans`, in no particular order (as AccountStore.find answers IBANs). */
   async withMaskedPans(maskedPans: string[]): Promise<CardAccount[]> {
-    const wanted = new Set(maskedPans);
-    const found = [...this.fixtures.values()].map(({ account }) => account).filter(({ maskedPan }) => wanted.has(maskedPan));
-    const elsewhere = maskedPans.filter((maskedPan) => !found.some((account) => account.maskedPan === maskedPan));
+    const found = maskedPans.flatMap((maskedPan) => this.byMaskedPan.get(maskedPan) ?? []);
+    const elsewhere = maskedPans.filter((maskedPan) => !this.byMaskedPan.has(maskedPan));
     return elsewhere.length ? [...found, ...(await this.store.read(CardAccount).findBy({ maskedPan: In(elsewhere) }))] : found;
   }
 
@@ -42,7 +43,7 @@ export class CardAccountStore {
    */
   async heldBy(psuId: string): Promise<CardAccount[]> {
     if (!this.profile.offersCardAccounts) return [];
-    if (this.profile.personaOf(psuId)) return [...this.fixtures.values()].map(({ account }) => account).filter((account) => account.psuId === psuId);
+    if (this.profile.personaOf(psuId)) return this.profile.rows.cardAccounts.filter((account) => account.psuId === psuId);
     return this.store.read(CardAccount).find({ where: { psuId }, order: { maskedPan: 'ASC' } });
   }
 

@@ -13,6 +13,7 @@ import { NotificationsService } from '../notifications/notifications.service';
 import { applyEvent } from '../database/status-change';
 import { Store } from '../database/store';
 import type { ScaDecision } from '../authorisation/authorisation.machine';
+import type { ConsentedAccount } from '../consent/consent.entity';
 import { FailedInstalment } from './failed-instalment.entity';
 import { Payment } from './payment.entity';
 import { contextOf, isPeriodic, PaymentExecutionService } from './payment-execution.service';
@@ -185,19 +186,19 @@ export class PaymentInitiationService {
     paymentId: string,
     kind: 'payment' | 'cancellation',
     decision: ScaDecision,
-    heldIbans: string[],
+    held: ConsentedAccount[],
     owner: Owner,
   ): Promise<{ payment: Payment; redirectUri: string | null }> {
     const payment = this.assertWaiting(await this.findById(paymentId, owner), kind);
-    if (!this.isHeldBy(payment, heldIbans)) {
+    if (!this.isHeldBy(payment, held)) {
       throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the debtor account of payment ${paymentId}` });
     }
     return this.store.write(() => this.settle(payment, kind, decision));
   }
 
   /** Whether the accounts held include the debtor account: the check of every decision on the payment. */
-  isHeldBy(payment: Payment, heldIbans: string[]): boolean {
-    return heldIbans.includes(payment.debtorIban);
+  isHeldBy(payment: Payment, held: ConsentedAccount[]): boolean {
+    return held.some((account) => 'iban' in account && account.iban === payment.debtorIban);
   }
 
   /**

@@ -4,7 +4,7 @@ import { Account, Psu } from '../bank/account.entity';
 import { isOwnedBy, Owner } from '../oauth/owner';
 import { DomainError, FormatError } from '../common/error-catalogue';
 import { Store } from '../database/store';
-import { accountKey, type Consent, type ConsentAccess, type ConsentedAccount } from '../consent/consent.entity';
+import type { Consent, ConsentAccess, ConsentedAccount } from '../consent/consent.entity';
 import { consentedIbans, consentedMaskedPans } from '../consent/coverage';
 import { CardAccountStore } from '../card-accounts/card-account-store';
 import { Authorisation, AuthorisationKind } from '../authorisation/authorisation.entity';
@@ -72,7 +72,7 @@ export class ScaService {
   ): Promise<{ payment: Payment; redirectUri: string | null }> {
     return actingAs({ psuId: login.psuId, channel }, async () => {
       const held = await this.heldBy(login, owner);
-      return this.payments.decide(paymentId, kind, decision, held.map(accountKey), owner);
+      return this.payments.decide(paymentId, kind, decision, held, owner);
     });
   }
 
@@ -224,7 +224,7 @@ export class ScaService {
       else await this.baskets.settle((await this.baskets.findWaiting(resourceId)).basket, decision);
     } else if (held) {
       if (kind === 'consent') await this.consents.decide(resourceId, decision, held, owner);
-      else await this.payments.decide(resourceId, kind, decision, held.map(accountKey), owner);
+      else await this.payments.decide(resourceId, kind, decision, held, owner);
     } else if (kind === 'consent') {
       await this.consents.settle(await this.consents.findWaiting(resourceId), decision);
     } else {
@@ -236,7 +236,7 @@ export class ScaService {
   private async holds({ kind, resourceId }: ScaTarget, held: ConsentedAccount[]): Promise<boolean> {
     if (kind === 'basket') return this.baskets.isHeldBy(resourceId, held);
     if (kind === 'consent') return this.consents.isHeldBy(await this.consents.findWaiting(resourceId), held);
-    return this.payments.isHeldBy(await this.payments.findWaiting(resourceId, kind), held.map(accountKey));
+    return this.payments.isHeldBy(await this.payments.findWaiting(resourceId, kind), held);
   }
 
   private async step(authorisation: Authorisation, event: AuthorisationEvent, also: Partial<Authorisation>): Promise<Authorisation> {

@@ -5,7 +5,7 @@ import { AuthorisationRequest, AuthorisationService } from '../authorisation/aut
 import { Ledger } from '../bank/ledger';
 import { DomainError, FormatError } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
-import { accountKey, type Consent, type ConsentedAccount } from '../consent/consent.entity';
+import type { Consent, ConsentedAccount } from '../consent/consent.entity';
 import { isAwaitingSca as consentAwaitsSca } from '../consent/consent.machine';
 import { accessDecidedBy } from '../consent/consent-access';
 import { ConsentService } from '../consent/consent.service';
@@ -195,8 +195,7 @@ export class SigningBasketService {
 
   /** Whether `held` covers the members: their consents' accounts and their payments' debtors. */
   private holds({ consents, payments }: Members, held: ConsentedAccount[]): boolean {
-    const ibans = held.map(accountKey);
-    return consents.every((consent) => this.consents.isHeldBy(consent, held)) && payments.every((payment) => this.payments.isHeldBy(payment, ibans));
+    return consents.every((consent) => this.consents.isHeldBy(consent, held)) && payments.every((payment) => this.payments.isHeldBy(payment, held));
   }
 
   private apply(basket: SigningBasket, event: BasketEvent): Promise<{ entity: SigningBasket; accepted: boolean }> {
