@@ -64,16 +64,20 @@ export async function startSandbox(settings: Record<string, string | undefined> 
   };
 }
 
+const START_TIMEOUT_MS = 30_000;
+
 /** One sandbox for the enclosing describe block: started before its tests, closed and deleted after them. */
 export function useSandbox(settings: Record<string, string> = {}): Sandbox {
   const sandbox = {} as Sandbox;
+  // A start takes a fraction of a second; jest's 5 s default for a hook failed a CI run whose machine
+  // stalled for longer. Speed is the benchmark's to measure, not a hook's to assert (docs/benchmark.md).
   beforeAll(async () => {
     Object.assign(sandbox, await startSandbox(settings));
-  });
+  }, START_TIMEOUT_MS);
   afterAll(async () => {
     await sandbox.close();
     await removeDatabase(sandbox.database);
-  });
+  }, START_TIMEOUT_MS);
   return sandbox;
 }
 
