@@ -9,6 +9,9 @@ import { MARIANNE, sepaPayment, UNKNOWN_CONSENT, VALID_CONSENT } from './support
 import { allowUpdates, databaseSettings, prepareDatabase, refuseUpdates } from './support/engine';
 import { removeDatabase, Sandbox, startSandbox, temporaryDatabase, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
+// The seed script runs as a process of its own, compiled as it starts: a test of it takes seconds, more on a loaded machine (a CI run passed the 5 s default).
+jest.setTimeout(30_000);
+
 const run = promisify(execFile);
 const consentBody = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
 
