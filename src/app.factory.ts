@@ -5,6 +5,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { documentForProfile } from './http/served-document';
+import { RouteAccessCheck } from './http/route-access';
 import { BankProfile } from './profile/bank-profile';
 import { refuseDeepJson } from './http/json-depth';
 import { echoRequestId } from './http/request-id.middleware';
@@ -49,5 +50,5 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
     .addBearerAuth()
     .addBasicAuth()
     .build();
-  return documentForProfile(SwaggerModule.createDocument(app, config), profile);
+  return documentForProfile(SwaggerModule.createDocument(app, config), profile, app.get(RouteAccessCheck).routes());
 }

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { AccountInformationModule } from './account-information/account-information.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { BerlinGroupExceptionFilter } from './http/berlin-group-exception.filter';
@@ -9,6 +9,7 @@ import { ClockModule } from './clock/clock.module';
 import { ConditionsModule } from './conditions/conditions.module';
 import { EventsModule } from './events/events.module';
 import { GracefulStop } from './http/graceful-stop';
+import { RouteAccessCheck } from './http/route-access';
 import { RequestLoggingModule } from './http/request-logging';
 import { RequestLogModule } from './http/request-log';
 import { createValidationPipe } from './http/validation.pipe';
@@ -46,6 +47,7 @@ export class AppModule {
         // skipProcessEnv: settings are the validated snapshot taken here, never re-read later.
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, skipProcessEnv: true, validate: validateEnvironment }),
         ProfileModule.forRoot(profile),
+        DiscoveryModule,
         RequestLoggingModule,
         RequestLogModule,
         connectDatabase(profile),
@@ -70,6 +72,7 @@ export class AppModule {
       providers: [
         GracefulStop,
         MutualTlsListener,
+        RouteAccessCheck,
         { provide: APP_PIPE, useFactory: (bank: BankProfile) => createValidationPipe(bank.requestGroups), inject: [BankProfile] },
         { provide: APP_FILTER, useClass: BerlinGroupExceptionFilter },
         ...(profile.answers === 'berlin-group' ? [{ provide: APP_INTERCEPTOR, useClass: BerlinGroupAnswers }] : []),

@@ -150,7 +150,7 @@ describe('signed requests (tpp.signatures: required)', () => {
 
   it.each<[string, Signing, object]>([
     ['no certificate', { certificate: null }, refusal('CERTIFICATE_MISSING', 'XS2A046E', 'a signed request carries its certificate in TPP-Signature-Certificate', 'TPP-Signature-Certificate')],
-    ['a certificate that is not one', { certificate: 'bm90IGEgY2VydGlmaWNhdGU=' }, refusal('CERTIFICATE_INVALID', 'XS2A047E', 'the certificate cannot be read as X.509 (base64 DER, or PEM)')],
+    ['a certificate that is not one', { certificate: 'bm90IGEgY2VydGlmaWNhdGU=' }, refusal('CERTIFICATE_INVALID', 'XS2A047E', 'the header holds no single X.509 certificate (base64 DER, or one PEM block)')],
     ['no Digest', { digest: null }, refusal('SIGNATURE_INVALID', 'XS2A045E', 'Digest must be SHA-256=<base64> or SHA-512=<base64> of the exact body (of nothing, when there is none)', 'Digest')],
     ['a Digest of another body', { digest: `SHA-256=${createHash('sha256').update('{}').digest('base64')}` }, refusal('SIGNATURE_INVALID', 'XS2A045E', 'Digest must be SHA-256=<base64> or SHA-512=<base64> of the exact body (of nothing, when there is none)', 'Digest')],
     ['a signature that leaves out x-request-id', { covered: ['digest', 'psu-id'] }, refusal('SIGNATURE_INVALID', 'XS2A044E', 'the signature must cover x-request-id', 'Signature')],

@@ -12,7 +12,7 @@ const ACCOUNT_ID = { name: 'accountId', description: 'resourceId of the account 
 
 /** Paths answer with and without a trailing slash (Express routing is not strict). */
 @ApiTags('Account information')
-@Xs2aController('accounts')
+@Xs2aController('accounts', 'PSP_AI')
 export class AccountInformationController {
   constructor(private readonly accounts: AccountInformationService) {}
 

@@ -11,7 +11,7 @@ const CARD_ACCOUNT_ID = { name: 'cardAccountId', description: 'resourceId of the
 
 /** Berlin Group's card accounts, where the profile shows them (docs/card-accounts.md). */
 @ApiTags('Account information')
-@Xs2aController('card-accounts')
+@Xs2aController('card-accounts', 'PSP_AI')
 export class CardAccountsController {
   constructor(private readonly cards: CardAccountsService) {}
 

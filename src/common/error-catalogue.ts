@@ -56,10 +56,10 @@ export const ERROR_CATALOGUE = {
   XS2A044E: { status: 401, code: 'SIGNATURE_INVALID', when: 'the `Signature` header is malformed, is not `rsa-sha256`, names another certificate than `TPP-Signature-Certificate`, leaves out a header it must cover, or does not verify' },
   XS2A045E: { status: 401, code: 'SIGNATURE_INVALID', when: 'a signed request without `Digest`, or with one that is not the SHA-256 or SHA-512 hash of its body' },
   XS2A046E: { status: 401, code: 'CERTIFICATE_MISSING', when: 'a signed request without `TPP-Signature-Certificate`, or (`tpp.qwac`) a request without its QWAC' },
-  XS2A047E: { status: 401, code: 'CERTIFICATE_INVALID', when: 'the certificate cannot be read, is issued neither by the sandbox CA nor by one the profile trusts, or (`AUTH_MODE=strict`) was issued to another client than the token\'s' },
+  XS2A047E: { status: 401, code: 'CERTIFICATE_INVALID', when: 'the header holds no single certificate, the certificate is of the wrong type for its use (a QWAC that signs, a QSealC as the connection\'s), is issued neither by the sandbox CA nor by one the profile trusts, or (`AUTH_MODE=strict`) was issued to another client than the token\'s' },
   XS2A048E: { status: 401, code: 'CERTIFICATE_EXPIRED', when: 'the certificate is not valid on the sandbox today (expired, or not yet valid)' },
-  XS2A049E: { status: 401, code: 'CERTIFICATE_REVOKE', when: 'the certificate is revoked (`POST /sandbox/certificates/{serialNumber}/revocation`); Berlin Group 1.3.16 spells it `CERTIFICATE_REVOKED`' },
-  XS2A050E: { status: 401, code: 'ROLE_INVALID', when: 'the certificate lacks the PSD2 role of the service: `PSP_AI` for consents, accounts and trusted beneficiaries, `PSP_IC` for the confirmation of funds and its consents, `PSP_PI` for payments, signing baskets and payee checks' },
+  XS2A049E: { status: 401, code: 'CERTIFICATE_REVOKE', when: 'the certificate is revoked (`POST /sandbox/certificates/{serialNumber}/revocation`), as Berlin Group 1.3.11 spells it' },
+  XS2A050E: { status: 401, code: 'ROLE_INVALID', when: 'the certificate lacks the PSD2 role its route declares: `PSP_AI` for consents, accounts, card accounts and trusted beneficiaries, `PSP_IC` for the confirmation of funds and its consents, `PSP_PI` for payments, signing baskets and payee checks' },
   XS2A051E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no certificate the sandbox issued (to this client) with this serial number' },
   XS2A052E: { status: 401, code: 'CONSENT_EXPIRED', when: 'confirmation of funds: the consent has expired (the day after its card\'s expiry date)' },
   XS2A053E: { status: 400, code: 'NO_PIIS_ACTIVATION', when: 'confirmation of funds: the account is not the one the consent in `Consent-ID` was given for' },
@@ -71,6 +71,7 @@ export const ERROR_CATALOGUE = {
   XS2A059E: { status: 409, code: 'REFERENCE_STATUS_INVALID', when: 'signing basket: a member is not waiting for SCA (authorised, rejected, cancelled, a fixture) or is in another open basket' },
   XS2A060E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no signing basket with this ID (of this client)' },
   XS2A061E: { status: 409, code: 'STATUS_INVALID', when: 'signing basket: it is no longer open (ACTC, RJCT, CANC), so it is neither authorised nor deleted' },
+  XS2A062E: { status: 401, code: 'CERTIFICATE_REVOKED', when: 'the certificate is revoked, as Berlin Group 1.3.16 spells it: where the profile says `tpp.revoked: CERTIFICATE_REVOKED`' },
 } as const;
 
 export type MessageId = keyof typeof ERROR_CATALOGUE;

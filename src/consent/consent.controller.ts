@@ -72,7 +72,7 @@ export abstract class ConsentRoutes {
 }
 
 @ApiTags('Consents')
-@Xs2aController('consents')
+@Xs2aController('consents', 'PSP_AI')
 export class ConsentController extends ConsentRoutes {
   protected readonly purpose = 'ais';
 

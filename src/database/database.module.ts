@@ -11,6 +11,7 @@ import { dataSourceOptions, openDataSource } from './data-source';
 import { GroupCommit } from './group-commit';
 import { Store } from './store';
 import { PooledTransactions, WriteStrategy } from './write-strategy';
+import { Access } from '../http/route-access';
 
 class HealthProfile {
   @ApiProperty({ example: 'bank', description: 'PROFILE: a built-in name or a folder' })
@@ -33,6 +34,7 @@ class HealthResponse {
 
 @ApiTags('Health')
 @Controller('health')
+@Access({ role: null, audience: 'public' })
 class HealthController {
   constructor(
     private readonly dataSource: DataSource,

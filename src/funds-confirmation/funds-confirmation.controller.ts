@@ -17,7 +17,7 @@ const CONSENT_UNKNOWN = { status: 403, type: TppErrorResponse, description: 'CON
 
 /** Berlin Group's confirmation of funds (PIIS), where the profile offers it (docs/funds-confirmation.md). */
 @ApiTags('Confirmation of funds')
-@Xs2aController('funds-confirmations')
+@Xs2aController('funds-confirmations', 'PSP_IC')
 export class FundsConfirmationController {
   constructor(private readonly funds: FundsConfirmationService) {}
 
@@ -39,7 +39,7 @@ export class FundsConfirmationController {
 
 /** Berlin Group's consent for the confirmation of funds (PIIS consent 2.0), authorised by the holder as an account-information consent is. */
 @ApiTags('Confirmation of funds')
-@Xs2aController('consents/confirmation-of-funds', 'v2')
+@Xs2aController('consents/confirmation-of-funds', 'PSP_IC', 'v2')
 export class FundsConsentController extends ConsentRoutes {
   protected readonly purpose = 'piis';
 

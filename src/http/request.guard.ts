@@ -9,6 +9,8 @@ import { TokenService } from '../oauth/token.service';
 import { TppErrorResponse } from './error-response.dto';
 import { BankConditionsGuard, MAX_DELAY_MS } from '../conditions/bank-conditions.service';
 import { TppIdentityGuard } from '../tpp-identity/tpp-identity.guard';
+import type { Psd2Role } from '../tpp-identity/psd2-statement';
+import { Access } from './route-access';
 
 /** What a route asks of a request before anything else (docs/behaviour.md, "Requests"); a method's checks add to its controller's. */
 interface RequestChecks {
@@ -70,11 +72,15 @@ export const COMMON_ERRORS = [
   ApiResponse({ status: 503, description: 'SERVICE_UNAVAILABLE: the database is full or unavailable; nothing changed', type: TppErrorResponse }),
 ];
 
-/** A controller of the bank's XS2A interface: path below /v1 (PIIS consents: /v2), bearer token and X-Request-ID enforced and documented. */
-export function Xs2aController(path: string, version: 'v1' | 'v2' = 'v1'): ClassDecorator {
+/**
+ * A controller of the bank's XS2A interface: path below /v1 (PIIS consents: /v2), the PSD2 role its
+ * routes need (docs/security.md), bearer token and X-Request-ID enforced and documented.
+ */
+export function Xs2aController(path: string, role: Psd2Role, version: 'v1' | 'v2' = 'v1'): ClassDecorator {
   return applyDecorators(
     ...COMMON_ERRORS,
     Controller(`${version}/${path}`),
+    Access({ role }),
     Checks({ token: 'always', requestId: true }),
     // The bank's conditions first (docs/failures.md): in maintenance even a bad token gets 503.
     // Then the TPP's certificates, once the token names its client (docs/tpp-identity.md).
@@ -99,6 +105,7 @@ export function SandboxController(path: string): ClassDecorator {
   return applyDecorators(
     ...COMMON_ERRORS,
     Controller(path),
+    Access({ role: null, audience: 'control' }),
     Checks({ token: 'strictOnly' }),
     UseGuards(RequestGuard),
     ApiBearerAuth(),

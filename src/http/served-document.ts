@@ -7,6 +7,7 @@ import { documentTrustedBeneficiaries } from '../trusted-beneficiaries/trusted-b
 import { documentSigningBaskets } from '../signing-baskets/signing-baskets-document';
 import { documentCardAccounts } from '../card-accounts/card-accounts-document';
 import { documentFor, visitObjects } from './berlin-group-profile';
+import type { DeclaredRoute } from './route-access';
 
 type Parameter = { name?: string; in?: string; schema?: { enum?: string[] } };
 type Headers = { 'ASPSP-SCA-Approach'?: { schema?: { enum?: string[] } } };
@@ -16,7 +17,7 @@ type Headers = { 'ASPSP-SCA-Approach'?: { schema?: { enum?: string[] } } };
  * shapes, only the payment products it offers (a service it offers none of is left out), only
  * its SCA approaches in ASPSP-SCA-Approach, and the certificate headers it asks for.
  */
-export function documentForProfile(document: OpenAPIObject, profile: BankProfile): OpenAPIObject {
+export function documentForProfile(document: OpenAPIObject, profile: BankProfile, routes: DeclaredRoute[]): OpenAPIObject {
   for (const [path, operations] of Object.entries(document.paths)) {
     const service = PAYMENT_SERVICES.find((name) => path.startsWith(`/v1/${name}/`));
     if (service === undefined) continue;
@@ -34,7 +35,7 @@ export function documentForProfile(document: OpenAPIObject, profile: BankProfile
   documentTrustedBeneficiaries(document, profile);
   documentSigningBaskets(document, profile);
   documentCardAccounts(document, profile);
-  documentIdentity(document, profile);
+  documentIdentity(document, profile, routes);
   visitObjects(document, (node) => {
     const approach = (node.headers as Headers | undefined)?.['ASPSP-SCA-Approach'];
     if (approach?.schema?.enum) approach.schema.enum = [...profile.approaches];

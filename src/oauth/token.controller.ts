@@ -3,6 +3,7 @@ import { ApiBasicAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiPro
 import { TppErrorResponse } from '../http/error-response.dto';
 import { COMMON_ERRORS } from '../http/request.guard';
 import { TOKEN_LIFETIME, TokenForm, TokenService } from './token.service';
+import { Access } from '../http/route-access';
 
 /** Documents the form; the fields are checked by TokenService, which answers OAuth's own error codes. */
 class TokenRequest {
@@ -43,6 +44,7 @@ class OAuthErrorResponse extends TppErrorResponse {
 
 @ApiTags('Authentication')
 @Controller('oauth2')
+@Access({ role: null, audience: 'public' })
 export class TokenController {
   constructor(private readonly tokens: TokenService) {}
 

@@ -38,7 +38,7 @@ class OfferedProduct implements CanActivate {
 }
 
 /** A controller of payment routes under /v1: the XS2A checks, then the product offered. */
-export const PaymentController = (): ClassDecorator => applyDecorators(Xs2aController(''), UseGuards(OfferedProduct));
+export const PaymentController = (): ClassDecorator => applyDecorators(Xs2aController('', 'PSP_PI'), UseGuards(OfferedProduct));
 
 /** The service and product of a payment request, which OfferedProduct has let through. */
 export const PaymentRoute = createParamDecorator((_: unknown, context: ExecutionContext): PaymentType => paymentTypeOf(context.switchToHttp().getRequest<Request>()) as PaymentType);

@@ -19,7 +19,7 @@ export interface ProfileSettings {
   paymentProducts: Partial<Record<PaymentServiceName, PaymentProduct[]>>;
   consents?: { maxValidityDays?: number; maxFrequencyPerDay?: number };
   vop?: { mode?: VopMode; closeMatch?: number; payees?: ExternalPayee[] };
-  tpp?: { signatures?: 'off' | 'optional' | 'required'; qwac?: 'off' | 'header' | 'mtls'; qwacHeader?: string; trustedCAs?: string[] };
+  tpp?: { signatures?: 'off' | 'optional' | 'required'; qwac?: 'off' | 'header' | 'mtls'; qwacHeader?: string; revoked?: RevokedCode; trustedCAs?: string[] };
   fundsConfirmation?: FundsConfirmationSettings;
   trustedBeneficiaries?: boolean;
   signingBaskets?: boolean;
@@ -37,7 +37,11 @@ export interface TppIdentitySettings {
   signatures: 'off' | 'optional' | 'required';
   qwac: 'off' | 'header' | 'mtls';
   qwacHeader: string;
+  revoked: RevokedCode;
 }
+
+/** How a revoked certificate is answered: Berlin Group 1.3.11's spelling, or 1.3.16's. */
+export type RevokedCode = 'CERTIFICATE_REVOKE' | 'CERTIFICATE_REVOKED';
 
 /** When payments are checked against the payee's registered name (docs/verification-of-payee.md). */
 export type VopMode = 'on-request' | 'always' | 'off';
@@ -192,8 +196,8 @@ export class BankProfile {
   }
 
   get tpp(): TppIdentitySettings {
-    const { signatures = 'off', qwac = 'off', qwacHeader = 'X-SSL-Client-Cert' } = this.settings.tpp ?? {};
-    return { signatures, qwac, qwacHeader };
+    const { signatures = 'off', qwac = 'off', qwacHeader = 'X-SSL-Client-Cert', revoked = 'CERTIFICATE_REVOKE' } = this.settings.tpp ?? {};
+    return { signatures, qwac, qwacHeader, revoked };
   }
 
   /** The confirmation of funds, or null where the bank does not offer it (its routes are then not served). */

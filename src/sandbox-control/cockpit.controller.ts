@@ -33,6 +33,7 @@ import { SigningBasketService } from '../signing-baskets/signing-basket.service'
 import { SandboxControlService } from './sandbox-control.service';
 import { CardAccount } from '../card-accounts/card-account.entity';
 import { CardAccountStore } from '../card-accounts/card-account-store';
+import { Access } from '../http/route-access';
 
 /** The machine each kind of resource page draws. */
 const MACHINES = { consent: consentMachine, payment: paymentMachine, basket: basketMachine };
@@ -51,6 +52,7 @@ type Form = Record<string, unknown>;
  */
 @ApiExcludeController()
 @Controller('cockpit')
+@Access({ role: null, audience: 'control' })
 export class CockpitController {
   private readonly strict: boolean;
 

@@ -236,14 +236,14 @@ abstract class ConsentAuthorisationRoutes extends AuthorisationRoutesOf({
 }
 
 @ApiTags('Consents')
-@Xs2aController('consents')
+@Xs2aController('consents', 'PSP_AI')
 export class ConsentAuthorisationController extends ConsentAuthorisationRoutes {
   protected readonly purpose = 'ais';
 }
 
 /** Served where the profile offers the confirmation of funds with its consents (FundsConfirmationModule). */
 @ApiTags('Confirmation of funds')
-@Xs2aController('consents/confirmation-of-funds', 'v2')
+@Xs2aController('consents/confirmation-of-funds', 'PSP_IC', 'v2')
 export class FundsConsentAuthorisationController extends ConsentAuthorisationRoutes {
   protected readonly purpose = 'piis';
 }
@@ -252,7 +252,7 @@ const BASKET_UNKNOWN = { status: 404, type: TppErrorResponse, description: 'RESO
 
 /** The authorisation sub-resources of a signing basket (docs/signing-baskets.md), served where the profile offers baskets. */
 @ApiTags('Signing baskets')
-@Xs2aController('signing-baskets')
+@Xs2aController('signing-baskets', 'PSP_PI')
 export class BasketAuthorisationController extends AuthorisationRoutesOf({
   param: 'basketId',
   name: 'a signing basket',

@@ -7,10 +7,12 @@ import { formValue } from './page-security';
 import { APPROVE_OR_DENY, Flow, Form, ScaPageRenderer } from './sca-page-renderer';
 import { consentRows, paymentRows } from './sca-pages';
 import { ScaService } from './sca.service';
+import { Access } from '../http/route-access';
 
 /** The pages at the scaRedirect addresses of consents and payments (docs/sca-flows.md). */
 @ApiExcludeController()
 @Controller('sca')
+@Access({ role: null, audience: 'holder' })
 export class ScaPagesController {
   private readonly flows: Record<'consent' | 'payment' | 'cancellation' | 'revocation', Flow>;
 

@@ -11,10 +11,12 @@ import { basketRows } from '../sca/sca-pages';
 import { ScaService } from '../sca/sca.service';
 import { BasketStatusResponse } from './signing-basket.dto';
 import { SigningBasketService } from './signing-basket.service';
+import { Access } from '../http/route-access';
 
 /** The SCA page of a signing basket (docs/signing-baskets.md): the holder sees every member still waiting and decides once. */
 @ApiExcludeController()
 @Controller('sca/signing-baskets')
+@Access({ role: null, audience: 'holder' })
 export class SigningBasketPageController {
   private readonly flow: Flow;
 

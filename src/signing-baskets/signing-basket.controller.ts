@@ -20,7 +20,7 @@ const BASKET_UNKNOWN = { status: 404, type: TppErrorResponse, description: 'RESO
 
 /** Berlin Group's signing baskets, where the profile offers them (docs/signing-baskets.md). */
 @ApiTags('Signing baskets')
-@Xs2aController('signing-baskets')
+@Xs2aController('signing-baskets', 'PSP_PI')
 export class SigningBasketController {
   constructor(
     private readonly baskets: SigningBasketService,

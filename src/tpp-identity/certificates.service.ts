@@ -8,7 +8,7 @@ import type { Owner } from '../oauth/owner';
 import { BankProfile } from '../profile/bank-profile';
 import { CertificateRequest, createAuthority, issueCertificate, issueServerCertificate, KeyedCertificate, newSerial } from './certificate-issuer';
 import { serialKey } from './http-signature';
-import { Psd2Role, rolesOf } from './psd2-statement';
+import { CertificateType, Psd2Role, qualifiedFactsOf } from './psd2-statement';
 import { CertificateAuthority, TppCertificate } from './tpp-certificate.entity';
 
 /** A certificate a request came with, once it passed the checks: whose it is and what it may do. */
@@ -16,11 +16,13 @@ export interface CheckedCertificate {
   serialNumber: string;
   certificate: NodeCertificate;
   roles: Psd2Role[];
+  /** Its issuer's Name, DER: what a signature's keyId must name. */
+  issuer: ArrayBuffer;
   /** The client the sandbox issued it to; undefined for one of a trusted CA. */
   ownerId?: string | null;
 }
 
-const refused = (messageId: 'XS2A046E' | 'XS2A047E' | 'XS2A048E' | 'XS2A049E', description: string) => new DomainError({ messageId, description });
+const refused = (messageId: 'XS2A046E' | 'XS2A047E' | 'XS2A048E' | 'XS2A049E' | 'XS2A062E', description: string) => new DomainError({ messageId, description });
 
 /**
  * The sandbox CA, the certificates it issues to TPPs, and the checks every certificate a request
@@ -100,16 +102,19 @@ export class CertificatesService {
   }
 
   /**
-   * A certificate a request came with, in DER: its issuer among the CAs the bank trusts, its
-   * validity on the sandbox's today, its revocation. The first failure is refused (401, the
-   * Berlin Group code of the check).
+   * A certificate a request came with, in DER (null: the header held no single certificate), for
+   * its use: a QSealC signs, a QWAC authenticates the connection. The bytes verified are the bytes
+   * read: its type and roles, its issuer among the CAs the bank trusts, its validity on the
+   * sandbox's today, its revocation. The first failure is refused (401, the Berlin Group code of the check).
    */
-  async check(der: Buffer): Promise<CheckedCertificate> {
+  async check(der: Buffer | null, use: CertificateType): Promise<CheckedCertificate> {
+    const facts = der && qualifiedFactsOf(der);
     let certificate: NodeCertificate;
     try {
+      if (!facts) throw new Error('unreadable');
       certificate = new NodeCertificate(der);
     } catch {
-      throw refused('XS2A047E', 'the certificate cannot be read as X.509 (base64 DER, or PEM)');
+      throw refused('XS2A047E', 'the header holds no single X.509 certificate (base64 DER, or one PEM block)');
     }
     this.authoritiesMemo ??= this.authority().then(
       ({ certificate: own }) => [own, ...this.profile.trustedCAs].map((pem) => new NodeCertificate(pem)),
@@ -120,12 +125,15 @@ export class CertificatesService {
     );
     const issuer = (await this.authoritiesMemo).find((authority) => certificate.checkIssued(authority) && certificate.verify(authority.publicKey));
     if (!issuer) throw refused('XS2A047E', `the certificate ${certificate.serialNumber} is issued neither by the sandbox CA nor by a CA the profile trusts`);
+    if (facts.type !== use) throw refused('XS2A047E', `the certificate ${certificate.serialNumber} is ${facts.type === null ? 'no qualified certificate' : `a ${NAMES[facts.type]}`}, not a ${NAMES[use]}`);
     const today = this.clock.today();
     const [from, until] = [certificate.validFrom, certificate.validTo].map((date) => new Date(date).toISOString().slice(0, 10));
     if (today < from || today >= until) throw refused('XS2A048E', `the certificate ${certificate.serialNumber} is valid from ${from} until ${until}, and today is ${today}`);
     const serialNumber = serialKey(certificate.serialNumber);
     const issued = await this.store.findByKey(TppCertificate, serialNumber);
-    if (issued?.revoked) throw refused('XS2A049E', `the certificate ${certificate.serialNumber} is revoked`);
-    return { serialNumber, certificate, roles: rolesOf(der), ownerId: issued?.ownerId };
+    if (issued?.revoked) throw refused(this.profile.tpp.revoked === 'CERTIFICATE_REVOKED' ? 'XS2A062E' : 'XS2A049E', `the certificate ${certificate.serialNumber} is revoked`);
+    return { serialNumber, certificate, roles: facts.roles, issuer: facts.issuer, ownerId: issued?.ownerId };
   }
 }
+
+const NAMES: Record<CertificateType, string> = { QSEAL: 'QSealC', QWAC: 'QWAC' };

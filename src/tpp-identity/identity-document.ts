@@ -1,17 +1,23 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { BankProfile } from '../profile/bank-profile';
+import type { DeclaredRoute } from '../http/route-access';
 
-type Operation = { parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: object }[]; responses?: Record<string, { description?: string }> };
+type Operation = {
+  'x-psd2-role'?: string;
+  parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: object }[];
+  responses?: Record<string, { description?: string }>;
+};
 
-const REFUSALS = 'where the profile asks for certificates (docs/tpp-identity.md): SIGNATURE_MISSING, SIGNATURE_INVALID, CERTIFICATE_MISSING, CERTIFICATE_INVALID, CERTIFICATE_EXPIRED, CERTIFICATE_REVOKE, ROLE_INVALID';
+const refusals = (revoked: string) => `where the profile asks for certificates (docs/tpp-identity.md): SIGNATURE_MISSING, SIGNATURE_INVALID, CERTIFICATE_MISSING, CERTIFICATE_INVALID, CERTIFICATE_EXPIRED, ${revoked}, ROLE_INVALID`;
 
 /**
  * The served document says what the profile's tpp keys ask of every /v1 (and /v2) request: the signature
- * headers (required, or checked when sent), the QWAC header a proxy forwards, and the 401 codes of
- * their refusals. A profile that asks for nothing gets the document unchanged.
+ * headers (required, or checked when sent), the QWAC header a proxy forwards, the 401 codes of
+ * their refusals, and the PSD2 role each operation's certificate must grant (`x-psd2-role`, from
+ * the route's declaration). A profile that asks for nothing gets the document unchanged.
  */
-export function documentIdentity(document: OpenAPIObject, profile: BankProfile): void {
-  const { signatures, qwac, qwacHeader } = profile.tpp;
+export function documentIdentity(document: OpenAPIObject, profile: BankProfile, routes: DeclaredRoute[]): void {
+  const { signatures, qwac, qwacHeader, revoked } = profile.tpp;
   if (signatures === 'off' && qwac === 'off') return;
   const required = signatures === 'required';
   const headers = [
@@ -24,10 +30,14 @@ export function documentIdentity(document: OpenAPIObject, profile: BankProfile):
         ].map((header) => ({ ...header, in: 'header', required, schema: { type: 'string' }, description: `${required ? '' : 'checked when sent: '}${header.description}` }))),
     ...(qwac === 'header' ? [{ name: qwacHeader, in: 'header', required: true, schema: { type: 'string' }, description: 'the QWAC as a TLS-terminating proxy forwards it: URL-encoded PEM' }] : []),
   ];
+  const roles = new Map(routes.map(({ method, path, access }) => [`${method.toLowerCase()} ${path}`, access?.role]));
+  const REFUSALS = refusals(revoked);
   for (const [path, operations] of Object.entries(document.paths)) {
     if (!/^\/v[12]\//.test(path)) continue;
-    for (const operation of Object.values(operations) as Operation[]) {
+    for (const [method, operation] of Object.entries(operations) as [string, Operation][]) {
       operation.parameters = [...(operation.parameters ?? []), ...headers];
+      const role = roles.get(`${method} ${path}`) ?? roles.get(`${method} ${path.replace(/^(\/v1\/[a-z-]*payments\/)[a-z0-9-]+/, '$1{product}')}`);
+      if (role) operation['x-psd2-role'] = role;
       const unauthorised = operation.responses?.['401'];
       if (unauthorised && !unauthorised.description?.includes(REFUSALS)) unauthorised.description = `${unauthorised.description ?? ''}; ${REFUSALS}`;
     }

@@ -12,6 +12,8 @@ const ID_PSD2_STATEMENT = '0.4.0.19495.2';
 const ID_QC_COMPLIANCE = '0.4.0.1862.1.1';
 const ID_QC_TYPE = '0.4.0.1862.1.6';
 const QC_TYPES = { QSEAL: '0.4.0.1862.1.6.2', QWAC: '0.4.0.1862.1.6.3' } as const;
+/** A seal (QSealC), which signs requests, or a website certificate (QWAC), which authenticates the connection. */
+export type CertificateType = keyof typeof QC_TYPES;
 
 /** RoleOfPSP ::= SEQUENCE { roleOfPspOid RoleOfPspOid, roleOfPspName RoleOfPspName } */
 @AsnType({ type: AsnTypeTypes.Sequence })
@@ -52,7 +54,7 @@ function statement(statementId: string, info?: ArrayBuffer): QCStatement {
 }
 
 /** The qcStatements extension of a sandbox certificate: qualified, of its type, and the PSD2 statement with its roles and competent authority. */
-export function qcStatementsExtension(type: keyof typeof QC_TYPES, roles: Psd2Role[], authority: { name: string; id: string }): Extension {
+export function qcStatementsExtension(type: CertificateType, roles: Psd2Role[], authority: { name: string; id: string }): Extension {
   const psd2 = Object.assign(new Psd2QcType(), {
     rolesOfPsp: new RolesOfPsp(roles.map((role) => Object.assign(new RoleOfPsp(), { roleOfPspOid: PSD2_ROLES[role], roleOfPspName: role }))),
     nCAName: authority.name,
@@ -66,20 +68,44 @@ export function qcStatementsExtension(type: keyof typeof QC_TYPES, roles: Psd2Ro
   return new Extension(id_pe_qcStatements, false, AsnConvert.serialize(statements));
 }
 
+/** What the sandbox reads of a certificate besides what Node verifies: its PSD2 roles, its qualified type, its issuer's name. */
+export interface QualifiedFacts {
+  roles: Psd2Role[];
+  /** ETSI EN 319 412-5's QcType: a seal (QSealC) or a website certificate (QWAC); null when it states none. */
+  type: CertificateType | null;
+  /** The issuer's Name, DER. */
+  issuer: ArrayBuffer;
+}
+
 /**
- * The PSD2 roles a certificate (DER) grants in its PSD2 statement, by their object identifiers;
- * none when it has no such statement or it cannot be read. Only the ASN.1 structure is parsed:
- * a whole X509Certificate of @peculiar/x509 costs twice as much, on every signed request.
+ * The facts of a certificate (DER) from one parse of its ASN.1 structure: the roles its PSD2
+ * statement grants, by their object identifiers (none when it has no such statement), and its
+ * QcType. Null when the bytes are no certificate. A whole X509Certificate of @peculiar/x509 costs
+ * twice as much, on every signed request.
  */
-export function rolesOf(der: Buffer): Psd2Role[] {
+export function qualifiedFactsOf(der: Buffer): QualifiedFacts | null {
+  let certificate: Certificate;
   try {
-    const extension = AsnConvert.parse(der, Certificate).tbsCertificate.extensions?.find(({ extnID }) => extnID === id_pe_qcStatements);
-    if (!extension) return [];
-    const psd2 = AsnConvert.parse(extension.extnValue, QCStatements).find(({ statementId }) => statementId === ID_PSD2_STATEMENT);
-    if (!psd2) return [];
-    const granted = AsnConvert.parse(psd2.statementInfo, Psd2QcType).rolesOfPsp.map(({ roleOfPspOid }) => roleOfPspOid);
-    return (Object.keys(PSD2_ROLES) as Psd2Role[]).filter((role) => granted.includes(PSD2_ROLES[role]));
+    certificate = AsnConvert.parse(der, Certificate);
   } catch {
-    return [];
+    return null;
+  }
+  const issuer = AsnConvert.serialize(certificate.tbsCertificate.issuer);
+  const extension = certificate.tbsCertificate.extensions?.find(({ extnID }) => extnID === id_pe_qcStatements);
+  if (!extension) return { roles: [], type: null, issuer };
+  try {
+    const statements = AsnConvert.parse(extension.extnValue, QCStatements);
+    const info = (id: string) => statements.find(({ statementId }) => statementId === id)?.statementInfo;
+    const psd2 = info(ID_PSD2_STATEMENT);
+    const granted = psd2 ? AsnConvert.parse(psd2, Psd2QcType).rolesOfPsp.map(({ roleOfPspOid }) => roleOfPspOid) : [];
+    const qcType = info(ID_QC_TYPE);
+    const types = qcType ? [...AsnConvert.parse(qcType, QcType)] : [];
+    return {
+      roles: (Object.keys(PSD2_ROLES) as Psd2Role[]).filter((role) => granted.includes(PSD2_ROLES[role])),
+      type: (Object.keys(QC_TYPES) as CertificateType[]).find((type) => types.includes(QC_TYPES[type])) ?? null,
+      issuer,
+    };
+  } catch {
+    return { roles: [], type: null, issuer };
   }
 }

@@ -2,31 +2,21 @@ import { verify } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import type { Response } from 'express';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { accessOf } from '../http/route-access';
 import { DomainError } from '../common/error-catalogue';
 import { identifiedBy } from '../http/request-context';
 import type { OwnedRequest } from '../oauth/owner';
 import { BankProfile } from '../profile/bank-profile';
 import { CertificatesService, CheckedCertificate } from './certificates.service';
+import { certificateDer, namesIssuer } from './certificate-header';
 import { digestMatches, parseKeyId, parseSignature, sameSerial, signingString, uncoveredHeaders } from './http-signature';
 import type { Psd2Role } from './psd2-statement';
 
 /** What the body parser kept of a request: the exact bytes its Digest is the hash of (app.factory.ts). */
 export type RawBodyRequest = OwnedRequest & { rawBody?: Buffer };
 
-/**
- * The PSD2 role each part of the interface needs (ETSI TS 119 495): account information (consents,
- * accounts, card accounts, trusted beneficiaries) PSP_AI; the confirmation of funds and its consents PSP_IC;
- * payments, signing baskets and payee checks PSP_PI.
- */
-export function roleFor(path: string): Psd2Role {
-  if (/^\/(v1\/funds-confirmations|v2\/consents\/confirmation-of-funds)(\/|$)/.test(path)) return 'PSP_IC';
-  return /^\/v1\/(consents|accounts|card-accounts|trusted-beneficiaries)(\/|$)/.test(path) ? 'PSP_AI' : 'PSP_PI';
-}
-
 const invalidSignature = (description: string) => new DomainError({ messageId: 'XS2A044E', path: 'Signature', description });
-
-/** A certificate header's DER: bare base64, as Berlin Group sends it, or PEM-wrapped, as some clients do. */
-const derOf = (value: string): Buffer => Buffer.from(value.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, ''), 'base64');
 
 /**
  * The TPP's certificates on every /v1 request, as the profile asks (tpp.qwac, tpp.signatures;
@@ -39,6 +29,7 @@ export class TppIdentityGuard implements CanActivate {
   constructor(
     private readonly profile: BankProfile,
     private readonly certificates: CertificatesService,
+    private readonly reflector: Reflector,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -46,15 +37,18 @@ export class TppIdentityGuard implements CanActivate {
     if (signatures === 'off' && qwac === 'off') return true;
     const request = context.switchToHttp().getRequest<RawBodyRequest>();
     const response = context.switchToHttp().getResponse<Response>();
-    if (qwac !== 'off') this.accept(await this.certificates.check(this.qwacOf(request, qwac)), request, response);
+    // The role of the route the request reached, whatever spelling of its path reached it (docs/security.md).
+    const access = accessOf(this.reflector, context.getHandler(), context.getClass());
+    if (access?.role == null) throw new Error(`${context.getClass().name}.${context.getHandler().name} declares no PSD2 role`);
+    if (qwac !== 'off') this.accept(await this.certificates.check(this.qwacOf(request, qwac), 'QWAC'), access.role, request, response);
     if (signatures === 'required' || (signatures === 'optional' && request.header('Signature') !== undefined)) {
-      this.accept(await this.signer(request), request, response);
+      this.accept(await this.signer(request), access.role, request, response);
     }
     return true;
   }
 
   /** The client certificate of the TLS connection (mtls), or the one a TLS-terminating proxy forwarded (header). */
-  private qwacOf(request: RawBodyRequest, qwac: 'header' | 'mtls'): Buffer {
+  private qwacOf(request: RawBodyRequest, qwac: 'header' | 'mtls'): Buffer | null {
     const missing = () => new DomainError({ messageId: 'XS2A046E', description: qwac === 'mtls' ? 'no client certificate on the TLS connection (the HTTPS listener, docs/tpp-identity.md)' : `no QWAC in ${this.profile.tpp.qwacHeader}` });
     if (qwac === 'mtls') {
       const peer = (request.socket as Partial<TLSSocket>).getPeerCertificate?.(false);
@@ -64,7 +58,7 @@ export class TppIdentityGuard implements CanActivate {
     const forwarded = request.header(this.profile.tpp.qwacHeader);
     if (!forwarded) throw missing();
     try {
-      return derOf(decodeURIComponent(forwarded));
+      return certificateDer(decodeURIComponent(forwarded));
     } catch {
       throw new DomainError({ messageId: 'XS2A047E', path: this.profile.tpp.qwacHeader, description: `${this.profile.tpp.qwacHeader} is not a URL-encoded PEM certificate` });
     }
@@ -76,12 +70,13 @@ export class TppIdentityGuard implements CanActivate {
     if (header === undefined) throw new DomainError({ messageId: 'XS2A043E', path: 'Signature', description: 'every request to this bank is signed (Signature, Digest, TPP-Signature-Certificate)' });
     const sent = request.header('TPP-Signature-Certificate');
     if (!sent) throw new DomainError({ messageId: 'XS2A046E', path: 'TPP-Signature-Certificate', description: 'a signed request carries its certificate in TPP-Signature-Certificate' });
-    const signer = await this.certificates.check(derOf(sent));
+    const signer = await this.certificates.check(certificateDer(sent), 'QSEAL');
     const parameters = parseSignature(header);
     if (!parameters) throw invalidSignature('Signature must be keyId="SN=…,CA=…",algorithm="rsa-sha256",headers="…",signature="…"');
     if (parameters.algorithm.toLowerCase() !== 'rsa-sha256') throw invalidSignature(`algorithm ${parameters.algorithm}: this bank verifies rsa-sha256`);
     const keyId = parseKeyId(parameters.keyId);
     if (!keyId || !sameSerial(keyId.serialNumber, signer.serialNumber)) throw invalidSignature(`keyId ${parameters.keyId} does not name the certificate sent (SN=${signer.serialNumber})`);
+    if (!namesIssuer(keyId.issuer, signer.issuer)) throw invalidSignature(`keyId ${parameters.keyId} does not name the issuer of the certificate sent (CA=${signer.certificate.issuer.split('\n').join(',')})`);
     const digest = request.header('Digest');
     if (!digest || !digestMatches(digest, request.rawBody ?? Buffer.alloc(0))) {
       throw new DomainError({ messageId: 'XS2A045E', path: 'Digest', description: 'Digest must be SHA-256=<base64> or SHA-512=<base64> of the exact body (of nothing, when there is none)' });
@@ -97,8 +92,7 @@ export class TppIdentityGuard implements CanActivate {
   }
 
   /** The certificate grants the service's role and, in AUTH_MODE=strict, belongs to the token's client; what the request causes then names it. */
-  private accept(checked: CheckedCertificate, request: RawBodyRequest, response: Response): void {
-    const role = roleFor(request.path);
+  private accept(checked: CheckedCertificate, role: Psd2Role, request: RawBodyRequest, response: Response): void {
     if (!checked.roles.includes(role)) {
       throw new DomainError({ messageId: 'XS2A050E', description: `the certificate ${checked.serialNumber} grants ${checked.roles.join(', ') || 'no PSD2 role'}, not ${role}` });
     }

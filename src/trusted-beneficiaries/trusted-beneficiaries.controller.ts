@@ -42,7 +42,7 @@ const toResponse = ({ trustedBeneficiaryId, debtorIban, creditorIban, creditorAg
 
 /** Berlin Group's list of trusted beneficiaries, where the profile offers it (docs/trusted-beneficiaries.md). */
 @ApiTags('Account information')
-@Xs2aController('trusted-beneficiaries')
+@Xs2aController('trusted-beneficiaries', 'PSP_AI')
 export class TrustedBeneficiariesController {
   constructor(private readonly trusted: TrustedBeneficiaries) {}
 
