@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Between, FindOperator, In, LessThanOrEqual, MoreThanOrEqual } from 'typeorm';
 import { Store } from '../database/store';
 import { BankProfile } from '../profile/bank-profile';
-import { Account, BookingStatus, Transaction } from './account.entity';
+import type { Owner } from '../oauth/owner';
+import { Account, BookingStatus, Psu, Transaction } from './account.entity';
 
 /** Which transactions a read asks for: the period applies to transactions (booked, pending), never to standing orders. */
 export interface TransactionFilter {
@@ -41,17 +42,30 @@ export class AccountStore {
     );
   }
 
-  /** The accounts (with their balances by type) among `ibans`, in no particular order. */
-  async find(ibans: string[]): Promise<Account[]> {
+  /** The accounts (with their balances by type) among `ibans` that `owner` may see (visibleTo), in no particular order. */
+  async find(ibans: string[], owner: Owner): Promise<Account[]> {
     const found = ibans.flatMap((iban) => this.fixtures.get(iban)?.account ?? []);
     const elsewhere = ibans.filter((iban) => !this.fixtures.has(iban));
     if (!elsewhere.length) return found;
     const stored = await this.store.read(Account).find({ where: { iban: In(elsewhere) }, relations: { balances: true }, order: { balances: { balanceType: 'ASC' } } });
-    return [...found, ...stored];
+    return [...found, ...(await this.visibleTo(stored, owner))];
   }
 
-  async exists(iban: string): Promise<boolean> {
-    return this.fixtures.has(iban) || this.store.read(Account).existsBy({ iban });
+  async exists(iban: string, owner: Owner): Promise<boolean> {
+    return this.fixtures.has(iban) || (await this.find([iban], owner)).length > 0;
+  }
+
+  /**
+   * Whose is this account (docs/security.md, "Whose data"): the rule every entry point asks of an
+   * account, a card or a payee a request names. The bank's (a fixture, no scenario) is everyone's;
+   * a scenario's is its own client's only (AUTH_MODE=strict; in open mode everyone's). To anyone
+   * else it does not exist: the rows it leaves out are answered as unknown ones.
+   */
+  async visibleTo<T extends { scenarioId: string | null; psuId: string | null }>(rows: T[], owner: Owner): Promise<T[]> {
+    const holders = [...new Set(rows.flatMap(({ scenarioId, psuId }) => (scenarioId !== null && psuId !== null ? [psuId] : [])))];
+    if (owner === undefined || holders.length === 0) return rows;
+    const own = new Set((await this.store.read(Psu).findBy({ psuId: In(holders), ownerId: owner })).map(({ psuId }) => psuId));
+    return rows.filter(({ scenarioId, psuId }) => scenarioId === null || (psuId !== null && own.has(psuId)));
   }
 
   /** One booked or pending transaction of the account (standing orders have no details), or null. */

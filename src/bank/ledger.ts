@@ -3,6 +3,8 @@ import { In } from 'typeorm';
 import { Store } from '../database/store';
 import { Account, Balance, Transaction } from './account.entity';
 import { LiveBalances, withEntry } from './balances';
+import { AccountStore } from './account-store';
+import type { Owner } from '../oauth/owner';
 
 /** Scenario accounts are live: what is executed books on them. The bank's fixture accounts are scenery and never move (docs/living-bank.md). */
 const isLive = (account: Account) => account.scenarioId !== null;
@@ -10,14 +12,19 @@ const isLive = (account: Account) => account.scenarioId !== null;
 /** Where payments book. Open it inside a write, before any other change of that write. */
 @Injectable()
 export class Ledger {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly accounts: AccountStore,
+  ) {}
 
   /**
-   * The accounts among `ibans`, with their balances. When one is live, writes that book run one
-   * after the other from here to their commit, so that no two funds checks read the same balance.
+   * The accounts among `ibans` that `owner` may see (AccountStore.visibleTo: another client's
+   * scenario account is no account here, so nothing is checked against or booked on it), with their
+   * balances. When one is live, writes that book run one after the other from here to their
+   * commit, so that no two funds checks read the same balance.
    */
-  async open(ibans: string[]): Promise<LedgerRun> {
-    const find = () => this.store.read(Account).find({ where: { iban: In([...new Set(ibans)]) }, relations: { balances: true } });
+  async open(ibans: string[], owner: Owner): Promise<LedgerRun> {
+    const find = async () => this.accounts.visibleTo(await this.store.read(Account).find({ where: { iban: In([...new Set(ibans)]) }, relations: { balances: true } }), owner);
     let accounts = await find();
     if (accounts.some(isLive)) {
       await this.serialize();

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { inOrder, passing, TransactionFilter } from '../bank/account-store';
+import { AccountStore, inOrder, passing, TransactionFilter } from '../bank/account-store';
+import type { Owner } from '../oauth/owner';
 import { Store } from '../database/store';
 import { BankProfile } from '../profile/bank-profile';
 import { CardAccount, CardTransaction } from './card-account.entity';
@@ -17,6 +18,7 @@ export class CardAccountStore {
   constructor(
     private readonly store: Store,
     private readonly profile: BankProfile,
+    private readonly accounts: AccountStore,
   ) {
     for (const account of profile.rows.cardAccounts) {
       const transactions = profile.rows.cardTransactions.filter(({ cardAccountId }) => cardAccountId === account.resourceId);
@@ -25,16 +27,19 @@ export class CardAccountStore {
     this.byMaskedPan = new Map(profile.rows.cardAccounts.map((account) => [account.maskedPan, account]));
   }
 
-  /** The card account with this resourceId, or null. */
-  async find(resourceId: string): Promise<CardAccount | null> {
-    return this.fixtures.get(resourceId)?.account ?? this.store.read(CardAccount).findOneBy({ resourceId });
+  /** The card account with this resourceId, or null; null too where `owner` may not see it (AccountStore.visibleTo). */
+  async find(resourceId: string, owner: Owner): Promise<CardAccount | null> {
+    const fixture = this.fixtures.get(resourceId)?.account;
+    if (fixture) return fixture;
+    const [visible] = await this.accounts.visibleTo(await this.store.read(CardAccount).findBy({ resourceId }), owner);
+    return visible ?? null;
   }
 
-  /** The card accounts among `maskedPans`, in no particular order (as AccountStore.find answers IBANs). */
-  async withMaskedPans(maskedPans: string[]): Promise<CardAccount[]> {
+  /** The card accounts among `maskedPans` that `owner` may see, in no particular order (as AccountStore.find answers IBANs). */
+  async withMaskedPans(maskedPans: string[], owner: Owner): Promise<CardAccount[]> {
     const found = maskedPans.flatMap((maskedPan) => this.byMaskedPan.get(maskedPan) ?? []);
     const elsewhere = maskedPans.filter((maskedPan) => !this.byMaskedPan.has(maskedPan));
-    return elsewhere.length ? [...found, ...(await this.store.read(CardAccount).findBy({ maskedPan: In(elsewhere) }))] : found;
+    return elsewhere.length ? [...found, ...(await this.accounts.visibleTo(await this.store.read(CardAccount).findBy({ maskedPan: In(elsewhere) }), owner))] : found;
   }
 
   /**

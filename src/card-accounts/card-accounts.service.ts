@@ -32,30 +32,33 @@ export class CardAccountsService {
     private readonly limits: AccessLimitService,
   ) {}
 
-  async list({ consent, psuIpAddress }: AisRequest, withBalance: boolean): Promise<CardAccountListResponse> {
+  async list({ consent, psuIpAddress, owner }: AisRequest, withBalance: boolean): Promise<CardAccountListResponse> {
     const maskedPans = consentedMaskedPans(consent.access);
-    const found = new Map((await this.cards.withMaskedPans(maskedPans)).map((card) => [card.maskedPan, card]));
+    const found = new Map((await this.cards.withMaskedPans(maskedPans, owner)).map((card) => [card.maskedPan, card]));
     const listed = maskedPans.flatMap((maskedPan) => found.get(maskedPan) ?? []);
     await this.limits.spend(consent, listed.map(({ maskedPan }) => maskedPan), psuIpAddress);
     return { cardAccounts: listed.map((card) => toCardAccountResponse(card, withBalance && grantsBalances(consent, card))) };
   }
 
-  async details({ consent, psuIpAddress }: AisRequest, resourceId: string, withBalance: boolean): Promise<CardAccountResponse> {
-    const card = await this.covered(consent, resourceId, 'details');
+  async details(ais: AisRequest, resourceId: string, withBalance: boolean): Promise<CardAccountResponse> {
+    const { consent, psuIpAddress } = ais;
+    const card = await this.covered(ais, resourceId, 'details');
     await this.limits.spend(consent, [card.maskedPan], psuIpAddress);
     return toCardAccountResponse(card, withBalance && grantsBalances(consent, card));
   }
 
-  async balances({ consent, psuIpAddress }: AisRequest, resourceId: string): Promise<CardBalancesResponse> {
-    const card = await this.covered(consent, resourceId, 'balances');
+  async balances(ais: AisRequest, resourceId: string): Promise<CardBalancesResponse> {
+    const { consent, psuIpAddress } = ais;
+    const card = await this.covered(ais, resourceId, 'balances');
     await this.limits.spend(consent, [card.maskedPan], psuIpAddress);
     return { cardAccount: toAccountReferenceResponse(card), debitAccounting: DEBIT_ACCOUNTING, balances: cardBalances(card) };
   }
 
-  async transactions({ consent, psuIpAddress }: AisRequest, resourceId: string, query: CardTransactionsQueryDto): Promise<CardTransactionsResponse> {
+  async transactions(ais: AisRequest, resourceId: string, query: CardTransactionsQueryDto): Promise<CardTransactionsResponse> {
+    const { consent, psuIpAddress } = ais;
     const asked = askedStatuses(query);
     const filter = periodOf(query, asked);
-    const card = await this.covered(consent, resourceId, 'transactions');
+    const card = await this.covered(ais, resourceId, 'transactions');
     const rows = await this.cards.transactionsOf(resourceId, filter);
     const path = `/v1/card-accounts/${resourceId}`;
     const page = onePage({ booked: listOf(rows, asked, 'booked'), pending: listOf(rows, asked, 'pending') }, `${path}/transactions`, query);
@@ -67,8 +70,8 @@ export class CardAccountsService {
   }
 
   /** The card account, once the consent is known to cover `service` on it (404 or 401 otherwise, as for an account). */
-  private async covered(consent: Consent, resourceId: string, service: AccountService): Promise<CardAccount> {
-    const card = await this.cards.find(resourceId);
+  private async covered({ consent, owner }: AisRequest, resourceId: string, service: AccountService): Promise<CardAccount> {
+    const card = await this.cards.find(resourceId, owner);
     if (!card) throw new ResourceUnknownError(resourceId);
     assertCovered(consent, card.maskedPan, service, resourceId);
     return card;

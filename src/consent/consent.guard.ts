@@ -1,7 +1,7 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
-import type { OwnedRequest } from '../oauth/owner';
+import type { OwnedRequest, Owner } from '../oauth/owner';
 import { AccountService, coverageOf } from './coverage';
 import { DomainError, FormatError, ResourceUnknownError } from '../common/error-catalogue';
 import { TppErrorResponse } from '../http/error-response.dto';
@@ -76,10 +76,12 @@ export function RequiresConsent(service: AccountService): MethodDecorator {
 export interface AisRequest {
   consent: Consent;
   psuIpAddress: string | undefined;
+  /** Whose accounts and cards the request may name (AccountStore.visibleTo). */
+  owner: Owner;
 }
 
 /** The AisRequest of the request that ConsentGuard let through. */
 export const ConsentedRequest = createParamDecorator((_: unknown, context: ExecutionContext): AisRequest => {
   const request = context.switchToHttp().getRequest<ConsentRequest>();
-  return { consent: request.consent!, psuIpAddress: request.header('psu-ip-address') };
+  return { consent: request.consent!, psuIpAddress: request.header('psu-ip-address'), owner: request.owner };
 });

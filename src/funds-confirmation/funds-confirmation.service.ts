@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { isBelow } from '../common/amount';
 import { DomainError, FormatError } from '../common/error-catalogue';
-import { Account, Psu } from '../bank/account.entity';
 import { AccountStore } from '../bank/account-store';
 import { fundsAccountOf } from '../consent/consent.entity';
 import { ConsentService } from '../consent/consent.service';
-import { Store } from '../database/store';
-import { isOwnedBy, Owner } from '../oauth/owner';
+import type { Owner } from '../oauth/owner';
 import { BankProfile } from '../profile/bank-profile';
 import type { FundsConfirmationDto } from './dto/funds-confirmation.dto';
 
@@ -19,12 +17,13 @@ export class FundsConfirmationService {
   constructor(
     private readonly accounts: AccountStore,
     private readonly consents: ConsentService,
-    private readonly store: Store,
     private readonly profile: BankProfile,
   ) {}
 
   async fundsAvailable(request: FundsConfirmationDto, consentId: string | undefined, owner: Owner): Promise<boolean> {
-    const account = this.profile.fundsConfirmation?.consent === 'api' ? await this.consentedAccount(request, consentId, owner) : await this.visibleAccount(request.account.iban, owner);
+    const consented = this.profile.fundsConfirmation?.consent === 'api';
+    // The account a client may not see is as unknown as one the bank does not hold (docs/security.md, "Whose data").
+    const [account] = await this.accounts.find([consented ? await this.consentedIban(request, consentId, owner) : request.account.iban], owner);
     if (!account) throw unknownAccount(request.account.iban);
     for (const currency of [request.instructedAmount.currency, request.account.currency ?? account.currency]) {
       if (currency !== account.currency) throw new DomainError({ messageId: 'XS2A055E', path: 'instructedAmount.currency', description: `account ${account.iban} holds ${account.currency}, not ${currency}` });
@@ -34,7 +33,7 @@ export class FundsConfirmationService {
   }
 
   /** The account of the PIIS consent in Consent-ID, checked in the order of docs/funds-confirmation.md. */
-  private async consentedAccount(request: FundsConfirmationDto, consentId: string | undefined, owner: Owner): Promise<Account | undefined> {
+  private async consentedIban(request: FundsConfirmationDto, consentId: string | undefined, owner: Owner): Promise<string> {
     if (!consentId) throw new FormatError('Consent-ID', 'the Consent-ID header is required: the consent for the confirmation of funds on this account');
     const consent = await this.consents.findValid(consentId, owner, 'piis', 'XS2A052E');
     const granted = fundsAccountOf(consent);
@@ -46,16 +45,7 @@ export class FundsConfirmationService {
       throw new DomainError({ messageId: 'XS2A054E', path: 'cardNumber', description: `consent ${consentId} is for another card` });
     }
     // A consent valid without SCA (SCA_MODE=auto) may name an account the bank does not hold.
-    const [account] = await this.accounts.find([granted.iban]);
-    return account;
-  }
-
-  /** Consents managed outside the API: any of the bank's accounts, and the accounts of the client's own scenarios. */
-  private async visibleAccount(iban: string, owner: Owner): Promise<Account | undefined> {
-    const [account] = await this.accounts.find([iban]);
-    if (!account || account.scenarioId === null || owner === undefined) return account;
-    const holder = await this.store.read(Psu).findOneBy({ psuId: account.psuId ?? '' });
-    return holder && isOwnedBy(holder, owner) ? account : undefined;
+    return granted.iban;
   }
 }
 

@@ -62,7 +62,7 @@ export class PaymentExecutionService implements OnModuleInit {
    */
   async settle(payment: Payment, event: (available: string | null) => PaymentEvent): Promise<{ entity: Payment; accepted: boolean }> {
     const today = this.clock.today();
-    const ledger = await this.ledger.open(accountsOf(payment));
+    const ledger = await this.ledger.open(accountsOf(payment), payment.ownerId ?? undefined);
     const from = payment.status;
     const decided = event(ledger.available(payment.debtorIban));
     // The machine refuses a refused creditor first: the reason goes with the RJCT it gives.
@@ -81,7 +81,8 @@ export class PaymentExecutionService implements OnModuleInit {
       executed = await this.store.write(async () => {
         await this.ledger.serialize();
         const payments = await this.store.read(Payment).find({ where: [{ status: 'PDNG', executionDate: due }, { status: 'ACSP', nextExecutionDate: due }] });
-        const ledger = await this.ledger.open(payments.flatMap(accountsOf));
+        // Each was settled on a ledger of its client's accounts (settle): what falls due books only on those.
+        const ledger = await this.ledger.open(payments.flatMap(accountsOf), undefined);
         const count = await this.execute(ledger, payments, today);
         await ledger.commit(today);
         return count;

@@ -59,7 +59,7 @@ export class PaymentInitiationService {
     const creditors = creditorsOf(body);
     const vopResults = await this.vop.checkCreditors(creditors, vop, owner);
     const terms = termsOf(body);
-    const exempted = await this.trusted.exempts(terms.debtorIban, creditors.map(({ iban }) => iban));
+    const exempted = await this.trusted.exempts(terms.debtorIban, creditors.map(({ iban }) => iban), owner);
     const payment = Object.assign(new Payment(), {
       id: newResourceId(),
       ...type,

@@ -202,9 +202,8 @@ export class CockpitController {
   @Get('card-accounts/:id')
   async cardAccount(@Req() request: Request, @Res() response: Response, @Param('id') id: string): Promise<void> {
     await this.page(request, response, async (owner) => {
-      const card = await this.cards.find(id);
-      // A scenario's card is its client's, as the scenario's PSU is.
-      if (!card || (card.scenarioId !== null && !(await this.store.read(Psu).existsBy({ psuId: card.psuId, ...ownedBy(owner) })))) throw new ResourceUnknownError(id);
+      const card = await this.cards.find(id, owner);
+      if (!card) throw new ResourceUnknownError(id);
       const rows = await this.cards.transactionsOf(id, { statuses: ['booked', 'pending'] });
       const data = table(['field', 'value'], [['resourceId', card.resourceId], ['maskedPan', card.maskedPan], ['holder', card.psuId], ['name', card.name], ['product', card.product], ['creditLimit', card.creditLimit ?? 'none'], ['balances', balancesOf(card)]]);
       const transactions = table(

@@ -88,7 +88,8 @@ export class ScaService {
   /** The names of the accounts a consent names, by IBAN or masked PAN, as the consent page shows them. */
   async accountNames(access: ConsentAccess): Promise<Map<string, string>> {
     const accounts = await this.store.read(Account).findBy({ iban: In(consentedIbans(access)) });
-    const cards = await this.cards.withMaskedPans(consentedMaskedPans(access));
+    // The holder's page: everyone's (docs/security.md).
+    const cards = await this.cards.withMaskedPans(consentedMaskedPans(access), undefined);
     return new Map([...accounts.map(({ iban, name }) => [iban, name] as const), ...cards.map(({ maskedPan, name, product }) => [maskedPan, `${name}, ${product}`] as const)]);
   }
 

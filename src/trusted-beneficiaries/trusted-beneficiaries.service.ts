@@ -6,6 +6,7 @@ import type { Consent } from '../consent/consent.entity';
 import { consentedIbans } from '../consent/coverage';
 import { Store } from '../database/store';
 import { BankProfile } from '../profile/bank-profile';
+import type { Owner } from '../oauth/owner';
 import { TrustedBeneficiary } from './trusted-beneficiary.entity';
 
 /**
@@ -27,29 +28,30 @@ export class TrustedBeneficiaries {
   }
 
   /** Those a valid consent lets the TPP list: of the accounts its additionalInformation names (none: all of the consent's), by ID. */
-  async listedFor(consent: Consent): Promise<TrustedBeneficiary[]> {
+  async listedFor(consent: Consent, owner: Owner): Promise<TrustedBeneficiary[]> {
     const { trustedBeneficiaries } = consent.access;
     if (!trustedBeneficiaries) {
       throw new DomainError({ messageId: 'XS2A057E', description: `consent ${consent.id} does not grant the trusted beneficiaries (access.additionalInformation.trustedBeneficiaries)` });
     }
     const ibans = trustedBeneficiaries.length ? trustedBeneficiaries.map(({ iban }) => iban) : consentedIbans(consent.access);
-    const rows = await this.ofAccounts(ibans);
+    const rows = await this.ofAccounts(ibans, owner);
     return rows.sort((a, b) => (a.trustedBeneficiaryId < b.trustedBeneficiaryId ? -1 : 1));
   }
 
   /**
    * Whether the bank exempts a payment from `debtorIban` to every one of `creditorIbans` from SCA:
-   * where the profile says so (scaExemptions.trustedBeneficiaries), each a trusted beneficiary of that account.
+   * where the profile says so (scaExemptions.trustedBeneficiaries), each a trusted beneficiary of that
+   * account. Never from an account the client may not see: to it that account has no holder.
    */
-  async exempts(debtorIban: string, creditorIbans: string[]): Promise<boolean> {
+  async exempts(debtorIban: string, creditorIbans: string[], owner: Owner): Promise<boolean> {
     if (!this.profile.exemptsTrustedBeneficiaries || creditorIbans.length === 0) return false;
-    const trusted = new Set((await this.ofAccounts([debtorIban])).map(({ creditorIban }) => creditorIban));
+    const trusted = new Set((await this.ofAccounts([debtorIban], owner)).map(({ creditorIban }) => creditorIban));
     return creditorIbans.every((iban) => trusted.has(iban));
   }
 
   /** The trusted beneficiaries of these accounts: their holders', for every account or for one of these. */
-  private async ofAccounts(ibans: string[]): Promise<TrustedBeneficiary[]> {
-    const held = (await this.accounts.find(ibans)).filter(({ psuId }) => psuId !== null);
+  private async ofAccounts(ibans: string[], owner: Owner): Promise<TrustedBeneficiary[]> {
+    const held = (await this.accounts.find(ibans, owner)).filter(({ psuId }) => psuId !== null);
     const holders = [...new Set(held.map(({ psuId }) => psuId!))];
     const elsewhere = holders.filter((psuId) => !this.fixtures.has(psuId));
     const rows = [

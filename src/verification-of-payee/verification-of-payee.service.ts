@@ -53,7 +53,7 @@ export class VerificationOfPayeeService {
   /** Dedicated checks: each answered in order, and stored in one write (as one bulk when `bulk`). */
   async check(parties: CheckedParty[], requestId: string, owner: Owner, bulk: boolean): Promise<PayeeCheck[]> {
     if (this.profile.vop.mode === 'off') throw new DomainError({ messageId: 'XS2A041E', description: 'this bank offers no Verification of Payee (vop.mode: off)' });
-    const registered = await this.registered(parties.map(({ partyAccount }) => partyAccount.iban));
+    const registered = await this.registered(parties.map(({ partyAccount }) => partyAccount.iban), owner);
     const bulkId = bulk ? newResourceId() : null;
     const checks = parties.map((request, index): PayeeCheck => {
       const found = registered.get(request.partyAccount.iban);
@@ -93,7 +93,7 @@ export class VerificationOfPayeeService {
     const { mode } = this.profile.vop;
     if (mode === 'off' || (mode === 'on-request' && request.requested !== true && request.requestId === null)) return null;
     if (request.requestId !== null) await this.assertEarlierCheck(request.requestId, creditors, owner);
-    const registered = await this.registered(creditors.map(({ iban }) => iban));
+    const registered = await this.registered(creditors.map(({ iban }) => iban), owner);
     return creditors.map(({ iban, name }) => {
       const found = registered.get(iban);
       const creditorNameMatch = this.nameMatch(name, found);
@@ -120,9 +120,12 @@ export class VerificationOfPayeeService {
     }
   }
 
-  /** The registered party of each IBAN that has one: an account of this bank first, then the profile's payees. */
-  private async registered(ibans: string[]): Promise<Map<string, Registered>> {
-    const ours = await this.accounts.find([...new Set(ibans)]);
+  /**
+   * The registered party of each IBAN that has one: an account of this bank first, then the
+   * profile's payees. Another client's scenario account has none: a payee the sandbox cannot ask (NOAP).
+   */
+  private async registered(ibans: string[], owner: Owner): Promise<Map<string, Registered>> {
+    const ours = await this.accounts.find([...new Set(ibans)], owner);
     const found = new Map<string, Registered>(ours.map(({ iban, name }) => [iban, { name }]));
     for (const iban of ibans) {
       const payee = found.has(iban) ? undefined : this.profile.externalPayee(iban);
