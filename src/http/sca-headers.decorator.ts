@@ -27,13 +27,24 @@ export function booleanHeader(request: Request, name: string): boolean | null {
   return value === 'true';
 }
 
-/** An absolute http or https URL header, or null when absent; 400 when malformed. */
+/**
+ * A URL header (TPP-Redirect-URI, TPP-Nok-Redirect-URI, TPP-Notification-URI), read by this one
+ * function: an absolute http or https URL that Node's URL parser reads too, without credentials
+ * (docs/security.md, "Bad input"); null when absent, 400 FORMAT_ERROR otherwise, before anything is stored.
+ * An IPv6 zone id (`[fe80::1%25lo]`) is none: WHATWG URL refuses it.
+ */
 export function uriHeader(request: Request, name: string): string | null {
   const value = request.header(name);
   if (value === undefined) return null;
-  if (!isURL(value, { require_protocol: true, require_tld: false, protocols: ['http', 'https'] })) {
-    throw new FormatError(name, `${name} must be an absolute http or https URL`);
+  const refused = (why: string) => new FormatError(name, `${name} must be an absolute http or https URL${why}`);
+  if (!isURL(value, { require_protocol: true, require_tld: false, protocols: ['http', 'https'] })) throw refused('');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw refused('');
   }
+  if (url.username !== '' || url.password !== '') throw refused(' without credentials');
   return value;
 }
 

@@ -292,13 +292,13 @@ export class CockpitController {
 
   @Post('clock')
   async setClock(@Req() request: Request, @Res() response: Response, @Body() body: Form): Promise<void> {
-    await this.act(request, response, '/cockpit', async () => `Today is ${(await this.control.setClock(text(body.today))).today}.`, true);
+    await this.act(request, response, '/cockpit', async () => `Today is ${(await this.control.setClock(text(body.today))).today}.`);
   }
 
   @Post('clock/advance')
   async advanceClock(@Req() request: Request, @Res() response: Response, @Body() body: Form): Promise<void> {
     const move = () => (body.by === 'month' ? this.control.setClock(addMonths(this.clock.today(), 1)) : this.control.advanceClock(1));
-    await this.act(request, response, '/cockpit', async () => `Today is ${(await move()).today}.`, true);
+    await this.act(request, response, '/cockpit', async () => `Today is ${(await move()).today}.`);
   }
 
   @Post('sign-in')
@@ -350,9 +350,11 @@ export class CockpitController {
 
   /**
    * Runs an action and goes back to `back` with what came of it (post/redirect/get). A form from
-   * another site, even another port of the same host, is refused. `sandboxWide` (the clock) needs no owner.
+   * another site, even another port of the same host, is refused. In AUTH_MODE=strict every action,
+   * the sandbox-wide ones (the clock) too, needs a signed-in client, as the control API needs its
+   * token (docs/security.md, "The one clock").
    */
-  private async act(request: Request, response: Response, back: string, action: (owner: Owner) => Promise<string>, sandboxWide = false): Promise<void> {
+  private async act(request: Request, response: Response, back: string, action: (owner: Owner) => Promise<string>): Promise<void> {
     // Fetch Metadata: a browser says where a form came from (Origin is "null" under the pages' no-referrer policy).
     const site = request.get('sec-fetch-site');
     if (site !== undefined && site !== 'same-origin' && site !== 'none') {
@@ -360,13 +362,13 @@ export class CockpitController {
       return;
     }
     const owner = await this.ownerOf(request);
-    if (owner === null && !sandboxWide) {
+    if (owner === null) {
       response.redirect(303, '/cockpit');
       return;
     }
     let message: string;
     try {
-      message = await action(owner ?? undefined);
+      message = await action(owner);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       message = `Refused: ${error.toBody().tppMessages.map((tpp) => `${tpp.code} ${tpp.text}`).join('; ')}`;
