@@ -42,6 +42,7 @@ const BOTH_ENGINES = [
   'trusted-beneficiaries',
   'signing-baskets',
   'card-accounts',
+  'access',
   // A full disk on PostgreSQL needs a tablespace on a small filesystem, which .ci/run mounts where it may.
   ...(process.env.TEST_POSTGRES_SMALL_TABLESPACE ? ['full-tablespace'] : []),
 ];

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,6 +81,8 @@ const HEADER_NAMES = [
   'Consent-ID',
   'PSU-IP-Address',
   'TPP-Redirect-URI',
+  'TPP-Nok-Redirect-URI',
+  'TPP-Notification-URI',
   'Client-VOP-Requested',
   'Client-VOP-Request-ID',
   'Client-Asynchronous-Process-Preferred',
@@ -148,6 +151,16 @@ async function digest(database: DataSource): Promise<string> {
   return hash.digest('hex');
 }
 
+/** A certificate (openssl's, of no CA the sandbox trusts), and the header values that hide a second one behind it (docs/security.md, the threat table). */
+const PEM = execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:1024', '-nodes', '-keyout', '/dev/null', '-subj', '/CN=Fuzz', '-days', '1'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+const DER = Buffer.from(PEM.replace(/-----(BEGIN|END) CERTIFICATE-----|\s/g, ''), 'base64');
+const SMUGGLED_CERTIFICATES = [
+  `${PEM}${PEM}`.replace(/\n/g, ' '),
+  Buffer.concat([DER, Buffer.from(PEM)]).toString('base64'),
+  Buffer.concat([DER, Buffer.from([0])]).toString('base64'),
+  encodeURIComponent(`${PEM}${PEM}`),
+];
+
 const headerValue = fc.oneof(
   fc.stringMatching(/^[\t\x20-\x7e]{0,60}$/),
   fc.constantFrom('', ' ', 'Bearer', 'Bearer ', 'Basic Og==', 'null', '00000000-0000-0000-0000-000000000000', UNKNOWN_CONSENT, VALID_CONSENT, '::1', '999.1.1.1', 'application/xml', 'text/plain; charset=utf-16'),
@@ -161,7 +174,10 @@ const headerValue = fc.oneof(
     'MIIB',
     '-----BEGIN CERTIFICATE-----MIIBIjANBgkq-----END CERTIFICATE-----',
     'MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UE',
+    ...SMUGGLED_CERTIFICATES,
   ),
+  // URLs that a validator may pass and WHATWG URL refuses, or that carry credentials.
+  fc.constantFrom('http://[fe80::1%25lo]/', 'https://[fe80::1%eth0]:8443/x', 'https://user:pw@tpp.example/', 'http://[::1%2525x]/', 'https://tpp.example:99999/'),
   fc.uuid().map(String),
   fc.string({ minLength: 200, maxLength: 2000 }).map((value) => value.replace(/[^\x20-\x7e]/g, 'x')),
 );
