@@ -251,6 +251,27 @@ describe('isolation, AUTH_MODE=strict (berlin-group, SCA_MODE=auto): client B wi
   });
 });
 
+describe("isolation on the holder's side, AUTH_MODE=strict (berlin-group, SCA_MODE=redirect)", () => {
+  const sandbox = useSandbox({ PROFILE: 'berlin-group', SCA_MODE: 'redirect', AUTH_MODE: 'strict' });
+
+  it("the SCA page of B's consent on A's scenario account names no account holder; A's own page does", async () => {
+    const a = await issueToken(sandbox.http);
+    const b = await issueToken(sandbox.http, 'sandbox-tpp-2', 'sandbox-secret-2');
+    const body = { accounts: [{ name: 'Scenario Holder', balances: { interimAvailable: '1.00', forwardAvailable: '1.00' } }] };
+    const { accounts } = (await request(sandbox.http).post('/sandbox/scenarios').set('Authorization', `Bearer ${a}`).send(body).expect(201)).body;
+    const page = async (token: string) => {
+      const consent = { access: { balances: [{ iban: accounts[0].iban }] }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
+      const created = await request(sandbox.http).post('/v1/consents').set(tppHeaders({ Authorization: `Bearer ${token}` })).send(consent).expect(201);
+      const link = new URL(created.body._links.scaRedirect.href);
+      return (await request(sandbox.http).get(link.pathname + link.search).expect(200)).text;
+    };
+    expect(await page(a)).toContain('Scenario Holder');
+    const theirs = await page(b);
+    expect(theirs).toContain(accounts[0].iban);
+    expect(theirs).not.toContain('Scenario Holder');
+  });
+});
+
 describe('the threat table (docs/security.md): signed requests (berlin-group, tpp.signatures: required, tpp.qwac: header)', () => {
   const sandbox = useSandbox({ PROFILE: profileWith('threats', 'berlin-group', '  signatures: required\n  qwac: header\n  revoked: CERTIFICATE_REVOKED\n'), SCA_MODE: 'redirect' });
   let ca: string;

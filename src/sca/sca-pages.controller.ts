@@ -30,7 +30,7 @@ export class ScaPagesController {
         buttons: APPROVE_OR_DENY,
         rows: async (id, start) => {
           const consent = start ? await consents.markStarted(id) : await consents.findWaiting(id);
-          return consentRows(consent, await sca.accountNames(consent.access));
+          return consentRows(consent, await sca.accountNames(consent));
         },
         decide: async (id, decision, login) => {
           const { consent, redirectUri } = await sca.decideConsent(id, decision, login, undefined, 'page');
@@ -67,7 +67,7 @@ export class ScaPagesController {
         buttons: { approve: 'Revoke access' },
         rows: async (id) => {
           const consent = await consents.findRevocable(id, undefined);
-          return consentRows(consent, await sca.accountNames(consent.access));
+          return consentRows(consent, await sca.accountNames(consent));
         },
         decide: async (id, _decision, login) => {
           const consent = await sca.revokeConsent(id, login, undefined, 'page');

@@ -3,6 +3,7 @@ import cookieParser from 'cookie-parser';
 import { AuthorisationModule } from '../authorisation/authorisation.module';
 import { ConsentModule } from '../consent/consent.module';
 import { DatabaseModule } from '../database/database.module';
+import { BankModule } from '../bank/bank.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { PaymentInitiationModule } from '../payment-initiation/payment-initiation.module';
 import { ConsentAuthorisationController, PaymentAuthorisationController } from './authorisation.controller';
@@ -14,7 +15,7 @@ import { SigningBasketsModule } from '../signing-baskets/signing-baskets.module'
 import { CardAccountsModule } from '../card-accounts/card-accounts.module';
 
 @Module({
-  imports: [DatabaseModule, OAuthModule, AuthorisationModule, ConsentModule, PaymentInitiationModule, SigningBasketsModule, CardAccountsModule],
+  imports: [DatabaseModule, BankModule, OAuthModule, AuthorisationModule, ConsentModule, PaymentInitiationModule, SigningBasketsModule, CardAccountsModule],
   controllers: [ScaPagesController, ConsentAuthorisationController, PaymentAuthorisationController],
   providers: [ScaService, PageCsrf, ScaPageRenderer],
   exports: [ScaService, ScaPageRenderer],

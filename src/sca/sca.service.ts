@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
 import { Account, Psu } from '../bank/account.entity';
+import { AccountStore } from '../bank/account-store';
 import { isOwnedBy, Owner } from '../oauth/owner';
 import { DomainError, FormatError } from '../common/error-catalogue';
 import { Store } from '../database/store';
-import type { Consent, ConsentAccess, ConsentedAccount } from '../consent/consent.entity';
+import type { Consent, ConsentedAccount } from '../consent/consent.entity';
 import { consentedIbans, consentedMaskedPans } from '../consent/coverage';
 import { CardAccountStore } from '../card-accounts/card-account-store';
 import { Authorisation, AuthorisationKind } from '../authorisation/authorisation.entity';
@@ -47,6 +47,7 @@ export class ScaService {
     private readonly profile: BankProfile,
     private readonly baskets: SigningBasketService,
     private readonly cards: CardAccountStore,
+    private readonly accounts: AccountStore,
   ) {}
 
   /** The SCA methods of the authorisation's PSU (none while no PSU is named). */
@@ -85,11 +86,15 @@ export class ScaService {
     return actingAs({ psuId: login.psuId, channel }, async () => this.consents.revoke(consentId, await this.heldBy(login, owner), owner));
   }
 
-  /** The names of the accounts a consent names, by IBAN or masked PAN, as the consent page shows them. */
-  async accountNames(access: ConsentAccess): Promise<Map<string, string>> {
-    const accounts = await this.store.read(Account).findBy({ iban: In(consentedIbans(access)) });
-    // The holder's page: everyone's (docs/security.md).
-    const cards = await this.cards.withMaskedPans(consentedMaskedPans(access), undefined);
+  /**
+   * The names of the accounts a consent names, by IBAN or masked PAN, as the consent page shows
+   * them: only those its client may see (docs/security.md, "Whose data"), so that a consent on
+   * another client's account shows no name to whoever holds its link.
+   */
+  async accountNames({ access, ownerId }: Consent): Promise<Map<string, string>> {
+    const owner = ownerId ?? undefined;
+    const accounts = await this.accounts.find(consentedIbans(access), owner);
+    const cards = await this.cards.withMaskedPans(consentedMaskedPans(access), owner);
     return new Map([...accounts.map(({ iban, name }) => [iban, name] as const), ...cards.map(({ maskedPan, name, product }) => [maskedPan, `${name}, ${product}`] as const)]);
   }
 
