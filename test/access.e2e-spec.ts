@@ -194,6 +194,18 @@ describe('isolation, AUTH_MODE=strict (berlin-group, SCA_MODE=auto): client B wi
     expect(await stateOf(a, owned)).toEqual(before);
   });
 
+  it("A's IDs in a body or a query are answered as unknown ones: a signing basket of A's payment and consent, the history of A's resources", async () => {
+    const before = await stateOf(a, owned);
+    const answer = async (ids: Record<string, string>) => {
+      const basket = await b.send('post', '/v1/signing-baskets', {}, JSON.stringify({ paymentIds: [ids.paymentId], consentIds: [ids.consentId] }));
+      const events = await Promise.all(['paymentId', 'consentId', 'basketId', 'scenarioId'].map((name) => b.send('get', `/sandbox/events?resourceId=${ids[name]}`)));
+      const text = JSON.stringify([basket.status, basket.body, events.map(({ status, body }) => [status, body])]);
+      return Object.values(ids).reduce((all, id) => all.replaceAll(id, 'ID'), text);
+    };
+    expect(await answer(owned.ids)).toEqual(await answer(unknownIds()));
+    expect(await stateOf(a, owned)).toEqual(before);
+  });
+
   it("3: B pays from A's scenario account, to a payee A's holder trusts and to any other: answered as a payment from an unknown account, rejected at the first read, and A's money stays", async () => {
     const before = await stateOf(a, owned);
     for (const creditor of [GEORG, MARIANNE]) {
@@ -411,7 +423,7 @@ async function ownedBy(a: Client): Promise<Owned> {
 function unknownIds(): Record<string, string> {
   const iban = ibanOf('AT', '99001' + String(Math.floor(Math.random() * 1e10)).padStart(11, '0'));
   return new Proxy({ accountId: iban, serialNumber: randomUUID().replace(/-/g, ''), psuId: `scenario-${randomUUID()}` } as Record<string, string>, {
-    get: (target, name: string) => target[name] ?? randomUUID(),
+    get: (target, name: string) => (target[name] ??= randomUUID()),
     has: () => true,
   });
 }
