@@ -4,6 +4,7 @@ import { In, IsNull, LessThan } from 'typeorm';
 import { Account } from '../bank/account.entity';
 import { isOwnedBy, Owner } from '../oauth/owner';
 import { Authorisation } from '../authorisation/authorisation.entity';
+import { AuthorisationPort } from '../authorisation/authorisation-port.service';
 import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
 import type { ScaDecision } from '../authorisation/authorisation.machine';
 import { AccountReferenceDto } from '../common/account-reference.dto';
@@ -39,6 +40,7 @@ export class ConsentService implements OnModuleInit {
     private readonly history: EventHistory,
     private readonly notifications: NotificationsService,
     private readonly profile: BankProfile,
+    private readonly port: AuthorisationPort,
   ) {
     this.fixtures = new Map(profile.rows.consents.map((consent) => [consent.id, consent]));
     this.machine = {
@@ -54,6 +56,16 @@ export class ConsentService implements OnModuleInit {
 
   onModuleInit(): void {
     this.clock.whenTimeMoves((today) => this.expireDue(today));
+    this.port.register({
+      kind: 'consent',
+      failedOutcome: 'consent is rejected',
+      isHeldBy: async (consentId, held) => this.isHeldBy(await this.findWaiting(consentId), held),
+      decide: async (consentId, decision, held, owner) => {
+        const { consent, redirectUri } = await this.decide(consentId, decision, held, owner);
+        return { status: consent.status, redirectUri };
+      },
+      fail: async (consentId) => void (await this.settle(await this.findWaiting(consentId), 'deny')),
+    });
   }
 
   /** Answers the Consent-ID, the status to report (docs/behaviour.md) and the implicit authorisation, if one was stored. */

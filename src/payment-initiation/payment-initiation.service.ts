@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { isOwnedBy, Owner } from '../oauth/owner';
 import { Authorisation, AuthorisationKind } from '../authorisation/authorisation.entity';
+import { AuthorisationPort } from '../authorisation/authorisation-port.service';
 import { AuthorisationRequest, AuthorisationService, IMPLICIT_AUTHORISATION_ID } from '../authorisation/authorisation.service';
 import { ClockService } from '../clock/clock.service';
 import { DomainError } from '../common/error-catalogue';
@@ -29,7 +30,7 @@ const awaits = (payment: Payment, kind: Exclude<AuthorisationKind, 'consent'>): 
   kind === 'payment' ? isAwaitingSca(payment.status) : isAwaitingCancellationSca(payment.status, contextOf(payment));
 
 @Injectable()
-export class PaymentInitiationService {
+export class PaymentInitiationService implements OnModuleInit {
   constructor(
     private readonly store: Store,
     private readonly authorisations: AuthorisationService,
@@ -40,7 +41,24 @@ export class PaymentInitiationService {
     private readonly notifications: NotificationsService,
     private readonly vop: VerificationOfPayeeService,
     private readonly trusted: TrustedBeneficiaries,
+    private readonly port: AuthorisationPort,
   ) {}
+
+  /** A payment's SCA and its cancellation's are two kinds of authorisation (docs/development.md, "Authorisation"). */
+  onModuleInit(): void {
+    this.port.register(
+      ...(['payment', 'cancellation'] as const).map((kind) => ({
+        kind,
+        failedOutcome: kind === 'payment' ? 'payment is rejected' : 'payment stays as it is',
+        isHeldBy: async (paymentId: string, held: ConsentedAccount[]) => this.isHeldBy(await this.findWaiting(paymentId, kind), held),
+        decide: async (paymentId: string, decision: ScaDecision, held: ConsentedAccount[], owner: Owner) => {
+          const { payment, redirectUri } = await this.decide(paymentId, kind, decision, held, owner);
+          return { status: payment.status, redirectUri };
+        },
+        fail: async (paymentId: string) => void (await this.settle(await this.findWaiting(paymentId, kind), kind, 'deny')),
+      })),
+    );
+  }
 
   /**
    * Stores the payment, RCVD, with its implicit authorisation: once answered 200 both are in the

@@ -217,8 +217,8 @@ export class CockpitController {
   @Post('signing-baskets/:id/decision')
   async decideBasket(@Req() request: Request, @Res() response: Response, @Param('id') id: string, @Body() body: Form): Promise<void> {
     await this.act(request, response, `/cockpit/signing-baskets/${id}`, async (owner) => {
-      const { basket } = await this.sca.decideBasket(id, decisionOf(body), { psuId: text(body.psuId) }, owner, 'cockpit');
-      return `The signing basket is ${basket.status}.`;
+      const { status } = await this.sca.decide({ kind: 'basket', resourceId: id }, decisionOf(body), { psuId: text(body.psuId) }, owner, 'cockpit');
+      return `The signing basket is ${status}.`;
     });
   }
 
@@ -252,8 +252,8 @@ export class CockpitController {
   @Post('consents/:id/decision')
   async decideConsent(@Req() request: Request, @Res() response: Response, @Param('id') id: string, @Body() body: Form): Promise<void> {
     await this.act(request, response, `/cockpit/consents/${id}`, async (owner) => {
-      const { consent } = await this.sca.decideConsent(id, decisionOf(body), { psuId: text(body.psuId) }, owner, 'cockpit');
-      return `The consent is ${consent.status}.`;
+      const { status } = await this.sca.decide({ kind: 'consent', resourceId: id }, decisionOf(body), { psuId: text(body.psuId) }, owner, 'cockpit');
+      return `The consent is ${status}.`;
     });
   }
 
@@ -269,8 +269,8 @@ export class CockpitController {
   async decidePayment(@Req() request: Request, @Res() response: Response, @Param('id') id: string, @Body() body: Form): Promise<void> {
     await this.act(request, response, `/cockpit/payments/${id}`, async (owner) => {
       const kind = body.kind === 'cancellation' ? 'cancellation' : 'payment';
-      const { payment } = await this.sca.decidePayment(id, kind, decisionOf(body), { psuId: text(body.psuId) }, owner, 'cockpit');
-      return `The payment is ${payment.status}.`;
+      const { status } = await this.sca.decide({ kind, resourceId: id }, decisionOf(body), { psuId: text(body.psuId) }, owner, 'cockpit');
+      return `The payment is ${status}.`;
     });
   }
 

@@ -1,4 +1,6 @@
 import { FormatError } from '../common/error-catalogue';
+import type { ConsentStatus } from '../consent/consent.machine';
+import type { PaymentStatus } from '../payment-initiation/payment.machine';
 import { BankProfile } from '../profile/bank-profile';
 import { Body, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
@@ -68,7 +70,7 @@ export class SandboxControlController {
     @Body() { psuId, decision }: ScaDecisionDto,
     @RequestOwner() owner: Owner,
   ): Promise<ConsentStatusResponse> {
-    return { consentStatus: (await this.sca.decideConsent(consentId, decision, { psuId }, owner, 'control')).consent.status };
+    return { consentStatus: (await this.sca.decide<ConsentStatus>({ kind: 'consent', resourceId: consentId }, decision, { psuId }, owner, 'control')).status };
   }
 
   @Post('sca/payments/:paymentId')
@@ -84,7 +86,7 @@ export class SandboxControlController {
     @Body() { psuId, decision }: ScaDecisionDto,
     @RequestOwner() owner: Owner,
   ): Promise<PaymentStatusResponse> {
-    return { transactionStatus: (await this.sca.decidePayment(paymentId, 'payment', decision, { psuId }, owner, 'control')).payment.status };
+    return { transactionStatus: (await this.sca.decide<PaymentStatus>({ kind: 'payment', resourceId: paymentId }, decision, { psuId }, owner, 'control')).status };
   }
 
   @Post('sca/payments/:paymentId/cancellation')
@@ -100,7 +102,7 @@ export class SandboxControlController {
     @Body() { psuId, decision }: ScaDecisionDto,
     @RequestOwner() owner: Owner,
   ): Promise<PaymentStatusResponse> {
-    return { transactionStatus: (await this.sca.decidePayment(paymentId, 'cancellation', decision, { psuId }, owner, 'control')).payment.status };
+    return { transactionStatus: (await this.sca.decide<PaymentStatus>({ kind: 'cancellation', resourceId: paymentId }, decision, { psuId }, owner, 'control')).status };
   }
 
   @Post('consents/:consentId/revocation')

@@ -33,8 +33,8 @@ export class ScaPagesController {
           return consentRows(consent, await sca.accountNames(consent));
         },
         decide: async (id, decision, login) => {
-          const { consent, redirectUri } = await sca.decideConsent(id, decision, login, undefined, 'page');
-          return { outcome: `Consent ${decision === 'approve' ? 'approved' : 'denied'}: its status is now ${consent.status}.`, redirectUri };
+          const { status, redirectUri } = await sca.decide({ kind: 'consent', resourceId: id }, decision, login, undefined, 'page');
+          return { outcome: `Consent ${decision === 'approve' ? 'approved' : 'denied'}: its status is now ${status}.`, redirectUri };
         },
       },
       payment: {
@@ -44,8 +44,8 @@ export class ScaPagesController {
         buttons: APPROVE_OR_DENY,
         rows: async (id, start) => paymentRows(start ? await payments.markStarted(id, 'payment') : await payments.findWaiting(id, 'payment')),
         decide: async (id, decision, login) => {
-          const { payment, redirectUri } = await sca.decidePayment(id, 'payment', decision, login, undefined, 'page');
-          return { outcome: `Payment ${decision === 'approve' ? 'authorised' : 'refused'}: its status is now ${payment.status}.`, redirectUri };
+          const { status, redirectUri } = await sca.decide({ kind: 'payment', resourceId: id }, decision, login, undefined, 'page');
+          return { outcome: `Payment ${decision === 'approve' ? 'authorised' : 'refused'}: its status is now ${status}.`, redirectUri };
         },
       },
       cancellation: {
@@ -56,8 +56,8 @@ export class ScaPagesController {
         rows: async (id, start) =>
           paymentRows(start ? await payments.markStarted(id, 'cancellation') : await payments.findWaiting(id, 'cancellation')),
         decide: async (id, decision, login) => {
-          const { payment, redirectUri } = await sca.decidePayment(id, 'cancellation', decision, login, undefined, 'page');
-          return { outcome: `Cancellation ${decision === 'approve' ? 'authorised' : 'refused'}: the payment's status is now ${payment.status}.`, redirectUri };
+          const { status, redirectUri } = await sca.decide({ kind: 'cancellation', resourceId: id }, decision, login, undefined, 'page');
+          return { outcome: `Cancellation ${decision === 'approve' ? 'authorised' : 'refused'}: the payment's status is now ${status}.`, redirectUri };
         },
       },
       revocation: {

@@ -10,15 +10,12 @@ import { CardAccountStore } from '../card-accounts/card-account-store';
 import { Authorisation, AuthorisationKind } from '../authorisation/authorisation.entity';
 import { AuthorisationEvent, MAX_FAILED_ATTEMPTS, ScaDecision } from '../authorisation/authorisation.machine';
 import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
+import { AuthorisationPort, Decided } from '../authorisation/authorisation-port.service';
 import { ConsentService } from '../consent/consent.service';
-import type { Payment } from '../payment-initiation/payment.entity';
-import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
 import { Actor, actingAs } from '../http/request-context';
 import type { UpdatePsuDataDto } from './update-psu-data.dto';
 import { personaOf, STATIC_TAN } from './psu-personas';
 import { BankProfile, ScaMethod } from '../profile/bank-profile';
-import type { SigningBasket } from '../signing-baskets/signing-basket.entity';
-import { SigningBasketService } from '../signing-baskets/signing-basket.service';
 
 /** Who decides: the SCA page checks the password too; the headless control endpoints name the PSU only. */
 export interface PsuLogin {
@@ -26,7 +23,7 @@ export interface PsuLogin {
   password?: string;
 }
 
-/** What an authorisation is of: a consent, a payment, or a payment's cancellation. */
+/** What an authorisation is of: a consent, a payment, a payment's cancellation, a signing basket (each kind registered in AuthorisationPort). */
 export interface ScaTarget {
   kind: AuthorisationKind;
   resourceId: string;
@@ -42,10 +39,9 @@ export class ScaService {
   constructor(
     private readonly store: Store,
     private readonly consents: ConsentService,
-    private readonly payments: PaymentInitiationService,
     private readonly authorisations: AuthorisationService,
     private readonly profile: BankProfile,
-    private readonly baskets: SigningBasketService,
+    private readonly port: AuthorisationPort,
     private readonly cards: CardAccountStore,
     private readonly accounts: AccountStore,
   ) {}
@@ -56,29 +52,14 @@ export class ScaService {
   }
 
   /**
-   * `owner`: the headless control endpoints act for a client (strict mode); the pages for everyone
-   * (undefined). `channel` names them in the event history.
+   * The holder's decision on what `target` is, through the service that registered its kind
+   * (AuthorisationPort). `owner`: the headless control endpoints act for a client (strict mode);
+   * the pages for everyone (undefined). `channel` names them in the event history. `Status` is
+   * the status type of the kind's machine, which the caller names (the port keeps kinds apart at run time).
    */
-  async decideConsent(consentId: string, decision: ScaDecision, login: PsuLogin, owner: Owner, channel: Actor['channel']): Promise<{ consent: Consent; redirectUri: string | null }> {
-    return actingAs({ psuId: login.psuId, channel }, async () => this.consents.decide(consentId, decision, await this.heldBy(login, owner), owner));
-  }
-
-  async decidePayment(
-    paymentId: string,
-    kind: 'payment' | 'cancellation',
-    decision: ScaDecision,
-    login: PsuLogin,
-    owner: Owner,
-    channel: Actor['channel'],
-  ): Promise<{ payment: Payment; redirectUri: string | null }> {
-    return actingAs({ psuId: login.psuId, channel }, async () => {
-      const held = await this.heldBy(login, owner);
-      return this.payments.decide(paymentId, kind, decision, held, owner);
-    });
-  }
-
-  async decideBasket(basketId: string, decision: ScaDecision, login: PsuLogin, owner: Owner, channel: Actor['channel']): Promise<{ basket: SigningBasket; redirectUri: string | null }> {
-    return actingAs({ psuId: login.psuId, channel }, async () => this.baskets.decide(basketId, decision, await this.heldBy(login, owner), owner));
+  async decide<Status extends string = string>(target: ScaTarget, decision: ScaDecision, login: PsuLogin, owner: Owner, channel: Actor['channel']): Promise<Decided<Status>> {
+    const decide = async () => this.port.of(target.kind).decide(target.resourceId, decision, await this.heldBy(login, owner), owner);
+    return actingAs({ psuId: login.psuId, channel }, decide) as Promise<Decided<Status>>;
   }
 
   /** The holder withdraws a valid consent (the page or the control API). */
@@ -151,7 +132,7 @@ export class ScaService {
     } catch (error) {
       // The app cannot confirm for a PSU who is unknown, blocked or does not hold the accounts: the SCA fails.
       if (!(error instanceof DomainError) || !['XS2A022E', 'XS2A033E'].includes(error.details[0].messageId)) throw error;
-      await this.store.write(() => this.settle(target, 'deny'));
+      await this.store.write(() => this.fail(target));
     }
     return this.reread(authorisation);
   }
@@ -174,7 +155,7 @@ export class ScaService {
     }
     const { scaMethods } = personaOf(this.profile, login.psuId);
     if (scaMethods.length === 0) {
-      await this.settle(target, 'approve', held, owner);
+      await this.port.of(target.kind).decide(target.resourceId, 'approve', held, owner);
       return this.reread(authorisation);
     }
     const implicit = scaMethods.length === 1 ? scaMethods[0].authenticationMethodId : null;
@@ -206,43 +187,27 @@ export class ScaService {
     const failed = await this.store.write(async () => {
       const { entity, accepted } = await this.authorisations.apply(authorisation, { type: 'WRONG_CREDENTIALS' }, { failedAttempts });
       if (!accepted) throw notAtStep(entity);
-      if (entity.status === 'failed') await this.settle(target, 'deny');
+      if (entity.status === 'failed') await this.fail(target);
       return entity.status === 'failed';
     });
     const attempts = `${failedAttempts} of ${MAX_FAILED_ATTEMPTS} attempts`;
-    const outcome = failed ? `: the authorisation failed and the ${FAILED_OUTCOME[target.kind]}` : '';
+    const outcome = failed ? `: the authorisation failed and the ${this.port.of(target.kind).failedOutcome}` : '';
     return new DomainError({ messageId: 'XS2A022E', description: `${error.message} (${attempts})${outcome}` });
   }
 
   /** The approval of `login`'s PSU, with every check of the page (the accounts held). */
   private async approve(target: ScaTarget, login: PsuLogin, owner: Owner): Promise<void> {
-    await this.settle(target, 'approve', await this.heldBy(login, owner), owner);
+    await this.port.of(target.kind).decide(target.resourceId, 'approve', await this.heldBy(login, owner), owner);
   }
 
-  /**
-   * The decision's effects: with `held`, through decide and its holder check; without (a failed
-   * SCA), inside the caller's write, with no holder known.
-   */
-  private async settle(target: ScaTarget, decision: ScaDecision, held?: ConsentedAccount[], owner?: Owner): Promise<void> {
-    const { kind, resourceId } = target;
-    if (kind === 'basket') {
-      if (held) await this.baskets.decide(resourceId, decision, held, owner);
-      else await this.baskets.settle((await this.baskets.findWaiting(resourceId)).basket, decision);
-    } else if (held) {
-      if (kind === 'consent') await this.consents.decide(resourceId, decision, held, owner);
-      else await this.payments.decide(resourceId, kind, decision, held, owner);
-    } else if (kind === 'consent') {
-      await this.consents.settle(await this.consents.findWaiting(resourceId), decision);
-    } else {
-      await this.payments.settle(await this.payments.findWaiting(resourceId, kind), kind, decision);
-    }
+  /** A failed SCA's effect on what it was for, inside the caller's write, with no holder known. */
+  private fail({ kind, resourceId }: ScaTarget): Promise<void> {
+    return this.port.of(kind).fail(resourceId);
   }
 
   /** Whether the accounts held cover what the authorisation is for: a consent's accounts, a payment's debtor, a basket's members. */
-  private async holds({ kind, resourceId }: ScaTarget, held: ConsentedAccount[]): Promise<boolean> {
-    if (kind === 'basket') return this.baskets.isHeldBy(resourceId, held);
-    if (kind === 'consent') return this.consents.isHeldBy(await this.consents.findWaiting(resourceId), held);
-    return this.payments.isHeldBy(await this.payments.findWaiting(resourceId, kind), held);
+  private holds({ kind, resourceId }: ScaTarget, held: ConsentedAccount[]): Promise<boolean> {
+    return this.port.of(kind).isHeldBy(resourceId, held);
   }
 
   private async step(authorisation: Authorisation, event: AuthorisationEvent, also: Partial<Authorisation>): Promise<Authorisation> {
@@ -278,14 +243,6 @@ export class ScaService {
     return [...accounts.map(({ iban, currency }) => ({ iban, currency })), ...cards.map(({ maskedPan, currency }) => ({ maskedPan, currency }))];
   }
 }
-
-/** What a failed authorisation leaves of what it was for. */
-const FAILED_OUTCOME: Record<AuthorisationKind, string> = {
-  consent: 'consent is rejected',
-  payment: 'payment is rejected',
-  cancellation: 'payment stays as it is',
-  basket: 'signing basket is rejected (its members wait for their own SCA)',
-};
 
 /** The PSU-ID header names whose password or app it is. */
 function required(psuId: string | null): string {

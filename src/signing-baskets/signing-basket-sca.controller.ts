@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { BasketStatus } from './signing-basket.machine';
 import { ApiExcludeController, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { TppErrorResponse } from '../http/error-response.dto';
@@ -35,8 +36,8 @@ export class SigningBasketPageController {
         return basketRows(waiting.payments, waiting.consents);
       },
       decide: async (id, decision, login) => {
-        const { basket, redirectUri } = await sca.decideBasket(id, decision, login, undefined, 'page');
-        return { outcome: `Signing basket ${decision === 'approve' ? 'authorised' : 'refused'}: its status is now ${basket.status}.`, redirectUri };
+        const { status, redirectUri } = await sca.decide({ kind: 'basket', resourceId: id }, decision, login, undefined, 'page');
+        return { outcome: `Signing basket ${decision === 'approve' ? 'authorised' : 'refused'}: its status is now ${status}.`, redirectUri };
       },
     };
   }
@@ -67,6 +68,6 @@ export class SigningBasketControlController {
   @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such signing basket' })
   @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the basket is no longer open' })
   async decide(@Param('basketId') basketId: string, @Body() { psuId, decision }: ScaDecisionDto, @RequestOwner() owner: Owner): Promise<BasketStatusResponse> {
-    return { transactionStatus: (await this.sca.decideBasket(basketId, decision, { psuId }, owner, 'control')).basket.status };
+    return { transactionStatus: (await this.sca.decide<BasketStatus>({ kind: 'basket', resourceId: basketId }, decision, { psuId }, owner, 'control')).status };
   }
 }

@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { Authorisation } from '../authorisation/authorisation.entity';
 import type { ScaDecision } from '../authorisation/authorisation.machine';
 import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
+import { AuthorisationPort } from '../authorisation/authorisation-port.service';
 import { Ledger } from '../bank/ledger';
 import { DomainError, FormatError } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
@@ -40,7 +41,7 @@ interface Members {
  * to cancel or delete until then; the basket's SCA skips what no longer waits.
  */
 @Injectable()
-export class SigningBasketService {
+export class SigningBasketService implements OnModuleInit {
   private readonly machine: MachineBinding<SigningBasket, typeof basketMachine>;
 
   constructor(
@@ -51,8 +52,22 @@ export class SigningBasketService {
     private readonly ledger: Ledger,
     private readonly history: EventHistory,
     private readonly notifications: NotificationsService,
+    private readonly port: AuthorisationPort,
   ) {
     this.machine = { store, target: SigningBasket, machine: basketMachine, contextOf: () => ({}), history, kind: 'basket', placeOf: ({ ownerId }) => ({ ownerId, parentId: null }) };
+  }
+
+  onModuleInit(): void {
+    this.port.register({
+      kind: 'basket',
+      failedOutcome: 'signing basket is rejected (its members wait for their own SCA)',
+      isHeldBy: async (basketId, held) => this.holds((await this.findWaiting(basketId)).waiting, held),
+      decide: async (basketId, decision, held, owner) => {
+        const { basket, redirectUri } = await this.decide(basketId, decision, held, owner);
+        return { status: basket.status, redirectUri };
+      },
+      fail: async (basketId) => void (await this.settle((await this.findWaiting(basketId)).basket, 'deny')),
+    });
   }
 
   /**
@@ -124,11 +139,6 @@ export class SigningBasketService {
     const found = await this.findWaiting(basketId);
     await this.store.write(() => this.authorisations.moveOpen('basket', basketId, { type: 'START' }));
     return found;
-  }
-
-  /** Whether `held` covers every member still waiting (ScaService, before the TAN is asked for). */
-  async isHeldBy(basketId: string, held: ConsentedAccount[]): Promise<boolean> {
-    return this.holds((await this.findWaiting(basketId)).waiting, held);
   }
 
   /** The holder's decision (docs/signing-baskets.md); 401 where they do not hold every member still waiting. */
