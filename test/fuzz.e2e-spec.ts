@@ -14,7 +14,10 @@ import { secondConnection } from './support/engine';
 import { GEORG, MARIANNE, SUSANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
 import { basic, issueToken, Sandbox, tppHeaders, useSandbox } from './support/sandbox';
 
-jest.setTimeout(300_000);
+// A run takes about 190 s on PostgreSQL alone here (5,000 requests, each refusal with a digest of
+// every table); beside another suite on a loaded CI machine it passed 300 s. How fast is the
+// benchmark's to say (docs/benchmark.md), not a timeout's.
+jest.setTimeout(900_000);
 
 /** Requests per sandbox; two sandboxes make one run. */
 const RUNS = 5_000;
