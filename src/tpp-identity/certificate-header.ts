@@ -1,3 +1,4 @@
+import type { Name as AsnName } from '@peculiar/asn1-x509';
 import { Name } from '@peculiar/x509';
 
 /**
@@ -27,7 +28,7 @@ function derLength(der: Buffer): number | null {
  * Whether the CA part of a keyId (`CA=<distinguished name>`) names `issuer`: compared as names,
  * attribute by attribute, whatever their order, case or spacing, not as strings.
  */
-export function namesIssuer(distinguishedName: string, issuer: ArrayBuffer): boolean {
+export function namesIssuer(distinguishedName: string, issuer: AsnName): boolean {
   const attributes = (name: Name) =>
     name
       .toJSON()

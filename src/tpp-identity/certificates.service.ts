@@ -8,7 +8,7 @@ import type { Owner } from '../oauth/owner';
 import { BankProfile } from '../profile/bank-profile';
 import { CertificateRequest, createAuthority, issueCertificate, issueServerCertificate, KeyedCertificate, newSerial } from './certificate-issuer';
 import { serialKey } from './http-signature';
-import { CertificateType, Psd2Role, qualifiedFactsOf } from './psd2-statement';
+import { CertificateType, Psd2Role, QualifiedFacts, qualifiedFactsOf } from './psd2-statement';
 import { CertificateAuthority, TppCertificate } from './tpp-certificate.entity';
 
 /** A certificate a request came with, once it passed the checks: whose it is and what it may do. */
@@ -16,8 +16,8 @@ export interface CheckedCertificate {
   serialNumber: string;
   certificate: NodeCertificate;
   roles: Psd2Role[];
-  /** Its issuer's Name, DER: what a signature's keyId must name. */
-  issuer: ArrayBuffer;
+  /** Its issuer's name: what a signature's keyId must name. */
+  issuer: QualifiedFacts['issuer'];
   /** The client the sandbox issued it to; undefined for one of a trusted CA. */
   ownerId?: string | null;
 }

@@ -73,8 +73,8 @@ export interface QualifiedFacts {
   roles: Psd2Role[];
   /** ETSI EN 319 412-5's QcType: a seal (QSealC) or a website certificate (QWAC); null when it states none. */
   type: CertificateType | null;
-  /** The issuer's Name, DER. */
-  issuer: ArrayBuffer;
+  /** The issuer's name, as parsed. */
+  issuer: Certificate['tbsCertificate']['issuer'];
 }
 
 /**
@@ -90,7 +90,7 @@ export function qualifiedFactsOf(der: Buffer): QualifiedFacts | null {
   } catch {
     return null;
   }
-  const issuer = AsnConvert.serialize(certificate.tbsCertificate.issuer);
+  const { issuer } = certificate.tbsCertificate;
   const extension = certificate.tbsCertificate.extensions?.find(({ extnID }) => extnID === id_pe_qcStatements);
   if (!extension) return { roles: [], type: null, issuer };
   try {
