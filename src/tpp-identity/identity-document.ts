@@ -36,7 +36,7 @@ export function documentIdentity(document: OpenAPIObject, profile: BankProfile, 
     if (!/^\/v[12]\//.test(path)) continue;
     for (const [method, operation] of Object.entries(operations) as [string, Operation][]) {
       operation.parameters = [...(operation.parameters ?? []), ...headers];
-      const role = roles.get(`${method} ${path}`) ?? roles.get(`${method} ${path.replace(/^(\/v1\/[a-z-]*payments\/)[a-z0-9-]+/, '$1{product}')}`);
+      const role = roles.get(`${method} ${path}`);
       if (role) operation['x-psd2-role'] = role;
       const unauthorised = operation.responses?.['401'];
       if (unauthorised && !unauthorised.description?.includes(REFUSALS)) unauthorised.description = `${unauthorised.description ?? ''}; ${REFUSALS}`;
