@@ -51,8 +51,9 @@ export class AccountStore {
     return [...found, ...(await this.visibleTo(stored, owner))];
   }
 
+  /** Whether `owner` may see an account with this IBAN (visibleTo), without reading its balances. */
   async exists(iban: string, owner: Owner): Promise<boolean> {
-    return this.fixtures.has(iban) || (await this.find([iban], owner)).length > 0;
+    return this.fixtures.has(iban) || (await this.visibleTo(await this.store.read(Account).findBy({ iban }), owner)).length > 0;
   }
 
   /**

@@ -24,11 +24,12 @@ export class Ledger {
    * commit, so that no two funds checks read the same balance.
    */
   async open(ibans: string[], owner: Owner): Promise<LedgerRun> {
-    const find = async () => this.accounts.visibleTo(await this.store.read(Account).find({ where: { iban: In([...new Set(ibans)]) }, relations: { balances: true } }), owner);
-    let accounts = await find();
+    const find = (wanted: string[]) => this.store.read(Account).find({ where: { iban: In(wanted) }, relations: { balances: true } });
+    let accounts = await this.accounts.visibleTo(await find([...new Set(ibans)]), owner);
     if (accounts.some(isLive)) {
       await this.serialize();
-      accounts = await find(); // as the last write that booked left them
+      // As the last write that booked left them; whose they are does not change meanwhile.
+      accounts = await find(accounts.map(({ iban }) => iban));
     }
     return new LedgerRun(this.store, accounts);
   }
