@@ -108,14 +108,9 @@ export class CertificatesService {
    * sandbox's today, its revocation. The first failure is refused (401, the Berlin Group code of the check).
    */
   async check(der: Buffer | null, use: CertificateType): Promise<CheckedCertificate> {
-    const facts = der && qualifiedFactsOf(der);
-    let certificate: NodeCertificate;
-    try {
-      if (!facts) throw new Error('unreadable');
-      certificate = new NodeCertificate(der);
-    } catch {
-      throw refused('XS2A047E', 'the header holds no single X.509 certificate (base64 DER, or one PEM block)');
-    }
+    const facts = der ? qualifiedFactsOf(der) : null;
+    const certificate = der && facts ? readable(der) : null;
+    if (!facts || !certificate) throw refused('XS2A047E', 'the header holds no single X.509 certificate (base64 DER, or one PEM block)');
     this.authoritiesMemo ??= this.authority().then(
       ({ certificate: own }) => [own, ...this.profile.trustedCAs].map((pem) => new NodeCertificate(pem)),
       (error: unknown) => {
@@ -137,3 +132,12 @@ export class CertificatesService {
 }
 
 const NAMES: Record<CertificateType, string> = { QSEAL: 'QSealC', QWAC: 'QWAC' };
+
+/** The bytes as Node reads a certificate, or null where it cannot. */
+function readable(der: Buffer): NodeCertificate | null {
+  try {
+    return new NodeCertificate(der);
+  } catch {
+    return null;
+  }
+}
