@@ -248,10 +248,11 @@ export class BankProfile {
       `Payment products: ${products.join(', ') || 'none'}.`,
       `Verification of Payee: ${this.vop.mode}, close match from a similarity of ${this.vop.closeMatch}; ${this.settings.vop?.payees?.length ?? 0} payees at other banks.`,
       `TPP identity: signatures ${this.tpp.signatures}, QWAC ${this.tpp.qwac === 'header' ? `in the ${this.tpp.qwacHeader} header` : this.tpp.qwac}.`,
+      // The services in the order their routes come in the document.
       ...fundsConfirmationSummary(this.fundsConfirmation),
+      ...(this.offersTrustedBeneficiaries ? [`Trusted beneficiaries: listed; a payment to one ${this.exemptsTrustedBeneficiaries ? 'is exempted from SCA' : 'needs SCA as any other'}.`] : []),
       ...(this.offersCardAccounts ? [`Card accounts: ${this.rows.cardAccounts.length} of the bank's, read under a consent naming their maskedPan or all accounts.`] : []),
       ...(this.offersSigningBaskets ? ['Signing baskets: offered; one SCA authorises every payment and consent of a basket.'] : []),
-      ...(this.offersTrustedBeneficiaries ? [`Trusted beneficiaries: listed; a payment to one ${this.exemptsTrustedBeneficiaries ? 'is exempted from SCA' : 'needs SCA as any other'}.`] : []),
       `Consents: valid for ${maxValidityDays === undefined ? 'as long as asked' : `at most ${maxValidityDays} days`}, ${maxFrequencyPerDay === undefined ? 'any frequencyPerDay' : `at most ${maxFrequencyPerDay} accesses a day`}; a longer validUntil or a higher frequencyPerDay is cut down.`,
     ].join('\n');
   }
