@@ -9,6 +9,7 @@ import { loadProfile } from '../src/profile/load-profile';
 import { MARIANNE, sepaPayment, VALID_CONSENT as CONSENT } from '../test/support/fixtures';
 import { createPostgresDatabase, dropPostgresDatabase, newDatabaseUrl } from '../test/support/engine';
 import { freePort, spawnServer, waitForHealth } from '../test/support/server-process';
+import { SERVICES } from '../src/services';
 
 /**
  * `npm run bench`: builds the sandbox, starts it on a fresh database file and a minimal Nest app
@@ -290,7 +291,7 @@ async function main(): Promise<void> {
     // The large database: the fixtures plus BULK_PAYMENTS payments and a large account.
     const load = { payments: Number(process.env.BULK_PAYMENTS ?? 1_000_000), transactions: Number(process.env.BULK_TRANSACTIONS ?? 100_000) };
     const seeding = performance.now();
-    const bulk = await loadBulk({ DATABASE_PATH: join(folder, 'large.sqlite') }, load, new Date().toISOString().slice(0, 10), loadProfile('bank'));
+    const bulk = await loadBulk({ DATABASE_PATH: join(folder, 'large.sqlite') }, load, new Date().toISOString().slice(0, 10), loadProfile('bank', SERVICES));
     const seedSeconds = Math.round((performance.now() - seeding) / 100) / 10;
     console.error(`bulk seed: ${load.payments} payments, ${load.transactions} transactions in ${seedSeconds} s`);
     const large = await start(productionArgs, sandboxEnvironment('large.sqlite'), '/health');

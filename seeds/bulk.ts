@@ -13,6 +13,7 @@ import { Payment } from '../src/payment-initiation/payment.entity';
 import { scenarioRows } from '../src/sandbox-control/scenario';
 import type { BankProfile } from '../src/profile/bank-profile';
 import { loadProfile } from '../src/profile/load-profile';
+import { SERVICES } from '../src/services';
 
 /** Rows per INSERT: TypeORM builds long statements slowly, and 50 rows measured fastest. */
 const CHUNK = 50;
@@ -128,7 +129,7 @@ function daysBefore(today: string, days: number): string {
 
 /** Migrates the database and seeds the profile's fixtures if that is still to do, then adds the load. */
 export async function loadBulk(database: DatabaseSetting, load: BulkLoad, today: string, profile: BankProfile): Promise<BulkLoaded> {
-  const dataSource = await openDataSource(dataSourceOptions(database), profile);
+  const dataSource = await openDataSource(dataSourceOptions(database, SERVICES), profile);
   try {
     return await seedBulk(dataSource, profile, load, today);
   } finally {
@@ -142,7 +143,7 @@ async function main(): Promise<void> {
   const { SANDBOX_DATE } = environment;
   const load = { payments: Number(process.env.BULK_PAYMENTS ?? 1_000_000), transactions: Number(process.env.BULK_TRANSACTIONS ?? 100_000) };
   const started = performance.now();
-  const loaded = await loadBulk(environment, load, SANDBOX_DATE ?? new Date().toISOString().slice(0, 10), loadProfile(environment.PROFILE));
+  const loaded = await loadBulk(environment, load, SANDBOX_DATE ?? new Date().toISOString().slice(0, 10), loadProfile(environment.PROFILE, SERVICES));
   console.log(`Added ${load.payments} payments and an account with ${load.transactions} transactions in ${Math.round(performance.now() - started)} ms:`, loaded);
 }
 

@@ -15,6 +15,7 @@ import { ProfileModule } from '../src/profile/profile.module';
 import { TppIdentityModule } from '../src/tpp-identity/tpp-identity.module';
 import { IssueCertificateDto } from '../src/sandbox-control/certificates.controller';
 import { CertificatesService } from '../src/tpp-identity/certificates.service';
+import { SERVICES } from '../src/services';
 
 const USAGE = 'Usage: npm run certificate -- --roles PSP_AI,PSP_PI --name "My TPP" --out ./certs [--type QSEAL|QWAC] [--days 365] [--organisation-id PSDAT-FMA-12345]';
 
@@ -40,12 +41,12 @@ async function main(): Promise<number> {
     return 2;
   }
   // The database, the clock and the CA as the server has them, without serving anything.
-  const profile = loadProfile(validateEnvironment(process.env).PROFILE);
+  const profile = loadProfile(validateEnvironment(process.env).PROFILE, SERVICES);
   @Module({
     imports: [
       ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, skipProcessEnv: true, validate: validateEnvironment }),
       ProfileModule.forRoot(profile),
-      connectDatabase(profile),
+      connectDatabase(profile, SERVICES),
       DatabaseModule,
       ClockModule,
       TppIdentityModule,

@@ -1,4 +1,5 @@
 import { loadProfile, ProfileError } from '../src/profile/load-profile';
+import { SERVICES } from '../src/services';
 
 /**
  * `npm run profile:check -- <folder or built-in name>`: checks a profile as the server does at
@@ -11,7 +12,7 @@ function main(): number {
     return 2;
   }
   try {
-    const profile = loadProfile(setting);
+    const profile = loadProfile(setting, SERVICES);
     const { rows } = profile;
     console.log(`PROFILE=${setting} is valid: ${profile.name}, ${rows.psus.length} PSUs, ${rows.accounts.length} accounts, ${rows.transactions.length} transactions, ${rows.consents.length} consents, ${rows.clients.length} clients.`);
     console.log(profile.summary());

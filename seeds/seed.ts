@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { validateEnvironment } from '../src/config/environment';
 import { databaseName, dataSourceOptions, openDataSource } from '../src/database/data-source';
 import { loadProfile, ProfileError } from '../src/profile/load-profile';
+import { SERVICES } from '../src/services';
 
 /**
  * `npm run seed`: migrate and upsert the profile's fixtures. `npm run db:reset` (`--reset`): instead
@@ -10,8 +11,8 @@ import { loadProfile, ProfileError } from '../src/profile/load-profile';
  */
 async function main(): Promise<void> {
   const environment = validateEnvironment(process.env);
-  const options = dataSourceOptions(environment);
-  const profile = loadProfile(environment.PROFILE);
+  const options = dataSourceOptions(environment, SERVICES);
+  const profile = loadProfile(environment.PROFILE, SERVICES);
   const reseed = process.argv.includes('--reset');
   // Opening migrates and seeds, as the server does when it starts.
   const dataSource = await openDataSource(options, profile, { reseed });

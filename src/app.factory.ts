@@ -7,6 +7,7 @@ import { AppModule } from './app.module';
 import { documentForProfile } from './http/served-document';
 import { RouteAccessCheck } from './http/route-access';
 import { BankProfile } from './profile/bank-profile';
+import { SERVICES } from './services';
 import { refuseDeepJson } from './http/json-depth';
 import { echoRequestId } from './http/request-id.middleware';
 import { withRequestContext } from './http/request-context';
@@ -50,5 +51,5 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
     .addBearerAuth()
     .addBasicAuth()
     .build();
-  return documentForProfile(SwaggerModule.createDocument(app, config), profile, app.get(RouteAccessCheck).routes());
+  return documentForProfile(SwaggerModule.createDocument(app, config), profile, SERVICES, app.get(RouteAccessCheck).routes());
 }

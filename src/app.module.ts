@@ -25,10 +25,7 @@ import { ScaModule } from './sca/sca.module';
 import { VerificationOfPayeeModule } from './verification-of-payee/verification-of-payee.module';
 import { TppIdentityModule } from './tpp-identity/tpp-identity.module';
 import { MutualTlsListener } from './tpp-identity/mutual-tls-listener';
-import { FundsConfirmationModule } from './funds-confirmation/funds-confirmation.module';
-import { TrustedBeneficiariesApiModule } from './trusted-beneficiaries/trusted-beneficiaries-api.module';
-import { SigningBasketsApiModule } from './signing-baskets/signing-baskets-api.module';
-import { CardAccountsApiModule } from './card-accounts/card-accounts-api.module';
+import { SERVICES } from './services';
 
 @Module({})
 export class AppModule {
@@ -40,7 +37,7 @@ export class AppModule {
    */
   static forRoot(): DynamicModule {
     const environment = validateEnvironment(process.env);
-    const profile = loadProfile(environment.PROFILE);
+    const profile = loadProfile(environment.PROFILE, SERVICES);
     return {
       module: AppModule,
       imports: [
@@ -50,7 +47,7 @@ export class AppModule {
         DiscoveryModule,
         RequestLoggingModule,
         RequestLogModule,
-        connectDatabase(profile),
+        connectDatabase(profile, SERVICES),
         DatabaseModule,
         ClockModule,
         ConditionsModule,
@@ -63,10 +60,7 @@ export class AppModule {
         VerificationOfPayeeModule,
         ScaModule,
         // The services of Berlin Group the seed bank does not offer: only where the profile does.
-        ...(profile.fundsConfirmation ? [FundsConfirmationModule.forProfile(profile.fundsConfirmation)] : []),
-        ...(profile.offersTrustedBeneficiaries ? [TrustedBeneficiariesApiModule] : []),
-        ...(profile.offersCardAccounts ? [CardAccountsApiModule] : []),
-        ...(profile.offersSigningBaskets ? [SigningBasketsApiModule.forSandbox(environment.SANDBOX_CONTROL === 'true')] : []),
+        ...profile.services.map((service) => service.module(profile, environment)),
         ...(environment.SANDBOX_CONTROL === 'true' ? [SandboxControlModule] : []),
       ],
       providers: [

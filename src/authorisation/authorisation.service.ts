@@ -125,7 +125,7 @@ export class AuthorisationService {
     // The bank decides among the approaches it supports: an unsupported preference gets its default (docs/profiles.md).
     const approach: ScaApproach = decides ? this.profile.approachFor(headers.preferred ?? (await inherited())) : this.profile.defaultApproach;
     // Berlin Group: the preference "might be ignored by the ASPSP, if a signing basket is not supported".
-    const explicit = headers.explicitPreferred && this.profile.offersSigningBaskets;
+    const explicit = headers.explicitPreferred && this.profile.provides('signingBaskets');
     return { approach, psuId: headers.psuId, redirectUri: headers.redirectUri, nokRedirectUri: headers.nokRedirectUri, explicit };
   }
 

@@ -1,10 +1,11 @@
 import { loadProfile } from '../profile/load-profile';
 import { ibanOf, isValidIban } from '../common/iban';
 import { transactionObject } from './transaction-object';
+import { SERVICES } from '../services';
 
 describe('transactionObject', () => {
   // Marianne's booked transactions in the seed bank's fixtures, newest first as the file lists them.
-  const [fixture, incoming] = loadProfile('bank')
+  const [fixture, incoming] = loadProfile('bank', SERVICES)
     .rows.transactions.filter(({ accountIban, bookingStatus }) => accountIban === 'AT099900000000001511' && bookingStatus === 'booked')
     .map(({ body }) => body);
 

@@ -3,7 +3,7 @@ import { In } from 'typeorm';
 import { AccountStore, inOrder, passing, TransactionFilter } from '../bank/account-store';
 import type { Owner } from '../oauth/owner';
 import { Store } from '../database/store';
-import { BankProfile } from '../profile/bank-profile';
+import { BankProfile, CARD_ACCOUNTS } from '../profile/bank-profile';
 import { CardAccount, CardTransaction } from './card-account.entity';
 
 /**
@@ -20,11 +20,11 @@ export class CardAccountStore {
     private readonly profile: BankProfile,
     private readonly accounts: AccountStore,
   ) {
-    for (const account of profile.rows.cardAccounts) {
-      const transactions = profile.rows.cardTransactions.filter(({ cardAccountId }) => cardAccountId === account.resourceId);
+    for (const account of profile.fixturesOf(CardAccount)) {
+      const transactions = profile.fixturesOf(CardTransaction).filter(({ cardAccountId }) => cardAccountId === account.resourceId);
       this.fixtures.set(account.resourceId, { account, transactions: [...transactions].sort(inOrder) });
     }
-    this.byMaskedPan = new Map(profile.rows.cardAccounts.map((account) => [account.maskedPan, account]));
+    this.byMaskedPan = new Map(profile.fixturesOf(CardAccount).map((account) => [account.maskedPan, account]));
   }
 
   /** The card account with this resourceId, or null; null too where `owner` may not see it (AccountStore.visibleTo). */
@@ -47,8 +47,8 @@ export class CardAccountStore {
    * (and no query) where the bank shows no card accounts.
    */
   async heldBy(psuId: string): Promise<CardAccount[]> {
-    if (!this.profile.offersCardAccounts) return [];
-    if (this.profile.personaOf(psuId)) return this.profile.rows.cardAccounts.filter((account) => account.psuId === psuId);
+    if (!this.profile.provides(CARD_ACCOUNTS)) return [];
+    if (this.profile.personaOf(psuId)) return this.profile.fixturesOf(CardAccount).filter((account) => account.psuId === psuId);
     return this.store.read(CardAccount).find({ where: { psuId }, order: { maskedPan: 'ASC' } });
   }
 

@@ -1,5 +1,4 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import type { BankProfile } from '../profile/bank-profile';
 
 type Schema = { type?: string; items?: unknown; properties?: Record<string, Schema>; [key: string]: unknown };
 
@@ -8,9 +7,9 @@ type Schema = { type?: string; items?: unknown; properties?: Record<string, Sche
  * where the bank shows them, a consent's account may be a card named by its masked PAN; where
  * not, the scenario fields that create cards are left out (the validation pipe strips them unread).
  */
-export function documentCardAccounts(document: OpenAPIObject, profile: BankProfile): void {
+export function documentCardAccounts(document: OpenAPIObject, shown: boolean): void {
   const schemas = document.components!.schemas as Record<string, Schema>;
-  if (!profile.offersCardAccounts) {
+  if (!shown) {
     // With SANDBOX_CONTROL=false there are no scenarios to document.
     delete schemas.CreateScenarioDto?.properties?.cardAccounts;
     delete schemas.ScenarioResponse?.properties?.cardAccounts;

@@ -14,6 +14,7 @@ import { newResourceId } from '../common/resource-id';
 import { nextStatus } from '../common/state-machine';
 import { Environment } from '../config/environment';
 import { BankProfile } from '../profile/bank-profile';
+import { CardAccount } from '../card-accounts/card-account.entity';
 import { EventHistory } from '../events/event-history.service';
 import type { NotificationRequest } from '../notifications/notification-headers.decorator';
 import { NotificationsService } from '../notifications/notifications.service';
@@ -307,7 +308,7 @@ export class ConsentService implements OnModuleInit {
   private async allAccountsAccess(): Promise<ConsentAccess> {
     // The bank's accounts only: a scenario's accounts belong to the suite that created it. Its cards are the profile's (docs/card-accounts.md).
     const accounts = await this.store.read(Account).find({ where: { scenarioId: IsNull() }, order: { iban: 'ASC' } });
-    const cards = [...this.profile.rows.cardAccounts].sort((a, b) => (a.maskedPan < b.maskedPan ? -1 : 1));
+    const cards = [...this.profile.fixturesOf(CardAccount)].sort((a, b) => (a.maskedPan < b.maskedPan ? -1 : 1));
     return {
       accounts: [...accounts.map(({ iban, currency }) => ({ iban, currency })), ...cards.map(({ maskedPan, currency }) => ({ maskedPan, currency }))],
       balances: [],

@@ -15,11 +15,8 @@ import { VerificationOfPayee1796300000000 } from '../../migrations/1796300000000
 import { TppIdentity1796400000000 } from '../../migrations/1796400000000-TppIdentity';
 import { FundsConfirmation1796500000000 } from '../../migrations/1796500000000-FundsConfirmation';
 import { TrustedBeneficiaries1796600000000 } from '../../migrations/1796600000000-TrustedBeneficiaries';
-import { TrustedBeneficiary } from '../trusted-beneficiaries/trusted-beneficiary.entity';
 import { SigningBaskets1796700000000 } from '../../migrations/1796700000000-SigningBaskets';
 import { CardAccounts1796800000000 } from '../../migrations/1796800000000-CardAccounts';
-import { CardAccount, CardTransaction } from '../card-accounts/card-account.entity';
-import { SigningBasket } from '../signing-baskets/signing-basket.entity';
 import { SandboxEvent } from '../events/sandbox-event.entity';
 import { AccessCount } from '../account-information/access-count.entity';
 import { AccessToken, TppClient } from '../oauth/client.entity';
@@ -34,6 +31,7 @@ import { Authorisation } from '../authorisation/authorisation.entity';
 import { BankConditions } from '../conditions/bank-conditions.entity';
 import { Notification, NotificationSubscription } from '../notifications/notification.entity';
 import type { BankProfile } from '../profile/bank-profile';
+import type { SandboxService } from '../core/sandbox-service';
 import { SeededProfile } from './seeded-profile.entity';
 import { PayeeCheck } from '../verification-of-payee/payee-check.entity';
 import { CertificateAuthority, TppCertificate } from '../tpp-identity/tpp-certificate.entity';
@@ -41,12 +39,14 @@ import { CertificateAuthority, TppCertificate } from '../tpp-identity/tpp-certif
 /** Where the data lives: DATABASE_URL (PostgreSQL) when set, else the SQLite file at DATABASE_PATH. */
 export type DatabaseSetting = Pick<Environment, 'DATABASE_PATH' | 'DATABASE_URL'>;
 
-const entities = [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock, SandboxSecret, TppClient, AccessToken, AccessCount, FailedInstalment, BankConditions, SandboxEvent, NotificationSubscription, Notification, SeededProfile, PayeeCheck, CertificateAuthority, TppCertificate, TrustedBeneficiary, SigningBasket, CardAccount, CardTransaction];
+/** The core's tables; each registered service adds its own (SandboxService.entities). */
+export const CORE_ENTITIES = [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock, SandboxSecret, TppClient, AccessToken, AccessCount, FailedInstalment, BankConditions, SandboxEvent, NotificationSubscription, Notification, SeededProfile, PayeeCheck, CertificateAuthority, TppCertificate];
 // Listed as classes, not globs, so the same list works from ts-jest and from dist/.
 const migrations = [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000, Hardening1795600000000, SharedState1795700000000, LivingBank1795800000000, ScaApproaches1795900000000, EventHistory1796000000000, Notifications1796100000000, SeededProfile1796200000000, VerificationOfPayee1796300000000, TppIdentity1796400000000, FundsConfirmation1796500000000, TrustedBeneficiaries1796600000000, SigningBaskets1796700000000, CardAccounts1796800000000];
 
-/** The one TypeORM definition used by the app, the TypeORM CLI, the seed scripts and the tests. */
-export function dataSourceOptions({ DATABASE_PATH, DATABASE_URL }: DatabaseSetting): DataSourceOptions {
+/** The one TypeORM definition used by the app, the TypeORM CLI, the seed scripts and the tests: the core's tables and the registered services' (src/services.ts). */
+export function dataSourceOptions({ DATABASE_PATH, DATABASE_URL }: DatabaseSetting, services: readonly SandboxService[]): DataSourceOptions {
+  const entities = [...CORE_ENTITIES, ...services.flatMap((service) => service.entities)];
   if (DATABASE_URL) {
     // Pooled connections: each write is its own transaction, and they run side by side (write-strategy.ts).
     return { type: 'postgres', url: DATABASE_URL, entities, migrations, synchronize: false, extra: { max: 10 } };

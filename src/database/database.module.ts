@@ -8,6 +8,7 @@ import { COMMON_ERRORS } from '../http/request.guard';
 import { Environment } from '../config/environment';
 import { BankProfile } from '../profile/bank-profile';
 import { dataSourceOptions, openDataSource } from './data-source';
+import type { SandboxService } from '../core/sandbox-service';
 import { GroupCommit } from './group-commit';
 import { Store } from './store';
 import { PooledTransactions, WriteStrategy } from './write-strategy';
@@ -57,11 +58,11 @@ class HealthController {
  * The connection, for AppModule alone: opened, migrated and seeded with the profile in force before
  * anything is served. TypeORM registers its DataSource for the whole app.
  */
-export function connectDatabase(profile: BankProfile): DynamicModule {
+export function connectDatabase(profile: BankProfile, services: readonly SandboxService[]): DynamicModule {
   return TypeOrmModule.forRootAsync({
     inject: [ConfigService],
     useFactory: (config: ConfigService<Environment, true>) => ({
-      ...dataSourceOptions({ DATABASE_PATH: config.get('DATABASE_PATH', { infer: true }), DATABASE_URL: config.get('DATABASE_URL', { infer: true }) }),
+      ...dataSourceOptions({ DATABASE_PATH: config.get('DATABASE_PATH', { infer: true }), DATABASE_URL: config.get('DATABASE_URL', { infer: true }) }, services),
       // SQLite: how long a write of the server waits for another process's write lock (a seed, a second
       // server on the file). better-sqlite3 waits synchronously, so the driver's 5 s froze every
       // request; after 100 ms the write answers 503 (group-commit.ts) and the rest goes on being

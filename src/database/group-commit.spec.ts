@@ -7,6 +7,7 @@ import { AccessCount } from '../account-information/access-count.entity';
 import { SandboxClock } from '../clock/sandbox-clock.entity';
 import { dataSourceOptions } from './data-source';
 import { GroupCommit } from './group-commit';
+import { SERVICES } from '../services';
 
 /** Stores one clock row: the smallest write there is. */
 const storeDay = (id: number) => async (manager: DataSource['manager']) => {
@@ -24,7 +25,7 @@ describe('GroupCommit, on a migrated SQLite file', () => {
   const storedIds = () => (observer.prepare('SELECT id FROM sandbox_clock ORDER BY id').all() as { id: number }[]).map(({ id }) => id);
 
   beforeAll(async () => {
-    dataSource = await new DataSource(dataSourceOptions({ DATABASE_PATH: path })).initialize();
+    dataSource = await new DataSource(dataSourceOptions({ DATABASE_PATH: path }, SERVICES)).initialize();
     await dataSource.runMigrations();
     observer = new Database(path, { readonly: true });
   });

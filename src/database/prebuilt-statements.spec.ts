@@ -8,8 +8,9 @@ import { Consent } from '../consent/consent.entity';
 import { Payment } from '../payment-initiation/payment.entity';
 import { ENGINE, prepareDatabase, removeDatabase, secondConnection, temporaryDatabase } from '../../test/support/engine';
 import { findByPrimaryKey, insertRows } from './prebuilt-statements';
+import { SERVICES } from '../services';
 
-const PROFILE = loadProfile('bank');
+const PROFILE = loadProfile('bank', SERVICES);
 
 describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
   const database = temporaryDatabase();

@@ -9,10 +9,8 @@ import type { BankProfile } from '../profile/bank-profile';
 import { AccessToken, TppClient } from '../oauth/client.entity';
 import { Payment } from '../payment-initiation/payment.entity';
 import { SeededProfile } from './seeded-profile.entity';
+import { CORE_ENTITIES } from './data-source';
 import { PayeeCheck } from '../verification-of-payee/payee-check.entity';
-import { TrustedBeneficiary } from '../trusted-beneficiaries/trusted-beneficiary.entity';
-import { CardAccount, CardTransaction } from '../card-accounts/card-account.entity';
-import { SigningBasket } from '../signing-baskets/signing-basket.entity';
 
 /**
  * Upserts every fixture of the profile by its fixed ID: safe to run on every start, and never
@@ -30,7 +28,7 @@ export async function seedFixtures(manager: EntityManager, profile: BankProfile,
         'Start with that profile, or reseed the database with this one (npm run db:reset).',
     );
   }
-  const { psus, accounts, balances, transactions, consents, clients, trustedBeneficiaries, cardAccounts, cardTransactions } = structuredClone(profile.rows);
+  const { psus, accounts, balances, transactions, consents, clients } = structuredClone({ ...profile.rows, services: [] });
   await manager.upsert(TppClient, clients, ['clientId']);
   await manager.upsert(Psu, psus, ['psuId']);
   await manager.upsert(Account, accounts, ['iban']);
@@ -38,9 +36,7 @@ export async function seedFixtures(manager: EntityManager, profile: BankProfile,
   // TypeORM's deep-partial type cannot follow the open-ended JSON body; the rows are whole entities.
   await manager.upsert(Transaction, transactions as QueryDeepPartialEntity<Transaction>[], ['transactionId']);
   await manager.upsert(Consent, consents, ['id']);
-  if (trustedBeneficiaries.length) await manager.upsert(TrustedBeneficiary, trustedBeneficiaries, ['trustedBeneficiaryId']);
-  if (cardAccounts.length) await manager.upsert(CardAccount, cardAccounts, ['resourceId']);
-  if (cardTransactions.length) await manager.upsert(CardTransaction, cardTransactions as QueryDeepPartialEntity<CardTransaction>[], ['cardAccountId', 'transactionId']);
+  for (const { entity, conflictPaths, rows } of profile.rows.services) if (rows.length) await manager.upsert(entity, structuredClone(rows) as QueryDeepPartialEntity<object>[], conflictPaths);
   if (!seeded) await manager.insert(SeededProfile, { id: 1, source: profile.source.slice(0, 500), name: profile.name, digest: profile.digest });
 }
 
@@ -50,8 +46,11 @@ export async function seedFixtures(manager: EntityManager, profile: BankProfile,
  */
 export async function resetSandbox(dataSource: DataSource, profile: BankProfile, database: string): Promise<void> {
   await dataSource.transaction(async (manager) => {
-    // Payments first (they name accounts), then consents, accounts (their data cascades), PSUs and clients.
-    for (const entity of [SigningBasket, Payment, PayeeCheck, Consent, TrustedBeneficiary, CardAccount, Account, Psu, AccessToken, TppClient, BankConditions, SandboxEvent, Notification, NotificationSubscription, SeededProfile]) {
+    // The services' tables first (they name payments, consents, accounts and PSUs), then payments
+    // (they name accounts), consents, accounts (their data cascades), PSUs and clients.
+    const core = new Set<unknown>(CORE_ENTITIES);
+    const services = dataSource.entityMetadatas.map(({ target }) => target).filter((target) => !core.has(target));
+    for (const entity of [...services, Payment, PayeeCheck, Consent, Account, Psu, AccessToken, TppClient, BankConditions, SandboxEvent, Notification, NotificationSubscription, SeededProfile]) {
       await manager.createQueryBuilder().delete().from(entity).execute();
     }
     await seedFixtures(manager, profile, database);

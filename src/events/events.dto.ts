@@ -1,13 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import type { BankProfile } from '../profile/bank-profile';
 import type { EventKind, SandboxEvent } from './sandbox-event.entity';
 
 const KINDS: EventKind[] = ['consent', 'payment', 'basket', 'authorisation', 'instalment', 'booking', 'clock', 'notification'];
+/** Those every bank records; the others are a service's (SandboxService.eventKinds). */
+const CORE_KINDS: EventKind[] = ['consent', 'payment', 'authorisation', 'instalment', 'booking', 'clock', 'notification'];
 export const MAX_EVENTS_PAGE = 500;
 
-/** The kinds a bank records: a basket's only where it offers signing baskets (the document of another leaves it out: signing-baskets-document.ts). */
-export const eventKinds = (signingBaskets: boolean): EventKind[] => KINDS.filter((kind) => signingBaskets || kind !== 'basket');
+/** The kinds a bank records: a service's only where it offers the service (the document of another leaves them out). */
+export const eventKinds = ({ services }: BankProfile): EventKind[] => KINDS.filter((kind) => CORE_KINDS.includes(kind) || services.some(({ eventKinds }) => eventKinds?.includes(kind)));
 
 export class EventQueryDto {
   @ApiPropertyOptional({ description: 'a consent, payment, authorisation or transaction ID: its events and those of what belongs to it' })

@@ -21,7 +21,7 @@ export class FundsConfirmationService {
   ) {}
 
   async fundsAvailable(request: FundsConfirmationDto, consentId: string | undefined, owner: Owner): Promise<boolean> {
-    const consented = this.profile.fundsConfirmation?.consent === 'api';
+    const consented = this.profile.settings.fundsConfirmation?.consent === 'api';
     // The account a client may not see is as unknown as one the bank does not hold (docs/security.md, "Whose data").
     const [account] = await this.accounts.find([consented ? await this.consentedIban(request, consentId, owner) : request.account.iban], owner);
     if (!account) throw unknownAccount(request.account.iban);

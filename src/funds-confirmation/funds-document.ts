@@ -8,7 +8,7 @@ type Operation = { parameters?: { name: string }[]; responses: Record<string, { 
  * document's check carries no Consent-ID and meets none of a consent's refusals.
  */
 export function documentFundsConfirmation(document: OpenAPIObject, profile: BankProfile): void {
-  if (profile.fundsConfirmation?.consent !== 'outside') return;
+  if (profile.settings.fundsConfirmation?.consent !== 'outside') return;
   const check = document.paths['/v1/funds-confirmations'].post as unknown as Operation;
   check.parameters = check.parameters?.filter(({ name }) => name !== 'Consent-ID');
   delete check.responses['403'];

@@ -1,11 +1,8 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import type { SandboxService } from '../core/sandbox-service';
 import type { BankProfile } from '../profile/bank-profile';
 import { PAYMENT_SERVICES } from '../payment-initiation/payment-products';
 import { documentIdentity } from '../tpp-identity/identity-document';
-import { documentFundsConfirmation } from '../funds-confirmation/funds-document';
-import { documentTrustedBeneficiaries } from '../trusted-beneficiaries/trusted-beneficiaries-document';
-import { documentSigningBaskets } from '../signing-baskets/signing-baskets-document';
-import { documentCardAccounts } from '../card-accounts/card-accounts-document';
 import { documentFor, visitObjects } from './berlin-group-profile';
 import type { DeclaredRoute } from './route-access';
 
@@ -15,9 +12,10 @@ type Headers = { 'ASPSP-SCA-Approach'?: { schema?: { enum?: string[] } } };
 /**
  * The document /docs-json serves describes the profile in force (docs/profiles.md): its answers'
  * shapes, only the payment products it offers (a service it offers none of is left out), only
- * its SCA approaches in ASPSP-SCA-Approach, and the certificate headers it asks for.
+ * its SCA approaches in ASPSP-SCA-Approach, and the certificate headers it asks for; each
+ * registered service (`services`) says what it adds, and what the bank leaves out of it.
  */
-export function documentForProfile(document: OpenAPIObject, profile: BankProfile, routes: DeclaredRoute[]): OpenAPIObject {
+export function documentForProfile(document: OpenAPIObject, profile: BankProfile, services: readonly SandboxService[], routes: DeclaredRoute[]): OpenAPIObject {
   for (const [path, operations] of Object.entries(document.paths)) {
     const service = PAYMENT_SERVICES.find((name) => path.startsWith(`/v1/${name}/`));
     if (service === undefined) continue;
@@ -31,10 +29,7 @@ export function documentForProfile(document: OpenAPIObject, profile: BankProfile
       for (const parameter of operation.parameters ?? []) if (parameter.in === 'path' && parameter.name === 'product') parameter.schema = { ...parameter.schema, enum: offered };
     }
   }
-  documentFundsConfirmation(document, profile);
-  documentTrustedBeneficiaries(document, profile);
-  documentSigningBaskets(document, profile);
-  documentCardAccounts(document, profile);
+  for (const service of services) service.document(document, profile);
   documentIdentity(document, profile, routes);
   visitObjects(document, (node) => {
     const approach = (node.headers as Headers | undefined)?.['ASPSP-SCA-Approach'];

@@ -9,12 +9,12 @@ import { PaymentInitiationController } from './payment-initiation.controller';
 import { PaymentExecutionService } from './payment-execution.service';
 import { PaymentInitiationService } from './payment-initiation.service';
 import { VerificationOfPayeeModule } from '../verification-of-payee/verification-of-payee.module';
-import { TrustedBeneficiariesModule } from '../trusted-beneficiaries/trusted-beneficiaries.module';
+import { ScaExemptions } from './sca-exemptions.service';
 
 @Module({
-  imports: [DatabaseModule, ClockModule, BankModule, OAuthModule, AuthorisationModule, NotificationsModule, VerificationOfPayeeModule, TrustedBeneficiariesModule],
+  imports: [DatabaseModule, ClockModule, BankModule, OAuthModule, AuthorisationModule, NotificationsModule, VerificationOfPayeeModule],
   controllers: [PaymentInitiationController],
-  providers: [PaymentInitiationService, PaymentExecutionService],
-  exports: [PaymentInitiationService],
+  providers: [PaymentInitiationService, PaymentExecutionService, ScaExemptions],
+  exports: [PaymentInitiationService, ScaExemptions],
 })
 export class PaymentInitiationModule {}

@@ -21,7 +21,7 @@ import { contextOf, isPeriodic, PaymentExecutionService } from './payment-execut
 import { initialPaymentStatus, isAwaitingCancellationSca, isAwaitingSca, PaymentEvent } from './payment.machine';
 import { PaymentType } from './payment-products';
 import { checkDates, creditorsOf, PaymentBody, termsOf } from './payment-terms';
-import { TrustedBeneficiaries } from '../trusted-beneficiaries/trusted-beneficiaries.service';
+import { ScaExemptions } from './sca-exemptions.service';
 import { VerificationOfPayeeService, vopEventOf, VopRequest } from '../verification-of-payee/verification-of-payee.service';
 import { refusalOf } from './refusals';
 
@@ -40,7 +40,7 @@ export class PaymentInitiationService implements OnModuleInit {
     private readonly history: EventHistory,
     private readonly notifications: NotificationsService,
     private readonly vop: VerificationOfPayeeService,
-    private readonly trusted: TrustedBeneficiaries,
+    private readonly exemptions: ScaExemptions,
     private readonly port: AuthorisationPort,
   ) {}
 
@@ -64,7 +64,7 @@ export class PaymentInitiationService implements OnModuleInit {
    * Stores the payment, RCVD, with its implicit authorisation: once answered 200 both are in the
    * database. Where the payee is checked, the result moves it on at once (RCVC, or RVCM and RVNC,
    * whose authorisation waits for the payer's confirmation: docs/verification-of-payee.md). A
-   * payment the bank exempts from SCA (docs/trusted-beneficiaries.md) moves on as if authorised,
+   * payment the bank exempts from SCA (ScaExemptions) moves on as if authorised,
    * and has no authorisation (null); nor has one whose TPP starts it explicitly (docs/signing-baskets.md).
    */
   async initiate(
@@ -77,7 +77,7 @@ export class PaymentInitiationService implements OnModuleInit {
     const creditors = creditorsOf(body);
     const vopResults = await this.vop.checkCreditors(creditors, vop, owner);
     const terms = termsOf(body);
-    const exempted = await this.trusted.exempts(terms.debtorIban, creditors.map(({ iban }) => iban), owner);
+    const exempted = await this.exemptions.exempts(terms.debtorIban, creditors.map(({ iban }) => iban), owner);
     const payment = Object.assign(new Payment(), {
       id: newResourceId(),
       ...type,

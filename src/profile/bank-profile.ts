@@ -3,8 +3,8 @@ import type { Account, Balance, BookingStatus, Psu, Transaction, TransactionBody
 import type { Consent } from '../consent/consent.entity';
 import type { ConsentStatus } from '../consent/consent.machine';
 import type { TppClient } from '../oauth/client.entity';
-import type { TrustedBeneficiary } from '../trusted-beneficiaries/trusted-beneficiary.entity';
-import { type CardAccount, type CardBalance, type CardTransaction, type CardTransactionBody, cardTransactionRows } from '../card-accounts/card-account.entity';
+import type { Type } from '@nestjs/common';
+import type { FixtureTable, SandboxService } from '../core/sandbox-service';
 import type { PaymentProduct, PaymentServiceName } from '../payment-initiation/payment-products';
 import type { AnswerStyle } from '../common/answer-style';
 import { addDays } from '../common/dates';
@@ -73,39 +73,13 @@ export interface FixturePsu {
   blocked?: boolean;
 }
 
-/** One entry of trustedBeneficiaries.json (docs/trusted-beneficiaries.md). */
-export interface FixtureTrustedBeneficiary {
-  trustedBeneficiaryId: string;
-  psuId: string;
-  debtorAccount?: string;
-  creditorAccount: string;
-  creditorName: string;
-  creditorAgent?: string;
-  creditorAlias?: string;
-}
-
-/** One entry of cardAccounts.json (docs/card-accounts.md). */
-export interface FixtureCardAccount {
-  resourceId: string;
-  psuId: string;
-  maskedPan: string;
-  currency: string;
-  name: string;
-  product: string;
-  creditLimit?: string;
-  balances: CardBalance[];
-  transactions?: { booked?: CardTransactionBody[]; pending?: CardTransactionBody[] };
-}
-
-/** The fixture files as a profile holds them (docs/profiles.md, "The fixture files"); trustedBeneficiaries.json only where a profile has one. */
+/** The core's fixture files as a profile holds them (docs/profiles.md, "The fixture files"); a service's are its own (SandboxService.fixtures). */
 export interface FixtureFiles {
   psus: FixturePsu[];
   accounts: (Omit<Account, 'balances' | 'psuId' | 'scenarioId'> & { balances: Omit<Balance, 'accountIban' | 'account'>[] })[];
   transactions: Record<string, Partial<Record<BookingStatus, TransactionBody[]>>>;
   consents: { stored: { id: string; status: ConsentStatus; accounts: string[]; recurringIndicator: boolean; validUntil: string; frequencyPerDay: number; lastActionDate: string }[]; unknown?: string[] };
   clients: Pick<TppClient, 'clientId' | 'clientSecret' | 'name'>[];
-  trustedBeneficiaries?: FixtureTrustedBeneficiary[];
-  cardAccounts?: FixtureCardAccount[];
 }
 
 /** How a test PSU behaves in SCA beyond the password (docs/sca-approaches.md, "Test PSUs"). */
@@ -126,9 +100,8 @@ export interface FixtureRows {
   transactions: Transaction[];
   consents: Consent[];
   clients: FixtureFiles['clients'];
-  trustedBeneficiaries: TrustedBeneficiary[];
-  cardAccounts: CardAccount[];
-  cardTransactions: CardTransaction[];
+  /** The offered services' fixture rows, in the order they are seeded. */
+  services: FixtureTable[];
 }
 
 const APPROACH: Record<ProfileSettings['scaApproaches'][number], ScaApproach> = { redirect: 'REDIRECT', embedded: 'EMBEDDED', decoupled: 'DECOUPLED' };
@@ -149,14 +122,28 @@ export class BankProfile {
     readonly source: string,
     readonly settings: ProfileSettings,
     files: FixtureFiles,
+    /** The registered services the bank offers (src/services.ts), in the registry's order. */
+    readonly services: readonly SandboxService[],
+    /** Their fixture rows. */
+    serviceTables: FixtureTable[],
     /** Identifies the settings and fixtures: instances on one database must agree on it. */
     readonly digest: string,
     /** The PEM certificates of the CAs whose TPP certificates the bank accepts beside the sandbox's own (tpp.trustedCAs). */
     readonly trustedCAs: string[] = [],
   ) {
     this.approaches = settings.scaApproaches.map((approach) => APPROACH[approach]);
-    this.rows = deepFreeze(fixtureRows(files));
+    this.rows = deepFreeze({ ...fixtureRows(files), services: serviceTables });
     this.personas = new Map(files.psus.map(({ psuId, scaMethods, decoupledConfirmsAtPoll, blocked }) => [psuId, { scaMethods, decoupledConfirmsAtPoll, blocked: blocked === true }]));
+  }
+
+  /** A service's fixture rows of one entity (none where the profile holds none). */
+  fixturesOf<Row extends object>(entity: Type<Row>): readonly Row[] {
+    return (this.rows.services.find((table) => table.entity === entity)?.rows ?? []) as Row[];
+  }
+
+  /** Whether the bank offers the registered service of this name (its profile key). */
+  provides(name: string): boolean {
+    return this.services.some((service) => service.name === name);
   }
 
   get name(): string {
@@ -200,37 +187,12 @@ export class BankProfile {
     return { signatures, qwac, qwacHeader, revoked };
   }
 
-  /** The confirmation of funds, or null where the bank does not offer it (its routes are then not served). */
-  get fundsConfirmation(): FundsConfirmationSettings | null {
-    return this.settings.fundsConfirmation ?? null;
-  }
-
-  /** Whether the bank lists trusted beneficiaries (docs/trusted-beneficiaries.md); where not, none of it is served or accepted. */
-  get offersTrustedBeneficiaries(): boolean {
-    return this.settings.trustedBeneficiaries === true;
-  }
-
-  /** Whether the bank offers signing baskets (docs/signing-baskets.md); where not, none of their routes is served. */
-  get offersSigningBaskets(): boolean {
-    return this.settings.signingBaskets === true;
-  }
-
-  /** Whether the bank shows card accounts (docs/card-accounts.md); where not, none of their routes is served or their fields accepted. */
-  get offersCardAccounts(): boolean {
-    return this.settings.cardAccounts === true;
-  }
-
-  /** Whether a payment to a trusted beneficiary is exempted from SCA. */
-  get exemptsTrustedBeneficiaries(): boolean {
-    return this.offersTrustedBeneficiaries && this.settings.scaExemptions?.trustedBeneficiaries === true;
-  }
-
   /**
    * The groups of request fields the bank accepts beyond the seed bank's (the validation pipe's):
    * where it does not offer a service, its fields are stripped unread, as the seed bank does.
    */
   get requestGroups(): string[] {
-    return [...(this.offersTrustedBeneficiaries ? [TRUSTED_BENEFICIARIES] : []), ...(this.offersCardAccounts ? [CARD_ACCOUNTS] : [])];
+    return this.services.flatMap(({ requestGroup }) => (requestGroup ? [requestGroup] : []));
   }
 
   /** A payee at another bank the profile lists, if it does. */
@@ -248,11 +210,7 @@ export class BankProfile {
       `Payment products: ${products.join(', ') || 'none'}.`,
       `Verification of Payee: ${this.vop.mode}, close match from a similarity of ${this.vop.closeMatch}; ${this.settings.vop?.payees?.length ?? 0} payees at other banks.`,
       `TPP identity: signatures ${this.tpp.signatures}, QWAC ${this.tpp.qwac === 'header' ? `in the ${this.tpp.qwacHeader} header` : this.tpp.qwac}.`,
-      // The services in the order their routes come in the document.
-      ...fundsConfirmationSummary(this.fundsConfirmation),
-      ...(this.offersTrustedBeneficiaries ? [`Trusted beneficiaries: listed; a payment to one ${this.exemptsTrustedBeneficiaries ? 'is exempted from SCA' : 'needs SCA as any other'}.`] : []),
-      ...(this.offersCardAccounts ? [`Card accounts: ${this.rows.cardAccounts.length} of the bank's, read under a consent naming their maskedPan or all accounts.`] : []),
-      ...(this.offersSigningBaskets ? ['Signing baskets: offered; one SCA authorises every payment and consent of a basket.'] : []),
+      ...this.services.flatMap((service) => service.summary(this)),
       `Consents: valid for ${maxValidityDays === undefined ? 'as long as asked' : `at most ${maxValidityDays} days`}, ${maxFrequencyPerDay === undefined ? 'any frequencyPerDay' : `at most ${maxFrequencyPerDay} accesses a day`}; a longer validUntil or a higher frequencyPerDay is cut down.`,
     ].join('\n');
   }
@@ -268,18 +226,12 @@ export class BankProfile {
   }
 }
 
-/** The group of the request fields of trusted beneficiaries (requestGroups). */
+/**
+ * The groups of request fields that the consent and scenario DTOs accept only where a service is
+ * offered: its profile key (SandboxService.requestGroup); elsewhere the validation pipe strips them unread.
+ */
 export const TRUSTED_BENEFICIARIES = 'trustedBeneficiaries';
-
-/** The group of the request fields of card accounts: a consent's masked PANs, a scenario's cards (requestGroups). */
 export const CARD_ACCOUNTS = 'cardAccounts';
-
-/** Said only where it is offered: the document of a bank without it stays as it was. */
-function fundsConfirmationSummary(settings: FundsConfirmationSettings | null): string[] {
-  if (!settings) return [];
-  const consent = settings.consent === 'api' ? 'under a consent of POST /v2/consents/confirmation-of-funds named in Consent-ID' : 'its consents managed outside the API (no Consent-ID)';
-  return [`Confirmation of funds: offered, ${consent}.`];
-}
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -289,7 +241,7 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function fixtureRows(files: FixtureFiles): FixtureRows {
+function fixtureRows(files: FixtureFiles): Omit<FixtureRows, 'services'> {
   const holder = new Map(files.psus.flatMap(({ psuId, accounts }) => accounts.map((iban) => [iban, psuId])));
   const currency = new Map(files.accounts.map((account) => [account.iban, account.currency]));
   return {
@@ -314,21 +266,5 @@ function fixtureRows(files: FixtureFiles): FixtureRows {
       }),
     ),
     clients: files.clients,
-    trustedBeneficiaries: (files.trustedBeneficiaries ?? []).map(
-      ({ trustedBeneficiaryId, psuId, debtorAccount, creditorAccount, creditorName, creditorAgent, creditorAlias }): TrustedBeneficiary => ({
-        trustedBeneficiaryId,
-        psuId,
-        debtorIban: debtorAccount ?? null,
-        creditorIban: creditorAccount,
-        creditorName,
-        creditorAgent: creditorAgent ?? null,
-        creditorAlias: creditorAlias ?? null,
-        scenarioId: null,
-      }),
-    ),
-    cardAccounts: (files.cardAccounts ?? []).map(
-      ({ resourceId, psuId, maskedPan, currency, name, product, creditLimit, balances }): CardAccount => ({ resourceId, psuId, maskedPan, currency, name, product, creditLimit: creditLimit ?? null, balances, scenarioId: null }),
-    ),
-    cardTransactions: (files.cardAccounts ?? []).flatMap(({ resourceId, transactions = {} }) => cardTransactionRows(resourceId, transactions)),
   };
 }

@@ -4,6 +4,10 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { loadProfile } from './load-profile';
 import { createAuthority, issueCertificate, newSerial } from '../tpp-identity/certificate-issuer';
+import { SERVICES } from '../services';
+import { CardAccount, CardTransaction } from '../card-accounts/card-account.entity';
+import { TrustedBeneficiary } from '../trusted-beneficiaries/trusted-beneficiary.entity';
+import { exemptsTrustedBeneficiaries } from '../trusted-beneficiaries/trusted-beneficiaries.service';
 
 describe('loadProfile: extends', () => {
   const folder = mkdtempSync(join(tmpdir(), 'psd2-extends-'));
@@ -16,8 +20,8 @@ describe('loadProfile: extends', () => {
   it("takes every key and fixture file of the profile it extends (itself extending another); its own replace them one by one", () => {
     write('child/profile.yaml', 'extends: berlin-group\nname: Child Bank\nscaApproaches: [embedded]\n');
     write('child/fixtures/clients.json', JSON.stringify([{ clientId: 'child-tpp', clientSecret: 's', name: 'Child TPP' }]));
-    const child = loadProfile(join(folder, 'child'));
-    const bank = loadProfile('bank');
+    const child = loadProfile(join(folder, 'child'), SERVICES);
+    const bank = loadProfile('bank', SERVICES);
     const berlinGroup = { answers: 'berlin-group', fundsConfirmation: { consent: 'api' }, trustedBeneficiaries: true, scaExemptions: { trustedBeneficiaries: true }, signingBaskets: true, cardAccounts: true };
     expect(child.settings).toEqual({ ...bank.settings, ...berlinGroup, name: 'Child Bank', scaApproaches: ['embedded'] });
     expect(child.rows.clients).toEqual([{ clientId: 'child-tpp', clientSecret: 's', name: 'Child TPP' }]);
@@ -31,7 +35,7 @@ describe('loadProfile: extends', () => {
     // The trusted beneficiaries and cards berlin-group lists name its PSUs: without them, none.
     write('shared-data/trustedBeneficiaries.json', '[]');
     write('shared-data/cardAccounts.json', '[]');
-    const grandchild = loadProfile(join(folder, 'grandchild'));
+    const grandchild = loadProfile(join(folder, 'grandchild'), SERVICES);
     expect(grandchild.name).toBe('Child Bank');
     expect(grandchild.rows.psus).toEqual([]);
     expect(grandchild.rows.clients.map(({ clientId }) => clientId)).toEqual(['child-tpp']);
@@ -41,7 +45,7 @@ describe('loadProfile: extends', () => {
     write('a/profile.yaml', 'extends: ../b\n');
     write('b/profile.yaml', 'extends: ../a\n');
     const [a, b] = ['a', 'b'].map((name) => relative(process.cwd(), join(folder, name, 'profile.yaml')));
-    expect(() => loadProfile(join(folder, 'a'))).toThrow(`${a}: extends: the profiles extend each other in a circle (${a} -> ${b} -> ${a})`);
+    expect(() => loadProfile(join(folder, 'a'), SERVICES)).toThrow(`${a}: extends: the profiles extend each other in a circle (${a} -> ${b} -> ${a})`);
   });
 });
 
@@ -50,7 +54,7 @@ describe('loadProfile: vop', () => {
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
   it('defaults to on-request and a close match from 0.8; a payee with a bad IBAN, one of the bank, or listed twice stops the start naming each', () => {
-    expect(loadProfile('berlin-group').vop).toEqual({ mode: 'on-request', closeMatch: 0.8 });
+    expect(loadProfile('berlin-group', SERVICES).vop).toEqual({ mode: 'on-request', closeMatch: 0.8 });
     writeFileSync(join(folder, 'profile.yaml'), [
       'extends: bank',
       'vop:',
@@ -68,13 +72,13 @@ describe('loadProfile: vop', () => {
       `${file}: vop.payees[1].iban: AT439900000000010017 is an account of this bank: its registered name is its name in accounts.json`,
       `${file}: vop.payees[3].iban: DE89370400440532013000 is listed twice`,
     ];
-    expect(() => loadProfile(folder)).toThrow(`PROFILE=${folder} cannot be used:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+    expect(() => loadProfile(folder, SERVICES)).toThrow(`PROFILE=${folder} cannot be used:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
   });
 
   it('an unknown mode or a closeMatch out of range is refused by the schema', () => {
     writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\nvop:\n  mode: sometimes\n  closeMatch: 1.5\n');
-    expect(() => loadProfile(folder)).toThrow(/vop\.mode/);
-    expect(() => loadProfile(folder)).toThrow(/vop\.closeMatch/);
+    expect(() => loadProfile(folder, SERVICES)).toThrow(/vop\.mode/);
+    expect(() => loadProfile(folder, SERVICES)).toThrow(/vop\.closeMatch/);
   });
 });
 
@@ -98,7 +102,7 @@ describe('loadProfile: tpp.trustedCAs', () => {
     writeFileSync(join(folder, 'cas', 'leaf.pem'), leaf.certificate);
 
     writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\ntpp:\n  signatures: required\n  trustedCAs: [cas/bank-ca.pem]\n');
-    expect(loadProfile(folder).trustedCAs).toEqual([authority.certificate]);
+    expect(loadProfile(folder, SERVICES).trustedCAs).toEqual([authority.certificate]);
 
     writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\ntpp:\n  trustedCAs: [cas/bank-ca.pem, cas/missing.pem, cas/notes.txt, cas/leaf.pem]\n');
     const file = relative(process.cwd(), join(folder, 'profile.yaml'));
@@ -107,7 +111,7 @@ describe('loadProfile: tpp.trustedCAs', () => {
       `${file}: tpp.trustedCAs[2]: cas/notes.txt is not a PEM certificate`,
       `${file}: tpp.trustedCAs[3]: cas/leaf.pem is a certificate but not a CA's`,
     ];
-    expect(() => loadProfile(folder)).toThrow(`PROFILE=${folder} cannot be used:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+    expect(() => loadProfile(folder, SERVICES)).toThrow(`PROFILE=${folder} cannot be used:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
   });
 });
 
@@ -115,12 +119,12 @@ describe('loadProfile: trusted beneficiaries', () => {
   const folder = mkdtempSync(join(tmpdir(), 'psd2-beneficiaries-'));
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-  it('berlin-group lists and exempts them; an exemption without the list, an unknown PSU, an account not theirs and an ID twice stop the start naming each', () => {
-    const berlinGroup = loadProfile('berlin-group');
-    expect([berlinGroup.offersTrustedBeneficiaries, berlinGroup.exemptsTrustedBeneficiaries, berlinGroup.requestGroups]).toEqual([true, true, ['trustedBeneficiaries', 'cardAccounts']]);
-    expect(berlinGroup.rows.trustedBeneficiaries.map(({ trustedBeneficiaryId }) => trustedBeneficiaryId)).toEqual(['tb-georg-stadtwerke', 'tb-georg-franz', 'tb-susanne-georg']);
-    const bank = loadProfile('bank');
-    expect([bank.offersTrustedBeneficiaries, bank.exemptsTrustedBeneficiaries, bank.requestGroups, bank.rows.trustedBeneficiaries]).toEqual([false, false, [], []]);
+  it('berlin-group lists and exempts them; an exemption or a fixture file without the list, an unknown PSU, an account not theirs and an ID twice stop the start naming each', () => {
+    const berlinGroup = loadProfile('berlin-group', SERVICES);
+    expect([berlinGroup.provides('trustedBeneficiaries'), exemptsTrustedBeneficiaries(berlinGroup.settings), berlinGroup.requestGroups]).toEqual([true, true, ['trustedBeneficiaries', 'cardAccounts']]);
+    expect(berlinGroup.fixturesOf(TrustedBeneficiary).map(({ trustedBeneficiaryId }) => trustedBeneficiaryId)).toEqual(['tb-georg-stadtwerke', 'tb-georg-franz', 'tb-susanne-georg']);
+    const bank = loadProfile('bank', SERVICES);
+    expect([bank.provides('trustedBeneficiaries'), exemptsTrustedBeneficiaries(bank.settings), bank.requestGroups, bank.fixturesOf(TrustedBeneficiary)]).toEqual([false, false, [], []]);
 
     mkdirSync(join(folder, 'fixtures'));
     writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\nscaExemptions:\n  trustedBeneficiaries: true\n');
@@ -128,13 +132,19 @@ describe('loadProfile: trusted beneficiaries', () => {
     writeFileSync(join(folder, 'fixtures', 'trustedBeneficiaries.json'), JSON.stringify([entry('a', 'nobody'), entry('b', 'georg.mustermann', 'AT959900000000012476'), entry('b', 'susanne.mustermann')]));
     const file = relative(process.cwd(), join(folder, 'profile.yaml'));
     const fixtures = relative(process.cwd(), join(folder, 'fixtures', 'trustedBeneficiaries.json'));
-    const problems = [
+    const unlisted = [
+      `${fixtures}: needs trustedBeneficiaries: true in ${file} (a bank that does not offer it holds none of its fixtures)`,
       `${file}: scaExemptions.trustedBeneficiaries: needs trustedBeneficiaries: true (the bank must list them to exempt them)`,
+    ];
+    expect(() => loadProfile(folder, SERVICES)).toThrow(`PROFILE=${folder} cannot be used:\n${unlisted.map((problem) => `  ${problem}`).join('\n')}`);
+
+    writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\ntrustedBeneficiaries: true\nscaExemptions:\n  trustedBeneficiaries: true\n');
+    const problems = [
       `${fixtures}: [0].psuId: nobody is not in psus.json`,
       `${fixtures}: [1].debtorAccount: account AT959900000000012476 is not held by georg.mustermann`,
       `${fixtures}: [2].trustedBeneficiaryId: b is listed twice`,
     ];
-    expect(() => loadProfile(folder)).toThrow(`PROFILE=${folder} cannot be used:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+    expect(() => loadProfile(folder, SERVICES)).toThrow(`PROFILE=${folder} cannot be used:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
   });
 });
 
@@ -143,21 +153,21 @@ describe('loadProfile: card accounts', () => {
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
   it("berlin-group shows two; a card file without cardAccounts: true, an unknown holder, an ID or masked PAN twice, a transaction twice or in another currency stop the start naming each", () => {
-    const berlinGroup = loadProfile('berlin-group');
-    expect([berlinGroup.offersCardAccounts, berlinGroup.requestGroups]).toEqual([true, ['trustedBeneficiaries', 'cardAccounts']]);
-    expect(berlinGroup.rows.cardAccounts.map(({ resourceId, maskedPan, psuId }) => [resourceId, maskedPan, psuId])).toEqual([
+    const berlinGroup = loadProfile('berlin-group', SERVICES);
+    expect([berlinGroup.provides('cardAccounts'), berlinGroup.requestGroups]).toEqual([true, ['trustedBeneficiaries', 'cardAccounts']]);
+    expect(berlinGroup.fixturesOf(CardAccount).map(({ resourceId, maskedPan, psuId }) => [resourceId, maskedPan, psuId])).toEqual([
       ['card-georg-visa', '492950xxxxxx4711', 'georg.mustermann'],
       ['card-susanne-mastercard', '545454xxxxxx2476', 'susanne.mustermann'],
     ]);
-    expect(berlinGroup.rows.cardTransactions.map(({ transactionId, bookingStatus, bookingDate }) => [transactionId, bookingStatus, bookingDate])).toEqual([
+    expect(berlinGroup.fixturesOf(CardTransaction).map(({ transactionId, bookingStatus, bookingDate }) => [transactionId, bookingStatus, bookingDate])).toEqual([
       ['4711-B01', 'booked', '2019-03-05'],
       ['4711-B02', 'booked', '2019-03-02'],
       ['4711-B03', 'booked', '2019-02-27'],
       ['4711-P01', 'pending', '2019-03-06'],
       ['2476-B01', 'booked', '2019-03-04'],
     ]);
-    const bank = loadProfile('bank');
-    expect([bank.offersCardAccounts, bank.rows.cardAccounts, bank.rows.cardTransactions]).toEqual([false, [], []]);
+    const bank = loadProfile('bank', SERVICES);
+    expect([bank.provides('cardAccounts'), bank.fixturesOf(CardAccount), bank.fixturesOf(CardTransaction)]).toEqual([false, [], []]);
 
     mkdirSync(join(folder, 'fixtures'));
     writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\n');
@@ -167,7 +177,7 @@ describe('loadProfile: card accounts', () => {
     writeFileSync(join(folder, 'fixtures', 'cardAccounts.json'), JSON.stringify(cards));
     const file = relative(process.cwd(), join(folder, 'profile.yaml'));
     const fixtures = relative(process.cwd(), join(folder, 'fixtures', 'cardAccounts.json'));
-    expect(() => loadProfile(folder)).toThrow(`PROFILE=${folder} cannot be used:\n  ${fixtures}: needs cardAccounts: true in ${file} (a bank that shows no card accounts holds none)`);
+    expect(() => loadProfile(folder, SERVICES)).toThrow(`PROFILE=${folder} cannot be used:\n  ${fixtures}: needs cardAccounts: true in ${file} (a bank that does not offer it holds none of its fixtures)`);
 
     writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\ncardAccounts: true\n');
     const problems = [
@@ -177,6 +187,6 @@ describe('loadProfile: card accounts', () => {
       `${fixtures}: [1].transactions.booked[1].cardTransactionId: t is used twice on this card`,
       `${fixtures}: [1].transactions.booked[1].transactionAmount.currency: must be the card's currency, EUR`,
     ];
-    expect(() => loadProfile(folder)).toThrow(`PROFILE=${folder} cannot be used:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+    expect(() => loadProfile(folder, SERVICES)).toThrow(`PROFILE=${folder} cannot be used:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
   });
 });

@@ -4,6 +4,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import Ajv, { ErrorObject } from 'ajv';
 import { parseDocument } from 'yaml';
 import { isValidIban } from '../common/iban';
+import type { FixtureTable, SandboxService } from '../core/sandbox-service';
 import { BankProfile, FixtureFiles, ProfileSettings } from './bank-profile';
 import fixturesSchema from './fixtures.schema.json';
 import profileSchema from './profile.schema.json';
@@ -24,8 +25,9 @@ export class ProfileError extends Error {
   }
 }
 
-const FIXTURE_FILES = ['psus', 'accounts', 'transactions', 'consents', 'clients', 'trustedBeneficiaries', 'cardAccounts'] as const;
-type FixtureName = (typeof FIXTURE_FILES)[number];
+const FIXTURE_FILES = ['psus', 'accounts', 'transactions', 'consents', 'clients'] as const;
+/** A core fixture file's name, or a service's. */
+type FixtureName = string;
 /** A fixture file a profile leaves out holds nothing. */
 const EMPTY: FixtureFiles = { psus: [], accounts: [], transactions: {}, consents: { stored: [] }, clients: [] };
 
@@ -42,10 +44,13 @@ export const BUILT_IN_FOLDER = (() => {
 
 export const builtInProfiles = (): string[] => readdirSync(BUILT_IN_FOLDER).filter((name) => existsSync(join(BUILT_IN_FOLDER, name, 'profile.yaml')));
 
-/** Reads and checks the profile PROFILE names: a built-in name, or a folder relative to the working directory. */
-export function loadProfile(setting: string): BankProfile {
+/**
+ * Reads and checks the profile PROFILE names: a built-in name, or a folder relative to the working
+ * directory. `services` are the registered ones (src/services.ts): the profile offers some of them.
+ */
+export function loadProfile(setting: string, services: readonly SandboxService[]): BankProfile {
   const problems: string[] = [];
-  const profile = read(setting, problems);
+  const profile = read(setting, services, problems);
   if (problems.length > 0 || profile === undefined) throw new ProfileError(setting, problems);
   return profile;
 }
@@ -59,13 +64,15 @@ interface Level {
   trustedCAs?: string[];
 }
 
-function read(setting: string, problems: string[]): BankProfile | undefined {
+function read(setting: string, services: readonly SandboxService[], problems: string[]): BankProfile | undefined {
   const folder = folderOf(setting, process.cwd());
   if (folder === undefined) {
     problems.push(`PROFILE: ${setting} is neither a built-in profile (${builtInProfiles().join(', ')}) nor a folder holding a profile.yaml`);
     return undefined;
   }
-  const levels = chain(folder, problems);
+  const names = [...FIXTURE_FILES, ...services.flatMap(({ fixtures }) => (fixtures ? [fixtures.name] : []))];
+  for (const { fixtures } of services) if (fixtures && !ajv.getSchema(fixtures.name)) ajv.addSchema(fixtures.schema, fixtures.name);
+  const levels = chain(folder, names, problems);
   if (levels === undefined) return undefined;
   // Each level's keys and fixture files replace those of the profile it extends, one by one.
   const settings = Object.assign({}, ...levels.map((level) => level.settings)) as Level['settings'];
@@ -78,28 +85,39 @@ function read(setting: string, problems: string[]): BankProfile | undefined {
   }
   const where = Object.assign({}, ...levels.map((level) => level.fixtures)) as Level['fixtures'];
   const files = { ...EMPTY };
-  for (const name of FIXTURE_FILES) {
+  const own = new Map<string, unknown>();
+  for (const name of names) {
     const file = where[name];
     if (file === undefined) continue;
     const content = readJson(file, problems);
-    const validate = ajv.getSchema(`fixtures.schema.json#/definitions/${name}.json`)!;
+    const core = (FIXTURE_FILES as readonly string[]).includes(name);
+    const validate = ajv.getSchema(core ? `fixtures.schema.json#/definitions/${name}.json` : name)!;
     if (content === undefined) continue;
     if (!validate(content)) problems.push(...(validate.errors ?? []).map((error) => describe(file, error)));
-    else Object.assign(files, { [name]: content });
+    else if (core) Object.assign(files, { [name]: content });
+    else own.set(name, content);
   }
   if (problems.length > 0) return undefined;
-  if (settings.scaExemptions?.trustedBeneficiaries && !settings.trustedBeneficiaries) {
-    problems.push(`${shown(top)}: scaExemptions.trustedBeneficiaries: needs trustedBeneficiaries: true (the bank must list them to exempt them)`);
+  const offered = services.filter((service) => service.offeredBy(settings as ProfileSettings));
+  for (const { name, fixtures } of services) {
+    if (fixtures && own.has(fixtures.name) && !offered.some((service) => service.name === name)) {
+      problems.push(`${shown(where[fixtures.name]!)}: needs ${name}: true in ${shown(top)} (a bank that does not offer it holds none of its fixtures)`);
+    }
   }
-  if (files.cardAccounts?.length && !settings.cardAccounts) {
-    problems.push(`${shown(where.cardAccounts!)}: needs cardAccounts: true in ${shown(top)} (a bank that shows no card accounts holds none)`);
-  }
+  problems.push(...services.flatMap((service) => (service.settingsProblems?.(settings as ProfileSettings) ?? []).map((problem) => `${shown(top)}: ${problem}`)));
   problems.push(...referenceProblems(files, where), ...payeeProblems(settings as ProfileSettings, files, top));
+  const tables: FixtureTable[] = [];
+  for (const { fixtures } of offered) {
+    if (!fixtures || !own.has(fixtures.name)) continue;
+    const content = own.get(fixtures.name) as never;
+    problems.push(...fixtures.problems(content, files).map(([key, text]) => `${shown(where[fixtures.name]!)}: ${key}: ${text}`));
+    tables.push(...fixtures.tables(content, files));
+  }
   if (problems.length > 0) return undefined;
   // The CAs' contents, not their paths, identify the profile: two instances may mount it in different places.
   const trustedCAs = [...levels].reverse().find((level) => level.trustedCAs !== undefined)?.trustedCAs ?? [];
-  const digest = createHash('sha256').update(JSON.stringify({ settings: { ...settings, tpp: settings.tpp && { ...settings.tpp, trustedCAs } }, files })).digest('hex');
-  return new BankProfile(setting, settings as ProfileSettings, files, digest, trustedCAs);
+  const digest = createHash('sha256').update(JSON.stringify({ settings: { ...settings, tpp: settings.tpp && { ...settings.tpp, trustedCAs } }, files: { ...files, ...Object.fromEntries(own) } })).digest('hex');
+  return new BankProfile(setting, settings as ProfileSettings, files, offered, tables, digest, trustedCAs);
 }
 
 /** A built-in profile's folder by its name, else the folder the path names (relative to `base`), if it holds a profile.yaml. */
@@ -110,7 +128,7 @@ function folderOf(name: string, base: string): string | undefined {
 }
 
 /** The profile and every profile it extends, the farthest first. */
-function chain(folder: string, problems: string[], seen: string[] = []): Level[] | undefined {
+function chain(folder: string, names: string[], problems: string[], seen: string[] = []): Level[] | undefined {
   const file = join(folder, 'profile.yaml');
   if (seen.includes(file)) {
     problems.push(`${shown(file)}: extends: the profiles extend each other in a circle (${[...seen, file].map(shown).join(' -> ')})`);
@@ -127,7 +145,7 @@ function chain(folder: string, problems: string[], seen: string[] = []): Level[]
     problems.push(`${shown(file)}: fixtures: ${settings.fixtures} is not a folder (relative to ${shown(folder) || '.'})`);
     return undefined;
   }
-  const fixtures = Object.fromEntries(FIXTURE_FILES.map((name) => [name, join(fixtureFolder, `${name}.json`)]).filter(([, path]) => existsSync(path)));
+  const fixtures = Object.fromEntries(names.map((name) => [name, join(fixtureFolder, `${name}.json`)]).filter(([, path]) => existsSync(path)));
   const trustedCAs = settings.tpp && readAuthorities(folder, file, settings.tpp.trustedCAs ?? [], problems);
   if (trustedCAs === null) return undefined;
   const level: Level = { file, settings, fixtures, trustedCAs };
@@ -137,7 +155,7 @@ function chain(folder: string, problems: string[], seen: string[] = []): Level[]
     problems.push(`${shown(file)}: extends: ${settings.extends} is neither a built-in profile (${builtInProfiles().join(', ')}) nor a folder holding a profile.yaml`);
     return undefined;
   }
-  const above = chain(parent, problems, [...seen, file]);
+  const above = chain(parent, names, problems, [...seen, file]);
   return above && [...above, level];
 }
 
@@ -275,30 +293,6 @@ function referenceProblems(files: FixtureFiles, where: Level['fixtures']): strin
   files.clients.forEach(({ clientId }, index) => {
     if (clientIds.has(clientId)) at('clients', `[${index}].clientId`, `${clientId} is listed twice`);
     clientIds.add(clientId);
-  });
-  const beneficiaryIds = new Set<string>();
-  files.trustedBeneficiaries?.forEach(({ trustedBeneficiaryId, psuId, debtorAccount }, index) => {
-    if (beneficiaryIds.has(trustedBeneficiaryId)) at('trustedBeneficiaries', `[${index}].trustedBeneficiaryId`, `${trustedBeneficiaryId} is listed twice`);
-    beneficiaryIds.add(trustedBeneficiaryId);
-    if (!psuIds.has(psuId)) at('trustedBeneficiaries', `[${index}].psuId`, `${psuId} is not in psus.json`);
-    else if (debtorAccount !== undefined && holders.get(debtorAccount) !== psuId) at('trustedBeneficiaries', `[${index}].debtorAccount`, `account ${debtorAccount} is not held by ${psuId}`);
-  });
-  const [cardIds, maskedPans] = [new Set<string>(), new Set<string>()];
-  files.cardAccounts?.forEach(({ resourceId, psuId, maskedPan, currency, transactions = {} }, index) => {
-    const card = (key: string, text: string) => at('cardAccounts', `[${index}]${key}`, text);
-    if (cardIds.has(resourceId)) card('.resourceId', `${resourceId} is listed twice`);
-    if (maskedPans.has(maskedPan)) card('.maskedPan', `${maskedPan} is listed twice`);
-    cardIds.add(resourceId);
-    maskedPans.add(maskedPan);
-    if (!psuIds.has(psuId)) card('.psuId', `${psuId} is not in psus.json`);
-    const ids = new Set<string>();
-    for (const [status, list] of Object.entries(transactions)) {
-      list.forEach(({ cardTransactionId, transactionAmount }, position) => {
-        if (ids.has(cardTransactionId)) card(`.transactions.${status}[${position}].cardTransactionId`, `${cardTransactionId} is used twice on this card`);
-        ids.add(cardTransactionId);
-        if (transactionAmount.currency !== currency) card(`.transactions.${status}[${position}].transactionAmount.currency`, `must be the card's currency, ${currency}`);
-      });
-    }
   });
   return problems;
 }

@@ -10,7 +10,7 @@ import { addMonths } from '../common/dates';
 import { DomainError, ResourceUnknownError } from '../common/error-catalogue';
 import { escapeHtml as escape } from '../common/html';
 import { Environment } from '../config/environment';
-import { BankProfile } from '../profile/bank-profile';
+import { BankProfile, CARD_ACCOUNTS } from '../profile/bank-profile';
 import { Consent } from '../consent/consent.entity';
 import { consentMachine } from '../consent/consent.machine';
 import { ConsentService } from '../consent/consent.service';
@@ -85,12 +85,12 @@ export class CockpitController {
         take: LISTED,
       });
       const scenarioConsents = await this.store.read(Consent).find({ where: { scenarioId: Not(IsNull()), ...ownedBy(owner) }, order: { id: 'DESC' }, take: LISTED });
-      const baskets = this.profile.offersSigningBaskets ? await this.store.read(SigningBasket).find({ where: ownedBy(owner), order: { id: 'DESC' }, take: LISTED }) : [];
+      const baskets = this.profile.provides('signingBaskets') ? await this.store.read(SigningBasket).find({ where: ownedBy(owner), order: { id: 'DESC' }, take: LISTED }) : [];
       const scenarioIds = scenarioConsents.map(({ scenarioId }) => scenarioId!);
       const psus = await this.store.read(Psu).findBy({ scenarioId: In(scenarioIds) });
       const accounts = await this.store.read(Account).findBy({ scenarioId: In(scenarioIds) });
       // The bank's cards, and those of the scenarios listed (docs/card-accounts.md).
-      const cards = this.profile.offersCardAccounts ? [...this.profile.rows.cardAccounts, ...(await this.store.read(CardAccount).findBy({ scenarioId: In(scenarioIds) }))] : [];
+      const cards = this.profile.provides(CARD_ACCOUNTS) ? [...this.profile.fixturesOf(CardAccount), ...(await this.store.read(CardAccount).findBy({ scenarioId: In(scenarioIds) }))] : [];
       const today = this.clock.today();
       return [
         'Overview',
@@ -124,7 +124,7 @@ export class CockpitController {
             ),
           'consents',
         ),
-        ...(this.profile.offersSigningBaskets
+        ...(this.profile.provides('signingBaskets')
           ? [
               section(
                 'Signing baskets',
@@ -136,7 +136,7 @@ export class CockpitController {
               ),
             ]
           : []),
-        ...(this.profile.offersCardAccounts
+        ...(this.profile.provides(CARD_ACCOUNTS)
           ? [
               section(
                 'Card accounts',

@@ -121,7 +121,7 @@ export class SandboxControlController {
   @ApiOkResponse({ type: EventPageResponse })
   async events(@Query() query: EventQueryDto, @RequestOwner() owner: Owner): Promise<EventPageResponse> {
     // Refused as the validation pipe refuses any kind the bank's document does not list.
-    const kinds = eventKinds(this.profile.offersSigningBaskets);
+    const kinds = eventKinds(this.profile);
     if (query.kind && !kinds.includes(query.kind)) throw new FormatError('kind', `kind must be one of the following values: ${kinds.join(', ')}`);
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? 50;

@@ -21,7 +21,7 @@ const EXPLICIT: Parameter = {
  */
 export function documentSigningBaskets(document: OpenAPIObject, profile: BankProfile): void {
   const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
-  if (profile.offersSigningBaskets) {
+  if (profile.provides('signingBaskets')) {
     for (const [path, operations] of Object.entries(document.paths)) {
       const creates = path === '/v1/consents' || path === '/v2/consents/confirmation-of-funds' || PAYMENT_SERVICES.some((service) => path.startsWith(`/v1/${service}/`) && path.split('/').length === 4);
       const post = (operations as { post?: Operation }).post;

@@ -1,13 +1,17 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { In } from 'typeorm';
 import { AccountStore } from '../bank/account-store';
 import { DomainError } from '../common/error-catalogue';
 import type { Consent } from '../consent/consent.entity';
 import { consentedIbans } from '../consent/coverage';
 import { Store } from '../database/store';
-import { BankProfile } from '../profile/bank-profile';
+import { BankProfile, type ProfileSettings } from '../profile/bank-profile';
+import { ScaExemptions } from '../payment-initiation/sca-exemptions.service';
 import type { Owner } from '../oauth/owner';
 import { TrustedBeneficiary } from './trusted-beneficiary.entity';
+
+/** Whether a payment to a trusted beneficiary is exempted from SCA (profile key scaExemptions.trustedBeneficiaries). */
+export const exemptsTrustedBeneficiaries = (settings: ProfileSettings): boolean => settings.scaExemptions?.trustedBeneficiaries === true;
 
 /**
  * The payees each account holder trusts (docs/trusted-beneficiaries.md). The fixture PSUs' are the
@@ -15,16 +19,21 @@ import { TrustedBeneficiary } from './trusted-beneficiary.entity';
  * payment's exemption check then costs no query); a scenario PSU's are read from the database.
  */
 @Injectable()
-export class TrustedBeneficiaries {
+export class TrustedBeneficiaries implements OnModuleInit {
   private readonly fixtures = new Map<string, TrustedBeneficiary[]>();
 
   constructor(
     private readonly store: Store,
     private readonly accounts: AccountStore,
     private readonly profile: BankProfile,
+    private readonly exemptions: ScaExemptions,
   ) {
     for (const { psuId } of profile.rows.psus) this.fixtures.set(psuId, []);
-    for (const row of profile.rows.trustedBeneficiaries) this.fixtures.get(row.psuId)!.push(row);
+    for (const row of profile.fixturesOf(TrustedBeneficiary)) this.fixtures.get(row.psuId)!.push(row);
+  }
+
+  onModuleInit(): void {
+    if (exemptsTrustedBeneficiaries(this.profile.settings)) this.exemptions.register((debtorIban, creditorIbans, owner) => this.exempts(debtorIban, creditorIbans, owner));
   }
 
   /** Those a valid consent lets the TPP list: of the accounts its additionalInformation names (none: all of the consent's), by ID. */
@@ -39,12 +48,12 @@ export class TrustedBeneficiaries {
   }
 
   /**
-   * Whether the bank exempts a payment from `debtorIban` to every one of `creditorIbans` from SCA:
-   * where the profile says so (scaExemptions.trustedBeneficiaries), each a trusted beneficiary of that
-   * account. Never from an account the client may not see: to it that account has no holder.
+   * Whether a payment from `debtorIban` to every one of `creditorIbans` goes to trusted beneficiaries
+   * of that account (the exemption, where scaExemptions.trustedBeneficiaries grants it). Never from an
+   * account the client may not see: to it that account has no holder.
    */
-  async exempts(debtorIban: string, creditorIbans: string[], owner: Owner): Promise<boolean> {
-    if (!this.profile.exemptsTrustedBeneficiaries || creditorIbans.length === 0) return false;
+  private async exempts(debtorIban: string, creditorIbans: string[], owner: Owner): Promise<boolean> {
+    if (creditorIbans.length === 0) return false;
     const trusted = new Set((await this.ofAccounts([debtorIban], owner)).map(({ creditorIban }) => creditorIban));
     return creditorIbans.every((iban) => trusted.has(iban));
   }

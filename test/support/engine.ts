@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source';
+import { SERVICES } from '../../src/services';
 
 /**
  * The engine this jest project runs on: SQLite unless TEST_ENGINE=postgres (the postgres project,
@@ -55,7 +56,7 @@ export async function dropPostgresDatabase(database: string, administrator: stri
 
 /** A second connection to `database`, as another process has it: it sees only what is committed. */
 export function secondConnection(database: string): Promise<DataSource> {
-  return new DataSource(dataSourceOptions({ DATABASE_PATH: database, ...(ENGINE === 'postgres' ? { DATABASE_URL: database } : {}) })).initialize();
+  return new DataSource(dataSourceOptions({ DATABASE_PATH: database, ...(ENGINE === 'postgres' ? { DATABASE_URL: database } : {}) }, SERVICES)).initialize();
 }
 
 function postgresUrl(): string {

@@ -1,0 +1,51 @@
+import type { DynamicModule, Type } from '@nestjs/common';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import type { Environment } from '../config/environment';
+import type { BankProfile, FixtureFiles, ProfileSettings } from '../profile/bank-profile';
+
+/**
+ * What the core asks of a Berlin Group service beyond the seed bank's (docs/development.md,
+ * "A service plugs in"). Each service folder exports one; `src/services.ts` lists them, and the
+ * app module, data source, seeding, reset, profile loading, served document and event kinds go
+ * through that list: no other file names a service.
+ */
+export interface SandboxService {
+  /** Its profile key and the name the docs use. */
+  readonly name: string;
+  /** Whether the profile offers it: where not, its module is not imported and its fixtures are refused. */
+  offeredBy(settings: ProfileSettings): boolean;
+  /** Its Nest module (routes, providers) for a profile that offers it. */
+  module(profile: BankProfile, environment: Environment): DynamicModule | Type;
+  /** Its tables, in the order a reset empties them (before the core's: they name accounts and PSUs). */
+  readonly entities: Type[];
+  /** Its fixture file, where a profile may hold one. */
+  readonly fixtures?: ServiceFixtures;
+  /** What its settings say that the profile schema cannot, offered or not: a line per problem, naming the key. */
+  settingsProblems?(settings: ProfileSettings): string[];
+  /** Its part of the served document, in every profile: it also takes out what the bank does not offer. */
+  document(document: OpenAPIObject, profile: BankProfile): void;
+  /** Its lines of the document's introduction where the bank offers it. */
+  summary(profile: BankProfile): string[];
+  /** The group of its request fields in other features' DTOs, accepted only where it is offered (docs/profiles.md). */
+  readonly requestGroup?: string;
+  /** The event kinds only it records. */
+  readonly eventKinds?: string[];
+}
+
+/** Fixture rows as the database holds them: upserted on their conflict columns, emptied on reset with their entity. */
+export interface FixtureTable<Row extends object = object> {
+  entity: Type<Row>;
+  conflictPaths: string[];
+  rows: Row[];
+}
+
+/** A service's fixture file `<name>.json` in a profile's fixtures folder (docs/profiles.md). */
+export interface ServiceFixtures<Content = never> {
+  readonly name: string;
+  /** Its JSON schema, which may refer to fixtures.schema.json's definitions. */
+  readonly schema: object;
+  /** What the schema cannot say, checked against the core fixtures: [key, problem] pairs. */
+  problems(content: Content, core: FixtureFiles): [string, string][];
+  /** Its rows, in the order they are seeded. */
+  tables(content: Content, core: FixtureFiles): FixtureTable[];
+}

@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import type { Owner } from '../oauth/owner';
+
+/** Whether the bank exempts a payment from `debtorIban` to every one of `creditorIbans` from SCA, as its client may see them. */
+export type ScaExemption = (debtorIban: string, creditorIbans: string[], owner: Owner) => Promise<boolean>;
+
+/**
+ * The SCA exemptions a payment is asked for (PSD2 RTS articles 10-18): a service that grants one
+ * registers its rule when its module starts (docs/trusted-beneficiaries.md); a bank with none
+ * exempts nothing, at no cost.
+ */
+@Injectable()
+export class ScaExemptions {
+  private readonly rules: ScaExemption[] = [];
+
+  register(rule: ScaExemption): void {
+    this.rules.push(rule);
+  }
+
+  async exempts(debtorIban: string, creditorIbans: string[], owner: Owner): Promise<boolean> {
+    for (const rule of this.rules) if (await rule(debtorIban, creditorIbans, owner)) return true;
+    return false;
+  }
+}

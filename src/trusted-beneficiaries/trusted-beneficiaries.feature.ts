@@ -1,0 +1,66 @@
+import type { SandboxService } from '../core/sandbox-service';
+import { type FixtureFiles, TRUSTED_BENEFICIARIES } from '../profile/bank-profile';
+import { TrustedBeneficiariesApiModule } from './trusted-beneficiaries-api.module';
+import { documentTrustedBeneficiaries } from './trusted-beneficiaries-document';
+import { exemptsTrustedBeneficiaries } from './trusted-beneficiaries.service';
+import { TrustedBeneficiary } from './trusted-beneficiary.entity';
+import schema from './fixtures.schema.json';
+
+
+/** One entry of trustedBeneficiaries.json (docs/trusted-beneficiaries.md). */
+interface FixtureTrustedBeneficiary {
+  trustedBeneficiaryId: string;
+  psuId: string;
+  debtorAccount?: string;
+  creditorAccount: string;
+  creditorName: string;
+  creditorAgent?: string;
+  creditorAlias?: string;
+}
+
+/** Trusted beneficiaries (docs/trusted-beneficiaries.md), where the profile sets trustedBeneficiaries: true. */
+export const trustedBeneficiariesService: SandboxService = {
+  name: TRUSTED_BENEFICIARIES,
+  offeredBy: (settings) => settings.trustedBeneficiaries === true,
+  module: () => TrustedBeneficiariesApiModule,
+  entities: [TrustedBeneficiary],
+  requestGroup: TRUSTED_BENEFICIARIES,
+  fixtures: {
+    name: TRUSTED_BENEFICIARIES,
+    schema,
+    problems: (entries: FixtureTrustedBeneficiary[], { psus }: FixtureFiles) => {
+      const problems: [string, string][] = [];
+      const holders = new Map(psus.flatMap(({ psuId, accounts }) => accounts.map((iban) => [iban, psuId])));
+      const ids = new Set<string>();
+      entries.forEach(({ trustedBeneficiaryId, psuId, debtorAccount }, index) => {
+        if (ids.has(trustedBeneficiaryId)) problems.push([`[${index}].trustedBeneficiaryId`, `${trustedBeneficiaryId} is listed twice`]);
+        ids.add(trustedBeneficiaryId);
+        if (!psus.some((psu) => psu.psuId === psuId)) problems.push([`[${index}].psuId`, `${psuId} is not in psus.json`]);
+        else if (debtorAccount !== undefined && holders.get(debtorAccount) !== psuId) problems.push([`[${index}].debtorAccount`, `account ${debtorAccount} is not held by ${psuId}`]);
+      });
+      return problems;
+    },
+    tables: (entries: FixtureTrustedBeneficiary[]) => [
+      {
+        entity: TrustedBeneficiary,
+        conflictPaths: ['trustedBeneficiaryId'],
+        rows: entries.map(
+          ({ trustedBeneficiaryId, psuId, debtorAccount, creditorAccount, creditorName, creditorAgent, creditorAlias }): TrustedBeneficiary => ({
+            trustedBeneficiaryId,
+            psuId,
+            debtorIban: debtorAccount ?? null,
+            creditorIban: creditorAccount,
+            creditorName,
+            creditorAgent: creditorAgent ?? null,
+            creditorAlias: creditorAlias ?? null,
+            scenarioId: null,
+          }),
+        ),
+      },
+    ],
+  },
+  settingsProblems: (settings) =>
+    exemptsTrustedBeneficiaries(settings) && settings.trustedBeneficiaries !== true ? ['scaExemptions.trustedBeneficiaries: needs trustedBeneficiaries: true (the bank must list them to exempt them)'] : [],
+  document: (document, profile) => documentTrustedBeneficiaries(document, { listed: profile.provides(TRUSTED_BENEFICIARIES), exempted: exemptsTrustedBeneficiaries(profile.settings) }),
+  summary: ({ settings }) => [`Trusted beneficiaries: listed; a payment to one ${exemptsTrustedBeneficiaries(settings) ? 'is exempted from SCA' : 'needs SCA as any other'}.`],
+};
