@@ -64,6 +64,7 @@ async function seedBulk(dataSource: DataSource, profile: BankProfile, { payments
     },
     { scenarioId: randomUUID(), consentId: randomUUID(), ownerId: null, bic: profile.settings.bic },
     today,
+    [],
   );
   const debtors = profile.rows.accounts.map(({ iban }) => iban);
   await dataSource.transaction(async (manager) => {

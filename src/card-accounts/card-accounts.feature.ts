@@ -1,4 +1,5 @@
-import type { SandboxService } from '../core/sandbox-service';
+import { randomInt, randomUUID } from 'node:crypto';
+import type { SandboxService, ScenarioContext } from '../core/sandbox-service';
 import { CARD_ACCOUNTS, type FixtureFiles } from '../profile/bank-profile';
 import { CardAccount, type CardBalance, CardTransaction, type CardTransactionBody, cardTransactionRows } from './card-account.entity';
 import { CardAccountsApiModule } from './card-accounts-api.module';
@@ -17,6 +18,60 @@ interface FixtureCardAccount {
   balances: CardBalance[];
   transactions?: { booked?: CardTransactionBody[]; pending?: CardTransactionBody[] };
 }
+
+/** A credit card of a scenario's holder (the scenario DTO's cardAccounts). */
+interface ScenarioCard {
+  name?: string;
+  currency?: string;
+  product?: string;
+  creditLimit?: string;
+  balances: { interimBooked: string };
+  booked?: ScenarioCardTransaction[] | null;
+  pending?: ScenarioCardTransaction[] | null;
+}
+
+interface ScenarioCardTransaction {
+  amount: string;
+  transactionDate: string;
+  transactionDetails: string;
+  cardAcceptorId?: string;
+}
+
+/** The `index`th card of a scenario, with its transactions: its masked PAN is the sandbox's to choose. */
+function scenarioCard(
+  { name, currency, product, creditLimit, balances: { interimBooked }, booked, pending }: ScenarioCard,
+  { scenarioId, psuId, holderName, today }: ScenarioContext,
+  index: number,
+): { account: CardAccount; transactions: CardTransaction[] } {
+  const account: CardAccount = {
+    resourceId: randomUUID(),
+    // Masked as the bank masks its cards' numbers; ten random digits keep two scenarios' cards apart.
+    maskedPan: `4${digits(5)}xxxxxx${digits(4)}`,
+    currency: currency ?? 'EUR',
+    name: name ?? holderName,
+    product: product ?? 'Credit card',
+    creditLimit: creditLimit ?? null,
+    balances: [{ balanceType: 'interimBooked', amount: interimBooked, referenceDate: today }],
+    psuId,
+    scenarioId,
+  };
+  const body = (entry: ScenarioCardTransaction, kind: string, number: number, booking: object) => ({
+    cardTransactionId: `${scenarioId.slice(0, 8)}-C${index + 1}-${kind}${number + 1}`,
+    transactionDate: entry.transactionDate,
+    ...booking,
+    transactionAmount: { currency: account.currency, amount: entry.amount },
+    ...(entry.cardAcceptorId === undefined ? {} : { cardAcceptorId: entry.cardAcceptorId }),
+    maskedPAN: account.maskedPan,
+    transactionDetails: entry.transactionDetails,
+  });
+  const transactions = cardTransactionRows(account.resourceId, {
+    booked: (booked ?? []).map((entry, number) => body(entry, 'B', number, { bookingDate: entry.transactionDate })),
+    pending: (pending ?? []).map((entry, number) => body(entry, 'P', number, {})),
+  });
+  return { account, transactions };
+}
+
+const digits = (count: number) => String(randomInt(10 ** count)).padStart(count, '0');
 
 /** Card accounts (docs/card-accounts.md), where the profile sets cardAccounts: true. */
 export const cardAccountsService: SandboxService = {
@@ -60,6 +115,21 @@ export const cardAccountsService: SandboxService = {
       },
       { entity: CardTransaction, conflictPaths: ['cardAccountId', 'transactionId'], rows: cards.flatMap(({ resourceId, transactions = {} }) => cardTransactionRows(resourceId, transactions)) },
     ],
+  },
+  scenario: {
+    rows: ({ cardAccounts = [] }: { cardAccounts?: ScenarioCard[] }, scenario) => {
+      const cards = cardAccounts.map((card, index) => scenarioCard(card, scenario, index));
+      return {
+        tables: [
+          { entity: CardAccount, conflictPaths: ['resourceId'], rows: cards.map(({ account }) => account) },
+          { entity: CardTransaction, conflictPaths: ['cardAccountId', 'transactionId'], rows: cards.flatMap(({ transactions }) => transactions) },
+        ],
+        consentAccounts: cards.map(({ account: { maskedPan, currency } }) => ({ maskedPan, currency })),
+        answer: cards.length ? { cardAccounts: cards.map(({ account: { resourceId, maskedPan, currency, name } }) => ({ resourceId, maskedPan, currency, name })) } : {},
+      };
+    },
+    // Card transactions go with their card accounts (ON DELETE CASCADE).
+    tables: [CardAccount],
   },
   document: (document, profile) => documentCardAccounts(document, profile.provides(CARD_ACCOUNTS)),
   summary: (profile) => [`Card accounts: ${profile.fixturesOf(CardAccount).length} of the bank's, read under a consent naming their maskedPan or all accounts.`],

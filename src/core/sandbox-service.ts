@@ -1,6 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { Environment } from '../config/environment';
+import type { ConsentAccess, ConsentedAccount } from '../consent/consent.entity';
 import type { BankProfile, FixtureFiles, ProfileSettings } from '../profile/bank-profile';
 
 /**
@@ -30,6 +31,34 @@ export interface SandboxService {
   readonly requestGroup?: string;
   /** The event kinds only it records. */
   readonly eventKinds?: string[];
+  /** Its part of a test suite's scenario (POST /sandbox/scenarios), where the bank offers it. */
+  readonly scenario?: ScenarioPart;
+}
+
+/** A scenario as its parts see it: every row they make carries its scenarioId and belongs to its PSU. */
+export interface ScenarioContext {
+  scenarioId: string;
+  psuId: string;
+  /** The name of the scenario's first account: its holder's. */
+  holderName: string;
+  today: string;
+}
+
+/** What a service adds to a scenario from the request's fields it reads (validated by the scenario DTO). */
+export interface ScenarioPart<Request = never> {
+  rows(request: Request, scenario: ScenarioContext): ScenarioShare;
+  /** Its tables holding a scenario's rows: deleted with the scenario by scenarioId. */
+  readonly tables: Type[];
+}
+
+export interface ScenarioShare {
+  tables: FixtureTable[];
+  /** Accounts the scenario's consent names beside its payment accounts. */
+  consentAccounts?: ConsentedAccount[];
+  /** Further keys of the consent's access. */
+  access?: Partial<ConsentAccess>;
+  /** Further keys of the answer (ScenarioResponse). */
+  answer?: Record<string, unknown>;
 }
 
 /** Fixture rows as the database holds them: upserted on their conflict columns, emptied on reset with their entity. */

@@ -8,9 +8,8 @@ import { Consent } from '../consent/consent.entity';
 import { Store } from '../database/store';
 import { BankProfile } from '../profile/bank-profile';
 import { scenarioRows, toScenarioResponse } from './scenario';
-import { TrustedBeneficiary } from '../trusted-beneficiaries/trusted-beneficiary.entity';
-import { CardAccount, CardTransaction } from '../card-accounts/card-account.entity';
 import type { CreateScenarioDto, ScenarioResponse } from './scenario.dto';
+import type { ScenarioPart } from '../core/sandbox-service';
 
 /** A test suite's own PSU, accounts and consent: created and deleted as one, never visible to another suite. */
 @Injectable()
@@ -21,9 +20,14 @@ export class ScenarioService {
     private readonly profile: BankProfile,
   ) {}
 
+  /** The offered services' parts of a scenario. */
+  private get parts(): ScenarioPart[] {
+    return this.profile.services.flatMap(({ scenario }) => (scenario ? [scenario] : []));
+  }
+
   async create(request: CreateScenarioDto, owner: Owner): Promise<ScenarioResponse> {
     const scenarioId = randomUUID();
-    const rows = scenarioRows(request, { scenarioId, consentId: randomUUID(), ownerId: owner ?? null, bic: this.profile.settings.bic }, this.clock.today());
+    const rows = scenarioRows(request, { scenarioId, consentId: randomUUID(), ownerId: owner ?? null, bic: this.profile.settings.bic }, this.clock.today(), this.parts);
     // All or nothing: a 201 means the whole scenario is stored.
     await this.store.write(async () => {
       await this.store.change(Psu).insert(rows.psu);
@@ -31,9 +35,7 @@ export class ScenarioService {
       await this.store.change(Balance).insert(rows.balances);
       await this.store.insertMany(Transaction, rows.transactions);
       await this.store.change(Consent).insert(rows.consent);
-      if (rows.trustedBeneficiaries.length) await this.store.insertMany(TrustedBeneficiary, rows.trustedBeneficiaries);
-      if (rows.cardAccounts.length) await this.store.insertMany(CardAccount, rows.cardAccounts);
-      if (rows.cardTransactions.length) await this.store.insertMany(CardTransaction, rows.cardTransactions);
+      for (const { entity, rows: serviceRows } of rows.services) if (serviceRows.length) await this.store.insertMany(entity, serviceRows);
     });
     return toScenarioResponse(scenarioId, rows);
   }
@@ -43,9 +45,7 @@ export class ScenarioService {
       // The scenario's PSU carries its owner: another client's scenario is unknown here.
       if (!(await this.store.read(Psu).existsBy({ scenarioId, ...ownedBy(owner) }))) return 0;
       await this.store.change(Consent).delete({ scenarioId });
-      await this.store.change(TrustedBeneficiary).delete({ scenarioId });
-      // Card transactions go with their card accounts (ON DELETE CASCADE).
-      await this.store.change(CardAccount).delete({ scenarioId });
+      for (const entity of this.parts.flatMap((part) => part.tables)) await this.store.change(entity).delete({ scenarioId });
       // Balances and transactions go with their accounts (ON DELETE CASCADE).
       await this.store.change(Account).delete({ scenarioId });
       return (await this.store.change(Psu).delete({ scenarioId })).affected;

@@ -1,11 +1,10 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import type { Account, Balance, Psu, Transaction } from '../bank/account.entity';
 import { standingOrderDetails, transactionObject } from '../bank/transaction-object';
 import { ibanOf } from '../common/iban';
 import type { Consent } from '../consent/consent.entity';
-import type { TrustedBeneficiary } from '../trusted-beneficiaries/trusted-beneficiary.entity';
-import type { CreateScenarioDto, ScenarioCardTransactionDto, ScenarioResponse } from './scenario.dto';
-import { type CardAccount, type CardTransaction, cardTransactionRows } from '../card-accounts/card-account.entity';
+import type { FixtureTable, ScenarioPart } from '../core/sandbox-service';
+import type { CreateScenarioDto, ScenarioResponse } from './scenario.dto';
 
 /** Scenario accounts live under their own bank code, apart from the fixtures' 99000. */
 const SCENARIO_BANK = '99001';
@@ -17,16 +16,18 @@ export interface ScenarioRows {
   balances: Balance[];
   transactions: Transaction[];
   consent: Consent;
-  trustedBeneficiaries: TrustedBeneficiary[];
-  cardAccounts: CardAccount[];
-  cardTransactions: CardTransaction[];
+  /** The offered services' rows (SandboxService.scenario), in the order they are inserted. */
+  services: FixtureTable[];
+  /** The services' keys of the answer. */
+  answer: Record<string, unknown>;
 }
 
-/** The rows of a scenario, in the fixtures' shapes; `scenarioId` tags every one of them; its accounts carry the bank's `bic`. */
+/** The rows of a scenario, in the fixtures' shapes, with the offered services' `parts`; `scenarioId` tags every one of them; its accounts carry the bank's `bic`. */
 export function scenarioRows(
   request: CreateScenarioDto,
   { scenarioId, consentId, ownerId, bic }: { scenarioId: string; consentId: string; ownerId: string | null; bic: string },
   today: string,
+  parts: ScenarioPart[],
 ): ScenarioRows {
   const short = scenarioId.slice(0, 8);
   // The whole random (version 4) scenario ID, 122 random bits: a PSU ID nobody can guess.
@@ -81,58 +82,16 @@ export function scenarioRows(
       ),
     ];
   });
-  const trustedBeneficiaries = (request.trustedBeneficiaries ?? []).map(
-    ({ creditorIban, creditorName, creditorAlias }): TrustedBeneficiary => ({
-      trustedBeneficiaryId: randomUUID(),
-      psuId: psu.psuId,
-      debtorIban: null,
-      creditorIban,
-      creditorName,
-      creditorAgent: null,
-      creditorAlias: creditorAlias ?? null,
-      scenarioId,
-    }),
-  );
-  const cardAccounts = (request.cardAccounts ?? []).map(
-    ({ name, currency, product, creditLimit, balances: { interimBooked } }): CardAccount => ({
-      resourceId: randomUUID(),
-      // Masked as the bank masks its cards' numbers; ten random digits keep two scenarios' cards apart.
-      maskedPan: `4${digits(5)}xxxxxx${digits(4)}`,
-      currency: currency ?? 'EUR',
-      name: name ?? psu.name,
-      product: product ?? 'Credit card',
-      creditLimit: creditLimit ?? null,
-      balances: [{ balanceType: 'interimBooked', amount: interimBooked, referenceDate: today }],
-      psuId: psu.psuId,
-      scenarioId,
-    }),
-  );
-  const cardTransactions = (request.cardAccounts ?? []).flatMap(({ booked, pending }, index) => {
-    const { resourceId, maskedPan, currency } = cardAccounts[index];
-    const body = (entry: ScenarioCardTransactionDto, kind: string, number: number, booking: object) => ({
-      cardTransactionId: `${short}-C${index + 1}-${kind}${number + 1}`,
-      transactionDate: entry.transactionDate,
-      ...booking,
-      transactionAmount: { currency, amount: entry.amount },
-      ...(entry.cardAcceptorId === undefined ? {} : { cardAcceptorId: entry.cardAcceptorId }),
-      maskedPAN: maskedPan,
-      transactionDetails: entry.transactionDetails,
-    });
-    return cardTransactionRows(resourceId, {
-      booked: (booked ?? []).map((entry, number) => body(entry, 'B', number, { bookingDate: entry.transactionDate })),
-      pending: (pending ?? []).map((entry, number) => body(entry, 'P', number, {})),
-    });
-  });
+  const shares = parts.map((part) => part.rows(request as never, { scenarioId, psuId: psu.psuId, holderName: psu.name, today }));
   const consent = {
     id: consentId,
     status: 'valid',
     access: {
-      accounts: [...accounts.map(({ iban, currency }) => ({ iban, currency })), ...cardAccounts.map(({ maskedPan, currency }) => ({ maskedPan, currency }))],
+      accounts: [...accounts.map(({ iban, currency }) => ({ iban, currency })), ...shares.flatMap((share) => share.consentAccounts ?? [])],
       balances: [],
       transactions: [],
       availableAccounts: null,
-      // Where the scenario's holder trusts payees, its consent lists them too (of every account).
-      ...(request.trustedBeneficiaries ? { trustedBeneficiaries: [] } : {}),
+      ...Object.assign({}, ...shares.map((share) => share.access)),
     },
     recurringIndicator: true,
     validUntil: '9999-12-31',
@@ -143,21 +102,19 @@ export function scenarioRows(
     ownerId,
     card: null,
   } as Consent;
-  return { psu, accounts, balances, transactions, consent, trustedBeneficiaries, cardAccounts, cardTransactions };
+  return { psu, accounts, balances, transactions, consent, services: shares.flatMap((share) => share.tables), answer: Object.assign({}, ...shares.map((share) => share.answer)) };
 }
 
-export function toScenarioResponse(scenarioId: string, { psu, accounts, consent, cardAccounts }: ScenarioRows): ScenarioResponse {
+export function toScenarioResponse(scenarioId: string, { psu, accounts, consent, answer }: ScenarioRows): ScenarioResponse {
   return {
     scenarioId,
     psuId: psu.psuId,
     password: psu.password,
     consentId: consent.id,
     accounts: accounts.map(({ iban, currency, name }) => ({ resourceId: iban, iban, currency, name })),
-    ...(cardAccounts.length ? { cardAccounts: cardAccounts.map(({ resourceId, maskedPan, currency, name }) => ({ resourceId, maskedPan, currency, name })) } : {}),
+    ...answer,
   };
 }
-
-const digits = (count: number) => String(randomInt(10 ** count)).padStart(count, '0');
 
 const facts = (entry: { amount: string; counterpartyName: string; counterpartyIban: string; remittanceInformationUnstructured?: string }) => ({
   amount: entry.amount,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { SandboxService } from '../core/sandbox-service';
 import { type FixtureFiles, TRUSTED_BENEFICIARIES } from '../profile/bank-profile';
 import { TrustedBeneficiariesApiModule } from './trusted-beneficiaries-api.module';
@@ -6,6 +7,13 @@ import { exemptsTrustedBeneficiaries } from './trusted-beneficiaries.service';
 import { TrustedBeneficiary } from './trusted-beneficiary.entity';
 import schema from './fixtures.schema.json';
 
+
+/** A payee a scenario's holder trusts (the scenario DTO's trustedBeneficiaries). */
+interface ScenarioTrustedBeneficiary {
+  creditorIban: string;
+  creditorName: string;
+  creditorAlias?: string;
+}
 
 /** One entry of trustedBeneficiaries.json (docs/trusted-beneficiaries.md). */
 interface FixtureTrustedBeneficiary {
@@ -61,6 +69,34 @@ export const trustedBeneficiariesService: SandboxService = {
   },
   settingsProblems: (settings) =>
     exemptsTrustedBeneficiaries(settings) && settings.trustedBeneficiaries !== true ? ['scaExemptions.trustedBeneficiaries: needs trustedBeneficiaries: true (the bank must list them to exempt them)'] : [],
+  scenario: {
+    // Where the scenario's holder trusts payees, its consent lists them too (of every account).
+    rows: ({ trustedBeneficiaries }: { trustedBeneficiaries?: ScenarioTrustedBeneficiary[] }, { scenarioId, psuId }) =>
+      trustedBeneficiaries
+        ? {
+            tables: [
+              {
+                entity: TrustedBeneficiary,
+                conflictPaths: ['trustedBeneficiaryId'],
+                rows: trustedBeneficiaries.map(
+                  ({ creditorIban, creditorName, creditorAlias }): TrustedBeneficiary => ({
+                    trustedBeneficiaryId: randomUUID(),
+                    psuId,
+                    debtorIban: null,
+                    creditorIban,
+                    creditorName,
+                    creditorAgent: null,
+                    creditorAlias: creditorAlias ?? null,
+                    scenarioId,
+                  }),
+                ),
+              },
+            ],
+            access: { trustedBeneficiaries: [] },
+          }
+        : { tables: [] },
+    tables: [TrustedBeneficiary],
+  },
   document: (document, profile) => documentTrustedBeneficiaries(document, { listed: profile.provides(TRUSTED_BENEFICIARIES), exempted: exemptsTrustedBeneficiaries(profile.settings) }),
   summary: ({ settings }) => [`Trusted beneficiaries: listed; a payment to one ${exemptsTrustedBeneficiaries(settings) ? 'is exempted from SCA' : 'needs SCA as any other'}.`],
 };
