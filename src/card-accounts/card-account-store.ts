@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { In } from 'typeorm';
 import { AccountStore, inOrder, passing, TransactionFilter } from '../bank/account-store';
 import type { Owner } from '../oauth/owner';
 import { Store } from '../database/store';
-import { BankProfile, CARD_ACCOUNTS } from '../profile/bank-profile';
+import { BankProfile } from '../profile/bank-profile';
+import { AccountKinds } from '../consent/account-kinds.service';
 import { CardAccount, CardTransaction } from './card-account.entity';
 
 /**
@@ -11,7 +12,7 @@ import { CardAccount, CardTransaction } from './card-account.entity';
  * the profile's fixture cards are answered from memory; a scenario's are read from the database.
  */
 @Injectable()
-export class CardAccountStore {
+export class CardAccountStore implements OnModuleInit {
   private readonly fixtures = new Map<string, { account: CardAccount; transactions: CardTransaction[] }>();
   private readonly byMaskedPan: Map<string, CardAccount>;
 
@@ -19,12 +20,24 @@ export class CardAccountStore {
     private readonly store: Store,
     private readonly profile: BankProfile,
     private readonly accounts: AccountStore,
+    private readonly kinds: AccountKinds,
   ) {
     for (const account of profile.fixturesOf(CardAccount)) {
       const transactions = profile.fixturesOf(CardTransaction).filter(({ cardAccountId }) => cardAccountId === account.resourceId);
       this.fixtures.set(account.resourceId, { account, transactions: [...transactions].sort(inOrder) });
     }
     this.byMaskedPan = new Map(profile.fixturesOf(CardAccount).map((account) => [account.maskedPan, account]));
+  }
+
+  /** Consents name cards beside accounts: the bank's in a consent for all accounts, a holder's in the holder check, their names on the SCA page. */
+  onModuleInit(): void {
+    const reference = ({ maskedPan, currency }: CardAccount) => ({ maskedPan, currency });
+    const bankOwned = [...this.byMaskedPan.values()].sort((a, b) => (a.maskedPan < b.maskedPan ? -1 : 1)).map(reference);
+    this.kinds.register({
+      bankOwned: () => bankOwned,
+      heldBy: async (psuId) => (await this.heldBy(psuId)).map(reference),
+      names: async (maskedPans, owner) => (await this.withMaskedPans(maskedPans, owner)).map(({ maskedPan, name, product }) => [maskedPan, `${name}, ${product}`]),
+    });
   }
 
   /** The card account with this resourceId, or null; null too where `owner` may not see it (AccountStore.visibleTo). */
@@ -42,12 +55,8 @@ export class CardAccountStore {
     return elsewhere.length ? [...found, ...(await this.accounts.visibleTo(await this.store.read(CardAccount).findBy({ maskedPan: In(elsewhere) }), owner))] : found;
   }
 
-  /**
-   * The cards a PSU holds: a fixture PSU's from memory, a scenario PSU's from the database; none
-   * (and no query) where the bank shows no card accounts.
-   */
-  async heldBy(psuId: string): Promise<CardAccount[]> {
-    if (!this.profile.provides(CARD_ACCOUNTS)) return [];
+  /** The cards a PSU holds: a fixture PSU's from memory, a scenario PSU's from the database. */
+  private async heldBy(psuId: string): Promise<CardAccount[]> {
     if (this.profile.personaOf(psuId)) return this.profile.fixturesOf(CardAccount).filter((account) => account.psuId === psuId);
     return this.store.read(CardAccount).find({ where: { psuId }, order: { maskedPan: 'ASC' } });
   }

@@ -3,6 +3,7 @@ import type { SandboxService, ScenarioContext } from '../core/sandbox-service';
 import { CARD_ACCOUNTS, type FixtureFiles } from '../profile/bank-profile';
 import { CardAccount, type CardBalance, CardTransaction, type CardTransactionBody, cardTransactionRows } from './card-account.entity';
 import { CardAccountsApiModule } from './card-accounts-api.module';
+import { CardAccountsCockpit } from './card-accounts-cockpit';
 import { documentCardAccounts } from './card-accounts-document';
 import schema from './fixtures.schema.json';
 
@@ -131,6 +132,7 @@ export const cardAccountsService: SandboxService = {
     // Card transactions go with their card accounts (ON DELETE CASCADE).
     tables: [CardAccount],
   },
+  cockpit: CardAccountsCockpit,
   document: (document, profile) => documentCardAccounts(document, profile.provides(CARD_ACCOUNTS)),
   summary: (profile) => [`Card accounts: ${profile.fixturesOf(CardAccount).length} of the bank's, read under a consent naming their maskedPan or all accounts.`],
 };

@@ -2,10 +2,11 @@ import { Module } from '@nestjs/common';
 import { DatabaseModule } from '../database/database.module';
 import { BankModule } from '../bank/bank.module';
 import { CardAccountStore } from './card-account-store';
+import { ConsentModule } from '../consent/consent.module';
 
-/** The card accounts each holder holds: SCA asks it whose cards a consent may name, in every profile (none where the profile shows none). */
+/** The card accounts each holder holds, known to consents and their SCA as an account kind (AccountKinds). */
 @Module({
-  imports: [DatabaseModule, BankModule],
+  imports: [DatabaseModule, BankModule, ConsentModule],
   providers: [CardAccountStore],
   exports: [CardAccountStore],
 })

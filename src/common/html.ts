@@ -17,3 +17,25 @@ ${body}
 </main>
 </body>
 </html>`;
+
+/** The pieces of the server-rendered pages (the cockpit and its services' sections, docs/cockpit.md). */
+export type Cell = string | { html: string };
+const cell = (value: Cell): string => (typeof value === 'string' ? escapeHtml(value) : value.html);
+
+export const link = (href: string, text: string): Cell => ({ html: `<a href="${escapeHtml(href)}">${escapeHtml(text)}</a>` });
+
+export function table(headings: string[], rows: Cell[][], empty = 'none yet'): string {
+  if (rows.length === 0) return `<p>${escapeHtml(empty)}</p>`;
+  return `<table><tr>${headings.map((heading) => `<th>${escapeHtml(heading)}</th>`).join('')}</tr>${rows.map((row) => `<tr>${row.map((value) => `<td>${cell(value)}</td>`).join('')}</tr>`).join('')}</table>`;
+}
+
+/** A form that POSTs to the cockpit (works without JavaScript); `fields` is its inner HTML. */
+export const form = (action: string, fields: string): string => `<form class="inline" method="post" action="${escapeHtml(action)}">${fields}</form>`;
+export const input = (name: string, label: string, value = '', type = 'text'): string =>
+  `<label>${escapeHtml(label)} <input type="${type}" name="${escapeHtml(name)}" value="${escapeHtml(value)}" aria-label="${escapeHtml(label)}"></label>`;
+export const button = (text: string, name?: string, value?: string): string => `<button${name ? ` name="${escapeHtml(name)}" value="${escapeHtml(value ?? '')}"` : ''}>${escapeHtml(text)}</button>`;
+
+export const section = (title: string, body: string, id?: string): string => `<section${id ? ` id="${escapeHtml(id)}"` : ''}><h2>${escapeHtml(title)}</h2>${body}</section>`;
+
+/** A status as the pages show it. */
+export const status = (value: string): Cell => ({ html: `<span class="status">${escapeHtml(value)}</span>` });

@@ -7,11 +7,12 @@ import { DatabaseModule } from '../database/database.module';
 import { ConsentController } from './consent.controller';
 import { ConsentGuard } from './consent.guard';
 import { ConsentService } from './consent.service';
+import { AccountKinds } from './account-kinds.service';
 
 @Module({
   imports: [DatabaseModule, ClockModule, OAuthModule, AuthorisationModule, NotificationsModule],
   controllers: [ConsentController],
-  providers: [ConsentService, ConsentGuard],
-  exports: [ConsentService, ConsentGuard],
+  providers: [ConsentService, ConsentGuard, AccountKinds],
+  exports: [ConsentService, ConsentGuard, AccountKinds],
 })
 export class ConsentModule {}

@@ -14,7 +14,6 @@ import { newResourceId } from '../common/resource-id';
 import { nextStatus } from '../common/state-machine';
 import { Environment } from '../config/environment';
 import { BankProfile } from '../profile/bank-profile';
-import { CardAccount } from '../card-accounts/card-account.entity';
 import { EventHistory } from '../events/event-history.service';
 import type { NotificationRequest } from '../notifications/notification-headers.decorator';
 import { NotificationsService } from '../notifications/notifications.service';
@@ -22,6 +21,7 @@ import { applyEvent, MachineBinding } from '../database/status-change';
 import { Store } from '../database/store';
 import { ConsentAccountReferenceDto, CreateConsentDto } from './dto/create-consent.dto';
 import { accessDecidedBy } from './consent-access';
+import { AccountKinds } from './account-kinds.service';
 import { consentedIbans } from './coverage';
 import { Consent, ConsentAccess, ConsentedAccount, ConsentPurpose, consentPath, purposeOf } from './consent.entity';
 import type { CreateFundsConsentDto } from './dto/create-funds-consent.dto';
@@ -42,6 +42,7 @@ export class ConsentService implements OnModuleInit {
     private readonly notifications: NotificationsService,
     private readonly profile: BankProfile,
     private readonly port: AuthorisationPort,
+    private readonly kinds: AccountKinds,
   ) {
     this.fixtures = new Map(profile.rows.consents.map((consent) => [consent.id, consent]));
     this.machine = {
@@ -306,11 +307,10 @@ export class ConsentService implements OnModuleInit {
   }
 
   private async allAccountsAccess(): Promise<ConsentAccess> {
-    // The bank's accounts only: a scenario's accounts belong to the suite that created it. Its cards are the profile's (docs/card-accounts.md).
+    // The bank's accounts only: a scenario's accounts belong to the suite that created it; so do the other kinds' (AccountKinds).
     const accounts = await this.store.read(Account).find({ where: { scenarioId: IsNull() }, order: { iban: 'ASC' } });
-    const cards = [...this.profile.fixturesOf(CardAccount)].sort((a, b) => (a.maskedPan < b.maskedPan ? -1 : 1));
     return {
-      accounts: [...accounts.map(({ iban, currency }) => ({ iban, currency })), ...cards.map(({ maskedPan, currency }) => ({ maskedPan, currency }))],
+      accounts: [...accounts.map(({ iban, currency }) => ({ iban, currency })), ...this.kinds.bankOwned()],
       balances: [],
       transactions: [],
       availableAccounts: null,

@@ -1,6 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { Environment } from '../config/environment';
+import type { CockpitSection } from './cockpit-section';
 import type { ConsentAccess, ConsentedAccount } from '../consent/consent.entity';
 import type { BankProfile, FixtureFiles, ProfileSettings } from '../profile/bank-profile';
 
@@ -33,6 +34,8 @@ export interface SandboxService {
   readonly eventKinds?: string[];
   /** Its part of a test suite's scenario (POST /sandbox/scenarios), where the bank offers it. */
   readonly scenario?: ScenarioPart;
+  /** Its part of the cockpit: a provider of its module, found by this class (docs/cockpit.md). */
+  readonly cockpit?: Type<CockpitSection>;
 }
 
 /** A scenario as its parts see it: every row they make carries its scenarioId and belongs to its PSU. */

@@ -1,4 +1,4 @@
-import { escapeHtml as escape, htmlDocument } from '../common/html';
+import { button, escapeHtml as escape, htmlDocument, table } from '../common/html';
 import type { AnsweredRequest } from '../http/request-log';
 import type { SandboxEvent } from '../events/sandbox-event.entity';
 
@@ -19,22 +19,6 @@ export const COCKPIT_STYLE = `
   pre { background: #f6f8fa; padding: 8px; overflow-x: auto; }
 `;
 
-export type Cell = string | { html: string };
-const cell = (value: Cell): string => (typeof value === 'string' ? escape(value) : value.html);
-
-export const link = (href: string, text: string): Cell => ({ html: `<a href="${escape(href)}">${escape(text)}</a>` });
-
-export function table(headings: string[], rows: Cell[][], empty = 'none yet'): string {
-  if (rows.length === 0) return `<p>${escape(empty)}</p>`;
-  return `<table><tr>${headings.map((heading) => `<th>${escape(heading)}</th>`).join('')}</tr>${rows.map((row) => `<tr>${row.map((value) => `<td>${cell(value)}</td>`).join('')}</tr>`).join('')}</table>`;
-}
-
-/** A form that POSTs to the cockpit (works without JavaScript); `fields` is its inner HTML. */
-export const form = (action: string, fields: string): string => `<form class="inline" method="post" action="${escape(action)}">${fields}</form>`;
-export const input = (name: string, label: string, value = '', type = 'text'): string =>
-  `<label>${escape(label)} <input type="${type}" name="${escape(name)}" value="${escape(value)}" aria-label="${escape(label)}"></label>`;
-export const button = (text: string, name?: string, value?: string): string => `<button${name ? ` name="${escape(name)}" value="${escape(value ?? '')}"` : ''}>${escape(text)}</button>`;
-
 /** A GET filter over a list: a select per field. */
 export function filter(action: string, selects: { name: string; label: string; options: string[]; value: string }[]): string {
   const fields = selects
@@ -50,8 +34,6 @@ export const layout = (title: string, body: string, message?: string): string =>
     '<strong>PSD2 Sandbox cockpit</strong><a href="/cockpit">Overview</a><a href="/cockpit/requests">Requests</a><a href="/docs">API</a>',
     `<h1>${escape(title)}</h1>\n${message ? `<p class="message" role="status">${escape(message)}</p>` : ''}\n${body}`,
   );
-
-export const section = (title: string, body: string, id?: string): string => `<section${id ? ` id="${escape(id)}"` : ''}><h2>${escape(title)}</h2>${body}</section>`;
 
 export function requestTable(requests: AnsweredRequest[]): string {
   return table(

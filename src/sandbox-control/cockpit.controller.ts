@@ -1,16 +1,19 @@
-import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, NotFoundException, OnModuleInit, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { ConfigService } from '@nestjs/config';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import type { AnyStateMachine } from 'xstate';
 import { In, IsNull, Not } from 'typeorm';
 import { authorisationMachine } from '../authorisation/authorisation.machine';
 import { Account, Psu } from '../bank/account.entity';
 import { ClockService } from '../clock/clock.service';
 import { addMonths } from '../common/dates';
-import { DomainError, ResourceUnknownError } from '../common/error-catalogue';
-import { escapeHtml as escape } from '../common/html';
+import { DomainError } from '../common/error-catalogue';
+import { button, escapeHtml as escape, form, input, link, section, status, table } from '../common/html';
 import { Environment } from '../config/environment';
-import { BankProfile, CARD_ACCOUNTS } from '../profile/bank-profile';
+import { BankProfile } from '../profile/bank-profile';
+import type { CockpitSection } from '../core/cockpit-section';
 import { Consent } from '../consent/consent.entity';
 import { consentMachine } from '../consent/consent.machine';
 import { ConsentService } from '../consent/consent.service';
@@ -25,18 +28,10 @@ import { isAwaitingCreditorConfirmation, paymentMachine } from '../payment-initi
 import { vopBlockOf } from '../verification-of-payee/vop-status.dto';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
 import { ScaService } from '../sca/sca.service';
-import { button, Cell, filter, form, input, layout, link, requestTable, section, table, timeline } from './cockpit-pages';
+import { filter, layout, requestTable, timeline } from './cockpit-pages';
 import { drawMachine } from './machine-diagram';
-import { SigningBasket } from '../signing-baskets/signing-basket.entity';
-import { basketMachine } from '../signing-baskets/signing-basket.machine';
-import { SigningBasketService } from '../signing-baskets/signing-basket.service';
 import { SandboxControlService } from './sandbox-control.service';
-import { CardAccount } from '../card-accounts/card-account.entity';
-import { CardAccountStore } from '../card-accounts/card-account-store';
 import { Access } from '../http/route-access';
-
-/** The machine each kind of resource page draws. */
-const MACHINES = { consent: consentMachine, payment: paymentMachine, basket: basketMachine };
 
 /** The cookie that holds a client's token in AUTH_MODE=strict. */
 export const COCKPIT_COOKIE = 'psd2-cockpit-token';
@@ -53,8 +48,10 @@ type Form = Record<string, unknown>;
 @ApiExcludeController()
 @Controller('cockpit')
 @Access({ role: null, audience: 'control' })
-export class CockpitController {
+export class CockpitController implements OnModuleInit {
   private readonly strict: boolean;
+  /** The offered services' sections (SandboxService.cockpit), in the registry's order. */
+  private sections: CockpitSection[] = [];
 
   constructor(
     private readonly store: Store,
@@ -68,10 +65,13 @@ export class CockpitController {
     private readonly tokens: TokenService,
     config: ConfigService<Environment, true>,
     private readonly profile: BankProfile,
-    private readonly baskets: SigningBasketService,
-    private readonly cards: CardAccountStore,
+    private readonly modules: ModuleRef,
   ) {
     this.strict = config.get('AUTH_MODE', { infer: true }) === 'strict';
+  }
+
+  onModuleInit(): void {
+    this.sections = this.profile.services.flatMap(({ cockpit }) => (cockpit ? [this.modules.get(cockpit, { strict: false })] : []));
   }
 
   @Get()
@@ -85,12 +85,10 @@ export class CockpitController {
         take: LISTED,
       });
       const scenarioConsents = await this.store.read(Consent).find({ where: { scenarioId: Not(IsNull()), ...ownedBy(owner) }, order: { id: 'DESC' }, take: LISTED });
-      const baskets = this.profile.provides('signingBaskets') ? await this.store.read(SigningBasket).find({ where: ownedBy(owner), order: { id: 'DESC' }, take: LISTED }) : [];
       const scenarioIds = scenarioConsents.map(({ scenarioId }) => scenarioId!);
       const psus = await this.store.read(Psu).findBy({ scenarioId: In(scenarioIds) });
       const accounts = await this.store.read(Account).findBy({ scenarioId: In(scenarioIds) });
-      // The bank's cards, and those of the scenarios listed (docs/card-accounts.md).
-      const cards = this.profile.provides(CARD_ACCOUNTS) ? [...this.profile.fixturesOf(CardAccount), ...(await this.store.read(CardAccount).findBy({ scenarioId: In(scenarioIds) }))] : [];
+      const services = await Promise.all(this.sections.map((part) => part.overview(owner, scenarioIds)));
       const today = this.clock.today();
       return [
         'Overview',
@@ -124,30 +122,7 @@ export class CockpitController {
             ),
           'consents',
         ),
-        ...(this.profile.provides('signingBaskets')
-          ? [
-              section(
-                'Signing baskets',
-                table(
-                  ['basket', 'payments', 'consents', 'status'],
-                  baskets.map((basket) => [link(`/cockpit/signing-baskets/${basket.id}`, basket.id), String(basket.paymentIds.length), String(basket.consentIds.length), status(basket.status)]),
-                ),
-                'signing-baskets',
-              ),
-            ]
-          : []),
-        ...(this.profile.provides(CARD_ACCOUNTS)
-          ? [
-              section(
-                'Card accounts',
-                table(
-                  ['card account', 'masked PAN', 'holder', 'product', 'balances'],
-                  cards.map((card) => [link(`/cockpit/card-accounts/${card.resourceId}`, card.resourceId), card.maskedPan, card.psuId, card.product, balancesOf(card)]),
-                ),
-                'card-accounts',
-              ),
-            ]
-          : []),
+        ...services,
         section(
           'Scenarios',
           table(
@@ -182,51 +157,7 @@ export class CockpitController {
         form(`/cockpit/consents/${id}/decision`, `${input('psuId', 'PSU ID', 'georg.mustermann')} ${button('Approve', 'decision', 'approve')} ${button('Deny', 'decision', 'deny')}`) +
         form(`/cockpit/consents/${id}/delete`, button('Delete (as the TPP)'));
       const data = table(['field', 'value'], [['consentId', consent.id], ['status', status(consent.status)], ['validUntil', consent.validUntil], ['recurringIndicator', String(consent.recurringIndicator)], ['frequencyPerDay', String(consent.frequencyPerDay)], ['access', { html: `<pre>${escape(JSON.stringify(consent.access, null, 2))}</pre>` }], ...cardRows(consent)]);
-      return [`Consent ${id}`, ...(await this.resource(id, owner, 'consent', consent.status, data, actions))];
-    });
-  }
-
-  @Get('signing-baskets/:id')
-  async basket(@Req() request: Request, @Res() response: Response, @Param('id') id: string): Promise<void> {
-    await this.page(request, response, async (owner) => {
-      const basket = await this.baskets.find(id, owner);
-      const actions =
-        form(`/cockpit/signing-baskets/${id}/decision`, `${input('psuId', 'PSU ID', 'georg.mustermann')} ${button('Approve', 'decision', 'approve')} ${button('Deny', 'decision', 'deny')}`) +
-        form(`/cockpit/signing-baskets/${id}/delete`, button('Delete (as the TPP)'));
-      const members = [...basket.paymentIds.map((member) => ['payment', link(`/cockpit/payments/${member}`, member)]), ...basket.consentIds.map((member) => ['consent', link(`/cockpit/consents/${member}`, member)])];
-      const data = table(['field', 'value'], [['basketId', basket.id], ['status', status(basket.status)], ...members]);
-      return [`Signing basket ${id}`, ...(await this.resource(id, owner, 'basket', basket.status, data, actions))];
-    });
-  }
-
-  @Get('card-accounts/:id')
-  async cardAccount(@Req() request: Request, @Res() response: Response, @Param('id') id: string): Promise<void> {
-    await this.page(request, response, async (owner) => {
-      const card = await this.cards.find(id, owner);
-      if (!card) throw new ResourceUnknownError(id);
-      const rows = await this.cards.transactionsOf(id, { statuses: ['booked', 'pending'] });
-      const data = table(['field', 'value'], [['resourceId', card.resourceId], ['maskedPan', card.maskedPan], ['holder', card.psuId], ['name', card.name], ['product', card.product], ['creditLimit', card.creditLimit ?? 'none'], ['balances', balancesOf(card)]]);
-      const transactions = table(
-        ['status', 'date', 'amount', 'details', 'card acceptor'],
-        rows.map(({ bookingStatus, bookingDate, body }) => [status(bookingStatus), bookingDate ?? '', `${body.transactionAmount.amount} ${body.transactionAmount.currency}`, text(body.transactionDetails), text(body.cardAcceptorId)]),
-      );
-      return [`Card account ${id}`, section('Data', data), section('Card transactions (newest first)', transactions, 'card-transactions')];
-    });
-  }
-
-  @Post('signing-baskets/:id/decision')
-  async decideBasket(@Req() request: Request, @Res() response: Response, @Param('id') id: string, @Body() body: Form): Promise<void> {
-    await this.act(request, response, `/cockpit/signing-baskets/${id}`, async (owner) => {
-      const { status } = await this.sca.decide({ kind: 'basket', resourceId: id }, decisionOf(body), { psuId: text(body.psuId) }, owner, 'cockpit');
-      return `The signing basket is ${status}.`;
-    });
-  }
-
-  @Post('signing-baskets/:id/delete')
-  async deleteBasket(@Req() request: Request, @Res() response: Response, @Param('id') id: string): Promise<void> {
-    await this.act(request, response, `/cockpit/signing-baskets/${id}`, async (owner) => {
-      await this.baskets.delete(id, owner);
-      return 'The signing basket is deleted.';
+      return [`Consent ${id}`, ...(await this.resource(id, owner, consentMachine, consent.status, data, actions))];
     });
   }
 
@@ -245,7 +176,7 @@ export class CockpitController {
         ['payee check', payeeCheckOf(payment)],
         ['body', { html: `<pre>${escape(JSON.stringify(payment.body, null, 2))}</pre>` }],
       ]);
-      return [`Payment ${id}`, ...(await this.resource(id, owner, 'payment', payment.status, data, actions))];
+      return [`Payment ${id}`, ...(await this.resource(id, owner, paymentMachine, payment.status, data, actions))];
     });
   }
 
@@ -313,13 +244,40 @@ export class CockpitController {
     }
   }
 
+  /** A service's page of one of its resources (docs/cockpit.md); declared after the core's pages, so that theirs match first. */
+  @Get(':section/:id')
+  async servicePage(@Req() request: Request, @Res() response: Response, @Param('section') path: string, @Param('id') id: string): Promise<void> {
+    const part = this.sectionAt(path);
+    await this.page(request, response, async (owner) => {
+      const { title, sections, resource } = await part.page(id, owner);
+      return [title, ...(resource ? await this.resource(id, owner, resource.machine, resource.status, sections.join(''), resource.actions) : sections)];
+    });
+  }
+
+  @Post(':section/:id/:action')
+  async serviceAction(@Req() request: Request, @Res() response: Response, @Param('section') path: string, @Param('id') id: string, @Param('action') action: string, @Body() body: Form): Promise<void> {
+    const part = this.sectionAt(path);
+    if (!part.act) throw new NotFoundException();
+    await this.act(request, response, `/cockpit/${path}/${id}`, async (owner) => {
+      const message = await part.act!(id, action, body, owner);
+      if (message === undefined) throw new NotFoundException();
+      return message;
+    });
+  }
+
+  /** The section of an offered service at this path; else no such page. */
+  private sectionAt(path: string): CockpitSection {
+    const part = this.sections.find((candidate) => candidate.path === path);
+    if (!part) throw new NotFoundException();
+    return part;
+  }
+
   /** The machine drawn with the path the resource took, the actions, the data, its authorisations' machines and the timeline. */
-  private async resource(id: string, owner: Owner, kind: keyof typeof MACHINES, current: string, data: string, actions: string): Promise<string[]> {
+  private async resource(id: string, owner: Owner, machine: AnyStateMachine, current: string, data: string, actions: string): Promise<string[]> {
     const { events } = await this.history.list({ resourceId: id, page: 1, pageSize: 500 }, owner);
     const oldestFirst = [...events].reverse();
     const pathOf = (resourceId: string) => oldestFirst.filter((event) => event.resourceId === resourceId && event.kind !== 'notification').map((event) => event.toStatus);
     const authorisations = [...new Set(oldestFirst.filter((event) => event.kind === 'authorisation').map((event) => event.resourceId))];
-    const machine = MACHINES[kind];
     return [
       section('State machine', drawMachine(machine, { current, path: pathOf(id) }), 'machine'),
       section('Actions', actions),
@@ -384,10 +342,6 @@ export class CockpitController {
     return this.tokens.ownerOf(`Bearer ${token}`, true).catch(() => null);
   }
 }
-
-const balancesOf = ({ balances, currency }: CardAccount): string => balances.map(({ balanceType, amount }) => `${balanceType} ${amount} ${currency}`).join(', ');
-
-const status = (value: string): Cell => ({ html: `<span class="status">${escape(value)}</span>` });
 
 const decisionOf = (body: Form) => (body.decision === 'deny' ? 'deny' : 'approve');
 

@@ -1,4 +1,3 @@
-import { CardAccountsModule } from '../card-accounts/card-accounts.module';
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import cookieParser from 'cookie-parser';
 import { htmlPageHeaders } from '../http/page-headers';
@@ -11,13 +10,12 @@ import { ConsentModule } from '../consent/consent.module';
 import { DatabaseModule } from '../database/database.module';
 import { PaymentInitiationModule } from '../payment-initiation/payment-initiation.module';
 import { ScaModule } from '../sca/sca.module';
-import { SigningBasketsModule } from '../signing-baskets/signing-baskets.module';
 import { SandboxControlController } from './sandbox-control.controller';
 import { SandboxControlService } from './sandbox-control.service';
 import { ScenarioService } from './scenario.service';
 
 @Module({
-  imports: [DatabaseModule, ClockModule, OAuthModule, ScaModule, ConsentModule, PaymentInitiationModule, SigningBasketsModule, CardAccountsModule],
+  imports: [DatabaseModule, ClockModule, OAuthModule, ScaModule, ConsentModule, PaymentInitiationModule],
   controllers: [SandboxControlController, CockpitController, CertificatesController],
   providers: [SandboxControlService, ScenarioService],
 })

@@ -12,10 +12,9 @@ import { ScaPagesController } from './sca-pages.controller';
 import { ScaPageRenderer } from './sca-page-renderer';
 import { ScaService } from './sca.service';
 import { SigningBasketsModule } from '../signing-baskets/signing-baskets.module';
-import { CardAccountsModule } from '../card-accounts/card-accounts.module';
 
 @Module({
-  imports: [DatabaseModule, BankModule, OAuthModule, AuthorisationModule, ConsentModule, PaymentInitiationModule, SigningBasketsModule, CardAccountsModule],
+  imports: [DatabaseModule, BankModule, OAuthModule, AuthorisationModule, ConsentModule, PaymentInitiationModule, SigningBasketsModule],
   controllers: [ScaPagesController, ConsentAuthorisationController, PaymentAuthorisationController],
   providers: [ScaService, PageCsrf, ScaPageRenderer],
   exports: [ScaService, ScaPageRenderer],

@@ -6,7 +6,7 @@ import { DomainError, FormatError } from '../common/error-catalogue';
 import { Store } from '../database/store';
 import type { Consent, ConsentedAccount } from '../consent/consent.entity';
 import { consentedIbans, consentedMaskedPans } from '../consent/coverage';
-import { CardAccountStore } from '../card-accounts/card-account-store';
+import { AccountKinds } from '../consent/account-kinds.service';
 import { Authorisation, AuthorisationKind } from '../authorisation/authorisation.entity';
 import { AuthorisationEvent, MAX_FAILED_ATTEMPTS, ScaDecision } from '../authorisation/authorisation.machine';
 import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
@@ -42,7 +42,7 @@ export class ScaService {
     private readonly authorisations: AuthorisationService,
     private readonly profile: BankProfile,
     private readonly port: AuthorisationPort,
-    private readonly cards: CardAccountStore,
+    private readonly kinds: AccountKinds,
     private readonly accounts: AccountStore,
   ) {}
 
@@ -75,8 +75,7 @@ export class ScaService {
   async accountNames({ access, ownerId }: Consent): Promise<Map<string, string>> {
     const owner = ownerId ?? undefined;
     const accounts = await this.accounts.find(consentedIbans(access), owner);
-    const cards = await this.cards.withMaskedPans(consentedMaskedPans(access), owner);
-    return new Map([...accounts.map(({ iban, name }) => [iban, name] as const), ...cards.map(({ maskedPan, name, product }) => [maskedPan, `${name}, ${product}`] as const)]);
+    return new Map([...accounts.map(({ iban, name }) => [iban, name] as const), ...(await this.kinds.names(consentedMaskedPans(access), owner))]);
   }
 
   /**
@@ -239,8 +238,7 @@ export class ScaService {
     }
     if (personaOf(this.profile, psuId).blocked) throw blocked(psuId);
     const accounts = await this.store.read(Account).find({ where: { psuId }, order: { iban: 'ASC' } });
-    const cards = await this.cards.heldBy(psuId);
-    return [...accounts.map(({ iban, currency }) => ({ iban, currency })), ...cards.map(({ maskedPan, currency }) => ({ maskedPan, currency }))];
+    return [...accounts.map(({ iban, currency }) => ({ iban, currency })), ...(await this.kinds.heldBy(psuId))];
   }
 }
 

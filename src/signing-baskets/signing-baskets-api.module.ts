@@ -7,6 +7,8 @@ import { ScaModule } from '../sca/sca.module';
 import { SigningBasketController } from './signing-basket.controller';
 import { SigningBasketControlController, SigningBasketPageController } from './signing-basket-sca.controller';
 import { SigningBasketsModule } from './signing-baskets.module';
+import { SigningBasketsCockpit } from './signing-baskets-cockpit';
+import { DatabaseModule } from '../database/database.module';
 
 /** The signing basket routes and its SCA page: imported only where the profile offers baskets (AppModule); its control route with the control API. */
 @Module({})
@@ -14,8 +16,9 @@ export class SigningBasketsApiModule {
   static forSandbox(control: boolean): DynamicModule {
     return {
       module: SigningBasketsApiModule,
-      imports: [OAuthModule, AuthorisationModule, NotificationsModule, ScaModule, SigningBasketsModule],
+      imports: [DatabaseModule, OAuthModule, AuthorisationModule, NotificationsModule, ScaModule, SigningBasketsModule],
       controllers: [SigningBasketController, BasketAuthorisationController, SigningBasketPageController, ...(control ? [SigningBasketControlController] : [])],
+      providers: [SigningBasketsCockpit],
     };
   }
 }

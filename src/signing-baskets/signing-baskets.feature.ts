@@ -2,6 +2,7 @@ import type { SandboxService } from '../core/sandbox-service';
 import { SigningBasket } from './signing-basket.entity';
 import { SigningBasketsApiModule } from './signing-baskets-api.module';
 import { documentSigningBaskets } from './signing-baskets-document';
+import { SigningBasketsCockpit } from './signing-baskets-cockpit';
 
 /** Signing baskets (docs/signing-baskets.md), where the profile sets signingBaskets: true. */
 export const signingBasketsService: SandboxService = {
@@ -10,6 +11,7 @@ export const signingBasketsService: SandboxService = {
   module: (profile, environment) => SigningBasketsApiModule.forSandbox(environment.SANDBOX_CONTROL === 'true'),
   entities: [SigningBasket],
   eventKinds: ['basket'],
+  cockpit: SigningBasketsCockpit,
   document: documentSigningBaskets,
   summary: () => ['Signing baskets: offered; one SCA authorises every payment and consent of a basket.'],
 };

@@ -1,0 +1,26 @@
+import type { AnyStateMachine } from 'xstate';
+import type { Owner } from '../oauth/owner';
+
+/**
+ * What a service shows in the cockpit (docs/cockpit.md): its section of the overview, the pages of
+ * its resources and their forms. The cockpit lays them out and says who is signed in; the section
+ * reads and acts through its own service, for that client only.
+ */
+export interface CockpitSection {
+  /** Its pages' path under /cockpit, and the id of its overview section. */
+  readonly path: string;
+  /** Its section of the overview: what `owner` may see; `scenarioIds` are the scenarios listed there. */
+  overview(owner: Owner, scenarioIds: string[]): Promise<string>;
+  /** The page of one of its resources, /cockpit/<path>/<id>; a DomainError where `owner` has none of that ID. */
+  page(id: string, owner: Owner): Promise<CockpitPage>;
+  /** A form's action on one of its resources (POST /cockpit/<path>/<id>/<action>): what came of it; undefined for an action it does not have. */
+  act?(id: string, action: string, form: Record<string, unknown>, owner: Owner): Promise<string | undefined>;
+}
+
+export interface CockpitPage {
+  title: string;
+  /** Its own sections (data, lists), as HTML. */
+  sections: string[];
+  /** A resource with a status: the cockpit draws its machine with the path it took, `actions`, then the sections, its authorisations and its timeline. */
+  resource?: { machine: AnyStateMachine; status: string; actions: string };
+}
