@@ -5,9 +5,6 @@ import { join, relative } from 'node:path';
 import { loadProfile } from './load-profile';
 import { createAuthority, issueCertificate, newSerial } from '../tpp-identity/certificate-issuer';
 import { SERVICES } from '../services';
-import { CardAccount, CardTransaction } from '../card-accounts/card-account.entity';
-import { TrustedBeneficiary } from '../trusted-beneficiaries/trusted-beneficiary.entity';
-import { exemptsTrustedBeneficiaries } from '../trusted-beneficiaries/trusted-beneficiaries.service';
 
 describe('loadProfile: extends', () => {
   const folder = mkdtempSync(join(tmpdir(), 'psd2-extends-'));
@@ -110,82 +107,6 @@ describe('loadProfile: tpp.trustedCAs', () => {
       `${file}: tpp.trustedCAs[1]: cas/missing.pem is not a file (relative to ${relative(process.cwd(), folder)})`,
       `${file}: tpp.trustedCAs[2]: cas/notes.txt is not a PEM certificate`,
       `${file}: tpp.trustedCAs[3]: cas/leaf.pem is a certificate but not a CA's`,
-    ];
-    expect(() => loadProfile(folder, SERVICES)).toThrow(`PROFILE=${folder} cannot be used:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
-  });
-});
-
-describe('loadProfile: trusted beneficiaries', () => {
-  const folder = mkdtempSync(join(tmpdir(), 'psd2-beneficiaries-'));
-  afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
-  it('berlin-group lists and exempts them; an exemption or a fixture file without the list, an unknown PSU, an account not theirs and an ID twice stop the start naming each', () => {
-    const berlinGroup = loadProfile('berlin-group', SERVICES);
-    expect([berlinGroup.provides('trustedBeneficiaries'), exemptsTrustedBeneficiaries(berlinGroup.settings), berlinGroup.requestGroups]).toEqual([true, true, ['trustedBeneficiaries', 'cardAccounts']]);
-    expect(berlinGroup.fixturesOf(TrustedBeneficiary).map(({ trustedBeneficiaryId }) => trustedBeneficiaryId)).toEqual(['tb-georg-stadtwerke', 'tb-georg-franz', 'tb-susanne-georg']);
-    const bank = loadProfile('bank', SERVICES);
-    expect([bank.provides('trustedBeneficiaries'), exemptsTrustedBeneficiaries(bank.settings), bank.requestGroups, bank.fixturesOf(TrustedBeneficiary)]).toEqual([false, false, [], []]);
-
-    mkdirSync(join(folder, 'fixtures'));
-    writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\nscaExemptions:\n  trustedBeneficiaries: true\n');
-    const entry = (id: string, psuId: string, debtorAccount?: string) => ({ trustedBeneficiaryId: id, psuId, ...(debtorAccount ? { debtorAccount } : {}), creditorAccount: 'DE89370400440532013000', creditorName: 'Payee' });
-    writeFileSync(join(folder, 'fixtures', 'trustedBeneficiaries.json'), JSON.stringify([entry('a', 'nobody'), entry('b', 'georg.mustermann', 'AT959900000000012476'), entry('b', 'susanne.mustermann')]));
-    const file = relative(process.cwd(), join(folder, 'profile.yaml'));
-    const fixtures = relative(process.cwd(), join(folder, 'fixtures', 'trustedBeneficiaries.json'));
-    const unlisted = [
-      `${fixtures}: needs trustedBeneficiaries: true in ${file} (a bank that does not offer it holds none of its fixtures)`,
-      `${file}: scaExemptions.trustedBeneficiaries: needs trustedBeneficiaries: true (the bank must list them to exempt them)`,
-    ];
-    expect(() => loadProfile(folder, SERVICES)).toThrow(`PROFILE=${folder} cannot be used:\n${unlisted.map((problem) => `  ${problem}`).join('\n')}`);
-
-    writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\ntrustedBeneficiaries: true\nscaExemptions:\n  trustedBeneficiaries: true\n');
-    const problems = [
-      `${fixtures}: [0].psuId: nobody is not in psus.json`,
-      `${fixtures}: [1].debtorAccount: account AT959900000000012476 is not held by georg.mustermann`,
-      `${fixtures}: [2].trustedBeneficiaryId: b is listed twice`,
-    ];
-    expect(() => loadProfile(folder, SERVICES)).toThrow(`PROFILE=${folder} cannot be used:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
-  });
-});
-
-describe('loadProfile: card accounts', () => {
-  const folder = mkdtempSync(join(tmpdir(), 'psd2-cards-'));
-  afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
-  it("berlin-group shows two; a card file without cardAccounts: true, an unknown holder, an ID or masked PAN twice, a transaction twice or in another currency stop the start naming each", () => {
-    const berlinGroup = loadProfile('berlin-group', SERVICES);
-    expect([berlinGroup.provides('cardAccounts'), berlinGroup.requestGroups]).toEqual([true, ['trustedBeneficiaries', 'cardAccounts']]);
-    expect(berlinGroup.fixturesOf(CardAccount).map(({ resourceId, maskedPan, psuId }) => [resourceId, maskedPan, psuId])).toEqual([
-      ['card-georg-visa', '492950xxxxxx4711', 'georg.mustermann'],
-      ['card-susanne-mastercard', '545454xxxxxx2476', 'susanne.mustermann'],
-    ]);
-    expect(berlinGroup.fixturesOf(CardTransaction).map(({ transactionId, bookingStatus, bookingDate }) => [transactionId, bookingStatus, bookingDate])).toEqual([
-      ['4711-B01', 'booked', '2019-03-05'],
-      ['4711-B02', 'booked', '2019-03-02'],
-      ['4711-B03', 'booked', '2019-02-27'],
-      ['4711-P01', 'pending', '2019-03-06'],
-      ['2476-B01', 'booked', '2019-03-04'],
-    ]);
-    const bank = loadProfile('bank', SERVICES);
-    expect([bank.provides('cardAccounts'), bank.fixturesOf(CardAccount), bank.fixturesOf(CardTransaction)]).toEqual([false, [], []]);
-
-    mkdirSync(join(folder, 'fixtures'));
-    writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\n');
-    const spend = (id: string, currency = 'EUR') => ({ cardTransactionId: id, transactionDate: '2019-03-01', bookingDate: '2019-03-02', transactionAmount: { currency, amount: '-1.00' } });
-    const card = (resourceId: string, psuId: string, maskedPan: string, booked: object[] = []) => ({ resourceId, psuId, maskedPan, currency: 'EUR', name: 'Card', product: 'Visa', balances: [{ balanceType: 'interimBooked', amount: '0.00', referenceDate: '2019-03-01' }], transactions: { booked } });
-    const cards = [card('a', 'nobody', '123456xxxxxx1234'), card('a', 'georg.mustermann', '123456xxxxxx1234', [spend('t'), spend('t', 'CHF')])];
-    writeFileSync(join(folder, 'fixtures', 'cardAccounts.json'), JSON.stringify(cards));
-    const file = relative(process.cwd(), join(folder, 'profile.yaml'));
-    const fixtures = relative(process.cwd(), join(folder, 'fixtures', 'cardAccounts.json'));
-    expect(() => loadProfile(folder, SERVICES)).toThrow(`PROFILE=${folder} cannot be used:\n  ${fixtures}: needs cardAccounts: true in ${file} (a bank that does not offer it holds none of its fixtures)`);
-
-    writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\ncardAccounts: true\n');
-    const problems = [
-      `${fixtures}: [0].psuId: nobody is not in psus.json`,
-      `${fixtures}: [1].resourceId: a is listed twice`,
-      `${fixtures}: [1].maskedPan: 123456xxxxxx1234 is listed twice`,
-      `${fixtures}: [1].transactions.booked[1].cardTransactionId: t is used twice on this card`,
-      `${fixtures}: [1].transactions.booked[1].transactionAmount.currency: must be the card's currency, EUR`,
     ];
     expect(() => loadProfile(folder, SERVICES)).toThrow(`PROFILE=${folder} cannot be used:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
   });
