@@ -22,6 +22,7 @@ import { connectDatabase, DatabaseModule } from './database/database.module';
 import { PaymentInitiationModule } from './payment-initiation/payment-initiation.module';
 import { SandboxControlModule } from './sandbox-control/sandbox-control.module';
 import { ScaModule } from './sca/sca.module';
+import { AuthorisationRoutesModule } from './authorisation/authorisation-routes.module';
 import { VerificationOfPayeeModule } from './verification-of-payee/verification-of-payee.module';
 import { TppIdentityModule } from './tpp-identity/tpp-identity.module';
 import { MutualTlsListener } from './tpp-identity/mutual-tls-listener';
@@ -59,6 +60,7 @@ export class AppModule {
         PaymentInitiationModule,
         VerificationOfPayeeModule,
         ScaModule,
+        AuthorisationRoutesModule,
         // The services of Berlin Group the seed bank does not offer: only where the profile does.
         ...profile.services.map((service) => service.module(profile, environment)),
         ...(environment.SANDBOX_CONTROL === 'true' ? [SandboxControlModule] : []),

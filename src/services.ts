@@ -9,4 +9,9 @@ import { trustedBeneficiariesService } from './trusted-beneficiaries/trusted-ben
  * each is served where the profile offers it; one not listed here does not exist. Their order is
  * that of their routes in the served document and of their fixtures in the seed.
  */
-export const SERVICES: readonly SandboxService[] = [fundsConfirmationService, trustedBeneficiariesService, cardAccountsService, signingBasketsService];
+export const SERVICES: readonly SandboxService[] = [
+  fundsConfirmationService,
+  trustedBeneficiariesService,
+  cardAccountsService,
+  signingBasketsService,
+];

@@ -6,7 +6,7 @@ import { ConsentModule } from '../consent/consent.module';
 import { DatabaseModule } from '../database/database.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { OAuthModule } from '../oauth/oauth.module';
-import { FundsConsentAuthorisationController } from '../sca/authorisation.controller';
+import { FundsConsentAuthorisationController } from './funds-consent-authorisation.controller';
 import { ScaModule } from '../sca/sca.module';
 import { FundsConfirmationController, FundsConsentController } from './funds-confirmation.controller';
 import { FundsConfirmationService } from './funds-confirmation.service';

@@ -1,4 +1,6 @@
-import { formatContent, isNotified, parseContent } from './notification-content';
+import { coreNotifiedKinds, formatContent, isNotified as isNotifiedOf, parseContent, type Change, type NotificationContent } from './notification-content';
+
+const isNotified = (content: NotificationContent[], change: Change) => isNotifiedOf(content, change, coreNotifiedKinds());
 
 describe('TPP-Notification-Content-Preferred', () => {
   it('reads status=X1, ..., Xn with each of SCA, PROCESS and LAST at most once, in any case and spacing', () => {

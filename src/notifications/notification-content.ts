@@ -1,6 +1,5 @@
 import { finalStatuses } from '../common/state-machine';
 import { consentMachine } from '../consent/consent.machine';
-import { basketMachine } from '../signing-baskets/signing-basket.machine';
 import { paymentMachine } from '../payment-initiation/payment.machine';
 
 /** What a TPP may ask to be notified of (Berlin Group's TPP-Notification-Content-Preferred, docs/notifications.md). */
@@ -23,13 +22,17 @@ export function parseContent(value: string): NotificationContent[] | null {
 export const formatContent = (content: NotificationContent[]): string => `status=${content.join(', ')}`;
 
 /**
- * LAST: a status the machine declares final, or a payment's ACSP: the bank reports no later
- * status of an executed payment (docs/notifications.md).
+ * The resources a TPP may subscribe to (TPP-Notification-URI on their creation), each with its
+ * LAST statuses: those its machine declares final, and a payment's ACSP: the bank reports no later
+ * status of an executed payment (docs/notifications.md). A service adds its own kinds
+ * (NotificationsService.notifyOf).
  */
-const LAST_STATUSES = new Set([...finalStatuses(consentMachine), ...finalStatuses(paymentMachine), ...finalStatuses(basketMachine), 'ACSP']);
-
-/** The resources a TPP may subscribe to (TPP-Notification-URI on their creation). */
-export const NOTIFIED_KINDS = new Set(['consent', 'payment', 'basket']);
+export type NotifiedKinds = Map<string, ReadonlySet<string>>;
+export const coreNotifiedKinds = (): NotifiedKinds =>
+  new Map([
+    ['consent', new Set(finalStatuses(consentMachine))],
+    ['payment', new Set([...finalStatuses(paymentMachine), 'ACSP'])],
+  ]);
 
 /** A change as the event history records it. */
 export interface Change {
@@ -39,11 +42,12 @@ export interface Change {
 }
 
 /** Whether a change is one the TPP asked to hear of: SCA for its authorisations, PROCESS or LAST for the resource itself. */
-export function isNotified(content: NotificationContent[], change: Change): boolean {
+export function isNotified(content: NotificationContent[], change: Change, kinds: NotifiedKinds): boolean {
   if (change.event === 'CREATED') return false; // the TPP holds the answer that created it
   if (change.kind === 'authorisation') return content.includes('SCA');
-  if (!NOTIFIED_KINDS.has(change.kind)) return false;
-  return content.includes('PROCESS') || (content.includes('LAST') && LAST_STATUSES.has(change.toStatus));
+  const last = kinds.get(change.kind);
+  if (!last) return false;
+  return content.includes('PROCESS') || (content.includes('LAST') && last.has(change.toStatus));
 }
 
 /** Waits before the 2nd, 3rd and 4th attempt of a delivery; after the 4th the sandbox gives up. */

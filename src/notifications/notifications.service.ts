@@ -9,7 +9,7 @@ import { EventHistory } from '../events/event-history.service';
 import type { SandboxEvent } from '../events/sandbox-event.entity';
 import { causedBy } from '../http/request-context';
 import type { NotificationRequest } from './notification-headers.decorator';
-import { formatContent, isNotified, NotificationContent, NOTIFIED_KINDS, parseContent, RETRY_DELAYS_MS } from './notification-content';
+import { coreNotifiedKinds, formatContent, isNotified, NotificationContent, parseContent, RETRY_DELAYS_MS } from './notification-content';
 import { NotificationHosts } from './notification-hosts';
 import { Notification, NotificationSubscription } from './notification.entity';
 import { post } from './delivery';
@@ -31,6 +31,7 @@ const later = (ms: number): string => new Date(Date.now() + ms).toISOString();
 @Injectable()
 export class NotificationsService implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(NotificationsService.name);
+  private readonly kinds = coreNotifiedKinds();
   private readonly hosts: NotificationHosts;
   private readonly baseUrl: string;
   /** The pass under way, if one is; `again`: a commit came in during it. */
@@ -64,6 +65,11 @@ export class NotificationsService implements OnModuleInit, OnApplicationBootstra
   }
 
   /** Before the write: a URI whose host may not be notified is refused with 400, and nothing is created. */
+  /** A service's resources a TPP may subscribe to, with their LAST statuses (docs/notifications.md). */
+  notifyOf(kind: string, lastStatuses: string[]): void {
+    this.kinds.set(kind, new Set(lastStatuses));
+  }
+
   async admit(request: NotificationRequest | null): Promise<void> {
     if (!request) return;
     const refused = await this.hosts.refusedAddress(new URL(request.uri));
@@ -84,13 +90,13 @@ export class NotificationsService implements OnModuleInit, OnApplicationBootstra
   /** The changes of subscribed resources that their TPPs asked to hear of, to be delivered once the write commits. */
   private async enqueue(events: SandboxEvent[]): Promise<void> {
     const subjectOf = (event: SandboxEvent) => (event.kind === 'authorisation' ? event.parentId : event.resourceId);
-    const candidates = events.filter((event) => (NOTIFIED_KINDS.has(event.kind) || event.kind === 'authorisation') && event.event !== 'CREATED');
+    const candidates = events.filter((event) => (this.kinds.has(event.kind) || event.kind === 'authorisation') && event.event !== 'CREATED');
     if (candidates.length === 0) return;
     const subscriptions = await this.store.read(NotificationSubscription).findBy({ resourceId: In([...new Set(candidates.map(subjectOf))]) });
     const byResource = new Map(subscriptions.map((subscription) => [subscription.resourceId, subscription]));
     const rows = candidates.flatMap((event): Notification[] => {
       const subscription = byResource.get(subjectOf(event) ?? '');
-      if (!subscription || !isNotified(parseContent(subscription.content) as NotificationContent[], event)) return [];
+      if (!subscription || !isNotified(parseContent(subscription.content) as NotificationContent[], event, this.kinds)) return [];
       return [
         {
           id: newResourceId(),

@@ -1,20 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsNotEmpty, IsString, Max, MaxLength, Min } from 'class-validator';
 import { MAX_DELAY_MS } from '../conditions/bank-conditions.service';
 import { IsDateOnly } from '../common/validators';
-import type { ScaDecision } from '../authorisation/authorisation.machine';
-
-export class ScaDecisionDto {
-  @ApiProperty({ example: 'georg.mustermann', description: 'a test PSU (README, "Test PSUs")' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(64)
-  psuId: string;
-
-  @ApiProperty({ enum: ['approve', 'deny'], example: 'approve' })
-  @IsIn(['approve', 'deny'])
-  decision: ScaDecision;
-}
 
 export class ClockDto {
   @ApiProperty({ example: '2026-12-24' })

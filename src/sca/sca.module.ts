@@ -6,16 +6,14 @@ import { DatabaseModule } from '../database/database.module';
 import { BankModule } from '../bank/bank.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { PaymentInitiationModule } from '../payment-initiation/payment-initiation.module';
-import { ConsentAuthorisationController, PaymentAuthorisationController } from './authorisation.controller';
 import { PageCsrf, pageHeaders } from './page-security';
 import { ScaPagesController } from './sca-pages.controller';
 import { ScaPageRenderer } from './sca-page-renderer';
 import { ScaService } from './sca.service';
-import { SigningBasketsModule } from '../signing-baskets/signing-baskets.module';
 
 @Module({
-  imports: [DatabaseModule, BankModule, OAuthModule, AuthorisationModule, ConsentModule, PaymentInitiationModule, SigningBasketsModule],
-  controllers: [ScaPagesController, ConsentAuthorisationController, PaymentAuthorisationController],
+  imports: [DatabaseModule, BankModule, OAuthModule, AuthorisationModule, ConsentModule, PaymentInitiationModule],
+  controllers: [ScaPagesController],
   providers: [ScaService, PageCsrf, ScaPageRenderer],
   exports: [ScaService, ScaPageRenderer],
 })

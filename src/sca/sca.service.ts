@@ -15,6 +15,8 @@ import { ConsentService } from '../consent/consent.service';
 import { Actor, actingAs } from '../http/request-context';
 import type { UpdatePsuDataDto } from './update-psu-data.dto';
 import { personaOf, STATIC_TAN } from './psu-personas';
+import { toScaStepResponse } from './sca-answers';
+import type { ScaStepResponse } from '../authorisation/authorisation-response.dto';
 import { BankProfile, ScaMethod } from '../profile/bank-profile';
 
 /** Who decides: the SCA page checks the password too; the headless control endpoints name the PSU only. */
@@ -49,6 +51,11 @@ export class ScaService {
   /** The SCA methods of the authorisation's PSU (none while no PSU is named). */
   methodsOf({ psuId }: Authorisation): ScaMethod[] {
     return psuId === null ? [] : personaOf(this.profile, psuId).scaMethods;
+  }
+
+  /** Berlin Group's answer to a step of embedded or decoupled SCA, for the authorisation at `path`. */
+  stepAnswer(authorisation: Authorisation, path: string): ScaStepResponse {
+    return toScaStepResponse(authorisation, path, this.methodsOf(authorisation));
   }
 
   /**

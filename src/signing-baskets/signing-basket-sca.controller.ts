@@ -5,7 +5,7 @@ import type { Request, Response } from 'express';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { SandboxController } from '../http/request.guard';
 import { Owner, RequestOwner } from '../oauth/owner';
-import { ScaDecisionDto } from '../sandbox-control/sandbox-control.dto';
+import { ScaDecisionDto } from '../sca/sca-decision.dto';
 import { formValue } from '../sca/page-security';
 import { APPROVE_OR_DENY, Flow, Form, ScaPageRenderer } from '../sca/sca-page-renderer';
 import { basketRows } from '../sca/sca-pages';

@@ -21,6 +21,7 @@ import { SigningBasket } from './signing-basket.entity';
 import { basketPath } from './signing-basket.dto';
 import type { NotificationRequest } from '../notifications/notification-headers.decorator';
 import { NotificationsService } from '../notifications/notifications.service';
+import { finalStatuses } from '../common/state-machine';
 import { basketMachine, BasketEvent, initialBasketStatus, isOpen } from './signing-basket.machine';
 
 /** What a basket asks to authorise: payment and consent IDs of its client. */
@@ -58,6 +59,7 @@ export class SigningBasketService implements OnModuleInit {
   }
 
   onModuleInit(): void {
+    this.notifications.notifyOf('basket', finalStatuses(basketMachine));
     this.port.register({
       kind: 'basket',
       failedOutcome: 'signing basket is rejected (its members wait for their own SCA)',

@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AuthorisationModule } from '../authorisation/authorisation.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { NotificationsModule } from '../notifications/notifications.module';
-import { BasketAuthorisationController } from '../sca/authorisation.controller';
+import { BasketAuthorisationController } from './signing-basket-authorisation.controller';
 import { ScaModule } from '../sca/sca.module';
 import { SigningBasketController } from './signing-basket.controller';
 import { SigningBasketControlController, SigningBasketPageController } from './signing-basket-sca.controller';
