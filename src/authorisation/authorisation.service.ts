@@ -28,6 +28,8 @@ export interface AuthorisationRequest {
 @Injectable()
 export class AuthorisationService {
   private readonly machine: MachineBinding<Authorisation, typeof authorisationMachine>;
+  /** Whether a TPP may ask to start a resource's authorisation itself (TPP-Explicit-Authorisation-Preferred). */
+  private explicitStart = false;
 
   constructor(
     private readonly store: Store,
@@ -115,6 +117,15 @@ export class AuthorisationService {
   }
 
   /**
+   * Honours TPP-Explicit-Authorisation-Preferred from now on: a service where one authorisation
+   * covers several resources (signing baskets) calls it when its module starts. Berlin Group: the
+   * preference "might be ignored by the ASPSP, if a signing basket is not supported".
+   */
+  acceptExplicitStart(): void {
+    this.explicitStart = true;
+  }
+
+  /**
    * What a request opens: with SCA_MODE=redirect the approach the TPP prefers, among the profile's;
    * a further authorisation (`of`) whose request states none takes that of the resource's first one
    * of its kind. In auto mode no holder is asked: the bank's default approach, whatever the headers.
@@ -124,8 +135,7 @@ export class AuthorisationService {
     const inherited = async () => (of ? (await this.all(of.kind, of.resourceId))[0]?.approach : undefined) ?? null;
     // The bank decides among the approaches it supports: an unsupported preference gets its default (docs/profiles.md).
     const approach: ScaApproach = decides ? this.profile.approachFor(headers.preferred ?? (await inherited())) : this.profile.defaultApproach;
-    // Berlin Group: the preference "might be ignored by the ASPSP, if a signing basket is not supported".
-    const explicit = headers.explicitPreferred && this.profile.provides('signingBaskets');
+    const explicit = headers.explicitPreferred && this.explicitStart;
     return { approach, psuId: headers.psuId, redirectUri: headers.redirectUri, nokRedirectUri: headers.nokRedirectUri, explicit };
   }
 

@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { SandboxService, ScenarioContext } from '../core/sandbox-service';
 import { CARD_ACCOUNTS, type FixtureFiles } from '../profile/bank-profile';
 import { CardAccount, type CardBalance, CardTransaction, type CardTransactionBody, cardTransactionRows } from './card-account.entity';
-import { CardAccountsApiModule } from './card-accounts-api.module';
+import { CardAccountsModule } from './card-accounts.module';
 import { CardAccountsCockpit } from './card-accounts-cockpit';
 import { documentCardAccounts } from './card-accounts-document';
 import schema from './fixtures.schema.json';
@@ -78,7 +78,7 @@ const digits = (count: number) => String(randomInt(10 ** count)).padStart(count,
 export const cardAccountsService: SandboxService = {
   name: CARD_ACCOUNTS,
   offeredBy: (settings) => settings.cardAccounts === true,
-  module: () => CardAccountsApiModule,
+  module: () => CardAccountsModule,
   // Card transactions go with their card accounts (ON DELETE CASCADE).
   entities: [CardAccount, CardTransaction],
   requestGroup: CARD_ACCOUNTS,

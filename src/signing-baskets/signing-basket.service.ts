@@ -60,6 +60,7 @@ export class SigningBasketService implements OnModuleInit {
 
   onModuleInit(): void {
     this.notifications.notifyOf('basket', finalStatuses(basketMachine));
+    this.authorisations.acceptExplicitStart();
     this.port.register({
       kind: 'basket',
       failedOutcome: 'signing basket is rejected (its members wait for their own SCA)',

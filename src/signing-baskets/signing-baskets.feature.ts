@@ -1,6 +1,6 @@
 import type { SandboxService } from '../core/sandbox-service';
 import { SigningBasket } from './signing-basket.entity';
-import { SigningBasketsApiModule } from './signing-baskets-api.module';
+import { SigningBasketsModule } from './signing-baskets.module';
 import { documentSigningBaskets } from './signing-baskets-document';
 import { SigningBasketsCockpit } from './signing-baskets-cockpit';
 
@@ -8,7 +8,7 @@ import { SigningBasketsCockpit } from './signing-baskets-cockpit';
 export const signingBasketsService: SandboxService = {
   name: 'signingBaskets',
   offeredBy: (settings) => settings.signingBaskets === true,
-  module: (profile, environment) => SigningBasketsApiModule.forSandbox(environment.SANDBOX_CONTROL === 'true'),
+  module: (profile, environment) => SigningBasketsModule.forSandbox(environment.SANDBOX_CONTROL === 'true'),
   entities: [SigningBasket],
   eventKinds: ['basket'],
   cockpit: SigningBasketsCockpit,

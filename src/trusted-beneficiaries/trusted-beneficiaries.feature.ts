@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SandboxService } from '../core/sandbox-service';
 import { type FixtureFiles, TRUSTED_BENEFICIARIES } from '../profile/bank-profile';
-import { TrustedBeneficiariesApiModule } from './trusted-beneficiaries-api.module';
+import { TrustedBeneficiariesModule } from './trusted-beneficiaries.module';
 import { documentTrustedBeneficiaries } from './trusted-beneficiaries-document';
 import { exemptsTrustedBeneficiaries } from './trusted-beneficiaries.service';
 import { TrustedBeneficiary } from './trusted-beneficiary.entity';
@@ -30,7 +30,7 @@ interface FixtureTrustedBeneficiary {
 export const trustedBeneficiariesService: SandboxService = {
   name: TRUSTED_BENEFICIARIES,
   offeredBy: (settings) => settings.trustedBeneficiaries === true,
-  module: () => TrustedBeneficiariesApiModule,
+  module: () => TrustedBeneficiariesModule,
   entities: [TrustedBeneficiary],
   requestGroup: TRUSTED_BENEFICIARIES,
   fixtures: {
