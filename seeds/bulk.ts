@@ -14,6 +14,8 @@ import { scenarioRows } from '../src/sandbox-control/scenario';
 import type { BankProfile } from '../src/profile/bank-profile';
 import { loadProfile } from '../src/profile/load-profile';
 import { SERVICES } from '../src/services';
+import { schemaOf } from '../src/schema/schema';
+import { seeding } from '../src/schema/seed-fixtures';
 
 /** Rows per INSERT: TypeORM builds long statements slowly, and 50 rows measured fastest. */
 const CHUNK = 50;
@@ -130,7 +132,7 @@ function daysBefore(today: string, days: number): string {
 
 /** Migrates the database and seeds the profile's fixtures if that is still to do, then adds the load. */
 export async function loadBulk(database: DatabaseSetting, load: BulkLoad, today: string, profile: BankProfile): Promise<BulkLoaded> {
-  const dataSource = await openDataSource(dataSourceOptions(database, SERVICES), profile);
+  const dataSource = await openDataSource(dataSourceOptions(database, schemaOf(SERVICES)), seeding(profile));
   try {
     return await seedBulk(dataSource, profile, load, today);
   } finally {

@@ -16,6 +16,9 @@ import { TppIdentityModule } from '../src/tpp-identity/tpp-identity.module';
 import { IssueCertificateDto } from '../src/sandbox-control/certificates.controller';
 import { CertificatesService } from '../src/tpp-identity/certificates.service';
 import { SERVICES } from '../src/services';
+import { dataSourceOptions, openDataSource } from '../src/database/data-source';
+import { schemaOf } from '../src/schema/schema';
+import { seeding } from '../src/schema/seed-fixtures';
 
 const USAGE = 'Usage: npm run certificate -- --roles PSP_AI,PSP_PI --name "My TPP" --out ./certs [--type QSEAL|QWAC] [--days 365] [--organisation-id PSDAT-FMA-12345]';
 
@@ -41,12 +44,13 @@ async function main(): Promise<number> {
     return 2;
   }
   // The database, the clock and the CA as the server has them, without serving anything.
-  const profile = loadProfile(validateEnvironment(process.env).PROFILE, SERVICES);
+  const environment = validateEnvironment(process.env);
+  const profile = loadProfile(environment.PROFILE, SERVICES);
   @Module({
     imports: [
       ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, skipProcessEnv: true, validate: validateEnvironment }),
       ProfileModule.forRoot(profile),
-      connectDatabase(profile, SERVICES),
+      connectDatabase(dataSourceOptions(environment, schemaOf(SERVICES)), (options) => openDataSource(options, seeding(profile))),
       DatabaseModule,
       ClockModule,
       TppIdentityModule,

@@ -3,6 +3,8 @@ import { validateEnvironment } from '../src/config/environment';
 import { databaseName, dataSourceOptions, openDataSource } from '../src/database/data-source';
 import { loadProfile, ProfileError } from '../src/profile/load-profile';
 import { SERVICES } from '../src/services';
+import { schemaOf } from '../src/schema/schema';
+import { seeding } from '../src/schema/seed-fixtures';
 
 /**
  * `npm run seed`: migrate and upsert the profile's fixtures. `npm run db:reset` (`--reset`): instead
@@ -11,11 +13,11 @@ import { SERVICES } from '../src/services';
  */
 async function main(): Promise<void> {
   const environment = validateEnvironment(process.env);
-  const options = dataSourceOptions(environment, SERVICES);
+  const options = dataSourceOptions(environment, schemaOf(SERVICES));
   const profile = loadProfile(environment.PROFILE, SERVICES);
   const reseed = process.argv.includes('--reset');
   // Opening migrates and seeds, as the server does when it starts.
-  const dataSource = await openDataSource(options, profile, { reseed });
+  const dataSource = await openDataSource(options, seeding(profile, { reseed }));
   try {
     console.log(reseed ? `Reset ${databaseName(options)}: everything deleted, the fixtures of profile ${profile.source} loaded.` : `Seeded the fixtures of profile ${profile.source} into ${databaseName(options)}.`);
   } finally {

@@ -4,7 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
-import { documentForProfile } from './http/served-document';
+import { documentForProfile } from './served-document';
 import { RouteAccessCheck } from './http/route-access';
 import { BankProfile } from './profile/bank-profile';
 import { SERVICES } from './services';

@@ -27,6 +27,10 @@ import { VerificationOfPayeeModule } from './verification-of-payee/verification-
 import { TppIdentityModule } from './tpp-identity/tpp-identity.module';
 import { MutualTlsListener } from './tpp-identity/mutual-tls-listener';
 import { SERVICES } from './services';
+import { dataSourceOptions, openDataSource } from './database/data-source';
+import { schemaOf } from './schema/schema';
+import { seeding } from './schema/seed-fixtures';
+import { HealthController } from './http/health.controller';
 
 @Module({})
 export class AppModule {
@@ -48,7 +52,7 @@ export class AppModule {
         DiscoveryModule,
         RequestLoggingModule,
         RequestLogModule,
-        connectDatabase(profile, SERVICES),
+        connectDatabase(dataSourceOptions(environment, schemaOf(SERVICES)), (options) => openDataSource(options, seeding(profile))),
         DatabaseModule,
         ClockModule,
         ConditionsModule,
@@ -65,6 +69,7 @@ export class AppModule {
         ...profile.services.map((service) => service.module(profile, environment)),
         ...(environment.SANDBOX_CONTROL === 'true' ? [SandboxControlModule] : []),
       ],
+      controllers: [HealthController],
       providers: [
         GracefulStop,
         MutualTlsListener,

@@ -10,6 +10,7 @@ import { sepaPayment } from './support/fixtures';
 import { removeDatabase, temporaryDatabase } from './support/sandbox';
 import { buildServer, freePort, ServerProcess, spawnServer, waitForHealth } from './support/server-process';
 import { SERVICES } from '../src/services';
+import { schemaOf } from '../src/schema/schema';
 
 jest.setTimeout(120_000);
 
@@ -263,7 +264,7 @@ describe('the built server on a database it cannot use', () => {
 
   it('a database migrated by a newer version of the sandbox: exits 1, naming the file and the migration it does not know', async () => {
     const databasePath = temporaryDatabase();
-    const dataSource = await new DataSource(dataSourceOptions({ DATABASE_PATH: databasePath }, SERVICES)).initialize();
+    const dataSource = await new DataSource(dataSourceOptions({ DATABASE_PATH: databasePath }, schemaOf(SERVICES))).initialize();
     await dataSource.runMigrations();
     await dataSource.query('INSERT INTO migrations (timestamp, name) VALUES (?, ?)', [1899999999999, 'Future1899999999999']);
     await dataSource.destroy();

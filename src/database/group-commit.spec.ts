@@ -8,6 +8,7 @@ import { SandboxClock } from '../clock/sandbox-clock.entity';
 import { dataSourceOptions } from './data-source';
 import { GroupCommit } from './group-commit';
 import { SERVICES } from '../services';
+import { schemaOf } from '../schema/schema';
 
 /** Stores one clock row: the smallest write there is. */
 const storeDay = (id: number) => async (manager: DataSource['manager']) => {
@@ -25,7 +26,7 @@ describe('GroupCommit, on a migrated SQLite file', () => {
   const storedIds = () => (observer.prepare('SELECT id FROM sandbox_clock ORDER BY id').all() as { id: number }[]).map(({ id }) => id);
 
   beforeAll(async () => {
-    dataSource = await new DataSource(dataSourceOptions({ DATABASE_PATH: path }, SERVICES)).initialize();
+    dataSource = await new DataSource(dataSourceOptions({ DATABASE_PATH: path }, schemaOf(SERVICES))).initialize();
     await dataSource.runMigrations();
     observer = new Database(path, { readonly: true });
   });

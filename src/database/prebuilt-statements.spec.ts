@@ -1,6 +1,6 @@
 import { DataSource, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
 import { loadProfile } from '../profile/load-profile';
-import { seedFixtures } from './seed-fixtures';
+import { seedFixtures } from '../schema/seed-fixtures';
 import { Transaction } from '../bank/account.entity';
 import { AccessToken } from '../oauth/client.entity';
 import { Authorisation } from '../authorisation/authorisation.entity';

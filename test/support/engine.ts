@@ -6,6 +6,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source';
 import { SERVICES } from '../../src/services';
+import { schemaOf } from '../../src/schema/schema';
 
 /**
  * The engine this jest project runs on: SQLite unless TEST_ENGINE=postgres (the postgres project,
@@ -56,7 +57,7 @@ export async function dropPostgresDatabase(database: string, administrator: stri
 
 /** A second connection to `database`, as another process has it: it sees only what is committed. */
 export function secondConnection(database: string): Promise<DataSource> {
-  return new DataSource(dataSourceOptions({ DATABASE_PATH: database, ...(ENGINE === 'postgres' ? { DATABASE_URL: database } : {}) }, SERVICES)).initialize();
+  return new DataSource(dataSourceOptions({ DATABASE_PATH: database, ...(ENGINE === 'postgres' ? { DATABASE_URL: database } : {}) }, schemaOf(SERVICES))).initialize();
 }
 
 function postgresUrl(): string {

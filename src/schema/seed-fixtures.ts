@@ -8,8 +8,8 @@ import { Consent } from '../consent/consent.entity';
 import type { BankProfile } from '../profile/bank-profile';
 import { AccessToken, TppClient } from '../oauth/client.entity';
 import { Payment } from '../payment-initiation/payment.entity';
-import { SeededProfile } from './seeded-profile.entity';
-import { CORE_ENTITIES } from './data-source';
+import { SeededProfile } from '../database/seeded-profile.entity';
+import { CORE_ENTITIES } from './schema';
 import { PayeeCheck } from '../verification-of-payee/payee-check.entity';
 
 /**
@@ -56,3 +56,9 @@ export async function resetSandbox(dataSource: DataSource, profile: BankProfile,
     await seedFixtures(manager, profile, database);
   });
 }
+
+/** How openDataSource seeds for the server and `npm run seed`: upserts the profile's fixtures; `reseed` (db:reset) replaces everything instead. */
+export const seeding =
+  (profile: BankProfile, { reseed = false } = {}) =>
+  (dataSource: DataSource, database: string): Promise<void> =>
+    reseed ? resetSandbox(dataSource, profile, database) : dataSource.transaction((manager) => seedFixtures(manager, profile, database));

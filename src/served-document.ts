@@ -1,10 +1,10 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import type { SandboxService } from '../core/sandbox-service';
-import type { BankProfile } from '../profile/bank-profile';
-import { PAYMENT_SERVICES } from '../payment-initiation/payment-products';
-import { documentIdentity } from '../tpp-identity/identity-document';
-import { documentFor, visitObjects } from './berlin-group-profile';
-import type { DeclaredRoute } from './route-access';
+import type { SandboxService } from './core/sandbox-service';
+import type { BankProfile } from './profile/bank-profile';
+import { PAYMENT_SERVICES } from './payment-initiation/payment-products';
+import { documentIdentity } from './tpp-identity/identity-document';
+import { documentFor, visitObjects } from './http/berlin-group-profile';
+import type { DeclaredRoute } from './http/route-access';
 
 type Parameter = { name?: string; in?: string; schema?: { enum?: string[] } };
 type Headers = { 'ASPSP-SCA-Approach'?: { schema?: { enum?: string[] } } };
