@@ -1,15 +1,12 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import layers from './eslint-layers.js';
 
-// A file's last matching entry below sets no-restricted-imports for it, so each entry lists all its restrictions.
-const STORE = { name: '@nestjs/typeorm', message: 'use Store (src/database/store.ts)' };
-const SEEDS = { group: ['**/seeds/*'], message: 'src/ never imports seeds/: the bank\'s data is in profiles/' };
-const FEATURES = ['account-information', 'authorisation', 'consent', 'notifications', 'payment-initiation', 'sandbox-control', 'sca'];
-/** A feature uses another through its module, services, entities, machines, guards, route decorators, DTOs and the coverage rule: nothing else of it. */
-const INTERNALS = {
-  regex: `^\\.\\./(${FEATURES.join('|')})/(?!(.+\\.(module|service|entity|machine|guard|decorator|dto)|dto/.+|coverage)$)`,
-  message: "another feature's internals: use its module, service, entity, machine, guard, route decorator or DTO",
-};
+const source = readdirSync(join(import.meta.dirname, 'src'), { withFileTypes: true });
+const folders = source.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+const appFiles = source.filter((entry) => entry.isFile() && entry.name.endsWith('.ts')).map((entry) => entry.name.slice(0, -'.ts'.length));
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'jest.config.js'] },
@@ -23,30 +20,11 @@ export default tseslint.config(
     },
   },
   {
-    // The database is reached through Store (src/database/store.ts) only; src/ never reads seeds/.
-    files: ['src/**/*.ts'],
-    ignores: ['src/database/**', 'src/**/*.spec.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [STORE], patterns: [SEEDS] }] },
+    // The app's own files compose the layers; they too reach the database through Store only.
+    files: ['src/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ name: '@nestjs/typeorm', message: 'use Store (src/database/store.ts)' }], patterns: [{ group: ['**/seeds/*'], message: "src/ never imports seeds/" }] }] },
   },
-  {
-    files: FEATURES.map((feature) => `src/${feature}/**/*.ts`),
-    ignores: ['src/**/*.spec.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [STORE], patterns: [SEEDS, INTERNALS] }] },
-  },
-  {
-    files: ['src/database/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [SEEDS] }] },
-  },
-  {
-    // common/ holds pure helpers (docs/development.md, "Layout").
-    files: ['src/common/**/*.ts'],
-    ignores: ['src/**/*.spec.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [STORE], patterns: [SEEDS, { group: ['../*/*', '!../config/*'], message: 'common/ imports no other folder of src/ but config/' }] }] },
-  },
-  {
-    // Status rules are plain TypeScript: no framework, no database (docs/development.md). Last: a file's last matching entry sets the rule.
-    files: ['src/**/*.machine.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [SEEDS, INTERNALS, { group: ['@nestjs/*', 'typeorm', 'typeorm/*'], message: 'a machine file is plain TypeScript' }] }] },
-  },
-  { files: ['eslint.config.mjs'], ...tseslint.configs.disableTypeChecked },
+  // Every folder of src/, new ones too, by its layer (eslint-layers.js, docs/development.md "Layers").
+  ...layers.layerEntries(folders, appFiles),
+  { files: ['eslint.config.mjs', 'eslint-layers.js'], ...tseslint.configs.disableTypeChecked },
 );
