@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
+import { In, IsNull, Not } from 'typeorm';
+import { Psu } from '../bank/account.entity';
 import { ResourceUnknownError } from '../common/error-catalogue';
-import { link, section, status, table } from '../common/html';
+import { formText, link, section, status, table } from '../common/html';
 import type { CockpitPage, CockpitSection } from '../core/cockpit-section';
 import { Store } from '../database/store';
-import type { Owner } from '../oauth/owner';
+import { ownedBy, type Owner } from '../oauth/owner';
 import { BankProfile } from '../profile/bank-profile';
 import { CardAccount } from './card-account.entity';
 import { CardAccountStore } from './card-account-store';
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const balancesOf = ({ balances, currency }: CardAccount): string => balances.map(({ balanceType, amount }) => `${balanceType} ${amount} ${currency}`).join(', ');
 
-/** The card accounts in the cockpit (docs/cockpit.md): the bank's and the listed scenarios', each with its transactions. */
+/** The card accounts in the cockpit (docs/cockpit.md): the bank's and the client's scenarios', each with its transactions. */
 @Injectable()
 export class CardAccountsCockpit implements CockpitSection {
   readonly path = 'card-accounts';
@@ -23,7 +23,9 @@ export class CardAccountsCockpit implements CockpitSection {
     private readonly profile: BankProfile,
   ) {}
 
-  async overview(owner: Owner, scenarioIds: string[]): Promise<string> {
+  async overview(owner: Owner): Promise<string> {
+    const scenarios = await this.store.read(Psu).find({ where: { scenarioId: Not(IsNull()), ...ownedBy(owner) } });
+    const scenarioIds = scenarios.map(({ scenarioId }) => scenarioId!);
     const cards = [...this.profile.fixturesOf(CardAccount), ...(await this.store.read(CardAccount).findBy({ scenarioId: In(scenarioIds) }))];
     const rows = cards.map((card) => [link(`/cockpit/card-accounts/${card.resourceId}`, card.resourceId), card.maskedPan, card.psuId, card.product, balancesOf(card)]);
     return section('Card accounts', table(['card account', 'masked PAN', 'holder', 'product', 'balances'], rows), 'card-accounts');
@@ -36,7 +38,7 @@ export class CardAccountsCockpit implements CockpitSection {
     const data = table(['field', 'value'], [['resourceId', card.resourceId], ['maskedPan', card.maskedPan], ['holder', card.psuId], ['name', card.name], ['product', card.product], ['creditLimit', card.creditLimit ?? 'none'], ['balances', balancesOf(card)]]);
     const transactions = table(
       ['status', 'date', 'amount', 'details', 'card acceptor'],
-      rows.map(({ bookingStatus, bookingDate, body }) => [status(bookingStatus), bookingDate ?? '', `${body.transactionAmount.amount} ${body.transactionAmount.currency}`, text(body.transactionDetails), text(body.cardAcceptorId)]),
+      rows.map(({ bookingStatus, bookingDate, body }) => [status(bookingStatus), bookingDate ?? '', `${body.transactionAmount.amount} ${body.transactionAmount.currency}`, formText(body.transactionDetails), formText(body.cardAcceptorId)]),
     );
     return { title: `Card account ${id}`, sections: [section('Data', data), section('Card transactions (newest first)', transactions, 'card-transactions')] };
   }

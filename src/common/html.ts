@@ -39,3 +39,9 @@ export const section = (title: string, body: string, id?: string): string => `<s
 
 /** A status as the pages show it. */
 export const status = (value: string): Cell => ({ html: `<span class="status">${escapeHtml(value)}</span>` });
+
+/** How many rows a section of the cockpit's overview lists, newest first. */
+export const LISTED = 50;
+
+/** A form's or a query's value as text: anything else is empty. */
+export const formText = (value: unknown): string => (typeof value === 'string' ? value : '');

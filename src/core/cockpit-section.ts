@@ -9,10 +9,10 @@ import type { Owner } from '../oauth/owner';
 export interface CockpitSection {
   /** Its pages' path under /cockpit, and the id of its overview section. */
   readonly path: string;
-  /** Its section of the overview: what `owner` may see; `scenarioIds` are the scenarios listed there. */
-  overview(owner: Owner, scenarioIds: string[]): Promise<string>;
+  /** Its section of the overview: what `owner` may see, filtered by the overview's `query`. */
+  overview(owner: Owner, query: Record<string, unknown>): Promise<string>;
   /** The page of one of its resources, /cockpit/<path>/<id>; a DomainError where `owner` has none of that ID. */
-  page(id: string, owner: Owner): Promise<CockpitPage>;
+  page?(id: string, owner: Owner): Promise<CockpitPage>;
   /** A form's action on one of its resources (POST /cockpit/<path>/<id>/<action>): what came of it; undefined for an action it does not have. */
   act?(id: string, action: string, form: Record<string, unknown>, owner: Owner): Promise<string | undefined>;
 }
@@ -21,6 +21,6 @@ export interface CockpitPage {
   title: string;
   /** Its own sections (data, lists), as HTML. */
   sections: string[];
-  /** A resource with a status: the cockpit draws its machine with the path it took, `actions`, then the sections, its authorisations and its timeline. */
+  /** A resource with a status: the cockpit draws its machine with the path it took and `actions` before the sections, its authorisations and its timeline after them. */
   resource?: { machine: AnyStateMachine; status: string; actions: string };
 }

@@ -13,11 +13,14 @@ import { ScaModule } from '../sca/sca.module';
 import { SandboxControlController } from './sandbox-control.controller';
 import { SandboxControlService } from './sandbox-control.service';
 import { ScenarioService } from './scenario.service';
+import { ConsentsCockpit } from './consents-cockpit';
+import { PaymentsCockpit } from './payments-cockpit';
+import { ScenariosCockpit } from './scenarios-cockpit';
 
 @Module({
   imports: [DatabaseModule, ClockModule, OAuthModule, ScaModule, ConsentModule, PaymentInitiationModule],
   controllers: [SandboxControlController, CockpitController, CertificatesController],
-  providers: [SandboxControlService, ScenarioService],
+  providers: [SandboxControlService, ScenarioService, PaymentsCockpit, ConsentsCockpit, ScenariosCockpit],
 })
 export class SandboxControlModule implements NestModule {
   /** The cockpit's pages: its own stylesheet only, no script; its sign-in cookie (AUTH_MODE=strict). Mounted once for its path, as the SCA pages' are (sca.module.ts). */

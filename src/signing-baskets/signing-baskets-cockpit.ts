@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { button, form, input, link, section, status, table } from '../common/html';
+import { button, form, formText, input, LISTED, link, section, status, table } from '../common/html';
 import type { CockpitPage, CockpitSection } from '../core/cockpit-section';
 import { Store } from '../database/store';
 import { ownedBy, type Owner } from '../oauth/owner';
@@ -7,8 +7,6 @@ import { ScaService } from '../sca/sca.service';
 import { SigningBasket } from './signing-basket.entity';
 import { basketMachine } from './signing-basket.machine';
 import { SigningBasketService } from './signing-basket.service';
-
-const LISTED = 50;
 
 /** The signing baskets in the cockpit (docs/cockpit.md): the client's newest, each with its members, its decision and its deletion. */
 @Injectable()
@@ -39,8 +37,7 @@ export class SigningBasketsCockpit implements CockpitSection {
 
   async act(id: string, action: string, body: Record<string, unknown>, owner: Owner): Promise<string | undefined> {
     if (action === 'decision') {
-      const login = { psuId: typeof body.psuId === 'string' ? body.psuId : '' };
-      const { status } = await this.sca.decide({ kind: 'basket', resourceId: id }, body.decision === 'deny' ? 'deny' : 'approve', login, owner, 'cockpit');
+      const { status } = await this.sca.decide({ kind: 'basket', resourceId: id }, body.decision === 'deny' ? 'deny' : 'approve', { psuId: formText(body.psuId) }, owner, 'cockpit');
       return `The signing basket is ${status}.`;
     }
     if (action === 'delete') {
