@@ -10,7 +10,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { openApiDocument } from '../src/app.factory';
 import { ERROR_CATALOGUE, MessageId } from '../src/common/error-catalogue';
-import { secondConnection } from './support/engine';
+import { ENGINE, secondConnection } from './support/engine';
 import { GEORG, MARIANNE, SUSANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
 import { basic, issueToken, Sandbox, tppHeaders, useSandbox } from './support/sandbox';
 
@@ -343,11 +343,17 @@ function expectBerlinGroupError(status: number, text: string, oauth: boolean, be
   }
 }
 
-describe.each([
+/**
+ * The settings a run fuzzes. On PostgreSQL only the first: what the engine answers to bad input is
+ * the same under every profile and mode, and each run costs over four minutes there.
+ */
+const SETTINGS: [string, Record<string, string>][] = [
   ['SCA_MODE=auto, AUTH_MODE=open', { SCA_MODE: 'auto' }],
   ['SCA_MODE=redirect, AUTH_MODE=strict, a signature checked when sent', { SCA_MODE: 'redirect', AUTH_MODE: 'strict', PROFILE: signingProfile() }],
   ['PROFILE=berlin-group, SCA_MODE=auto', { PROFILE: 'berlin-group', SCA_MODE: 'auto' }],
-])(`fuzz (%s): ${RUNS} random and mutated requests to every endpoint`, (_, settings: Record<string, string>) => {
+];
+
+describe.each(ENGINE === 'postgres' ? SETTINGS.slice(0, 1) : SETTINGS)(`fuzz (%s): ${RUNS} random and mutated requests to every endpoint`, (_, settings: Record<string, string>) => {
   const sandbox = useSandbox(settings);
   const berlinGroup = settings.PROFILE === 'berlin-group';
   const created = berlinGroup ? 201 : 200;
