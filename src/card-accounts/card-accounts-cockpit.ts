@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { In, IsNull, Not } from 'typeorm';
 import { Psu } from '../bank/account.entity';
 import { ResourceUnknownError } from '../common/error-catalogue';
-import { formText, link, section, status, table } from '../common/html';
+import { formValue, link, section, status, table } from '../common/html';
 import type { CockpitPage, CockpitSection } from '../core/cockpit-section';
 import { Store } from '../database/store';
 import { ownedBy, type Owner } from '../oauth/owner';
@@ -38,7 +38,7 @@ export class CardAccountsCockpit implements CockpitSection {
     const data = table(['field', 'value'], [['resourceId', card.resourceId], ['maskedPan', card.maskedPan], ['holder', card.psuId], ['name', card.name], ['product', card.product], ['creditLimit', card.creditLimit ?? 'none'], ['balances', balancesOf(card)]]);
     const transactions = table(
       ['status', 'date', 'amount', 'details', 'card acceptor'],
-      rows.map(({ bookingStatus, bookingDate, body }) => [status(bookingStatus), bookingDate ?? '', `${body.transactionAmount.amount} ${body.transactionAmount.currency}`, formText(body.transactionDetails), formText(body.cardAcceptorId)]),
+      rows.map(({ bookingStatus, bookingDate, body }) => [status(bookingStatus), bookingDate ?? '', `${body.transactionAmount.amount} ${body.transactionAmount.currency}`, formValue(body.transactionDetails), formValue(body.cardAcceptorId)]),
     );
     return { title: `Card account ${id}`, sections: [section('Data', data), section('Card transactions (newest first)', transactions, 'card-transactions')] };
   }

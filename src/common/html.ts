@@ -43,5 +43,5 @@ export const status = (value: string): Cell => ({ html: `<span class="status">${
 /** How many rows a section of the cockpit's overview lists, newest first. */
 export const LISTED = 50;
 
-/** A form's or a query's value as text: anything else is empty. */
-export const formText = (value: unknown): string => (typeof value === 'string' ? value : '');
+/** A query or form value as the pages use it: a repeated or missing one counts as empty. */
+export const formValue = (value: unknown): string => (typeof value === 'string' ? value : '');

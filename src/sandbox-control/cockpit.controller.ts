@@ -8,7 +8,7 @@ import { authorisationMachine } from '../authorisation/authorisation.machine';
 import { ClockService } from '../clock/clock.service';
 import { addMonths } from '../common/dates';
 import { DomainError } from '../common/error-catalogue';
-import { button, escapeHtml as escape, form, formText, input, section } from '../common/html';
+import { button, escapeHtml as escape, form, formValue, input, section } from '../common/html';
 import { Environment } from '../config/environment';
 import type { CockpitSection } from '../core/cockpit-section';
 import { EventHistory } from '../events/event-history.service';
@@ -93,7 +93,7 @@ export class CockpitController implements OnModuleInit {
 
   @Post('clock')
   async setClock(@Req() request: Request, @Res() response: Response, @Body() body: Form): Promise<void> {
-    await this.act(request, response, '/cockpit', async () => `Today is ${(await this.control.setClock(formText(body.today))).today}.`);
+    await this.act(request, response, '/cockpit', async () => `Today is ${(await this.control.setClock(formValue(body.today))).today}.`);
   }
 
   @Post('clock/advance')
@@ -105,7 +105,7 @@ export class CockpitController implements OnModuleInit {
   @Post('sign-in')
   async signIn(@Req() request: Request, @Res() response: Response, @Body() body: Form): Promise<void> {
     try {
-      const { token, expiresIn } = await this.tokens.issue(undefined, { grant_type: 'client_credentials', client_id: formText(body.clientId), client_secret: formText(body.clientSecret) });
+      const { token, expiresIn } = await this.tokens.issue(undefined, { grant_type: 'client_credentials', client_id: formValue(body.clientId), client_secret: formValue(body.clientSecret) });
       response.cookie(COCKPIT_COOKIE, token, { path: '/cockpit', httpOnly: true, sameSite: 'strict', maxAge: expiresIn * 1000 });
       response.redirect(303, '/cockpit');
     } catch (error) {
@@ -170,7 +170,7 @@ export class CockpitController implements OnModuleInit {
     }
     try {
       const [title, ...sections] = await render(owner);
-      response.type('html').send(layout(title, sections.join('\n'), formText(request.query.message) || undefined));
+      response.type('html').send(layout(title, sections.join('\n'), formValue(request.query.message) || undefined));
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       response.status(error.status()).type('html').send(layout('Not found', section('', `<p>${escape(error.message)}</p>`)));
@@ -208,7 +208,7 @@ export class CockpitController implements OnModuleInit {
   /** Open: everyone's (undefined). Strict: the client of the cookie's token, or null when none is signed in. */
   private async ownerOf(request: Request): Promise<Owner | null> {
     if (!this.strict) return undefined;
-    const token = formText((request.cookies as Record<string, unknown> | undefined)?.[COCKPIT_COOKIE]);
+    const token = formValue((request.cookies as Record<string, unknown> | undefined)?.[COCKPIT_COOKIE]);
     if (!token) return null;
     return this.tokens.ownerOf(`Bearer ${token}`, true).catch(() => null);
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IsNull } from 'typeorm';
-import { button, escapeHtml as escape, form, formText, input, link, LISTED, section, status, table } from '../common/html';
+import { button, escapeHtml as escape, form, formValue, input, link, LISTED, section, status, table } from '../common/html';
 import { Consent } from '../consent/consent.entity';
 import { consentMachine } from '../consent/consent.machine';
 import { ConsentService } from '../consent/consent.service';
@@ -22,7 +22,7 @@ export class ConsentsCockpit implements CockpitSection {
   ) {}
 
   async overview(owner: Owner, query: Record<string, unknown>): Promise<string> {
-    const consentStatus = formText(query.consentStatus);
+    const consentStatus = formValue(query.consentStatus);
     const consents = await this.store.read(Consent).find({ where: { fixture: false, scenarioId: IsNull(), ...ownedBy(owner), ...(consentStatus ? { status: consentStatus as Consent['status'] } : {}) }, order: { id: 'DESC' }, take: LISTED });
     return section(
       'Consents',
@@ -55,7 +55,7 @@ export class ConsentsCockpit implements CockpitSection {
 
   async act(id: string, action: string, body: Record<string, unknown>, owner: Owner): Promise<string | undefined> {
     if (action === 'decision') {
-      const { status } = await this.sca.decide({ kind: 'consent', resourceId: id }, body.decision === 'deny' ? 'deny' : 'approve', { psuId: formText(body.psuId) }, owner, 'cockpit');
+      const { status } = await this.sca.decide({ kind: 'consent', resourceId: id }, body.decision === 'deny' ? 'deny' : 'approve', { psuId: formValue(body.psuId) }, owner, 'cockpit');
       return `The consent is ${status}.`;
     }
     if (action === 'delete') {

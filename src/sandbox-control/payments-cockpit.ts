@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { button, escapeHtml as escape, form, formText, input, link, LISTED, section, status, table } from '../common/html';
+import { button, escapeHtml as escape, form, formValue, input, link, LISTED, section, status, table } from '../common/html';
 import type { CockpitPage, CockpitSection } from '../core/cockpit-section';
 import { Store } from '../database/store';
 import { ownedBy, type Owner } from '../oauth/owner';
@@ -22,7 +22,7 @@ export class PaymentsCockpit implements CockpitSection {
   ) {}
 
   async overview(owner: Owner, query: Record<string, unknown>): Promise<string> {
-    const [paymentStatus, service] = [formText(query.paymentStatus), formText(query.service)];
+    const [paymentStatus, service] = [formValue(query.paymentStatus), formValue(query.service)];
     const payments = await this.store.read(Payment).find({
       where: { ...ownedBy(owner), ...(paymentStatus ? { status: paymentStatus as Payment['status'] } : {}), ...(service ? { service: service as Payment['service'] } : {}) },
       order: { id: 'DESC' },
@@ -62,7 +62,7 @@ export class PaymentsCockpit implements CockpitSection {
     switch (action) {
       case 'decision': {
         const kind = body.kind === 'cancellation' ? 'cancellation' : 'payment';
-        const { status } = await this.sca.decide({ kind, resourceId: id }, body.decision === 'deny' ? 'deny' : 'approve', { psuId: formText(body.psuId) }, owner, 'cockpit');
+        const { status } = await this.sca.decide({ kind, resourceId: id }, body.decision === 'deny' ? 'deny' : 'approve', { psuId: formValue(body.psuId) }, owner, 'cockpit');
         return `The payment is ${status}.`;
       }
       case 'creditor-confirmation': {

@@ -3,6 +3,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { doubleCsrf, DoubleCsrfUtilities } from 'csrf-csrf';
 import type { Request, Response } from 'express';
+import { formValue } from '../common/html';
 import { Environment } from '../config/environment';
 import { htmlPageHeaders } from '../http/page-headers';
 import { Store } from '../database/store';
@@ -11,9 +12,6 @@ import { PAGE_STYLE } from './sca-pages';
 
 /** The form field that carries the CSRF token. */
 export const CSRF_FIELD = '_csrf';
-
-/** A query or form value as the pages use it: a repeated or missing one counts as empty. */
-export const formValue = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** Security headers of the SCA pages (page-headers.ts): only their own stylesheet. */
 export const pageHeaders = () => htmlPageHeaders(PAGE_STYLE);

@@ -3,7 +3,8 @@ import type { Request, Response } from 'express';
 import { DomainError } from '../common/error-catalogue';
 import type { ScaDecision } from '../authorisation/authorisation.machine';
 import { BankProfile } from '../profile/bank-profile';
-import { CSRF_FIELD, formValue, PageCsrf } from './page-security';
+import { formValue } from '../common/html';
+import { CSRF_FIELD, PageCsrf } from './page-security';
 import { Buttons, decisionPage, messagePage, Row } from './sca-pages';
 import type { PsuLogin } from './sca.service';
 

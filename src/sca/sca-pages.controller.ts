@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ConsentService } from '../consent/consent.service';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
-import { formValue } from './page-security';
+import { formValue } from '../common/html';
 import { APPROVE_OR_DENY, Flow, Form, ScaPageRenderer } from './sca-page-renderer';
 import { consentRows, paymentRows } from './sca-pages';
 import { ScaService } from './sca.service';

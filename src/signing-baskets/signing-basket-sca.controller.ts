@@ -6,7 +6,7 @@ import { TppErrorResponse } from '../http/error-response.dto';
 import { SandboxController } from '../http/request.guard';
 import { Owner, RequestOwner } from '../oauth/owner';
 import { ScaDecisionDto } from '../sca/sca-decision.dto';
-import { formValue } from '../sca/page-security';
+import { formValue } from '../common/html';
 import { APPROVE_OR_DENY, Flow, Form, ScaPageRenderer } from '../sca/sca-page-renderer';
 import { basketRows } from '../sca/sca-pages';
 import { ScaService } from '../sca/sca.service';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { button, form, formText, input, LISTED, link, section, status, table } from '../common/html';
+import { button, form, formValue, input, LISTED, link, section, status, table } from '../common/html';
 import type { CockpitPage, CockpitSection } from '../core/cockpit-section';
 import { Store } from '../database/store';
 import { ownedBy, type Owner } from '../oauth/owner';
@@ -37,7 +37,7 @@ export class SigningBasketsCockpit implements CockpitSection {
 
   async act(id: string, action: string, body: Record<string, unknown>, owner: Owner): Promise<string | undefined> {
     if (action === 'decision') {
-      const { status } = await this.sca.decide({ kind: 'basket', resourceId: id }, body.decision === 'deny' ? 'deny' : 'approve', { psuId: formText(body.psuId) }, owner, 'cockpit');
+      const { status } = await this.sca.decide({ kind: 'basket', resourceId: id }, body.decision === 'deny' ? 'deny' : 'approve', { psuId: formValue(body.psuId) }, owner, 'cockpit');
       return `The signing basket is ${status}.`;
     }
     if (action === 'delete') {
