@@ -74,9 +74,22 @@ function scenarioCard(
 
 const digits = (count: number) => String(randomInt(10 ** count)).padStart(count, '0');
 
+declare module '../profile/bank-profile' {
+  interface ProfileSettings {
+    cardAccounts?: boolean;
+  }
+}
+
 /** Card accounts (docs/card-accounts.md), where the profile sets cardAccounts: true. */
 export const cardAccountsService: SandboxService = {
   name: CARD_ACCOUNTS,
+  profileKeys: {
+    cardAccounts: {
+      description:
+        'Card accounts (docs/card-accounts.md): GET /v1/card-accounts and its balances and transactions, consents naming cards by maskedPan, from the fixture file cardAccounts.json and scenarios. Absent or false: not offered.',
+      type: 'boolean',
+    },
+  },
   offeredBy: (settings) => settings.cardAccounts === true,
   module: () => CardAccountsModule,
   // Card transactions go with their card accounts (ON DELETE CASCADE).

@@ -14,6 +14,11 @@ import type { BankProfile, FixtureFiles, ProfileSettings } from '../profile/bank
 export interface SandboxService {
   /** Its profile key and the name the docs use. */
   readonly name: string;
+  /**
+   * Its keys of profile.yaml, each a dotted path (`scaExemptions.trustedBeneficiaries` adds to the
+   * core's key), with the JSON schema of its value: the profile loader adds them to its schema.
+   */
+  readonly profileKeys: Record<string, object>;
   /** Whether the profile offers it: where not, its module is not imported and its fixtures are refused. */
   offeredBy(settings: ProfileSettings): boolean;
   /** Its Nest module (routes, providers) for a profile that offers it. */

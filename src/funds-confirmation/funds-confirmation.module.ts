@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import type { FundsConfirmationSettings } from '../profile/bank-profile';
+import type { FundsConfirmationSettings } from './funds-confirmation.feature';
 import { AuthorisationModule } from '../authorisation/authorisation.module';
 import { BankModule } from '../bank/bank.module';
 import { ConsentModule } from '../consent/consent.module';

@@ -10,7 +10,10 @@ import type { AnswerStyle } from '../common/answer-style';
 import { addDays } from '../common/dates';
 
 
-/** profile.yaml once `extends` is resolved (src/profile/profile.schema.json, docs/profiles.md). */
+/**
+ * profile.yaml once `extends` is resolved (src/profile/profile.schema.json, docs/profiles.md): the
+ * core's keys; each service declares its own beside its descriptor (SandboxService.profileKeys).
+ */
 export interface ProfileSettings {
   name: string;
   bic: string;
@@ -20,17 +23,12 @@ export interface ProfileSettings {
   consents?: { maxValidityDays?: number; maxFrequencyPerDay?: number };
   vop?: { mode?: VopMode; closeMatch?: number; payees?: ExternalPayee[] };
   tpp?: { signatures?: 'off' | 'optional' | 'required'; qwac?: 'off' | 'header' | 'mtls'; qwacHeader?: string; revoked?: RevokedCode; trustedCAs?: string[] };
-  fundsConfirmation?: FundsConfirmationSettings;
-  trustedBeneficiaries?: boolean;
-  signingBaskets?: boolean;
-  cardAccounts?: boolean;
-  scaExemptions?: { trustedBeneficiaries?: boolean };
+  scaExemptions?: ScaExemptionSettings;
 }
 
-/** The confirmation of funds, where the bank offers it (docs/funds-confirmation.md): whether its PIIS consents are the API's or managed outside it. */
-export interface FundsConfirmationSettings {
-  consent: 'api' | 'outside';
-}
+/** The payments the bank exempts from SCA: each service that exempts some adds its key (docs/profiles.md, "A service's keys"). */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the services' declarations
+export interface ScaExemptionSettings {}
 
 /** How the bank identifies TPPs (docs/tpp-identity.md), its defaults filled in. */
 export interface TppIdentitySettings {

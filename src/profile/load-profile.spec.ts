@@ -1,10 +1,12 @@
 import 'reflect-metadata'; // @peculiar/x509 (certificate-issuer.ts) needs it, as the app has it from Nest
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { loadProfile } from './load-profile';
+import { parse } from 'yaml';
+import { BUILT_IN_FOLDER, loadProfile, ProfileError } from './load-profile';
 import { createAuthority, issueCertificate, newSerial } from '../tpp-identity/certificate-issuer';
 import { SERVICES } from '../services';
+import type { SandboxService } from '../core/sandbox-service';
 
 describe('loadProfile: extends', () => {
   const folder = mkdtempSync(join(tmpdir(), 'psd2-extends-'));
@@ -19,7 +21,10 @@ describe('loadProfile: extends', () => {
     write('child/fixtures/clients.json', JSON.stringify([{ clientId: 'child-tpp', clientSecret: 's', name: 'Child TPP' }]));
     const child = loadProfile(join(folder, 'child'), SERVICES);
     const bank = loadProfile('bank', SERVICES);
-    const berlinGroup = { answers: 'berlin-group', fundsConfirmation: { consent: 'api' }, trustedBeneficiaries: true, scaExemptions: { trustedBeneficiaries: true }, signingBaskets: true, cardAccounts: true };
+    // Every key berlin-group sets but extends.
+    const berlinGroup = parse(readFileSync(join(BUILT_IN_FOLDER, 'berlin-group', 'profile.yaml'), 'utf8'));
+    delete berlinGroup.extends;
+    expect(berlinGroup.answers).toBe('berlin-group');
     expect(child.settings).toEqual({ ...bank.settings, ...berlinGroup, name: 'Child Bank', scaApproaches: ['embedded'] });
     expect(child.rows.clients).toEqual([{ clientId: 'child-tpp', clientSecret: 's', name: 'Child TPP' }]);
     expect(child.rows.accounts).toEqual(bank.rows.accounts);
@@ -43,6 +48,39 @@ describe('loadProfile: extends', () => {
     write('b/profile.yaml', 'extends: ../a\n');
     const [a, b] = ['a', 'b'].map((name) => relative(process.cwd(), join(folder, name, 'profile.yaml')));
     expect(() => loadProfile(join(folder, 'a'), SERVICES)).toThrow(`${a}: extends: the profiles extend each other in a circle (${a} -> ${b} -> ${a})`);
+  });
+});
+
+describe("loadProfile: a service's keys", () => {
+  const folder = mkdtempSync(join(tmpdir(), 'psd2-keys-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  const file = relative(process.cwd(), join(folder, 'profile.yaml'));
+  /** A service with a key of its own and one in scaExemptions. */
+  const example: SandboxService = {
+    name: 'example',
+    profileKeys: { example: { type: 'boolean' }, 'scaExemptions.example': { type: 'boolean' } },
+    offeredBy: (settings) => (settings as { example?: boolean }).example === true,
+    module: () => class ExampleModule {},
+    entities: [],
+    document: () => undefined,
+    summary: () => [],
+  };
+  const refusal = (services: SandboxService[]) => {
+    try {
+      loadProfile(folder, services);
+    } catch (error) {
+      return (error as ProfileError).problems;
+    }
+    return [];
+  };
+  const core = 'extends, name, bic, answers, scaApproaches, paymentProducts, consents, vop, scaExemptions, tpp, fixtures';
+
+  it("are a registered service's: a key no registered service has, at the top or in scaExemptions, stops the start naming it", () => {
+    writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\nexample: true\nscaExemptions:\n  example: false\n');
+    expect(loadProfile(folder, [example]).provides('example')).toBe(true);
+    expect(refusal([])).toEqual([`${file}: example: unknown key; allowed: ${core}`, `${file}: scaExemptions.example: unknown key; allowed: none`]);
+    writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\nexampel: true\n');
+    expect(refusal([example])).toEqual([`${file}: exampel: unknown key; allowed: ${core}, example`]);
   });
 });
 

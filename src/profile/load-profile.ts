@@ -1,7 +1,7 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import Ajv, { ErrorObject } from 'ajv';
+import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import { parseDocument } from 'yaml';
 import { isValidIban } from '../common/iban';
 import type { FixtureTable, SandboxService } from '../core/sandbox-service';
@@ -32,7 +32,33 @@ type FixtureName = string;
 const EMPTY: FixtureFiles = { psus: [], accounts: [], transactions: {}, consents: { stored: [] }, clients: [] };
 
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictRequired: false }).addSchema(fixturesSchema);
-const validateSettings = ajv.compile<Partial<ProfileSettings> & { extends?: string; fixtures?: string }>(profileSchema);
+
+type Settings = Partial<ProfileSettings> & { extends?: string; fixtures?: string };
+type SettingsValidator = ValidateFunction<Settings>;
+const settingsValidators = new WeakMap<readonly SandboxService[], SettingsValidator>();
+
+/**
+ * profile.schema.json with the services' keys added, every map closed: a key neither the core nor a
+ * registered service knows stops the start (docs/profiles.md, "A service's keys"). Compiled once a registry.
+ */
+function settingsValidator(services: readonly SandboxService[]): SettingsValidator {
+  let validate = settingsValidators.get(services);
+  if (validate) return validate;
+  type Map = { properties: Record<string, Map>; additionalProperties?: unknown; $id?: string };
+  const schema = structuredClone(profileSchema) as unknown as Map;
+  // Each registry's schema is one of its own, under no $id.
+  delete schema.$id;
+  for (const [path, keySchema] of services.flatMap((service) => Object.entries(service.profileKeys))) {
+    const [key, member] = path.split('.');
+    if (member === undefined) schema.properties[key] = keySchema as Map;
+    else schema.properties[key].properties[member] = keySchema as Map;
+  }
+  // The maps the file leaves open are those the services add to: closed once they have.
+  for (const map of [schema, ...Object.values(schema.properties).filter((property) => property.properties && !('additionalProperties' in property))]) Object.assign(map, { additionalProperties: false });
+  validate = ajv.compile<Settings>(schema);
+  settingsValidators.set(services, validate);
+  return validate;
+}
 
 /** The folder of the built-in profiles: `profiles/` of the repository, found above this file in src/ and in dist/. */
 export const BUILT_IN_FOLDER = (() => {
@@ -58,7 +84,7 @@ export function loadProfile(setting: string, services: readonly SandboxService[]
 /** One level of a profile: its folder's settings, and where each of its own fixture files is. */
 interface Level {
   file: string;
-  settings: Partial<ProfileSettings> & { extends?: string; fixtures?: string };
+  settings: Settings;
   fixtures: Partial<Record<FixtureName, string>>;
   /** tpp.trustedCAs read: the PEM of each, when this level sets tpp. */
   trustedCAs?: string[];
@@ -72,15 +98,16 @@ function read(setting: string, services: readonly SandboxService[], problems: st
   }
   const names = [...FIXTURE_FILES, ...services.flatMap(({ fixtures }) => (fixtures ? [fixtures.name] : []))];
   for (const { fixtures } of services) if (fixtures && !ajv.getSchema(fixtures.name)) ajv.addSchema(fixtures.schema, fixtures.name);
-  const levels = chain(folder, names, problems);
+  const validate = settingsValidator(services);
+  const levels = chain(folder, names, validate, problems);
   if (levels === undefined) return undefined;
   // Each level's keys and fixture files replace those of the profile it extends, one by one.
   const settings = Object.assign({}, ...levels.map((level) => level.settings)) as Level['settings'];
   delete settings.extends;
   delete settings.fixtures;
   const top = levels[levels.length - 1].file;
-  if (!validateSettings(settings)) {
-    for (const error of validateSettings.errors ?? []) if (error.keyword === 'required') problems.push(`${shown(top)}: ${error.params.missingProperty}: required (neither this profile nor one it extends sets it)`);
+  if (!validate(settings)) {
+    for (const error of validate.errors ?? []) if (error.keyword === 'required') problems.push(`${shown(top)}: ${error.params.missingProperty}: required (neither this profile nor one it extends sets it)`);
     return undefined;
   }
   const where = Object.assign({}, ...levels.map((level) => level.fixtures)) as Level['fixtures'];
@@ -128,7 +155,7 @@ function folderOf(name: string, base: string): string | undefined {
 }
 
 /** The profile and every profile it extends, the farthest first. */
-function chain(folder: string, names: string[], problems: string[], seen: string[] = []): Level[] | undefined {
+function chain(folder: string, names: string[], validate: SettingsValidator, problems: string[], seen: string[] = []): Level[] | undefined {
   const file = join(folder, 'profile.yaml');
   if (seen.includes(file)) {
     problems.push(`${shown(file)}: extends: the profiles extend each other in a circle (${[...seen, file].map(shown).join(' -> ')})`);
@@ -136,8 +163,8 @@ function chain(folder: string, names: string[], problems: string[], seen: string
   }
   const settings = readYaml(file, problems);
   if (settings === undefined) return undefined;
-  if (!validateSettings(settings)) {
-    problems.push(...(validateSettings.errors ?? []).filter((error) => error.keyword !== 'if' && error.keyword !== 'required').map((error) => describe(file, error)));
+  if (!validate(settings)) {
+    problems.push(...(validate.errors ?? []).filter((error) => error.keyword !== 'if' && error.keyword !== 'required').map((error) => describe(file, error)));
     if (problems.length > 0) return undefined;
   }
   const fixtureFolder = resolve(folder, settings.fixtures ?? 'fixtures');
@@ -155,7 +182,7 @@ function chain(folder: string, names: string[], problems: string[], seen: string
     problems.push(`${shown(file)}: extends: ${settings.extends} is neither a built-in profile (${builtInProfiles().join(', ')}) nor a folder holding a profile.yaml`);
     return undefined;
   }
-  const above = chain(parent, names, problems, [...seen, file]);
+  const above = chain(parent, names, validate, problems, [...seen, file]);
   return above && [...above, level];
 }
 
@@ -221,7 +248,7 @@ function describe(file: string, error: ErrorObject): string {
   const got = ` (got ${JSON.stringify(error.data)})`;
   switch (error.keyword) {
     case 'additionalProperties':
-      return `${shown(file)}: ${at(error.params.additionalProperty)}: unknown key; allowed: ${Object.keys((error.parentSchema as { properties: object }).properties).join(', ')}`;
+      return `${shown(file)}: ${at(error.params.additionalProperty)}: unknown key; allowed: ${Object.keys((error.parentSchema as { properties: object }).properties).join(', ') || 'none'}`;
     case 'required':
       return `${shown(file)}: ${at(error.params.missingProperty)}: required`;
     case 'enum':

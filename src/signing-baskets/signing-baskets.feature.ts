@@ -4,9 +4,18 @@ import { SigningBasketsModule } from './signing-baskets.module';
 import { documentSigningBaskets } from './signing-baskets-document';
 import { SigningBasketsCockpit } from './signing-baskets-cockpit';
 
+declare module '../profile/bank-profile' {
+  interface ProfileSettings {
+    signingBaskets?: boolean;
+  }
+}
+
 /** Signing baskets (docs/signing-baskets.md), where the profile sets signingBaskets: true. */
 export const signingBasketsService: SandboxService = {
   name: 'signingBaskets',
+  profileKeys: {
+    signingBaskets: { description: 'Signing baskets (docs/signing-baskets.md): POST /v1/signing-baskets and its authorisations. Absent or false: not offered.', type: 'boolean' },
+  },
   offeredBy: (settings) => settings.signingBaskets === true,
   module: (profile, environment) => SigningBasketsModule.forSandbox(environment.SANDBOX_CONTROL === 'true'),
   entities: [SigningBasket],

@@ -26,9 +26,29 @@ interface FixtureTrustedBeneficiary {
   creditorAlias?: string;
 }
 
+declare module '../profile/bank-profile' {
+  interface ProfileSettings {
+    trustedBeneficiaries?: boolean;
+  }
+  interface ScaExemptionSettings {
+    trustedBeneficiaries?: boolean;
+  }
+}
+
 /** Trusted beneficiaries (docs/trusted-beneficiaries.md), where the profile sets trustedBeneficiaries: true. */
 export const trustedBeneficiariesService: SandboxService = {
   name: TRUSTED_BENEFICIARIES,
+  profileKeys: {
+    trustedBeneficiaries: {
+      description:
+        'Trusted beneficiaries (docs/trusted-beneficiaries.md): GET /v1/trusted-beneficiaries and the consent access additionalInformation.trustedBeneficiaries, from the fixture file trustedBeneficiaries.json and scenarios. Absent or false: not offered.',
+      type: 'boolean',
+    },
+    'scaExemptions.trustedBeneficiaries': {
+      description: "true: a payment to a trusted beneficiary of its debtor account's holder needs no SCA (needs trustedBeneficiaries: true).",
+      type: 'boolean',
+    },
+  },
   offeredBy: (settings) => settings.trustedBeneficiaries === true,
   module: () => TrustedBeneficiariesModule,
   entities: [TrustedBeneficiary],
