@@ -21,6 +21,8 @@ import { ConsentModule } from './consent/consent.module';
 import { connectDatabase, DatabaseModule } from './database/database.module';
 import { PaymentInitiationModule } from './payment-initiation/payment-initiation.module';
 import { SandboxControlModule } from './sandbox-control/sandbox-control.module';
+import { declareScenarioFields } from './sandbox-control/scenario.dto';
+import { declareField } from './common/declare-field';
 import { ScaModule } from './sca/sca.module';
 import { AuthorisationRoutesModule } from './authorisation/authorisation-routes.module';
 import { VerificationOfPayeeModule } from './verification-of-payee/verification-of-payee.module';
@@ -43,6 +45,9 @@ export class AppModule {
   static forRoot(): DynamicModule {
     const environment = validateEnvironment(process.env);
     const profile = loadProfile(environment.PROFILE, SERVICES);
+    // Every registered service's fields, offered or not: where not, its group leaves them unread.
+    for (const { fields = [] } of SERVICES) for (const { dto, field } of fields) declareField(dto, field);
+    declareScenarioFields(SERVICES.flatMap(({ scenario }) => (scenario ? [scenario] : [])));
     return {
       module: AppModule,
       imports: [

@@ -1,6 +1,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { SandboxService, ScenarioContext } from '../core/sandbox-service';
-import { CARD_ACCOUNTS, type FixtureFiles } from '../profile/bank-profile';
+import type { FixtureFiles } from '../profile/bank-profile';
+import { ConsentAccountReferenceDto } from '../consent/dto/create-consent.dto';
+import { CARD_ACCOUNTS, CONSENT_FIELDS, SCENARIO_FIELDS } from './card-accounts-requests';
 import { CardAccount, type CardBalance, CardTransaction, type CardTransactionBody, cardTransactionRows } from './card-account.entity';
 import { CardAccountsModule } from './card-accounts.module';
 import { CardAccountsCockpit } from './card-accounts-cockpit';
@@ -95,6 +97,7 @@ export const cardAccountsService: SandboxService = {
   // Card transactions go with their card accounts (ON DELETE CASCADE).
   entities: [CardAccount, CardTransaction],
   requestGroup: CARD_ACCOUNTS,
+  fields: CONSENT_FIELDS.map((field) => ({ dto: ConsentAccountReferenceDto, field })),
   fixtures: {
     name: 'cardAccounts',
     schema,
@@ -131,6 +134,7 @@ export const cardAccountsService: SandboxService = {
     ],
   },
   scenario: {
+    ...SCENARIO_FIELDS,
     rows: ({ cardAccounts = [] }: { cardAccounts?: ScenarioCard[] }, scenario) => {
       const cards = cardAccounts.map((card, index) => scenarioCard(card, scenario, index));
       return {

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { Type } from 'class-transformer';
-import { IsObject, Matches, ValidateBy, ValidateNested, ValidationOptions, buildMessage } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsObject, IsOptional, Matches, ValidateBy, ValidateNested, ValidationOptions, buildMessage } from 'class-validator';
 import { isDateOnly } from './dates';
 import { isValidIban } from './iban';
 
@@ -70,3 +70,6 @@ export const MASKED_PAN = /^[0-9]{6}x{2,19}[0-9]{4}$/;
 /** A list of objects of the given class: an item that is itself an array is refused the same way. */
 export const NestedObjects = (type: () => new () => object): PropertyDecorator =>
   applyDecorators(ValidateNested({ each: true }), Type(type), IsObject({ each: true, message: 'each item of $property must be an object' }));
+
+/** An optional list of up to 1000 objects of the given class; applyDecorators registers in order, so the array check (reported first) goes last. */
+export const List = (type: () => new () => object): PropertyDecorator => applyDecorators(IsOptional(), ArrayMaxSize(1000), NestedObjects(type), IsArray());

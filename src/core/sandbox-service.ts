@@ -2,6 +2,7 @@ import type { DynamicModule, Type } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { Environment } from '../config/environment';
 import type { CockpitSection } from './cockpit-section';
+import type { DeclaredField } from '../common/declare-field';
 import type { ConsentAccess, ConsentedAccount } from '../consent/consent.entity';
 import type { BankProfile, FixtureFiles, ProfileSettings } from '../profile/bank-profile';
 
@@ -33,8 +34,10 @@ export interface SandboxService {
   document(document: OpenAPIObject, profile: BankProfile): void;
   /** Its lines of the document's introduction where the bank offers it. */
   summary(profile: BankProfile): string[];
-  /** The group of its request fields in other features' DTOs, accepted only where it is offered (docs/profiles.md). */
+  /** The group of its fields of other features' requests (`fields`, the scenario's), read only where it is offered (docs/profiles.md). */
   readonly requestGroup?: string;
+  /** Its fields of the core's requests (a consent's), each declared on its DTO when the app is made. */
+  readonly fields?: { dto: Type; field: DeclaredField }[];
   /** The event kinds only it records. */
   readonly eventKinds?: string[];
   /** Its part of a test suite's scenario (POST /sandbox/scenarios), where the bank offers it. */
@@ -54,6 +57,9 @@ export interface ScenarioContext {
 
 /** What a service adds to a scenario from the request's fields it reads (validated by the scenario DTO). */
 export interface ScenarioPart<Request = never> {
+  /** Its field of the scenario's request, and of the answer. */
+  readonly request: DeclaredField;
+  readonly answer?: DeclaredField;
   rows(request: Request, scenario: ScenarioContext): ScenarioShare;
   /** Its tables holding a scenario's rows: deleted with the scenario by scenarioId. */
   readonly tables: Type[];

@@ -1,4 +1,7 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsObject, IsOptional, ValidateNested } from 'class-validator';
 import { AnswerMemo } from '../common/answer-memo';
 import { DomainError, ErrorDetail } from '../common/error-catalogue';
 
@@ -60,3 +63,17 @@ function toDetails(error: ValidationError, parentPath: string): ErrorDetail[] {
 
 /** The options of a field's decorators that only banks offering `group`'s service read (BankProfile.requestGroups). */
 export const onlyWhereOffered = (group: string) => ({ groups: [group], always: false });
+
+/** The decorators of an optional list of `type` objects, at most `maxItems`, that only banks offering `group`'s service read. */
+export function listWhereOffered(group: string, type: new () => object, maxItems: number, description: string): PropertyDecorator[] {
+  const where = onlyWhereOffered(group);
+  return [
+    ApiPropertyOptional({ type: [type], maxItems, description }),
+    IsOptional(where),
+    IsArray(where),
+    ArrayMaxSize(maxItems, where),
+    ValidateNested({ each: true, ...where }),
+    IsObject({ each: true, message: 'each item of $property must be an object', ...where }),
+    Type(() => type),
+  ];
+}

@@ -224,13 +224,6 @@ export class BankProfile {
   }
 }
 
-/**
- * The groups of request fields that the consent and scenario DTOs accept only where a service is
- * offered: its profile key (SandboxService.requestGroup); elsewhere the validation pipe strips them unread.
- */
-export const TRUSTED_BENEFICIARIES = 'trustedBeneficiaries';
-export const CARD_ACCOUNTS = 'cardAccounts';
-
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);

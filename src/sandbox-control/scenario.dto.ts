@@ -1,10 +1,8 @@
-import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { onlyWhereOffered } from '../http/validation.pipe';
-import { CARD_ACCOUNTS, TRUSTED_BENEFICIARIES } from '../profile/bank-profile';
-import { IsCurrency, IsDateOnly, IsIban, IsSignedAmount, NestedObject, NestedObjects } from '../common/validators';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsCurrency, IsDateOnly, IsIban, IsSignedAmount, List, NestedObject, NestedObjects } from '../common/validators';
+import { declareField } from '../common/declare-field';
+import type { ScenarioPart } from '../core/sandbox-service';
 import { Schedule } from '../payment-initiation/dto/periodic-payment.dto';
 
 export class ScenarioTransactionDto {
@@ -77,8 +75,6 @@ export class ScenarioBalancesDto {
   forwardAvailable: string;
 }
 
-/** An optional list of up to 1000 entries; applyDecorators registers in order, so the array check (reported first) goes last. */
-const List = (type: () => new () => object) => applyDecorators(IsOptional(), ArrayMaxSize(1000), NestedObjects(type), IsArray());
 
 export class ScenarioAccountDto {
   @ApiProperty({ example: 'Test Holder', maxLength: 70, description: 'the account holder name' })
@@ -116,97 +112,6 @@ export class ScenarioAccountDto {
   standingOrders?: ScenarioStandingOrderDto[] | null;
 }
 
-const WHERE_OFFERED = onlyWhereOffered(TRUSTED_BENEFICIARIES);
-
-/** A payee the scenario's holder trusts for every account of theirs (docs/trusted-beneficiaries.md). */
-export class ScenarioTrustedBeneficiaryDto {
-  @ApiProperty({ example: 'AT439900000000010017' })
-  @IsIban(WHERE_OFFERED)
-  creditorIban: string;
-
-  @ApiProperty({ example: 'Georg Mustermann', maxLength: 70 })
-  @IsString(WHERE_OFFERED)
-  @IsNotEmpty(WHERE_OFFERED)
-  @MaxLength(70, WHERE_OFFERED)
-  creditorName: string;
-
-  @ApiPropertyOptional({ example: 'Landlord', maxLength: 70 })
-  @IsOptional(WHERE_OFFERED)
-  @IsString(WHERE_OFFERED)
-  @MaxLength(70, WHERE_OFFERED)
-  creditorAlias?: string;
-}
-
-/** A card payment on a scenario's card account (docs/card-accounts.md). */
-export class ScenarioCardTransactionDto {
-  @ApiProperty({ example: '-42.50', description: 'negative: a purchase; positive: a refund' })
-  @IsSignedAmount()
-  amount: string;
-
-  @ApiProperty({ example: '2026-03-01', description: 'the day the card was used; a booked entry is booked on it too' })
-  @IsDateOnly()
-  transactionDate: string;
-
-  @ApiProperty({ example: 'Restaurant Zum Goldenen Hirschen', maxLength: 1000 })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(1000)
-  transactionDetails: string;
-
-  @ApiPropertyOptional({ example: 'AT-WIEN-0042', maxLength: 35 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(35)
-  cardAcceptorId?: string;
-}
-
-export class ScenarioCardBalancesDto {
-  @ApiProperty({ example: '-412.30', description: 'what the card has spent and the bank booked' })
-  @IsSignedAmount()
-  interimBooked: string;
-}
-
-/** A credit card of the scenario's holder: its masked PAN is the sandbox's to choose, and its consent names it. */
-export class ScenarioCardAccountDto {
-  @ApiPropertyOptional({ example: 'Test Holder', maxLength: 70, description: "the card account's name; default: the first account's" })
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(70)
-  name?: string;
-
-  @ApiPropertyOptional({ example: 'EUR', default: 'EUR' })
-  @IsOptional()
-  @IsCurrency()
-  currency?: string;
-
-  @ApiPropertyOptional({ example: 'Visa Classic', default: 'Credit card', maxLength: 35 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(35)
-  product?: string;
-
-  @ApiPropertyOptional({ example: '3000.00' })
-  @IsOptional()
-  @IsSignedAmount()
-  creditLimit?: string;
-
-  @ApiProperty({ type: ScenarioCardBalancesDto })
-  @IsDefined()
-  @NestedObject(() => ScenarioCardBalancesDto)
-  balances: ScenarioCardBalancesDto;
-
-  @ApiPropertyOptional({ type: [ScenarioCardTransactionDto], maxItems: 1000 })
-  @List(() => ScenarioCardTransactionDto)
-  booked?: ScenarioCardTransactionDto[] | null;
-
-  @ApiPropertyOptional({ type: [ScenarioCardTransactionDto], maxItems: 1000, description: 'authorised, not yet booked' })
-  @List(() => ScenarioCardTransactionDto)
-  pending?: ScenarioCardTransactionDto[] | null;
-}
-
-const WHERE_CARDS = onlyWhereOffered(CARD_ACCOUNTS);
-
 export class CreateScenarioDto {
   @ApiProperty({ type: [ScenarioAccountDto], minItems: 1, maxItems: 20 })
   @IsArray()
@@ -214,26 +119,6 @@ export class CreateScenarioDto {
   @ArrayMaxSize(20)
   @NestedObjects(() => ScenarioAccountDto)
   accounts: ScenarioAccountDto[];
-
-  // Left out of the served document where the bank does not list trusted beneficiaries (trusted-beneficiaries-document.ts).
-  @ApiPropertyOptional({ type: [ScenarioTrustedBeneficiaryDto], maxItems: 100, description: "payees the holder trusts for all the scenario's accounts; its consent may then list them" })
-  @IsOptional(WHERE_OFFERED)
-  @IsArray(WHERE_OFFERED)
-  @ArrayMaxSize(100, WHERE_OFFERED)
-  @ValidateNested({ each: true, ...WHERE_OFFERED })
-  @IsObject({ each: true, message: 'each item of $property must be an object', ...WHERE_OFFERED })
-  @Type(() => ScenarioTrustedBeneficiaryDto)
-  trustedBeneficiaries?: ScenarioTrustedBeneficiaryDto[];
-
-  // Left out of the served document where the bank shows no card accounts (card-accounts-document.ts).
-  @ApiPropertyOptional({ type: [ScenarioCardAccountDto], maxItems: 10, description: "the holder's credit cards; the scenario's consent names them by maskedPan" })
-  @IsOptional(WHERE_CARDS)
-  @IsArray(WHERE_CARDS)
-  @ArrayMaxSize(10, WHERE_CARDS)
-  @ValidateNested({ each: true, ...WHERE_CARDS })
-  @IsObject({ each: true, message: 'each item of $property must be an object', ...WHERE_CARDS })
-  @Type(() => ScenarioCardAccountDto)
-  cardAccounts?: ScenarioCardAccountDto[];
 }
 
 export class ScenarioAccountResponse {
@@ -242,20 +127,6 @@ export class ScenarioAccountResponse {
 
   @ApiProperty({ example: 'AT269900112345678901' })
   iban: string;
-
-  @ApiProperty({ example: 'EUR' })
-  currency: string;
-
-  @ApiProperty({ example: 'Test Holder' })
-  name: string;
-}
-
-export class ScenarioCardAccountResponse {
-  @ApiProperty({ format: 'uuid', description: 'its ID in the card account paths' })
-  resourceId: string;
-
-  @ApiProperty({ example: '412345xxxxxx6789' })
-  maskedPan: string;
 
   @ApiProperty({ example: 'EUR' })
   currency: string;
@@ -279,8 +150,12 @@ export class ScenarioResponse {
 
   @ApiProperty({ type: [ScenarioAccountResponse] })
   accounts: ScenarioAccountResponse[];
+}
 
-  // Only where the scenario asked for cards (card-accounts-document.ts).
-  @ApiPropertyOptional({ type: [ScenarioCardAccountResponse] })
-  cardAccounts?: ScenarioCardAccountResponse[];
+/** The services' fields of a scenario and of its answer (SandboxService.scenario), on the two DTOs: once, however many apps start. */
+export function declareScenarioFields(parts: ScenarioPart[]): void {
+  for (const { request, answer } of parts) {
+    declareField(CreateScenarioDto, request);
+    if (answer) declareField(ScenarioResponse, answer);
+  }
 }

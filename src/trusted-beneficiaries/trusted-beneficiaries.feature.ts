@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { SandboxService } from '../core/sandbox-service';
-import { type FixtureFiles, TRUSTED_BENEFICIARIES } from '../profile/bank-profile';
+import type { FixtureFiles } from '../profile/bank-profile';
+import { ConsentAccessDto } from '../consent/dto/create-consent.dto';
+import { CONSENT_FIELDS, SCENARIO_FIELDS, TRUSTED_BENEFICIARIES } from './trusted-beneficiaries-requests';
 import { TrustedBeneficiariesModule } from './trusted-beneficiaries.module';
 import { documentTrustedBeneficiaries } from './trusted-beneficiaries-document';
 import { exemptsTrustedBeneficiaries } from './trusted-beneficiaries.service';
@@ -53,6 +55,7 @@ export const trustedBeneficiariesService: SandboxService = {
   module: () => TrustedBeneficiariesModule,
   entities: [TrustedBeneficiary],
   requestGroup: TRUSTED_BENEFICIARIES,
+  fields: CONSENT_FIELDS.map((field) => ({ dto: ConsentAccessDto, field })),
   fixtures: {
     name: TRUSTED_BENEFICIARIES,
     schema,
@@ -90,6 +93,7 @@ export const trustedBeneficiariesService: SandboxService = {
   settingsProblems: (settings) =>
     exemptsTrustedBeneficiaries(settings) && settings.trustedBeneficiaries !== true ? ['scaExemptions.trustedBeneficiaries: needs trustedBeneficiaries: true (the bank must list them to exempt them)'] : [],
   scenario: {
+    ...SCENARIO_FIELDS,
     // Where the scenario's holder trusts payees, its consent lists them too (of every account).
     rows: ({ trustedBeneficiaries }: { trustedBeneficiaries?: ScenarioTrustedBeneficiary[] }, { scenarioId, psuId }) =>
       trustedBeneficiaries

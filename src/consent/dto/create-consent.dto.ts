@@ -1,37 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsObject, IsOptional, Matches, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
-import { onlyWhereOffered } from '../../http/validation.pipe';
-import { CARD_ACCOUNTS, TRUSTED_BENEFICIARIES } from '../../profile/bank-profile';
+import { IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
-import { IsDateOnly, MASKED_PAN, NestedObject, NestedObjects } from '../../common/validators';
-
-const WHERE_OFFERED = onlyWhereOffered(TRUSTED_BENEFICIARIES);
-const WHERE_CARDS = onlyWhereOffered(CARD_ACCOUNTS);
+import { IsDateOnly, NestedObject, NestedObjects } from '../../common/validators';
 
 /**
- * An account a consent names: by IBAN; where the bank shows card accounts, a card account by its
- * masked PAN instead (docs/card-accounts.md). The served document says so there (card-accounts-document.ts).
+ * An account a consent names: by IBAN, or, where a service declares the field (card accounts), by
+ * masked PAN instead (docs/development.md, "A service plugs in").
  */
 export class ConsentAccountReferenceDto extends AccountReferenceDto {
-  // A masked PAN sent as null counts as absent (class-validator's IsOptional lets null through).
-  @ValidateIf((reference: ConsentAccountReferenceDto) => reference.maskedPan == null, WHERE_CARDS)
-  declare iban: string;
-
-  @IsOptional(WHERE_CARDS)
-  @Matches(MASKED_PAN, { message: '$property must be a masked PAN: the first six and the last four digits, x between', ...WHERE_CARDS })
-  maskedPan?: string;
-}
-
-/** Berlin Group's additional information of a consent: here its trusted beneficiaries, where the bank lists them (docs/trusted-beneficiaries.md). */
-export class AdditionalInformationAccessDto {
-  @ApiPropertyOptional({ type: [AccountReferenceDto], example: [{ iban: 'AT439900000000010017' }], description: 'the accounts whose trusted beneficiaries the TPP may list; empty: every account of the consent' })
-  @IsOptional(WHERE_OFFERED)
-  @IsArray(WHERE_OFFERED)
-  @ValidateNested({ each: true, ...WHERE_OFFERED })
-  @IsObject({ each: true, message: 'each item of $property must be an object', ...WHERE_OFFERED })
-  @Type(() => AccountReferenceDto)
-  trustedBeneficiaries?: AccountReferenceDto[];
+  declare maskedPan?: string;
 }
 
 export class ConsentAccessDto {
@@ -57,13 +34,8 @@ export class ConsentAccessDto {
   @IsIn(['allAccounts'])
   allPsd2?: 'allAccounts';
 
-  // Left out of the served document where the bank does not list trusted beneficiaries (trusted-beneficiaries-document.ts).
-  @ApiPropertyOptional({ type: AdditionalInformationAccessDto })
-  @IsOptional(WHERE_OFFERED)
-  @ValidateNested(WHERE_OFFERED)
-  @IsObject({ message: '$property must be an object', ...WHERE_OFFERED })
-  @Type(() => AdditionalInformationAccessDto)
-  additionalInformation?: AdditionalInformationAccessDto;
+  /** Berlin Group's additional information of a consent, where a service declares it (trusted beneficiaries). */
+  declare additionalInformation?: { trustedBeneficiaries?: AccountReferenceDto[] };
 }
 
 export class CreateConsentDto {
