@@ -5,6 +5,7 @@ import { PAYMENT_SERVICES } from './payment-initiation/payment-products';
 import { documentIdentity } from './tpp-identity/identity-document';
 import { documentFor, visitObjects } from './http/berlin-group-profile';
 import type { DeclaredRoute } from './http/route-access';
+import { documentEventKinds } from './events/events.dto';
 
 type Parameter = { name?: string; in?: string; schema?: { enum?: string[] } };
 type Headers = { 'ASPSP-SCA-Approach'?: { schema?: { enum?: string[] } } };
@@ -30,6 +31,7 @@ export function documentForProfile(document: OpenAPIObject, profile: BankProfile
     }
   }
   for (const service of services) service.document(document, profile);
+  documentEventKinds(document, profile);
   documentIdentity(document, profile, routes);
   visitObjects(document, (node) => {
     const approach = (node.headers as Headers | undefined)?.['ASPSP-SCA-Approach'];

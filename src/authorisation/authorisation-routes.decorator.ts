@@ -2,7 +2,7 @@ import { applyDecorators, Body, Get, HttpCode, Injectable, Param, Post, Put, Res
 import { ConfigService } from '@nestjs/config';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiResponseOptions } from '@nestjs/swagger';
 import type { Response } from 'express';
-import type { Authorisation } from './authorisation.entity';
+import type { Authorisation, AuthorisationKind } from './authorisation.entity';
 import { AuthorisationListResponse, psuMessageOf, ScaStatusResponse, ScaStepResponse, StartAuthorisationResponse, toStartAuthorisationResponse } from './authorisation-response.dto';
 import { DomainError } from '../common/error-catalogue';
 import { scaRedirectHref } from '../common/links';
@@ -53,7 +53,7 @@ export const scaStatusAnswer = (authorisation: Authorisation): ScaStatusResponse
 
 /** What a consent or a basket lends its authorisation sub-resources: where it lives, its SCA page, and how its authorisations are found and opened. */
 interface AuthorisedResource {
-  kind: 'consent' | 'basket';
+  kind: AuthorisationKind;
   /** The resource's own path: `/v1/consents/<id>`. */
   path(id: string): string;
   /** Its SCA page (`consents`) and the query parameter that names the resource there. */

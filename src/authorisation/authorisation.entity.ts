@@ -4,8 +4,16 @@ import type { ScaStatus } from './authorisation.machine';
 /** Berlin Group's SCA approaches this sandbox offers (the ASPSP-SCA-Approach header). */
 export type ScaApproach = 'REDIRECT' | 'EMBEDDED' | 'DECOUPLED';
 
-/** What is being authorised: a consent, a payment, the cancellation of a payment, or a signing basket. */
-export type AuthorisationKind = 'consent' | 'payment' | 'cancellation' | 'basket';
+/**
+ * What is being authorised: the core's kinds (a consent, a payment, the cancellation of a payment);
+ * a service declares its own here by declaration merging and registers it with AuthorisationPort.
+ */
+export interface AuthorisationKinds {
+  consent: true;
+  payment: true;
+  cancellation: true;
+}
+export type AuthorisationKind = keyof AuthorisationKinds;
 
 @Entity('authorisations')
 export class Authorisation {

@@ -3,6 +3,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import type { Environment } from '../config/environment';
 import type { CockpitSection } from './cockpit-section';
 import type { DeclaredField } from '../common/declare-field';
+import type { EventKind } from '../events/sandbox-event.entity';
 import type { ConsentAccess, ConsentedAccount } from '../consent/consent.entity';
 import type { BankProfile, FixtureFiles, ProfileSettings } from '../profile/bank-profile';
 
@@ -39,7 +40,7 @@ export interface SandboxService {
   /** Its fields of the core's requests (a consent's), each declared on its DTO when the app is made. */
   readonly fields?: { dto: Type; field: DeclaredField }[];
   /** The event kinds only it records. */
-  readonly eventKinds?: string[];
+  readonly eventKinds?: EventKind[];
   /** Its part of a test suite's scenario (POST /sandbox/scenarios), where the bank offers it. */
   readonly scenario?: ScenarioPart;
   /** Its part of the cockpit: a provider of its module, found by this class (docs/cockpit.md). */

@@ -1,16 +1,24 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type OpenAPIObject } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import type { BankProfile } from '../profile/bank-profile';
 import type { EventKind, SandboxEvent } from './sandbox-event.entity';
 
-const KINDS: EventKind[] = ['consent', 'payment', 'basket', 'authorisation', 'instalment', 'booking', 'clock', 'notification'];
-/** Those every bank records; the others are a service's (SandboxService.eventKinds). */
-const CORE_KINDS: EventKind[] = ['consent', 'payment', 'authorisation', 'instalment', 'booking', 'clock', 'notification'];
+/** The kinds every bank records: of a resource, then the others; a service's kinds are of its resources. */
+const RESOURCE_KINDS: EventKind[] = ['consent', 'payment'];
+const OTHER_KINDS: EventKind[] = ['authorisation', 'instalment', 'booking', 'clock', 'notification'];
 export const MAX_EVENTS_PAGE = 500;
 
-/** The kinds a bank records: a service's only where it offers the service (the document of another leaves them out). */
-export const eventKinds = ({ services }: BankProfile): EventKind[] => KINDS.filter((kind) => CORE_KINDS.includes(kind) || services.some(({ eventKinds }) => eventKinds?.includes(kind)));
+/** The kinds a bank records: the core's, and those of the services it offers (SandboxService.eventKinds). */
+export const eventKinds = ({ services }: BankProfile): EventKind[] => [...RESOURCE_KINDS, ...services.flatMap(({ eventKinds = [] }) => eventKinds), ...OTHER_KINDS];
+
+/** The served document lists the kinds the bank records, in the query and in the answer. */
+export function documentEventKinds(document: OpenAPIObject, profile: BankProfile): void {
+  const kinds = eventKinds(profile);
+  const query = (document.paths['/sandbox/events']?.get?.parameters as { name?: string; schema?: { enum?: string[] } }[] | undefined)?.find(({ name }) => name === 'kind');
+  const answer = (document.components?.schemas?.EventResponse as { properties?: { kind?: { enum?: string[] } } } | undefined)?.properties?.kind;
+  for (const schema of [query?.schema, answer]) if (schema) schema.enum = kinds;
+}
 
 export class EventQueryDto {
   @ApiPropertyOptional({ description: 'a consent, payment, authorisation or transaction ID: its events and those of what belongs to it' })
@@ -19,9 +27,10 @@ export class EventQueryDto {
   @MaxLength(64)
   resourceId?: string;
 
-  @ApiPropertyOptional({ enum: KINDS })
+  // The kinds of the bank in force: the controller checks them (eventKinds), the document lists them (documentEventKinds).
+  @ApiPropertyOptional({ enum: [...RESOURCE_KINDS, ...OTHER_KINDS] })
   @IsOptional()
-  @IsIn(KINDS)
+  @IsString()
   kind?: EventKind;
 
   @ApiPropertyOptional({ example: '2026-11-24T10:00:00Z', description: 'recorded at or after (real time, ISO 8601)' })
@@ -54,7 +63,7 @@ export class EventResponse {
   @ApiProperty({ format: 'uuid', description: 'orders the events: newer ones have greater IDs' })
   id: string;
 
-  @ApiProperty({ enum: KINDS })
+  @ApiProperty({ enum: [...RESOURCE_KINDS, ...OTHER_KINDS] })
   kind: EventKind;
 
   @ApiProperty({ example: '3d9a81b3-a47d-4130-8765-a9c0ff861b99' })

@@ -1,7 +1,16 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** What an event is about (docs/events.md). */
-export type EventKind = 'consent' | 'payment' | 'basket' | 'authorisation' | 'instalment' | 'booking' | 'clock' | 'notification';
+/** What an event is about (docs/events.md): the core's kinds; a service declares its own here by declaration merging (SandboxService.eventKinds). */
+export interface EventKinds {
+  consent: true;
+  payment: true;
+  authorisation: true;
+  instalment: true;
+  booking: true;
+  clock: true;
+  notification: true;
+}
+export type EventKind = keyof EventKinds;
 
 /** One thing that happened in the sandbox, as the history keeps it (docs/events.md). */
 @Entity('events')

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** A TPP's wish to hear of a consent's, payment's or signing basket's changes (TPP-Notification-URI, docs/notifications.md). */
+/** A TPP's wish to hear of a resource's changes: a consent's, a payment's, or one of a kind a service registers (TPP-Notification-URI, docs/notifications.md). */
 @Entity('notification_subscriptions')
 export class NotificationSubscription {
   /** The consent or payment. */
@@ -8,7 +8,8 @@ export class NotificationSubscription {
   resourceId: string;
 
   @Column({ type: 'varchar', length: 7 })
-  kind: 'consent' | 'payment' | 'basket';
+  /** consent, payment, or a kind a service registers (NotificationsService.notifyOf). */
+  kind: string;
 
   @Column({ type: 'varchar', length: 2000 })
   uri: string;

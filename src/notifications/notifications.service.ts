@@ -32,6 +32,11 @@ const later = (ms: number): string => new Date(Date.now() + ms).toISOString();
 export class NotificationsService implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(NotificationsService.name);
   private readonly kinds = coreNotifiedKinds();
+  /** How a notification names each kind of resource and its status, as the resource's own answers do. */
+  private readonly namings = new Map<string, Naming>([
+    ['consent', { resource: 'consentId', status: 'consentStatus' }],
+    ['payment', { resource: 'paymentId', status: 'transactionStatus' }],
+  ]);
   private readonly hosts: NotificationHosts;
   private readonly baseUrl: string;
   /** The pass under way, if one is; `again`: a commit came in during it. */
@@ -64,11 +69,13 @@ export class NotificationsService implements OnModuleInit, OnApplicationBootstra
     clearTimeout(this.timer);
   }
 
-  /** Before the write: a URI whose host may not be notified is refused with 400, and nothing is created. */
-  /** A service's resources a TPP may subscribe to, with their LAST statuses (docs/notifications.md). */
-  notifyOf(kind: string, lastStatuses: string[]): void {
+  /** A service's resources a TPP may subscribe to, with their LAST statuses and how a notification names them (docs/notifications.md). */
+  notifyOf(kind: string, lastStatuses: string[], naming: Naming): void {
     this.kinds.set(kind, new Set(lastStatuses));
+    this.namings.set(kind, naming);
   }
+
+  /** Before the write: a URI whose host may not be notified is refused with 400, and nothing is created. */
 
   async admit(request: NotificationRequest | null): Promise<void> {
     if (!request) return;
@@ -102,7 +109,7 @@ export class NotificationsService implements OnModuleInit, OnApplicationBootstra
           id: newResourceId(),
           resourceId: subscription.resourceId,
           uri: subscription.uri,
-          body: JSON.stringify(bodyOf(subscription, event)),
+          body: JSON.stringify(bodyOf(subscription, event, this.namings.get(subscription.kind)!)),
           status: event.toStatus,
           cause: event.cause,
           state: 'pending',
@@ -178,15 +185,13 @@ export class NotificationsService implements OnModuleInit, OnApplicationBootstra
 }
 
 /** What a notification says: the resource and its new status, or the authorisation and its new SCA status; and where to read the status. */
-function bodyOf(subscription: NotificationSubscription, event: SandboxEvent): Record<string, unknown> {
-  const { resource, status } = FIELDS[subscription.kind];
+function bodyOf(subscription: NotificationSubscription, event: SandboxEvent, { resource, status }: Naming): Record<string, unknown> {
   const change = event.kind === 'authorisation' ? { authorisationId: event.resourceId, scaStatus: event.toStatus } : { [status]: event.toStatus };
   return { [resource]: subscription.resourceId, ...change, _links: { status: { href: subscription.statusHref } } };
 }
 
-/** How a notification names each kind of resource and its status, as the resource's own answers do. */
-const FIELDS: Record<NotificationSubscription['kind'], { resource: string; status: string }> = {
-  consent: { resource: 'consentId', status: 'consentStatus' },
-  payment: { resource: 'paymentId', status: 'transactionStatus' },
-  basket: { resource: 'basketId', status: 'transactionStatus' },
-};
+/** The fields of a notification's body that name the resource and its status. */
+interface Naming {
+  resource: string;
+  status: string;
+}

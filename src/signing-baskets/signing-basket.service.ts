@@ -59,7 +59,7 @@ export class SigningBasketService implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    this.notifications.notifyOf('basket', finalStatuses(basketMachine));
+    this.notifications.notifyOf('basket', finalStatuses(basketMachine), { resource: 'basketId', status: 'transactionStatus' });
     this.authorisations.acceptExplicitStart();
     this.port.register({
       kind: 'basket',

@@ -17,7 +17,7 @@ const EXPLICIT: Parameter = {
 /**
  * The served document says what signing baskets change where the bank offers them
  * (docs/signing-baskets.md): a payment or consent may be created for an explicit start. Elsewhere
- * the event history's kinds and the links are written without them.
+ * the links are written without startAuthorisation.
  */
 export function documentSigningBaskets(document: OpenAPIObject, profile: BankProfile): void {
   const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
@@ -29,9 +29,5 @@ export function documentSigningBaskets(document: OpenAPIObject, profile: BankPro
     }
     return;
   }
-  const without = (schema?: Schema) => schema?.enum && (schema.enum = schema.enum.filter((kind) => kind !== 'basket'));
-  const events = document.paths['/sandbox/events']?.get as Operation | undefined;
-  without(events?.parameters?.find(({ name }) => name === 'kind')?.schema);
-  without((schemas.EventResponse?.properties as { kind?: Schema } | undefined)?.kind);
   for (const links of [schemas.PaymentLinks, schemas.ConsentLinks]) delete links?.properties?.startAuthorisation;
 }

@@ -10,6 +10,18 @@ declare module '../profile/bank-profile' {
   }
 }
 
+declare module '../events/sandbox-event.entity' {
+  interface EventKinds {
+    basket: true;
+  }
+}
+
+declare module '../authorisation/authorisation.entity' {
+  interface AuthorisationKinds {
+    basket: true;
+  }
+}
+
 /** Signing baskets (docs/signing-baskets.md), where the profile sets signingBaskets: true. */
 export const signingBasketsService: SandboxService = {
   name: 'signingBaskets',
