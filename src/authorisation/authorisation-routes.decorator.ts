@@ -100,7 +100,7 @@ export class AuthorisationRoutes {
 
 /** How a resource's authorisation routes are documented: its path parameter and what is said of it. */
 interface RoutesDocs {
-  param: 'consentId' | 'basketId';
+  param: string;
   /** What a resource's name is in each summary: "a consent", "a signing basket". */
   name: string;
   startSummary: string;

@@ -1,4 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import { CardAccounts1796800000000 } from '../../migrations/1796800000000-CardAccounts';
 import type { SandboxService, ScenarioContext } from '../core/sandbox-service';
 import type { FixtureFiles } from '../profile/bank-profile';
 import { ConsentAccountReferenceDto } from '../consent/dto/create-consent.dto';
@@ -96,6 +97,7 @@ export const cardAccountsService: SandboxService = {
   module: () => CardAccountsModule,
   // Card transactions go with their card accounts (ON DELETE CASCADE).
   entities: [CardAccount, CardTransaction],
+  migrations: [CardAccounts1796800000000],
   requestGroup: CARD_ACCOUNTS,
   fields: CONSENT_FIELDS.map((field) => ({ dto: ConsentAccountReferenceDto, field })),
   fixtures: {

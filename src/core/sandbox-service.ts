@@ -1,5 +1,6 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
+import type { MigrationInterface } from 'typeorm';
 import type { Environment } from '../config/environment';
 import type { CockpitSection } from './cockpit-section';
 import type { DeclaredField } from '../common/declare-field';
@@ -27,6 +28,8 @@ export interface SandboxService {
   module(profile: BankProfile, environment: Environment): DynamicModule | Type;
   /** Its tables, in the order a reset empties them (before the core's: they name accounts and PSUs). */
   readonly entities: Type[];
+  /** The migrations that make its tables (in migrations/, as the core's). */
+  readonly migrations?: Type<MigrationInterface>[];
   /** Its fixture file, where a profile may hold one. */
   readonly fixtures?: ServiceFixtures;
   /** What its settings say that the profile schema cannot, offered or not: a line per problem, naming the key. */

@@ -17,8 +17,8 @@ export const CSRF_FIELD = '_csrf';
 export const pageHeaders = () => htmlPageHeaders(PAGE_STYLE);
 
 /**
- * Double-submit CSRF tokens bound to the page's path and the consent, payment or basket it decides on, so
- * a token from one page cannot approve another. The secret is kept in the database, made by the
+ * Double-submit CSRF tokens bound to the page's path and the resource it decides on (its `<resource>_id`
+ * query parameter: consent_id, payment_id, a service's), so a token from one page cannot approve another. The secret is kept in the database, made by the
  * first instance that starts on it: a page served by one instance posts to any other, and a form
  * left open across a restart still submits.
  */
@@ -40,7 +40,7 @@ export class PageCsrf implements OnModuleInit {
     const { config } = this;
     this.csrf = doubleCsrf({
       getSecret: () => secret,
-      getSessionIdentifier: (request) => `${request.path}|${request.method === 'POST' ? formValue(request.body?.id) : formValue(request.query.consent_id ?? request.query.payment_id ?? request.query.basket_id)}`,
+      getSessionIdentifier: (request) => `${request.path}|${formValue(request.method === 'POST' ? request.body?.id : Object.entries(request.query).find(([name]) => name.endsWith('_id'))?.[1])}`,
       cookieName: 'psd2-sandbox-csrf',
       cookieOptions: { path: '/sca', sameSite: 'strict', httpOnly: true, secure: config.get('PUBLIC_BASE_URL', { infer: true }).startsWith('https:') },
       getCsrfTokenFromRequest: (request) => formValue(request.body?.[CSRF_FIELD]),

@@ -1,6 +1,5 @@
 import { escapeHtml as escape, htmlDocument } from '../common/html';
 import { accountKey, Consent, ConsentedAccount, fundsAccountOf } from '../consent/consent.entity';
-import { consentedKeys } from '../consent/coverage';
 import type { Payment } from '../payment-initiation/payment.entity';
 
 /** Server-rendered online-banking pages: plain HTML, no build step. Every dynamic value goes through escape(). */
@@ -126,16 +125,5 @@ export function paymentRows(payment: Payment): Row[] {
     ]),
     ...(parties.length > 1 ? ([['Total', `${payment.amount} ${payment.currency}`]] as Row[]) : []),
     ...when,
-  ];
-}
-
-/** What one SCA of a signing basket authorises: each member still waiting, a payment or a consent in a line. */
-export function basketRows(payments: Payment[], consents: Consent[]): Row[] {
-  return [
-    ...payments.map((payment): Row => [`Payment ${payment.id}`, `${payment.amount} ${payment.currency} from ${payment.debtorIban}${payment.executionDate ? ` on ${payment.executionDate}` : ''}`]),
-    ...consents.map(({ id, access, card }): Row => [
-      `Consent ${id}`,
-      card ? `confirmation of funds on ${fundsAccountOf({ access }).iban}` : `access to ${access.availableAccounts === 'allAccounts' ? 'all your accounts' : consentedKeys(access).join(', ')}`,
-    ]),
   ];
 }

@@ -12,9 +12,6 @@ import { SeededProfile1796200000000 } from '../../migrations/1796200000000-Seede
 import { VerificationOfPayee1796300000000 } from '../../migrations/1796300000000-VerificationOfPayee';
 import { TppIdentity1796400000000 } from '../../migrations/1796400000000-TppIdentity';
 import { FundsConfirmation1796500000000 } from '../../migrations/1796500000000-FundsConfirmation';
-import { TrustedBeneficiaries1796600000000 } from '../../migrations/1796600000000-TrustedBeneficiaries';
-import { SigningBaskets1796700000000 } from '../../migrations/1796700000000-SigningBaskets';
-import { CardAccounts1796800000000 } from '../../migrations/1796800000000-CardAccounts';
 import { SandboxEvent } from '../events/sandbox-event.entity';
 import { AccessCount } from '../account-information/access-count.entity';
 import { AccessToken, TppClient } from '../oauth/client.entity';
@@ -36,7 +33,13 @@ import type { SandboxService } from '../core/sandbox-service';
 /** The core's tables; each registered service adds its own (SandboxService.entities). */
 export const CORE_ENTITIES = [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock, SandboxSecret, TppClient, AccessToken, AccessCount, FailedInstalment, BankConditions, SandboxEvent, NotificationSubscription, Notification, SeededProfile, PayeeCheck, CertificateAuthority, TppCertificate];
 // Listed as classes, not globs, so the same list works from ts-jest and from dist/.
-const MIGRATIONS = [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000, Hardening1795600000000, SharedState1795700000000, LivingBank1795800000000, ScaApproaches1795900000000, EventHistory1796000000000, Notifications1796100000000, SeededProfile1796200000000, VerificationOfPayee1796300000000, TppIdentity1796400000000, FundsConfirmation1796500000000, TrustedBeneficiaries1796600000000, SigningBaskets1796700000000, CardAccounts1796800000000];
+const MIGRATIONS = [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000, Hardening1795600000000, SharedState1795700000000, LivingBank1795800000000, ScaApproaches1795900000000, EventHistory1796000000000, Notifications1796100000000, SeededProfile1796200000000, VerificationOfPayee1796300000000, TppIdentity1796400000000, FundsConfirmation1796500000000];
 
-/** What the database holds: the core's tables and migrations, and the registered services' tables (src/services.ts). */
-export const schemaOf = (services: readonly SandboxService[]): Schema => ({ entities: [...CORE_ENTITIES, ...services.flatMap((service) => service.entities)], migrations: MIGRATIONS });
+/**
+ * What the database holds: the core's tables and migrations, and the registered services' (src/services.ts).
+ * TypeORM runs the migrations in the order of their timestamps, wherever they are listed.
+ */
+export const schemaOf = (services: readonly SandboxService[]): Schema => ({
+  entities: [...CORE_ENTITIES, ...services.flatMap((service) => service.entities)],
+  migrations: [...MIGRATIONS, ...services.flatMap((service) => service.migrations ?? [])],
+});

@@ -8,7 +8,10 @@ import { Owner, RequestOwner } from '../oauth/owner';
 import { ScaDecisionDto } from '../sca/sca-decision.dto';
 import { formValue } from '../common/html';
 import { APPROVE_OR_DENY, Flow, Form, ScaPageRenderer } from '../sca/sca-page-renderer';
-import { basketRows } from '../sca/sca-pages';
+import type { Row } from '../sca/sca-pages';
+import { type Consent, fundsAccountOf } from '../consent/consent.entity';
+import { consentedKeys } from '../consent/coverage';
+import type { Payment } from '../payment-initiation/payment.entity';
 import { ScaService } from '../sca/sca.service';
 import { BasketStatusResponse } from './signing-basket.dto';
 import { SigningBasketService } from './signing-basket.service';
@@ -70,4 +73,15 @@ export class SigningBasketControlController {
   async decide(@Param('basketId') basketId: string, @Body() { psuId, decision }: ScaDecisionDto, @RequestOwner() owner: Owner): Promise<BasketStatusResponse> {
     return { transactionStatus: (await this.sca.decide<BasketStatus>({ kind: 'basket', resourceId: basketId }, decision, { psuId }, owner, 'control')).status };
   }
+}
+
+/** What one SCA of a signing basket authorises: each member still waiting, a payment or a consent in a line. */
+function basketRows(payments: Payment[], consents: Consent[]): Row[] {
+  return [
+    ...payments.map((payment): Row => [`Payment ${payment.id}`, `${payment.amount} ${payment.currency} from ${payment.debtorIban}${payment.executionDate ? ` on ${payment.executionDate}` : ''}`]),
+    ...consents.map(({ id, access, card }): Row => [
+      `Consent ${id}`,
+      card ? `confirmation of funds on ${fundsAccountOf({ access }).iban}` : `access to ${access.availableAccounts === 'allAccounts' ? 'all your accounts' : consentedKeys(access).join(', ')}`,
+    ]),
+  ];
 }

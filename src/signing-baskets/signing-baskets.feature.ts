@@ -1,3 +1,4 @@
+import { SigningBaskets1796700000000 } from '../../migrations/1796700000000-SigningBaskets';
 import type { SandboxService } from '../core/sandbox-service';
 import { SigningBasket } from './signing-basket.entity';
 import { SigningBasketsModule } from './signing-baskets.module';
@@ -31,6 +32,7 @@ export const signingBasketsService: SandboxService = {
   offeredBy: (settings) => settings.signingBaskets === true,
   module: (profile, environment) => SigningBasketsModule.forSandbox(environment.SANDBOX_CONTROL === 'true'),
   entities: [SigningBasket],
+  migrations: [SigningBaskets1796700000000],
   eventKinds: ['basket'],
   cockpit: SigningBasketsCockpit,
   document: documentSigningBaskets,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { TrustedBeneficiaries1796600000000 } from '../../migrations/1796600000000-TrustedBeneficiaries';
 import type { SandboxService } from '../core/sandbox-service';
 import type { FixtureFiles } from '../profile/bank-profile';
 import { ConsentAccessDto } from '../consent/dto/create-consent.dto';
@@ -54,6 +55,7 @@ export const trustedBeneficiariesService: SandboxService = {
   offeredBy: (settings) => settings.trustedBeneficiaries === true,
   module: () => TrustedBeneficiariesModule,
   entities: [TrustedBeneficiary],
+  migrations: [TrustedBeneficiaries1796600000000],
   requestGroup: TRUSTED_BENEFICIARIES,
   fields: CONSENT_FIELDS.map((field) => ({ dto: ConsentAccessDto, field })),
   fixtures: {
