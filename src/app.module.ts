@@ -23,6 +23,7 @@ import { PaymentInitiationModule } from './payment-initiation/payment-initiation
 import { SandboxControlModule } from './sandbox-control/sandbox-control.module';
 import { declareScenarioFields } from './sandbox-control/scenario.dto';
 import { declareField } from './common/declare-field';
+import { registerMessages } from './common/error-catalogue';
 import { ScaModule } from './sca/sca.module';
 import { AuthorisationRoutesModule } from './authorisation/authorisation-routes.module';
 import { VerificationOfPayeeModule } from './verification-of-payee/verification-of-payee.module';
@@ -45,8 +46,11 @@ export class AppModule {
   static forRoot(): DynamicModule {
     const environment = validateEnvironment(process.env);
     const profile = loadProfile(environment.PROFILE, SERVICES);
-    // Every registered service's fields, offered or not: where not, its group leaves them unread.
-    for (const { fields = [] } of SERVICES) for (const { dto, field } of fields) declareField(dto, field);
+    // Every registered service's messages and fields, offered or not: where not, its group leaves the fields unread.
+    for (const { messages = {}, fields = [] } of SERVICES) {
+      registerMessages(messages);
+      for (const { dto, field } of fields) declareField(dto, field);
+    }
     declareScenarioFields(SERVICES.flatMap(({ scenario }) => (scenario ? [scenario] : [])));
     return {
       module: AppModule,

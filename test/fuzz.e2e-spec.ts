@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { openApiDocument } from '../src/app.factory';
-import { ERROR_CATALOGUE, MessageId } from '../src/common/error-catalogue';
+import { messageRow, MessageId } from '../src/common/error-catalogue';
 import { ENGINE, secondConnection } from './support/engine';
 import { GEORG, MARIANNE, SUSANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
 import { basic, issueToken, Sandbox, tppHeaders, useSandbox } from './support/sandbox';
@@ -335,8 +335,7 @@ function expectBerlinGroupError(status: number, text: string, oauth: boolean, be
     const withPath = !berlinGroup || typeof message.path === 'string';
     expect(Object.keys(message).sort()).toEqual(withPath ? ['category', 'code', 'path', 'text'] : ['category', 'code', 'text']);
     const id = /^\{sensitive\} (XS2A\d{3}E): ./.exec(message.text)?.[1] as MessageId;
-    const row: { status: number; code: string; berlinGroup?: { status: number; code: string } } = ERROR_CATALOGUE[id];
-    expect(row).toBeDefined();
+    const row = messageRow(id);
     const expected = (berlinGroup && row.berlinGroup) || row;
     expect({ category: message.category, code: message.code, status }).toEqual({ category: 'ERROR', code: expected.code, status: expected.status });
     expect(withPath ? message.path === null || typeof message.path === 'string' : !('path' in message)).toBe(true);

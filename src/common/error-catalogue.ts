@@ -1,8 +1,17 @@
 import type { AnswerStyle } from './answer-style';
 
+/** One message: its status and code (where Berlin Group's differ, theirs too), and when it is answered. */
+export interface MessageRow {
+  status: number;
+  code: string;
+  berlinGroup?: { status: number; code: string };
+  when: string;
+}
+
 /**
- * Every error the sandbox answers with, one row per Berlin Group message number.
- * 004, 005, 016 and 017 are the bank's own numbers; the rest are ours (docs/errors.md).
+ * Every error the core answers with, one row per Berlin Group message number (docs/errors.md).
+ * 004, 005, 016 and 017 are the bank's own numbers; the rest are ours. A service registers its
+ * own rows (SandboxService.messages) and declares their numbers in ServiceMessages.
  */
 export const ERROR_CATALOGUE = {
   XS2A001E: { status: 400, code: 'FORMAT_ERROR', when: 'a header, query parameter or body field is missing or malformed' },
@@ -61,24 +70,35 @@ export const ERROR_CATALOGUE = {
   XS2A049E: { status: 401, code: 'CERTIFICATE_REVOKE', when: 'the certificate is revoked (`POST /sandbox/certificates/{serialNumber}/revocation`), as Berlin Group 1.3.11 spells it' },
   XS2A050E: { status: 401, code: 'ROLE_INVALID', when: 'the certificate lacks the PSD2 role its route declares: `PSP_AI` for consents, accounts, card accounts and trusted beneficiaries, `PSP_IC` for the confirmation of funds and its consents, `PSP_PI` for payments, signing baskets and payee checks' },
   XS2A051E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no certificate the sandbox issued (to this client) with this serial number' },
-  XS2A052E: { status: 401, code: 'CONSENT_EXPIRED', when: 'confirmation of funds: the consent has expired (the day after its card\'s expiry date)' },
-  XS2A053E: { status: 400, code: 'NO_PIIS_ACTIVATION', when: 'confirmation of funds: the account is not the one the consent in `Consent-ID` was given for' },
-  XS2A054E: { status: 400, code: 'CARD_INVALID', when: 'confirmation of funds: `cardNumber` is not the card the consent was given for' },
-  XS2A055E: { status: 400, code: 'PARAMETER_NOT_CONSISTENT', when: 'confirmation of funds: the amount\'s (or the account reference\'s) currency is not the account\'s' },
-  XS2A056E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'confirmation of funds: the bank holds no such account (or, its consents managed outside the API, none this client may ask about)' },
-  XS2A057E: { status: 401, code: 'CONSENT_INVALID', when: 'trusted beneficiaries: the consent does not ask for them (`access.additionalInformation.trustedBeneficiaries`)' },
-  XS2A058E: { status: 400, code: 'RESOURCE_UNKNOWN', when: 'signing basket: a `paymentIds` or `consentIds` entry names no payment or consent of this client' },
-  XS2A059E: { status: 409, code: 'REFERENCE_STATUS_INVALID', when: 'signing basket: a member is not waiting for SCA (authorised, rejected, cancelled, a fixture) or is in another open basket' },
-  XS2A060E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no signing basket with this ID (of this client)' },
-  XS2A061E: { status: 409, code: 'STATUS_INVALID', when: 'signing basket: it is no longer open (ACTC, RJCT, CANC), so it is neither authorised nor deleted' },
   XS2A062E: { status: 401, code: 'CERTIFICATE_REVOKED', when: 'the certificate is revoked, as Berlin Group 1.3.16 spells it: where the profile says `tpp.revoked: CERTIFICATE_REVOKED`' },
-} as const;
+} as const satisfies Record<string, MessageRow>;
 
-export type MessageId = keyof typeof ERROR_CATALOGUE;
+/** The numbers of the services' messages: each service declares its own here by declaration merging. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the services' declarations
+export interface ServiceMessages {}
+
+export type MessageId = keyof typeof ERROR_CATALOGUE | keyof ServiceMessages;
+
+const rows = new Map<string, MessageRow>(Object.entries(ERROR_CATALOGUE));
+
+/** Adds a service's rows; a number already taken by another row is a bug, and stops the start. */
+export function registerMessages(messages: Record<string, MessageRow>): void {
+  for (const [id, row] of Object.entries(messages)) {
+    if (rows.has(id) && rows.get(id) !== row) throw new Error(`${id} is taken twice in the error catalogue`);
+    rows.set(id, row);
+  }
+}
+
+/** The row of a message number, the core's or a registered service's. */
+export function messageRow(messageId: MessageId): MessageRow {
+  const row = rows.get(messageId);
+  if (!row) throw new Error(`${messageId} is no message of the error catalogue`);
+  return row;
+}
 
 /** A row's status and code in the profile in force: the bank's, unless Berlin Group answers otherwise (docs/profiles.md). */
 function answerOf(messageId: MessageId, profile: AnswerStyle): { status: number; code: string } {
-  const row: { status: number; code: string; berlinGroup?: { status: number; code: string } } = ERROR_CATALOGUE[messageId];
+  const row = messageRow(messageId);
   return (profile === 'berlin-group' && row.berlinGroup) || row;
 }
 

@@ -5,6 +5,15 @@ import { SigningBasketsModule } from './signing-baskets.module';
 import { documentSigningBaskets } from './signing-baskets-document';
 import { SigningBasketsCockpit } from './signing-baskets-cockpit';
 
+declare module '../common/error-catalogue' {
+  interface ServiceMessages {
+    XS2A058E: true;
+    XS2A059E: true;
+    XS2A060E: true;
+    XS2A061E: true;
+  }
+}
+
 declare module '../profile/bank-profile' {
   interface ProfileSettings {
     signingBaskets?: boolean;
@@ -33,6 +42,12 @@ export const signingBasketsService: SandboxService = {
   module: (profile, environment) => SigningBasketsModule.forSandbox(environment.SANDBOX_CONTROL === 'true'),
   entities: [SigningBasket],
   migrations: [SigningBaskets1796700000000],
+  messages: {
+    XS2A058E: { status: 400, code: 'RESOURCE_UNKNOWN', when: 'signing basket: a `paymentIds` or `consentIds` entry names no payment or consent of this client' },
+    XS2A059E: { status: 409, code: 'REFERENCE_STATUS_INVALID', when: 'signing basket: a member is not waiting for SCA (authorised, rejected, cancelled, a fixture) or is in another open basket' },
+    XS2A060E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no signing basket with this ID (of this client)' },
+    XS2A061E: { status: 409, code: 'STATUS_INVALID', when: 'signing basket: it is no longer open (ACTC, RJCT, CANC), so it is neither authorised nor deleted' },
+  },
   eventKinds: ['basket'],
   cockpit: SigningBasketsCockpit,
   document: documentSigningBaskets,

@@ -29,6 +29,12 @@ interface FixtureTrustedBeneficiary {
   creditorAlias?: string;
 }
 
+declare module '../common/error-catalogue' {
+  interface ServiceMessages {
+    XS2A057E: true;
+  }
+}
+
 declare module '../profile/bank-profile' {
   interface ProfileSettings {
     trustedBeneficiaries?: boolean;
@@ -56,6 +62,9 @@ export const trustedBeneficiariesService: SandboxService = {
   module: () => TrustedBeneficiariesModule,
   entities: [TrustedBeneficiary],
   migrations: [TrustedBeneficiaries1796600000000],
+  messages: {
+    XS2A057E: { status: 401, code: 'CONSENT_INVALID', when: 'trusted beneficiaries: the consent does not ask for them (`access.additionalInformation.trustedBeneficiaries`)' },
+  },
   requestGroup: TRUSTED_BENEFICIARIES,
   fields: CONSENT_FIELDS.map((field) => ({ dto: ConsentAccessDto, field })),
   fixtures: {
