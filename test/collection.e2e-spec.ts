@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { useSandbox } from './support/sandbox';
@@ -13,12 +13,15 @@ interface Item {
 
 const requests = (items: Item[]): Item[] => items.flatMap((item) => (item.item ? requests(item.item) : [item]));
 
-/** The walk-through, written for the seed bank; and the Berlin Group services the berlin-group profile adds. */
-describe.each<{ file: string; settings: Record<string, string>; least: number }>([
-  { file: 'psd2-sandbox.postman_collection.json', settings: {}, least: 20 },
-  { file: 'psd2-sandbox-berlin-group.postman_collection.json', settings: { PROFILE: 'berlin-group' }, least: 5 },
-])('the Postman collection $file', ({ file, settings, least }) => {
-  const collection = JSON.parse(readFileSync(join(__dirname, '..', 'collections', file), 'utf8'));
+const ROOT = join(__dirname, '..');
+/** Each service's walk, in its folder (src/<service>/<service>.postman_collection.json), for the profile that offers them all. */
+const SERVICE_WALKS = readdirSync(join(ROOT, 'src'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(join(ROOT, 'src', entry.name, `${entry.name}.postman_collection.json`)))
+  .map(({ name }) => ({ file: join('src', name, `${name}.postman_collection.json`), settings: { PROFILE: 'berlin-group' }, least: 2 }));
+
+/** The walk-through, written for the seed bank; and the walks of the Berlin Group services the berlin-group profile adds. */
+describe.each<{ file: string; settings: Record<string, string>; least: number }>([{ file: join('collections', 'psd2-sandbox.postman_collection.json'), settings: {}, least: 20 }, ...SERVICE_WALKS])('the Postman collection $file', ({ file, settings, least }) => {
+  const collection = JSON.parse(readFileSync(join(ROOT, file), 'utf8'));
   const all = requests(collection.item);
   const sandbox = useSandbox({ SANDBOX_DATE: '2026-11-21', ...settings });
 

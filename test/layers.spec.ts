@@ -24,7 +24,7 @@ function lint(fixture: string, folder: string): [number, string][] {
 describe('the layers of src/ (eslint-layers.js, npm run lint)', () => {
   it('refuse a lower layer naming a service, even by its types', () => {
     expect(lint('contracts-import-a-service', 'profile')).toEqual([
-      [2, "'../card-accounts/card-account.entity' import is restricted from being used by a pattern. a layer above contracts: the schema, a service or the control layer (eslint-layers.js)"],
+      [2, "'../new-service/new-resource.entity' import is restricted from being used by a pattern. a layer above contracts: the schema, a service or the control layer (eslint-layers.js)"],
     ]);
   });
 

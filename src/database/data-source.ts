@@ -1,11 +1,15 @@
-import { DataSource, DataSourceOptions } from 'typeorm';
+import type { Type } from '@nestjs/common';
+import { DataSource, DataSourceOptions, MigrationInterface } from 'typeorm';
 import { Environment } from '../config/environment';
 
 /** Where the data lives: DATABASE_URL (PostgreSQL) when set, else the SQLite file at DATABASE_PATH. */
 export type DatabaseSetting = Pick<Environment, 'DATABASE_PATH' | 'DATABASE_URL'>;
 
 /** The tables and migrations a data source knows, as classes (src/schema/schema.ts). */
-export type Schema = Required<Pick<DataSourceOptions, 'entities' | 'migrations'>>;
+export interface Schema {
+  entities: Type[];
+  migrations: Type<MigrationInterface>[];
+}
 
 /** The one TypeORM definition used by the app, the TypeORM CLI, the seed scripts and the tests. */
 export function dataSourceOptions({ DATABASE_PATH, DATABASE_URL }: DatabaseSetting, { entities, migrations }: Schema): DataSourceOptions {
