@@ -171,7 +171,8 @@ describe('isolation, AUTH_MODE=strict (berlin-group, SCA_MODE=auto): client B wi
       const where = `${method.toUpperCase()} ${path}`;
       expect([where, theirs.status, codes(theirs.body)]).toEqual([where, nobodys.status, codes(nobodys.body)]);
     }
-    expect(ownReads).toBeGreaterThan(15);
+    // The IDs are live: A reads its own, on a third of the GETs at least, whatever services the build has.
+    expect(ownReads).toBeGreaterThan(tried.filter(({ method }) => method === 'get').length / 3);
     expect(await stateOf(a, owned)).toEqual(before);
   });
 
