@@ -75,7 +75,6 @@ export class ScenarioBalancesDto {
   forwardAvailable: string;
 }
 
-
 export class ScenarioAccountDto {
   @ApiProperty({ example: 'Test Holder', maxLength: 70, description: 'the account holder name' })
   @IsString()
