@@ -7,6 +7,7 @@ import type { EventKind, SandboxEvent } from './sandbox-event.entity';
 /** The kinds every bank records: of a resource, then the others; a service's kinds are of its resources. */
 const RESOURCE_KINDS: EventKind[] = ['consent', 'payment'];
 const OTHER_KINDS: EventKind[] = ['authorisation', 'instalment', 'booking', 'clock', 'notification'];
+const CORE_KINDS = [...RESOURCE_KINDS, ...OTHER_KINDS];
 export const MAX_EVENTS_PAGE = 500;
 
 /** The kinds a bank records: the core's, and those of the services it offers (SandboxService.eventKinds). */
@@ -28,7 +29,7 @@ export class EventQueryDto {
   resourceId?: string;
 
   // The kinds of the bank in force: the controller checks them (eventKinds), the document lists them (documentEventKinds).
-  @ApiPropertyOptional({ enum: [...RESOURCE_KINDS, ...OTHER_KINDS] })
+  @ApiPropertyOptional({ enum: CORE_KINDS })
   @IsOptional()
   @IsString()
   kind?: EventKind;
@@ -63,7 +64,7 @@ export class EventResponse {
   @ApiProperty({ format: 'uuid', description: 'orders the events: newer ones have greater IDs' })
   id: string;
 
-  @ApiProperty({ enum: [...RESOURCE_KINDS, ...OTHER_KINDS] })
+  @ApiProperty({ enum: CORE_KINDS })
   kind: EventKind;
 
   @ApiProperty({ example: '3d9a81b3-a47d-4130-8765-a9c0ff861b99' })
