@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { CREATED } from './support/profile';
+import { cancellationStart, CREATED } from './support/profile';
 import { Consent } from '../src/consent/consent.entity';
 import { Payment } from '../src/payment-initiation/payment.entity';
 import { MARIANNE, sepaPayment } from './support/fixtures';
@@ -59,7 +59,7 @@ describe('the sandbox clock', () => {
     expect((await get(`${path}/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: 'ACSP' });
     const cancel = await request(sandbox.http).delete(`${path}/${paymentId}`).set(tppHeaders()).expect(cancelStatus);
     if (cancelStatus === 405) expect(cancel.body.tppMessages[0].code).toBe('CANCELLATION_INVALID');
-    else expect(cancel.body).toEqualBody({ transactionStatus: 'ACSP', scaMethods: [], _links: { startAuthorisation: { href: 'cancellation_authorisation_not_available' } } });
+    else expect(cancel.body).toEqualBody({ transactionStatus: 'ACSP', scaMethods: [], _links: cancellationStart(`${path}/${paymentId}`) });
   });
 
   it('a payment read after its date has come executes on that read too', async () => {

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { CREATED, FIXTURE_CARDS } from './support/profile';
+import { CREATED, FIXTURE_CARDS, locationOf, PROFILE } from './support/profile';
 import { BankProfile } from '../src/profile/bank-profile';
 import { Consent } from '../src/consent/consent.entity';
 import { cardReference, EXPIRED_CONSENT, FRANZ, GEORG, MARIANNE, reference, SECOND_VALID_CONSENT, SUSANNE, ERWIN, NEW_RESOURCE_ID, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
@@ -52,25 +52,42 @@ describe('consents (SCA_MODE=auto)', () => {
   const createAllAccounts = async (body: object = allAccountsRequest): Promise<string> => (await post(body).expect(CREATED)).body.consentId;
 
   describe('POST /v1/consents', () => {
-    it('answers an explicit account list with the first valid fixture, received, and stores nothing', async () => {
+    it('answers an explicit account list as the profile does: the bank its first valid fixture, received, storing nothing; Berlin Group a consent stored as asked', async () => {
       const before = await countConsents();
       const headers = tppHeaders({ 'TPP-Redirect-URI': REDIRECT_URI, 'PSU-IP-Address': '192.0.2.1' });
       const response = await post(explicitRequest, headers).expect(CREATED);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
-      expect(response.body).toEqualBody(
-        created(
-          'received',
-          VALID_CONSENT,
-          `http://sandbox.test:3000/sca/consents?consent_id=${VALID_CONSENT}&redirectBackUrl=https%3A%2F%2Ftpp.example%2Fcallback%3Fstate%3Da%2520b%26x%3D1`,
-        ),
-      );
-      expect(await countConsents()).toBe(before);
+      const redirectBack = 'redirectBackUrl=https%3A%2F%2Ftpp.example%2Fcallback%3Fstate%3Da%2520b%26x%3D1';
+      if (PROFILE === 'bank') {
+        expect(response.body).toEqualBody(created('received', VALID_CONSENT, `http://sandbox.test:3000/sca/consents?consent_id=${VALID_CONSENT}&${redirectBack}`));
+        expect(await countConsents()).toBe(before);
+        return;
+      }
+      // A generic client that asks for Marianne's balances gets a consent to exactly that, valid at once (docs/behaviour.md).
+      const { consentId } = response.body;
+      expect(consentId).toMatch(NEW_RESOURCE_ID);
+      expect(response.body).toEqualBody(created('valid', consentId, `http://sandbox.test:3000/sca/consents?consent_id=${consentId}&${redirectBack}`));
+      expect(await countConsents()).toBe(before + 1);
+      const consent = await request(sandbox.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
+      expect(consent.body).toEqualBody({
+        access: access([], [reference(MARIANNE, null)]),
+        recurringIndicator: true,
+        validUntil: '2026-06-30',
+        frequencyPerDay: 4,
+        lastActionDate: TODAY,
+        consentStatus: 'valid',
+        _links: null,
+      });
+      const accounts = await request(sandbox.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': consentId })).expect(200);
+      expect(accounts.body.accounts.map(({ iban }: { iban: string }) => iban)).toEqual([MARIANNE]);
+      await request(sandbox.http).get(`/v1/accounts/${GEORG}/balances`).set(tppHeaders({ 'Consent-ID': consentId })).expect(404);
     });
 
     it('leaves redirectBackUrl out of scaRedirect when no TPP-Redirect-URI was sent', async () => {
       const response = await post(explicitRequest).expect(CREATED);
-      expect(response.body).toEqualBody(created('received', VALID_CONSENT, `http://sandbox.test:3000/sca/consents?consent_id=${VALID_CONSENT}`));
+      const consentId = PROFILE === 'bank' ? VALID_CONSENT : response.body.consentId;
+      expect(response.body).toEqualBody(created(PROFILE === 'bank' ? 'received' : 'valid', consentId, `http://sandbox.test:3000/sca/consents?consent_id=${consentId}`));
     });
 
     it('stores an allAccounts consent, valid, over every fixture account, under a fresh UUID', async () => {
@@ -78,7 +95,7 @@ describe('consents (SCA_MODE=auto)', () => {
       const response = await post(allAccountsRequest, tppHeaders({ 'TPP-Redirect-URI': 'https://tpp.example/cb' })).expect(CREATED);
       const { consentId } = response.body;
       expect(consentId).toMatch(NEW_RESOURCE_ID);
-      expect(response.headers['location']).toBe(`/v1/consents/${consentId}`);
+      expect(response.headers['location']).toBe(locationOf(`/v1/consents/${consentId}`, 'http://sandbox.test:3000'));
       expect(response.headers['aspsp-sca-approach']).toBe('REDIRECT');
       expect(response.body).toEqualBody(
         created('valid', consentId, `http://sandbox.test:3000/sca/consents?consent_id=${consentId}&redirectBackUrl=https%3A%2F%2Ftpp.example%2Fcb`),

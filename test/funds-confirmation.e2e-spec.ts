@@ -58,7 +58,7 @@ describe('confirmation of funds (PROFILE=berlin-group, SCA_MODE=redirect)', () =
     const { consentId } = created.body;
     expect(consentId).toMatch(NEW_RESOURCE_ID);
     expect(created.headers['aspsp-sca-approach']).toBe('REDIRECT');
-    expect(created.headers.location).toBe(`${CONSENTS}/${consentId}`);
+    expect(created.headers.location).toBe(`http://sandbox.test${CONSENTS}/${consentId}`);
     expect(created.body).toEqual({
       consentStatus: 'received',
       consentId,

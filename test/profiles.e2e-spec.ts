@@ -19,7 +19,7 @@ describe('PROFILE=berlin-group', () => {
     const response = await http().post('/v1/consents').set(tppHeaders()).send(consentBody).expect(201);
     const { consentId } = response.body;
     expect(consentId).toMatch(NEW_RESOURCE_ID);
-    expect(response.headers['location']).toBe(`/v1/consents/${consentId}`);
+    expect(response.headers['location']).toBe(`http://sandbox.test/v1/consents/${consentId}`);
     expect(response.headers['aspsp-sca-approach']).toBe('REDIRECT');
     expect(response.body).toEqual({
       consentStatus: 'valid',
@@ -105,7 +105,7 @@ describe('PROFILE=berlin-group', () => {
     const created = await http().post(base).set(tppHeaders(PSU_IP)).send(body).expect(201);
     const { paymentId } = created.body;
     const self = `${base}/${paymentId}`;
-    expect(created.headers['location']).toBe(self);
+    expect(created.headers['location']).toBe(`http://sandbox.test${self}`);
     expect(created.headers['aspsp-sca-approach']).toBe('REDIRECT');
     expect(created.body).toEqual({
       transactionStatus: 'RCVD',
@@ -136,9 +136,10 @@ describe('PROFILE=berlin-group', () => {
     const pending = (await http().post(base).set(tppHeaders(PSU_IP)).send(sepaPayment('10.00', { requestedExecutionDate: '2026-04-01' })).expect(201)).body.paymentId;
     expect((await http().get(`${base}/${pending}/status`).set(tppHeaders()).expect(200)).body).toEqual({ transactionStatus: 'PDNG' });
     const accepted = await http().delete(`${base}/${pending}`).set(tppHeaders()).expect(202);
-    expect(accepted.body).toEqual({ transactionStatus: 'PDNG', scaMethods: [], _links: { startAuthorisation: { href: 'cancellation_authorisation_not_available' } } });
+    // A real link: a generated client follows it (the bank answers its fixed text instead).
+    expect(accepted.body).toEqual({ transactionStatus: 'PDNG', scaMethods: [], _links: { startAuthorisation: { href: `${base}/${pending}/cancellation-authorisations` } } });
     const started = await http().post(`${base}/${pending}/cancellation-authorisations`).set(tppHeaders()).expect(201);
-    expect(started.headers['location']).toBe(`${base}/${pending}/cancellation-authorisations/${started.body.authorisationId}`);
+    expect(started.headers['location']).toBe(`http://sandbox.test${base}/${pending}/cancellation-authorisations/${started.body.authorisationId}`);
     const executed = (await http().post(base).set(tppHeaders(PSU_IP)).send(sepaPayment('10.00')).expect(201)).body.paymentId;
     await http().get(`${base}/${executed}/status`).set(tppHeaders()).expect(200);
     const refused = await http().delete(`${base}/${executed}`).set(tppHeaders()).expect(405);

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { CREATED, FIXTURE_CARDS } from './support/profile';
+import { CREATED, FIXTURE_CARDS, locationOf } from './support/profile';
 import { cardReference, ERWIN, FRANZ, GEORG, MARIANNE, NEW_RESOURCE_ID, reference, SUSANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
 import { tppError, tppHeaders, useSandbox } from './support/sandbox';
 
@@ -207,7 +207,7 @@ describe('headless SCA and authorisations (SCA_MODE=redirect)', () => {
           .set(tppHeaders({ 'TPP-Redirect-URI': 'https://tpp.example/cancelled' }))
           .expect(201);
         const { authorisationId } = started.body;
-        expect(started.headers['location']).toBe(`${SEPA}/${paymentId}/cancellation-authorisations/${authorisationId}`);
+        expect(started.headers['location']).toBe(locationOf(`${SEPA}/${paymentId}/cancellation-authorisations/${authorisationId}`, 'http://sandbox.test'));
         expect(started.headers['aspsp-sca-approach']).toBe('REDIRECT');
         expect(started.body).toEqualBody({
           scaStatus: 'received',

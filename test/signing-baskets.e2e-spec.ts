@@ -52,7 +52,7 @@ describe('signing baskets (PROFILE=berlin-group, SCA_MODE=redirect)', () => {
     const { basketId } = created.body;
     expect(basketId).toMatch(NEW_RESOURCE_ID);
     expect(created.headers['aspsp-sca-approach']).toBe('REDIRECT');
-    expect(created.headers.location).toBe(`${BASKETS}/${basketId}`);
+    expect(created.headers.location).toBe(`http://sandbox.test${BASKETS}/${basketId}`);
     expect(created.body).toEqual({
       transactionStatus: 'RCVD',
       basketId,

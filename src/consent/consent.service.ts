@@ -86,8 +86,8 @@ export class ConsentService implements OnModuleInit {
     if (!allAccounts && !access.balances?.length && !access.transactions?.length) {
       throw new FormatError('access', 'access must name an account in balances or transactions, or ask for availableAccounts or allPsd2 "allAccounts"');
     }
-    // As the bank's sandbox does: an explicit account list gets the first valid fixture consent, and nothing is stored.
-    const fixture = this.profile.firstValidConsentId;
+    // As the bank's sandbox does: an explicit account list gets the first valid fixture consent, and nothing is stored (answers: bank).
+    const fixture = this.profile.consentForExplicitAccounts;
     if (auto && !allAccounts && fixture) return { consentId: fixture, consentStatus: 'received', authorisation: null, stored: false };
 
     // The profile's limits (docs/profiles.md, "consents"): a later date or a higher frequency is cut down, and the consent shows what it got.

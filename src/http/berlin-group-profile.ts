@@ -1,8 +1,10 @@
 import { applyDecorators, CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { Reflector } from '@nestjs/core';
 import { ApiExtension, OpenAPIObject } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { map, Observable } from 'rxjs';
+import type { Environment } from '../config/environment';
 
 /**
  * PROFILE=berlin-group: the answers the Berlin Group 1.3.11 yaml describes where the bank departs
@@ -35,15 +37,33 @@ export const WrappedInBerlinGroup = (key: string): MethodDecorator => applyDecor
 /** The operation creates a resource (its headers: created-resource.ts): 201 in Berlin Group, where the bank answers 200. */
 export const CreatesInBerlinGroup = (): MethodDecorator => applyDecorators(SetMetadata(CREATES, true), ApiExtension(CREATES_EXTENSION, true));
 
-/** Registered for the whole app in PROFILE=berlin-group only (app.module.ts). */
+/**
+ * Registered for the whole app in PROFILE=berlin-group only (app.module.ts). A creation's
+ * `Location` is the absolute URL the yaml types it as (`format: url`), where the bank sends the path.
+ */
 @Injectable()
 export class BerlinGroupAnswers implements NestInterceptor {
-  constructor(private readonly reflector: Reflector) {}
+  private readonly baseUrl: string;
+
+  constructor(
+    private readonly reflector: Reflector,
+    config: ConfigService<Environment, true>,
+  ) {
+    this.baseUrl = config.get('PUBLIC_BASE_URL', { infer: true });
+  }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const key = this.reflector.get<string | undefined>(WRAP, context.getHandler());
-    if (this.reflector.get<boolean | undefined>(CREATES, context.getHandler())) context.switchToHttp().getResponse<Response>().status(201);
-    return next.handle().pipe(map((body: unknown) => inBerlinGroupShape(key && body !== undefined ? { [key]: body } : body)));
+    const creates = this.reflector.get<boolean | undefined>(CREATES, context.getHandler());
+    const response = context.switchToHttp().getResponse<Response>();
+    if (creates) response.status(201);
+    return next.handle().pipe(
+      map((body: unknown) => {
+        const location = response.getHeader('Location');
+        if (creates && typeof location === 'string') response.setHeader('Location', `${this.baseUrl}${location}`);
+        return inBerlinGroupShape(key && body !== undefined ? { [key]: body } : body);
+      }),
+    );
   }
 }
 

@@ -27,6 +27,7 @@ import { announceNotifications, ApiNotificationHeaders, NOTIFICATION_HEADERS, No
 import { NotificationsService } from '../notifications/notifications.service';
 import { RequiresPsuIpAddress } from '../http/request.guard';
 import { Environment } from '../config/environment';
+import { BankProfile } from '../profile/bank-profile';
 import { BulkPaymentDto } from './dto/bulk-payment.dto';
 import { CrossBorderCreditTransferDto } from './dto/cross-border-credit-transfer.dto';
 import { PeriodicPaymentDto } from './dto/periodic-payment.dto';
@@ -81,6 +82,7 @@ export class PaymentInitiationController {
     private readonly authorisations: AuthorisationService,
     private readonly notifications: NotificationsService,
     private readonly config: ConfigService<Environment, true>,
+    private readonly profile: BankProfile,
   ) {}
 
   @Post('payments/sepa-credit-transfers')
@@ -216,7 +218,7 @@ export class PaymentInitiationController {
     response.status(202);
     const { approach } = await this.authorisations.requestOf(headers);
     announceApproach(response, headers, approach);
-    return toCancellationResponse(outcome.payment, approach);
+    return toCancellationResponse(outcome.payment, approach, this.profile.answers);
   }
 
   private async initiate(

@@ -218,9 +218,18 @@ export class BankProfile {
     return this.personas.get(psuId);
   }
 
-  /** The consent an explicit account list gets in SCA_MODE=auto, as the seed bank answers (docs/behaviour.md): the first valid fixture, if there is one. */
+  /** The first valid fixture consent, if there is one. */
   get firstValidConsentId(): string | undefined {
     return this.rows.consents.find((consent) => consent.status === 'valid')?.id;
+  }
+
+  /**
+   * The consent an explicit account list gets in SCA_MODE=auto instead of one stored as asked:
+   * the first valid fixture, as the seed bank answers (answers: bank, docs/behaviour.md); none in
+   * Berlin Group's answers, where a generic client must read the accounts it named.
+   */
+  get consentForExplicitAccounts(): string | undefined {
+    return this.answers === 'bank' ? this.firstValidConsentId : undefined;
   }
 }
 

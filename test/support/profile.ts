@@ -11,6 +11,14 @@ export const PROFILE: 'bank' | 'berlin-group' = process.env.TEST_PROFILE === 'be
 /** The status of a creation (POST /v1/consents, a payment initiation): the bank's 200, Berlin Group's 201. */
 export const CREATED = PROFILE === 'berlin-group' ? 201 : 200;
 
+/** A creation's `Location` (docs/profiles.md): the bank's path, or Berlin Group's absolute URL on the sandbox's PUBLIC_BASE_URL. */
+export const locationOf = (path: string, baseUrl: string, profile: 'bank' | 'berlin-group' = PROFILE) => (profile === 'berlin-group' ? `${baseUrl}${path}` : path);
+
+/** A redirect cancellation's startAuthorisation link: the bank's fixed text, or Berlin Group's link to the start (`path` is the payment's). */
+export const cancellationStart = (path: string, profile: 'bank' | 'berlin-group' = PROFILE) => ({
+  startAuthorisation: { href: profile === 'berlin-group' ? `${path}/cancellation-authorisations` : 'cancellation_authorisation_not_available' },
+});
+
 /** The masked PANs of the fixture card accounts each PSU holds (docs/card-accounts.md): berlin-group's two; the bank shows none, nor a sandbox built without the card service (the removal proof). */
 const CARDS = PROFILE === 'berlin-group' && SERVICES.some(({ name }) => name === 'cardAccounts');
 export const FIXTURE_CARDS: Record<string, string[]> = CARDS ? { 'georg.mustermann': ['492950xxxxxx4711'], 'susanne.mustermann': ['545454xxxxxx2476'] } : {};

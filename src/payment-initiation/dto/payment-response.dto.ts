@@ -3,6 +3,7 @@ import type { Authorisation, ScaApproach } from '../../authorisation/authorisati
 import { nextStepLinks, psuMessageOf, ScaLinks } from '../../authorisation/authorisation-response.dto';
 import { href, Href } from '../../common/links';
 import type { Payment } from '../payment.entity';
+import type { AnswerStyle } from '../../common/answer-style';
 import { isAwaitingCreditorConfirmation, isAwaitingSca, PaymentStatus, RejectionReason } from '../payment.machine';
 import { VOP_BLOCK, vopBlockOf, VopStatus } from '../../verification-of-payee/vop-status.dto';
 import { rejectionMessage } from '../refusals';
@@ -100,7 +101,11 @@ export class PaymentStatusResponse {
 }
 
 export class CancellationLinks {
-  @ApiPropertyOptional({ type: Href, description: "the bank's fixed text: no link", example: { href: 'cancellation_authorisation_not_available' } })
+  @ApiPropertyOptional({
+    type: Href,
+    description: "redirect: the bank's fixed text cancellation_authorisation_not_available, no link (answers: bank); the link to start the cancellation authorisation (answers: berlin-group)",
+    example: { href: 'cancellation_authorisation_not_available' },
+  })
   startAuthorisation?: Href;
 
   @ApiPropertyOptional({ type: Href, description: 'embedded: POST the password here', example: { href: `${PAYMENT}/cancellation-authorisations` } })
@@ -201,13 +206,14 @@ export function toPaymentResponse(payment: Payment): Record<string, unknown> {
 }
 
 /**
- * The bank's answer carries its fixed text, no link (the redirect page is reached by starting a
- * cancellation authorisation); a TPP that prefers embedded or decoupled gets the link to start one.
+ * The link to start the cancellation's authorisation, named for the approach. The bank's redirect
+ * answer carries its fixed text instead (its page is reached by starting one anyway); Berlin Group's
+ * answers link the start, which a generated client follows (docs/profiles.md).
  */
-export function toCancellationResponse(payment: Payment, approach: ScaApproach): CancellationResponse {
+export function toCancellationResponse(payment: Payment, approach: ScaApproach, answers: AnswerStyle): CancellationResponse {
   const start = `/v1/${payment.service}/${payment.product}/${payment.id}/cancellation-authorisations`;
   const links: Record<ScaApproach, CancellationLinks> = {
-    REDIRECT: { startAuthorisation: href('cancellation_authorisation_not_available') },
+    REDIRECT: { startAuthorisation: href(answers === 'bank' ? 'cancellation_authorisation_not_available' : start) },
     EMBEDDED: { startAuthorisationWithPsuAuthentication: href(start) },
     DECOUPLED: { startAuthorisationWithPsuIdentification: href(start) },
   };
