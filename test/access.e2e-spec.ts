@@ -409,6 +409,7 @@ async function ownedBy(a: Client, served: Set<string>): Promise<Owned> {
   const certificate = (await a.send('post', '/sandbox/certificates', {}, JSON.stringify({ type: 'QSEAL', organisationName: 'A', roles: ['PSP_AI'] })).expect(201)).body;
   // Read once, so that auto mode's first read has settled what it settles before the state is taken.
   await a.send('get', `/v1/payments/sepa-credit-transfers/${payment.paymentId}`).expect(200);
+  if (basket.basketId) await a.send('get', `/v1/signing-baskets/${basket.basketId}`).expect(200);
   const authorisationId = (await a.send('get', `/v1/payments/sepa-credit-transfers/${payment.paymentId}/authorisations`).expect(200)).body.authorisationIds[0];
   return {
     iban,

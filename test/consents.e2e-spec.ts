@@ -45,6 +45,9 @@ const access = (accounts: string[], balances: object[] = [], transactions: objec
   restrictedTo: null,
 });
 
+/** A consent of explicitRequest's terms, valid since today, as GET /v1/consents/{consentId} answers it. */
+const validToday = (granted: object) => ({ access: granted, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4, lastActionDate: TODAY, consentStatus: 'valid', _links: null });
+
 describe('consents (SCA_MODE=auto)', () => {
   const sandbox = useSandbox({ PUBLIC_BASE_URL: 'http://sandbox.test:3000' });
   const countConsents = () => sandbox.dataSource.getRepository(Consent).count();
@@ -70,15 +73,7 @@ describe('consents (SCA_MODE=auto)', () => {
       expect(response.body).toEqualBody(created('valid', consentId, `http://sandbox.test:3000/sca/consents?consent_id=${consentId}&${redirectBack}`));
       expect(await countConsents()).toBe(before + 1);
       const consent = await request(sandbox.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
-      expect(consent.body).toEqualBody({
-        access: access([], [reference(MARIANNE, null)]),
-        recurringIndicator: true,
-        validUntil: '2026-06-30',
-        frequencyPerDay: 4,
-        lastActionDate: TODAY,
-        consentStatus: 'valid',
-        _links: null,
-      });
+      expect(consent.body).toEqualBody(validToday(access([], [reference(MARIANNE, null)])));
       const accounts = await request(sandbox.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': consentId })).expect(200);
       expect(accounts.body.accounts.map(({ iban }: { iban: string }) => iban)).toEqual([MARIANNE]);
       await request(sandbox.http).get(`/v1/accounts/${GEORG}/balances`).set(tppHeaders({ 'Consent-ID': consentId })).expect(404);
@@ -103,15 +98,7 @@ describe('consents (SCA_MODE=auto)', () => {
       expect(await countConsents()).toBe(before + 1);
 
       const consent = await request(sandbox.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
-      expect(consent.body).toEqualBody({
-        access: everyAccount(),
-        recurringIndicator: true,
-        validUntil: '2026-06-30',
-        frequencyPerDay: 4,
-        lastActionDate: TODAY,
-        consentStatus: 'valid',
-        _links: null,
-      });
+      expect(consent.body).toEqualBody(validToday(everyAccount()));
     });
 
     it('answers Berlin Group allPsd2 "allAccounts" as allAccounts: a new consent, valid, over every account and service', async () => {

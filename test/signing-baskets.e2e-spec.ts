@@ -238,6 +238,46 @@ describe('signing baskets (PROFILE=berlin-group, SCA_MODE=redirect)', () => {
   });
 });
 
+describe('signing baskets, SCA_MODE=auto: no holder to ask, so SCA is deemed done where it first can be', () => {
+  const sandbox = useSandbox({ PROFILE: 'berlin-group', SCA_MODE: 'auto', PUBLIC_BASE_URL: 'http://sandbox.test' });
+  const EXPLICIT = { 'TPP-Explicit-Authorisation-Preferred': 'true' };
+
+  it("a basket's first read completes its SCA, as a payment's does: ACTC, its members authorised, its authorisation finalised", async () => {
+    const tpp = client(sandbox);
+    const paymentId = (await tpp.http().post(SEPA).set(tpp.as({ ...EXPLICIT, 'PSU-IP-Address': '192.0.2.10' })).send(sepaPayment('3.00', { debtorAccount: { iban: SUSANNE }, creditorAccount: { iban: ERWIN }, creditorName: 'Erwin Mustermann' })).expect(201)).body.paymentId;
+    const basketId = (await tpp.basket({ paymentIds: [paymentId] }).expect(201)).body.basketId;
+    const links = { self: { href: `${BASKETS}/${basketId}` }, status: { href: `${BASKETS}/${basketId}/status` } };
+    // No consent in it: the list is left out, as Berlin Group lists at least one item or none.
+    expect((await tpp.get(`${BASKETS}/${basketId}`).expect(200)).body).toEqual({ payments: [paymentId], transactionStatus: 'ACTC', _links: links });
+    expect((await tpp.get(`${BASKETS}/${basketId}/status`).expect(200)).body).toEqual({ transactionStatus: 'ACTC' });
+    expect(await tpp.paymentStatus(paymentId)).toBe('ACSP');
+    const [authorisationId] = (await tpp.get(`${BASKETS}/${basketId}/authorisations`).expect(200)).body.authorisationIds;
+    expect((await tpp.get(`${BASKETS}/${basketId}/authorisations/${authorisationId}`).expect(200)).body).toEqual({ scaStatus: 'finalised' });
+    // Settled once: a delete finds it authorised.
+    expect((await tpp.http().delete(`${BASKETS}/${basketId}`).set(tpp.as()).expect(409)).body.tppMessages[0].code).toBe('STATUS_INVALID');
+  });
+
+  it("an explicit start of a consent's, a payment's or a cancellation's authorisation is finalised at once", async () => {
+    const tpp = client(sandbox);
+    const consent = (await tpp.http().post('/v1/consents').set(tpp.as(EXPLICIT)).send(consentRequest({ balances: [{ iban: SUSANNE }] })).expect(201)).body.consentId;
+    expect(await tpp.consentStatus(consent)).toBe('received');
+    const started = await tpp.http().post(`/v1/consents/${consent}/authorisations`).set(tpp.as()).send({}).expect(201);
+    expect(started.body.scaStatus).toBe('finalised');
+    expect(await tpp.consentStatus(consent)).toBe('valid');
+    await tpp.http().get(`/v1/accounts/${SUSANNE}/balances`).set(tpp.as({ 'Consent-ID': consent })).expect(200);
+
+    const periodic = { ...sepaPayment('9.00', { debtorAccount: { iban: SUSANNE }, creditorAccount: { iban: ERWIN }, creditorName: 'Erwin Mustermann' }), startDate: '2026-04-01', frequency: 'Monthly' };
+    const path = '/v1/periodic-payments/sepa-credit-transfers';
+    const paymentId = (await tpp.http().post(path).set(tpp.as({ ...EXPLICIT, 'PSU-IP-Address': '192.0.2.10' })).send(periodic).expect(201)).body.paymentId;
+    expect((await tpp.http().post(`${path}/${paymentId}/authorisations`).set(tpp.as()).send({}).expect(201)).body.scaStatus).toBe('finalised');
+    expect((await tpp.get(`${path}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'PDNG' });
+    const cancelled = await tpp.http().delete(`${path}/${paymentId}`).set(tpp.as()).expect(202);
+    expect(cancelled.body).toEqual({ transactionStatus: 'PDNG', scaMethods: [], _links: { startAuthorisation: { href: `${path}/${paymentId}/cancellation-authorisations` } } });
+    expect((await tpp.http().post(`${path}/${paymentId}/cancellation-authorisations`).set(tpp.as()).send({}).expect(201)).body.scaStatus).toBe('finalised');
+    expect((await tpp.get(`${path}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'CANC' });
+  });
+});
+
 describe('signing baskets, AUTH_MODE=strict: a client sees and uses only its own', () => {
   const sandbox = useSandbox({ PROFILE: 'berlin-group', SCA_MODE: 'redirect', AUTH_MODE: 'strict' });
 

@@ -199,9 +199,16 @@ export class ConsentService implements OnModuleInit {
   }
 
   /** A further authorisation of a consent still waiting for the holder (Berlin Group start authorisation). */
+  /** A further authorisation; in SCA_MODE=auto its SCA is deemed done at once, as a creation's is (createStored): the consent is valid. */
   async startAuthorisation(consentId: string, request: AuthorisationRequest, owner: Owner, purpose: ConsentPurpose): Promise<Authorisation> {
     const consent = this.assertWaiting(await this.findCurrent(consentId, owner, purpose));
-    return this.store.write(() => this.authorisations.open('consent', consentId, request, consent.ownerId));
+    return this.store.write(async () => {
+      const opened = await this.authorisations.open('consent', consentId, request, consent.ownerId);
+      if (this.config.get('SCA_MODE', { infer: true }) !== 'auto') return opened;
+      const access = consent.access.availableAccounts === 'allAccounts' ? { ...consent.access, ...(await this.allAccountsAccess()) } : undefined;
+      await this.settle(consent, 'approve', access);
+      return this.authorisations.find('consent', consentId, opened.id);
+    });
   }
 
   async authorisationIds(consentId: string, owner: Owner, purpose: ConsentPurpose): Promise<string[]> {

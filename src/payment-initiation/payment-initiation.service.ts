@@ -160,7 +160,7 @@ export class PaymentInitiationService implements OnModuleInit {
     throw cancellationInvalid(payment);
   }
 
-  /** Berlin Group start authorisation: of the payment (RCVD) or of its cancellation (PDNG). */
+  /** Berlin Group start authorisation: of the payment (RCVD) or of its cancellation (PDNG); in SCA_MODE=auto decided at once. */
   async startAuthorisation(
     type: PaymentType,
     paymentId: string,
@@ -171,7 +171,13 @@ export class PaymentInitiationService implements OnModuleInit {
     const payment = await this.findStored(type, paymentId, owner);
     if (kind === 'cancellation' && payment.product === 'instant-sepa-credit-transfers') throw cancellationNotOffered(payment);
     if (!awaits(payment, kind)) throw notWaiting(payment);
-    return this.store.write(() => this.authorisations.open(kind, paymentId, request, payment.ownerId));
+    return this.store.write(async () => {
+      const opened = await this.authorisations.open(kind, paymentId, request, payment.ownerId);
+      // SCA_MODE=auto: no holder to ask, so the SCA that starts here (the payment's, or its cancellation's) is deemed done at once.
+      if (this.config.get('SCA_MODE', { infer: true }) !== 'auto') return opened;
+      await this.settle(payment, kind, 'approve');
+      return this.authorisations.find(kind, paymentId, opened.id);
+    });
   }
 
   async authorisationIds(type: PaymentType, paymentId: string, kind: 'payment' | 'cancellation', owner: Owner): Promise<string[]> {

@@ -59,7 +59,7 @@ export class SigningBasketController {
   @ApiOkResponse({ type: BasketResponse })
   @ApiResponse(BASKET_UNKNOWN)
   async get(@Param('basketId') basketId: string, @RequestOwner() owner: Owner): Promise<BasketResponse> {
-    return toBasketResponse(await this.baskets.find(basketId, owner));
+    return toBasketResponse(await this.baskets.read(basketId, owner));
   }
 
   @Get(':basketId/status')
@@ -67,7 +67,7 @@ export class SigningBasketController {
   @ApiOkResponse({ type: BasketStatusResponse })
   @ApiResponse(BASKET_UNKNOWN)
   async status(@Param('basketId') basketId: string, @RequestOwner() owner: Owner): Promise<BasketStatusResponse> {
-    return { transactionStatus: (await this.baskets.find(basketId, owner)).status };
+    return { transactionStatus: (await this.baskets.read(basketId, owner)).status };
   }
 
   @Delete(':basketId')

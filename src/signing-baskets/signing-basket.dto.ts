@@ -53,12 +53,13 @@ export class BasketCreatedResponse {
   psuMessage: string | null;
 }
 
+/** Berlin Group lists a basket's payments and consents with at least one item each: an empty list is null (left out in its answers). */
 export class BasketResponse {
-  @ApiProperty({ type: [String], example: ['3d9a81b3-a47d-4130-8765-a9c0ff861b99'] })
-  payments: string[];
+  @ApiProperty({ type: [String], nullable: true, minItems: 1, example: ['3d9a81b3-a47d-4130-8765-a9c0ff861b99'] })
+  payments: string[] | null;
 
-  @ApiProperty({ type: [String], example: [] })
-  consents: string[];
+  @ApiProperty({ type: [String], nullable: true, minItems: 1, example: null })
+  consents: string[] | null;
 
   @ApiProperty({ enum: STATUSES, example: 'ACTC' })
   transactionStatus: BasketStatus;
@@ -88,8 +89,8 @@ export function toBasketCreatedResponse(basket: SigningBasket, authorisation: Au
 }
 
 export const toBasketResponse = ({ id, paymentIds, consentIds, status }: SigningBasket): BasketResponse => ({
-  payments: paymentIds,
-  consents: consentIds,
+  payments: paymentIds.length ? paymentIds : null,
+  consents: consentIds.length ? consentIds : null,
   transactionStatus: status,
   _links: ownLinks(id),
 });

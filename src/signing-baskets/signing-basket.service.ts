@@ -1,10 +1,12 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import type { Authorisation } from '../authorisation/authorisation.entity';
 import type { ScaDecision } from '../authorisation/authorisation.machine';
 import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
 import { AuthorisationPort } from '../authorisation/authorisation-port.service';
 import { Ledger } from '../bank/ledger';
 import { DomainError, FormatError } from '../common/error-catalogue';
+import type { Environment } from '../config/environment';
 import { newResourceId } from '../common/resource-id';
 import type { Consent, ConsentedAccount } from '../consent/consent.entity';
 import { isAwaitingSca as consentAwaitsSca } from '../consent/consent.machine';
@@ -54,6 +56,7 @@ export class SigningBasketService implements OnModuleInit {
     private readonly history: EventHistory,
     private readonly notifications: NotificationsService,
     private readonly port: AuthorisationPort,
+    private readonly config: ConfigService<Environment, true>,
   ) {
     this.machine = { store, target: SigningBasket, machine: basketMachine, contextOf: () => ({}), history, kind: 'basket', placeOf: ({ ownerId }) => ({ ownerId, parentId: null }) };
   }
@@ -97,6 +100,23 @@ export class SigningBasketService implements OnModuleInit {
       return this.authorisations.open('basket', basket.id, authorisationRequest, basket.ownerId);
     });
     return { basket, authorisation };
+  }
+
+  /**
+   * The basket as a read answers it: in SCA_MODE=auto its first read completes its SCA, as a
+   * payment's or a consent's is deemed done (docs/signing-baskets.md), so that a generic client's
+   * basket completes without the control API.
+   */
+  async read(basketId: string, owner: Owner): Promise<SigningBasket> {
+    const basket = await this.find(basketId, owner);
+    if (this.config.get('SCA_MODE', { infer: true }) !== 'auto' || basket.status !== 'RCVD') return basket;
+    try {
+      return (await this.store.write(() => this.settle(basket, 'approve'))).basket;
+    } catch (error) {
+      // A concurrent read or the TPP's delete settled it first: answer it as it now stands.
+      if (error instanceof DomainError && error.details[0].messageId === 'XS2A061E') return this.find(basketId, owner);
+      throw error;
+    }
   }
 
   async find(basketId: string, owner: Owner): Promise<SigningBasket> {
