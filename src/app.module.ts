@@ -4,6 +4,7 @@ import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/
 import { AccountInformationModule } from './account-information/account-information.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { BerlinGroupExceptionFilter } from './http/berlin-group-exception.filter';
+import { VOP_MESSAGE_LIST } from './verification-of-payee/vop-message-list';
 import { BerlinGroupAnswers } from './http/berlin-group-profile';
 import { ClockModule } from './clock/clock.module';
 import { ConditionsModule } from './conditions/conditions.module';
@@ -84,7 +85,7 @@ export class AppModule {
         MutualTlsListener,
         RouteAccessCheck,
         { provide: APP_PIPE, useFactory: (bank: BankProfile) => createValidationPipe(bank.requestGroups), inject: [BankProfile] },
-        { provide: APP_FILTER, useClass: BerlinGroupExceptionFilter },
+        { provide: APP_FILTER, useFactory: (bank: BankProfile) => new BerlinGroupExceptionFilter(bank, [VOP_MESSAGE_LIST]), inject: [BankProfile] },
         ...(profile.answers === 'berlin-group' ? [{ provide: APP_INTERCEPTOR, useClass: BerlinGroupAnswers }] : []),
       ],
     };

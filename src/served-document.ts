@@ -6,6 +6,7 @@ import { documentIdentity } from './tpp-identity/identity-document';
 import { documentFor, visitObjects } from './http/berlin-group-profile';
 import type { DeclaredRoute } from './http/route-access';
 import { documentEventKinds } from './events/events.dto';
+import { VOP_MESSAGE_LIST } from './verification-of-payee/vop-message-list';
 
 type Parameter = { name?: string; in?: string; schema?: { enum?: string[] } };
 type Headers = { 'ASPSP-SCA-Approach'?: { schema?: { enum?: string[] } } };
@@ -37,5 +38,5 @@ export function documentForProfile(document: OpenAPIObject, profile: BankProfile
     const approach = (node.headers as Headers | undefined)?.['ASPSP-SCA-Approach'];
     if (approach?.schema?.enum) approach.schema.enum = [...profile.approaches];
   });
-  return documentFor(document, profile.answers === 'berlin-group');
+  return documentFor(document, profile.answers === 'berlin-group', [VOP_MESSAGE_LIST]);
 }

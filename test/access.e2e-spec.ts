@@ -6,6 +6,8 @@ import request from 'supertest';
 import type { App } from 'supertest/types';
 import { ibanOf } from '../src/common/iban';
 import { RouteAccessCheck } from '../src/http/route-access';
+import { messageListOf } from '../src/http/berlin-group-profile';
+import { VOP_MESSAGE_LIST } from '../src/verification-of-payee/vop-message-list';
 import { GEORG, MARIANNE, sepaPayment } from './support/fixtures';
 import { inProfile } from './support/profile';
 import { issueToken, Sandbox, tppError, tppHeaders, useSandbox } from './support/sandbox';
@@ -99,7 +101,10 @@ const send = (http: App, method: Method, path: string, headers: Record<string, s
 /** A body as the berlin-group profile answers it (no nulls). */
 const bg = <T>(body: T): T => inProfile('berlin-group', body);
 
-const roleInvalid = (serial: string, granted: Role, needed: Role) => tppError('ROLE_INVALID', `{sensitive} XS2A050E: the certificate ${serial} grants ${granted}, not ${needed}`);
+const roleInvalid = (serial: string, granted: Role, needed: Role, list = 'tppMessages') => {
+  const { tppMessages, _links } = tppError('ROLE_INVALID', `{sensitive} XS2A050E: the certificate ${serial} grants ${granted}, not ${needed}`);
+  return { [list]: tppMessages, _links };
+};
 
 describe.each(['bank', 'berlin-group', 'alpenbank'])('the role matrix of every operation of %s, from its served document', (profile) => {
   const sandbox = useSandbox({ PROFILE: profileWith(`roles-${profile}`, profile, '  signatures: required\n'), SCA_MODE: 'redirect' });
@@ -117,19 +122,20 @@ describe.each(['bank', 'berlin-group', 'alpenbank'])('the role matrix of every o
       const attempt = (certificate: Issued, url: string) => send(sandbox.http, method, url, signed(certificate, ca, body ?? '', headers()), body);
       const allowed = await attempt(certificates[role!], filled);
       const where = `${method.toUpperCase()} ${path}`;
-      expect([where, allowed.status < 500, allowed.body.tppMessages?.[0]?.code]).not.toEqual([where, true, 'ROLE_INVALID']);
+      const list = messageListOf([VOP_MESSAGE_LIST], path, answers === 'berlin-group');
+      expect([where, allowed.status < 500, allowed.body[list]?.[0]?.code]).not.toEqual([where, true, 'ROLE_INVALID']);
       expect([where, allowed.status < 500]).toEqual([where, true]);
       for (const other of ROLES.filter((granted) => granted !== role)) {
         const refused = await attempt(certificates[other], filled);
         expect([where, refused.status]).toEqual([where, 401]);
-        expect(refused.body).toEqual(inProfile(answers, roleInvalid(certificates[other].serialNumber, other, role!)));
+        expect(refused.body).toEqual(inProfile(answers, roleInvalid(certificates[other].serialNumber, other, role!, list)));
       }
       const wrong = ROLES.find((granted) => granted !== role)!;
       for (const variant of [filled.toUpperCase(), `${filled}/`]) {
         const same = await attempt(certificates[role!], variant);
         expect([where, variant, same.status]).toEqual([where, variant, allowed.status]);
         const refused = await attempt(certificates[wrong], variant);
-        expect([where, variant, refused.status, refused.body.tppMessages?.[0]?.code]).toEqual([where, variant, 401, 'ROLE_INVALID']);
+        expect([where, variant, refused.status, refused.body[list]?.[0]?.code]).toEqual([where, variant, 401, 'ROLE_INVALID']);
       }
     }
   });
@@ -459,7 +465,7 @@ async function stateOf(a: Client, { iban, ids }: Owned): Promise<unknown> {
   ];
 }
 
-const codes = (body: { tppMessages?: { code: string }[] }) => body.tppMessages?.map(({ code }) => code) ?? [];
+const codes = (body: { tppMessages?: { code: string }[]; apiClientMessages?: { code: string }[] }) => (body.tppMessages ?? body.apiClientMessages)?.map(({ code }) => code) ?? [];
 
 /** Bodies of the operations with an ID in their path that take one: good enough to reach the owner check. */
 const BODIES: Record<string, object> = {

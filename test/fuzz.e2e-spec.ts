@@ -10,6 +10,8 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { openApiDocument } from '../src/app.factory';
 import { messageRow, MessageId } from '../src/common/error-catalogue';
+import { messageListOf } from '../src/http/berlin-group-profile';
+import { VOP_MESSAGE_LIST } from '../src/verification-of-payee/vop-message-list';
 import { ENGINE, secondConnection } from './support/engine';
 import { GEORG, MARIANNE, SUSANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
 import { basic, issueToken, Sandbox, tppHeaders, useSandbox } from './support/sandbox';
@@ -328,13 +330,15 @@ function send(port: number, agent: Agent, outgoing: Outgoing): Promise<{ status:
  * What every refusal must look like: the Berlin Group body, its message numbers fitting the status
  * of the profile (docs/profiles.md); in berlin-group the nulls (`_links`, a message's `path`) are left out.
  */
-function expectBerlinGroupError(status: number, text: string, oauth: boolean, berlinGroup: boolean): void {
+function expectBerlinGroupError(status: number, text: string, oauth: boolean, berlinGroup: boolean, path: string): void {
   const body = JSON.parse(text);
-  const keys = [...(berlinGroup ? [] : ['_links']), ...(oauth ? ['error', 'error_description'] : []), 'tppMessages'];
+  // The list's name: apiClientMessages on the Verification of Party operations in Berlin Group's answers (docs/verification-of-payee.md).
+  const list = messageListOf([VOP_MESSAGE_LIST], path.split('?')[0], berlinGroup);
+  const keys = [...(berlinGroup ? [] : ['_links']), ...(oauth ? ['error', 'error_description'] : []), list].sort();
   expect(Object.keys(body).sort()).toEqual(keys);
   if (!berlinGroup) expect(body._links).toBeNull();
-  expect(body.tppMessages.length).toBeGreaterThan(0);
-  for (const message of body.tppMessages) {
+  expect(body[list].length).toBeGreaterThan(0);
+  for (const message of body[list]) {
     const withPath = !berlinGroup || typeof message.path === 'string';
     expect(Object.keys(message).sort()).toEqual(withPath ? ['category', 'code', 'path', 'text'] : ['category', 'code', 'text']);
     const id = /^\{sensitive\} (XS2A\d{3}E): ./.exec(message.text)?.[1] as MessageId;
@@ -410,7 +414,7 @@ describe.each(ENGINE === 'postgres' ? SETTINGS.slice(0, 1) : SETTINGS)(`fuzz (%s
             const page = response.headers['content-type'] === 'text/html; charset=utf-8' && outgoing.path.startsWith('/sca/');
             if (!page) {
               expect({ where, type: response.headers['content-type'] }).toEqual({ where, type: 'application/json; charset=utf-8' });
-              expectBerlinGroupError(response.status, response.text, outgoing.method === 'POST' && /^\/oauth2\/token\/?(\?|$)/.test(outgoing.path), berlinGroup);
+              expectBerlinGroupError(response.status, response.text, outgoing.method === 'POST' && /^\/oauth2\/token\/?(\?|$)/.test(outgoing.path), berlinGroup, outgoing.path);
             }
             expect({ where, changed: after !== state }).toEqual({ where, changed: false });
           }

@@ -157,6 +157,16 @@ describe('the OpenAPI document', () => {
     expect(lacking).toEqual([]);
   });
 
+  it('documents each parameter once: header names compare case-insensitively, and a generated client would get two', () => {
+    const twice = Object.entries(paths).flatMap(([path, operations]) =>
+      Object.entries(operations).flatMap(([method, operation]) => {
+        const names = (operation.parameters ?? []).map(({ in: place, name }) => `${place} ${place === 'header' ? name.toLowerCase() : name}`);
+        return names.filter((name, index) => names.indexOf(name) !== index).map((name) => `${method.toUpperCase()} ${path}: ${name}`);
+      }),
+    );
+    expect(twice).toEqual([]);
+  });
+
   it('the contract check that every e2e suite runs catches an undocumented status and a body that does not match', async () => {
     const document = structuredClone(openApiDocument(sandbox.app));
     const status = document.paths['/v1/consents/{consentId}/status'].get!;

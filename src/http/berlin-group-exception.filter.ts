@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { AnswerStyle } from '../common/answer-style';
 import { BankProfile } from '../profile/bank-profile';
 import { asUnavailable } from '../database/write-strategy';
-import { inBerlinGroupShape } from './berlin-group-profile';
+import { inBerlinGroupShape, MessageList, messageListOf } from './berlin-group-profile';
 import { DomainError, OAuthError } from '../common/error-catalogue';
 
 /** The one place that turns any failure into the Berlin Group error body: no framework error page ever shows. */
@@ -12,7 +12,11 @@ export class BerlinGroupExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
   private readonly profile: AnswerStyle;
 
-  constructor(profile: BankProfile) {
+  /** `lists`: the operations whose error list Berlin Group names otherwise (MessageList), as the services declare them. */
+  constructor(
+    profile: BankProfile,
+    private readonly lists: readonly MessageList[] = [],
+  ) {
     this.profile = profile.answers;
   }
 
@@ -31,7 +35,7 @@ export class BerlinGroupExceptionFilter implements ExceptionFilter {
     const response = http.getResponse<Response>();
     // For the request log (request-log.ts): the code and message number the client reads.
     response.locals.errorCode = `${error.toBody(this.profile).tppMessages[0].code} ${error.details[0].messageId}`;
-    response.status(error.status(this.profile)).set(error.headers).json(renderError(error, this.profile));
+    response.status(error.status(this.profile)).set(error.headers).json(renderError(error, this.profile, messageListOf(this.lists, path, this.profile === 'berlin-group')));
   }
 
   private toDomainError(exception: unknown, method: string, path: string): DomainError {
@@ -61,7 +65,11 @@ function isHttpError(value: unknown): value is Error & { status: number; type?: 
   return value instanceof Error && typeof (value as { status?: unknown }).status === 'number';
 }
 
-/** The error body in the profile in force: Berlin Group's carries no nulls (`path`, `_links`). */
-export function renderError(error: DomainError, profile: AnswerStyle): object {
-  return profile === 'berlin-group' ? inBerlinGroupShape(error.toBody(profile)) : error.toBody(profile);
+/** The error body in the profile in force: Berlin Group's carries no nulls (`path`, `_links`), and its list has the operation's name (`list`). */
+export function renderError(error: DomainError, profile: AnswerStyle, list = 'tppMessages'): object {
+  if (profile === 'bank') return error.toBody(profile);
+  const shaped = inBerlinGroupShape(error.toBody(profile));
+  if (list === 'tppMessages') return shaped;
+  const { tppMessages, ...rest } = shaped;
+  return { [list]: tppMessages, ...rest };
 }

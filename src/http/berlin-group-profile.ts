@@ -67,6 +67,19 @@ export class BerlinGroupAnswers implements NestInterceptor {
   }
 }
 
+/**
+ * Where Berlin Group names an operation's error list otherwise than `tppMessages` (the 1.3.16
+ * yaml's Verification of Party operations: `apiClientMessages`): the paths it applies to, tested
+ * against the request's path and the document's path templates alike. Berlin Group's answers only.
+ */
+export interface MessageList {
+  name: 'apiClientMessages';
+  paths: RegExp;
+}
+
+/** The error list's name for a path, in the profile in force. */
+export const messageListOf = (lists: readonly MessageList[], path: string, berlinGroup: boolean): string => (berlinGroup && lists.find(({ paths }) => paths.test(path))?.name) || 'tppMessages';
+
 type Schema = { nullable?: boolean; required?: string[]; properties?: Record<string, Schema>; items?: Schema; [key: string]: unknown };
 type Operation = { responses: Record<string, { content?: Record<string, { schema: Schema }> }>; [key: string]: unknown };
 
@@ -75,8 +88,10 @@ type Operation = { responses: Record<string, { content?: Record<string, { schema
  * a created resource answers 201, a wrapped one `{ key: … }`, and no property is null: a nullable
  * one is left out instead, so it is no longer required and has no null example.
  */
-export function documentFor(document: OpenAPIObject, berlinGroup: boolean): OpenAPIObject {
-  for (const operations of Object.values(document.paths)) {
+export function documentFor(document: OpenAPIObject, berlinGroup: boolean, lists: readonly MessageList[] = []): OpenAPIObject {
+  for (const [path, operations] of Object.entries(document.paths)) {
+    const list = messageListOf(lists, path, berlinGroup);
+    if (list !== 'tppMessages') renameMessageList(document, operations as Record<string, Operation>, list);
     for (const operation of Object.values(operations) as Operation[]) {
       if (typeof operation !== 'object' || !operation?.responses) continue;
       const wrap = operation[WRAP_EXTENSION] as string | undefined;
@@ -96,6 +111,25 @@ export function documentFor(document: OpenAPIObject, berlinGroup: boolean): Open
   }
   if (berlinGroup) visitObjects(document, leaveOutNulls);
   return document;
+}
+
+const ERROR_BODY = '#/components/schemas/TppErrorResponse';
+
+/** The operations' error answers name their list `list`: a copy of the error body under that name, which they refer to instead. */
+function renameMessageList(document: OpenAPIObject, operations: Record<string, Operation>, list: string): void {
+  const schemas = document.components!.schemas! as Record<string, Schema>;
+  const name = `${list[0].toUpperCase()}${list.slice(1)}Error`;
+  if (!schemas[name]) {
+    const { tppMessages, ...rest } = schemas.TppErrorResponse.properties!;
+    schemas[name] = { ...schemas.TppErrorResponse, required: [list], properties: { [list]: tppMessages, ...rest } };
+  }
+  // New answer objects: the document shares one between operations.
+  for (const operation of Object.values(operations)) {
+    for (const [status, response] of Object.entries(operation.responses ?? {})) {
+      if (response.content?.['application/json']?.schema.$ref !== ERROR_BODY) continue;
+      operation.responses[status] = { ...response, content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } };
+    }
+  }
 }
 
 /** Any value fits a schema that names no type (the payment object's echoed fields): null too. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 
 /**
@@ -16,3 +17,10 @@ export function echoRequestId(request: Request, response: Response, next: NextFu
   response.setHeader('X-Request-ID', first || randomUUID());
   next();
 }
+
+/**
+ * The request's X-Request-ID as a handler parameter. Nest's @Headers('x-request-id') would document
+ * the header a second time, beside the X-Request-ID every operation documents, and a generated
+ * client would get two parameters; RequestGuard has checked it is a UUID.
+ */
+export const RequestId = createParamDecorator((_: unknown, context: ExecutionContext): string => context.switchToHttp().getRequest<Request>().header('x-request-id')!);

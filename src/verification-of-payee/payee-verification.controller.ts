@@ -1,8 +1,9 @@
-import { Body, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { href } from '../common/links';
 import { TppErrorResponse } from '../http/error-response.dto';
+import { RequestId } from '../http/request-id.middleware';
 import { Xs2aController } from '../http/request.guard';
 import { booleanHeader } from '../http/sca-headers.decorator';
 import { Owner, RequestOwner } from '../oauth/owner';
@@ -10,6 +11,7 @@ import { CheckedParty } from './payee-check.entity';
 import {
   BulkPayeeVerificationDto,
   BulkPayeeVerificationResponse,
+  BulkPayeeVerificationResultResponse,
   PayeeVerificationDto,
   PayeeVerificationResponse,
   toBulkEntries,
@@ -33,7 +35,7 @@ export class PayeeVerificationController {
   @ApiOperation({ summary: "Check a payee's name and/or organisation ID against those registered for the account" })
   @ApiOkResponse({ type: PayeeVerificationResponse })
   @ApiResponse(VOP_OFF)
-  async verify(@Body() body: PayeeVerificationDto, @Headers('x-request-id') requestId: string, @RequestOwner() owner: Owner): Promise<PayeeVerificationResponse> {
+  async verify(@Body() body: PayeeVerificationDto, @RequestId() requestId: string, @RequestOwner() owner: Owner): Promise<PayeeVerificationResponse> {
     const [check] = await this.vop.check([body as CheckedParty], requestId, owner, false);
     return toVerificationResponse(check);
   }
@@ -47,7 +49,7 @@ export class PayeeVerificationController {
   @ApiResponse(VOP_OFF)
   async verifyBulk(
     @Body() body: BulkPayeeVerificationDto,
-    @Headers('x-request-id') requestId: string,
+    @RequestId() requestId: string,
     @Res({ passthrough: true }) response: Response,
     @RequestOwner() owner: Owner,
   ): Promise<BulkPayeeVerificationResponse> {
@@ -56,16 +58,17 @@ export class PayeeVerificationController {
     if (!asynchronous) return { vopBulkStatus: 'completed', partyVerificationResponses: toBulkEntries(checks) };
     response.status(202);
     const vopBulkId = checks[0].bulkId!;
-    return { vopBulkId, vopBulkStatus: 'recieved', partyVerificationResponses: [], _links: { status: href(`/v1/bulk-payee-verifications/${vopBulkId}/status`) } };
+    const self = `/v1/bulk-payee-verifications/${vopBulkId}`;
+    return { vopBulkId, vopBulkStatus: 'recieved', _links: { self: href(self), status: href(`${self}/status`) } };
   }
 
   @Get('bulk-payee-verifications/:vopBulkId')
   @ApiOperation({ summary: "A bulk check's answers (the sandbox completes it by the first read)" })
   @ApiParam(BULK_ID)
-  @ApiOkResponse({ type: BulkPayeeVerificationResponse })
+  @ApiOkResponse({ type: BulkPayeeVerificationResultResponse })
   @ApiResponse(BULK_UNKNOWN)
-  async bulk(@Param('vopBulkId') vopBulkId: string, @RequestOwner() owner: Owner): Promise<BulkPayeeVerificationResponse> {
-    return { vopBulkStatus: 'completed', partyVerificationResponses: toBulkEntries(await this.vop.bulk(vopBulkId, owner)) };
+  async bulk(@Param('vopBulkId') vopBulkId: string, @RequestOwner() owner: Owner): Promise<BulkPayeeVerificationResultResponse> {
+    return { vopBulkId, vopBulkStatus: 'completed', partyVerificationRequestsAndResults: toBulkEntries(await this.vop.bulk(vopBulkId, owner)) };
   }
 
   @Get('bulk-payee-verifications/:vopBulkId/status')
@@ -75,6 +78,6 @@ export class PayeeVerificationController {
   @ApiResponse(BULK_UNKNOWN)
   async bulkStatus(@Param('vopBulkId') vopBulkId: string, @RequestOwner() owner: Owner): Promise<VopBulkStatusResponse> {
     await this.vop.bulk(vopBulkId, owner);
-    return { vopBulkStatus: 'completed' };
+    return { vopBulkId, vopBulkStatus: 'completed' };
   }
 }

@@ -130,10 +130,18 @@ export class BulkPayeeVerificationEntryResponse extends PayeeVerificationRespons
 }
 
 export class VopBulkLinks {
+  @ApiProperty({ type: Href, example: { href: BULK } })
+  self: Href;
+
   @ApiProperty({ type: Href, example: { href: `${BULK}/status` } })
   status: Href;
 }
 
+/**
+ * The answer to a bulk check (docs/verification-of-payee.md), as the 1.3.16 yaml names it: 200 with
+ * every entry's answer; 202 with the vopBulkId and the links, and no list until there is an answer
+ * (the yaml's list, where present, has at least one item).
+ */
 export class BulkPayeeVerificationResponse {
   @ApiPropertyOptional({ format: 'uuid', example: '1f3b8a52-6c1e-4a51-9a43-2f1de1a0c7b4', description: '202 only: where the answers are read' })
   vopBulkId?: string;
@@ -141,14 +149,29 @@ export class BulkPayeeVerificationResponse {
   @ApiProperty({ enum: ['recieved', 'completed'], example: 'completed', description: "recieved (Berlin Group's spelling) in the 202 answer; completed at the next read" })
   vopBulkStatus: 'recieved' | 'completed';
 
-  @ApiProperty({ type: [BulkPayeeVerificationEntryResponse], description: 'every entry, in the order sent; none yet in the 202 answer' })
-  partyVerificationResponses: BulkPayeeVerificationEntryResponse[];
+  @ApiPropertyOptional({ type: [BulkPayeeVerificationEntryResponse], minItems: 1, description: '200: every entry, in the order sent (none yet in the 202 answer)' })
+  partyVerificationResponses?: BulkPayeeVerificationEntryResponse[];
 
   @ApiPropertyOptional({ type: VopBulkLinks, description: '202 only' })
   _links?: VopBulkLinks;
 }
 
+/** GET …/{vopBulkId}: the bulk with every entry as sent and its answer (the yaml's partyVerificationRequestsAndResults). */
+export class BulkPayeeVerificationResultResponse {
+  @ApiProperty({ format: 'uuid', example: '1f3b8a52-6c1e-4a51-9a43-2f1de1a0c7b4' })
+  vopBulkId: string;
+
+  @ApiProperty({ enum: ['completed'], example: 'completed' })
+  vopBulkStatus: 'completed';
+
+  @ApiProperty({ type: [BulkPayeeVerificationEntryResponse], minItems: 1, description: 'every entry, in the order sent, with its answer' })
+  partyVerificationRequestsAndResults: BulkPayeeVerificationEntryResponse[];
+}
+
 export class VopBulkStatusResponse {
+  @ApiProperty({ format: 'uuid', example: '1f3b8a52-6c1e-4a51-9a43-2f1de1a0c7b4' })
+  vopBulkId: string;
+
   @ApiProperty({ enum: ['completed'], example: 'completed' })
   vopBulkStatus: 'completed';
 }
