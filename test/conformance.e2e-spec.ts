@@ -178,8 +178,8 @@ if (!FILE) {
     const BASKET_SCA = { get: 'getSigningBasketScaStatus', put: 'updateSigningBasketPsuData', list: 'getSigningBasketAuthorisation' };
 
     /** A valid consent of Susanne's, to the given access. */
-    const consent = async (approach: Approach, access: object, extra: Record<string, string> = {}) => {
-      const body = { access, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4, combinedServiceIndicator: false };
+    const consent = async (approach: Approach, access: object, extra: Record<string, string> = {}, frequencyPerDay = 4) => {
+      const body = { access, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay, combinedServiceIndicator: false };
       const created = await client.send('createConsent', 'post', '/v1/consents', 201, { headers: { ...PREFERENCE[approach], ...extra }, body });
       const { consentId } = created.body;
       return { consentId: consentId as string, created: created.body };
@@ -208,6 +208,16 @@ if (!FILE) {
       await client.send('getBalances', 'get', `/v1/accounts/${accountId}/balances`, 400, { headers: { ...read, 'X-Request-ID': '' }, invalidOnPurpose: true });
       await client.send('getBalances', 'get', `/v1/accounts/${accountId}/balances`, 403, { headers: { 'Consent-ID': randomUUID() } });
       await client.send('getAccountList', 'get', '/v1/accounts', 400, { headers: { 'Consent-ID': '' }, invalidOnPurpose: true });
+      // A further authorisation of a consent already valid is a conflict; a redirect authorisation takes no PSU data.
+      await client.send('startConsentAuthorisation', 'post', `${base}/authorisations`, 409, { headers: PREFERENCE[approach], body: {} });
+      const [authorisationId] = (await client.send('getConsentAuthorisation', 'get', `${base}/authorisations`, 200)).body.authorisationIds;
+      if (approach === 'redirect') await client.send('updateConsentsPsuData', 'put', `${base}/authorisations/${authorisationId}`, 405, { body: { psuData: { password: 'sandbox' } } });
+      // The access limit: without the holder present (no PSU-IP-Address), the second read of the day is one too many.
+      const limited = await consent(approach, { balances: [{ iban: SUSANNE }] }, {}, 1);
+      await authorise(approach, CONSENT_SCA, `/v1/consents/${limited.consentId}`, limited.created, `consents/${limited.consentId}`);
+      const absent = { 'Consent-ID': limited.consentId, 'PSU-IP-Address': '' };
+      await client.send('getBalances', 'get', `/v1/accounts/${accountId}/balances`, 200, { headers: absent });
+      await client.send('getBalances', 'get', `/v1/accounts/${accountId}/balances`, 429, { headers: absent });
       await client.send('deleteConsent', 'delete', base, 204);
       await client.send('getBalances', 'get', `/v1/accounts/${accountId}/balances`, 401, { headers: read });
       await client.send('getConsentInformation', 'get', `/v1/consents/${randomUUID()}`, 403);
@@ -252,7 +262,12 @@ if (!FILE) {
       await client.send('getPaymentInitiationCancellationAuthorisationInformation', 'get', start, 200);
       await authorise(approach, CANCELLATION_SCA, base, authorisation.body, `payments/${paymentId}/cancellation`);
       expect((await client.send('getPaymentInitiationStatus', 'get', `${base}/status`, 200)).body.transactionStatus).toBe('CANC');
-      // The error cases the yaml lists for payments.
+      // The error cases the yaml lists for payments: a wrong password counts and is refused.
+      if (approach === 'embedded') {
+        const wrong = await client.send('initiatePayment', 'post', '/v1/payments/sepa-credit-transfers', 201, { headers: PREFERENCE[approach], body: PAYMENTS['payments/sepa-credit-transfers'] });
+        const authorisation = wrong.body._links.updatePsuAuthentication.href as string;
+        await client.send('updatePaymentPsuData', 'put', authorisation, 401, { body: { psuData: { password: 'wrong' } } });
+      }
       await client.send('initiatePayment', 'post', '/v1/payments/sepa-credit-transfers', 400, { headers: PREFERENCE[approach], body: { debtorAccount: { iban: SUSANNE } }, invalidOnPurpose: true });
       await client.send('initiatePayment', 'post', '/v1/payments/pain.001-sepa-credit-transfers', 404, { headers: PREFERENCE[approach], body: PAYMENTS['payments/sepa-credit-transfers'] });
       await client.send('getPaymentInformation', 'get', `/v1/payments/sepa-credit-transfers/${randomUUID()}`, 404);
