@@ -182,6 +182,22 @@ describe('isolation, AUTH_MODE=strict (berlin-group, SCA_MODE=auto): client B wi
     expect(await stateOf(a, owned)).toEqual(before);
   });
 
+  it("B's consent naming A's account, valid at once in auto mode (docs/behaviour.md), reads it as it reads an account nobody holds", async () => {
+    const named = async (iban: string) => {
+      const terms = { access: { accounts: [{ iban }], balances: [{ iban }], transactions: [{ iban }] }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
+      const { consentId, consentStatus } = (await b.send('post', '/v1/consents', {}, JSON.stringify(terms)).expect(201)).body;
+      expect(consentStatus).toBe('valid');
+      const read = async (path: string) => {
+        const response = await b.send('get', path, { 'Consent-ID': consentId });
+        return [response.status, JSON.stringify(response.body).replaceAll(consentId, '<consent>').replaceAll(iban, '<iban>')];
+      };
+      return [await read('/v1/accounts'), await read(`/v1/accounts/${iban}/balances`), await read(`/v1/accounts/${iban}/transactions?bookingStatus=both`)];
+    };
+    const theirs = await named(owned.iban);
+    expect(theirs[0]).toEqual([200, JSON.stringify({ accounts: [] })]);
+    expect(theirs).toEqual(await named(unknownIds().accountId));
+  });
+
   it("the routes and their roles in docs/security.md and the services' pages are the ones the code declares", () => {
     const docs = join(__dirname, '..', 'docs');
     const rows = (file: string) => [...readFileSync(join(docs, file), 'utf8').matchAll(/^\| (GET|POST|PUT|DELETE) \| `([^`]+)` \| (\w+) \|$/gm)].map(([, method, path, who]) => `${method} ${path} ${who}`);
