@@ -262,18 +262,38 @@ describe('signing baskets, SCA_MODE=auto: no holder to ask, so SCA is deemed don
     const consent = (await tpp.http().post('/v1/consents').set(tpp.as(EXPLICIT)).send(consentRequest({ balances: [{ iban: SUSANNE }] })).expect(201)).body.consentId;
     expect(await tpp.consentStatus(consent)).toBe('received');
     const started = await tpp.http().post(`/v1/consents/${consent}/authorisations`).set(tpp.as()).send({}).expect(201);
-    expect(started.body.scaStatus).toBe('finalised');
+    // The start answers as a creation does in this mode: finalised, with the links the approach names.
+    const consentAuthorisation = `/v1/consents/${consent}/authorisations/${started.body.authorisationId}`;
+    expect(started.body).toEqual({
+      scaStatus: 'finalised',
+      authorisationId: expect.stringMatching(NEW_RESOURCE_ID),
+      _links: { scaRedirect: { href: `http://sandbox.test/sca/consents?consent_id=${consent}` }, scaStatus: { href: consentAuthorisation } },
+    });
     expect(await tpp.consentStatus(consent)).toBe('valid');
     await tpp.http().get(`/v1/accounts/${SUSANNE}/balances`).set(tpp.as({ 'Consent-ID': consent })).expect(200);
 
     const periodic = { ...sepaPayment('9.00', { debtorAccount: { iban: SUSANNE }, creditorAccount: { iban: ERWIN }, creditorName: 'Erwin Mustermann' }), startDate: '2026-04-01', frequency: 'Monthly' };
     const path = '/v1/periodic-payments/sepa-credit-transfers';
     const paymentId = (await tpp.http().post(path).set(tpp.as({ ...EXPLICIT, 'PSU-IP-Address': '192.0.2.10' })).send(periodic).expect(201)).body.paymentId;
-    expect((await tpp.http().post(`${path}/${paymentId}/authorisations`).set(tpp.as()).send({}).expect(201)).body.scaStatus).toBe('finalised');
+    const paymentStart = (await tpp.http().post(`${path}/${paymentId}/authorisations`).set(tpp.as()).send({}).expect(201)).body;
+    const page = `http://sandbox.test/sca/payments?payment_id=${paymentId}&service=periodic-payments&product=sepa-credit-transfers`;
+    expect(paymentStart).toEqual({
+      scaStatus: 'finalised',
+      authorisationId: expect.stringMatching(NEW_RESOURCE_ID),
+      _links: { scaRedirect: { href: page }, scaStatus: { href: `${path}/${paymentId}/authorisations/${paymentStart.authorisationId}` } },
+    });
     expect((await tpp.get(`${path}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'PDNG' });
     const cancelled = await tpp.http().delete(`${path}/${paymentId}`).set(tpp.as()).expect(202);
     expect(cancelled.body).toEqual({ transactionStatus: 'PDNG', scaMethods: [], _links: { startAuthorisation: { href: `${path}/${paymentId}/cancellation-authorisations` } } });
-    expect((await tpp.http().post(`${path}/${paymentId}/cancellation-authorisations`).set(tpp.as()).send({}).expect(201)).body.scaStatus).toBe('finalised');
+    const cancellationStart = (await tpp.http().post(`${path}/${paymentId}/cancellation-authorisations`).set(tpp.as()).send({}).expect(201)).body;
+    expect(cancellationStart).toEqual({
+      scaStatus: 'finalised',
+      authorisationId: expect.stringMatching(NEW_RESOURCE_ID),
+      _links: {
+        scaRedirect: { href: page.replace('/sca/payments?', '/sca/payments/cancellation?') },
+        scaStatus: { href: `${path}/${paymentId}/cancellation-authorisations/${cancellationStart.authorisationId}` },
+      },
+    });
     expect((await tpp.get(`${path}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'CANC' });
   });
 });
