@@ -93,8 +93,7 @@ export class ConsentService implements OnModuleInit {
     // The profile's limits (docs/profiles.md, "consents"): a later date or a higher frequency is cut down, and the consent shows what it got.
     const { validUntil, frequencyPerDay } = this.profile.consentTerms(request.validUntil, request.frequencyPerDay, today);
     const requested = requestedAccess(access, allAccounts);
-    // SCA done at once: an allAccounts consent gets the bank's accounts (and keeps what else it asked).
-    const granted = auto && allAccounts ? { ...requested, ...(await this.allAccountsAccess()) } : requested;
+    const granted = auto ? await this.grantedAtOnce(requested) : requested;
     return this.createStored({ access: granted, recurringIndicator: request.recurringIndicator, validUntil, frequencyPerDay, card: null }, authorisationRequest, owner, notification);
   }
 
@@ -198,15 +197,16 @@ export class ConsentService implements OnModuleInit {
     });
   }
 
-  /** A further authorisation of a consent still waiting for the holder (Berlin Group start authorisation). */
-  /** A further authorisation; in SCA_MODE=auto its SCA is deemed done at once, as a creation's is (createStored): the consent is valid. */
+  /**
+   * A further authorisation of a consent still waiting for the holder (Berlin Group start
+   * authorisation); in SCA_MODE=auto its SCA is deemed done at once, as a creation's is: the consent is valid.
+   */
   async startAuthorisation(consentId: string, request: AuthorisationRequest, owner: Owner, purpose: ConsentPurpose): Promise<Authorisation> {
     const consent = this.assertWaiting(await this.findCurrent(consentId, owner, purpose));
     return this.store.write(async () => {
       const opened = await this.authorisations.open('consent', consentId, request, consent.ownerId);
       if (this.config.get('SCA_MODE', { infer: true }) !== 'auto') return opened;
-      const access = consent.access.availableAccounts === 'allAccounts' ? { ...consent.access, ...(await this.allAccountsAccess()) } : undefined;
-      await this.settle(consent, 'approve', access);
+      await this.settle(consent, 'approve', await this.grantedAtOnce(consent.access));
       return this.authorisations.find('consent', consentId, opened.id);
     });
   }
@@ -311,6 +311,11 @@ export class ConsentService implements OnModuleInit {
   private assertWaiting(consent: Consent): Consent {
     if (!isAwaitingSca(consent.status)) throw notWaiting(consent);
     return consent;
+  }
+
+  /** SCA deemed done with no holder to ask (SCA_MODE=auto): an allAccounts consent gets the bank's accounts (and keeps what else it asked). */
+  private async grantedAtOnce(access: ConsentAccess): Promise<ConsentAccess> {
+    return access.availableAccounts === 'allAccounts' ? { ...access, ...(await this.allAccountsAccess()) } : access;
   }
 
   private async allAccountsAccess(): Promise<ConsentAccess> {

@@ -59,8 +59,8 @@ export class BerlinGroupAnswers implements NestInterceptor {
     if (creates) response.status(201);
     return next.handle().pipe(
       map((body: unknown) => {
-        const location = response.getHeader('Location');
-        if (creates && typeof location === 'string') response.setHeader('Location', `${this.baseUrl}${location}`);
+        const location = creates && response.getHeader('Location');
+        if (typeof location === 'string') response.setHeader('Location', `${this.baseUrl}${location}`);
         return inBerlinGroupShape(key && body !== undefined ? { [key]: body } : body);
       }),
     );
