@@ -25,14 +25,11 @@ const INFORMATION = {
 };
 const party = (iban: string, name?: string, identification?: object) => ({ partyAccount: { iban }, party: { ...(name === undefined ? {} : { name }), ...(identification ? { identification } : {}) } });
 /**
- * The error body of a Verification of Party operation: in Berlin Group's answers its list is
- * `apiClientMessages`, as the 1.3.16 yaml names it (docs/verification-of-payee.md); the bank's is `tppMessages`.
+ * The error list of a Verification of Party operation: in Berlin Group's answers `apiClientMessages`,
+ * as the 1.3.16 yaml names it (docs/verification-of-payee.md); the bank's is `tppMessages`.
  */
-const vopError = (code: string, text: string, path: string | null = null) => {
-  const { tppMessages, _links } = tppError(code, text, path);
-  return PROFILE === 'berlin-group' ? { apiClientMessages: tppMessages, _links } : { tppMessages, _links };
-};
 const MESSAGES = PROFILE === 'berlin-group' ? 'apiClientMessages' : 'tppMessages';
+const vopError = (code: string, text: string, path: string | null = null) => tppError(code, text, path, MESSAGES);
 const organisation = (id: string) => ({ organisationId: { others: [{ identification: id }] } });
 
 describe('Verification of Payee (SCA_MODE=redirect)', () => {

@@ -93,9 +93,13 @@ export async function allAccountsConsent(http: App, terms: object = {}, created:
   return response.body.consentId;
 }
 
-/** The Berlin Group error body with one message, as the bank writes it (`toEqualBody` shapes it for the run's profile). */
-export function tppError(code: string, text: string, path: string | null = null) {
-  return { tppMessages: [{ category: 'ERROR', code, path, text }], _links: null };
+/**
+ * The Berlin Group error body with one message, as the bank writes it (`toEqualBody` shapes it for
+ * the run's profile); `list` names the list where Berlin Group's answers name it otherwise
+ * (`apiClientMessages` on the Verification of Party operations).
+ */
+export function tppError(code: string, text: string, path: string | null = null, list = 'tppMessages') {
+  return { [list]: [{ category: 'ERROR', code, path, text }], _links: null };
 }
 
 /** HTTP Basic client credentials, as the token endpoint takes them. */
