@@ -1,6 +1,7 @@
 import type { SandboxService } from './core/sandbox-service';
 import { cardAccountsService } from './card-accounts/card-accounts.feature';
 import { fundsConfirmationService } from './funds-confirmation/funds-confirmation.feature';
+import { permissionDashboardService } from './permission-dashboard/permission-dashboard.feature';
 import { signingBasketsService } from './signing-baskets/signing-baskets.feature';
 import { trustedBeneficiariesService } from './trusted-beneficiaries/trusted-beneficiaries.feature';
 
@@ -14,4 +15,5 @@ export const SERVICES: readonly SandboxService[] = [
   trustedBeneficiariesService,
   cardAccountsService,
   signingBasketsService,
+  permissionDashboardService,
 ];

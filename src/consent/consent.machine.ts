@@ -1,7 +1,11 @@
 import { setup } from 'xstate';
 import { initialStatus } from '../common/state-machine';
 
-/** Berlin Group consent statuses this sandbox uses; the last four are final. */
+/**
+ * Berlin Group consent statuses this sandbox uses. rejected, expired and terminatedByTpp are
+ * final; so is revokedByPsu in Berlin Group's model, but the PSR's permission dashboard lets the
+ * holder re-establish a withdrawn consent while it has not expired (docs/permission-dashboard.md).
+ */
 export type ConsentStatus = 'received' | 'valid' | 'rejected' | 'expired' | 'terminatedByTpp' | 'revokedByPsu';
 
 export interface ConsentContext {
@@ -14,7 +18,9 @@ export type ConsentEvent =
   | { type: 'EXPIRE'; today: string }
   | { type: 'TERMINATE' }
   /** The account holder withdrew a valid consent at the bank (docs/failures.md). */
-  | { type: 'REVOKE' };
+  | { type: 'REVOKE' }
+  /** The account holder re-established a consent they had withdrawn (docs/permission-dashboard.md): not Berlin Group's. */
+  | { type: 'REESTABLISH'; today: string };
 
 // validUntil is the last day of validity: the consent expires the day after.
 const isPast = (validUntil: string, today: string) => today > validUntil;
@@ -27,6 +33,7 @@ export const consentMachine = setup({
   },
   guards: {
     isPastValidUntil: ({ context, event }) => event.type === 'EXPIRE' && isPast(context.validUntil, event.today),
+    isWithinValidity: ({ context, event }) => event.type === 'REESTABLISH' && !isPast(context.validUntil, event.today),
   },
 }).createMachine({
   id: 'consent',
@@ -51,7 +58,9 @@ export const consentMachine = setup({
     rejected: { type: 'final' },
     expired: { type: 'final' },
     terminatedByTpp: { type: 'final' },
-    revokedByPsu: { type: 'final' },
+    revokedByPsu: {
+      on: { REESTABLISH: { target: 'valid', guard: 'isWithinValidity' } },
+    },
   },
 });
 
@@ -64,6 +73,10 @@ export const isAwaitingSca = (status: string): boolean => status === 'received';
 
 /** Valid: the holder may revoke it (the machine accepts REVOKE). */
 export const isRevocable = (status: string): boolean => status === 'valid';
+
+/** Withdrawn by the holder and not past its validUntil: the holder may re-establish it (the machine accepts REESTABLISH). */
+export const isReestablishable = ({ status, validUntil }: { status: string } & ConsentContext, today: string): boolean =>
+  status === 'revokedByPsu' && !isPast(validUntil, today);
 
 /** The clock has passed its validUntil and it is not final yet: it expires (the machine accepts EXPIRE). */
 export const isDueToExpire = ({ status, validUntil }: { status: string } & ConsentContext, today: string): boolean =>

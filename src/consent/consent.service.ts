@@ -258,6 +258,20 @@ export class ConsentService implements OnModuleInit {
     });
   }
 
+  /**
+   * The holder re-establishes a consent they withdrew, while it has not expired
+   * (docs/permission-dashboard.md): valid again, with the same access and limits.
+   */
+  async reestablish(consentId: string, held: ConsentedAccount[], owner: Owner): Promise<Consent> {
+    const consent = await this.findCurrent(consentId, owner);
+    accessHeldBy(consent, held);
+    return this.store.write(async () => {
+      const { entity, accepted } = await this.apply(consent, { type: 'REESTABLISH', today: this.clock.today() });
+      if (!accepted) throw new DomainError({ messageId: 'XS2A021E', description: `consent ${consentId} is ${entity.status}${entity.status === 'revokedByPsu' ? ' and past its validUntil' : ''}, not a withdrawn consent the holder can re-establish` });
+      return entity;
+    });
+  }
+
   /** A valid consent the holder can revoke, as the revocation page shows it; 409 otherwise. */
   async findRevocable(consentId: string, owner: Owner): Promise<Consent> {
     const consent = await this.findCurrent(consentId, owner);

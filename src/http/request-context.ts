@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 /** Who acts in an SCA decision, and through which channel (docs/events.md). */
 export interface Actor {
   psuId: string;
-  channel: 'page' | 'embedded' | 'decoupled' | 'control' | 'cockpit';
+  channel: 'page' | 'embedded' | 'decoupled' | 'control' | 'cockpit' | 'dashboard';
 }
 
 /** What caused the work under way: a request (its X-Request-ID) or the clock, and the PSU acting, if one is. */

@@ -23,14 +23,15 @@ export const formatContent = (content: NotificationContent[]): string => `status
 
 /**
  * The resources a TPP may subscribe to (TPP-Notification-URI on their creation), each with its
- * LAST statuses: those its machine declares final, and a payment's ACSP: the bank reports no later
+ * LAST statuses: those its machine declares final, a consent's revokedByPsu, and a payment's ACSP: the bank reports no later
  * status of an executed payment (docs/notifications.md). A service adds its own kinds
  * (NotificationsService.notifyOf).
  */
 export type NotifiedKinds = Map<string, ReadonlySet<string>>;
 export const coreNotifiedKinds = (): NotifiedKinds =>
   new Map([
-    ['consent', new Set(finalStatuses(consentMachine))],
+    // revokedByPsu is the bank's last word unless the holder re-establishes it (docs/permission-dashboard.md).
+    ['consent', new Set([...finalStatuses(consentMachine), 'revokedByPsu'])],
     ['payment', new Set([...finalStatuses(paymentMachine), 'ACSP'])],
   ]);
 

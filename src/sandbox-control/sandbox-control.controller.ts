@@ -114,7 +114,7 @@ export class SandboxControlController {
   @ApiResponse({ status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN; SERVICE_BLOCKED: the PSU is blocked' })
   @ApiResponse({ status: 409, type: TppErrorResponse, description: "STATUS_INVALID: not valid, or one of the bank's fixtures" })
   async revokeConsent(@Param('consentId') consentId: string, @Body() { psuId }: RevocationDto, @RequestOwner() owner: Owner): Promise<ConsentStatusResponse> {
-    return { consentStatus: (await this.sca.revokeConsent(consentId, { psuId }, owner, 'control')).status };
+    return { consentStatus: (await this.sca.changeConsent('revoke', consentId, { psuId }, owner, 'control')).status };
   }
 
   @Get('events')

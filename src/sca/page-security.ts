@@ -10,6 +10,17 @@ import { Store } from '../database/store';
 import { SandboxSecret } from './sandbox-secret.entity';
 import { PAGE_STYLE } from './sca-pages';
 
+/**
+ * A secret every instance on the database shares, made by the first that needs it: a page served
+ * by one instance posts to any other, and survives a restart.
+ */
+export async function sharedSecret(store: Store, name: string): Promise<string> {
+  return store.write(async () => {
+    await store.insertIfAbsent(SandboxSecret, { name, value: randomBytes(32).toString('hex') });
+    return (await store.read(SandboxSecret).findOneByOrFail({ name })).value;
+  });
+}
+
 /** The form field that carries the CSRF token. */
 export const CSRF_FIELD = '_csrf';
 
@@ -18,9 +29,8 @@ export const pageHeaders = () => htmlPageHeaders(PAGE_STYLE);
 
 /**
  * Double-submit CSRF tokens bound to the page's path and the resource it decides on (its `<resource>_id`
- * query parameter: consent_id, payment_id, a service's), so a token from one page cannot approve another. The secret is kept in the database, made by the
- * first instance that starts on it: a page served by one instance posts to any other, and a form
- * left open across a restart still submits.
+ * query parameter: consent_id, payment_id, a service's), so a token from one page cannot approve another. The secret is shared
+ * (sharedSecret): a form left open across a restart still submits.
  */
 @Injectable()
 export class PageCsrf implements OnModuleInit {
@@ -32,17 +42,14 @@ export class PageCsrf implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    const secret = await this.store.write(async () => {
-      const made = { name: 'sca-page-csrf', value: randomBytes(32).toString('hex') };
-      await this.store.insertIfAbsent(SandboxSecret, made);
-      return (await this.store.read(SandboxSecret).findOneByOrFail({ name: made.name })).value;
-    });
+    const secret = await sharedSecret(this.store, 'sca-page-csrf');
     const { config } = this;
     this.csrf = doubleCsrf({
       getSecret: () => secret,
       getSessionIdentifier: (request) => `${request.path}|${formValue(request.method === 'POST' ? request.body?.id : Object.entries(request.query).find(([name]) => name.endsWith('_id'))?.[1])}`,
       cookieName: 'psd2-sandbox-csrf',
-      cookieOptions: { path: '/sca', sameSite: 'strict', httpOnly: true, secure: config.get('PUBLIC_BASE_URL', { infer: true }).startsWith('https:') },
+      // The SCA pages' and the permission dashboard's forms (docs/permission-dashboard.md).
+      cookieOptions: { path: '/', sameSite: 'strict', httpOnly: true, secure: config.get('PUBLIC_BASE_URL', { infer: true }).startsWith('https:') },
       getCsrfTokenFromRequest: (request) => formValue(request.body?.[CSRF_FIELD]),
     });
   }

@@ -86,6 +86,6 @@ export class ScaPageRenderer {
 }
 
 /** The pages show account data: never stored by a browser or proxy. */
-function html(response: Response, status: number, body: string): void {
+export function html(response: Response, status: number, body: string): void {
   response.status(status).type('html').set('Cache-Control', 'no-store').send(body);
 }

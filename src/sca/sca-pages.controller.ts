@@ -70,7 +70,7 @@ export class ScaPagesController {
           return consentRows(consent, await sca.accountNames(consent));
         },
         decide: async (id, _decision, login) => {
-          const consent = await sca.revokeConsent(id, login, undefined, 'page');
+          const consent = await sca.changeConsent('revoke', id, login, undefined, 'page');
           return { outcome: `Access revoked: the consent's status is now ${consent.status}.`, redirectUri: null };
         },
       },

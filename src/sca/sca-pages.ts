@@ -26,12 +26,17 @@ export const PAGE_STYLE = `
   button[value=deny] { background: #d0d7de; }
   .message { padding: 10px 12px; border-radius: 6px; background: #fde8e8; color: #8a1c1c; }
   .outcome { font-size: 1.1rem; }
+  .permission { border: 1px solid #d0d7de; border-radius: 6px; padding: 4px 14px; margin: 16px 0; }
+  .permission h2, .record h2 { font-size: 1.05rem; }
+  .actions { display: flex; gap: 12px; align-items: center; margin: 0 0 12px; }
+  a.action { padding: 8px 14px; border-radius: 6px; background: #0b3d63; color: #fff; text-decoration: none; }
+  button.secondary { flex: 0; padding: 6px 12px; background: #d0d7de; }
 `;
 
 /** Every page names the bank of the profile (docs/profiles.md, "name"). */
-const layout = (bank: string, title: string, body: string): string => htmlDocument(`${title} - ${bank}`, PAGE_STYLE, `${escape(bank)} &middot; Online banking`, body);
+export const bankPage = (bank: string, title: string, body: string): string => htmlDocument(`${title} - ${bank}`, PAGE_STYLE, `${escape(bank)} &middot; Online banking`, body);
 
-const table = (rows: Row[]): string =>
+export const rowTable = (rows: Row[]): string =>
   `<table>${rows.map(([label, value]) => `<tr><th>${escape(label)}</th><td>${escape(value)}</td></tr>`).join('')}</table>`;
 
 /** The choices a page offers, by the decision each posts. */
@@ -42,12 +47,12 @@ export function decisionPage(bank: string, title: string, intro: string, rows: R
   const fields = Object.entries(hidden)
     .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`)
     .join('');
-  return layout(
+  return bankPage(
     bank,
     title,
     `<h1>${escape(title)}</h1>
 <p>${escape(intro)}</p>
-${table(rows)}
+${rowTable(rows)}
 ${message ? `<p class="message" role="alert">${escape(message)}</p>` : ''}
 <form method="post" action="${escape(action)}">
 ${fields}
@@ -62,7 +67,7 @@ ${fields}
 
 /** The end of the flow when the TPP gave no address to return to, and every page that cannot go on. */
 export function messagePage(bank: string, title: string, text: string): string {
-  return layout(bank, title, `<h1>${escape(title)}</h1>\n<p class="outcome">${escape(text)}</p>`);
+  return bankPage(bank, title, `<h1>${escape(title)}</h1>\n<p class="outcome">${escape(text)}</p>`);
 }
 
 const SERVICES: Record<string, string> = { details: 'account details', balances: 'balances', transactions: 'transactions' };

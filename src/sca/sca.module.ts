@@ -15,7 +15,7 @@ import { ScaService } from './sca.service';
   imports: [DatabaseModule, BankModule, OAuthModule, AuthorisationModule, ConsentModule, PaymentInitiationModule],
   controllers: [ScaPagesController],
   providers: [ScaService, PageCsrf, ScaPageRenderer],
-  exports: [ScaService, ScaPageRenderer],
+  exports: [ScaService, ScaPageRenderer, PageCsrf],
 })
 export class ScaModule implements NestModule {
   /** The SCA pages' cookie and headers, mounted once for their path: by controller, Nest adds two layers per route that every request of the app walks past (docs/benchmark.md). */

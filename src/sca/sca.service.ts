@@ -69,9 +69,12 @@ export class ScaService {
     return actingAs({ psuId: login.psuId, channel }, decide) as Promise<Decided<Status>>;
   }
 
-  /** The holder withdraws a valid consent (the page or the control API). */
-  async revokeConsent(consentId: string, login: PsuLogin, owner: Owner, channel: Actor['channel']): Promise<Consent> {
-    return actingAs({ psuId: login.psuId, channel }, async () => this.consents.revoke(consentId, await this.heldBy(login, owner), owner));
+  /**
+   * The holder withdraws a valid consent (the revocation page, the permission dashboard, the
+   * control API), or re-establishes one they withdrew (the dashboard, docs/permission-dashboard.md).
+   */
+  async changeConsent(change: 'revoke' | 'reestablish', consentId: string, login: PsuLogin, owner: Owner, channel: Actor['channel']): Promise<Consent> {
+    return actingAs({ psuId: login.psuId, channel }, async () => this.consents[change](consentId, await this.heldBy(login, owner), owner));
   }
 
   /**
@@ -237,7 +240,7 @@ export class ScaService {
    * its own scenarios' PSUs: another client's scenario PSU is answered exactly as an unknown one
    * (docs/security.md).
    */
-  private async heldBy({ psuId, password }: PsuLogin, owner: Owner): Promise<ConsentedAccount[]> {
+  async heldBy({ psuId, password }: PsuLogin, owner: Owner): Promise<ConsentedAccount[]> {
     const psu = await this.store.read(Psu).findOneBy({ psuId });
     const foreign = psu !== null && psu.scenarioId !== null && !isOwnedBy(psu, owner);
     if (!psu || foreign || (password !== undefined && password !== psu.password)) {

@@ -5,7 +5,7 @@ import { href, Href } from '../../common/links';
 import { Consent, CONSENT_PATHS, ConsentedAccount, ConsentPurpose, fundsAccountOf } from '../consent.entity';
 import { ConsentStatus, isAwaitingSca } from '../consent.machine';
 
-const CONSENT_STATUSES = ['received', 'valid', 'rejected', 'expired', 'terminatedByTpp', 'revokedByPsu'];
+export const CONSENT_STATUSES = ['received', 'valid', 'rejected', 'expired', 'terminatedByTpp', 'revokedByPsu'];
 
 export class ConsentLinks extends OmitType(ScaLinks, ['scaRedirect']) {
   @ApiPropertyOptional({

@@ -1,0 +1,59 @@
+import { Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { TppErrorResponse } from '../http/error-response.dto';
+import { SandboxController } from '../http/request.guard';
+import { type Owner, RequestOwner } from '../oauth/owner';
+import { PermissionListResponse, PermissionResponse } from './permissions.dto';
+import { PermissionsService } from './permissions.service';
+
+const PSU_INVALID = { status: 401, type: TppErrorResponse, description: "PSU_CREDENTIALS_INVALID: unknown PSU (in AUTH_MODE=strict, another client's scenario PSU too), or one who does not hold every account of the consent" } as const;
+const PSU_BLOCKED = { status: 403, type: TppErrorResponse, description: 'SERVICE_BLOCKED: the PSU is blocked; CONSENT_UNKNOWN: no such consent (in AUTH_MODE=strict, none of this client)' } as const;
+
+/**
+ * The permission dashboard without a browser, for suites (docs/permission-dashboard.md): what the
+ * holder sees on /dashboard, and their withdrawal and re-establishment. In AUTH_MODE=strict a
+ * client sees and changes only its own consents.
+ */
+@ApiTags('Sandbox control')
+@SandboxController('sandbox/psus/:psuId/permissions')
+export class PermissionsController {
+  constructor(private readonly permissions: PermissionsService) {}
+
+  @Get()
+  @ApiOperation({ summary: "A PSU's permission dashboard as JSON: every consent naming their accounts or cards, newest first, and the record of ended ones" })
+  @ApiOkResponse({ type: PermissionListResponse })
+  @ApiResponse(PSU_INVALID)
+  @ApiResponse({ status: 403, type: TppErrorResponse, description: 'SERVICE_BLOCKED: the PSU is blocked' })
+  list(@Param('psuId') psuId: string, @RequestOwner() owner: Owner): Promise<PermissionListResponse> {
+    return this.permissions.list({ psuId }, owner);
+  }
+
+  @Post(':consentId/withdrawal')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Withdraw a valid consent as its holder on the dashboard: revokedByPsu, its TPP reads nothing any more and is notified' })
+  @ApiOkResponse({ type: PermissionResponse })
+  @ApiResponse(PSU_INVALID)
+  @ApiResponse(PSU_BLOCKED)
+  @ApiResponse({ status: 409, type: TppErrorResponse, description: "STATUS_INVALID: not valid (already withdrawn, deleted by the TPP, expired, not yet authorised)" })
+  withdraw(@Param('psuId') psuId: string, @Param('consentId') consentId: string, @RequestOwner() owner: Owner): Promise<PermissionResponse> {
+    return this.permissions.change('revoke', consentId, { psuId }, owner, 'dashboard');
+  }
+}
+
+/** Served where the profile lets the holder re-establish a withdrawn consent (permissionDashboard.reestablish). */
+@ApiTags('Sandbox control')
+@SandboxController('sandbox/psus/:psuId/permissions')
+export class ReestablishmentController {
+  constructor(private readonly permissions: PermissionsService) {}
+
+  @Post(':consentId/reestablishment')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Re-establish a consent its holder withdrew, while it has not expired: valid again with the same access and limits (not a Berlin Group transition)' })
+  @ApiOkResponse({ type: PermissionResponse })
+  @ApiResponse(PSU_INVALID)
+  @ApiResponse(PSU_BLOCKED)
+  @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: not withdrawn by its holder, or past its validUntil' })
+  reestablish(@Param('psuId') psuId: string, @Param('consentId') consentId: string, @RequestOwner() owner: Owner): Promise<PermissionResponse> {
+    return this.permissions.change('reestablish', consentId, { psuId }, owner, 'dashboard');
+  }
+}

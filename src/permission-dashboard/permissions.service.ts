@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import { In, IsNull, Not, Raw } from 'typeorm';
+import { AccessCount } from '../account-information/access-count.entity';
+import { ClockService } from '../clock/clock.service';
+import { accountKey, Consent, type ConsentedAccount } from '../consent/consent.entity';
+import { consentedKeys } from '../consent/coverage';
+import { Store } from '../database/store';
+import type { Actor } from '../http/request-context';
+import { SandboxEvent } from '../events/sandbox-event.entity';
+import { TppClient } from '../oauth/client.entity';
+import { ownedBy, type Owner } from '../oauth/owner';
+import { ScaService, type PsuLogin } from '../sca/sca.service';
+import { TppCertificate } from '../tpp-identity/tpp-certificate.entity';
+import { isCurrent, type Permission, type PermissionFacts, toPermission } from './permission';
+
+/** What the dashboard's settings in the profile say (docs/permission-dashboard.md). */
+export class DashboardSettings {
+  /** Whether the holder may re-establish a consent they withdrew. */
+  reestablish: boolean;
+}
+
+/** A PSU's permissions: those that grant access or may again, and the record of the others. */
+export interface PermissionList {
+  psuId: string;
+  permissions: Permission[];
+  record: Permission[];
+}
+
+/**
+ * The account holder's permission dashboard (docs/permission-dashboard.md): the consents that name
+ * their accounts or cards, newest first, and their withdrawal and re-establishment. `owner`: a
+ * client (the headless routes, AUTH_MODE=strict) sees and changes only its own; the page, the holder's
+ * own channel, every client's (undefined).
+ */
+@Injectable()
+export class PermissionsService {
+  constructor(
+    private readonly store: Store,
+    private readonly sca: ScaService,
+    private readonly clock: ClockService,
+    private readonly settings: DashboardSettings,
+  ) {}
+
+  /** The PSU's permissions; 401 PSU_CREDENTIALS_INVALID for an unknown PSU or a wrong password (as every decision of the holder). */
+  async list(login: PsuLogin, owner: Owner): Promise<PermissionList> {
+    const held = await this.sca.heldBy(login, owner);
+    const described = await this.describe(await this.naming(held, owner), held);
+    return { psuId: login.psuId, permissions: described.filter(isCurrent), record: described.filter((permission) => !isCurrent(permission)) };
+  }
+
+  /** The holder withdraws a valid consent, or re-establishes one they withdrew: the permission as it is now. */
+  async change(change: 'revoke' | 'reestablish', consentId: string, login: PsuLogin, owner: Owner, channel: Actor['channel']): Promise<Permission> {
+    const consent = await this.sca.changeConsent(change, consentId, login, owner, channel);
+    const [permission] = await this.describe([consent], await this.sca.heldBy(login, owner));
+    return permission;
+  }
+
+  /**
+   * What a TPP or a suite created (the bank's own fixture consents are scenery, no one's permission)
+   * that names one of the `held` accounts, newest first. The access column is searched as text
+   * for each key; the coverage rule then decides.
+   */
+  private async naming(held: ConsentedAccount[], owner: Owner): Promise<Consent[]> {
+    const keys = held.map(accountKey);
+    if (keys.length === 0) return [];
+    const parameters = Object.fromEntries(keys.map((key, index) => [`key${index}`, `%"${key}"%`]));
+    const access = Raw((column) => `(${keys.map((_, index) => `${column} LIKE :key${index}`).join(' OR ')})`, parameters);
+    const consents = await this.store.read(Consent).find({
+      where: [
+        { fixture: false, access, ...ownedBy(owner) },
+        { scenarioId: Not(IsNull()), access, ...ownedBy(owner) },
+      ],
+      order: { id: 'DESC' },
+    });
+    const own = new Set(keys);
+    return consents.filter((consent) => consentedKeys(consent.access).some((key) => own.has(key)));
+  }
+
+  /** The consents as the dashboard shows them, with what the history, the access counters and the certificates say of each. */
+  private async describe(consents: Consent[], held: ConsentedAccount[]): Promise<Permission[]> {
+    const ids = consents.map(({ id }) => id);
+    const events = await this.store.read(SandboxEvent).find({ where: { kind: 'consent', resourceId: In(ids) }, order: { id: 'ASC' } });
+    const counts = await this.store.read(AccessCount).findBy({ consentId: In(ids) });
+    const serials = events.flatMap(({ event, certificate }) => (event === 'CREATED' && certificate ? [certificate] : []));
+    const certificates = new Map((await this.store.read(TppCertificate).findBy({ serialNumber: In(serials) })).map((certificate) => [certificate.serialNumber, certificate]));
+    const clientIds = consents.flatMap(({ ownerId }) => (ownerId ? [ownerId] : []));
+    const clients = new Map((await this.store.read(TppClient).findBy({ clientId: In(clientIds) })).map((client) => [client.clientId, client.name]));
+    const today = this.clock.today();
+    return consents.map((consent) => {
+      const own = events.filter(({ resourceId }) => resourceId === consent.id);
+      const created = own.find(({ event }) => event === 'CREATED');
+      const certificate = created?.certificate ? certificates.get(created.certificate) : undefined;
+      const facts: PermissionFacts = {
+        tpp: {
+          clientId: consent.ownerId,
+          name: consent.ownerId ? (clients.get(consent.ownerId) ?? null) : null,
+          organisationName: certificate?.organisationName ?? null,
+          organisationIdentifier: certificate?.organisationIdentifier ?? null,
+        },
+        grantedOn: own.find(({ toStatus }) => toStatus === 'valid')?.sandboxDate ?? null,
+        counts: counts.filter(({ consentId }) => consentId === consent.id),
+      };
+      return toPermission(consent, held, facts, today, this.settings.reestablish);
+    });
+  }
+}

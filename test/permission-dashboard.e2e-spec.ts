@@ -1,0 +1,234 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import type { App } from 'supertest/types';
+import { GEORG, SUSANNE } from './support/fixtures';
+import { NotificationReceiver } from './support/notification-receiver';
+import { inProfile } from './support/profile';
+import { issueToken, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';
+
+/**
+ * The permission dashboard's headless routes (docs/permission-dashboard.md), AUTH_MODE=strict: two
+ * TPPs' consents on one holder's accounts, each client seeing and changing only its own; the
+ * holder's withdrawal as the TPP meets it (401, status, notification, history); re-establishment;
+ * the race with the TPP's own deletion; the expired; the confirmation of funds alike.
+ */
+
+const BASE = 'http://localhost:3000';
+const UUID = expect.stringMatching(/^[0-9a-f-]{36}$/);
+const AT = expect.stringMatching(/^\d{4}-\d\d-\d\dT/);
+const bg = <T>(body: T): T => inProfile('berlin-group', body);
+
+const receiver = new NotificationReceiver();
+beforeAll(() => receiver.start());
+afterAll(() => receiver.close());
+
+interface Tpp {
+  name: string;
+  clientId: string;
+  send(method: 'get' | 'post' | 'delete' | 'put', path: string, headers?: Record<string, string>, body?: object): request.Test;
+}
+
+async function tpp(http: App, clientId: string, secret: string, name: string): Promise<Tpp> {
+  const token = await issueToken(http, clientId, secret);
+  return {
+    name,
+    clientId,
+    send: (method, path, headers = {}, body) => {
+      const call = request(http)[method](path).set(tppHeaders({ Authorization: `Bearer ${token}`, ...headers }));
+      return body ? call.send(body) : call;
+    },
+  };
+}
+
+/** A consent on georg.mustermann's account, approved by him (headless SCA), subscribed to notifications at `/<path>`. */
+async function georgsConsent(client: Tpp, path: string, terms: object = {}): Promise<string> {
+  const body = { access: { balances: [{ iban: GEORG }], transactions: [{ iban: GEORG }] }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4, ...terms };
+  const { consentId } = (await client.send('post', '/v1/consents', { 'TPP-Notification-URI': receiver.url(`/${path}`), 'TPP-Redirect-URI': 'https://tpp.example/cb' }, body).expect(201)).body;
+  await client.send('post', `/sandbox/sca/consents/${consentId}`, {}, { psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
+  return consentId;
+}
+
+/** A permission as the routes answer it (Berlin Group's answers leave nulls out), from what differs between the tests. */
+const permission = (client: Tpp, consentId: string, fields: Record<string, unknown> = {}) => bg({
+  consentId,
+  consentStatus: 'valid',
+  service: 'accountInformation',
+  tpp: { clientId: client.clientId, name: client.name, organisationName: null, organisationIdentifier: null },
+  accounts: [{ iban: GEORG, currency: null, uses: ['accountDetails', 'balances', 'transactions'] }],
+  grantedOn: TODAY,
+  validUntil: '2026-06-30',
+  recurringIndicator: true,
+  frequencyPerDay: 4,
+  usedToday: 0,
+  lastAccessOn: null,
+  canWithdraw: true,
+  canReestablish: false,
+  ...fields,
+} as Record<string, unknown>);
+
+describe('the permission dashboard, headless (berlin-group, AUTH_MODE=strict, SCA_MODE=redirect)', () => {
+  const sandbox = useSandbox({ PROFILE: 'berlin-group', AUTH_MODE: 'strict', SCA_MODE: 'redirect', NOTIFICATION_ALLOWED_HOSTS: '127.0.0.1' });
+  let a: Tpp;
+  let b: Tpp;
+  const permissions = (client: Tpp, psuId = 'georg.mustermann') => client.send('get', `/sandbox/psus/${psuId}/permissions`);
+  const change = (client: Tpp, consentId: string, what: 'withdrawal' | 'reestablishment', psuId = 'georg.mustermann') => client.send('post', `/sandbox/psus/${psuId}/permissions/${consentId}/${what}`);
+  const readAccounts = (client: Tpp, consentId: string) => client.send('get', `/v1/accounts/${GEORG}/balances`, { 'Consent-ID': consentId });
+
+  beforeAll(async () => {
+    a = await tpp(sandbox.http, 'sandbox-tpp', 'sandbox-secret', 'Sandbox TPP');
+    b = await tpp(sandbox.http, 'sandbox-tpp-2', 'sandbox-secret-2', 'Second sandbox TPP');
+  });
+
+  it("lists each client's own consents on the holder's accounts, newest first, with what they may do, their limits and their use", async () => {
+    const first = await georgsConsent(a, 'a-first');
+    const second = await georgsConsent(a, 'a-second', { recurringIndicator: false, frequencyPerDay: 1, validUntil: '2026-03-15' });
+    const theirs = await georgsConsent(b, 'b-first');
+    // An unattended read counts against the limit (docs/behaviour.md): used today and the last access show it.
+    await readAccounts(a, first).expect(200);
+    const listed = await permissions(a).expect(200);
+    expect(listed.body).toEqual({
+      psuId: 'georg.mustermann',
+      permissions: [
+        permission(a, second, { recurringIndicator: false, frequencyPerDay: 1, validUntil: '2026-03-15' }),
+        permission(a, first, { usedToday: 1, lastAccessOn: TODAY }),
+      ],
+      record: [],
+    });
+    expect((await permissions(b).expect(200)).body).toEqual({ psuId: 'georg.mustermann', permissions: [permission(b, theirs)], record: [] });
+    // Another holder's dashboard shows none of georg's.
+    expect((await permissions(a, 'susanne.mustermann').expect(200)).body).toEqual({ psuId: 'susanne.mustermann', permissions: [], record: [] });
+  });
+
+  it("the holder withdraws A's consent: A's next read is 401 CONSENT_INVALID, its status revokedByPsu, it is notified, the history names the PSU and the dashboard; B's consent reads on", async () => {
+    const consentId = await georgsConsent(a, 'withdrawn');
+    const kept = await georgsConsent(b, 'kept');
+    const withdrawn = await change(a, consentId, 'withdrawal').expect(200);
+    expect(withdrawn.body).toEqual(permission(a, consentId, { consentStatus: 'revokedByPsu', canWithdraw: false, canReestablish: true }));
+
+    const refused = await readAccounts(a, consentId).expect(401);
+    expect(refused.body).toEqual(bg(tppError('CONSENT_INVALID', `{sensitive} XS2A008E: consent ${consentId} is revokedByPsu, not valid`)));
+    expect((await a.send('get', `/v1/consents/${consentId}/status`).expect(200)).body).toEqual({ consentStatus: 'revokedByPsu' });
+    const [notification] = await receiver.waitFor('/withdrawn', 2);
+    expect(receiver.received.filter(({ path }) => path === '/withdrawn').map(({ body }) => body)).toEqual([
+      { consentId, consentStatus: 'valid', _links: { status: { href: `${BASE}/v1/consents/${consentId}/status` } } },
+      { consentId, consentStatus: 'revokedByPsu', _links: { status: { href: `${BASE}/v1/consents/${consentId}/status` } } },
+    ]);
+    expect(notification.headers['content-type']).toBe('application/json');
+    const { events } = (await a.send('get', `/sandbox/events?resourceId=${consentId}&kind=consent`).expect(200)).body;
+    expect(events[0]).toEqual(bg({ id: UUID, kind: 'consent', resourceId: consentId, parentId: null, from: 'valid', to: 'revokedByPsu', event: 'REVOKE', cause: withdrawn.request.getHeader('X-Request-ID'), psuId: 'georg.mustermann', channel: 'dashboard', sandboxDate: TODAY, at: AT }));
+
+    await readAccounts(b, kept).expect(200);
+    // Withdrawn once: a second withdrawal changes nothing.
+    const again = await change(a, consentId, 'withdrawal').expect(409);
+    expect(again.body).toEqual(bg(tppError('STATUS_INVALID', `{sensitive} XS2A021E: consent ${consentId} is revokedByPsu, not a valid consent the holder can revoke`)));
+  });
+
+  it('re-establishment brings the same access and limits back, recorded and notified the same way', async () => {
+    const consentId = await georgsConsent(a, 'reestablished');
+    await readAccounts(a, consentId).expect(200);
+    await change(a, consentId, 'withdrawal').expect(200);
+    const back = await change(a, consentId, 'reestablishment').expect(200);
+    expect(back.body).toEqual(permission(a, consentId, { usedToday: 1, lastAccessOn: TODAY }));
+    await readAccounts(a, consentId).expect(200);
+    expect((await a.send('get', `/v1/consents/${consentId}`).expect(200)).body).toMatchObject({ consentStatus: 'valid', frequencyPerDay: 4, validUntil: '2026-06-30', access: { balances: [{ iban: GEORG }], transactions: [{ iban: GEORG }] } });
+    await receiver.waitFor('/reestablished', 3);
+    expect(receiver.received.filter(({ path }) => path === '/reestablished').map(({ body }) => (body as { consentStatus: string }).consentStatus)).toEqual(['valid', 'revokedByPsu', 'valid']);
+    const { events } = (await a.send('get', `/sandbox/events?resourceId=${consentId}&kind=consent`).expect(200)).body;
+    expect(events[0]).toMatchObject({ from: 'revokedByPsu', to: 'valid', event: 'REESTABLISH', psuId: 'georg.mustermann', channel: 'dashboard' });
+    // Valid again: re-establishing it once more is refused.
+    const again = await change(a, consentId, 'reestablishment').expect(409);
+    expect(again.body).toEqual(bg(tppError('STATUS_INVALID', `{sensitive} XS2A021E: consent ${consentId} is valid, not a withdrawn consent the holder can re-establish`)));
+  });
+
+  it("strict isolation: B lists none of A's consents and changes none of them, answered as for a consent nobody has; A's stays as it was", async () => {
+    const consentId = await georgsConsent(a, 'isolated');
+    const unknown = '0190b9e0-0000-7000-8000-000000000000';
+    for (const what of ['withdrawal', 'reestablishment'] as const) {
+      const theirs = await change(b, consentId, what).expect(403);
+      const nobodys = await change(b, unknown, what).expect(403);
+      expect(theirs.body).toEqual(bg(tppError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${consentId} unknown`)));
+      expect(nobodys.body).toEqual(bg(tppError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${unknown} unknown`)));
+    }
+    expect((await permissions(b).expect(200)).body.permissions.map(({ consentId: id }: { consentId: string }) => id)).not.toContain(consentId);
+    expect((await a.send('get', `/v1/consents/${consentId}/status`).expect(200)).body).toEqual({ consentStatus: 'valid' });
+    // A's scenario PSU is B's unknown PSU.
+    const scenario = (await a.send('post', '/sandbox/scenarios', {}, { accounts: [{ name: 'Scenario Holder', balances: { interimAvailable: '10.00', forwardAvailable: '10.00' } }] }).expect(201)).body;
+    const foreign = await permissions(b, scenario.psuId).expect(401);
+    const nobody = await permissions(b, 'scenario-nobody').expect(401);
+    expect(foreign.body).toEqual(nobody.body);
+    expect((await permissions(a, scenario.psuId).expect(200)).body).toEqual({
+      psuId: scenario.psuId,
+      permissions: [permission(a, scenario.consentId, { accounts: [{ iban: scenario.accounts[0].iban, currency: 'EUR', uses: ['accountDetails', 'balances', 'transactions'] }], grantedOn: null, validUntil: expect.any(String), frequencyPerDay: expect.any(Number) })],
+      record: [],
+    });
+  });
+
+  it("a withdrawal racing the TPP's own DELETE: one wins, the other is refused, and every answer agrees with the status left", async () => {
+    for (let round = 0; round < 4; round++) {
+      const consentId = await georgsConsent(a, `race-${round}`);
+      const [withdrawal, deletion] = await Promise.all([change(a, consentId, 'withdrawal'), a.send('delete', `/v1/consents/${consentId}`)]);
+      const status = (await a.send('get', `/v1/consents/${consentId}/status`).expect(200)).body.consentStatus;
+      if (status === 'revokedByPsu') {
+        expect([withdrawal.status, deletion.status]).toEqual([200, 409]);
+        expect(deletion.body).toEqual(bg(tppError('STATUS_INVALID', `{sensitive} XS2A011E: consent ${consentId} is revokedByPsu and cannot be deleted`)));
+      } else {
+        expect([status, withdrawal.status, deletion.status]).toEqual(['terminatedByTpp', 409, 204]);
+        expect(withdrawal.body).toEqual(bg(tppError('STATUS_INVALID', `{sensitive} XS2A021E: consent ${consentId} is terminatedByTpp, not a valid consent the holder can revoke`)));
+      }
+      const listed = (await permissions(a).expect(200)).body;
+      const where = status === 'revokedByPsu' ? listed.permissions : listed.record;
+      expect(where.find(({ consentId: id }: { consentId: string }) => id === consentId)).toEqual(
+        permission(a, consentId, { consentStatus: status, canWithdraw: false, canReestablish: status === 'revokedByPsu' }),
+      );
+    }
+  });
+
+  it('funds-confirmation consents are listed and withdrawn alike: the next check is 401 CONSENT_INVALID', async () => {
+    const { consentId } = (await a.send('post', '/v2/consents/confirmation-of-funds', { 'TPP-Redirect-URI': 'https://tpp.example/cb' }, { account: { iban: SUSANNE }, cardNumber: '1234567890123456' }).expect(201)).body;
+    await a.send('post', `/sandbox/sca/consents/${consentId}`, {}, { psuId: 'susanne.mustermann', decision: 'approve' }).expect(200);
+    const funds = permission(a, consentId, { service: 'fundsConfirmation', accounts: [{ iban: SUSANNE, currency: null, uses: ['fundsConfirmation'] }], validUntil: '9999-12-31', frequencyPerDay: 0 });
+    expect((await permissions(a, 'susanne.mustermann').expect(200)).body).toEqual({ psuId: 'susanne.mustermann', permissions: [funds], record: [] });
+    expect((await change(a, consentId, 'withdrawal', 'susanne.mustermann').expect(200)).body).toEqual({ ...funds, consentStatus: 'revokedByPsu', canWithdraw: false, canReestablish: true });
+    const check = await a.send('post', '/v1/funds-confirmations', { 'Consent-ID': consentId }, { account: { iban: SUSANNE }, instructedAmount: { currency: 'EUR', amount: '1.00' } }).expect(401);
+    expect(check.body).toEqual(bg(tppError('CONSENT_INVALID', `{sensitive} XS2A008E: consent ${consentId} is revokedByPsu, not valid`)));
+    // Georg holds none of susanne's accounts: he cannot withdraw or re-establish it.
+    await change(a, consentId, 'reestablishment', 'georg.mustermann').expect(401);
+  });
+
+  // Last: it moves the clock.
+  it('a withdrawn consent past its validUntil cannot be re-established, and goes to the record', async () => {
+    const consentId = await georgsConsent(a, 'expiring', { validUntil: '2026-03-16' });
+    await change(a, consentId, 'withdrawal').expect(200);
+    await request(sandbox.http).put('/sandbox/clock').set(tppHeaders({ Authorization: `Bearer ${await issueToken(sandbox.http)}` })).send({ today: '2026-03-17' }).expect(200);
+    const refused = await change(a, consentId, 'reestablishment').expect(409);
+    expect(refused.body).toEqual(bg(tppError('STATUS_INVALID', `{sensitive} XS2A021E: consent ${consentId} is revokedByPsu and past its validUntil, not a withdrawn consent the holder can re-establish`)));
+    const { record } = (await permissions(a).expect(200)).body;
+    expect(record.find(({ consentId: id }: { consentId: string }) => id === consentId)).toEqual(
+      permission(a, consentId, { consentStatus: 'revokedByPsu', validUntil: '2026-03-16', canWithdraw: false }),
+    );
+    expect((await a.send('get', `/v1/consents/${consentId}/status`).expect(200)).body).toEqual({ consentStatus: 'revokedByPsu' });
+  });
+});
+
+describe('a profile with permissionDashboard: { reestablish: false }', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'psd2-dashboard-'));
+  cpSync('profiles/bank/fixtures', join(folder, 'fixtures'), { recursive: true });
+  writeFileSync(join(folder, 'profile.yaml'), ['extends: bank', 'name: Final Bank', 'permissionDashboard:', '  reestablish: false'].join('\n'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  const sandbox = useSandbox({ PROFILE: folder, SCA_MODE: 'redirect' });
+
+  it('a withdrawal is final: no re-establishment route or page is served, and the withdrawn consent is in the record', async () => {
+    const { consentId } = (await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send({ access: { balances: [{ iban: GEORG }] }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 }).expect(200)).body;
+    await request(sandbox.http).post(`/sandbox/sca/consents/${consentId}`).send({ psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
+    const withdrawn = await request(sandbox.http).post(`/sandbox/psus/georg.mustermann/permissions/${consentId}/withdrawal`).expect(200);
+    expect(withdrawn.body).toMatchObject({ consentStatus: 'revokedByPsu', canWithdraw: false, canReestablish: false });
+    await request(sandbox.http).post(`/sandbox/psus/georg.mustermann/permissions/${consentId}/reestablishment`).expect(404);
+    await request(sandbox.http).get(`/dashboard/reestablishment?consent_id=${consentId}`).expect(404);
+    const { permissions, record } = (await request(sandbox.http).get('/sandbox/psus/georg.mustermann/permissions').expect(200)).body;
+    expect([permissions, record.map(({ consentId: id }: { consentId: string }) => id)]).toEqual([[], [consentId]]);
+    const paths = Object.keys((await request(sandbox.http).get('/docs-json').expect(200)).body.paths);
+    expect(paths.filter((path) => path.startsWith('/sandbox/psus'))).toEqual(['/sandbox/psus/{psuId}/permissions', '/sandbox/psus/{psuId}/permissions/{consentId}/withdrawal']);
+  });
+});
