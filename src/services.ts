@@ -6,7 +6,8 @@ import { signingBasketsService } from './signing-baskets/signing-baskets.feature
 import { trustedBeneficiariesService } from './trusted-beneficiaries/trusted-beneficiaries.feature';
 
 /**
- * The Berlin Group services beyond the seed bank's (docs/development.md, "A service plugs in"):
+ * The services beyond the seed bank's (docs/development.md, "A service plugs in"): Berlin Group's,
+ * and the permission dashboard the PSR asks for:
  * each is served where the profile offers it; one not listed here does not exist. Their order is
  * that of their routes in the served document and of their fixtures in the seed.
  */

@@ -48,6 +48,7 @@ function writeProfile(): string {
       'consents:',
       '  maxValidityDays: 30',
       '  maxFrequencyPerDay: 2',
+      'permissionDashboard: false',
       'fixtures: data',
     ].join('\n'),
   );
@@ -134,6 +135,14 @@ describe('a profile folder a bank team wrote (SCA_MODE=redirect)', () => {
     const document = (await request(sandbox.http).get('/docs-json').expect(200)).body;
     const product = document.paths['/v1/payments/{product}/{paymentId}'].get.parameters.find(({ name }: { name: string }) => name === 'product');
     expect(product.schema.enum).toEqual(['sepa-credit-transfers']);
+  });
+
+  it('permissionDashboard: false: neither the page nor its headless routes are served, nor documented', async () => {
+    await request(sandbox.http).get('/dashboard').expect(404);
+    await request(sandbox.http).get('/sandbox/psus/lena.test/permissions').expect(404);
+    const { paths, info } = (await request(sandbox.http).get('/docs-json').expect(200)).body;
+    expect(Object.keys(paths).filter((path) => path.startsWith('/sandbox/psus'))).toEqual([]);
+    expect(info.description).not.toContain('Permission dashboard');
   });
 
   it('consents: a later validUntil and a higher frequencyPerDay are cut down to the limits, and the consent shows what it got', async () => {

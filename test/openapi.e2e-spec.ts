@@ -125,6 +125,10 @@ describe('the OpenAPI document', () => {
       '/sandbox/consents/{consentId}/revocation',
       '/sandbox/events',
       '/sandbox/payments/{paymentId}/instalments',
+      // The holder's permission dashboard (docs/permission-dashboard.md), in every built-in profile.
+      '/sandbox/psus/{psuId}/permissions',
+      '/sandbox/psus/{psuId}/permissions/{consentId}/reestablishment',
+      '/sandbox/psus/{psuId}/permissions/{consentId}/withdrawal',
       '/sandbox/sca/consents/{consentId}',
       '/sandbox/sca/payments/{paymentId}',
       '/sandbox/sca/payments/{paymentId}/cancellation',

@@ -211,11 +211,11 @@ describe('the SCA pages', () => {
       expect(response.text).toMatch(/<input type="hidden" name="_csrf" value="[0-9a-f]{64}\.[0-9a-f]{64}">/);
     };
 
-    it('the page sets an HttpOnly, SameSite=Strict cookie that its form token must match', async () => {
+    it('the page sets an HttpOnly, SameSite=Strict cookie that its form token must match (for the whole site: the permission dashboard\'s forms too)', async () => {
       const consentId = await createConsent({ availableAccounts: 'allAccounts' });
       const response = await request(sandbox.http).get(`/sca/consents?consent_id=${consentId}`).expect(200);
       const token = /name="_csrf" value="([^"]+)"/.exec(response.text)![1];
-      expect(response.headers['set-cookie']).toEqual([`psd2-sandbox-csrf=${encodeURIComponent(token)}; Path=/sca; HttpOnly; SameSite=Strict`]);
+      expect(response.headers['set-cookie']).toEqual([`psd2-sandbox-csrf=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict`]);
     });
 
     it('refuses a form without a token, with a forged one, without the cookie (another site), or from another page; nothing changes', async () => {
