@@ -197,6 +197,29 @@ describe('the permission dashboard, headless (berlin-group, AUTH_MODE=strict, SC
     await change(a, consentId, 'reestablishment', 'georg.mustermann').expect(401);
   });
 
+  it("the cockpit shows a PSU's permissions to the signed-in client, withdraws and re-establishes as the holder, and draws the way back on the consent's machine", async () => {
+    const consentId = await georgsConsent(a, 'cockpit');
+    const theirs = await georgsConsent(b, 'cockpit-b');
+    const cockpit = request.agent(sandbox.http);
+    await cockpit.post('/cockpit/sign-in').type('form').send({ clientId: 'sandbox-tpp', clientSecret: 'sandbox-secret' }).expect(303);
+    expect((await cockpit.get('/cockpit').expect(200)).text).toContain('<a href="/cockpit/permissions/georg.mustermann">georg.mustermann</a>');
+    const page = (await cockpit.get('/cockpit/permissions/georg.mustermann').expect(200)).text;
+    expect(page).toContain(`<a href="/cockpit/consents/${consentId}">${consentId}</a>`);
+    expect(page).not.toContain(theirs);
+    const act = (action: string) => cockpit.post(`/cockpit/permissions/georg.mustermann/${action}`).type('form').send({ consentId }).expect(303);
+    expect((await act('withdrawal')).headers.location).toBe(`/cockpit/permissions/georg.mustermann?message=${encodeURIComponent(`Consent ${consentId} is revokedByPsu.`)}`);
+    expect((await a.send('get', `/v1/consents/${consentId}/status`).expect(200)).body).toEqual({ consentStatus: 'revokedByPsu' });
+    await act('reestablishment');
+    expect((await a.send('get', `/v1/consents/${consentId}/status`).expect(200)).body).toEqual({ consentStatus: 'valid' });
+    const { events } = (await a.send('get', `/sandbox/events?resourceId=${consentId}&kind=consent`).expect(200)).body;
+    expect(events.slice(0, 2).map(({ event, channel }: { event: string; channel: string }) => [event, channel])).toEqual([['REESTABLISH', 'cockpit'], ['REVOKE', 'cockpit']]);
+    // B's consent is none of A's, in the cockpit as on the routes.
+    const refused = await cockpit.post('/cockpit/permissions/georg.mustermann/withdrawal').type('form').send({ consentId: theirs }).expect(303);
+    expect(decodeURIComponent(refused.headers.location)).toContain(`CONSENT_UNKNOWN`);
+    expect((await b.send('get', `/v1/consents/${theirs}/status`).expect(200)).body).toEqual({ consentStatus: 'valid' });
+    expect((await cockpit.get(`/cockpit/consents/${consentId}`).expect(200)).text).toContain('REESTABLISH');
+  });
+
   // Last: it moves the clock.
   it('a withdrawn consent past its validUntil cannot be re-established, and goes to the record', async () => {
     const consentId = await georgsConsent(a, 'expiring', { validUntil: '2026-03-16' });
@@ -228,7 +251,9 @@ describe('a profile with permissionDashboard: { reestablish: false }', () => {
     await request(sandbox.http).get(`/dashboard/reestablishment?consent_id=${consentId}`).expect(404);
     const { permissions, record } = (await request(sandbox.http).get('/sandbox/psus/georg.mustermann/permissions').expect(200)).body;
     expect([permissions, record.map(({ consentId: id }: { consentId: string }) => id)]).toEqual([[], [consentId]]);
-    const paths = Object.keys((await request(sandbox.http).get('/docs-json').expect(200)).body.paths);
+    const { paths: documented, info } = (await request(sandbox.http).get('/docs-json').expect(200)).body;
+    expect(info.description).toContain("Permission dashboard (PSR): the account holder sees every TPP's consent on their accounts at /dashboard, and withdraws it; a TPP's");
+    const paths = Object.keys(documented);
     expect(paths.filter((path) => path.startsWith('/sandbox/psus'))).toEqual(['/sandbox/psus/{psuId}/permissions', '/sandbox/psus/{psuId}/permissions/{consentId}/withdrawal']);
   });
 });
