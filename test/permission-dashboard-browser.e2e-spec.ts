@@ -45,6 +45,10 @@ describe('the permission dashboard in headless Chromium (AUTH_MODE=strict, SCA_M
 
   it('a wrong password is refused on the sign-in page, and shows nothing', async () => {
     const page = await web.browser.context.newPage();
+    // The SCA pages' security headers and look: their own stylesheet only, no script, never stored.
+    const shown = await page.goto(`${web.base}/dashboard`);
+    expect(shown!.headers()).toMatchObject({ 'content-security-policy': expect.stringContaining("default-src 'none'"), 'x-frame-options': 'DENY', 'cache-control': 'no-store' });
+    expect(await page.locator('header').evaluate((header) => header.ownerDocument.defaultView!.getComputedStyle(header).backgroundColor)).toBe('rgb(11, 61, 99)');
     await signIn(page, 'georg.mustermann', 'wrong');
     expect(await page.getByRole('alert').textContent()).toBe('The PSU ID or password is wrong.');
     expect(await page.locator('section').count()).toBe(0);

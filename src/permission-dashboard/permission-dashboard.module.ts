@@ -30,6 +30,6 @@ export class PermissionDashboardModule implements NestModule {
 
   /** The pages' cookies and headers, mounted once for their paths (as the SCA pages', sca.module.ts). */
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(cookieParser(), pageHeaders()).forRoutes({ path: 'dashboard', method: RequestMethod.ALL }, { path: 'dashboard/*path', method: RequestMethod.ALL });
+    consumer.apply(cookieParser(), pageHeaders()).forRoutes({ path: 'dashboard{/*path}', method: RequestMethod.ALL });
   }
 }
