@@ -75,7 +75,7 @@ export class AppModule {
         VerificationOfPayeeModule,
         ScaModule,
         AuthorisationRoutesModule,
-        // The services of Berlin Group the seed bank does not offer: only where the profile does.
+        // The services beyond the seed bank's (Berlin Group's, the PSR's permission dashboard): only where the profile offers them.
         ...profile.services.map((service) => service.module(profile, environment)),
         ...(environment.SANDBOX_CONTROL === 'true' ? [SandboxControlModule] : []),
       ],

@@ -71,7 +71,11 @@ export class DashboardPages {
     const psuId = this.sessions.psuOf(request);
     const hidden = { [CSRF_FIELD]: this.csrf.token(request, response) };
     if (!psuId) return html(response, status, signInPage(this.profile.name, hidden, message));
-    const list = await this.permissions.list({ psuId }, undefined).catch((error: unknown) => this.ended(error, response));
+    const list = await this.permissions.list({ psuId }, undefined).catch((error: unknown) => {
+      // The PSU is gone (a scenario deleted) or blocked since: the session ends with it.
+      this.sessions.close(response);
+      return this.ended(error, response);
+    });
     if (!list) return;
     const changed = [WITHDRAWAL, REESTABLISHMENT].flatMap((change) => {
       const permission = [...list.permissions, ...list.record].find(({ consentId }) => consentId === formValue(request.query[change.outcome]));

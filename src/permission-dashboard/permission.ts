@@ -53,7 +53,7 @@ export interface PermissionFacts {
  */
 export function toPermission(consent: Consent, held: ConsentedAccount[], facts: PermissionFacts, today: string, reestablish: boolean): Permission {
   const own = new Set(held.map(accountKey));
-  const days = facts.counts.map(({ day }) => day).sort();
+  const days = facts.counts.flatMap(({ day, accesses }) => (accesses > 0 ? [day] : [])).sort();
   return {
     consentId: consent.id,
     consentStatus: consent.status,

@@ -1,5 +1,5 @@
 import { Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { SandboxController } from '../http/request.guard';
 import { type Owner, RequestOwner } from '../oauth/owner';
@@ -14,8 +14,11 @@ const PSU_BLOCKED = { status: 403, type: TppErrorResponse, description: 'SERVICE
  * holder sees on /dashboard, and their withdrawal and re-establishment. In AUTH_MODE=strict a
  * client sees and changes only its own consents.
  */
+const PSU = ApiParam({ name: 'psuId', description: "a fixture PSU, or a scenario's (in AUTH_MODE=strict only the client's own scenarios')", example: 'georg.mustermann' });
+
 @ApiTags('Sandbox control')
 @SandboxController('sandbox/psus/:psuId/permissions')
+@PSU
 export class PermissionsController {
   constructor(private readonly permissions: PermissionsService) {}
 
@@ -43,6 +46,7 @@ export class PermissionsController {
 /** Served where the profile lets the holder re-establish a withdrawn consent (permissionDashboard.reestablish). */
 @ApiTags('Sandbox control')
 @SandboxController('sandbox/psus/:psuId/permissions')
+@PSU
 export class ReestablishmentController {
   constructor(private readonly permissions: PermissionsService) {}
 
