@@ -1,4 +1,5 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -7,6 +8,7 @@ import { GEORG, SUSANNE } from './support/fixtures';
 import { NotificationReceiver } from './support/notification-receiver';
 import { inProfile } from './support/profile';
 import { issueToken, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';
+import { type Issued, issuedCertificate, signedHeaders } from './support/signing';
 
 /**
  * The permission dashboard's headless routes (docs/permission-dashboard.md), AUTH_MODE=strict: two
@@ -23,6 +25,16 @@ const bg = <T>(body: T): T => inProfile('berlin-group', body);
 const receiver = new NotificationReceiver();
 beforeAll(() => receiver.start());
 afterAll(() => receiver.close());
+
+const folder = mkdtempSync(join(tmpdir(), 'psd2-dashboard-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** A profile folder of these lines, extending a built-in profile. */
+function profileOf(name: string, lines: string[]): string {
+  mkdirSync(join(folder, name));
+  writeFileSync(join(folder, name, 'profile.yaml'), lines.join('\n'));
+  return join(folder, name);
+}
 
 interface Tpp {
   name: string;
@@ -42,10 +54,11 @@ async function tpp(http: App, clientId: string, secret: string, name: string): P
   };
 }
 
-/** A consent on georg.mustermann's account, approved by him (headless SCA), subscribed to notifications at `/<path>`. */
-async function georgsConsent(client: Tpp, path: string, terms: object = {}): Promise<string> {
+/** A consent on georg.mustermann's account, approved by him (headless SCA), subscribed to notifications at `/<path>`; signed where a `signer` is given. */
+async function georgsConsent(client: Tpp, path: string, terms: object = {}, signer?: Issued): Promise<string> {
   const body = { access: { balances: [{ iban: GEORG }], transactions: [{ iban: GEORG }] }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4, ...terms };
-  const { consentId } = (await client.send('post', '/v1/consents', { 'TPP-Notification-URI': receiver.url(`/${path}`), 'TPP-Redirect-URI': 'https://tpp.example/cb' }, body).expect(201)).body;
+  const headers = { 'X-Request-ID': randomUUID(), 'TPP-Notification-URI': receiver.url(`/${path}`), 'TPP-Redirect-URI': 'https://tpp.example/cb' };
+  const { consentId } = (await client.send('post', '/v1/consents', signer ? signedHeaders(signer, JSON.stringify(body), headers) : headers, body).expect(201)).body;
   await client.send('post', `/sandbox/sca/consents/${consentId}`, {}, { psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
   return consentId;
 }
@@ -68,8 +81,9 @@ const permission = (client: Tpp, consentId: string, fields: Record<string, unkno
   ...fields,
 } as Record<string, unknown>);
 
-describe('the permission dashboard, headless (berlin-group, AUTH_MODE=strict, SCA_MODE=redirect)', () => {
-  const sandbox = useSandbox({ PROFILE: 'berlin-group', AUTH_MODE: 'strict', SCA_MODE: 'redirect', NOTIFICATION_ALLOWED_HOSTS: '127.0.0.1' });
+describe('the permission dashboard, headless (berlin-group, signatures optional, AUTH_MODE=strict, SCA_MODE=redirect)', () => {
+  const signing = profileOf('signing', ['extends: berlin-group', 'tpp:', '  signatures: optional']);
+  const sandbox = useSandbox({ PROFILE: signing, AUTH_MODE: 'strict', SCA_MODE: 'redirect', NOTIFICATION_ALLOWED_HOSTS: '127.0.0.1' });
   let a: Tpp;
   let b: Tpp;
   const permissions = (client: Tpp, psuId = 'georg.mustermann') => client.send('get', `/sandbox/psus/${psuId}/permissions`);
@@ -81,8 +95,9 @@ describe('the permission dashboard, headless (berlin-group, AUTH_MODE=strict, SC
     b = await tpp(sandbox.http, 'sandbox-tpp-2', 'sandbox-secret-2', 'Second sandbox TPP');
   });
 
-  it("lists each client's own consents on the holder's accounts, newest first, with what they may do, their limits and their use", async () => {
-    const first = await georgsConsent(a, 'a-first');
+  it("lists each client's own consents on the holder's accounts, newest first, with what they may do, their limits and their use, and the certificate a creation was signed with", async () => {
+    const seal = await issuedCertificate(sandbox.http, folder, { type: 'QSEAL', organisationName: 'Example AISP GmbH', organisationIdentifier: 'PSDAT-FMA-12345', roles: ['PSP_AI'] }, await issueToken(sandbox.http));
+    const first = await georgsConsent(a, 'a-first', {}, seal);
     const second = await georgsConsent(a, 'a-second', { recurringIndicator: false, frequencyPerDay: 1, validUntil: '2026-03-15' });
     const theirs = await georgsConsent(b, 'b-first');
     // An unattended read counts against the limit (docs/behaviour.md): used today and the last access show it.
@@ -92,7 +107,7 @@ describe('the permission dashboard, headless (berlin-group, AUTH_MODE=strict, SC
       psuId: 'georg.mustermann',
       permissions: [
         permission(a, second, { recurringIndicator: false, frequencyPerDay: 1, validUntil: '2026-03-15' }),
-        permission(a, first, { usedToday: 1, lastAccessOn: TODAY }),
+        permission(a, first, { usedToday: 1, lastAccessOn: TODAY, tpp: { clientId: 'sandbox-tpp', name: 'Sandbox TPP', organisationName: 'Example AISP GmbH', organisationIdentifier: 'PSDAT-FMA-12345' } }),
       ],
       record: [],
     });
@@ -236,11 +251,7 @@ describe('the permission dashboard, headless (berlin-group, AUTH_MODE=strict, SC
 });
 
 describe('a profile with permissionDashboard: { reestablish: false }', () => {
-  const folder = mkdtempSync(join(tmpdir(), 'psd2-dashboard-'));
-  cpSync('profiles/bank/fixtures', join(folder, 'fixtures'), { recursive: true });
-  writeFileSync(join(folder, 'profile.yaml'), ['extends: bank', 'name: Final Bank', 'permissionDashboard:', '  reestablish: false'].join('\n'));
-  afterAll(() => rmSync(folder, { recursive: true, force: true }));
-  const sandbox = useSandbox({ PROFILE: folder, SCA_MODE: 'redirect' });
+  const sandbox = useSandbox({ PROFILE: profileOf('final', ['extends: bank', 'name: Final Bank', 'permissionDashboard:', '  reestablish: false']), SCA_MODE: 'redirect' });
 
   it('a withdrawal is final: no re-establishment route or page is served, and the withdrawn consent is in the record', async () => {
     const { consentId } = (await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send({ access: { balances: [{ iban: GEORG }] }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 }).expect(200)).body;

@@ -12,6 +12,7 @@ import { GEORG, MARIANNE, sepaPayment, VALID_CONSENT } from './support/fixtures'
 import { CREATED, PROFILE } from './support/profile';
 import { databaseSettings } from './support/engine';
 import { issueToken, tppError, tppHeaders, useSandbox } from './support/sandbox';
+import { type Issued, issuedCertificate, type Signing, signedHeaders } from './support/signing';
 
 jest.setTimeout(60_000);
 
@@ -26,59 +27,13 @@ function profileWith(name: string, tpp: string): string {
   return path;
 }
 
-interface Issued {
-  serialNumber: string;
-  certificate: string;
-  privateKey: string;
-  keyFile: string;
-}
-
-async function issue(http: App, body: object, token?: string): Promise<Issued> {
-  const call = request(http).post('/sandbox/certificates');
-  const response = await (token ? call.set('Authorization', `Bearer ${token}`) : call).send(body).expect(201);
-  const keyFile = join(folder, `${response.body.serialNumber}.key`);
-  writeFileSync(keyFile, response.body.privateKey);
-  return { ...response.body, keyFile };
-}
+const issue = (http: App, body: object, token?: string): Promise<Issued> => issuedCertificate(http, folder, body, token);
 
 /** A certificate of a CA that is not the sandbox's, made by openssl. */
 function foreignCertificate(): Issued {
   const keyFile = join(folder, 'foreign.key');
   const certificate = execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-subj', '/CN=Another CA/O=Elsewhere', '-days', '3650'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString();
   return { serialNumber: 'foreign', certificate, privateKey: '', keyFile };
-}
-
-const base64Der = (pem: string) => pem.replace(/-----(BEGIN|END) CERTIFICATE-----|\s/g, '');
-
-interface Signing {
-  /** The headers the signature covers, in order; default digest and x-request-id (and psu-id, tpp-redirect-uri when sent). */
-  covered?: string[];
-  /** Changes after signing, to break one thing at a time. */
-  keyId?: string;
-  digest?: string | null;
-  certificate?: string | null;
-  signatureOf?: (signingString: string) => string;
-}
-
-/** The headers of a request signed with `signer`'s key by openssl: Digest, Signature, TPP-Signature-Certificate. */
-function signedHeaders(signer: Issued, body: string, headers: Record<string, string>, signing: Signing = {}): Record<string, string> {
-  const digest = `SHA-256=${createHash('sha256').update(body).digest('base64')}`;
-  const all: Record<string, string> = { ...headers, Digest: digest };
-  const lower = Object.fromEntries(Object.entries(all).map(([name, value]) => [name.toLowerCase(), value]));
-  const covered = signing.covered ?? ['digest', 'x-request-id', ...['psu-id', 'tpp-redirect-uri'].filter((name) => name in lower)];
-  const signingString = covered.map((name) => `${name}: ${lower[name]}`).join('\n');
-  const signature = signing.signatureOf?.(signingString) ?? execFileSync('openssl', ['dgst', '-sha256', '-sign', signer.keyFile], { input: signingString }).toString('base64');
-  const keyId = signing.keyId ?? `SN=${signer.serialNumber.toUpperCase()},CA=CN=PSD2 Sandbox Test CA,O=PSD2 Sandbox`;
-  const result: Record<string, string> = {
-    ...all,
-    Signature: `keyId="${keyId}",algorithm="rsa-sha256",headers="${covered.join(' ')}",signature="${signature}"`,
-    'TPP-Signature-Certificate': base64Der(signer.certificate),
-  };
-  if (signing.digest === null) delete result.Digest;
-  else if (signing.digest !== undefined) result.Digest = signing.digest;
-  if (signing.certificate === null) delete result['TPP-Signature-Certificate'];
-  else if (signing.certificate !== undefined) result['TPP-Signature-Certificate'] = signing.certificate;
-  return result;
 }
 
 const refusal = (code: string, id: string, description: string, path: string | null = null) => tppError(code, `{sensitive} ${id}: ${description}`, path);
