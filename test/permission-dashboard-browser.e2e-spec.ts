@@ -76,7 +76,7 @@ describe('the permission dashboard in headless Chromium (AUTH_MODE=strict, SCA_M
       'Accesses per day4 (used today: 1)',
       `Last access${TODAY}`,
       'Recurringyes',
-      'Statusvalid',
+      `Statusvalid since ${TODAY}`,
     ]);
     expect(await rows('b')).toEqual(expect.arrayContaining(['ProviderSecond sandbox TPP, client sandbox-tpp-2', 'Accesses per day2 (used today: 0)', 'Last accessnone yet', 'Recurringno (one-off)']));
 
@@ -88,7 +88,7 @@ describe('the permission dashboard in headless Chromium (AUTH_MODE=strict, SCA_M
     await page.getByRole('button', { name: 'Withdraw access' }).click();
     await page.waitForURL(`${web.base}/dashboard?withdrawn=${consents.a}`);
     expect(await page.getByRole('status').textContent()).toBe('You withdrew the access of Sandbox TPP: its status is now revokedByPsu.');
-    expect(await section(page, 'a').locator('tr', { hasText: 'Status' }).textContent()).toBe('StatusrevokedByPsu');
+    expect(await section(page, 'a').locator('tr', { hasText: 'Status' }).textContent()).toBe(`StatusrevokedByPsu since ${TODAY}`);
 
     const refused = await read('a').expect(401);
     expect(refused.body).toEqual(tppError('CONSENT_INVALID', `{sensitive} XS2A008E: consent ${consents.a} is revokedByPsu, not valid`));

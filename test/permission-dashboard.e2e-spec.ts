@@ -67,6 +67,7 @@ async function georgsConsent(client: Tpp, path: string, terms: object = {}, sign
 const permission = (client: Tpp, consentId: string, fields: Record<string, unknown> = {}) => bg({
   consentId,
   consentStatus: 'valid',
+  lastActionDate: TODAY,
   service: 'accountInformation',
   tpp: { clientId: client.clientId, name: client.name, organisationName: null, organisationIdentifier: null },
   accounts: [{ iban: GEORG, currency: null, uses: ['accountDetails', 'balances', 'transactions'] }],

@@ -55,7 +55,7 @@ export function permissionRows(permission: Permission): Row[] {
     ...(permission.service === 'fundsConfirmation' ? [] : [['Accesses per day', `${permission.frequencyPerDay} (used today: ${permission.usedToday})`] as Row]),
     ['Last access', permission.lastAccessOn ?? 'none yet'],
     ['Recurring', permission.recurringIndicator ? 'yes' : 'no (one-off)'],
-    ['Status', permission.consentStatus],
+    ['Status', `${permission.consentStatus} since ${permission.lastActionDate}`],
   ];
 }
 
@@ -76,7 +76,7 @@ export function listPage(bank: string, list: PermissionList, signOut: Hidden, me
 <form class="actions" method="post" action="/dashboard">${hiddenFields(signOut)}<span>Signed in as ${escape(list.psuId)}</span><button type="submit" class="secondary" name="decision" value="sign-out">Sign out</button></form>
 ${status(message)}
 ${current.join('\n') || '<p>No provider holds access to your accounts.</p>'}
-<section class="record"><h2>Ended</h2><p>Expired, rejected and terminated permissions, for the record.</p>${record.join('\n') || '<p>None.</p>'}</section>`,
+<section class="record"><h2>Ended</h2><p>Expired, rejected, terminated and withdrawn permissions, for the record, two years after their last change.</p>${record.join('\n') || '<p>None.</p>'}</section>`,
   );
 }
 

@@ -1,5 +1,5 @@
 import type { Consent } from '../consent/consent.entity';
-import { isCurrent, toPermission, type PermissionFacts } from './permission';
+import { isCurrent, isOnRecord, toPermission, type PermissionFacts } from './permission';
 
 const TODAY = '2026-03-15';
 const OWN = 'AT439900000000010017';
@@ -60,5 +60,13 @@ describe('a consent as the permission dashboard shows it', () => {
     const permission = toPermission(consent({ status, validUntil }), held, facts, TODAY, reestablish);
     expect(permission).toMatchObject(can);
     expect(isCurrent(permission)).toBe(current);
+  });
+});
+
+describe('the record', () => {
+  it('keeps an ended permission for two years after its last change, and no current one', () => {
+    const ended = (lastActionDate: string) => toPermission(consent({ status: 'expired', lastActionDate }), held, facts, TODAY, true);
+    expect([ended('2024-03-15'), ended('2024-03-14')].map((permission) => isOnRecord(permission, TODAY))).toEqual([true, false]);
+    expect(isOnRecord(toPermission(consent({}), held, facts, TODAY, true), TODAY)).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { addMonths } from '../common/dates';
 import { accountKey, type Consent, type ConsentedAccount, purposeOf } from '../consent/consent.entity';
 import { isReestablishable, isRevocable, type ConsentStatus } from '../consent/consent.machine';
 
@@ -24,6 +25,8 @@ export interface PermissionHolder {
 export interface Permission {
   consentId: string;
   consentStatus: ConsentStatus;
+  /** The sandbox date of its last change (Berlin Group's lastActionDate). */
+  lastActionDate: string;
   service: 'accountInformation' | 'fundsConfirmation';
   tpp: PermissionHolder;
   accounts: PermittedAccount[];
@@ -57,6 +60,7 @@ export function toPermission(consent: Consent, held: ConsentedAccount[], facts: 
   return {
     consentId: consent.id,
     consentStatus: consent.status,
+    lastActionDate: consent.lastActionDate,
     service: purposeOf(consent) === 'piis' ? 'fundsConfirmation' : 'accountInformation',
     tpp: facts.tpp,
     accounts: usesOf(consent).filter(({ reference }) => own.has(accountKey(reference))).map(({ reference, uses }) => ({ ...reference, uses })),
@@ -74,6 +78,9 @@ export function toPermission(consent: Consent, held: ConsentedAccount[], facts: 
 
 /** Current: granted, waiting for the holder, or withdrawn and still re-establishable; the rest is the record. */
 export const isCurrent = ({ consentStatus, canReestablish }: Permission): boolean => consentStatus === 'valid' || consentStatus === 'received' || canReestablish;
+
+/** The record keeps an ended permission for two years after its last change (docs/permission-dashboard.md). */
+export const isOnRecord = (permission: Permission, today: string): boolean => !isCurrent(permission) && permission.lastActionDate >= addMonths(today, -24);
 
 /** Each account the consent names with what it may be used for (the coverage rule, docs/behaviour.md), in the order it names them. */
 function usesOf(consent: Consent): { reference: ConsentedAccount; uses: AccountUse[] }[] {

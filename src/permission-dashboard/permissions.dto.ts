@@ -39,6 +39,9 @@ export class PermissionResponse implements Permission {
   @ApiProperty({ enum: CONSENT_STATUSES })
   consentStatus: Permission['consentStatus'];
 
+  @ApiProperty({ format: 'date', description: 'the sandbox date of its last change: granted, withdrawn, re-established, ended' })
+  lastActionDate: string;
+
   @ApiProperty({ enum: ['accountInformation', 'fundsConfirmation'] })
   service: Permission['service'];
 
@@ -80,6 +83,6 @@ export class PermissionListResponse {
   @ApiProperty({ type: [PermissionResponse], description: 'valid, waiting for the holder, or withdrawn and re-establishable; newest first' })
   permissions: PermissionResponse[];
 
-  @ApiProperty({ type: [PermissionResponse], description: 'for the record: expired, rejected, terminated by the TPP, withdrawn for good; newest first' })
+  @ApiProperty({ type: [PermissionResponse], description: 'for the record, two years after their last change: expired, rejected, terminated by the TPP, withdrawn for good; newest first' })
   record: PermissionResponse[];
 }

@@ -11,7 +11,7 @@ import { TppClient } from '../oauth/client.entity';
 import { ownedBy, type Owner } from '../oauth/owner';
 import { ScaService, type PsuLogin } from '../sca/sca.service';
 import { TppCertificate } from '../tpp-identity/tpp-certificate.entity';
-import { isCurrent, type Permission, type PermissionFacts, toPermission } from './permission';
+import { isCurrent, isOnRecord, type Permission, type PermissionFacts, toPermission } from './permission';
 
 /** What the dashboard's settings in the profile say (docs/permission-dashboard.md). */
 export class DashboardSettings {
@@ -45,7 +45,8 @@ export class PermissionsService {
   async list(login: PsuLogin, owner: Owner): Promise<PermissionList> {
     const held = await this.sca.heldBy(login, owner);
     const described = await this.describe(await this.naming(held, owner), held);
-    return { psuId: login.psuId, permissions: described.filter(isCurrent), record: described.filter((permission) => !isCurrent(permission)) };
+    const today = this.clock.today();
+    return { psuId: login.psuId, permissions: described.filter(isCurrent), record: described.filter((permission) => isOnRecord(permission, today)) };
   }
 
   /** The holder withdraws a valid consent, or re-establishes one they withdrew: the permission as it is now. */
