@@ -225,7 +225,7 @@ describe('the built server with a bad profile', () => {
   const psu = { psuId: 'x.y', name: 'X Y', password: 'p', accounts: ['AT611904300234573201'], scaMethods: [], decoupledConfirmsAtPoll: null };
 
   it.each([
-    ['an unknown key', () => profile('unknown', 'extends: bank\nanswer: bank\n'), 'profile.yaml: answer: unknown key; allowed: extends, name, bic, answers, scaApproaches, paymentProducts, consents, vop, scaExemptions, tpp, fixtures, fundsConfirmation, trustedBeneficiaries, cardAccounts, signingBaskets'],
+    ['an unknown key', () => profile('unknown', 'extends: bank\nanswer: bank\n'), 'profile.yaml: answer: unknown key; allowed: extends, name, bic, answers, scaApproaches, paymentProducts, consents, vop, scaExemptions, tpp, fixtures, fundsConfirmation, trustedBeneficiaries, cardAccounts, signingBaskets, permissionDashboard'],
     ['a wrong value', () => profile('value', 'extends: bank\nscaApproaches: [redirect, sms]\n'), 'profile.yaml: scaApproaches[1]: must be one of redirect, embedded, decoupled (got "sms")'],
     ['a dangling account', () => profile('dangling', 'extends: bank\n', [psu]), 'fixtures/psus.json: [0].accounts[0]: account AT611904300234573201 is not in accounts.json'],
     ['unparsable YAML', () => profile('yaml', 'name: [unclosed\n'), 'profile.yaml: not YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1:'],
