@@ -17,6 +17,22 @@ export function coverageOf(access: ConsentAccess, key: string, service: AccountS
   return service === 'details' || granted[service] ? 'covered' : 'serviceNotGranted';
 }
 
+/** Each account a consent names with the services it is covered for (coverageOf's rule, account by account), in the order it names them. */
+export function servicesByAccount({ accounts, balances, transactions }: ConsentAccess): { reference: ConsentedAccount; services: AccountService[] }[] {
+  const found = new Map<string, { reference: ConsentedAccount; services: Set<AccountService> }>();
+  const grant = (list: ConsentedAccount[], services: AccountService[]) => {
+    for (const reference of list) {
+      const entry = found.get(accountKey(reference)) ?? { reference, services: new Set<AccountService>(['details']) };
+      services.forEach((service) => entry.services.add(service));
+      found.set(accountKey(reference), entry);
+    }
+  };
+  grant(accounts, ['balances', 'transactions']);
+  grant(balances, ['balances']);
+  grant(transactions, ['transactions']);
+  return [...found.values()].map(({ reference, services }) => ({ reference, services: [...services] }));
+}
+
 /** Every account a consent names (its IBAN or masked PAN, accountKey), in the order it names them, each once. */
 export const consentedKeys = (access: ConsentAccess): string[] => named(access, accountKey);
 

@@ -6,11 +6,12 @@ import { formValue } from '../common/html';
 import { Access } from '../http/route-access';
 import { BankProfile } from '../profile/bank-profile';
 import { CSRF_FIELD, PageCsrf } from '../sca/page-security';
-import { type Form, html } from '../sca/sca-page-renderer';
+import { type Form, html, refusalOf } from '../sca/sca-page-renderer';
+import { ScaService } from '../sca/sca.service';
 import { confirmationPage, dashboardMessage, holderOf, listPage, signInPage } from './dashboard-pages';
 import { DashboardSessions } from './dashboard-session';
 import type { Permission } from './permission';
-import { PermissionsService } from './permissions.service';
+import { type PermissionList, PermissionsService } from './permissions.service';
 
 /** A change the holder makes on the dashboard, and how its confirmation reads. */
 interface Change {
@@ -58,6 +59,7 @@ const FORGED = 'This form has expired or was not sent from this page. Nothing ha
 export class DashboardPages {
   constructor(
     private readonly permissions: PermissionsService,
+    private readonly sca: ScaService,
     private readonly sessions: DashboardSessions,
     private readonly csrf: PageCsrf,
     private readonly profile: BankProfile,
@@ -78,7 +80,7 @@ export class DashboardPages {
     });
     if (!list) return;
     const changed = [WITHDRAWAL, REESTABLISHMENT].flatMap((change) => {
-      const permission = [...list.permissions, ...list.record].find(({ consentId }) => consentId === formValue(request.query[change.outcome]));
+      const permission = findIn(list, formValue(request.query[change.outcome]));
       return permission ? [change.done(permission)] : [];
     });
     html(response, status, listPage(this.profile.name, list, hidden, message ?? changed[0]));
@@ -94,7 +96,8 @@ export class DashboardPages {
     const [psuId, password] = [formValue(form.psuId), formValue(form.password)];
     if (!psuId || !password) return this.home(request, response, 'Enter your PSU ID and password.', 400);
     try {
-      await this.permissions.list({ psuId, password }, undefined);
+      // The holder's credentials, as the SCA pages check them (the page is their channel: every client's consents).
+      await this.sca.heldBy({ psuId, password }, undefined);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const wrong = error.details[0].messageId === 'XS2A022E';
@@ -110,7 +113,7 @@ export class DashboardPages {
     if (!psuId) return response.redirect(303, '/dashboard');
     const list = await this.permissions.list({ psuId }, undefined).catch((error: unknown) => this.ended(error, response));
     if (!list) return;
-    const permission = [...list.permissions, ...list.record].find(({ consentId }) => consentId === id);
+    const permission = findIn(list, id);
     if (!permission || !change.allowed(permission)) {
       return html(response, 404, dashboardMessage(this.profile.name, `${change.title}: this is none of your permissions that allows it now. Nothing has been changed.`));
     }
@@ -132,14 +135,16 @@ export class DashboardPages {
     response.redirect(303, `/dashboard?${change.outcome}=${encodeURIComponent(id)}`);
   }
 
-  /** A refusal (not the holder's, no longer allowed, a PSU gone): a clear page saying nothing changed. Anything else is a bug for the error filter. */
+  /** A refusal (not the holder's, no longer allowed, a PSU gone): a clear page saying nothing changed. */
   private ended(error: unknown, response: Response): undefined {
-    if (!(error instanceof DomainError)) throw error;
-    const reason = error.message.charAt(0).toUpperCase() + error.message.slice(1);
-    html(response, error.status(), dashboardMessage(this.profile.name, `${reason}. Nothing has been changed.`));
+    const { status, text } = refusalOf(error);
+    html(response, status, dashboardMessage(this.profile.name, text));
     return undefined;
   }
 }
+
+/** One of the holder's permissions, current or on the record, by its consent. */
+const findIn = (list: PermissionList, consentId: string): Permission | undefined => [...list.permissions, ...list.record].find((permission) => permission.consentId === consentId);
 
 /** The permission dashboard in the bank's own channel (docs/permission-dashboard.md). */
 @ApiExcludeController()

@@ -1,5 +1,5 @@
 import { escapeHtml as escape } from '../common/html';
-import { bankPage, type Hidden, type Row, rowTable } from '../sca/sca-pages';
+import { bankPage, CREDENTIAL_FIELDS, type Hidden, hiddenFields, type Row, rowTable } from '../sca/sca-pages';
 import type { AccountUse, Permission } from './permission';
 import type { PermissionList } from './permissions.service';
 
@@ -15,11 +15,6 @@ const USES: Record<AccountUse, string> = {
   fundsConfirmation: 'whether the balance covers an amount',
 };
 
-const hiddenFields = (hidden: Hidden): string =>
-  Object.entries(hidden)
-    .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`)
-    .join('');
-
 const alert = (message?: string): string => (message ? `<p class="message" role="alert">${escape(message)}</p>` : '');
 const status = (message?: string): string => (message ? `<p class="outcome" role="status">${escape(message)}</p>` : '');
 
@@ -32,8 +27,7 @@ export function signInPage(bank: string, hidden: Hidden, message?: string): stri
 ${alert(message)}
 <form method="post" action="/dashboard">
 ${hiddenFields(hidden)}
-<label for="psuId">PSU ID</label><input type="text" id="psuId" name="psuId" autocomplete="username" required>
-<label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required>
+${CREDENTIAL_FIELDS}
 <div class="buttons"><button type="submit" name="decision" value="approve">Sign in</button></div>
 </form>`,
   );
@@ -61,14 +55,18 @@ export function permissionRows(permission: Permission): Row[] {
 
 /** The signed-in holder's permissions, each with what they can do about it, and the record. */
 export function listPage(bank: string, list: PermissionList, signOut: Hidden, message?: string): string {
-  const current = list.permissions.map((permission) => {
-    const actions = [
-      permission.canWithdraw ? `<a class="action" href="/dashboard/withdrawal?consent_id=${escape(permission.consentId)}">Withdraw access</a>` : '',
-      permission.canReestablish ? `<a class="action" href="/dashboard/reestablishment?consent_id=${escape(permission.consentId)}">Re-establish access</a>` : '',
-    ].join('');
-    return `<section class="permission" aria-label="${escape(permission.consentId)}"><h2>${escape(holderOf(permission))}</h2>${rowTable(permissionRows(permission))}${actions ? `<div class="actions">${actions}</div>` : ''}</section>`;
-  });
-  const record = list.record.map((permission) => `<section class="permission" aria-label="${escape(permission.consentId)}"><h2>${escape(holderOf(permission))}</h2>${rowTable(permissionRows(permission))}</section>`);
+  const section = (permission: Permission, actions = '') =>
+    `<section class="permission" aria-label="${escape(permission.consentId)}"><h2>${escape(holderOf(permission))}</h2>${rowTable(permissionRows(permission))}${actions ? `<div class="actions">${actions}</div>` : ''}</section>`;
+  const current = list.permissions.map((permission) =>
+    section(
+      permission,
+      [
+        permission.canWithdraw ? `<a class="action" href="/dashboard/withdrawal?consent_id=${escape(permission.consentId)}">Withdraw access</a>` : '',
+        permission.canReestablish ? `<a class="action" href="/dashboard/reestablishment?consent_id=${escape(permission.consentId)}">Re-establish access</a>` : '',
+      ].join(''),
+    ),
+  );
+  const record = list.record.map((permission) => section(permission));
   return bankPage(
     bank,
     TITLE,

@@ -23,7 +23,7 @@ const consent = (fields: Partial<Consent>): Consent =>
   }) as Consent;
 
 const facts: PermissionFacts = { tpp: { clientId: 'sandbox-tpp', name: 'Sandbox TPP', organisationName: null, organisationIdentifier: null }, grantedOn: TODAY, counts: [] };
-const held = [{ iban: OWN, currency: 'EUR' }, { maskedPan: CARD, currency: 'EUR' }];
+const held = new Set([OWN, CARD]);
 
 describe('a consent as the permission dashboard shows it', () => {
   it("names only the holder's own accounts, each with what it may be used for; trusted beneficiaries where the consent lists them", () => {

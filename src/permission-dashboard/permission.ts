@@ -1,5 +1,6 @@
 import { addMonths } from '../common/dates';
 import { accountKey, type Consent, type ConsentedAccount, purposeOf } from '../consent/consent.entity';
+import { servicesByAccount } from '../consent/coverage';
 import { isReestablishable, isRevocable, type ConsentStatus } from '../consent/consent.machine';
 
 /** What a consent lets its TPP do with one account (docs/permission-dashboard.md). */
@@ -50,12 +51,11 @@ export interface PermissionFacts {
 }
 
 /**
- * The dashboard's view of a consent: only the accounts `held` by the signed-in holder (a consent
+ * The dashboard's view of a consent: only the holder's `own` accounts (their accountKeys: a consent
  * naming someone else's account tells them nothing of it), what it may do with each, and whether
  * it can be withdrawn or re-established today.
  */
-export function toPermission(consent: Consent, held: ConsentedAccount[], facts: PermissionFacts, today: string, reestablish: boolean): Permission {
-  const own = new Set(held.map(accountKey));
+export function toPermission(consent: Consent, own: ReadonlySet<string>, facts: PermissionFacts, today: string, reestablish: boolean): Permission {
   const days = facts.counts.flatMap(({ day, accesses }) => (accesses > 0 ? [day] : [])).sort();
   return {
     consentId: consent.id,
@@ -84,21 +84,15 @@ export const isOnRecord = (permission: Permission, today: string): boolean => !i
 
 /** Each account the consent names with what it may be used for (the coverage rule, docs/behaviour.md), in the order it names them. */
 function usesOf(consent: Consent): { reference: ConsentedAccount; uses: AccountUse[] }[] {
-  const { accounts, balances, transactions, trustedBeneficiaries } = consent.access;
-  const found = new Map<string, { reference: ConsentedAccount; uses: Set<AccountUse> }>();
-  const grant = (reference: ConsentedAccount, uses: AccountUse[]) => {
-    const entry = found.get(accountKey(reference)) ?? { reference: { ...reference }, uses: new Set<AccountUse>() };
-    uses.forEach((use) => entry.uses.add(use));
-    found.set(accountKey(reference), entry);
-  };
-  if (consent.card) accounts.forEach((reference) => grant(reference, ['fundsConfirmation']));
-  else {
-    accounts.forEach((reference) => grant(reference, ['accountDetails', 'balances', 'transactions']));
-    balances.forEach((reference) => grant(reference, ['accountDetails', 'balances']));
-    transactions.forEach((reference) => grant(reference, ['accountDetails', 'transactions']));
-  }
+  if (consent.card) return consent.access.accounts.map((reference) => ({ reference, uses: ['fundsConfirmation'] }));
   // Trusted beneficiaries: listed for the accounts named there, or for every account of the consent where the list is empty.
+  const { trustedBeneficiaries } = consent.access;
   const trusted = trustedBeneficiaries && new Set(trustedBeneficiaries.map(accountKey));
-  if (trusted) for (const [key, entry] of found) if (trusted.size === 0 || trusted.has(key)) entry.uses.add('trustedBeneficiaries');
-  return [...found.values()].map(({ reference, uses }) => ({ reference, uses: [...uses] }));
+  return servicesByAccount(consent.access).map(({ reference, services }) => ({
+    reference,
+    uses: [
+      ...services.map((service): AccountUse => (service === 'details' ? 'accountDetails' : service)),
+      ...(trusted && (trusted.size === 0 || trusted.has(accountKey(reference))) ? ['trustedBeneficiaries' as const] : []),
+    ],
+  }));
 }

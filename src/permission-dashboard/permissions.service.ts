@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { In, IsNull, Not, Raw } from 'typeorm';
 import { AccessCount } from '../account-information/access-count.entity';
 import { ClockService } from '../clock/clock.service';
-import { accountKey, Consent, type ConsentedAccount } from '../consent/consent.entity';
+import { accountKey, Consent } from '../consent/consent.entity';
 import { consentedKeys } from '../consent/coverage';
 import { Store } from '../database/store';
 import type { Actor } from '../http/request-context';
@@ -43,8 +43,8 @@ export class PermissionsService {
 
   /** The PSU's permissions; 401 PSU_CREDENTIALS_INVALID for an unknown PSU or a wrong password (as every decision of the holder). */
   async list(login: PsuLogin, owner: Owner): Promise<PermissionList> {
-    const held = await this.sca.heldBy(login, owner);
-    const described = await this.describe(await this.naming(held, owner), held);
+    const own = new Set((await this.sca.heldBy(login, owner)).map(accountKey));
+    const described = await this.describe(await this.naming(own, owner), own);
     const today = this.clock.today();
     return { psuId: login.psuId, permissions: described.filter(isCurrent), record: described.filter((permission) => isOnRecord(permission, today)) };
   }
@@ -52,17 +52,18 @@ export class PermissionsService {
   /** The holder withdraws a valid consent, or re-establishes one they withdrew: the permission as it is now. */
   async change(change: 'revoke' | 'reestablish', consentId: string, login: PsuLogin, owner: Owner, channel: Actor['channel']): Promise<Permission> {
     const consent = await this.sca.changeConsent(change, consentId, login, owner, channel);
-    const [permission] = await this.describe([consent], await this.sca.heldBy(login, owner));
+    // The change checked that the holder holds every account it names (accessDecidedBy): all are theirs to see.
+    const [permission] = await this.describe([consent], new Set(consentedKeys(consent.access)));
     return permission;
   }
 
   /**
    * What a TPP or a suite created (the bank's own fixture consents are scenery, no one's permission)
-   * that names one of the `held` accounts, newest first. The access column is searched as text
-   * for each key; the coverage rule then decides.
+   * that names one of the holder's `own` accounts, newest first. The access column is searched as
+   * text for each key; the coverage rule then decides.
    */
-  private async naming(held: ConsentedAccount[], owner: Owner): Promise<Consent[]> {
-    const keys = held.map(accountKey);
+  private async naming(own: ReadonlySet<string>, owner: Owner): Promise<Consent[]> {
+    const keys = [...own];
     if (keys.length === 0) return [];
     const parameters = Object.fromEntries(keys.map((key, index) => [`key${index}`, `%"${key}"%`]));
     const access = Raw((column) => `(${keys.map((_, index) => `${column} LIKE :key${index}`).join(' OR ')})`, parameters);
@@ -73,12 +74,11 @@ export class PermissionsService {
       ],
       order: { id: 'DESC' },
     });
-    const own = new Set(keys);
     return consents.filter((consent) => consentedKeys(consent.access).some((key) => own.has(key)));
   }
 
   /** The consents as the dashboard shows them, with what the history, the access counters and the certificates say of each. */
-  private async describe(consents: Consent[], held: ConsentedAccount[]): Promise<Permission[]> {
+  private async describe(consents: Consent[], own: ReadonlySet<string>): Promise<Permission[]> {
     const ids = consents.map(({ id }) => id);
     const events = await this.store.read(SandboxEvent).find({ where: { kind: 'consent', resourceId: In(ids) }, order: { id: 'ASC' } });
     const counts = await this.store.read(AccessCount).findBy({ consentId: In(ids) });
@@ -88,8 +88,8 @@ export class PermissionsService {
     const clients = new Map((await this.store.read(TppClient).findBy({ clientId: In(clientIds) })).map((client) => [client.clientId, client.name]));
     const today = this.clock.today();
     return consents.map((consent) => {
-      const own = events.filter(({ resourceId }) => resourceId === consent.id);
-      const created = own.find(({ event }) => event === 'CREATED');
+      const history = events.filter(({ resourceId }) => resourceId === consent.id);
+      const created = history.find(({ event }) => event === 'CREATED');
       const certificate = created?.certificate ? certificates.get(created.certificate) : undefined;
       const facts: PermissionFacts = {
         tpp: {
@@ -98,10 +98,10 @@ export class PermissionsService {
           organisationName: certificate?.organisationName ?? null,
           organisationIdentifier: certificate?.organisationIdentifier ?? null,
         },
-        grantedOn: own.find(({ toStatus }) => toStatus === 'valid')?.sandboxDate ?? null,
+        grantedOn: history.find(({ toStatus }) => toStatus === 'valid')?.sandboxDate ?? null,
         counts: counts.filter(({ consentId }) => consentId === consent.id),
       };
-      return toPermission(consent, held, facts, today, this.settings.reestablish);
+      return toPermission(consent, own, facts, today, this.settings.reestablish);
     });
   }
 }

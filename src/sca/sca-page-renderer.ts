@@ -77,12 +77,17 @@ export class ScaPageRenderer {
     }
   }
 
-  /** Unknown or already decided: a clear page instead of the form. Anything else is a bug for the error filter. */
+  /** Unknown or already decided: a clear page instead of the form. */
   private cannotGoOn(flow: Flow, error: unknown, response: Response): void {
-    if (!(error instanceof DomainError)) throw error;
-    const reason = error.message.charAt(0).toUpperCase() + error.message.slice(1);
-    html(response, error.status(), messagePage(this.profile.name, flow.title, `${reason}. Nothing has been changed.`));
+    const { status, text } = refusalOf(error);
+    html(response, status, messagePage(this.profile.name, flow.title, text));
   }
+}
+
+/** A refusal as the holder's pages tell it: its status and why, nothing changed. Anything but a DomainError is a bug for the error filter. */
+export function refusalOf(error: unknown): { status: number; text: string } {
+  if (!(error instanceof DomainError)) throw error;
+  return { status: error.status(), text: `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}. Nothing has been changed.` };
 }
 
 /** The pages show account data: never stored by a browser or proxy. */

@@ -1,5 +1,6 @@
 import { escapeHtml as escape, htmlDocument } from '../common/html';
-import { accountKey, Consent, ConsentedAccount, fundsAccountOf } from '../consent/consent.entity';
+import { accountKey, Consent, fundsAccountOf } from '../consent/consent.entity';
+import { type AccountService, servicesByAccount } from '../consent/coverage';
 import type { Payment } from '../payment-initiation/payment.entity';
 
 /** Server-rendered online-banking pages: plain HTML, no build step. Every dynamic value goes through escape(). */
@@ -39,14 +40,21 @@ export const bankPage = (bank: string, title: string, body: string): string => h
 export const rowTable = (rows: Row[]): string =>
   `<table>${rows.map(([label, value]) => `<tr><th>${escape(label)}</th><td>${escape(value)}</td></tr>`).join('')}</table>`;
 
+/** What a form posts back unseen (its id, its CSRF token). */
+export const hiddenFields = (hidden: Hidden): string =>
+  Object.entries(hidden)
+    .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`)
+    .join('');
+
+/** The account holder's login, as every form of the bank's pages asks it. */
+export const CREDENTIAL_FIELDS = `<label for="psuId">PSU ID</label><input type="text" id="psuId" name="psuId" autocomplete="username" required>
+<label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required>`;
+
 /** The choices a page offers, by the decision each posts. */
 export type Buttons = Partial<Record<'approve' | 'deny', string>>;
 
 /** The page that asks the account holder to log in and decide. */
 export function decisionPage(bank: string, title: string, intro: string, rows: Row[], action: string, hidden: Hidden, buttons: Buttons, message?: string): string {
-  const fields = Object.entries(hidden)
-    .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`)
-    .join('');
   return bankPage(
     bank,
     title,
@@ -55,9 +63,8 @@ export function decisionPage(bank: string, title: string, intro: string, rows: R
 ${rowTable(rows)}
 ${message ? `<p class="message" role="alert">${escape(message)}</p>` : ''}
 <form method="post" action="${escape(action)}">
-${fields}
-<label for="psuId">PSU ID</label><input type="text" id="psuId" name="psuId" autocomplete="username" required>
-<label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required>
+${hiddenFields(hidden)}
+${CREDENTIAL_FIELDS}
 <div class="buttons">${Object.entries(buttons)
       .map(([value, label]) => `<button type="submit" name="decision" value="${value}">${escape(label)}</button>`)
       .join('')}</div>
@@ -70,11 +77,10 @@ export function messagePage(bank: string, title: string, text: string): string {
   return bankPage(bank, title, `<h1>${escape(title)}</h1>\n<p class="outcome">${escape(text)}</p>`);
 }
 
-const SERVICES: Record<string, string> = { details: 'account details', balances: 'balances', transactions: 'transactions' };
+const SERVICES: Record<AccountService, string> = { details: 'account details', balances: 'balances', transactions: 'transactions' };
 
 /** What a consent grants, account by account (the coverage rule in words); for the confirmation of funds, on its account for its card. */
 export function consentRows(consent: Consent, names: Map<string, string>): Row[] {
-  const { accounts, balances, transactions, availableAccounts } = consent.access;
   // A card account is named by its masked PAN (docs/card-accounts.md).
   const named = (key: string) => `${key}${names.has(key) ? ` (${names.get(key)})` : ''}`;
   if (consent.card) {
@@ -86,18 +92,10 @@ export function consentRows(consent: Consent, names: Map<string, string>): Row[]
       ['Valid until', consent.validUntil],
     ];
   }
-  const granted = new Map<string, string[]>();
-  const grant = (reference: ConsentedAccount, services: string[]) => {
-    const key = accountKey(reference);
-    granted.set(key, [...new Set([...(granted.get(key) ?? ['details']), ...services])]);
-  };
-  accounts.forEach((reference) => grant(reference, ['balances', 'transactions']));
-  balances.forEach((reference) => grant(reference, ['balances']));
-  transactions.forEach((reference) => grant(reference, ['transactions']));
   const accountRows: Row[] =
-    availableAccounts === 'allAccounts'
+    consent.access.availableAccounts === 'allAccounts'
       ? [['All your accounts', 'account details, balances, transactions']]
-      : [...granted].map(([key, services]) => [named(key), services.map((service) => SERVICES[service]).join(', ')]);
+      : servicesByAccount(consent.access).map(({ reference, services }) => [named(accountKey(reference)), services.map((service) => SERVICES[service]).join(', ')]);
   return [
     ...accountRows,
     ['Valid until', consent.validUntil],
