@@ -1,6 +1,5 @@
 import { Injectable, MiddlewareConsumer, Module, NestMiddleware, NestModule } from '@nestjs/common';
 import { DatabaseModule } from '../database/database.module';
-import { Store } from '../database/store';
 import { ClockService } from './clock.service';
 
 /**
@@ -9,14 +8,10 @@ import { ClockService } from './clock.service';
  */
 @Injectable()
 class ClockCatchUp implements NestMiddleware {
-  constructor(
-    private readonly clock: ClockService,
-    private readonly store: Store,
-  ) {}
+  constructor(private readonly clock: ClockService) {}
 
   async use(_request: unknown, _response: unknown, next: () => void): Promise<void> {
-    // Only where another instance may move the clock: reading it costs every request about 40 µs of CPU (docs/benchmark.md).
-    if (this.store.sharedByInstances) await this.clock.refresh();
+    await this.clock.refresh();
     await this.clock.catchUp();
     next();
   }

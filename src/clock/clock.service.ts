@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Environment } from '../config/environment';
+import { Shared } from '../database/change-feed';
 import { Store } from '../database/store';
 import { asClock } from '../http/request-context';
 import { SandboxClock } from './sandbox-clock.entity';
@@ -29,7 +30,8 @@ export type TimeRule = (today: string) => Promise<void>;
  */
 @Injectable()
 export class ClockService implements OnModuleInit {
-  private stored: string | null = null;
+  /** The date a TPP set, null until one does. */
+  private readonly stored: Shared<string | null>;
   private readonly configured: string | undefined;
   private readonly rules: TimeRule[] = [];
   /** The date the time rules last ran for (or run for now): they run again once today() differs. */
@@ -40,22 +42,20 @@ export class ClockService implements OnModuleInit {
     private readonly store: Store,
   ) {
     this.configured = config.get('SANDBOX_DATE', { infer: true });
+    this.stored = store.shared('clock', async () => (await store.findByKey(SandboxClock, ROW))?.today ?? null, null);
   }
 
-  async onModuleInit(): Promise<void> {
-    await this.refresh();
+  onModuleInit(): Promise<void> {
+    return this.stored.reload();
   }
 
-  /**
-   * Reads the stored date again. On a database shared by instances it runs before every request
-   * (ClockRefresh): another instance may have moved the clock since, and its move holds here at once.
-   */
-  async refresh(): Promise<void> {
-    this.stored = (await this.store.findByKey(SandboxClock, ROW))?.today ?? null;
+  /** Before each request (ClockCatchUp): where instances share the database, a move on another holds here at once. */
+  refresh(): Promise<void> {
+    return this.stored.fresh();
   }
 
   today(): string {
-    return this.stored ?? this.configured ?? utcToday();
+    return this.stored.current ?? this.configured ?? utcToday();
   }
 
   /** Registers a rule that catches up with the date: expiry, execution of what fell due. */
@@ -96,9 +96,10 @@ export class ClockService implements OnModuleInit {
       const next = to(row!.today);
       await this.store.change(SandboxClock).update({ id: ROW }, { today: next });
       await moved(row!.today, next);
+      await this.store.announce(this.stored, next);
       return next;
     });
-    this.stored = today;
+    await this.refresh();
     await this.catchUp();
     return today;
   }

@@ -2,6 +2,7 @@ import { CanActivate, Injectable, OnModuleInit } from '@nestjs/common';
 import type { Request } from 'express';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DomainError, FormatError } from '../common/error-catalogue';
+import { Shared } from '../database/change-feed';
 import { Store } from '../database/store';
 import { BankConditions } from './bank-conditions.entity';
 
@@ -12,36 +13,39 @@ export const MAX_DELAY_MS = 10_000;
 
 export type Conditions = Pick<BankConditions, 'maintenance' | 'delayMs'>;
 
+const IN_SERVICE: Conditions = { maintenance: false, delayMs: 0 };
+
 /**
  * The failures a test switches on for the whole interface (docs/failures.md): maintenance (503)
- * and a slow bank. Kept in memory, read again before each request where instances share the
- * database, as the clock is.
+ * and a slow bank. Kept in memory, and every instance on the database hears a change at once, as
+ * of the clock.
  */
 @Injectable()
 export class BankConditionsService implements OnModuleInit {
-  private current: Conditions = { maintenance: false, delayMs: 0 };
+  private readonly current: Shared<Conditions>;
 
-  constructor(private readonly store: Store) {}
-
-  async onModuleInit(): Promise<void> {
-    await this.refresh();
+  constructor(private readonly store: Store) {
+    this.current = store.shared('conditions', async () => {
+      const row = await store.findByKey(BankConditions, ROW);
+      return row ? { maintenance: row.maintenance, delayMs: row.delayMs } : IN_SERVICE;
+    }, IN_SERVICE);
   }
 
-  async refresh(): Promise<void> {
-    const row = await this.store.findByKey(BankConditions, ROW);
-    this.current = { maintenance: row?.maintenance ?? false, delayMs: row?.delayMs ?? 0 };
+  onModuleInit(): Promise<void> {
+    return this.current.reload();
   }
 
   get(): Conditions {
-    return { ...this.current };
+    return { ...this.current.current };
   }
 
   async set(conditions: Conditions): Promise<Conditions> {
+    const changed = { maintenance: conditions.maintenance, delayMs: conditions.delayMs };
     await this.store.write(async () => {
-      await this.store.insertIfAbsent(BankConditions, { id: ROW, maintenance: false, delayMs: 0 });
-      await this.store.change(BankConditions).update({ id: ROW }, conditions);
+      await this.store.insertIfAbsent(BankConditions, { ...IN_SERVICE, id: ROW });
+      await this.store.change(BankConditions).update({ id: ROW }, changed);
+      await this.store.announce(this.current, changed);
     });
-    this.current = { ...conditions };
     return this.get();
   }
 
@@ -50,10 +54,11 @@ export class BankConditionsService implements OnModuleInit {
    * bank's), then 503 while in maintenance (the bank's, or the request's X-Sandbox-Maintenance).
    */
   async admit(request: Request): Promise<void> {
-    if (this.store.sharedByInstances) await this.refresh();
-    const delay = delayOf(request.header('x-sandbox-delay')) ?? this.current.delayMs;
+    await this.current.fresh();
+    const { delayMs, maintenance } = this.current.current;
+    const delay = delayOf(request.header('x-sandbox-delay')) ?? delayMs;
     if (delay > 0) await sleep(delay);
-    if (this.current.maintenance || request.header('x-sandbox-maintenance') === 'true') {
+    if (maintenance || request.header('x-sandbox-maintenance') === 'true') {
       throw new DomainError({ messageId: 'XS2A037E', description: 'the bank is in maintenance, try again later' });
     }
   }

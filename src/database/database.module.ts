@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions } from 'typeorm';
+import { ChangeFeed } from './change-feed';
 import { GroupCommit } from './group-commit';
 import { Store } from './store';
 import { PooledTransactions, WriteStrategy } from './write-strategy';
@@ -30,6 +31,7 @@ export function connectDatabase(options: DataSourceOptions, open: (options: Data
 @Module({
   providers: [
     Store,
+    { provide: ChangeFeed, inject: [DataSource], useFactory: (dataSource: DataSource) => ChangeFeed.of(dataSource) },
     // SQLite has one connection and fsyncs each commit: writes that arrive together share one.
     { provide: WriteStrategy, inject: [DataSource], useFactory: (dataSource: DataSource) => (dataSource.options.type === 'postgres' ? new PooledTransactions(dataSource) : new GroupCommit(dataSource)) },
   ],

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { ChangeFeed, Shared } from './change-feed';
 import { findByPrimaryKey, insertRows } from './prebuilt-statements';
 import { WriteStrategy } from './write-strategy';
 
@@ -11,8 +12,8 @@ export type Reader<T extends ObjectLiteral> = Pick<Repository<T>, 'find' | 'find
 /** Rows per INSERT statement in insertMany. */
 const INSERT_CHUNK = 500;
 
-/** The write the current call runs in, if any: its transaction, and what waits for its commit. */
-const currentWrite = new AsyncLocalStorage<{ manager: EntityManager; committed: (() => void)[] }>();
+/** The write the current call runs in, if any: its transaction, what waits for its commit, and the changes the other instances must hear before it is answered. */
+const currentWrite = new AsyncLocalStorage<{ manager: EntityManager; committed: (() => void)[]; heard: Promise<void>[] }>();
 
 /**
  * The one way the app reaches its database (docs/development.md, "The write seam"). Every change
@@ -36,6 +37,7 @@ export class Store {
   constructor(
     private readonly dataSource: DataSource,
     private readonly strategy: WriteStrategy,
+    private readonly feed: ChangeFeed,
   ) {
     const postgres = dataSource.options.type === 'postgres';
     this.sharedByInstances = postgres;
@@ -49,9 +51,32 @@ export class Store {
   async write<T>(work: () => Promise<T>): Promise<T> {
     if (currentWrite.getStore()) throw new Error('Store.write was called inside another write: do the work in the enclosing write');
     const committed: (() => void)[] = [];
-    const value = await this.strategy.run((manager) => currentWrite.run({ manager, committed }, work));
+    const heard: Promise<void>[] = [];
+    const value = await this.strategy.run((manager) => currentWrite.run({ manager, committed, heard }, work));
     for (const then of committed) then();
+    await Promise.all(heard);
     return value;
+  }
+
+  /**
+   * A value every instance keeps in memory, read with `load` (change-feed.ts): `fresh()` before a
+   * request relies on it costs no query, and `change` makes every instance hear a change.
+   */
+  shared<T>(topic: string, load: () => Promise<T>, initial: T): Shared<T> {
+    const shared = new Shared(topic, load, initial, this.feed);
+    this.feed.register(shared as Shared<unknown>);
+    return shared;
+  }
+
+  /**
+   * Inside the write that stores it: `value` becomes the shared value once the write commits, on
+   * every instance before the write is answered (docs/operations.md, "Hosting").
+   */
+  async announce<T>(shared: Shared<T>, value: T): Promise<void> {
+    const write = currentWrite.getStore();
+    if (!write) throw new Error('Store.announce outside Store.write');
+    if (this.sharedByInstances && this.feed.hearing) write.heard.push((await this.feed.announce(write.manager, shared.topic, value)).heard);
+    else write.committed.push(() => shared.heard(value));
   }
 
   /** Inside a write: runs `then` once the write has committed, and never if it is rolled back. */

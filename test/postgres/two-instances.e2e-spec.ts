@@ -1,7 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
 import { CREATED } from '../support/profile';
-import { sepaPayment } from '../support/fixtures';
-import { removeDatabase, Sandbox, startSandbox, temporaryDatabase, tppHeaders } from '../support/sandbox';
+import { sepaPayment, VALID_CONSENT } from '../support/fixtures';
+import { removeDatabase, Sandbox, startSandbox, temporaryDatabase, tppError, tppHeaders } from '../support/sandbox';
 
 const SEPA = '/v1/payments/sepa-credit-transfers';
 const paymentHeaders = () => tppHeaders({ 'PSU-IP-Address': '192.0.2.10' });
@@ -44,6 +45,54 @@ describe('two instances on one PostgreSQL database', () => {
     await request(other.http).put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
     expect((await request(one.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-15' });
   });
+
+  it("the bank's conditions set on one hold on the other at once", async () => {
+    const accounts = (sandbox: Sandbox) => request(sandbox.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': VALID_CONSENT }));
+    await request(one.http).put('/sandbox/conditions').send({ maintenance: true, delayMs: 0 }).expect(200);
+    expect((await accounts(other).expect(503)).body).toEqual(tppError('SERVICE_UNAVAILABLE', '{sensitive} XS2A037E: the bank is in maintenance, try again later'));
+    expect((await request(other.http).get('/sandbox/conditions').expect(200)).body).toEqual({ maintenance: true, delayMs: 0 });
+    await request(other.http).put('/sandbox/conditions').send({ maintenance: false, delayMs: 0 }).expect(200);
+    await accounts(one).expect(200);
+  });
+
+  it('asks the database nothing for a request answered from memory, and a move on either is read on the other at the next request', async () => {
+    expect(await statementsOfAccountList()).toBe(0);
+    // Twenty moves, each read on the other instance straight after it is answered.
+    for (let day = 1; day <= 20; day++) {
+      const today = `2026-04-${String(day).padStart(2, '0')}`;
+      const [mover, reader] = day % 2 ? [one, other] : [other, one];
+      await request(mover.http).put('/sandbox/clock').send({ today }).expect(200);
+      expect((await request(reader.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today });
+    }
+    await request(one.http).put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
+  });
+
+  it('an instance that lost its listening connection reads on each request until it listens again', async () => {
+    const listeners = "FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'psd2-sandbox listener'";
+    expect(await one.dataSource.query(`SELECT pg_terminate_backend(pid) ${listeners}`)).toHaveLength(2);
+    // Each instance notices, and reads the clock and the conditions on every request meanwhile.
+    await eventually(async () => (await statementsOfAccountList()) > 0);
+    await request(one.http).put('/sandbox/clock').send({ today: '2026-03-16' }).expect(200);
+    expect((await request(other.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-16' });
+    await request(other.http).put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
+    expect((await request(one.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-15' });
+    // Both listen again within seconds, and read nothing a request any more.
+    await eventually(async () => (await statementsOfAccountList()) === 0);
+    expect(await one.dataSource.query(`SELECT pid ${listeners}`)).toHaveLength(2);
+  });
+
+  /** The statements both instances run for an account list on each, counted by TypeORM's BeforeQuery event. */
+  async function statementsOfAccountList(): Promise<number> {
+    let count = 0;
+    const subscriber = { beforeQuery: () => void count++ };
+    for (const { dataSource } of [one, other]) dataSource.subscribers.push(subscriber);
+    try {
+      for (const sandbox of [one, other]) await request(sandbox.http).get('/v1/accounts?withBalance=true').set(tppHeaders({ 'Consent-ID': VALID_CONSENT })).expect(200);
+    } finally {
+      for (const { dataSource } of [one, other]) dataSource.subscribers.splice(dataSource.subscribers.indexOf(subscriber), 1);
+    }
+    return count;
+  }
 
   it('of 20 cancellations of one payment spread over both, exactly one wins', async () => {
     const { paymentId } = (await request(one.http).post(SEPA).set(paymentHeaders()).send(sepaPayment('10.00')).expect(CREATED)).body;
@@ -90,3 +139,10 @@ describe('two instances on one PostgreSQL database', () => {
     }
   });
 });
+
+/** Asks `holds` every 100 ms until it does, for at most 10 s. */
+async function eventually(holds: () => Promise<boolean>): Promise<void> {
+  for (const deadline = Date.now() + 10_000; !(await holds()); await sleep(100)) {
+    if (Date.now() > deadline) throw new Error('did not hold within 10 s');
+  }
+}
