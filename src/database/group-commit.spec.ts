@@ -7,11 +7,12 @@ import { AccessCount } from '../account-information/access-count.entity';
 import { SandboxClock } from '../clock/sandbox-clock.entity';
 import { dataSourceOptions } from './data-source';
 import { GroupCommit } from './group-commit';
+import type { Transaction } from './write-strategy';
 import { SERVICES } from '../services';
 import { schemaOf } from '../schema/schema';
 
 /** Stores one clock row: the smallest write there is. */
-const storeDay = (id: number) => async (manager: DataSource['manager']) => {
+const storeDay = (id: number) => async ({ manager }: Transaction) => {
   await manager.insert(SandboxClock, { id, today: '2026-03-15' });
   return id;
 };
@@ -55,8 +56,8 @@ describe('GroupCommit, on a migrated SQLite file', () => {
   });
 
   it('rolls back a write that throws, alone: the others of its batch are stored', async () => {
-    const failing = writes.run(async (manager) => {
-      await storeDay(2)(manager);
+    const failing = writes.run(async (transaction) => {
+      await storeDay(2)(transaction);
       throw new Error('refused after writing');
     });
     const [first, second, third] = await Promise.allSettled([writes.run(storeDay(1)), failing, writes.run(storeDay(3))]);
@@ -69,9 +70,9 @@ describe('GroupCommit, on a migrated SQLite file', () => {
   it('commits a write that arrives during a commit in the next batch, after it', async () => {
     const transactions = jest.spyOn(dataSource, 'transaction');
     let later: Promise<number> | undefined;
-    const first = writes.run(async (manager) => {
+    const first = writes.run(async (transaction) => {
       later = writes.run(storeDay(2));
-      return storeDay(1)(manager);
+      return storeDay(1)(transaction);
     });
     expect(await first).toBe(1);
     expect(storedIds()).toEqual([1]);
@@ -82,7 +83,7 @@ describe('GroupCommit, on a migrated SQLite file', () => {
 
   it('refuses every write of a batch whose commit fails, and stores none of them', async () => {
     // A deferred foreign key is checked at COMMIT only: the whole batch's commit fails.
-    const dangling = writes.run(async (manager) => {
+    const dangling = writes.run(async ({ manager }) => {
       await manager.query('PRAGMA defer_foreign_keys = ON');
       await manager.insert(AccessCount, { consentId: 'no-such-consent', accountIban: 'AT099900000000001511', day: '2026-03-15', accesses: 1 });
     });

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import { sqliteConnectionOf } from './sqlite-connection';
-import { asUnavailable, unavailable, Work, WriteStrategy } from './write-strategy';
+import { asUnavailable, immediate, unavailable, Work, WriteStrategy } from './write-strategy';
 
 interface Queued {
   work: Work<unknown>;
@@ -51,7 +51,7 @@ export class GroupCommit extends WriteStrategy {
         for (const { work, resolve, reject } of batch) {
           try {
             connection.exec('SAVEPOINT write');
-            const value = await work(manager);
+            const value = await work(immediate(manager));
             connection.exec('RELEASE write');
             answers.push(() => resolve(value));
           } catch (error) {

@@ -58,10 +58,45 @@ async function run(manager: EntityManager, sql: string, parameters: unknown[], k
   return statement.reader ? statement.all(...parameters) : statement.run(...parameters);
 }
 
-function insertStatement(metadata: EntityMetadata, rows: number): string {
+/** Rows a write holds back, to insert with others (write-strategy.ts). */
+export interface PendingInsert {
+  target: EntityTarget<ObjectLiteral>;
+  rows: ObjectLiteral[];
+}
+
+const combined = new Map<string, { text: string; name: string }>();
+
+/**
+ * The inserts of several entities' rows, in their order, as one statement and its parameters: on
+ * PostgreSQL each but the last a data-modifying WITH query, run with the last in one snapshot; the
+ * foreign keys are checked at its end. Built once for each shape of one-row inserts (a request's).
+ */
+export function insertsStatement(manager: EntityManager, inserts: PendingInsert[]): { text: string; values: unknown[]; name?: string } {
+  const metadatas = inserts.map(({ target }) => manager.connection.getMetadata(target));
+  const values = inserts.flatMap(({ rows }, index) => parametersOf(metadatas[index], rows));
+  const oneRowEach = inserts.every(({ rows }) => rows.length === 1);
+  const shape = metadatas.map(({ name }) => name).join(' ');
+  const built = oneRowEach ? combined.get(shape) : undefined;
+  if (built) return { ...built, values };
+  let offset = 0;
+  const each = inserts.map(({ rows }, index) => {
+    const insert = insertStatement(metadatas[index], rows.length, offset);
+    offset += rows.length * metadatas[index].columns.length;
+    return insert;
+  });
+  const last = each.pop()!;
+  const text = each.length ? `WITH ${each.map((insert, index) => `held${index} AS (${insert})`).join(', ')} ${last}` : last;
+  if (!oneRowEach) return { text, values };
+  // A name makes the driver prepare it once a connection, and the server plan it once a session.
+  const statement = { text, name: `held_inserts_${combined.size}` };
+  combined.set(shape, statement);
+  return { ...statement, values };
+}
+
+function insertStatement(metadata: EntityMetadata, rows: number, offset = 0): string {
   const { driver } = metadata.connection;
   const width = metadata.columns.length;
-  const values = Array.from({ length: rows }, (_, row) => `(${metadata.columns.map(({ databaseName }, column) => driver.createParameter(databaseName, row * width + column)).join(', ')})`);
+  const values = Array.from({ length: rows }, (_, row) => `(${metadata.columns.map(({ databaseName }, column) => driver.createParameter(databaseName, offset + row * width + column)).join(', ')})`);
   return `INSERT INTO ${tableOf(metadata)} (${columnList(metadata)}) VALUES ${values.join(', ')}`;
 }
 

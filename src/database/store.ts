@@ -3,8 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { ChangeFeed, Shared } from './change-feed';
-import { findByPrimaryKey, insertRows } from './prebuilt-statements';
-import { WriteStrategy } from './write-strategy';
+import { findByPrimaryKey } from './prebuilt-statements';
+import { Transaction, WriteStrategy } from './write-strategy';
 
 /** What may be asked of a table anywhere: the read half of a TypeORM repository. */
 export type Reader<T extends ObjectLiteral> = Pick<Repository<T>, 'find' | 'findBy' | 'findOne' | 'findOneBy' | 'findOneByOrFail' | 'count' | 'existsBy'>;
@@ -13,7 +13,7 @@ export type Reader<T extends ObjectLiteral> = Pick<Repository<T>, 'find' | 'find
 const INSERT_CHUNK = 500;
 
 /** The write the current call runs in, if any: its transaction, what waits for its commit, and the changes the other instances must hear before it is answered. */
-const currentWrite = new AsyncLocalStorage<{ manager: EntityManager; committed: (() => void)[]; heard: Promise<void>[] }>();
+const currentWrite = new AsyncLocalStorage<{ transaction: Transaction; committed: (() => void)[]; heard: Promise<void>[] }>();
 
 /**
  * The one way the app reaches its database (docs/development.md, "The write seam"). Every change
@@ -52,7 +52,7 @@ export class Store {
     if (currentWrite.getStore()) throw new Error('Store.write was called inside another write: do the work in the enclosing write');
     const committed: (() => void)[] = [];
     const heard: Promise<void>[] = [];
-    const value = await this.strategy.run((manager) => currentWrite.run({ manager, committed, heard }, work));
+    const value = await this.strategy.run((transaction) => currentWrite.run({ transaction, committed, heard }, work));
     for (const then of committed) then();
     await Promise.all(heard);
     return value;
@@ -75,7 +75,7 @@ export class Store {
   async announce<T>(shared: Shared<T>, value: T): Promise<void> {
     const write = currentWrite.getStore();
     if (!write) throw new Error('Store.announce outside Store.write');
-    if (this.sharedByInstances && this.feed.hearing) write.heard.push((await this.feed.announce(write.manager, shared.topic, value)).heard);
+    if (this.sharedByInstances && this.feed.hearing) write.heard.push((await this.feed.announce(write.transaction.manager, shared.topic, value)).heard);
     else write.committed.push(() => shared.heard(value));
   }
 
@@ -107,7 +107,7 @@ export class Store {
 
   /** Inserts one whole row (every column set, null for none), from a statement built once. */
   async insert<T extends ObjectLiteral>(target: EntityTarget<T>, row: T): Promise<void> {
-    return insertRows(this.transaction(), target, [row]);
+    return this.current().insert(target, [row]);
   }
 
   /**
@@ -115,11 +115,12 @@ export class Store {
    * parameters to one): prebuilt for an entity of plain columns, TypeORM's for one with relations.
    */
   async insertMany<T extends ObjectLiteral>(target: EntityTarget<T>, rows: T[]): Promise<void> {
-    const manager = this.transaction();
+    const transaction = this.current();
+    const { manager } = transaction;
     const plain = manager.connection.getMetadata(target).relations.length === 0;
     for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
       const chunk = rows.slice(start, start + INSERT_CHUNK);
-      if (plain) await insertRows(manager, target, chunk);
+      if (plain) await transaction.insert(target, chunk);
       // TypeORM's deep-partial type cannot follow an open-ended JSON column; these are whole entities.
       else await manager.getRepository(target).insert(chunk as QueryDeepPartialEntity<T>[]);
     }
@@ -141,12 +142,16 @@ export class Store {
 
   /** Inside a write, its transaction, so that a read sees the write's own changes. */
   private reading(): EntityManager {
-    return currentWrite.getStore()?.manager ?? this.dataSource.manager;
+    return currentWrite.getStore()?.transaction.manager ?? this.dataSource.manager;
   }
 
   private transaction(): EntityManager {
-    const manager = currentWrite.getStore()?.manager;
-    if (!manager) throw new Error('A change outside Store.write: every change of state goes through Store.write');
-    return manager;
+    return this.current().manager;
+  }
+
+  private current(): Transaction {
+    const write = currentWrite.getStore();
+    if (!write) throw new Error('A change outside Store.write: every change of state goes through Store.write');
+    return write.transaction;
   }
 }
