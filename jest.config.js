@@ -21,7 +21,7 @@ const BOTH_PROFILES = ['common', 'account-information', 'consents', 'payments', 
  * lint, the browser's reading of the docs and of the permission dashboard (its headless suite runs on
  * both), the removal proof and the conformance to Berlin Group's yaml, which do not depend on the engine;
  * and the unit spec of the prebuilt statements. test/postgres/ holds what needs PostgreSQL: several
- * instances on one database, and a full disk, which needs a tablespace on a small filesystem that
+ * instances on one database, its writes' held inserts, and a full disk, which needs a tablespace on a small filesystem that
  * .ci/run mounts where it may.
  */
 const NOT_ON_POSTGRES = ['sqlite-file', 'disk-full', 'built-server', 'server-process', 'openapi-lint', 'docs-browser', 'permission-dashboard-browser', 'service-removal', 'conformance', ...(process.env.TEST_POSTGRES_SMALL_TABLESPACE ? [] : ['full-tablespace'])];

@@ -1,9 +1,10 @@
 import { ChildProcess, execFileSync } from 'node:child_process';
 import { createHash, createSign, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import { Client } from 'pg';
 import { loadBulk } from '../seeds/bulk';
 import { loadProfile } from '../src/profile/load-profile';
 import { MARIANNE, sepaPayment, VALID_CONSENT as CONSENT } from '../test/support/fixtures';
@@ -64,17 +65,49 @@ function peakRssMb(child: ChildProcess): number {
   return Math.round(Number(line[1]) / 1024);
 }
 
+/** A process's /proc stat fields after its name (Linux), or null once it is gone. */
+function statOf(pid: number | string): string[] | null {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  } catch {
+    return null;
+  }
+}
+
 /** CPU time a process has used so far, in µs (Linux: user and system time from /proc, in clock ticks). */
 const TICK_US = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString());
-function cpuUs(child: ChildProcess): number {
-  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_US;
+const ticks = (fields: string[], ...indexes: number[]) => indexes.reduce((total, index) => total + Number(fields[index]), 0) * TICK_US;
+const cpuUs = (child: ChildProcess) => ticks(statOf(child.pid!)!, 11, 12);
+
+/**
+ * The CPU time of the whole PostgreSQL server so far, in µs: its postmaster's, what it reaped of
+ * the backends that ended (cutime, cstime), and each living child's (backends, WAL writer,
+ * checkpointer, autovacuum). Found from a backend's process; null where the server is not on this
+ * machine.
+ */
+async function databaseCpu(administrator: string): Promise<(() => number) | null> {
+  const client = new Client({ connectionString: administrator });
+  await client.connect();
+  const [{ pid }] = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+  const postmaster = statOf(pid)?.[1];
+  await client.end();
+  if (!postmaster) return null;
+  return () => {
+    let total = ticks(statOf(postmaster)!, 11, 12, 13, 14);
+    for (const entry of readdirSync('/proc')) {
+      const fields = /^\d+$/.test(entry) ? statOf(entry) : null;
+      if (fields?.[1] === postmaster) total += ticks(fields, 11, 12);
+    }
+    return total;
+  };
 }
 
 interface Scenario {
   name: string;
   /** Several servers share the connections evenly, as a load balancer in front of them would. */
   servers: Server[];
+  /** The CPU time of the database server they share, so far, in µs (PostgreSQL on this machine). */
+  databaseCpu?: () => number;
   request: { method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: () => string };
 }
 
@@ -86,6 +119,8 @@ interface Measured {
   ratioToBaseline: number;
   /** The server's own CPU time a request: leaves out what it waited for (the client on the other core, an fsync). */
   cpuUsPerRequest: number;
+  /** The database server's CPU time a request (PostgreSQL on this machine), else null. */
+  databaseCpuUsPerRequest: number | null;
   /** req/s and CPU µs a request of each round, in the order of the rounds. */
   requestsPerRound: number[];
   cpuUsPerRequestPerRound: number[];
@@ -99,25 +134,29 @@ interface Driven {
   p50Ms: number;
   p99Ms: number;
   cpuUsPerRequest: number;
+  databaseCpuUsPerRequest: number | null;
   non2xx: number;
   errors: number;
 }
 
-async function drive({ servers, request }: Scenario, duration: number): Promise<Driven> {
+async function drive({ servers, request, databaseCpu }: Scenario, duration: number): Promise<Driven> {
   const { body } = request;
   const requests = body && [{ setupRequest: (sent: autocannon.Request) => ({ ...sent, body: body() }) }];
   const cpu = () => servers.reduce((total, server) => total + cpuUs(server.child), 0);
   const before = cpu();
+  const databaseBefore = databaseCpu?.();
   const connections = CONNECTIONS / servers.length;
   const results = await Promise.all(
     servers.map((server) => autocannon({ url: `${server.base}${request.path}`, method: request.method, headers: request.headers, requests, connections, duration })),
   );
   const sum = (value: (result: autocannon.Result) => number) => results.reduce((total, result) => total + value(result), 0);
+  const answered = sum((result) => result.requests.total);
   return {
     requestsPerSecond: sum((result) => result.requests.average),
     p50Ms: Math.max(...results.map((result) => result.latency.p50)),
     p99Ms: Math.max(...results.map((result) => result.latency.p99)),
-    cpuUsPerRequest: (cpu() - before) / sum((result) => result.requests.total),
+    cpuUsPerRequest: (cpu() - before) / answered,
+    databaseCpuUsPerRequest: databaseCpu ? (databaseCpu() - databaseBefore!) / answered : null,
     non2xx: sum((result) => result.non2xx),
     errors: sum((result) => result.errors + result.timeouts),
   };
@@ -144,6 +183,7 @@ async function measureInRounds(baseline: Scenario, scenarios: Scenario[]): Promi
     const of = (value: (result: Driven) => number) => rounds.map((round) => value(round[index]));
     const sum = (value: (result: Driven) => number) => of(value).reduce((total, part) => total + part, 0);
     const cpuUsPerRequestPerRound = of((result) => Math.round(result.cpuUsPerRequest));
+    const databaseCpu = of((result) => result.databaseCpuUsPerRequest ?? Number.NaN);
     return {
       name,
       requestsPerSecond: median(requestsPerRound[index]),
@@ -151,6 +191,7 @@ async function measureInRounds(baseline: Scenario, scenarios: Scenario[]): Promi
       p99Ms: median(of((result) => result.p99Ms)),
       ratioToBaseline: ratioInRounds(requestsPerRound[index], requestsPerRound[0]),
       cpuUsPerRequest: median(cpuUsPerRequestPerRound),
+      databaseCpuUsPerRequest: databaseCpu.some(Number.isNaN) ? null : Math.round(median(databaseCpu)),
       cpuUsPerRequestPerRound,
       requestsPerRound: requestsPerRound[index],
       non2xx: sum((result) => result.non2xx),
@@ -251,6 +292,7 @@ async function postgresScenarios(administrator: string | undefined, servers: Ser
   await createPostgresDatabase(database, administrator);
   cleanUp.push(() => dropPostgresDatabase(database, administrator));
   const environment = { NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: database };
+  const databaseCpuUs = (await databaseCpu(administrator)) ?? undefined;
   const one = await start(productionArgs, environment, '/health');
   servers.push(one);
   const two = await start(productionArgs, environment, '/health');
@@ -262,8 +304,8 @@ async function postgresScenarios(administrator: string | undefined, servers: Ser
     ['GET payment status', paymentStatus(paymentId)],
     ['POST SEPA payment', sepaInitiation],
   ].flatMap(([name, request]) => [
-    { name: `${name}, PostgreSQL`, servers: [one], request },
-    { name: `${name}, PostgreSQL, two instances`, servers: [one, two], request },
+    { name: `${name}, PostgreSQL`, servers: [one], request, databaseCpu: databaseCpuUs },
+    { name: `${name}, PostgreSQL, two instances`, servers: [one, two], request, databaseCpu: databaseCpuUs },
   ] as Scenario[]);
 }
 
@@ -351,10 +393,18 @@ async function main(): Promise<void> {
       },
     };
     writeFileSync(join('bench', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-    console.log('| scenario | req/s | p50 ms | p99 ms | ratio to baseline | server CPU µs a request | non-2xx | errors |');
-    console.log('|---|---|---|---|---|---|---|---|');
+    console.log('| scenario | req/s | p50 ms | p99 ms | ratio to baseline | server CPU µs a request | database CPU µs a request | non-2xx | errors |');
+    console.log('|---|---|---|---|---|---|---|---|---|');
     for (const row of report.scenarios) {
-      console.log(`| ${row.name} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.ratioToBaseline} | ${row.cpuUsPerRequest} | ${row.non2xx} | ${row.errors} |`);
+      console.log(`| ${row.name} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.ratioToBaseline} | ${row.cpuUsPerRequest} | ${row.databaseCpuUsPerRequest ?? '–'} | ${row.non2xx} | ${row.errors} |`);
+    }
+    if (process.env.BENCH_POSTGRES_URL) {
+      // The app's CPU a request on PostgreSQL to its own on the SQLite file, each round's ratio taken within the round.
+      const cpu = (name: string) => results.find((result) => result.name === name)!.cpuUsPerRequestPerRound;
+      console.log('\nPostgreSQL to SQLite, the app\'s CPU a request (median of the rounds\' ratios):');
+      for (const name of ['GET account list with balances', 'GET payment status', 'POST SEPA payment']) {
+        console.log(`- ${name}: ${ratioInRounds(cpu(`${name}, PostgreSQL`), cpu(name))}, two instances ${ratioInRounds(cpu(`${name}, PostgreSQL, two instances`), cpu(name))}`);
+      }
     }
     console.log(`\ncold start (process start to first 200 on /health, fresh database, median of 5): ${report.coldStartMs} ms; peak RSS: ${report.peakRssMb} MB`);
     if (against) {
