@@ -140,12 +140,20 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   }
 
   private heard(client: Client, payload: string | undefined): void {
-    const message = JSON.parse(payload ?? '{}') as { id?: string; topic?: string; value?: unknown; ack?: string };
+    let message: { id?: string; topic?: string; value?: unknown; ack?: string } | null;
+    try {
+      message = JSON.parse(payload ?? '') as typeof message;
+    } catch {
+      message = null;
+    }
+    // Not the sandbox's: anyone on the database may NOTIFY on the channel.
+    if (typeof message !== 'object' || message === null) return;
     if (message.ack) {
       const waiting = this.waiting.get(message.ack);
       if (waiting && --waiting.missing <= 0) waiting.done();
       return;
     }
+    if (!message.id) return;
     if (message.topic) this.values.get(message.topic)?.heard(message.value);
     client.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ ack: message.id })]).catch(() => this.lost(client));
   }
