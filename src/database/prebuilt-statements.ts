@@ -20,7 +20,8 @@ export async function findByPrimaryKey<T extends ObjectLiteral>(repository: Repo
   const { driver } = manager.connection;
   let statement = selects.get(metadata);
   if (!statement) {
-    const [text] = driver.escapeQueryWithParameters(`SELECT ${columnList(metadata)} FROM ${tableOf(metadata)} WHERE ${driver.escape(metadata.primaryColumns[0].databaseName)} = :key`, { key });
+    const [primary] = metadata.primaryColumns;
+    const text = `SELECT ${columnList(metadata)} FROM ${tableOf(metadata)} WHERE ${driver.escape(primary.databaseName)} = ${driver.createParameter(primary.databaseName, 0)}`;
     statement = { text, name: `read_by_key_${metadata.tableName}` };
     selects.set(metadata, statement);
   }
