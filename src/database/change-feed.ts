@@ -69,7 +69,7 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   /** Whether every change another instance commits reaches this one's memory without a read. */
   hearing: boolean;
 
-  constructor(readonly url: string | undefined) {
+  constructor(private readonly url: string | undefined) {
     this.hearing = !url;
   }
 
@@ -101,7 +101,7 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
       await client.query(`LISTEN ${CHANNEL}`);
       this.client = client;
       for (const shared of this.values.values()) await shared.reload();
-      this.hearing = true;
+      this.hearing = this.client === client; // not if it was lost meanwhile
     } catch {
       this.lost(client);
     }

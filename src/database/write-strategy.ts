@@ -21,6 +21,9 @@ export abstract class WriteStrategy {
 /** SQLite: every statement as it comes, on the one connection (group-commit.ts). */
 export const immediate = (manager: EntityManager): Transaction => ({ manager, insert: (target, rows) => insertRows(manager, target, rows) });
 
+/** What TypeORM's query runner sends to open and end a transaction on PostgreSQL. */
+const TRANSACTION_CONTROL = new Set(['START TRANSACTION', 'COMMIT', 'ROLLBACK']);
+
 /** The most parameters the inserts a write holds back may bind (PostgreSQL takes 65,535 a statement). */
 const PENDING_PARAMETERS = 30_000;
 
@@ -42,33 +45,30 @@ export class PooledTransactions extends WriteStrategy {
 
   async run<T>(work: Work<T>): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
-    // Every statement of the write, TypeORM's included, goes through its runner's query: there it
-    // first opens the transaction and sends what is held back.
     const query = runner.query.bind(runner);
     let pending: PendingInsert[] = [];
     let pendingParameters = 0;
-    let begun = false;
+    let begun: Promise<void> | undefined;
     const flush = async () => {
       if (!pending.length) return;
+      const connection = (await runner.connect()) as PoolClient;
+      if (!pending.length) return; // sent meanwhile, by another statement of the write
       const statement = insertsStatement(runner.manager, pending);
       pending = [];
       pendingParameters = 0;
-      // On the driver itself: TypeORM's runner cannot name a statement.
-      await ((await runner.connect()) as PoolClient).query(statement);
+      // On the driver itself, which queues it at once: TypeORM's runner cannot name a statement.
+      await connection.query(statement);
     };
     const ready = async () => {
-      if (!begun) {
-        begun = true;
-        // TypeORM's own BEGIN (its row locks require it to know), which passes here with nothing held.
-        const held = pending;
-        pending = [];
-        await runner.startTransaction();
-        pending = held;
-      }
+      // TypeORM's own BEGIN, since its row locks require it to know of the transaction.
+      begun ??= runner.startTransaction();
+      await begun;
       await flush();
     };
+    // Every statement of the write, TypeORM's included, goes through its runner's query: there it
+    // waits for the transaction and for what is held back. TypeORM's own BEGIN, COMMIT and ROLLBACK go straight on.
     runner.query = (async (...statement: Parameters<typeof query>) => {
-      await ready();
+      if (!TRANSACTION_CONTROL.has(statement[0])) await ready();
       return query(...statement);
     }) as typeof query;
     const transaction: Transaction = {
@@ -86,6 +86,7 @@ export class PooledTransactions extends WriteStrategy {
       if (begun) await runner.commitTransaction();
       return value;
     } catch (error) {
+      pending = [];
       if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
       throw asUnavailable(error);
     } finally {
