@@ -12,7 +12,6 @@ import { preparedOn, sqliteConnectionOf } from './sqlite-connection';
  * cascades.
  */
 const selects = new WeakMap<EntityMetadata, { text: string; name: string }>();
-const inserts = new WeakMap<EntityMetadata, string>();
 
 /** `repository.findOneBy({ <primary key>: key })`. GET payment status: a fifth to a quarter less CPU a request. */
 export async function findByPrimaryKey<T extends ObjectLiteral>(repository: Repository<T>, key: string | number): Promise<T | null> {
@@ -40,13 +39,8 @@ export async function findByPrimaryKey<T extends ObjectLiteral>(repository: Repo
  * row, what a request stores, is built once: a POST stores four.
  */
 export async function insertRows<T extends ObjectLiteral>(manager: EntityManager, target: EntityTarget<T>, entities: T[]): Promise<void> {
-  const metadata = manager.connection.getMetadata(target);
-  let statement = entities.length === 1 ? inserts.get(metadata) : undefined;
-  if (!statement) {
-    statement = insertStatement(metadata, entities.length);
-    if (entities.length === 1) inserts.set(metadata, statement);
-  }
-  await run(manager, statement, parametersOf(metadata, entities), entities.length === 1 ? `insert_${metadata.tableName}` : undefined);
+  const { text, values, name } = insertsStatement(manager, [{ target, rows: entities }]);
+  await run(manager, text, values, name);
 }
 
 /**
@@ -77,33 +71,33 @@ export interface PendingInsert {
   rows: ObjectLiteral[];
 }
 
-const combined = new Map<string, { text: string; name: string }>();
+const inserts = new Map<string, { text: string; name?: string }>();
 
 /**
  * The inserts of several entities' rows, in their order, as one statement and its parameters: on
  * PostgreSQL each but the last a data-modifying WITH query, run with the last in one snapshot; the
- * foreign keys are checked at its end. Built once for each shape of one-row inserts (a request's).
+ * foreign keys are checked at its end. Built once, and named, for each shape of one-row inserts (a
+ * request's); a statement of many rows is built for its call.
  */
-export function insertsStatement(manager: EntityManager, inserts: PendingInsert[]): { text: string; values: unknown[]; name?: string } {
-  const metadatas = inserts.map(({ target }) => manager.connection.getMetadata(target));
-  const values = inserts.flatMap(({ rows }, index) => parametersOf(metadatas[index], rows));
-  const oneRowEach = inserts.every(({ rows }) => rows.length === 1);
+export function insertsStatement(manager: EntityManager, pending: PendingInsert[]): { text: string; values: unknown[]; name?: string } {
+  const metadatas = pending.map(({ target }) => manager.connection.getMetadata(target));
+  const oneRowEach = pending.every(({ rows }) => rows.length === 1);
   const shape = metadatas.map(({ name }) => name).join(' ');
-  const built = oneRowEach ? combined.get(shape) : undefined;
-  if (built) return { ...built, values };
-  let offset = 0;
-  const each = inserts.map(({ rows }, index) => {
-    const insert = insertStatement(metadatas[index], rows.length, offset);
-    offset += rows.length * metadatas[index].columns.length;
-    return insert;
-  });
-  const last = each.pop()!;
-  const text = each.length ? `WITH ${each.map((insert, index) => `held${index} AS (${insert})`).join(', ')} ${last}` : last;
-  if (!oneRowEach) return { text, values };
-  // A name makes the driver prepare it once a connection, and the server plan it once a session.
-  const statement = { text, name: `held_inserts_${combined.size}` };
-  combined.set(shape, statement);
-  return { ...statement, values };
+  let statement = oneRowEach ? inserts.get(shape) : undefined;
+  if (!statement) {
+    let offset = 0;
+    const each = pending.map(({ rows }, index) => {
+      const insert = insertStatement(metadatas[index], rows.length, offset);
+      offset += rows.length * metadatas[index].columns.length;
+      return insert;
+    });
+    const last = each.pop()!;
+    const text = each.length ? `WITH ${each.map((insert, index) => `held${index} AS (${insert})`).join(', ')} ${last}` : last;
+    // A name makes the driver prepare it once a connection, and the server plan it once a session.
+    statement = { text, name: oneRowEach ? `inserts_${inserts.size}` : undefined };
+    if (oneRowEach) inserts.set(shape, statement);
+  }
+  return { ...statement, values: pending.flatMap(({ rows }, index) => parametersOf(metadatas[index], rows)) };
 }
 
 function insertStatement(metadata: EntityMetadata, rows: number, offset = 0): string {
