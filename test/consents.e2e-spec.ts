@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { CREATED, FIXTURE_CARDS, locationOf, PROFILE } from './support/profile';
+import { CREATED, locationOf, PROFILE } from './support/profile';
 import { BankProfile } from '../src/profile/bank-profile';
 import { Consent } from '../src/consent/consent.entity';
-import { cardReference, EXPIRED_CONSENT, FRANZ, GEORG, MARIANNE, reference, SECOND_VALID_CONSENT, SUSANNE, ERWIN, NEW_RESOURCE_ID, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
+import { cardReference, FIXTURE_CARDS, EXPIRED_CONSENT, FRANZ, GEORG, MARIANNE, reference, SECOND_VALID_CONSENT, SUSANNE, ERWIN, NEW_RESOURCE_ID, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
 import { removeDatabase, startSandbox, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const REDIRECT_URI = 'https://tpp.example/callback?state=a%20b&x=1';

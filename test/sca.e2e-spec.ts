@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { CREATED, FIXTURE_CARDS, locationOf } from './support/profile';
-import { cardReference, ERWIN, FRANZ, GEORG, MARIANNE, NEW_RESOURCE_ID, reference, SUSANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
+import { CREATED, locationOf } from './support/profile';
+import { cardReference, FIXTURE_CARDS, ERWIN, FRANZ, GEORG, MARIANNE, NEW_RESOURCE_ID, reference, SUSANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
 import { tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const consentRequest = (access: object) => ({ access, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 });

@@ -1,3 +1,6 @@
+import { SERVICES } from '../../src/services';
+import { PROFILE } from './profile';
+
 /** The bank's fixture IDs (README, "Fixtures"), written out here so that a change to profiles/bank/fixtures/ cannot hide from the tests. */
 export const VALID_CONSENT = 'e6151d43-dca8-4fe1-b139-3a89bfeb57a2';
 export const SECOND_VALID_CONSENT = '58bf4a5e-11e8-46d4-a3e2-8372cdfcd023';
@@ -66,3 +69,7 @@ export const transaction = (fields: Record<string, unknown>) => ({
   _links: null,
   ...fields,
 });
+
+/** The masked PANs of the fixture card accounts each PSU holds (docs/card-accounts.md): berlin-group's two; the bank shows none, nor a sandbox built without the card service (the removal proof). */
+const CARDS = PROFILE === 'berlin-group' && SERVICES.some(({ name }) => name === 'cardAccounts');
+export const FIXTURE_CARDS: Record<string, string[]> = CARDS ? { 'georg.mustermann': ['492950xxxxxx4711'], 'susanne.mustermann': ['545454xxxxxx2476'] } : {};

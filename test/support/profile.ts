@@ -1,5 +1,3 @@
-import { SERVICES } from '../../src/services';
-
 /**
  * The profile this run of the e2e suite answers in (docs/profiles.md): jest's `berlin-group`
  * project sets TEST_PROFILE and runs the suites again; every sandbox a test starts takes it unless
@@ -18,10 +16,6 @@ export const locationOf = (path: string, baseUrl: string, profile: 'bank' | 'ber
 export const cancellationStart = (path: string, profile: 'bank' | 'berlin-group' = PROFILE) => ({
   startAuthorisation: { href: profile === 'berlin-group' ? `${path}/cancellation-authorisations` : 'cancellation_authorisation_not_available' },
 });
-
-/** The masked PANs of the fixture card accounts each PSU holds (docs/card-accounts.md): berlin-group's two; the bank shows none, nor a sandbox built without the card service (the removal proof). */
-const CARDS = PROFILE === 'berlin-group' && SERVICES.some(({ name }) => name === 'cardAccounts');
-export const FIXTURE_CARDS: Record<string, string[]> = CARDS ? { 'georg.mustermann': ['492950xxxxxx4711'], 'susanne.mustermann': ['545454xxxxxx2476'] } : {};
 
 /** A body over 100 KiB: the bank's 413, or 400 in Berlin Group (its yaml has no 413). */
 export const TOO_LARGE = PROFILE === 'berlin-group' ? 400 : 413;
