@@ -10,6 +10,7 @@ import { messageListOf } from '../src/http/berlin-group-profile';
 import { VOP_MESSAGE_LIST } from '../src/verification-of-payee/vop-message-list';
 import { GEORG, MARIANNE, sepaPayment } from './support/fixtures';
 import { inProfile } from './support/profile';
+import { SERVICES } from '../src/services';
 import { issueToken, Sandbox, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 /**
@@ -30,6 +31,13 @@ function profileWith(name: string, base: string, tpp: string): string {
 }
 
 const ROLES = ['PSP_AS', 'PSP_AI', 'PSP_PI', 'PSP_IC'] as const;
+
+/**
+ * Whether the confirmation of funds is in the build: the rows of the threat table about its routes
+ * exist where it does, as the card accounts' do where they are served (the removal proof runs this
+ * suite without each service: test/service-removal.e2e-spec.ts).
+ */
+const FUNDS = SERVICES.some(({ name }) => name === 'fundsConfirmation');
 type Role = (typeof ROLES)[number];
 
 interface Issued {
@@ -244,17 +252,19 @@ describe('isolation, AUTH_MODE=strict (berlin-group, SCA_MODE=auto): client B wi
     expect(await stateOf(a, owned)).toEqual(before);
   });
 
-  it("4: B's funds-confirmation consent on A's scenario IBAN cannot ask A's balance: 404 RESOURCE_UNKNOWN, as for an account the bank does not hold", async () => {
-    const consent = await b.send('post', '/v2/consents/confirmation-of-funds', {}, JSON.stringify({ account: { iban: owned.iban } })).expect(201);
-    for (const amount of ['0.01', '1000000.00']) {
-      const asked = await b.send('post', '/v1/funds-confirmations', { 'Consent-ID': consent.body.consentId }, JSON.stringify({ account: { iban: owned.iban }, instructedAmount: { currency: 'EUR', amount } })).expect(404);
-      expect(asked.body).toEqual(bg(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A056E: account ${owned.iban} unknown`, 'account')));
-    }
-    // A asks the same of its own account and is answered.
-    const own = await a.send('post', '/v2/consents/confirmation-of-funds', {}, JSON.stringify({ account: { iban: owned.iban } })).expect(201);
-    const answered = await a.send('post', '/v1/funds-confirmations', { 'Consent-ID': own.body.consentId }, JSON.stringify({ account: { iban: owned.iban }, instructedAmount: { currency: 'EUR', amount: '0.01' } })).expect(200);
-    expect(answered.body).toEqual({ fundsAvailable: true });
-  });
+  if (FUNDS) {
+    it("4: B's funds-confirmation consent on A's scenario IBAN cannot ask A's balance: 404 RESOURCE_UNKNOWN, as for an account the bank does not hold", async () => {
+      const consent = await b.send('post', '/v2/consents/confirmation-of-funds', {}, JSON.stringify({ account: { iban: owned.iban } })).expect(201);
+      for (const amount of ['0.01', '1000000.00']) {
+        const asked = await b.send('post', '/v1/funds-confirmations', { 'Consent-ID': consent.body.consentId }, JSON.stringify({ account: { iban: owned.iban }, instructedAmount: { currency: 'EUR', amount } })).expect(404);
+        expect(asked.body).toEqual(bg(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A056E: account ${owned.iban} unknown`, 'account')));
+      }
+      // A asks the same of its own account and is answered.
+      const own = await a.send('post', '/v2/consents/confirmation-of-funds', {}, JSON.stringify({ account: { iban: owned.iban } })).expect(201);
+      const answered = await a.send('post', '/v1/funds-confirmations', { 'Consent-ID': own.body.consentId }, JSON.stringify({ account: { iban: owned.iban }, instructedAmount: { currency: 'EUR', amount: '0.01' } })).expect(200);
+      expect(answered.body).toEqual({ fundsAvailable: true });
+    });
+  }
 
   it("also: a payee check on A's scenario IBAN tells B nothing of A's holder (NOAP), and A its name", async () => {
     const check = (who: Client) => who.send('post', '/v1/payee-verifications', {}, JSON.stringify({ partyAccount: { iban: owned.iban }, party: { name: 'Scenario Holder' } })).expect(200);
@@ -283,7 +293,7 @@ describe('isolation, AUTH_MODE=strict (berlin-group, SCA_MODE=auto): client B wi
       const expected = tppError('FORMAT_ERROR', `{sensitive} XS2A001E: ${header} must be an absolute http or https URL${why}`, header);
       expect((await b.send('post', '/v1/consents', { [header]: value }, consent).expect(400)).body).toEqual(bg(expected));
       expect((await b.send('post', '/v1/payments/sepa-credit-transfers', { [header]: value, 'PSU-IP-Address': '192.0.2.10' }, JSON.stringify(sepaPayment('1.00'))).expect(400)).body).toEqual(bg(expected));
-      expect((await b.send('post', '/v2/consents/confirmation-of-funds', { [header]: value }, JSON.stringify({ account: { iban: MARIANNE } })).expect(400)).body).toEqual(bg(expected));
+      if (FUNDS) expect((await b.send('post', '/v2/consents/confirmation-of-funds', { [header]: value }, JSON.stringify({ account: { iban: MARIANNE } })).expect(400)).body).toEqual(bg(expected));
     }
     expect(await counts()).toEqual(before);
   });
@@ -332,6 +342,7 @@ describe('the threat table (docs/security.md): signed requests (berlin-group, tp
       const response = await call('get', path, pis, {}, { extra: { 'Consent-ID': VALID } }).expect(401);
       expect(response.body).toEqual(bg(roleInvalid(pis.serialNumber, 'PSP_PI', 'PSP_AI')));
     }
+    if (!FUNDS) return;
     const consents = await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM consents');
     const piis = await call('post', '/V2/consents/confirmation-of-funds', pis, {}, { body: { account: { iban: MARIANNE } } }).expect(401);
     expect(piis.body).toEqual(bg(roleInvalid(pis.serialNumber, 'PSP_PI', 'PSP_IC')));
