@@ -1,19 +1,26 @@
 // Unit specs live beside the code (src/), e2e specs under test/; one run takes both. The e2e
-// suites that are not about one profile run a second time in PROFILE=berlin-group (docs/profiles.md),
-// and, given TEST_POSTGRES_URL, those not about the SQLite file a third time on PostgreSQL.
+// suites whose answers depend on the profile run a second time in PROFILE=berlin-group
+// (docs/profiles.md), and, given TEST_POSTGRES_URL, those not about the SQLite file a third time on
+// PostgreSQL. Where the time goes, and why each list is what it is: docs/development.md, "The tests".
 const common = {
   moduleFileExtensions: ['js', 'json', 'ts'],
+  // ts-jest only transpiles (tsconfig.json's isolatedModules): the type check is a suite of its own
+  // (test/static-checks.spec.ts), once a run rather than once a file in each project.
   transform: { '^.+\\.ts$': 'ts-jest' },
   testEnvironment: 'node',
   setupFilesAfterEnv: ['<rootDir>/test/support/setup-matchers.ts'],
 };
 
 /**
- * The e2e suites that run again in PROFILE=berlin-group. The others name their profile themselves
- * (access-limit, profiles, bank-profile, fuzz), drive the built server or a browser, or run the Postman
- * collection, which is written for the bank.
+ * The e2e suites that run again in PROFILE=berlin-group: those whose answers take Berlin Group's
+ * shapes (statuses, bodies, links, the served document). Not these: the suites that name their
+ * profile themselves (access-limit, profiles, bank-profile, fuzz, access) or drive the built server or
+ * a browser; the Postman collection, written for the bank; and the suites about concurrency and
+ * durability, whose answers are the same in every profile (races, acknowledged writes, a full disk:
+ * they ask for a creation's status and nothing of its shape). Persistence stays: the seed and the
+ * reset of berlin-group reach its services' tables.
  */
-const BOTH_PROFILES = ['common', 'account-information', 'consents', 'payments', 'verification-of-payee', 'sca', 'scenarios', 'oauth', 'clock', 'persistence', 'races', 'openapi', 'acknowledged-writes', 'sca-pages', 'disk-full'];
+const BOTH_PROFILES = ['common', 'account-information', 'consents', 'payments', 'verification-of-payee', 'sca', 'scenarios', 'oauth', 'clock', 'persistence', 'openapi', 'sca-pages'];
 
 /**
  * What runs on PostgreSQL too: every e2e suite (a new one included) but those about the SQLite
@@ -27,12 +34,18 @@ const BOTH_PROFILES = ['common', 'account-information', 'consents', 'payments', 
 const NOT_ON_POSTGRES = ['sqlite-file', 'disk-full', 'built-server', 'server-process', 'openapi-lint', 'docs-browser', 'permission-dashboard-browser', 'service-removal', 'conformance', ...(process.env.TEST_POSTGRES_SMALL_TABLESPACE ? [] : ['full-tablespace'])];
 
 module.exports = {
+  // Two workers, each its own ports, databases and temporary folders (docs/development.md): jest's
+  // default on a two-core machine is one.
+  maxWorkers: 2,
+  testSequencer: '<rootDir>/test/support/sequencer.mjs',
   // A test's concurrency bursts (150 clock moves, 50 reads) take well under a second here, and CI
   // runs on machines loaded beside them stalled three of them past jest's 5 s default: how fast is
   // the benchmark's to say (docs/benchmark.md), not a timeout's. Long suites set their own.
   testTimeout: 30_000,
-  // Finds (or, as root on Debian, installs) the Chromium the browser tests drive.
-  globalSetup: '<rootDir>/test/support/find-browser.ts',
+  // Finds (or, as root on Debian, installs) the Chromium the browser tests drive, builds the server
+  // once and migrates and seeds each built-in profile once on each engine of the run.
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   projects: [
     { ...common, displayName: 'bank', roots: ['<rootDir>/src', '<rootDir>/test'], testRegex: '.*\\.(spec|e2e-spec)\\.ts$', testPathIgnorePatterns: ['/test/postgres/'] },
     {

@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import Database from 'better-sqlite3';
 import { sepaPayment } from './support/fixtures';
 import { removeDatabase, temporaryDatabase } from './support/sandbox';
-import { buildServer, freePort, ServerProcess, spawnServer, waitForHealth } from './support/server-process';
+import { builtServer, freePort, ServerProcess, spawnServer, waitForHealth } from './support/server-process';
 import { SERVICES } from '../src/services';
 import { schemaOf } from '../src/schema/schema';
 
@@ -18,9 +18,8 @@ const CLIENTS = 16;
 const headers = () => ({ Authorization: 'Bearer sandbox-token', 'X-Request-ID': randomUUID(), 'Content-Type': 'application/json', 'PSU-IP-Address': '192.0.2.10' });
 const payment = (n: number) => sepaPayment(`${n}.01`, { endToEndIdentification: `STOP-${n}` });
 
-let build: ReturnType<typeof buildServer>;
-beforeAll(() => (build = buildServer()));
-afterAll(() => rmSync(build.folder, { recursive: true, force: true }));
+/** The run's build (jest's global setup), as `npm run build` makes it. */
+const build = builtServer();
 
 /** The built server on its own port and database file, as `npm run start:prod` runs it; startable again on the same file. */
 class BuiltSandbox {

@@ -9,12 +9,13 @@ import { MARIANNE, sepaPayment, UNKNOWN_CONSENT, VALID_CONSENT } from './support
 import { allowUpdates, databaseSettings, prepareDatabase, refuseUpdates } from './support/engine';
 import { removeDatabase, Sandbox, startSandbox, temporaryDatabase, tppError, tppHeaders, useSandbox } from './support/sandbox';
 import { schemaOf } from '../src/schema/schema';
+import { builtServer } from './support/server-process';
 import { SERVICES } from '../src/services';
 
 /** Every migration runs once: the core's and the registered services'. */
 const MIGRATIONS = schemaOf(SERVICES).migrations.length;
 
-// The seed script runs as a process of its own, compiled as it starts: a test of it takes seconds, more on a loaded machine (a CI run passed the 5 s default).
+// The seed script runs as a process of its own: a test of it takes seconds, more on a loaded machine (a CI run passed the 5 s default).
 jest.setTimeout(30_000);
 
 const run = promisify(execFile);
@@ -33,11 +34,12 @@ async function rowCounts(sandbox: Sandbox) {
   };
 }
 
-/** The seed script as `npm run seed` / `npm run db:reset` run it, on the given file. */
+/** The seed script as `npm run seed` / `npm run db:reset` run it (built: the run's build), on the given file. */
 async function seed(database: string, ...args: string[]) {
   await prepareDatabase(database);
-  return run(process.execPath, ['-r', 'ts-node/register/transpile-only', 'seeds/seed.ts', ...args], {
-    env: { ...process.env, ...databaseSettings(database), PROFILE },
+  const build = builtServer();
+  return run(process.execPath, [build.script('seeds/seed.js'), ...args], {
+    env: { ...process.env, NODE_PATH: build.nodePath, ...databaseSettings(database), PROFILE },
   });
 }
 

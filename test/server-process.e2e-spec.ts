@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { removeDatabase, temporaryDatabase } from './support/sandbox';
-import { freePort, ServerProcess, spawnServer, waitForHealth } from './support/server-process';
+import { builtServer, freePort, ServerProcess, spawnServer, waitForHealth } from './support/server-process';
 
 jest.setTimeout(60_000);
 
@@ -9,9 +9,11 @@ const TOKEN = 'secret-token-7f3a';
 /** An X-Request-ID the server made up for a request that sent none: a random UUID. */
 const MADE_UP = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-/** The server as `npm run start:prod` runs it, minus the build: main.ts in its own process. */
+/** The server as `npm run start:prod` runs it: the run's build (jest's global setup) in its own process. */
 function startServer(port: number, databasePath: string): ServerProcess {
-  return spawnServer(['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+  const build = builtServer();
+  return spawnServer([build.main], {
+    NODE_PATH: build.nodePath,
     NODE_ENV: 'production',
     LOG_LEVEL: 'info',
     PORT: String(port),

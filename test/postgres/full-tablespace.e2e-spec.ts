@@ -15,7 +15,7 @@ describe('a full tablespace on PostgreSQL', () => {
   let sandbox: Sandbox;
   let committed: DataSource;
   beforeAll(async () => {
-    await prepareDatabase(database, process.env.TEST_POSTGRES_SMALL_TABLESPACE);
+    await prepareDatabase(database, { tablespace: process.env.TEST_POSTGRES_SMALL_TABLESPACE });
     sandbox = await startSandbox({ SCA_MODE: 'redirect' }, database);
     committed = await secondConnection(database);
   });

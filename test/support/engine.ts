@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source';
 import { SERVICES } from '../../src/services';
 import { schemaOf } from '../../src/schema/schema';
+import type { Templates } from './global-setup';
 
 /**
  * The engine this jest project runs on: SQLite unless TEST_ENGINE=postgres (the postgres project,
@@ -32,22 +33,33 @@ export function databaseSettings(database: string): Record<string, string> {
   return ENGINE === 'sqlite' ? { DATABASE_PATH: database } : { DATABASE_URL: database };
 }
 
-/** Creates the database if it does not exist yet (PostgreSQL; in `tablespace` if given); SQLite makes its file itself. */
-export async function prepareDatabase(database: string, tablespace?: string): Promise<void> {
-  if (ENGINE === 'postgres') await createPostgresDatabase(database, postgresUrl(), tablespace);
+/**
+ * Creates the database if it does not exist yet (PostgreSQL; in `tablespace` if given); SQLite makes
+ * its file itself. Given a built-in `profile`, a new database is a copy of the one jest's global setup
+ * migrated and seeded with it (test/support/global-setup.ts), as a restart of the sandbox finds it.
+ */
+export async function prepareDatabase(database: string, { tablespace, profile }: { tablespace?: string; profile?: string } = {}): Promise<void> {
+  const template = profile === undefined ? undefined : templates()?.[ENGINE][profile];
+  if (ENGINE === 'postgres') return createPostgresDatabase(database, postgresUrl(), { tablespace, template });
+  if (template && !existsSync(database)) copyFileSync(template, database);
 }
+
+/** The run's migrated and seeded databases, where jest's global setup made them. */
+const templates = (): Templates | undefined => (process.env.TEST_TEMPLATES ? (JSON.parse(process.env.TEST_TEMPLATES) as Templates) : undefined);
 
 export async function removeDatabase(database: string): Promise<void> {
   if (ENGINE === 'sqlite') return rmSync(join(database, '..'), { recursive: true, force: true });
   await dropPostgresDatabase(database, postgresUrl());
 }
 
-/** Creates the PostgreSQL database at `database` unless it exists, as the user of `administrator`. */
-export async function createPostgresDatabase(database: string, administrator: string, tablespace?: string): Promise<void> {
+/** Creates the PostgreSQL database at `database` unless it exists, as the user of `administrator`: a copy of the database at `template` if given. */
+export async function createPostgresDatabase(database: string, administrator: string, { tablespace, template }: { tablespace?: string; template?: string } = {}): Promise<void> {
   const name = new URL(database).pathname.slice(1);
   await asAdministrator(administrator, async (client) => {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (!rowCount) await client.query(`CREATE DATABASE "${name}"${tablespace ? ` TABLESPACE "${tablespace}"` : ''}`);
+    if (rowCount) return;
+    const options = [template && `TEMPLATE "${new URL(template).pathname.slice(1)}"`, tablespace && `TABLESPACE "${tablespace}"`].filter(Boolean);
+    await client.query(`CREATE DATABASE "${name}"${options.map((option) => ` ${option}`).join('')}`);
   });
 }
 

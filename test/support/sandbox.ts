@@ -28,10 +28,11 @@ export { removeDatabase, temporaryDatabase } from './engine';
 
 /**
  * Starts the real app (migrations, fixtures, filter, pipe) on a database of the run's engine,
- * with the given settings; the same database can be passed again to test a restart.
+ * with the given settings; the same database can be passed again to test a restart. A new database
+ * of a built-in profile starts as the run's copy of it, migrated and seeded once (engine.ts).
  */
 export async function startSandbox(settings: Record<string, string | undefined> = {}, database = temporaryDatabase()): Promise<Sandbox> {
-  await prepareDatabase(database);
+  await prepareDatabase(database, { profile: settings.PROFILE ?? PROFILE });
   // A setting given as undefined is left unset (SANDBOX_DATE: undefined, a clock that follows the real date).
   const environment: Record<string, string | undefined> = { NODE_ENV: 'test', LOG_LEVEL: 'silent', ...databaseSettings(database), SANDBOX_DATE: TODAY, PROFILE, ...settings };
   const saved = Object.fromEntries(Object.keys(environment).map((key) => [key, process.env[key]]));

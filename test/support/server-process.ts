@@ -55,12 +55,37 @@ export async function freePort(): Promise<number> {
 /**
  * Compiles the server as `npm run build` does, into a temporary folder beside a link to the built-in profiles (the project's dist/ stays
  * untouched). Answers its entry point, the NODE_PATH it needs to find the project's
- * node_modules from there, and the folder to delete afterwards.
+ * node_modules from there, and the folder to delete afterwards. Jest's global setup builds once a run (builtServer).
  */
-export function buildServer(): { main: string; nodePath: string; folder: string } {
+export function buildServer(): Built {
   const folder = mkdtempSync(join(tmpdir(), 'psd2-sandbox-build-'));
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', join(folder, 'dist')], { stdio: 'inherit' });
   // The built-in profiles sit beside dist/, as in the project and the image.
   symlinkSync(join(process.cwd(), 'profiles'), join(folder, 'profiles'));
-  return { main: join(folder, 'dist', 'src', 'main.js'), nodePath: join(process.cwd(), 'node_modules'), folder };
+  return builtIn(folder);
+}
+
+export interface Built {
+  /** The server's entry point, dist/src/main.js. */
+  main: string;
+  /** What NODE_PATH must hold for the build to find the project's node_modules. */
+  nodePath: string;
+  folder: string;
+  /** A built script of the project (`seeds/seed.js`). */
+  script(path: string): string;
+}
+
+/** The build in `folder` (its dist/ beside the built-in profiles). */
+export const builtIn = (folder: string): Built => ({
+  main: join(folder, 'dist', 'src', 'main.js'),
+  nodePath: join(process.cwd(), 'node_modules'),
+  folder,
+  script: (path) => join(folder, 'dist', path),
+});
+
+/** The build jest's global setup made for this run (test/support/global-setup.ts). */
+export function builtServer(): Built {
+  const folder = process.env.TEST_BUILD;
+  if (!folder) throw new Error('TEST_BUILD is unset: the build is made by jest\'s global setup (jest.config.js)');
+  return builtIn(folder);
 }
