@@ -14,7 +14,7 @@ const executable = (path: string) => {
 };
 
 /**
- * Jest's global setup: finds a browser for the browser tests before any test runs, and hands its
+ * Part of jest's global setup (global-setup.ts): finds a browser for the browser tests before any test runs, and hands its
  * path to every test file as CHROMIUM_PATH. Where there is none and the machine can (root, with
  * apt-get), it installs Debian's `chromium` first; elsewhere the run fails at once saying how to
  * get one. Never a browser downloaded by a test tool (docs/development.md).
