@@ -1,7 +1,7 @@
 // Unit specs live beside the code (src/), e2e specs under test/; one run takes both. The e2e
 // suites whose answers depend on the profile run a second time in PROFILE=berlin-group
 // (docs/profiles.md), and, given TEST_POSTGRES_URL, those not about the SQLite file a third time on
-// PostgreSQL. Where the time goes, and why each list is what it is: docs/development.md, "The tests".
+// PostgreSQL. How a run is put together and where its time goes: docs/development.md.
 const common = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   // ts-jest only transpiles (tsconfig.json's isolatedModules): the type check is a suite of its own

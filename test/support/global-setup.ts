@@ -11,11 +11,12 @@ import { builtInProfiles } from '../../src/profile/load-profile';
 const run = promisify(execFile);
 
 /**
- * Jest's global setup, once for every project and worker of a run (docs/development.md, "The tests"):
- * finds the browser, builds the server once (the built-server, server-process and persistence suites
- * run it: `TEST_BUILD`), unless given a build, and makes each built-in profile's database once on each engine of the run, as
- * `npm run seed` makes it (`TEST_TEMPLATES`): a sandbox a test starts begins from a copy of it
- * (startSandbox), so that a run migrates and seeds three databases instead of hundreds.
+ * Jest's global setup, once for every project and worker of a run (docs/development.md, "How a run
+ * is put together"): finds the browser; builds the server once unless given a build (the built
+ * server's, the server process's and persistence's suites run it: `TEST_BUILD`); and makes each
+ * built-in profile's database once on each engine of the run, as `npm run seed` makes it
+ * (`TEST_TEMPLATES`). A sandbox a test starts begins from a copy of it (startSandbox), so that a run
+ * migrates and seeds a few databases instead of hundreds.
  */
 export default async function globalSetup(): Promise<void> {
   findBrowser();
