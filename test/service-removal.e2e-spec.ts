@@ -57,51 +57,76 @@ it('covers every registered service', () => {
   expect(REGISTERED).toHaveLength(SERVICES.length);
 });
 
+type Registered = (typeof REGISTERED)[number];
+
 /**
- * The removal proof (docs/development.md, "A service plugs in"): a copy of the project without a
- * service's folder, its lines in src/services.ts and its keys in the built-in profiles builds (tsc
- * over src, migrations, seeds, test and bench), starts in every built-in profile serving every route
- * but the service's, and passes the unit specs and the suites that cross every service. The copy is
- * compiled once: the build serves the start, the seed script and the crossing suites' built server;
- * the crossing suites run in one process of their own, transpiled as the main run's are.
+ * A copy of the project without the `removed` services, for the enclosing describe block: without
+ * their folders, their lines in src/services.ts and their keys in the built-in profiles (a profile
+ * naming a key of a service the build lacks is refused: docs/profiles.md). `build` is where the
+ * copy's compilation puts what the next steps run.
  */
-describe.each(REGISTERED)('the project without src/$folder', ({ name, descriptor, folder }) => {
-  let copy: string;
-  let build: string;
-
+function useCopyWithout(removed: Registered[]): { copy: string; build: string } {
+  const made = { copy: '', build: '' };
   beforeAll(async () => {
-    copy = mkdtempSync(join(tmpdir(), `psd2-without-${folder}-`));
-    build = join(copy, 'build');
-    cpSync(ROOT, copy, { recursive: true, filter: (path) => !LEFT_OUT.test(relative(ROOT, path)) });
-    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
-    rmSync(join(copy, 'src', folder), { recursive: true });
-    const registry = join(copy, 'src', 'services.ts');
-    const lines = readFileSync(registry, 'utf8').split('\n');
-    writeFileSync(registry, lines.filter((line) => !line.includes(`'./${folder}/`) && line.trim() !== `${name},`).join('\n'));
-    // A profile naming a key of a service the build lacks is refused (docs/profiles.md): the built-in ones lose its keys.
-    const { profileKeys } = (await import(join(ROOT, 'src', descriptor)))[name] as SandboxService;
-    for (const profile of readdirSync(join(copy, 'profiles'))) withoutKeys(join(copy, 'profiles', profile, 'profile.yaml'), Object.keys(profileKeys));
+    made.copy = mkdtempSync(join(tmpdir(), `psd2-without-${removed.length === 1 ? removed[0].folder : 'services'}-`));
+    made.build = join(made.copy, 'build');
+    cpSync(ROOT, made.copy, { recursive: true, filter: (path) => !LEFT_OUT.test(relative(ROOT, path)) });
+    symlinkSync(join(ROOT, 'node_modules'), join(made.copy, 'node_modules'), 'dir');
+    const registry = join(made.copy, 'src', 'services.ts');
+    let lines = readFileSync(registry, 'utf8').split('\n');
+    for (const { name, descriptor, folder } of removed) {
+      rmSync(join(made.copy, 'src', folder), { recursive: true });
+      lines = lines.filter((line) => !line.includes(`'./${folder}/`) && line.trim() !== `${name},`);
+      const { profileKeys } = (await import(join(ROOT, 'src', descriptor)))[name] as SandboxService;
+      for (const profile of readdirSync(join(made.copy, 'profiles'))) withoutKeys(join(made.copy, 'profiles', profile, 'profile.yaml'), Object.keys(profileKeys));
+    }
+    writeFileSync(registry, lines.join('\n'));
   });
+  afterAll(() => rmSync(made.copy, { recursive: true, force: true }));
+  return made;
+}
 
-  afterAll(() => rmSync(copy, { recursive: true, force: true }));
+/** One compilation type-checks it all (tsc over src, migrations, seeds, test and bench) and emits what the next steps run; the built-in profiles sit beside dist/, as in the project. */
+async function compile({ copy, build }: { copy: string; build: string }): Promise<void> {
+  await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--outDir', join(build, 'dist')], { cwd: copy });
+  symlinkSync(join(copy, 'profiles'), join(build, 'profiles'));
+}
 
-  it('builds: tsc over src, migrations, seeds, test and bench', async () => {
-    // One compilation type-checks it all and emits what the next steps run; the built-in profiles sit beside dist/, as in the project.
-    await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--outDir', join(build, 'dist')], { cwd: copy });
-    symlinkSync(join(copy, 'profiles'), join(build, 'profiles'));
-  });
+/** The copy's build starts in every built-in profile and serves every route of the whole project but the removed services'. */
+async function expectServedWithout({ copy, build }: { copy: string; build: string }, removed: Registered[]): Promise<void> {
+  const full = await (whole ??= servedPaths());
+  const theirs = (path: string) => removed.some(({ folder }) => OWN_ROUTES[folder].test(path));
+  const { stdout } = await run(process.execPath, [join(build, 'dist', 'test', 'support', 'served-paths.js')], { cwd: copy, env: copyEnvironment({ NODE_PATH: join(ROOT, 'node_modules') }) });
+  expect(JSON.parse(stdout)).toEqual(Object.fromEntries(Object.entries(full).map(([profile, paths]) => [profile, paths.filter((path) => !theirs(path))])));
+  for (const { folder } of removed) expect([folder, Object.values(full).flat().some((path) => OWN_ROUTES[folder].test(path))]).toEqual([folder, true]);
+}
 
-  it('starts in every built-in profile, serving every route but its own', async () => {
-    const full = await (whole ??= servedPaths());
-    const served = join(build, 'dist', 'test', 'support', 'served-paths.js');
-    const { stdout } = await run(process.execPath, [served], { cwd: copy, env: copyEnvironment({ NODE_PATH: join(ROOT, 'node_modules') }) });
-    const without = Object.fromEntries(Object.entries(full).map(([profile, paths]) => [profile, paths.filter((path) => !OWN_ROUTES[folder].test(path))]));
-    expect(JSON.parse(stdout)).toEqual(without);
-    expect(Object.values(full).flat().some((path) => OWN_ROUTES[folder].test(path))).toBe(true);
-  });
+/**
+ * The removal proof (docs/development.md, "A service plugs in"): the project without each service
+ * builds and starts in every built-in profile, serving every route but the service's; without all of
+ * them, the core alone, it also passes the unit specs and the suites that cross every service (a
+ * suite's rows about a service exist where the service does, so there every service's rows are
+ * absent at once). Each copy is compiled once: the build serves the start, the seed script and the
+ * crossing suites' built server; the crossing suites run in one process of their own, transpiled as
+ * the main run's are.
+ */
+describe.each(REGISTERED)('the project without src/$folder', (service) => {
+  const made = useCopyWithout([service]);
+
+  it('builds: tsc over src, migrations, seeds, test and bench', () => compile(made));
+
+  it('starts in every built-in profile, serving every route but its own', () => expectServedWithout(made, [service]));
+});
+
+describe('the project without any of the services, the core alone', () => {
+  const made = useCopyWithout(REGISTERED);
+
+  it('builds: tsc over src, migrations, seeds, test and bench', () => compile(made));
+
+  it('starts in every built-in profile, serving every route but theirs', () => expectServedWithout(made, REGISTERED));
 
   it('passes the unit specs and the suites that cross every service', async () => {
-    const environment = copyEnvironment({ TEST_PREBUILT: build });
-    await run(process.execPath, [join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), 'src/', ...CROSSING, '--ci', '--runInBand', '--selectProjects', 'bank'], { cwd: copy, env: environment });
+    const environment = copyEnvironment({ TEST_PREBUILT: made.build });
+    await run(process.execPath, [join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), 'src/', ...CROSSING, '--ci', '--runInBand', '--selectProjects', 'bank'], { cwd: made.copy, env: environment });
   });
 });
