@@ -27,7 +27,8 @@ const BOTH_PROFILES = ['common', 'account-information', 'consents', 'payments', 
  * file itself (its pragmas, WAL, locks, a full disk), the built server, the served document's
  * lint, the browser's reading of the docs and of the permission dashboard (its headless suite runs on
  * both), the removal proof and the conformance to Berlin Group's yaml, which do not depend on the engine;
- * and the unit spec of the prebuilt statements. test/postgres/ holds what needs PostgreSQL: several
+ * and the unit spec of the prebuilt statements (the other unit specs and the static checks reach no
+ * database: they run once, in bank). test/postgres/ holds what needs PostgreSQL: several
  * instances on one database, its writes' held inserts, and a full disk, which needs a tablespace on a small filesystem that
  * .ci/run mounts where it may.
  */
