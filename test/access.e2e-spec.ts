@@ -31,6 +31,7 @@ function profileWith(name: string, base: string, tpp: string): string {
 }
 
 const ROLES = ['PSP_AS', 'PSP_AI', 'PSP_PI', 'PSP_IC'] as const;
+type Role = (typeof ROLES)[number];
 
 /**
  * Whether the confirmation of funds is in the build: the rows of the threat table about its routes
@@ -38,7 +39,6 @@ const ROLES = ['PSP_AS', 'PSP_AI', 'PSP_PI', 'PSP_IC'] as const;
  * suite without each service: test/service-removal.e2e-spec.ts).
  */
 const FUNDS = SERVICES.some(({ name }) => name === 'fundsConfirmation');
-type Role = (typeof ROLES)[number];
 
 interface Issued {
   serialNumber: string;
