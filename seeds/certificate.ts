@@ -17,6 +17,7 @@ import { IssueCertificateDto } from '../src/sandbox-control/certificates.control
 import { CertificatesService } from '../src/tpp-identity/certificates.service';
 import { SERVICES } from '../src/services';
 import { dataSourceOptions, openDataSource } from '../src/database/data-source';
+import { World } from '../src/oauth/world';
 import { schemaOf } from '../src/schema/schema';
 import { seeding } from '../src/schema/seed-fixtures';
 
@@ -60,7 +61,7 @@ async function main(): Promise<number> {
   const app = await NestFactory.createApplicationContext(CertificateModule, { logger: false });
   try {
     const certificates = app.get(CertificatesService);
-    const issued = await certificates.issue(request, undefined, request.organisationName);
+    const issued = await certificates.issue(request, World.open, request.organisationName);
     const name = request.type.toLowerCase();
     mkdirSync(values.out, { recursive: true });
     writeFileSync(join(values.out, `${name}.pem`), issued.certificate);

@@ -492,7 +492,7 @@ async function stateOf(a: Client, { iban, ids }: Owned): Promise<unknown> {
 
 const codes = (body: { tppMessages?: { code: string }[]; apiClientMessages?: { code: string }[] }) => (body.tppMessages ?? body.apiClientMessages)?.map(({ code }) => code) ?? [];
 
-/** Bodies of the operations with an ID in their path that take one: good enough to reach the owner check. */
+/** Bodies of the operations with an ID in their path that take one: good enough to reach the world check. */
 const BODIES: Record<string, object> = {
   '/sandbox/sca/consents/{consentId}': { psuId: 'georg.mustermann', decision: 'approve' },
   '/sandbox/sca/payments/{paymentId}': { psuId: 'georg.mustermann', decision: 'approve' },

@@ -163,7 +163,7 @@ describe('AUTH_MODE=strict', () => {
     }
     const status = await request(sandbox.http).get(`/v1/consents/${theirConsent}/status`).set(as(theirs)).expect(200);
     expect(status.body).toEqualBody({ consentStatus: 'received' });
-    // The owner may act as its own scenario's PSU.
+    // The world may act as its own scenario's PSU.
     const myConsent = (await request(sandbox.http).post('/v1/consents').set(as(mine)).send(consentRequest).expect(CREATED)).body.consentId;
     await request(sandbox.http).post(`/sandbox/sca/consents/${myConsent}`).set('Authorization', `Bearer ${mine}`).send({ psuId, decision: 'approve' }).expect(200);
   });
@@ -213,7 +213,7 @@ describe('AUTH_MODE=strict', () => {
     const deleted = await request(sandbox.http).delete(`/sandbox/scenarios/${scenario.body.scenarioId}`).set('Authorization', `Bearer ${theirs}`).expect(404);
     expect(deleted.body).toEqualBody(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A023E: scenario ${scenario.body.scenarioId} unknown`));
 
-    // The owner still finds everything as it was, and the bank's fixtures stay everyone's.
+    // The world still finds everything as it was, and the bank's fixtures stay everyone's.
     expect((await request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(as(mine)).expect(200)).body).toEqualBody({ consentStatus: 'received' });
     expect((await request(sandbox.http).get(`${SEPA}/status`).set(as(mine)).expect(200)).body).toEqualBody({ transactionStatus: 'RCVD' });
     await request(sandbox.http).get('/v1/accounts').set(as(mine, { 'Consent-ID': scenario.body.consentId })).expect(200);

@@ -123,6 +123,7 @@ describe('the OpenAPI document', () => {
       '/sandbox/clock/advance',
       '/sandbox/conditions',
       '/sandbox/consents/{consentId}/revocation',
+      '/sandbox/dashboard-links',
       '/sandbox/events',
       '/sandbox/payments/{paymentId}/instalments',
       // The holder's permission dashboard (docs/permission-dashboard.md), in every built-in profile.

@@ -9,8 +9,9 @@ jest.setTimeout(60_000);
 
 /**
  * The permission dashboard in headless Chromium (docs/permission-dashboard.md): the holder signs
- * in, sees two TPPs' consents, withdraws one, and the TPP meets it (401, notification); then
- * re-establishes it. A wrong password, another PSU's consent and a form without its token change nothing.
+ * in through a client's link, sees that client's consent only (docs/security.md, "Worlds"),
+ * withdraws it, and the TPP meets it (401, notification); then re-establishes it. No link, a wrong
+ * password, another PSU's consent, another client's consent and a form without its token change nothing.
  */
 describe('the permission dashboard in headless Chromium (AUTH_MODE=strict, SCA_MODE=redirect)', () => {
   const web = useBrowserSandbox({ AUTH_MODE: 'strict', SCA_MODE: 'redirect', NOTIFICATION_ALLOWED_HOSTS: '127.0.0.1' });
@@ -35,8 +36,12 @@ describe('the permission dashboard in headless Chromium (AUTH_MODE=strict, SCA_M
     (await request(web.sandbox.http).get(`/v1/consents/${consents[client]}/status`).set(tppHeaders({ Authorization: `Bearer ${tokens[client]}` })).expect(200)).body.consentStatus;
   const section = (page: Page, client: 'a' | 'b') => page.getByRole('region', { name: consents[client] });
 
-  async function signIn(page: Page, psuId: string, password: string) {
-    await page.goto(`${web.base}/dashboard`);
+  /** The sign-in page of the client's world, from the link the client asks for with its token. */
+  const link = async (client: 'a' | 'b') =>
+    (await request(web.sandbox.http).post('/sandbox/dashboard-links').set({ Authorization: `Bearer ${tokens[client]}` }).expect(201)).body._links.dashboard.href as string;
+
+  async function signIn(page: Page, psuId: string, password: string, client: 'a' | 'b' | null = 'a') {
+    await page.goto(client ? await link(client) : `${web.base}/dashboard`);
     await page.getByLabel('PSU ID').fill(psuId);
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -52,11 +57,24 @@ describe('the permission dashboard in headless Chromium (AUTH_MODE=strict, SCA_M
     await signIn(page, 'georg.mustermann', 'wrong');
     expect(await page.getByRole('alert').textContent()).toBe('The PSU ID or password is wrong.');
     expect(await page.locator('section').count()).toBe(0);
+    // The right password without a client's link opens no world.
+    await signIn(page, 'georg.mustermann', 'sandbox', null);
+    expect(await page.getByRole('alert').textContent()).toBe(
+      "Open the dashboard from the link your third-party provider's test asked the sandbox for (POST /sandbox/dashboard-links): it says whose consents you see. This one is missing or has expired.",
+    );
+    expect(await page.locator('section').count()).toBe(0);
+    // A link whose signature was changed is none.
+    await page.goto((await link('a')).replace(/.$/, (last) => (last === 'A' ? 'B' : 'A')));
+    await page.getByLabel('PSU ID').fill('georg.mustermann');
+    await page.getByLabel('Password').fill('sandbox');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForLoadState();
+    expect(await page.locator('section').count()).toBe(0);
     await page.close();
     expect([await status('a'), await status('b')]).toEqual(['valid', 'valid']);
   });
 
-  it('the holder sees both TPPs, withdraws one after confirming it: the TPP reads 401 CONSENT_INVALID and is notified; re-establishing brings its reads back', async () => {
+  it("the holder sees the consent of the TPP whose link it was, withdraws it after confirming it: the TPP reads 401 CONSENT_INVALID and is notified; re-establishing brings its reads back", async () => {
     const page = await web.browser.context.newPage();
     const blocked: string[] = [];
     page.on('console', (message) => message.text().includes('Content Security Policy') && blocked.push(message.text()));
@@ -65,8 +83,8 @@ describe('the permission dashboard in headless Chromium (AUTH_MODE=strict, SCA_M
     expect(page.url()).toBe(`${web.base}/dashboard`);
     expect(await page.title()).toBe('Your permissions - PSD2 Sandbox Bank');
     const rows = async (client: 'a' | 'b') => (await section(page, client).locator('tr').allTextContents()).map((row) => row.trim());
-    // Newest first: B's consent, then A's.
-    expect(await page.locator('section.permission h2').allTextContents()).toEqual(['Second sandbox TPP', 'Sandbox TPP']);
+    // A's world: B's consent on the same accounts is not in it.
+    expect(await page.locator('section.permission h2').allTextContents()).toEqual(['Sandbox TPP']);
     expect(await rows('a')).toEqual([
       'ProviderSandbox TPP, client sandbox-tpp',
       'Serviceaccount information',
@@ -78,7 +96,7 @@ describe('the permission dashboard in headless Chromium (AUTH_MODE=strict, SCA_M
       'Recurringyes',
       `Statusvalid since ${TODAY}`,
     ]);
-    expect(await rows('b')).toEqual(expect.arrayContaining(['ProviderSecond sandbox TPP, client sandbox-tpp-2', 'Accesses per day2 (used today: 0)', 'Last accessnone yet', 'Recurringno (one-off)']));
+    expect(await rows('b')).toEqual([]);
 
     await section(page, 'a').getByRole('link', { name: 'Withdraw access' }).click();
     await page.waitForLoadState();
@@ -106,6 +124,23 @@ describe('the permission dashboard in headless Chromium (AUTH_MODE=strict, SCA_M
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForLoadState();
     expect(await page.getByRole('button', { name: 'Sign in' }).count()).toBe(1);
+
+    // The same holder through B's link: B's consent, and none of A's.
+    await signIn(page, 'georg.mustermann', 'sandbox', 'b');
+    expect(await page.locator('section.permission h2').allTextContents()).toEqual(['Second sandbox TPP']);
+    expect(await rows('a')).toEqual([]);
+    expect(await rows('b')).toEqual([
+      'ProviderSecond sandbox TPP, client sandbox-tpp-2',
+      'Serviceaccount information',
+      `${GEORG} (any currency)account details, balances, transactions`,
+      `Granted on${TODAY}`,
+      'Valid until2026-06-30',
+      'Accesses per day2 (used today: 1)',
+      `Last access${TODAY}`,
+      'Recurringno (one-off)',
+      `Statusvalid since ${TODAY}`,
+    ]);
+    await page.getByRole('button', { name: 'Sign out' }).click();
     await page.close();
   });
 
@@ -119,15 +154,18 @@ describe('the permission dashboard in headless Chromium (AUTH_MODE=strict, SCA_M
     // Her session, a form posted without the page's token (as another site would): refused, and the consent is still none of hers.
     const forged = await page.request.post(`${web.base}/dashboard/withdrawal`, { form: { id: consents.b }, maxRedirects: 0 });
     expect(forged.status()).toBe(404);
-    // Georg's own session: without the token, the confirmation page again, with why (403).
+    // Georg's own session in A's world: B's consent is none of his permissions there.
     await page.goto(`${web.base}/dashboard`);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await signIn(page, 'georg.mustermann', 'sandbox');
-    const unsigned = await page.request.post(`${web.base}/dashboard/withdrawal`, { form: { id: consents.b }, maxRedirects: 0 });
+    expect((await page.goto(`${web.base}/dashboard/withdrawal?consent_id=${consents.b}`))!.status()).toBe(404);
+    // His own consent in A's world, without the form's token: the confirmation page again, with why (403).
+    const unsigned = await page.request.post(`${web.base}/dashboard/withdrawal`, { form: { id: consents.a }, maxRedirects: 0 });
     expect(unsigned.status()).toBe(403);
     expect(await unsigned.text()).toContain('This form has expired or was not sent from this page. Nothing has been changed.');
     await page.close();
-    expect(await status('b')).toBe('valid');
+    expect([await status('a'), await status('b')]).toEqual(['valid', 'valid']);
+    await read('a').expect(200);
     await read('b').expect(200);
   });
 });

@@ -237,6 +237,14 @@ describe('the permission dashboard, headless (berlin-group, signatures optional,
   });
 
   // Last: it moves the clock.
+  it("gives a client a link to the dashboard's sign-in in its own world, signed; without a token none", async () => {
+    const links = await Promise.all([a, b].map(async (client) => (await client.send('post', '/sandbox/dashboard-links').expect(201)).body));
+    for (const link of links) expect(link).toEqual({ _links: { dashboard: { href: expect.stringMatching(/^http:\/\/localhost:3000\/dashboard\?ticket=[\w-]+\.[\w-]+\.\d+\.[\w-]+$/) } } });
+    expect(links[0]._links.dashboard.href).not.toBe(links[1]._links.dashboard.href);
+    const refused = await request(sandbox.http).post('/sandbox/dashboard-links').expect(401);
+    expect(refused.body).toEqual(bg(tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required')));
+  });
+
   it('a withdrawn consent past its validUntil cannot be re-established, and goes to the record', async () => {
     const consentId = await georgsConsent(a, 'expiring', { validUntil: '2026-03-16' });
     await change(a, consentId, 'withdrawal').expect(200);
@@ -267,5 +275,10 @@ describe('a profile with permissionDashboard: { reestablish: false }', () => {
     expect(info.description).toContain("Permission dashboard (PSR): the account holder sees every TPP's consent on their accounts at /dashboard, and withdraws it; a TPP's");
     const paths = Object.keys(documented);
     expect(paths.filter((path) => path.startsWith('/sandbox/psus'))).toEqual(['/sandbox/psus/{psuId}/permissions', '/sandbox/psus/{psuId}/permissions/{consentId}/withdrawal']);
+  });
+
+  it('links to the plain dashboard in open mode: there is one world', async () => {
+    const link = await request(sandbox.http).post('/sandbox/dashboard-links').expect(201);
+    expect(link.body).toEqual({ _links: { dashboard: { href: 'http://localhost:3000/dashboard' } } });
   });
 });

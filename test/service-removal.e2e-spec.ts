@@ -31,7 +31,7 @@ const OWN_ROUTES: Record<string, RegExp> = {
   'trusted-beneficiaries': /^\/v1\/trusted-beneficiaries(\/|$)/,
   'card-accounts': /^\/v1\/card-accounts(\/|$)/,
   'signing-baskets': /^\/(v1|sandbox\/sca)\/signing-baskets(\/|$)/,
-  'permission-dashboard': /^\/sandbox\/psus\/\{psuId\}\/permissions(\/|$)/,
+  'permission-dashboard': /^\/sandbox\/(psus\/\{psuId\}\/permissions(\/|$)|dashboard-links$)/,
 };
 /** Every service src/services.ts registers: its descriptor's name, its folder and the descriptor's file. */
 const REGISTERED = [...readFileSync(join(ROOT, 'src', 'services.ts'), 'utf8').matchAll(/^import \{ (\w+) \} from '\.\/(([\w-]+)\/[\w.-]+)';$/gm)].map(([, name, descriptor, folder]) => ({ name, descriptor, folder }));

@@ -6,7 +6,7 @@ import type { AisRequest } from '../consent/consent.guard';
 import { toAccountReferenceResponse } from '../consent/dto/consent-response.dto';
 import { AccessLimitService } from './access-limit.service';
 import { Account, Balance } from '../bank/account.entity';
-import type { Owner } from '../oauth/owner';
+import type { World } from '../oauth/world';
 import { AccountStore } from '../bank/account-store';
 import { consentedIbans, coverageOf } from '../consent/coverage';
 import {
@@ -32,29 +32,29 @@ export class AccountInformationService {
     private readonly limits: AccessLimitService,
   ) {}
 
-  async list({ consent, psuIpAddress, owner }: AisRequest, withBalance: boolean): Promise<AccountListResponse> {
+  async list({ consent, psuIpAddress, world }: AisRequest, withBalance: boolean): Promise<AccountListResponse> {
     const ibans = consentedIbans(consent.access);
-    const found = new Map((await this.accounts.find(ibans, owner)).map((account) => [account.iban, account]));
+    const found = new Map((await this.accounts.find(ibans, world)).map((account) => [account.iban, account]));
     const listed = ibans.flatMap((iban) => found.get(iban) ?? []);
     await this.limits.spend(consent, listed.map(({ iban }) => iban), psuIpAddress);
     return { accounts: listed.map((account) => toAccountResponse(account, grantedBalances(consent, account, withBalance))) };
   }
 
-  async details({ consent, psuIpAddress, owner }: AisRequest, iban: string, withBalance: boolean): Promise<AccountResponse> {
-    const account = await this.findAccount(iban, owner);
+  async details({ consent, psuIpAddress, world }: AisRequest, iban: string, withBalance: boolean): Promise<AccountResponse> {
+    const account = await this.findAccount(iban, world);
     await this.limits.spend(consent, [iban], psuIpAddress);
     return toAccountResponse(account, grantedBalances(consent, account, withBalance));
   }
 
-  async balances({ consent, psuIpAddress, owner }: AisRequest, iban: string): Promise<BalancesResponse> {
-    const account = await this.findAccount(iban, owner);
+  async balances({ consent, psuIpAddress, world }: AisRequest, iban: string): Promise<BalancesResponse> {
+    const account = await this.findAccount(iban, world);
     await this.limits.spend(consent, [iban], psuIpAddress);
     return { account: null, balances: account.balances.map(toBalanceResponse) };
   }
 
-  async transactionList({ consent, psuIpAddress, owner }: AisRequest, iban: string, query: TransactionsQueryDto): Promise<TransactionsResponse> {
+  async transactionList({ consent, psuIpAddress, world }: AisRequest, iban: string, query: TransactionsQueryDto): Promise<TransactionsResponse> {
     const requested = askedStatuses(query);
-    if (!(await this.accounts.exists(iban, owner))) throw new ResourceUnknownError(iban);
+    if (!(await this.accounts.exists(iban, world))) throw new ResourceUnknownError(iban);
     const rows = await this.accounts.transactionsOf(iban, periodOf(query, requested));
     const lists = { booked: listOf(rows, requested, 'booked'), pending: listOf(rows, requested, 'pending'), information: listOf(rows, requested, 'information') };
     const page = onePage(lists, `/v1/accounts/${iban}/transactions`, query);
@@ -69,8 +69,8 @@ export class AccountInformationService {
   }
 
   /** Berlin Group's "Read transaction details": one entry of the list, as the list shows it. */
-  async transactionDetails({ consent, psuIpAddress, owner }: AisRequest, iban: string, transactionId: string): Promise<TransactionDetailsResponse> {
-    if (!(await this.accounts.exists(iban, owner))) throw new ResourceUnknownError(iban);
+  async transactionDetails({ consent, psuIpAddress, world }: AisRequest, iban: string, transactionId: string): Promise<TransactionDetailsResponse> {
+    if (!(await this.accounts.exists(iban, world))) throw new ResourceUnknownError(iban);
     const row = await this.accounts.transaction(iban, transactionId);
     if (!row) {
       throw new DomainError({ messageId: 'XS2A032E', description: `transaction ${transactionId} unknown on account ${iban}` });
@@ -79,8 +79,8 @@ export class AccountInformationService {
     return { transactionsDetails: { transactionDetails: row.body } };
   }
 
-  private async findAccount(iban: string, owner: Owner): Promise<Account> {
-    const [account] = await this.accounts.find([iban], owner);
+  private async findAccount(iban: string, world: World): Promise<Account> {
+    const [account] = await this.accounts.find([iban], world);
     if (!account) throw new ResourceUnknownError(iban);
     return account;
   }

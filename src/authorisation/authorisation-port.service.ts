@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ConsentedAccount } from '../consent/consent.entity';
-import type { Owner } from '../oauth/owner';
+import type { World } from '../oauth/world';
 import type { AuthorisationKind } from './authorisation.entity';
 import type { ScaDecision } from './authorisation.machine';
 
@@ -22,7 +22,7 @@ export interface Authorisable {
   /** Whether `held` covers what it is for (its accounts, its debtor, its members) as it waits now; 409 once it waits no more. */
   isHeldBy(resourceId: string, held: ConsentedAccount[]): Promise<boolean>;
   /** The holder's decision in one write, with its holder check (401 where `held` does not cover it). */
-  decide(resourceId: string, decision: ScaDecision, held: ConsentedAccount[], owner: Owner): Promise<Decided>;
+  decide(resourceId: string, decision: ScaDecision, held: ConsentedAccount[], world: World): Promise<Decided>;
   /** Inside the caller's write: a failed SCA denies, with no holder known. */
   fail(resourceId: string): Promise<void>;
 }

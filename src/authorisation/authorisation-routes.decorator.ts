@@ -14,7 +14,7 @@ import { announceCreated } from '../http/created-resource';
 import { CreatesInBerlinGroup } from '../http/berlin-group-profile';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { announceApproach, ApiScaRequestHeaders, SCA_APPROACH_HEADER, ScaHeaders, ScaRequestHeaders } from '../http/sca-headers.decorator';
-import { Owner, RequestOwner } from '../oauth/owner';
+import { World, RequestWorld } from '../oauth/world';
 import { ScaService, ScaTarget } from '../sca/sca.service';
 import { UpdatePsuDataDto } from '../sca/update-psu-data.dto';
 
@@ -58,9 +58,9 @@ interface AuthorisedResource {
   path(id: string): string;
   /** Its SCA page (`consents`) and the query parameter that names the resource there. */
   page: { name: string; parameter: string };
-  open(id: string, request: AuthorisationRequest, owner: Owner): Promise<Authorisation>;
-  ids(id: string, owner: Owner): Promise<string[]>;
-  find(id: string, authorisationId: string, owner: Owner): Promise<Authorisation>;
+  open(id: string, request: AuthorisationRequest, world: World): Promise<Authorisation>;
+  ids(id: string, world: World): Promise<string[]>;
+  find(id: string, authorisationId: string, world: World): Promise<Authorisation>;
 }
 
 /** The four operations on a resource's authorisation sub-resources (docs/sca-approaches.md): start, list, read (poll), update PSU data. */
@@ -72,27 +72,27 @@ export class AuthorisationRoutes {
     private readonly resource: AuthorisedResource,
   ) {}
 
-  async start(id: string, body: UpdatePsuDataDto, headers: ScaHeaders, response: Response, owner: Owner): Promise<StartAuthorisationResponse> {
+  async start(id: string, body: UpdatePsuDataDto, headers: ScaHeaders, response: Response, world: World): Promise<StartAuthorisationResponse> {
     const target: ScaTarget = { kind: this.resource.kind, resourceId: id };
     const request = await this.authorisations.requestOf(headers, target);
-    const authorisation = await this.sca.start(target, () => this.resource.open(id, request, owner), body, request, owner);
+    const authorisation = await this.sca.start(target, () => this.resource.open(id, request, world), body, request, world);
     const { name, parameter } = this.resource.page;
     const scaRedirect = () => scaRedirectHref(this.baseUrl, name, { [parameter]: id }, headers.redirectUri ?? undefined);
     return announceCreated(response, authorisation.approach, startAnswer(this.sca, authorisation, `${this.resource.path(id)}/authorisations`, scaRedirect));
   }
 
-  async list(id: string, owner: Owner): Promise<AuthorisationListResponse> {
-    return { authorisationIds: await this.resource.ids(id, owner) };
+  async list(id: string, world: World): Promise<AuthorisationListResponse> {
+    return { authorisationIds: await this.resource.ids(id, world) };
   }
 
-  async scaStatus(id: string, authorisationId: string, owner: Owner): Promise<ScaStatusResponse> {
-    const authorisation = await this.resource.find(id, authorisationId, owner);
-    return scaStatusAnswer(await this.sca.poll({ kind: this.resource.kind, resourceId: id }, authorisation, owner));
+  async scaStatus(id: string, authorisationId: string, world: World): Promise<ScaStatusResponse> {
+    const authorisation = await this.resource.find(id, authorisationId, world);
+    return scaStatusAnswer(await this.sca.poll({ kind: this.resource.kind, resourceId: id }, authorisation, world));
   }
 
-  async update(id: string, authorisationId: string, body: UpdatePsuDataDto, headers: ScaHeaders, response: Response, owner: Owner): Promise<ScaStepResponse> {
-    const authorisation = await orNone(this.resource.find(id, authorisationId, owner));
-    const updated = await this.sca.update({ kind: this.resource.kind, resourceId: id }, authorisation, body, headers.psuId, owner);
+  async update(id: string, authorisationId: string, body: UpdatePsuDataDto, headers: ScaHeaders, response: Response, world: World): Promise<ScaStepResponse> {
+    const authorisation = await orNone(this.resource.find(id, authorisationId, world));
+    const updated = await this.sca.update({ kind: this.resource.kind, resourceId: id }, authorisation, body, headers.psuId, world);
     announceApproach(response, headers, updated.approach);
     return this.sca.stepAnswer(updated, `${this.resource.path(id)}/authorisations/${updated.id}`);
   }
@@ -134,17 +134,17 @@ export function AuthorisationRoutesOf(docs: RoutesDocs) {
       @Body() body: UpdatePsuDataDto,
       @ScaRequestHeaders() headers: ScaHeaders,
       @Res({ passthrough: true }) response: Response,
-      @RequestOwner() owner: Owner,
+      @RequestWorld() world: World,
     ): Promise<StartAuthorisationResponse> {
-      return this.of.start(id, body, headers, response, owner);
+      return this.of.start(id, body, headers, response, world);
     }
 
     @Get(`:${docs.param}/authorisations`)
     @ApiOperation({ summary: `List the authorisations of ${docs.name}` })
     @ApiOkResponse({ type: AuthorisationListResponse })
     @ApiResponse(docs.unknown)
-    list(@Param(docs.param) id: string, @RequestOwner() owner: Owner): Promise<AuthorisationListResponse> {
-      return this.of.list(id, owner);
+    list(@Param(docs.param) id: string, @RequestWorld() world: World): Promise<AuthorisationListResponse> {
+      return this.of.list(id, world);
     }
 
     @Get(`:${docs.param}/authorisations/:authorisationId`)
@@ -153,8 +153,8 @@ export function AuthorisationRoutesOf(docs: RoutesDocs) {
     @ApiOkResponse({ type: ScaStatusResponse })
     @ApiResponse(docs.unknown)
     @ApiResponse(docs.noAuthorisation)
-    scaStatus(@Param(docs.param) id: string, @Param('authorisationId') authorisationId: string, @RequestOwner() owner: Owner): Promise<ScaStatusResponse> {
-      return this.of.scaStatus(id, authorisationId, owner);
+    scaStatus(@Param(docs.param) id: string, @Param('authorisationId') authorisationId: string, @RequestWorld() world: World): Promise<ScaStatusResponse> {
+      return this.of.scaStatus(id, authorisationId, world);
     }
 
     @Put(`:${docs.param}/authorisations/:authorisationId`)
@@ -172,9 +172,9 @@ export function AuthorisationRoutesOf(docs: RoutesDocs) {
       @Body() body: UpdatePsuDataDto,
       @ScaRequestHeaders() headers: ScaHeaders,
       @Res({ passthrough: true }) response: Response,
-      @RequestOwner() owner: Owner,
+      @RequestWorld() world: World,
     ): Promise<ScaStepResponse> {
-      return this.of.update(id, authorisationId, body, headers, response, owner);
+      return this.of.update(id, authorisationId, body, headers, response, world);
     }
   }
   return Routes;
@@ -211,9 +211,9 @@ export abstract class ConsentAuthorisationRoutes extends AuthorisationRoutesOf({
       kind: 'consent',
       path: (id) => `${CONSENT_PATHS[purpose]}/${id}`,
       page: { name: 'consents', parameter: 'consent_id' },
-      open: (id, request, owner) => this.consents.startAuthorisation(id, request, owner, purpose),
-      ids: (id, owner) => this.consents.authorisationIds(id, owner, purpose),
-      find: (id, authorisationId, owner) => this.consents.findAuthorisation(id, authorisationId, owner, purpose),
+      open: (id, request, world) => this.consents.startAuthorisation(id, request, world, purpose),
+      ids: (id, world) => this.consents.authorisationIds(id, world, purpose),
+      find: (id, authorisationId, world) => this.consents.findAuthorisation(id, authorisationId, world, purpose),
     });
     return this.routes;
   }

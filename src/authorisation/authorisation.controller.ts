@@ -11,7 +11,7 @@ import { CreatesInBerlinGroup } from '../http/berlin-group-profile';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { Xs2aController } from '../http/request.guard';
 import { announceApproach, ApiScaRequestHeaders, SCA_APPROACH_HEADER, ScaHeaders, ScaRequestHeaders } from '../http/sca-headers.decorator';
-import { Owner, RequestOwner } from '../oauth/owner';
+import { World, RequestWorld } from '../oauth/world';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
 import type { PaymentType } from '../payment-initiation/payment.entity';
 import { AuthorisationKindSegment, PaymentController, PaymentRoute, underEveryService } from '../payment-initiation/payment-route.decorator';
@@ -65,17 +65,17 @@ export class PaymentAuthorisationController {
     @Body() body: UpdatePsuDataDto,
     @ScaRequestHeaders() headers: ScaHeaders,
     @Res({ passthrough: true }) response: Response,
-    @RequestOwner() owner: Owner,
+    @RequestWorld() world: World,
   ): Promise<StartAuthorisationResponse> {
     const kind = KINDS[segment];
     const request = await this.authorisations.requestOf(headers, { kind, resourceId: paymentId });
-    const open = () => this.payments.startAuthorisation(type, paymentId, kind, request, owner);
-    const authorisation = await this.sca.start({ kind, resourceId: paymentId }, open, body, request, owner);
+    const open = () => this.payments.startAuthorisation(type, paymentId, kind, request, world);
+    const authorisation = await this.sca.start({ kind, resourceId: paymentId }, open, body, request, world);
     const query = { payment_id: paymentId, service: type.service, product: type.product };
     const page = kind === 'payment' ? 'payments' : 'payments/cancellation';
     const scaRedirect = () => scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), page, query, headers.redirectUri ?? undefined);
     const answer = startAnswer(this.sca, authorisation, `/v1/${type.service}/${type.product}/${paymentId}/${segment}`, scaRedirect);
-    return announceCreated(response, authorisation.approach, { ...answer, ...(await this.vopOf(kind, paymentId, owner)) });
+    return announceCreated(response, authorisation.approach, { ...answer, ...(await this.vopOf(kind, paymentId, world)) });
   }
 
   @Get(underEveryKind())
@@ -88,9 +88,9 @@ export class PaymentAuthorisationController {
     @PaymentRoute() type: PaymentType,
     @Param('paymentId') paymentId: string,
     @AuthorisationKindSegment() segment: KindSegment,
-    @RequestOwner() owner: Owner,
+    @RequestWorld() world: World,
   ): Promise<AuthorisationListResponse> {
-    return { authorisationIds: await this.payments.authorisationIds(type, paymentId, KINDS[segment], owner) };
+    return { authorisationIds: await this.payments.authorisationIds(type, paymentId, KINDS[segment], world) };
   }
 
   @Get(underEveryKind('/:authorisationId'))
@@ -105,11 +105,11 @@ export class PaymentAuthorisationController {
     @Param('paymentId') paymentId: string,
     @AuthorisationKindSegment() segment: KindSegment,
     @Param('authorisationId') authorisationId: string,
-    @RequestOwner() owner: Owner,
+    @RequestWorld() world: World,
   ): Promise<ScaStatusResponse> {
     const kind = KINDS[segment];
-    const authorisation = await this.payments.findAuthorisation(type, paymentId, kind, authorisationId, owner);
-    return scaStatusAnswer(await this.sca.poll({ kind, resourceId: paymentId }, authorisation, owner));
+    const authorisation = await this.payments.findAuthorisation(type, paymentId, kind, authorisationId, world);
+    return scaStatusAnswer(await this.sca.poll({ kind, resourceId: paymentId }, authorisation, world));
   }
 
   @Put(underEveryKind('/:authorisationId'))
@@ -130,18 +130,18 @@ export class PaymentAuthorisationController {
     @Body() body: UpdatePsuDataDto,
     @ScaRequestHeaders() headers: ScaHeaders,
     @Res({ passthrough: true }) response: Response,
-    @RequestOwner() owner: Owner,
+    @RequestWorld() world: World,
   ): Promise<ScaStepResponse> {
     const kind = KINDS[segment];
-    const authorisation = await orNone(this.payments.findAuthorisation(type, paymentId, kind, authorisationId, owner));
-    const updated = await this.sca.update({ kind, resourceId: paymentId }, authorisation, body, headers.psuId, owner);
+    const authorisation = await orNone(this.payments.findAuthorisation(type, paymentId, kind, authorisationId, world));
+    const updated = await this.sca.update({ kind, resourceId: paymentId }, authorisation, body, headers.psuId, world);
     announceApproach(response, headers, updated.approach);
     const answer = this.sca.stepAnswer(updated, `/v1/${type.service}/${type.product}/${paymentId}/${segment}/${updated.id}`);
-    return { ...answer, ...(await this.vopOf(kind, paymentId, owner)) };
+    return { ...answer, ...(await this.vopOf(kind, paymentId, world)) };
   }
 
   /** The payee results a payment's authorisation answers repeat, as the 1.3.16 yaml places them (docs/verification-of-payee.md). */
-  private async vopOf(kind: 'payment' | 'cancellation', paymentId: string, owner: Owner): Promise<ReturnType<typeof vopBlockOf>> {
-    return kind === 'payment' ? vopBlockOf(await this.payments.findById(paymentId, owner)) : {};
+  private async vopOf(kind: 'payment' | 'cancellation', paymentId: string, world: World): Promise<ReturnType<typeof vopBlockOf>> {
+    return kind === 'payment' ? vopBlockOf(await this.payments.findById(paymentId, world)) : {};
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Between, FindOperator, In, LessThanOrEqual, MoreThanOrEqual } from 'typeorm';
 import { Store } from '../database/store';
 import { BankProfile } from '../profile/bank-profile';
-import type { Owner } from '../oauth/owner';
+import type { World } from '../oauth/world';
 import { Account, BookingStatus, Psu, Transaction } from './account.entity';
 
 /** Which transactions a read asks for: the period applies to transactions (booked, pending), never to standing orders. */
@@ -42,18 +42,18 @@ export class AccountStore {
     );
   }
 
-  /** The accounts (with their balances by type) among `ibans` that `owner` may see (visibleTo), in no particular order. */
-  async find(ibans: string[], owner: Owner): Promise<Account[]> {
+  /** The accounts (with their balances by type) among `ibans` that `world` may see (visibleTo), in no particular order. */
+  async find(ibans: string[], world: World): Promise<Account[]> {
     const found = ibans.flatMap((iban) => this.fixtures.get(iban)?.account ?? []);
     const elsewhere = ibans.filter((iban) => !this.fixtures.has(iban));
     if (!elsewhere.length) return found;
     const stored = await this.store.read(Account).find({ where: { iban: In(elsewhere) }, relations: { balances: true }, order: { balances: { balanceType: 'ASC' } } });
-    return [...found, ...(await this.visibleTo(stored, owner))];
+    return [...found, ...(await this.visibleTo(stored, world))];
   }
 
-  /** Whether `owner` may see an account with this IBAN (visibleTo), without reading its balances. */
-  async exists(iban: string, owner: Owner): Promise<boolean> {
-    return this.fixtures.has(iban) || (await this.visibleTo(await this.store.read(Account).findBy({ iban }), owner)).length > 0;
+  /** Whether `world` may see an account with this IBAN (visibleTo), without reading its balances. */
+  async exists(iban: string, world: World): Promise<boolean> {
+    return this.fixtures.has(iban) || (await this.visibleTo(await this.store.read(Account).findBy({ iban }), world)).length > 0;
   }
 
   /**
@@ -62,10 +62,10 @@ export class AccountStore {
    * a scenario's is its own client's only (AUTH_MODE=strict; in open mode everyone's). To anyone
    * else it does not exist: the rows it leaves out are answered as unknown ones.
    */
-  async visibleTo<T extends { scenarioId: string | null; psuId: string | null }>(rows: T[], owner: Owner): Promise<T[]> {
+  async visibleTo<T extends { scenarioId: string | null; psuId: string | null }>(rows: T[], world: World): Promise<T[]> {
     const holders = [...new Set(rows.flatMap(({ scenarioId, psuId }) => (scenarioId !== null && psuId !== null ? [psuId] : [])))];
-    if (owner === undefined || holders.length === 0) return rows;
-    const own = new Set((await this.store.read(Psu).findBy({ psuId: In(holders), ownerId: owner })).map(({ psuId }) => psuId));
+    if (world.clientId === null || holders.length === 0) return rows;
+    const own = new Set((await this.store.read(Psu).findBy({ psuId: In(holders), ownerId: world.clientId })).map(({ psuId }) => psuId));
     return rows.filter(({ scenarioId, psuId }) => scenarioId === null || (psuId !== null && own.has(psuId)));
   }
 

@@ -4,7 +4,7 @@ import { Store } from '../database/store';
 import { Account, Balance, Transaction } from './account.entity';
 import { LiveBalances, withEntry } from './balances';
 import { AccountStore } from './account-store';
-import type { Owner } from '../oauth/owner';
+import type { World } from '../oauth/world';
 
 /** Scenario accounts are live: what is executed books on them. The bank's fixture accounts are scenery and never move (docs/living-bank.md). */
 const isLive = (account: Account) => account.scenarioId !== null;
@@ -18,14 +18,14 @@ export class Ledger {
   ) {}
 
   /**
-   * The accounts among `ibans` that `owner` may see (AccountStore.visibleTo: another client's
+   * The accounts among `ibans` that `world` may see (AccountStore.visibleTo: another client's
    * scenario account is no account here, so nothing is checked against or booked on it), with their
    * balances. When one is live, writes that book run one after the other from here to their
    * commit, so that no two funds checks read the same balance.
    */
-  async open(ibans: string[], owner: Owner): Promise<LedgerRun> {
+  async open(ibans: string[], world: World): Promise<LedgerRun> {
     const find = (wanted: string[]) => this.store.read(Account).find({ where: { iban: In(wanted) }, relations: { balances: true } });
-    let accounts = await this.accounts.visibleTo(await find([...new Set(ibans)]), owner);
+    let accounts = await this.accounts.visibleTo(await find([...new Set(ibans)]), world);
     if (accounts.some(isLive)) {
       await this.serialize();
       // As the last write that booked left them; whose they are does not change meanwhile.

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { In } from 'typeorm';
 import { AccountStore, inOrder, passing, TransactionFilter } from '../bank/account-store';
-import type { Owner } from '../oauth/owner';
+import type { World } from '../oauth/world';
 import { Store } from '../database/store';
 import { BankProfile } from '../profile/bank-profile';
 import { AccountKinds } from '../consent/account-kinds.service';
@@ -36,23 +36,23 @@ export class CardAccountStore implements OnModuleInit {
     this.kinds.register({
       bankOwned: () => bankOwned,
       heldBy: async (psuId) => (await this.heldBy(psuId)).map(reference),
-      names: async (maskedPans, owner) => (await this.withMaskedPans(maskedPans, owner)).map(({ maskedPan, name, product }) => [maskedPan, `${name}, ${product}`]),
+      names: async (maskedPans, world) => (await this.withMaskedPans(maskedPans, world)).map(({ maskedPan, name, product }) => [maskedPan, `${name}, ${product}`]),
     });
   }
 
-  /** The card account with this resourceId, or null; null too where `owner` may not see it (AccountStore.visibleTo). */
-  async find(resourceId: string, owner: Owner): Promise<CardAccount | null> {
+  /** The card account with this resourceId, or null; null too where `world` may not see it (AccountStore.visibleTo). */
+  async find(resourceId: string, world: World): Promise<CardAccount | null> {
     const fixture = this.fixtures.get(resourceId)?.account;
     if (fixture) return fixture;
-    const [visible] = await this.accounts.visibleTo(await this.store.read(CardAccount).findBy({ resourceId }), owner);
+    const [visible] = await this.accounts.visibleTo(await this.store.read(CardAccount).findBy({ resourceId }), world);
     return visible ?? null;
   }
 
-  /** The card accounts among `maskedPans` that `owner` may see, in no particular order (as AccountStore.find answers IBANs). */
-  async withMaskedPans(maskedPans: string[], owner: Owner): Promise<CardAccount[]> {
+  /** The card accounts among `maskedPans` that `world` may see, in no particular order (as AccountStore.find answers IBANs). */
+  async withMaskedPans(maskedPans: string[], world: World): Promise<CardAccount[]> {
     const found = maskedPans.flatMap((maskedPan) => this.byMaskedPan.get(maskedPan) ?? []);
     const elsewhere = maskedPans.filter((maskedPan) => !this.byMaskedPan.has(maskedPan));
-    return elsewhere.length ? [...found, ...(await this.accounts.visibleTo(await this.store.read(CardAccount).findBy({ maskedPan: In(elsewhere) }), owner))] : found;
+    return elsewhere.length ? [...found, ...(await this.accounts.visibleTo(await this.store.read(CardAccount).findBy({ maskedPan: In(elsewhere) }), world))] : found;
   }
 
   /** The cards a PSU holds: a fixture PSU's from memory, a scenario PSU's from the database. */

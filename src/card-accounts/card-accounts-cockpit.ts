@@ -5,7 +5,7 @@ import { ResourceUnknownError } from '../common/error-catalogue';
 import { formValue, link, section, status, table } from '../common/html';
 import type { CockpitPage, CockpitSection } from '../core/cockpit-section';
 import { Store } from '../database/store';
-import { ownedBy, type Owner } from '../oauth/owner';
+import { ownedBy, type World } from '../oauth/world';
 import { BankProfile } from '../profile/bank-profile';
 import { CardAccount } from './card-account.entity';
 import { CardAccountStore } from './card-account-store';
@@ -23,16 +23,16 @@ export class CardAccountsCockpit implements CockpitSection {
     private readonly profile: BankProfile,
   ) {}
 
-  async overview(owner: Owner): Promise<string> {
-    const scenarios = await this.store.read(Psu).find({ where: { scenarioId: Not(IsNull()), ...ownedBy(owner) } });
+  async overview(world: World): Promise<string> {
+    const scenarios = await this.store.read(Psu).find({ where: { scenarioId: Not(IsNull()), ...ownedBy(world) } });
     const scenarioIds = scenarios.map(({ scenarioId }) => scenarioId!);
     const cards = [...this.profile.fixturesOf(CardAccount), ...(await this.store.read(CardAccount).findBy({ scenarioId: In(scenarioIds) }))];
     const rows = cards.map((card) => [link(`/cockpit/card-accounts/${card.resourceId}`, card.resourceId), card.maskedPan, card.psuId, card.product, balancesOf(card)]);
     return section('Card accounts', table(['card account', 'masked PAN', 'holder', 'product', 'balances'], rows), 'card-accounts');
   }
 
-  async page(id: string, owner: Owner): Promise<CockpitPage> {
-    const card = await this.cards.find(id, owner);
+  async page(id: string, world: World): Promise<CockpitPage> {
+    const card = await this.cards.find(id, world);
     if (!card) throw new ResourceUnknownError(id);
     const rows = await this.cards.transactionsOf(id, { statuses: ['booked', 'pending'] });
     const data = table(['field', 'value'], [['resourceId', card.resourceId], ['maskedPan', card.maskedPan], ['holder', card.psuId], ['name', card.name], ['product', card.product], ['creditLimit', card.creditLimit ?? 'none'], ['balances', balancesOf(card)]]);

@@ -32,9 +32,9 @@ export class CardAccountsService {
     private readonly limits: AccessLimitService,
   ) {}
 
-  async list({ consent, psuIpAddress, owner }: AisRequest, withBalance: boolean): Promise<CardAccountListResponse> {
+  async list({ consent, psuIpAddress, world }: AisRequest, withBalance: boolean): Promise<CardAccountListResponse> {
     const maskedPans = consentedMaskedPans(consent.access);
-    const found = new Map((await this.cards.withMaskedPans(maskedPans, owner)).map((card) => [card.maskedPan, card]));
+    const found = new Map((await this.cards.withMaskedPans(maskedPans, world)).map((card) => [card.maskedPan, card]));
     const listed = maskedPans.flatMap((maskedPan) => found.get(maskedPan) ?? []);
     await this.limits.spend(consent, listed.map(({ maskedPan }) => maskedPan), psuIpAddress);
     return { cardAccounts: listed.map((card) => toCardAccountResponse(card, withBalance && grantsBalances(consent, card))) };
@@ -70,8 +70,8 @@ export class CardAccountsService {
   }
 
   /** The card account, once the consent is known to cover `service` on it (404 or 401 otherwise, as for an account). */
-  private async covered({ consent, owner }: AisRequest, resourceId: string, service: AccountService): Promise<CardAccount> {
-    const card = await this.cards.find(resourceId, owner);
+  private async covered({ consent, world }: AisRequest, resourceId: string, service: AccountService): Promise<CardAccount> {
+    const card = await this.cards.find(resourceId, world);
     if (!card) throw new ResourceUnknownError(resourceId);
     assertCovered(consent, card.maskedPan, service, resourceId);
     return card;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Owner } from '../oauth/owner';
+import type { World } from '../oauth/world';
 import type { CardAccountReference } from './consent.entity';
 
 /**
@@ -12,8 +12,8 @@ export interface AccountKind {
   bankOwned(): CardAccountReference[];
   /** Those a PSU holds, as the holder check compares them. */
   heldBy(psuId: string): Promise<CardAccountReference[]>;
-  /** The names of those among `maskedPans` that `owner` may see, as the consent page shows them. */
-  names(maskedPans: string[], owner: Owner): Promise<[string, string][]>;
+  /** The names of those among `maskedPans` that `world` may see, as the consent page shows them. */
+  names(maskedPans: string[], world: World): Promise<[string, string][]>;
 }
 
 @Injectable()
@@ -32,7 +32,7 @@ export class AccountKinds {
     return (await Promise.all(this.kinds.map((kind) => kind.heldBy(psuId)))).flat();
   }
 
-  async names(maskedPans: string[], owner: Owner): Promise<[string, string][]> {
-    return (await Promise.all(this.kinds.map((kind) => kind.names(maskedPans, owner)))).flat();
+  async names(maskedPans: string[], world: World): Promise<[string, string][]> {
+    return (await Promise.all(this.kinds.map((kind) => kind.names(maskedPans, world)))).flat();
   }
 }

@@ -2,7 +2,7 @@ import { Body, Delete, Get, HttpCode, Injectable, Param, Post, Res } from '@nest
 import { ConfigService } from '@nestjs/config';
 import { ApiBody, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { RequestOwner, Owner } from '../oauth/owner';
+import { RequestWorld, World } from '../oauth/world';
 import { announceCreated } from '../http/created-resource';
 import { CreatesInBerlinGroup } from '../http/berlin-group-profile';
 import { TppErrorResponse } from '../http/error-response.dto';
@@ -56,8 +56,8 @@ export abstract class ConsentRoutes {
   @ApiOperation({ summary: 'Read the status of a consent' })
   @ApiOkResponse({ type: ConsentStatusResponse })
   @ApiResponse(CONSENT_UNKNOWN)
-  async status(@Param('consentId') consentId: string, @RequestOwner() owner: Owner): Promise<ConsentStatusResponse> {
-    return { consentStatus: (await this.consents.findCurrent(consentId, owner, this.purpose)).status };
+  async status(@Param('consentId') consentId: string, @RequestWorld() world: World): Promise<ConsentStatusResponse> {
+    return { consentStatus: (await this.consents.findCurrent(consentId, world, this.purpose)).status };
   }
 
   @Delete(':consentId')
@@ -66,8 +66,8 @@ export abstract class ConsentRoutes {
   @ApiNoContentResponse({ description: 'deleted: status terminatedByTpp' })
   @ApiResponse(CONSENT_UNKNOWN)
   @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the consent is already rejected, expired or terminated' })
-  async delete(@Param('consentId') consentId: string, @RequestOwner() owner: Owner): Promise<void> {
-    await this.consents.delete(consentId, owner, this.purpose);
+  async delete(@Param('consentId') consentId: string, @RequestWorld() world: World): Promise<void> {
+    await this.consents.delete(consentId, world, this.purpose);
   }
 }
 
@@ -90,16 +90,16 @@ export class ConsentController extends ConsentRoutes {
     @ScaRequestHeaders() headers: ScaHeaders,
     @NotificationHeaders() notification: NotificationRequest | null,
     @Res({ passthrough: true }) response: Response,
-    @RequestOwner() owner: Owner,
+    @RequestWorld() world: World,
   ): Promise<ConsentCreatedResponse> {
-    return this.created((request) => this.consents.create(body, request, owner, notification), headers, notification, response);
+    return this.created((request) => this.consents.create(body, request, world, notification), headers, notification, response);
   }
 
   @Get(':consentId')
   @ApiOperation({ summary: 'Read a consent' })
   @ApiOkResponse({ type: ConsentResponse })
   @ApiResponse(CONSENT_UNKNOWN)
-  async get(@Param('consentId') consentId: string, @RequestOwner() owner: Owner): Promise<ConsentResponse> {
-    return toConsentResponse(await this.consents.findCurrent(consentId, owner, 'ais'));
+  async get(@Param('consentId') consentId: string, @RequestWorld() world: World): Promise<ConsentResponse> {
+    return toConsentResponse(await this.consents.findCurrent(consentId, world, 'ais'));
   }
 }

@@ -1,7 +1,7 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
-import type { OwnedRequest, Owner } from '../oauth/owner';
+import { requestWorld, type World, type WorldRequest } from '../oauth/world';
 import { AccountService, coverageOf } from './coverage';
 import { DomainError, FormatError, ResourceUnknownError } from '../common/error-catalogue';
 import { TppErrorResponse } from '../http/error-response.dto';
@@ -10,7 +10,7 @@ import { ConsentService } from './consent.service';
 
 const SERVICE_KEY = 'consent:service';
 
-type ConsentRequest = OwnedRequest & { consent?: Consent };
+type ConsentRequest = WorldRequest & { consent?: Consent };
 
 /**
  * Enforces the Consent-ID header in the order of docs/behaviour.md, "Account information": present, known, valid, and (on
@@ -30,7 +30,7 @@ export class ConsentGuard implements CanActivate {
     if (!consentId) throw new FormatError('Consent-ID', 'the Consent-ID header is required');
 
     // The bank's message numbers for an expired consent: 004 on transactions, 005 on the account list, details and balances.
-    const consent = await this.consents.findValid(consentId, request.owner, 'ais', service === 'transactions' ? 'XS2A004E' : 'XS2A005E');
+    const consent = await this.consents.findValid(consentId, requestWorld(request), 'ais', service === 'transactions' ? 'XS2A004E' : 'XS2A005E');
 
     // An account's IBAN is its ID; a card account's service, which knows its masked PAN, checks it (docs/card-accounts.md).
     const accountId = request.params.accountId as string | undefined;
@@ -77,11 +77,11 @@ export interface AisRequest {
   consent: Consent;
   psuIpAddress: string | undefined;
   /** Whose accounts and cards the request may name (AccountStore.visibleTo). */
-  owner: Owner;
+  world: World;
 }
 
 /** The AisRequest of the request that ConsentGuard let through. */
 export const ConsentedRequest = createParamDecorator((_: unknown, context: ExecutionContext): AisRequest => {
   const request = context.switchToHttp().getRequest<ConsentRequest>();
-  return { consent: request.consent!, psuIpAddress: request.header('psu-ip-address'), owner: request.owner };
+  return { consent: request.consent!, psuIpAddress: request.header('psu-ip-address'), world: requestWorld(request) };
 });

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { In, IsNull, LessThan } from 'typeorm';
 import { Account } from '../bank/account.entity';
-import { isOwnedBy, Owner } from '../oauth/owner';
+import { isOwnedBy, World } from '../oauth/world';
 import { Authorisation } from '../authorisation/authorisation.entity';
 import { AuthorisationPort } from '../authorisation/authorisation-port.service';
 import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
@@ -62,8 +62,8 @@ export class ConsentService implements OnModuleInit {
       kind: 'consent',
       failedOutcome: 'consent is rejected',
       isHeldBy: async (consentId, held) => this.isHeldBy(await this.findWaiting(consentId), held),
-      decide: async (consentId, decision, held, owner) => {
-        const { consent, redirectUri } = await this.decide(consentId, decision, held, owner);
+      decide: async (consentId, decision, held, world) => {
+        const { consent, redirectUri } = await this.decide(consentId, decision, held, world);
         return { status: consent.status, redirectUri };
       },
       fail: async (consentId) => void (await this.settle(await this.findWaiting(consentId), 'deny')),
@@ -74,7 +74,7 @@ export class ConsentService implements OnModuleInit {
   async create(
     request: CreateConsentDto,
     authorisationRequest: AuthorisationRequest,
-    owner: Owner,
+    world: World,
     notification: NotificationRequest | null,
   ): Promise<{ consentId: string; consentStatus: ConsentStatus; authorisation: Authorisation | null; stored: boolean }> {
     const today = this.clock.today();
@@ -94,7 +94,7 @@ export class ConsentService implements OnModuleInit {
     const { validUntil, frequencyPerDay } = this.profile.consentTerms(request.validUntil, request.frequencyPerDay, today);
     const requested = requestedAccess(access, allAccounts);
     const granted = auto ? await this.grantedAtOnce(requested) : requested;
-    return this.createStored({ access: granted, recurringIndicator: request.recurringIndicator, validUntil, frequencyPerDay, card: null }, authorisationRequest, owner, notification);
+    return this.createStored({ access: granted, recurringIndicator: request.recurringIndicator, validUntil, frequencyPerDay, card: null }, authorisationRequest, world, notification);
   }
 
   /**
@@ -104,7 +104,7 @@ export class ConsentService implements OnModuleInit {
   async createForFunds(
     request: CreateFundsConsentDto,
     authorisationRequest: AuthorisationRequest,
-    owner: Owner,
+    world: World,
     notification: NotificationRequest | null,
   ): Promise<{ consentId: string; consentStatus: ConsentStatus; authorisation: Authorisation | null; stored: true }> {
     const { account, cardNumber = null, cardExpiryDate = null, cardInformation = null, registrationInformation = null } = request;
@@ -119,7 +119,7 @@ export class ConsentService implements OnModuleInit {
         card: { cardNumber, cardExpiryDate, cardInformation, registrationInformation },
       },
       authorisationRequest,
-      owner,
+      world,
       notification,
     );
   }
@@ -128,7 +128,7 @@ export class ConsentService implements OnModuleInit {
   private async createStored(
     terms: Pick<Consent, 'access' | 'recurringIndicator' | 'validUntil' | 'frequencyPerDay' | 'card'>,
     authorisationRequest: AuthorisationRequest,
-    owner: Owner,
+    world: World,
     notification: NotificationRequest | null,
   ): Promise<{ consentId: string; consentStatus: ConsentStatus; authorisation: Authorisation | null; stored: true }> {
     const auto = this.autoDecides(authorisationRequest);
@@ -141,7 +141,7 @@ export class ConsentService implements OnModuleInit {
       lastActionDate: this.clock.today(),
       fixture: false,
       scenarioId: null,
-      ownerId: owner ?? null,
+      ownerId: world.ownerId,
     });
     const authorisation = await this.store.write(async () => {
       await this.store.insert(Consent, consent);
@@ -164,8 +164,8 @@ export class ConsentService implements OnModuleInit {
    * The consent in Consent-ID, which must be valid for any use (docs/behaviour.md, "Account
    * information"): 401 with `expiredMessageId` where it expired, XS2A008E where it is not valid.
    */
-  async findValid(consentId: string, owner: Owner, purpose: ConsentPurpose, expiredMessageId: MessageId): Promise<Consent> {
-    const consent = await this.findCurrent(consentId, owner, purpose);
+  async findValid(consentId: string, world: World, purpose: ConsentPurpose, expiredMessageId: MessageId): Promise<Consent> {
+    const consent = await this.findCurrent(consentId, world, purpose);
     if (consent.status === 'expired') throw new DomainError({ messageId: expiredMessageId, description: `consent ${consentId} expired` });
     if (consent.status !== 'valid') throw new DomainError({ messageId: 'XS2A008E', description: `consent ${consentId} is ${consent.status}, not valid` });
     return consent;
@@ -175,18 +175,18 @@ export class ConsentService implements OnModuleInit {
    * The consent as it stands today: one whose validUntil has passed is expired first (catchUp).
    * Asked for one `purpose` (a TPP's path names it), a consent for the other is unknown there.
    */
-  async findCurrent(consentId: string, owner: Owner, purpose?: ConsentPurpose): Promise<Consent> {
+  async findCurrent(consentId: string, world: World, purpose?: ConsentPurpose): Promise<Consent> {
     // Served from memory until the clock passes its validUntil: that expiry is then stored, and read back.
     const fixture = this.fixtures.get(consentId);
     if (fixture && !isDueToExpire(fixture, this.clock.today()) && (purpose ?? 'ais') === 'ais') return { ...fixture };
     const consent = await this.store.findByKey(Consent, consentId);
     // The bank's fixtures are everyone's; what a client created is its own.
-    if (!consent || !(isBanksFixture(consent) || isOwnedBy(consent, owner)) || (purpose && purposeOf(consent) !== purpose)) throw new ConsentUnknownError(consentId);
+    if (!consent || !(isBanksFixture(consent) || isOwnedBy(consent, world)) || (purpose && purposeOf(consent) !== purpose)) throw new ConsentUnknownError(consentId);
     return this.catchUp(consent);
   }
 
-  async delete(consentId: string, owner: Owner, purpose?: ConsentPurpose): Promise<void> {
-    const consent = await this.findCurrent(consentId, owner, purpose);
+  async delete(consentId: string, world: World, purpose?: ConsentPurpose): Promise<void> {
+    const consent = await this.findCurrent(consentId, world, purpose);
     if (consent.fixture) return; // the bank's scenery: deleting answers 204 and changes nothing
     await this.store.write(async () => {
       const { entity: now, accepted } = await this.apply(consent, { type: 'TERMINATE' });
@@ -201,8 +201,8 @@ export class ConsentService implements OnModuleInit {
    * A further authorisation of a consent still waiting for the holder (Berlin Group start
    * authorisation); in SCA_MODE=auto its SCA is deemed done at once, as a creation's is: the consent is valid.
    */
-  async startAuthorisation(consentId: string, request: AuthorisationRequest, owner: Owner, purpose: ConsentPurpose): Promise<Authorisation> {
-    const consent = this.assertWaiting(await this.findCurrent(consentId, owner, purpose));
+  async startAuthorisation(consentId: string, request: AuthorisationRequest, world: World, purpose: ConsentPurpose): Promise<Authorisation> {
+    const consent = this.assertWaiting(await this.findCurrent(consentId, world, purpose));
     return this.store.write(async () => {
       const opened = await this.authorisations.open('consent', consentId, request, consent.ownerId);
       if (this.config.get('SCA_MODE', { infer: true }) !== 'auto') return opened;
@@ -211,13 +211,13 @@ export class ConsentService implements OnModuleInit {
     });
   }
 
-  async authorisationIds(consentId: string, owner: Owner, purpose: ConsentPurpose): Promise<string[]> {
-    await this.findCurrent(consentId, owner, purpose);
+  async authorisationIds(consentId: string, world: World, purpose: ConsentPurpose): Promise<string[]> {
+    await this.findCurrent(consentId, world, purpose);
     return this.authorisations.ids('consent', consentId);
   }
 
-  async findAuthorisation(consentId: string, authorisationId: string, owner: Owner, purpose: ConsentPurpose): Promise<Authorisation> {
-    await this.findCurrent(consentId, owner, purpose);
+  async findAuthorisation(consentId: string, authorisationId: string, world: World, purpose: ConsentPurpose): Promise<Authorisation> {
+    await this.findCurrent(consentId, world, purpose);
     return this.authorisations.find('consent', consentId, authorisationId);
   }
 
@@ -229,9 +229,9 @@ export class ConsentService implements OnModuleInit {
     consentId: string,
     decision: ScaDecision,
     held: ConsentedAccount[],
-    owner: Owner,
+    world: World,
   ): Promise<{ consent: Consent; redirectUri: string | null }> {
-    const consent = this.assertWaiting(await this.findCurrent(consentId, owner));
+    const consent = this.assertWaiting(await this.findCurrent(consentId, world));
     const access = accessHeldBy(consent, held);
     return this.store.write(() => this.settle(consent, decision, access));
   }
@@ -248,8 +248,8 @@ export class ConsentService implements OnModuleInit {
   }
 
   /** The account holder withdraws a valid consent at the bank (docs/failures.md): revokedByPsu, and it reads nothing any more. */
-  async revoke(consentId: string, held: ConsentedAccount[], owner: Owner): Promise<Consent> {
-    const consent = await this.findRevocable(consentId, owner);
+  async revoke(consentId: string, held: ConsentedAccount[], world: World): Promise<Consent> {
+    const consent = await this.findRevocable(consentId, world);
     accessHeldBy(consent, held);
     return this.store.write(async () => {
       const { entity, accepted } = await this.apply(consent, { type: 'REVOKE' });
@@ -262,8 +262,8 @@ export class ConsentService implements OnModuleInit {
    * The holder re-establishes a consent they withdrew, while it has not expired
    * (docs/permission-dashboard.md): valid again, with the same access and limits.
    */
-  async reestablish(consentId: string, held: ConsentedAccount[], owner: Owner): Promise<Consent> {
-    const consent = await this.findCurrent(consentId, owner);
+  async reestablish(consentId: string, held: ConsentedAccount[], world: World): Promise<Consent> {
+    const consent = await this.findCurrent(consentId, world);
     accessHeldBy(consent, held);
     return this.store.write(async () => {
       const { entity, accepted } = await this.apply(consent, { type: 'REESTABLISH', today: this.clock.today() });
@@ -273,8 +273,8 @@ export class ConsentService implements OnModuleInit {
   }
 
   /** A valid consent the holder can revoke, as the revocation page shows it; 409 otherwise. */
-  async findRevocable(consentId: string, owner: Owner): Promise<Consent> {
-    const consent = await this.findCurrent(consentId, owner);
+  async findRevocable(consentId: string, world: World): Promise<Consent> {
+    const consent = await this.findCurrent(consentId, world);
     // The bank's fixtures are scenery (docs/behaviour.md, "Consents"): only what a TPP or a suite created moves.
     if (isBanksFixture(consent) || !isRevocable(consent.status)) throw notRevocable(consent);
     return consent;
@@ -285,9 +285,19 @@ export class ConsentService implements OnModuleInit {
     return accessDecidedBy(consent.access, held) !== null;
   }
 
+  /**
+   * The holder's side (the SCA pages): the consent its ID names, as it stands today, in the world of
+   * the client that created it (docs/security.md, "Worlds"): the ID in the link is what opens it.
+   */
+  async findForHolder(consentId: string): Promise<Consent> {
+    const consent = await this.store.findByKey(Consent, consentId);
+    if (!consent) throw new ConsentUnknownError(consentId);
+    return this.catchUp(consent);
+  }
+
   /** A consent the account holder can still decide on, as the SCA page shows it; 409 otherwise. */
   async findWaiting(consentId: string): Promise<Consent> {
-    return this.assertWaiting(await this.findCurrent(consentId, undefined));
+    return this.assertWaiting(await this.findForHolder(consentId));
   }
 
   /** The page was opened: the consent's open authorisations are started. */

@@ -1,5 +1,5 @@
 import type { AnyStateMachine } from 'xstate';
-import type { Owner } from '../oauth/owner';
+import type { World } from '../oauth/world';
 
 /**
  * What a service shows in the cockpit (docs/cockpit.md): its section of the overview, the pages of
@@ -9,12 +9,12 @@ import type { Owner } from '../oauth/owner';
 export interface CockpitSection {
   /** Its pages' path under /cockpit, and the id of its overview section. */
   readonly path: string;
-  /** Its section of the overview: what `owner` may see, filtered by the overview's `query`. */
-  overview(owner: Owner, query: Record<string, unknown>): Promise<string>;
-  /** The page of one of its resources, /cockpit/<path>/<id>; a DomainError where `owner` has none of that ID. */
-  page?(id: string, owner: Owner): Promise<CockpitPage>;
+  /** Its section of the overview: what `world` may see, filtered by the overview's `query`. */
+  overview(world: World, query: Record<string, unknown>): Promise<string>;
+  /** The page of one of its resources, /cockpit/<path>/<id>; a DomainError where `world` has none of that ID. */
+  page?(id: string, world: World): Promise<CockpitPage>;
   /** A form's action on one of its resources (POST /cockpit/<path>/<id>/<action>): what came of it; undefined for an action it does not have. */
-  act?(id: string, action: string, form: Record<string, unknown>, owner: Owner): Promise<string | undefined>;
+  act?(id: string, action: string, form: Record<string, unknown>, world: World): Promise<string | undefined>;
 }
 
 export interface CockpitPage {

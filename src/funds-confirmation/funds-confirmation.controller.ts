@@ -9,7 +9,7 @@ import { TppErrorResponse } from '../http/error-response.dto';
 import { Xs2aController } from '../http/request.guard';
 import { ApiScaRequestHeaders, SCA_APPROACH_HEADER, ScaHeaders, ScaRequestHeaders } from '../http/sca-headers.decorator';
 import { ApiNotificationHeaders, NOTIFICATION_HEADERS, NotificationHeaders, NotificationRequest } from '../notifications/notification-headers.decorator';
-import { Owner, RequestOwner } from '../oauth/owner';
+import { World, RequestWorld } from '../oauth/world';
 import { FundsConfirmationDto, FundsConfirmationResponse } from './dto/funds-confirmation.dto';
 import { FundsConfirmationService } from './funds-confirmation.service';
 
@@ -32,8 +32,8 @@ export class FundsConfirmationController {
   @ApiResponse({ status: 401, type: TppErrorResponse, description: 'TOKEN_INVALID; CONSENT_INVALID: the consent is not valid; CONSENT_EXPIRED' })
   @ApiResponse(CONSENT_UNKNOWN)
   @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such account' })
-  async check(@Body() body: FundsConfirmationDto, @Headers('consent-id') consentId: string | undefined, @RequestOwner() owner: Owner): Promise<FundsConfirmationResponse> {
-    return { fundsAvailable: await this.funds.fundsAvailable(body, consentId, owner) };
+  async check(@Body() body: FundsConfirmationDto, @Headers('consent-id') consentId: string | undefined, @RequestWorld() world: World): Promise<FundsConfirmationResponse> {
+    return { fundsAvailable: await this.funds.fundsAvailable(body, consentId, world) };
   }
 }
 
@@ -56,16 +56,16 @@ export class FundsConsentController extends ConsentRoutes {
     @ScaRequestHeaders() headers: ScaHeaders,
     @NotificationHeaders() notification: NotificationRequest | null,
     @Res({ passthrough: true }) response: Response,
-    @RequestOwner() owner: Owner,
+    @RequestWorld() world: World,
   ): Promise<ConsentCreatedResponse> {
-    return this.created((request) => this.consents.createForFunds(body, request, owner, notification), headers, notification, response);
+    return this.created((request) => this.consents.createForFunds(body, request, world, notification), headers, notification, response);
   }
 
   @Get(':consentId')
   @ApiOperation({ summary: 'Read a consent for the confirmation of funds' })
   @ApiOkResponse({ type: FundsConsentResponse })
   @ApiResponse(CONSENT_UNKNOWN)
-  async get(@Param('consentId') consentId: string, @RequestOwner() owner: Owner): Promise<FundsConsentResponse> {
-    return toFundsConsentResponse(await this.consents.findCurrent(consentId, owner, 'piis'));
+  async get(@Param('consentId') consentId: string, @RequestWorld() world: World): Promise<FundsConsentResponse> {
+    return toFundsConsentResponse(await this.consents.findCurrent(consentId, world, 'piis'));
   }
 }

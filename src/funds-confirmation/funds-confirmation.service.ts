@@ -4,7 +4,7 @@ import { DomainError, FormatError } from '../common/error-catalogue';
 import { AccountStore } from '../bank/account-store';
 import { fundsAccountOf } from '../consent/consent.entity';
 import { ConsentService } from '../consent/consent.service';
-import type { Owner } from '../oauth/owner';
+import type { World } from '../oauth/world';
 import { BankProfile } from '../profile/bank-profile';
 import type { FundsConfirmationDto } from './dto/funds-confirmation.dto';
 
@@ -20,10 +20,10 @@ export class FundsConfirmationService {
     private readonly profile: BankProfile,
   ) {}
 
-  async fundsAvailable(request: FundsConfirmationDto, consentId: string | undefined, owner: Owner): Promise<boolean> {
+  async fundsAvailable(request: FundsConfirmationDto, consentId: string | undefined, world: World): Promise<boolean> {
     const consented = this.profile.settings.fundsConfirmation?.consent === 'api';
     // The account a client may not see is as unknown as one the bank does not hold (docs/security.md, "Whose data").
-    const [account] = await this.accounts.find([consented ? await this.consentedIban(request, consentId, owner) : request.account.iban], owner);
+    const [account] = await this.accounts.find([consented ? await this.consentedIban(request, consentId, world) : request.account.iban], world);
     if (!account) throw unknownAccount(request.account.iban);
     for (const currency of [request.instructedAmount.currency, request.account.currency ?? account.currency]) {
       if (currency !== account.currency) throw new DomainError({ messageId: 'XS2A055E', path: 'instructedAmount.currency', description: `account ${account.iban} holds ${account.currency}, not ${currency}` });
@@ -33,9 +33,9 @@ export class FundsConfirmationService {
   }
 
   /** The account of the PIIS consent in Consent-ID, checked in the order of docs/funds-confirmation.md. */
-  private async consentedIban(request: FundsConfirmationDto, consentId: string | undefined, owner: Owner): Promise<string> {
+  private async consentedIban(request: FundsConfirmationDto, consentId: string | undefined, world: World): Promise<string> {
     if (!consentId) throw new FormatError('Consent-ID', 'the Consent-ID header is required: the consent for the confirmation of funds on this account');
-    const consent = await this.consents.findValid(consentId, owner, 'piis', 'XS2A052E');
+    const consent = await this.consents.findValid(consentId, world, 'piis', 'XS2A052E');
     const granted = fundsAccountOf(consent);
     if (granted.iban !== request.account.iban) {
       throw new DomainError({ messageId: 'XS2A053E', path: 'account', description: `consent ${consentId} is for account ${granted.iban}, not ${request.account.iban}` });

@@ -1,6 +1,6 @@
 import { Global, Injectable, Module } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import type { OwnedRequest, Owner } from '../oauth/owner';
+import type { WorldRequest, World } from '../oauth/world';
 
 /** One request as the cockpit lists it (docs/cockpit.md). */
 export interface AnsweredRequest {
@@ -43,7 +43,7 @@ export class RequestLog {
           status: response.statusCode,
           errorCode: (response.locals.errorCode as string | undefined) ?? null,
           requestId: String(response.getHeader('X-Request-ID')),
-          ownerId: (request as OwnedRequest).owner ?? null,
+          ownerId: (request as WorldRequest).world?.ownerId ?? null,
           certificate: (response.locals.certificate as string | undefined) ?? null,
         };
         this.next = (this.next + 1) % KEPT;
@@ -53,9 +53,9 @@ export class RequestLog {
   };
 
   /** A client (AUTH_MODE=strict) sees the requests made with its own token. */
-  list(owner: Owner): AnsweredRequest[] {
+  list(world: World): AnsweredRequest[] {
     const newestFirst = [...this.ring.slice(0, this.next).reverse(), ...this.ring.slice(this.next).reverse()];
-    return owner === undefined ? newestFirst : newestFirst.filter((entry) => entry.ownerId === owner);
+    return world.clientId === null ? newestFirst : newestFirst.filter((entry) => entry.ownerId === world.clientId);
   }
 }
 

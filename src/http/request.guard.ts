@@ -4,7 +4,7 @@ import { ApiBearerAuth, ApiHeader, ApiResponse, ApiSecurity } from '@nestjs/swag
 import { isIP, isUUID } from 'class-validator';
 import type { Request } from 'express';
 import { FormatError } from '../common/error-catalogue';
-import type { OwnedRequest } from '../oauth/owner';
+import type { WorldRequest } from '../oauth/world';
 import { TokenService } from '../oauth/token.service';
 import { TppErrorResponse } from './error-response.dto';
 import { BankConditionsGuard, MAX_DELAY_MS } from '../conditions/bank-conditions.service';
@@ -24,7 +24,7 @@ interface RequestChecks {
 
 const Checks = Reflector.createDecorator<Partial<RequestChecks>>();
 
-/** The one guard of every TPP route: finds the request's owner by its token, then checks its headers and body type. */
+/** The one guard of every TPP route: finds the request's world by its token, then checks its headers and body type. */
 @Injectable()
 export class RequestGuard implements CanActivate {
   constructor(
@@ -34,8 +34,8 @@ export class RequestGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const checks = this.reflector.getAllAndMerge(Checks, [context.getClass(), context.getHandler()]);
-    const request = context.switchToHttp().getRequest<OwnedRequest>();
-    request.owner = await this.tokens.ownerOf(request.header('authorization'), checks.token === 'always');
+    const request = context.switchToHttp().getRequest<WorldRequest>();
+    request.world = await this.tokens.worldOf(request.header('authorization'), checks.token === 'always');
     if (checks.requestId && !isUUID(request.header('x-request-id') ?? '')) {
       throw new FormatError('X-Request-ID', 'X-Request-ID must be a UUID');
     }

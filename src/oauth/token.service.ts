@@ -7,7 +7,7 @@ import { DomainError, OAuthError } from '../common/error-catalogue';
 import { Environment } from '../config/environment';
 import { Store } from '../database/store';
 import { AccessToken, TppClient } from './client.entity';
-import type { Owner } from './owner';
+import { World } from './world';
 
 /** The bank's token lifetime, in seconds. */
 export const TOKEN_LIFETIME = 599;
@@ -55,22 +55,22 @@ export class TokenService {
   }
 
   /**
-   * The owner a request acts for. Open mode: nobody in particular (everything is visible), and
+   * The world a request acts for. Open mode: nobody in particular (everything is visible), and
    * the bearer token is only checked for presence where `bearerRequired`. Strict mode: the
    * client of an issued, unexpired token.
    */
-  async ownerOf(authorization: string | undefined, bearerRequired: boolean): Promise<Owner> {
+  async worldOf(authorization: string | undefined, bearerRequired: boolean): Promise<World> {
     const token = /^Bearer +(\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
     if (!token && (this.strict || bearerRequired)) {
       throw new DomainError({ messageId: 'XS2A007E', description: 'an Authorization header "Bearer <token>" is required' });
     }
-    if (!this.strict) return undefined;
+    if (!this.strict) return World.open;
     const tokenHash = sha256(token!);
     const issued = this.issued.recall(AccessToken, tokenHash) ?? (await this.readIssued(tokenHash));
     if (issued.expiresAt <= new Date().toISOString()) {
       throw new DomainError({ messageId: 'XS2A025E', description: `the bearer token expired at ${issued.expiresAt}` });
     }
-    return issued.clientId;
+    return World.ofClient(issued.clientId);
   }
 
   private async readIssued(tokenHash: string): Promise<AccessToken> {

@@ -7,6 +7,7 @@ import { EventEntry, EventHistory } from '../events/event-history.service';
 import { isBelow } from '../common/amount';
 import { applyEvent, MachineBinding } from '../database/status-change';
 import { Store } from '../database/store';
+import { World } from '../oauth/world';
 import type { PeriodicPaymentDto } from './dto/periodic-payment.dto';
 import { FailedInstalment } from './failed-instalment.entity';
 import { Payment } from './payment.entity';
@@ -62,7 +63,7 @@ export class PaymentExecutionService implements OnModuleInit {
    */
   async settle(payment: Payment, event: (available: string | null) => PaymentEvent): Promise<{ entity: Payment; accepted: boolean }> {
     const today = this.clock.today();
-    const ledger = await this.ledger.open(accountsOf(payment), payment.ownerId ?? undefined);
+    const ledger = await this.ledger.open(accountsOf(payment), World.of(payment));
     const from = payment.status;
     const decided = event(ledger.available(payment.debtorIban));
     // The machine refuses a refused creditor first: the reason goes with the RJCT it gives.
@@ -76,18 +77,21 @@ export class PaymentExecutionService implements OnModuleInit {
   /** What fell due by `today`, in date order and each on its own date, in writes of at most CHUNK executions. */
   async executeDue(today: string): Promise<void> {
     const due = LessThanOrEqual(today);
-    let executed: number;
+    let cut: boolean;
     do {
-      executed = await this.store.write(async () => {
+      cut = await this.store.write(async () => {
         await this.ledger.serialize();
         const payments = await this.store.read(Payment).find({ where: [{ status: 'PDNG', executionDate: due }, { status: 'ACSP', nextExecutionDate: due }] });
-        // Each was settled on a ledger of its client's accounts (settle): what falls due books only on those.
-        const ledger = await this.ledger.open(payments.flatMap(accountsOf), undefined);
-        const count = await this.execute(ledger, payments, today);
-        await ledger.commit(today);
-        return count;
+        const counts: number[] = [];
+        // Each was settled on a ledger of its client's accounts (settle): what falls due books only on those, world by world.
+        for (const ofWorld of byWorld(payments)) {
+          const ledger = await this.ledger.open(ofWorld.flatMap(accountsOf), World.of(ofWorld[0]));
+          counts.push(await this.execute(ledger, ofWorld, today));
+          await ledger.commit(today);
+        }
+        return counts.includes(CHUNK);
       });
-    } while (executed === CHUNK);
+    } while (cut);
   }
 
   private async book(ledger: LedgerRun, from: PaymentStatus, payment: Payment, today: string): Promise<void> {
@@ -194,3 +198,10 @@ function executionsOf(payment: Payment, today: string): Execution[] {
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The payments of each world apart, in their order. */
+function byWorld(payments: Payment[]): Payment[][] {
+  const groups = new Map<string | null, Payment[]>();
+  for (const payment of payments) groups.set(payment.ownerId, [...(groups.get(payment.ownerId) ?? []), payment]);
+  return [...groups.values()];
+}

@@ -13,7 +13,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Owner, RequestOwner } from '../oauth/owner';
+import { World, RequestWorld } from '../oauth/world';
 import { announceCreated } from '../http/created-resource';
 import { CreatesInBerlinGroup } from '../http/berlin-group-profile';
 import { TppErrorResponse } from '../http/error-response.dto';
@@ -92,9 +92,9 @@ export class PaymentInitiationController {
     @ScaRequestHeaders() headers: ScaHeaders,
     @NotificationHeaders() notification: NotificationRequest | null,
     @Res({ passthrough: true }) response: Response,
-    @RequestOwner() owner: Owner,
+    @RequestWorld() world: World,
   ): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'payments', product: 'sepa-credit-transfers' }, body, { headers, notification }, response, owner);
+    return this.initiate({ service: 'payments', product: 'sepa-credit-transfers' }, body, { headers, notification }, response, world);
   }
 
   @Post('payments/instant-sepa-credit-transfers')
@@ -104,9 +104,9 @@ export class PaymentInitiationController {
     @ScaRequestHeaders() headers: ScaHeaders,
     @NotificationHeaders() notification: NotificationRequest | null,
     @Res({ passthrough: true }) response: Response,
-    @RequestOwner() owner: Owner,
+    @RequestWorld() world: World,
   ): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'payments', product: 'instant-sepa-credit-transfers' }, body, { headers, notification }, response, owner);
+    return this.initiate({ service: 'payments', product: 'instant-sepa-credit-transfers' }, body, { headers, notification }, response, world);
   }
 
   @Post('payments/cross-border-credit-transfers')
@@ -116,9 +116,9 @@ export class PaymentInitiationController {
     @ScaRequestHeaders() headers: ScaHeaders,
     @NotificationHeaders() notification: NotificationRequest | null,
     @Res({ passthrough: true }) response: Response,
-    @RequestOwner() owner: Owner,
+    @RequestWorld() world: World,
   ): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'payments', product: 'cross-border-credit-transfers' }, body, { headers, notification }, response, owner);
+    return this.initiate({ service: 'payments', product: 'cross-border-credit-transfers' }, body, { headers, notification }, response, world);
   }
 
   @Post('bulk-payments/sepa-credit-transfers')
@@ -128,9 +128,9 @@ export class PaymentInitiationController {
     @ScaRequestHeaders() headers: ScaHeaders,
     @NotificationHeaders() notification: NotificationRequest | null,
     @Res({ passthrough: true }) response: Response,
-    @RequestOwner() owner: Owner,
+    @RequestWorld() world: World,
   ): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'bulk-payments', product: 'sepa-credit-transfers' }, body, { headers, notification }, response, owner);
+    return this.initiate({ service: 'bulk-payments', product: 'sepa-credit-transfers' }, body, { headers, notification }, response, world);
   }
 
   @Post('periodic-payments/sepa-credit-transfers')
@@ -140,9 +140,9 @@ export class PaymentInitiationController {
     @ScaRequestHeaders() headers: ScaHeaders,
     @NotificationHeaders() notification: NotificationRequest | null,
     @Res({ passthrough: true }) response: Response,
-    @RequestOwner() owner: Owner,
+    @RequestWorld() world: World,
   ): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'periodic-payments', product: 'sepa-credit-transfers' }, body, { headers, notification }, response, owner);
+    return this.initiate({ service: 'periodic-payments', product: 'sepa-credit-transfers' }, body, { headers, notification }, response, world);
   }
 
   /** Any other product of a known service; declared after the five above, which Express tries first. */
@@ -158,8 +158,8 @@ export class PaymentInitiationController {
   @ApiParam(PAYMENT_ID)
   @ApiOkResponse({ description: "the product's initiation fields (null where not sent) and transactionStatus", schema: PAYMENT_OBJECT_SCHEMA })
   @ApiResponse(PAYMENT_UNKNOWN)
-  async get(@PaymentRoute() type: PaymentType, @Param('paymentId') paymentId: string, @RequestOwner() owner: Owner): Promise<Record<string, unknown>> {
-    return toPaymentResponse(await this.payments.find(type, paymentId, owner));
+  async get(@PaymentRoute() type: PaymentType, @Param('paymentId') paymentId: string, @RequestWorld() world: World): Promise<Record<string, unknown>> {
+    return toPaymentResponse(await this.payments.find(type, paymentId, world));
   }
 
   @Get(underEveryService(':product/:paymentId/status'))
@@ -168,8 +168,8 @@ export class PaymentInitiationController {
   @ApiParam(PAYMENT_ID)
   @ApiOkResponse({ type: PaymentStatusResponse })
   @ApiResponse(PAYMENT_UNKNOWN)
-  async status(@PaymentRoute() type: PaymentType, @Param('paymentId') paymentId: string, @RequestOwner() owner: Owner): Promise<PaymentStatusResponse> {
-    return toStatusResponse(await this.payments.find(type, paymentId, owner));
+  async status(@PaymentRoute() type: PaymentType, @Param('paymentId') paymentId: string, @RequestWorld() world: World): Promise<PaymentStatusResponse> {
+    return toStatusResponse(await this.payments.find(type, paymentId, world));
   }
 
   @Put(underEveryService(':product/:paymentId/creditor-confirmation'))
@@ -183,9 +183,9 @@ export class PaymentInitiationController {
     @PaymentRoute() type: PaymentType,
     @Param('paymentId') paymentId: string,
     @Res({ passthrough: true }) response: Response,
-    @RequestOwner() owner: Owner,
+    @RequestWorld() world: World,
   ): Promise<CreditorConfirmationResponse> {
-    const { payment, authorisation } = await this.payments.confirmCreditor(type, paymentId, owner);
+    const { payment, authorisation } = await this.payments.confirmCreditor(type, paymentId, world);
     if (authorisation.approach !== 'REDIRECT') response.setHeader('ASPSP-SCA-Approach', authorisation.approach);
     return toConfirmationResponse(payment, authorisation, this.scaRedirectOf(payment, authorisation));
   }
@@ -211,9 +211,9 @@ export class PaymentInitiationController {
     @Param('paymentId') paymentId: string,
     @ScaRequestHeaders() headers: ScaHeaders,
     @Res({ passthrough: true }) response: Response,
-    @RequestOwner() owner: Owner,
+    @RequestWorld() world: World,
   ): Promise<CancellationResponse | undefined> {
-    const outcome = await this.payments.cancel(type, paymentId, owner);
+    const outcome = await this.payments.cancel(type, paymentId, world);
     if (outcome.cancelled) return undefined;
     response.status(202);
     const { approach } = await this.authorisations.requestOf(headers);
@@ -226,12 +226,12 @@ export class PaymentInitiationController {
     body: PaymentBody,
     { headers, notification }: { headers: ScaHeaders; notification: NotificationRequest | null },
     response: Response,
-    owner: Owner,
+    world: World,
   ): Promise<PaymentInitiationResponse> {
     const vop = vopRequestOf(response.req);
     const request = await this.authorisations.requestOf(headers);
     await this.notifications.admit(notification);
-    const { payment, authorisation } = await this.payments.initiate(type, body, { request, notification, vop }, owner);
+    const { payment, authorisation } = await this.payments.initiate(type, body, { request, notification, vop }, world);
     announceNotifications(response, notification, true);
     const answer = authorisation ? toInitiationResponse(payment, authorisation, this.scaRedirectOf(payment, authorisation)) : toInitiationWithoutAuthorisation(payment);
     return announceCreated(response, request.approach, answer);

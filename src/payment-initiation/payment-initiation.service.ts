@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { isOwnedBy, Owner } from '../oauth/owner';
+import { isOwnedBy, World } from '../oauth/world';
 import { Authorisation, AuthorisationKind } from '../authorisation/authorisation.entity';
 import { AuthorisationPort } from '../authorisation/authorisation-port.service';
 import { AuthorisationRequest, AuthorisationService, IMPLICIT_AUTHORISATION_ID } from '../authorisation/authorisation.service';
@@ -51,8 +51,8 @@ export class PaymentInitiationService implements OnModuleInit {
         kind,
         failedOutcome: kind === 'payment' ? 'payment is rejected' : 'payment stays as it is',
         isHeldBy: async (paymentId: string, held: ConsentedAccount[]) => this.isHeldBy(await this.findWaiting(paymentId, kind), held),
-        decide: async (paymentId: string, decision: ScaDecision, held: ConsentedAccount[], owner: Owner) => {
-          const { payment, redirectUri } = await this.decide(paymentId, kind, decision, held, owner);
+        decide: async (paymentId: string, decision: ScaDecision, held: ConsentedAccount[], world: World) => {
+          const { payment, redirectUri } = await this.decide(paymentId, kind, decision, held, world);
           return { status: payment.status, redirectUri };
         },
         fail: async (paymentId: string) => void (await this.settle(await this.findWaiting(paymentId, kind), kind, 'deny')),
@@ -71,13 +71,13 @@ export class PaymentInitiationService implements OnModuleInit {
     type: PaymentType,
     body: PaymentBody,
     { request, notification, vop }: { request: AuthorisationRequest; notification: NotificationRequest | null; vop: VopRequest },
-    owner: Owner,
+    world: World,
   ): Promise<{ payment: Payment; authorisation: Authorisation | null }> {
     checkDates(body, this.clock.today());
     const creditors = creditorsOf(body);
-    const vopResults = await this.vop.checkCreditors(creditors, vop, owner);
+    const vopResults = await this.vop.checkCreditors(creditors, vop, world);
     const terms = termsOf(body);
-    const exempted = await this.exemptions.exempts(terms.debtorIban, creditors.map(({ iban }) => iban), owner);
+    const exempted = await this.exemptions.exempts(terms.debtorIban, creditors.map(({ iban }) => iban), world);
     const payment = Object.assign(new Payment(), {
       id: newResourceId(),
       ...type,
@@ -87,7 +87,7 @@ export class PaymentInitiationService implements OnModuleInit {
       lastDueDate: null,
       reasonCode: null,
       body,
-      ownerId: owner ?? null,
+      ownerId: world.ownerId,
       vopResults,
     });
     const authorisation = await this.store.write(async () => {
@@ -107,13 +107,13 @@ export class PaymentInitiationService implements OnModuleInit {
   }
 
   /** The payment as it stands (catchUp). */
-  async find(type: PaymentType, paymentId: string, owner: Owner): Promise<Payment> {
-    return this.catchUp(await this.findStored(type, paymentId, owner));
+  async find(type: PaymentType, paymentId: string, world: World): Promise<Payment> {
+    return this.catchUp(await this.findStored(type, paymentId, world));
   }
 
   /** The payment as it stands, under whichever service and product it was initiated (the cockpit). */
-  async findAnyProduct(paymentId: string, owner: Owner): Promise<Payment> {
-    return this.catchUp(await this.findById(paymentId, owner));
+  async findAnyProduct(paymentId: string, world: World): Promise<Payment> {
+    return this.catchUp(await this.findById(paymentId, world));
   }
 
   /**
@@ -135,8 +135,8 @@ export class PaymentInitiationService implements OnModuleInit {
    * The payer pays anyway after the payee check (RVCM, RVNC): the payment moves to RCVC and its
    * authorisation, held until now, is answered with the links SCA needs. 409 in any other status.
    */
-  async confirmCreditor(type: PaymentType, paymentId: string, owner: Owner): Promise<{ payment: Payment; authorisation: Authorisation }> {
-    const stored = await this.findStored(type, paymentId, owner);
+  async confirmCreditor(type: PaymentType, paymentId: string, world: World): Promise<{ payment: Payment; authorisation: Authorisation }> {
+    const stored = await this.findStored(type, paymentId, world);
     return this.store.write(async () => {
       const { entity, accepted } = await applyEvent(this.execution.machine, stored, { type: 'CREDITOR_CONFIRMED' });
       if (!accepted) {
@@ -148,8 +148,8 @@ export class PaymentInitiationService implements OnModuleInit {
   }
 
   /** DELETE: RCVD is cancelled at once; PDNG needs the holder to authorise the cancellation. */
-  async cancel(type: PaymentType, paymentId: string, owner: Owner): Promise<{ cancelled: true } | { cancelled: false; payment: Payment }> {
-    const stored = await this.findStored(type, paymentId, owner);
+  async cancel(type: PaymentType, paymentId: string, world: World): Promise<{ cancelled: true } | { cancelled: false; payment: Payment }> {
+    const stored = await this.findStored(type, paymentId, world);
     const { entity: payment, accepted } = await this.store.write(async () => {
       const cancelled = await applyEvent(this.execution.machine, stored, { type: 'CANCEL' });
       if (cancelled.accepted) await this.authorisations.moveOpen('payment', paymentId, { type: 'FAIL' });
@@ -166,9 +166,9 @@ export class PaymentInitiationService implements OnModuleInit {
     paymentId: string,
     kind: 'payment' | 'cancellation',
     request: AuthorisationRequest,
-    owner: Owner,
+    world: World,
   ): Promise<Authorisation> {
-    const payment = await this.findStored(type, paymentId, owner);
+    const payment = await this.findStored(type, paymentId, world);
     if (kind === 'cancellation' && payment.product === 'instant-sepa-credit-transfers') throw cancellationNotOffered(payment);
     if (!awaits(payment, kind)) throw notWaiting(payment);
     return this.store.write(async () => {
@@ -180,8 +180,8 @@ export class PaymentInitiationService implements OnModuleInit {
     });
   }
 
-  async authorisationIds(type: PaymentType, paymentId: string, kind: 'payment' | 'cancellation', owner: Owner): Promise<string[]> {
-    await this.findStored(type, paymentId, owner);
+  async authorisationIds(type: PaymentType, paymentId: string, kind: 'payment' | 'cancellation', world: World): Promise<string[]> {
+    await this.findStored(type, paymentId, world);
     return this.authorisations.ids(kind, paymentId);
   }
 
@@ -190,15 +190,15 @@ export class PaymentInitiationService implements OnModuleInit {
     paymentId: string,
     kind: 'payment' | 'cancellation',
     authorisationId: string,
-    owner: Owner,
+    world: World,
   ): Promise<Authorisation> {
-    await this.findStored(type, paymentId, owner);
+    await this.findStored(type, paymentId, world);
     return this.authorisations.find(kind, paymentId, authorisationId);
   }
 
-  async findById(paymentId: string, owner: Owner): Promise<Payment> {
+  async findById(paymentId: string, world: World): Promise<Payment> {
     const payment = await this.store.findByKey(Payment, paymentId);
-    if (!payment || !isOwnedBy(payment, owner)) throw paymentUnknown(paymentId);
+    if (!payment || !isOwnedBy(payment, world)) throw paymentUnknown(paymentId);
     return payment;
   }
 
@@ -211,9 +211,9 @@ export class PaymentInitiationService implements OnModuleInit {
     kind: 'payment' | 'cancellation',
     decision: ScaDecision,
     held: ConsentedAccount[],
-    owner: Owner,
+    world: World,
   ): Promise<{ payment: Payment; redirectUri: string | null }> {
-    const payment = this.assertWaiting(await this.findById(paymentId, owner), kind);
+    const payment = this.assertWaiting(await this.findById(paymentId, world), kind);
     if (!this.isHeldBy(payment, held)) {
       throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the debtor account of payment ${paymentId}` });
     }
@@ -248,7 +248,10 @@ export class PaymentInitiationService implements OnModuleInit {
 
   /** A payment waiting for this kind of decision, as the SCA page shows it; 409 otherwise. */
   async findWaiting(paymentId: string, kind: 'payment' | 'cancellation'): Promise<Payment> {
-    return this.assertWaiting(await this.findById(paymentId, undefined), kind);
+    // The holder's side: the ID in the page's link opens the payment, in its client's world (docs/security.md, "Worlds").
+    const payment = await this.store.findByKey(Payment, paymentId);
+    if (!payment) throw paymentUnknown(paymentId);
+    return this.assertWaiting(payment, kind);
   }
 
   /** The SCA page was opened: open authorisations of that kind are started. */
@@ -259,8 +262,8 @@ export class PaymentInitiationService implements OnModuleInit {
   }
 
   /** A periodic payment's progress: how many instalments ran, when the next one runs, and those that failed. */
-  async instalments(paymentId: string, owner: Owner): Promise<{ instalmentsRun: number; nextExecutionDate: string | null; failed: FailedInstalment[] }> {
-    const payment = await this.findById(paymentId, owner);
+  async instalments(paymentId: string, world: World): Promise<{ instalmentsRun: number; nextExecutionDate: string | null; failed: FailedInstalment[] }> {
+    const payment = await this.findById(paymentId, world);
     if (!isPeriodic(payment)) throw paymentUnknown(paymentId);
     // Cancellable exactly while instalments are to come (payment.machine.ts).
     const toCome = isAwaitingCancellationSca(payment.status, contextOf(payment));
@@ -281,8 +284,8 @@ export class PaymentInitiationService implements OnModuleInit {
     return payment;
   }
 
-  private async findStored({ service, product }: PaymentType, paymentId: string, owner: Owner): Promise<Payment> {
-    const payment = await this.findById(paymentId, owner);
+  private async findStored({ service, product }: PaymentType, paymentId: string, world: World): Promise<Payment> {
+    const payment = await this.findById(paymentId, world);
     if (payment.service !== service || payment.product !== product) throw paymentUnknown(paymentId);
     return payment;
   }

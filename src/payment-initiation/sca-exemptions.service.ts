@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { Owner } from '../oauth/owner';
+import type { World } from '../oauth/world';
 
 /** Whether the bank exempts a payment from `debtorIban` to every one of `creditorIbans` from SCA, as its client may see them. */
-export type ScaExemption = (debtorIban: string, creditorIbans: string[], owner: Owner) => Promise<boolean>;
+export type ScaExemption = (debtorIban: string, creditorIbans: string[], world: World) => Promise<boolean>;
 
 /**
  * The SCA exemptions a payment is asked for (PSD2 RTS articles 10-18): a service that grants one
@@ -17,8 +17,8 @@ export class ScaExemptions {
     this.rules.push(rule);
   }
 
-  async exempts(debtorIban: string, creditorIbans: string[], owner: Owner): Promise<boolean> {
-    for (const rule of this.rules) if (await rule(debtorIban, creditorIbans, owner)) return true;
+  async exempts(debtorIban: string, creditorIbans: string[], world: World): Promise<boolean> {
+    for (const rule of this.rules) if (await rule(debtorIban, creditorIbans, world)) return true;
     return false;
   }
 }

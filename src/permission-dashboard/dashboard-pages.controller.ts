@@ -48,6 +48,9 @@ const REESTABLISHMENT: Change = {
   done: (permission) => `You re-established the access of ${holderOf(permission)}: its status is now ${permission.consentStatus}.`,
 };
 
+/** AUTH_MODE=strict: the sign-in names no client's world (docs/security.md, "Worlds"). */
+const NO_TICKET = "Open the dashboard from the link your third-party provider's test asked the sandbox for (POST /sandbox/dashboard-links): it says whose consents you see. This one is missing or has expired.";
+
 const FORGED = 'This form has expired or was not sent from this page. Nothing has been changed.';
 
 /**
@@ -70,10 +73,14 @@ export class DashboardPages {
    * the list says what came of it, from the permission itself.
    */
   async home(request: Request, response: Response, message?: string, status = 200): Promise<void> {
-    const psuId = this.sessions.psuOf(request);
+    const session = this.sessions.sessionOf(request);
     const hidden = { [CSRF_FIELD]: this.csrf.token(request, response) };
-    if (!psuId) return html(response, status, signInPage(this.profile.name, hidden, message));
-    const list = await this.permissions.list({ psuId }, undefined).catch((error: unknown) => {
+    if (!session) {
+      // The client's ticket rides on the form (AUTH_MODE=strict): the world the sign-in opens.
+      const ticket = formValue(request.query.ticket);
+      return html(response, status, signInPage(this.profile.name, ticket ? { ...hidden, ticket } : hidden, message));
+    }
+    const list = await this.permissions.list({ psuId: session.psuId }, session.world).catch((error: unknown) => {
       // The PSU is gone (a scenario deleted) or blocked since: the session ends with it.
       this.sessions.close(response);
       return this.ended(error, response);
@@ -94,24 +101,26 @@ export class DashboardPages {
       return response.redirect(303, '/dashboard');
     }
     const [psuId, password] = [formValue(form.psuId), formValue(form.password)];
+    const world = this.sessions.worldOf(formValue(form.ticket));
+    if (!world) return this.home(request, response, NO_TICKET, 403);
     if (!psuId || !password) return this.home(request, response, 'Enter your PSU ID and password.', 400);
     try {
-      // The holder's credentials, as the SCA pages check them (the page is their channel: every client's consents).
-      await this.sca.heldBy({ psuId, password }, undefined);
+      // The holder's credentials, as the SCA pages check them, in the world the ticket opens.
+      await this.sca.heldBy({ psuId, password }, world);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const wrong = error.details[0].messageId === 'XS2A022E';
       return this.home(request, response, wrong ? 'The PSU ID or password is wrong.' : `${error.message}.`, error.status());
     }
-    this.sessions.open(psuId, response);
+    this.sessions.open({ psuId, world }, response);
     response.redirect(303, '/dashboard');
   }
 
   /** The confirmation step: only for one of the holder's permissions that allows the change now. */
   async confirm(change: Change, id: string, request: Request, response: Response, refusal?: { status: number; message: string }): Promise<void> {
-    const psuId = this.sessions.psuOf(request);
-    if (!psuId) return response.redirect(303, '/dashboard');
-    const list = await this.permissions.list({ psuId }, undefined).catch((error: unknown) => this.ended(error, response));
+    const session = this.sessions.sessionOf(request);
+    if (!session) return response.redirect(303, '/dashboard');
+    const list = await this.permissions.list({ psuId: session.psuId }, session.world).catch((error: unknown) => this.ended(error, response));
     if (!list) return;
     const permission = findIn(list, id);
     if (!permission || !change.allowed(permission)) {
@@ -123,11 +132,11 @@ export class DashboardPages {
 
   async act(change: Change, form: Form | undefined, request: Request, response: Response): Promise<void> {
     const id = formValue(form?.id);
-    const psuId = this.sessions.psuOf(request);
-    if (!psuId) return response.redirect(303, '/dashboard');
+    const session = this.sessions.sessionOf(request);
+    if (!session) return response.redirect(303, '/dashboard');
     if (!this.csrf.isValid(request)) return this.confirm(change, id, request, response, { status: 403, message: FORGED });
     try {
-      await this.permissions.change(change.change, id, { psuId }, undefined, 'dashboard');
+      await this.permissions.change(change.change, id, { psuId: session.psuId }, session.world, 'dashboard');
     } catch (error) {
       return void this.ended(error, response);
     }

@@ -8,7 +8,7 @@ import { ScaModule } from '../sca/sca.module';
 import { DashboardPages, DashboardPagesController, ReestablishmentPageController } from './dashboard-pages.controller';
 import { DashboardSessions } from './dashboard-session';
 import { PermissionsCockpit } from './permissions-cockpit';
-import { PermissionsController, ReestablishmentController } from './permissions.controller';
+import { DashboardLinksController, PermissionsController, ReestablishmentController } from './permissions.controller';
 import { DashboardSettings, PermissionsService } from './permissions.service';
 
 /**
@@ -19,7 +19,7 @@ import { DashboardSettings, PermissionsService } from './permissions.service';
 export class PermissionDashboardModule implements NestModule {
   static forSandbox(settings: DashboardSettings, control: boolean): DynamicModule {
     const pages = [DashboardPagesController, ...(settings.reestablish ? [ReestablishmentPageController] : [])];
-    const headless = control ? [PermissionsController, ...(settings.reestablish ? [ReestablishmentController] : [])] : [];
+    const headless = control ? [PermissionsController, DashboardLinksController, ...(settings.reestablish ? [ReestablishmentController] : [])] : [];
     return {
       module: PermissionDashboardModule,
       imports: [DatabaseModule, ClockModule, OAuthModule, ScaModule],

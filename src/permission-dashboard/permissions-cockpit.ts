@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { button, escapeHtml as escape, form, formValue, link, section, status, table, type Cell } from '../common/html';
 import type { CockpitPage, CockpitSection } from '../core/cockpit-section';
-import type { Owner } from '../oauth/owner';
+import type { World } from '../oauth/world';
 import { BankProfile } from '../profile/bank-profile';
 import type { Permission } from './permission';
 import { DashboardSettings, PermissionsService } from './permissions.service';
@@ -26,8 +26,8 @@ export class PermissionsCockpit implements CockpitSection {
     );
   }
 
-  async page(psuId: string, owner: Owner): Promise<CockpitPage> {
-    const list = await this.permissions.list({ psuId }, owner);
+  async page(psuId: string, world: World): Promise<CockpitPage> {
+    const list = await this.permissions.list({ psuId }, world);
     const row = (permission: Permission, actions: boolean): Cell[] => [
       link(`/cockpit/consents/${permission.consentId}`, permission.consentId),
       permission.tpp.name ?? permission.tpp.organisationName ?? '',
@@ -48,10 +48,10 @@ export class PermissionsCockpit implements CockpitSection {
     };
   }
 
-  async act(psuId: string, action: string, body: Record<string, unknown>, owner: Owner): Promise<string | undefined> {
+  async act(psuId: string, action: string, body: Record<string, unknown>, world: World): Promise<string | undefined> {
     const change = action === 'withdrawal' ? 'revoke' : action === 'reestablishment' && this.settings.reestablish ? 'reestablish' : undefined;
     if (!change) return undefined;
-    const permission = await this.permissions.change(change, formValue(body.consentId), { psuId }, owner, 'cockpit');
+    const permission = await this.permissions.change(change, formValue(body.consentId), { psuId }, world, 'cockpit');
     return `Consent ${permission.consentId} is ${permission.consentStatus}.`;
   }
 

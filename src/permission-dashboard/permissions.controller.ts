@@ -1,9 +1,13 @@
 import { Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ConfigService } from '@nestjs/config';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { SandboxController } from '../http/request.guard';
-import { type Owner, RequestOwner } from '../oauth/owner';
-import { PermissionListResponse, PermissionResponse } from './permissions.dto';
+import { type World, RequestWorld } from '../oauth/world';
+import { href } from '../common/links';
+import type { Environment } from '../config/environment';
+import { DashboardSessions } from './dashboard-session';
+import { DashboardLinkResponse, PermissionListResponse, PermissionResponse } from './permissions.dto';
 import { PermissionsService } from './permissions.service';
 
 const PSU_INVALID = { status: 401, type: TppErrorResponse, description: "PSU_CREDENTIALS_INVALID: unknown PSU (in AUTH_MODE=strict, another client's scenario PSU too), or one who does not hold every account of the consent" } as const;
@@ -27,8 +31,8 @@ export class PermissionsController {
   @ApiOkResponse({ type: PermissionListResponse })
   @ApiResponse(PSU_INVALID)
   @ApiResponse({ status: 403, type: TppErrorResponse, description: 'SERVICE_BLOCKED: the PSU is blocked' })
-  list(@Param('psuId') psuId: string, @RequestOwner() owner: Owner): Promise<PermissionListResponse> {
-    return this.permissions.list({ psuId }, owner);
+  list(@Param('psuId') psuId: string, @RequestWorld() world: World): Promise<PermissionListResponse> {
+    return this.permissions.list({ psuId }, world);
   }
 
   @Post(':consentId/withdrawal')
@@ -38,8 +42,8 @@ export class PermissionsController {
   @ApiResponse(PSU_INVALID)
   @ApiResponse(PSU_BLOCKED)
   @ApiResponse({ status: 409, type: TppErrorResponse, description: "STATUS_INVALID: not valid (already withdrawn, deleted by the TPP, expired, not yet authorised)" })
-  withdraw(@Param('psuId') psuId: string, @Param('consentId') consentId: string, @RequestOwner() owner: Owner): Promise<PermissionResponse> {
-    return this.permissions.change('revoke', consentId, { psuId }, owner, 'dashboard');
+  withdraw(@Param('psuId') psuId: string, @Param('consentId') consentId: string, @RequestWorld() world: World): Promise<PermissionResponse> {
+    return this.permissions.change('revoke', consentId, { psuId }, world, 'dashboard');
   }
 }
 
@@ -57,7 +61,29 @@ export class ReestablishmentController {
   @ApiResponse(PSU_INVALID)
   @ApiResponse(PSU_BLOCKED)
   @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: not withdrawn by its holder, or past its validUntil' })
-  reestablish(@Param('psuId') psuId: string, @Param('consentId') consentId: string, @RequestOwner() owner: Owner): Promise<PermissionResponse> {
-    return this.permissions.change('reestablish', consentId, { psuId }, owner, 'dashboard');
+  reestablish(@Param('psuId') psuId: string, @Param('consentId') consentId: string, @RequestWorld() world: World): Promise<PermissionResponse> {
+    return this.permissions.change('reestablish', consentId, { psuId }, world, 'dashboard');
+  }
+}
+
+/**
+ * The link a client hands its test's browser to open the dashboard in its own world (docs/security.md,
+ * "Worlds"): in AUTH_MODE=strict a fixture PSU's public password opens only the world of the client
+ * whose link it was. In open mode the plain /dashboard does as well.
+ */
+@ApiTags('Sandbox control')
+@SandboxController('sandbox/dashboard-links')
+export class DashboardLinksController {
+  constructor(
+    private readonly sessions: DashboardSessions,
+    private readonly config: ConfigService<Environment, true>,
+  ) {}
+
+  @Post()
+  @ApiOperation({ summary: "A link to the permission dashboard's sign-in for the calling client's world, good for an hour" })
+  @ApiCreatedResponse({ type: DashboardLinkResponse })
+  link(@RequestWorld() world: World): DashboardLinkResponse {
+    const base = `${this.config.get('PUBLIC_BASE_URL', { infer: true })}/dashboard`;
+    return { _links: { dashboard: href(world.clientId === null ? base : `${base}?ticket=${this.sessions.ticket(world)}`) } };
   }
 }

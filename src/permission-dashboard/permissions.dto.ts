@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Href } from '../common/links';
 import { CONSENT_STATUSES } from '../consent/dto/consent-response.dto';
 import type { AccountUse, Permission, PermissionHolder, PermittedAccount } from './permission';
 
@@ -85,4 +86,14 @@ export class PermissionListResponse {
 
   @ApiProperty({ type: [PermissionResponse], description: 'for the record, two years after their last change: expired, rejected, terminated by the TPP, withdrawn for good; newest first' })
   record: PermissionResponse[];
+}
+
+export class DashboardLinks {
+  @ApiProperty({ type: Href, description: "the dashboard's sign-in, opening the calling client's world (AUTH_MODE=strict; the link works for an hour)" })
+  dashboard: Href;
+}
+
+export class DashboardLinkResponse {
+  @ApiProperty({ type: DashboardLinks })
+  _links: DashboardLinks;
 }

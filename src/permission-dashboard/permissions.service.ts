@@ -8,7 +8,7 @@ import { Store } from '../database/store';
 import type { Actor } from '../http/request-context';
 import { SandboxEvent } from '../events/sandbox-event.entity';
 import { TppClient } from '../oauth/client.entity';
-import { ownedBy, type Owner } from '../oauth/owner';
+import { ownedBy, type World } from '../oauth/world';
 import { ScaService, type PsuLogin } from '../sca/sca.service';
 import { TppCertificate } from '../tpp-identity/tpp-certificate.entity';
 import { isCurrent, isOnRecord, type Permission, type PermissionFacts, toPermission } from './permission';
@@ -28,7 +28,7 @@ export interface PermissionList {
 
 /**
  * The account holder's permission dashboard (docs/permission-dashboard.md): the consents that name
- * their accounts or cards, newest first, and their withdrawal and re-establishment. `owner`: a
+ * their accounts or cards, newest first, and their withdrawal and re-establishment. `world`: a
  * client (the headless routes, AUTH_MODE=strict) sees and changes only its own; the page, the holder's
  * own channel, every client's (undefined).
  */
@@ -42,16 +42,16 @@ export class PermissionsService {
   ) {}
 
   /** The PSU's permissions; 401 PSU_CREDENTIALS_INVALID for an unknown PSU or a wrong password (as every decision of the holder). */
-  async list(login: PsuLogin, owner: Owner): Promise<PermissionList> {
-    const own = new Set((await this.sca.heldBy(login, owner)).map(accountKey));
-    const described = await this.describe(await this.naming(own, owner), own);
+  async list(login: PsuLogin, world: World): Promise<PermissionList> {
+    const own = new Set((await this.sca.heldBy(login, world)).map(accountKey));
+    const described = await this.describe(await this.naming(own, world), own);
     const today = this.clock.today();
     return { psuId: login.psuId, permissions: described.filter(isCurrent), record: described.filter((permission) => isOnRecord(permission, today)) };
   }
 
   /** The holder withdraws a valid consent, or re-establishes one they withdrew: the permission as it is now. */
-  async change(change: 'revoke' | 'reestablish', consentId: string, login: PsuLogin, owner: Owner, channel: Actor['channel']): Promise<Permission> {
-    const consent = await this.sca.changeConsent(change, consentId, login, owner, channel);
+  async change(change: 'revoke' | 'reestablish', consentId: string, login: PsuLogin, world: World, channel: Actor['channel']): Promise<Permission> {
+    const consent = await this.sca.changeConsent(change, consentId, login, world, channel);
     // The change checked that the holder holds every account it names (accessDecidedBy): all are theirs to see.
     const [permission] = await this.describe([consent], new Set(consentedKeys(consent.access)));
     return permission;
@@ -62,15 +62,15 @@ export class PermissionsService {
    * that names one of the holder's `own` accounts, newest first. The access column is searched as
    * text for each key; the coverage rule then decides.
    */
-  private async naming(own: ReadonlySet<string>, owner: Owner): Promise<Consent[]> {
+  private async naming(own: ReadonlySet<string>, world: World): Promise<Consent[]> {
     const keys = [...own];
     if (keys.length === 0) return [];
     const parameters = Object.fromEntries(keys.map((key, index) => [`key${index}`, `%"${key}"%`]));
     const access = Raw((column) => `(${keys.map((_, index) => `${column} LIKE :key${index}`).join(' OR ')})`, parameters);
     const consents = await this.store.read(Consent).find({
       where: [
-        { fixture: false, access, ...ownedBy(owner) },
-        { scenarioId: Not(IsNull()), access, ...ownedBy(owner) },
+        { fixture: false, access, ...ownedBy(world) },
+        { scenarioId: Not(IsNull()), access, ...ownedBy(world) },
       ],
       order: { id: 'DESC' },
     });

@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiProper
 import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { SandboxController } from '../http/request.guard';
-import { Owner, RequestOwner } from '../oauth/owner';
+import { World, RequestWorld } from '../oauth/world';
 import { CertificatesService } from '../tpp-identity/certificates.service';
 import { PSD2_ROLES, Psd2Role } from '../tpp-identity/psd2-statement';
 
@@ -106,8 +106,8 @@ export class CertificatesController {
   @Post()
   @ApiOperation({ summary: 'Issue a test QSealC or QWAC with PSD2 roles, valid from the sandbox today' })
   @ApiCreatedResponse({ type: IssuedCertificateResponse })
-  async issue(@Body() body: IssueCertificateDto, @RequestOwner() owner: Owner): Promise<IssuedCertificateResponse> {
-    const issued = await this.certificates.issue(body, owner, owner);
+  async issue(@Body() body: IssueCertificateDto, @RequestWorld() world: World): Promise<IssuedCertificateResponse> {
+    const issued = await this.certificates.issue(body, world, world.clientId ?? undefined);
     const { serialNumber, type, organisationName, organisationIdentifier, roles, notBefore, notAfter, certificate, privateKey } = issued;
     return { serialNumber, type, organisationName, organisationIdentifier, roles, notBefore, notAfter, certificate, privateKey, caCertificate: (await this.certificates.authority()).certificate };
   }
@@ -117,8 +117,8 @@ export class CertificatesController {
   @ApiOperation({ summary: 'Revoke a certificate the sandbox issued: every request with it is then refused (CERTIFICATE_REVOKE)' })
   @ApiOkResponse({ type: RevokedCertificateResponse })
   @ApiResponse(SERIAL)
-  async revoke(@Param('serialNumber') serialNumber: string, @RequestOwner() owner: Owner): Promise<RevokedCertificateResponse> {
-    const { serialNumber: revoked } = await this.certificates.revoke(serialNumber, owner);
+  async revoke(@Param('serialNumber') serialNumber: string, @RequestWorld() world: World): Promise<RevokedCertificateResponse> {
+    const { serialNumber: revoked } = await this.certificates.revoke(serialNumber, world);
     return { serialNumber: revoked, revoked: true };
   }
 }

@@ -14,7 +14,7 @@ import type { CockpitSection } from '../core/cockpit-section';
 import { EventHistory } from '../events/event-history.service';
 import type { SandboxEvent } from '../events/sandbox-event.entity';
 import { Access } from '../http/route-access';
-import type { Owner } from '../oauth/owner';
+import { World } from '../oauth/world';
 import { TokenService } from '../oauth/token.service';
 import { BankProfile } from '../profile/bank-profile';
 import { RequestLog } from '../http/request-log';
@@ -66,8 +66,8 @@ export class CockpitController implements OnModuleInit {
 
   @Get()
   async overview(@Req() request: Request, @Res() response: Response, @Query() query: Record<string, unknown>): Promise<void> {
-    await this.page(request, response, async (owner) => {
-      const parts = await Promise.all(this.sections.map((part) => part.overview(owner, query)));
+    await this.page(request, response, async (world) => {
+      const parts = await Promise.all(this.sections.map((part) => part.overview(world, query)));
       const today = this.clock.today();
       return [
         'Overview',
@@ -81,14 +81,14 @@ export class CockpitController implements OnModuleInit {
         // The profile in force (docs/profiles.md), as the served document's introduction says it.
         section(`The bank: ${this.profile.name}`, this.profile.summary().split('\n').map((line) => `<p>${escape(line)}</p>`).join(''), 'profile'),
         ...parts,
-        section('Last requests', requestTable(this.requests.list(owner).slice(0, 20)) + '<p><a href="/cockpit/requests">all kept requests</a></p>', 'requests'),
+        section('Last requests', requestTable(this.requests.list(world).slice(0, 20)) + '<p><a href="/cockpit/requests">all kept requests</a></p>', 'requests'),
       ];
     });
   }
 
   @Get('requests')
   async requestLog(@Req() request: Request, @Res() response: Response): Promise<void> {
-    await this.page(request, response, async (owner) => ['Last requests', section('Newest first (the last 200 this instance answered)', requestTable(this.requests.list(owner)))]);
+    await this.page(request, response, async (world) => ['Last requests', section('Newest first (the last 200 this instance answered)', requestTable(this.requests.list(world)))]);
   }
 
   @Post('clock')
@@ -119,9 +119,9 @@ export class CockpitController implements OnModuleInit {
   async resourcePage(@Req() request: Request, @Res() response: Response, @Param('section') path: string, @Param('id') id: string): Promise<void> {
     const part = this.sectionAt(path);
     if (!part.page) throw new NotFoundException();
-    await this.page(request, response, async (owner) => {
-      const { title, sections, resource } = await part.page!(id, owner);
-      return [title, ...(resource ? await this.resource(id, owner, resource.machine, resource.status, sections, resource.actions) : sections)];
+    await this.page(request, response, async (world) => {
+      const { title, sections, resource } = await part.page!(id, world);
+      return [title, ...(resource ? await this.resource(id, world, resource.machine, resource.status, sections, resource.actions) : sections)];
     });
   }
 
@@ -129,8 +129,8 @@ export class CockpitController implements OnModuleInit {
   async resourceAction(@Req() request: Request, @Res() response: Response, @Param('section') path: string, @Param('id') id: string, @Param('action') action: string, @Body() body: Form): Promise<void> {
     const part = this.sectionAt(path);
     if (!part.act) throw new NotFoundException();
-    await this.act(request, response, `/cockpit/${path}/${id}`, async (owner) => {
-      const message = await part.act!(id, action, body, owner);
+    await this.act(request, response, `/cockpit/${path}/${id}`, async (world) => {
+      const message = await part.act!(id, action, body, world);
       if (message === undefined) throw new NotFoundException();
       return message;
     });
@@ -144,8 +144,8 @@ export class CockpitController implements OnModuleInit {
   }
 
   /** The machine drawn with the path the resource took, the actions, its sections, its authorisations' machines and the timeline. */
-  private async resource(id: string, owner: Owner, machine: AnyStateMachine, current: string, sections: string[], actions: string): Promise<string[]> {
-    const { events } = await this.history.list({ resourceId: id, page: 1, pageSize: 500 }, owner);
+  private async resource(id: string, world: World, machine: AnyStateMachine, current: string, sections: string[], actions: string): Promise<string[]> {
+    const { events } = await this.history.list({ resourceId: id, page: 1, pageSize: 500 }, world);
     const oldestFirst = [...events].reverse();
     const pathOf = (resourceId: string) => oldestFirst.filter((event) => event.resourceId === resourceId && event.kind !== 'notification').map((event) => event.toStatus);
     const authorisations = [...new Set(oldestFirst.filter((event) => event.kind === 'authorisation').map((event) => event.resourceId))];
@@ -162,14 +162,14 @@ export class CockpitController implements OnModuleInit {
   }
 
   /** Renders a page for the signed-in client (strict) or anyone (open); a refusal (unknown ID) is shown on the page. */
-  private async page(request: Request, response: Response, render: (owner: Owner) => Promise<[string, ...string[]]>): Promise<void> {
-    const owner = await this.ownerOf(request);
-    if (owner === null) {
+  private async page(request: Request, response: Response, render: (world: World) => Promise<[string, ...string[]]>): Promise<void> {
+    const world = await this.worldOf(request);
+    if (world === null) {
       response.type('html').send(signInPage());
       return;
     }
     try {
-      const [title, ...sections] = await render(owner);
+      const [title, ...sections] = await render(world);
       response.type('html').send(layout(title, sections.join('\n'), formValue(request.query.message) || undefined));
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -183,21 +183,21 @@ export class CockpitController implements OnModuleInit {
    * the sandbox-wide ones (the clock) too, needs a signed-in client, as the control API needs its
    * token (docs/security.md, "The one clock").
    */
-  private async act(request: Request, response: Response, back: string, action: (owner: Owner) => Promise<string>): Promise<void> {
+  private async act(request: Request, response: Response, back: string, action: (world: World) => Promise<string>): Promise<void> {
     // Fetch Metadata: a browser says where a form came from (Origin is "null" under the pages' no-referrer policy).
     const site = request.get('sec-fetch-site');
     if (site !== undefined && site !== 'same-origin' && site !== 'none') {
       response.status(403).type('text').send('A cockpit form posts from the cockpit only.');
       return;
     }
-    const owner = await this.ownerOf(request);
-    if (owner === null) {
+    const world = await this.worldOf(request);
+    if (world === null) {
       response.redirect(303, '/cockpit');
       return;
     }
     let message: string;
     try {
-      message = await action(owner);
+      message = await action(world);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       message = `Refused: ${error.toBody().tppMessages.map((tpp) => `${tpp.code} ${tpp.text}`).join('; ')}`;
@@ -205,12 +205,12 @@ export class CockpitController implements OnModuleInit {
     response.redirect(303, `${back}?message=${encodeURIComponent(message)}`);
   }
 
-  /** Open: everyone's (undefined). Strict: the client of the cookie's token, or null when none is signed in. */
-  private async ownerOf(request: Request): Promise<Owner | null> {
-    if (!this.strict) return undefined;
+  /** Open: the open world. Strict: the client of the cookie's token, or null when none is signed in. */
+  private async worldOf(request: Request): Promise<World | null> {
+    if (!this.strict) return World.open;
     const token = formValue((request.cookies as Record<string, unknown> | undefined)?.[COCKPIT_COOKIE]);
     if (!token) return null;
-    return this.tokens.ownerOf(`Bearer ${token}`, true).catch(() => null);
+    return this.tokens.worldOf(`Bearer ${token}`, true).catch(() => null);
   }
 }
 

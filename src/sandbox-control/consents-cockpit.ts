@@ -6,7 +6,7 @@ import { consentMachine } from '../consent/consent.machine';
 import { ConsentService } from '../consent/consent.service';
 import type { CockpitPage, CockpitSection } from '../core/cockpit-section';
 import { Store } from '../database/store';
-import { ownedBy, type Owner } from '../oauth/owner';
+import { ownedBy, type World } from '../oauth/world';
 import { ScaService } from '../sca/sca.service';
 import { filter } from './cockpit-pages';
 
@@ -21,9 +21,9 @@ export class ConsentsCockpit implements CockpitSection {
     private readonly sca: ScaService,
   ) {}
 
-  async overview(owner: Owner, query: Record<string, unknown>): Promise<string> {
+  async overview(world: World, query: Record<string, unknown>): Promise<string> {
     const consentStatus = formValue(query.consentStatus);
-    const consents = await this.store.read(Consent).find({ where: { fixture: false, scenarioId: IsNull(), ...ownedBy(owner), ...(consentStatus ? { status: consentStatus as Consent['status'] } : {}) }, order: { id: 'DESC' }, take: LISTED });
+    const consents = await this.store.read(Consent).find({ where: { fixture: false, scenarioId: IsNull(), ...ownedBy(world), ...(consentStatus ? { status: consentStatus as Consent['status'] } : {}) }, order: { id: 'DESC' }, take: LISTED });
     return section(
       'Consents',
       filter('/cockpit', [{ name: 'consentStatus', label: 'Status', options: Object.keys(consentMachine.root.states), value: consentStatus }]) +
@@ -35,8 +35,8 @@ export class ConsentsCockpit implements CockpitSection {
     );
   }
 
-  async page(id: string, owner: Owner): Promise<CockpitPage> {
-    const consent = await this.consents.findCurrent(id, owner);
+  async page(id: string, world: World): Promise<CockpitPage> {
+    const consent = await this.consents.findCurrent(id, world);
     const actions =
       form(`/cockpit/consents/${id}/decision`, `${input('psuId', 'PSU ID', 'georg.mustermann')} ${button('Approve', 'decision', 'approve')} ${button('Deny', 'decision', 'deny')}`) +
       form(`/cockpit/consents/${id}/delete`, button('Delete (as the TPP)'));
@@ -53,13 +53,13 @@ export class ConsentsCockpit implements CockpitSection {
     return { title: `Consent ${id}`, sections: [section('Data', data)], resource: { machine: consentMachine, status: consent.status, actions } };
   }
 
-  async act(id: string, action: string, body: Record<string, unknown>, owner: Owner): Promise<string | undefined> {
+  async act(id: string, action: string, body: Record<string, unknown>, world: World): Promise<string | undefined> {
     if (action === 'decision') {
-      const { status } = await this.sca.decide({ kind: 'consent', resourceId: id }, body.decision === 'deny' ? 'deny' : 'approve', { psuId: formValue(body.psuId) }, owner, 'cockpit');
+      const { status } = await this.sca.decide({ kind: 'consent', resourceId: id }, body.decision === 'deny' ? 'deny' : 'approve', { psuId: formValue(body.psuId) }, world, 'cockpit');
       return `The consent is ${status}.`;
     }
     if (action === 'delete') {
-      await this.consents.delete(id, owner);
+      await this.consents.delete(id, world);
       return 'The consent is deleted.';
     }
     return undefined;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { button, escapeHtml as escape, form, formValue, input, link, LISTED, section, status, table } from '../common/html';
 import type { CockpitPage, CockpitSection } from '../core/cockpit-section';
 import { Store } from '../database/store';
-import { ownedBy, type Owner } from '../oauth/owner';
+import { ownedBy, type World } from '../oauth/world';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
 import { Payment } from '../payment-initiation/payment.entity';
 import { isAwaitingCreditorConfirmation, paymentMachine } from '../payment-initiation/payment.machine';
@@ -21,10 +21,10 @@ export class PaymentsCockpit implements CockpitSection {
     private readonly sca: ScaService,
   ) {}
 
-  async overview(owner: Owner, query: Record<string, unknown>): Promise<string> {
+  async overview(world: World, query: Record<string, unknown>): Promise<string> {
     const [paymentStatus, service] = [formValue(query.paymentStatus), formValue(query.service)];
     const payments = await this.store.read(Payment).find({
-      where: { ...ownedBy(owner), ...(paymentStatus ? { status: paymentStatus as Payment['status'] } : {}), ...(service ? { service: service as Payment['service'] } : {}) },
+      where: { ...ownedBy(world), ...(paymentStatus ? { status: paymentStatus as Payment['status'] } : {}), ...(service ? { service: service as Payment['service'] } : {}) },
       order: { id: 'DESC' },
       take: LISTED,
     });
@@ -42,8 +42,8 @@ export class PaymentsCockpit implements CockpitSection {
     );
   }
 
-  async page(id: string, owner: Owner): Promise<CockpitPage> {
-    const payment = await this.payments.findAnyProduct(id, owner);
+  async page(id: string, world: World): Promise<CockpitPage> {
+    const payment = await this.payments.findAnyProduct(id, world);
     const decide = (kind: string, label: string) =>
       form(`/cockpit/payments/${id}/decision`, `<input type="hidden" name="kind" value="${kind}">${input('psuId', 'PSU ID', 'georg.mustermann')} ${button(`Approve ${label}`, 'decision', 'approve')} ${button(`Deny ${label}`, 'decision', 'deny')}`);
     const confirm = isAwaitingCreditorConfirmation(payment.status) ? form(`/cockpit/payments/${id}/creditor-confirmation`, button('Pay anyway (confirm the payee, as the TPP)')) : '';
@@ -58,19 +58,19 @@ export class PaymentsCockpit implements CockpitSection {
     return { title: `Payment ${id}`, sections: [section('Data', data)], resource: { machine: paymentMachine, status: payment.status, actions } };
   }
 
-  async act(id: string, action: string, body: Record<string, unknown>, owner: Owner): Promise<string | undefined> {
+  async act(id: string, action: string, body: Record<string, unknown>, world: World): Promise<string | undefined> {
     switch (action) {
       case 'decision': {
         const kind = body.kind === 'cancellation' ? 'cancellation' : 'payment';
-        const { status } = await this.sca.decide({ kind, resourceId: id }, body.decision === 'deny' ? 'deny' : 'approve', { psuId: formValue(body.psuId) }, owner, 'cockpit');
+        const { status } = await this.sca.decide({ kind, resourceId: id }, body.decision === 'deny' ? 'deny' : 'approve', { psuId: formValue(body.psuId) }, world, 'cockpit');
         return `The payment is ${status}.`;
       }
       case 'creditor-confirmation': {
-        const { payment } = await this.payments.confirmCreditor(await this.payments.findById(id, owner), id, owner);
+        const { payment } = await this.payments.confirmCreditor(await this.payments.findById(id, world), id, world);
         return `The payee is confirmed: the payment is ${payment.status} and waits for the account holder.`;
       }
       case 'cancel': {
-        const outcome = await this.payments.cancel(await this.payments.findById(id, owner), id, owner);
+        const outcome = await this.payments.cancel(await this.payments.findById(id, world), id, world);
         return outcome.cancelled ? 'The payment is cancelled.' : 'The cancellation needs the account holder: approve it below.';
       }
       default:

@@ -4,7 +4,7 @@ import type { PaymentStatus } from '../payment-initiation/payment.machine';
 import { BankProfile } from '../profile/bank-profile';
 import { Body, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Owner, RequestOwner } from '../oauth/owner';
+import { World, RequestWorld } from '../oauth/world';
 import { ClockService } from '../clock/clock.service';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { SandboxController } from '../http/request.guard';
@@ -46,8 +46,8 @@ export class SandboxControlController {
   @Post('scenarios')
   @ApiOperation({ summary: "Create a test suite's own PSU, accounts, balances, transactions and standing orders, with a valid consent over them" })
   @ApiCreatedResponse({ type: ScenarioResponse })
-  createScenario(@Body() body: CreateScenarioDto, @RequestOwner() owner: Owner): Promise<ScenarioResponse> {
-    return this.scenarios.create(body, owner);
+  createScenario(@Body() body: CreateScenarioDto, @RequestWorld() world: World): Promise<ScenarioResponse> {
+    return this.scenarios.create(body, world);
   }
 
   @Delete('scenarios/:scenarioId')
@@ -55,8 +55,8 @@ export class SandboxControlController {
   @ApiOperation({ summary: 'Delete a scenario: its PSU, accounts and their data, and its consent' })
   @ApiNoContentResponse({ description: 'deleted' })
   @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such scenario' })
-  deleteScenario(@Param('scenarioId') scenarioId: string, @RequestOwner() owner: Owner): Promise<void> {
-    return this.scenarios.delete(scenarioId, owner);
+  deleteScenario(@Param('scenarioId') scenarioId: string, @RequestWorld() world: World): Promise<void> {
+    return this.scenarios.delete(scenarioId, world);
   }
 
   @Post('sca/consents/:consentId')
@@ -69,9 +69,9 @@ export class SandboxControlController {
   async decideConsent(
     @Param('consentId') consentId: string,
     @Body() { psuId, decision }: ScaDecisionDto,
-    @RequestOwner() owner: Owner,
+    @RequestWorld() world: World,
   ): Promise<ConsentStatusResponse> {
-    return { consentStatus: (await this.sca.decide<ConsentStatus>({ kind: 'consent', resourceId: consentId }, decision, { psuId }, owner, 'control')).status };
+    return { consentStatus: (await this.sca.decide<ConsentStatus>({ kind: 'consent', resourceId: consentId }, decision, { psuId }, world, 'control')).status };
   }
 
   @Post('sca/payments/:paymentId')
@@ -85,9 +85,9 @@ export class SandboxControlController {
   async decidePayment(
     @Param('paymentId') paymentId: string,
     @Body() { psuId, decision }: ScaDecisionDto,
-    @RequestOwner() owner: Owner,
+    @RequestWorld() world: World,
   ): Promise<PaymentStatusResponse> {
-    return { transactionStatus: (await this.sca.decide<PaymentStatus>({ kind: 'payment', resourceId: paymentId }, decision, { psuId }, owner, 'control')).status };
+    return { transactionStatus: (await this.sca.decide<PaymentStatus>({ kind: 'payment', resourceId: paymentId }, decision, { psuId }, world, 'control')).status };
   }
 
   @Post('sca/payments/:paymentId/cancellation')
@@ -101,9 +101,9 @@ export class SandboxControlController {
   async decideCancellation(
     @Param('paymentId') paymentId: string,
     @Body() { psuId, decision }: ScaDecisionDto,
-    @RequestOwner() owner: Owner,
+    @RequestWorld() world: World,
   ): Promise<PaymentStatusResponse> {
-    return { transactionStatus: (await this.sca.decide<PaymentStatus>({ kind: 'cancellation', resourceId: paymentId }, decision, { psuId }, owner, 'control')).status };
+    return { transactionStatus: (await this.sca.decide<PaymentStatus>({ kind: 'cancellation', resourceId: paymentId }, decision, { psuId }, world, 'control')).status };
   }
 
   @Post('consents/:consentId/revocation')
@@ -113,20 +113,20 @@ export class SandboxControlController {
   @ApiResponse(PSU_INVALID)
   @ApiResponse({ status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN; SERVICE_BLOCKED: the PSU is blocked' })
   @ApiResponse({ status: 409, type: TppErrorResponse, description: "STATUS_INVALID: not valid, or one of the bank's fixtures" })
-  async revokeConsent(@Param('consentId') consentId: string, @Body() { psuId }: RevocationDto, @RequestOwner() owner: Owner): Promise<ConsentStatusResponse> {
-    return { consentStatus: (await this.sca.changeConsent('revoke', consentId, { psuId }, owner, 'control')).status };
+  async revokeConsent(@Param('consentId') consentId: string, @Body() { psuId }: RevocationDto, @RequestWorld() world: World): Promise<ConsentStatusResponse> {
+    return { consentStatus: (await this.sca.changeConsent('revoke', consentId, { psuId }, world, 'control')).status };
   }
 
   @Get('events')
   @ApiOperation({ summary: 'The event history, newest first: status changes, bookings, instalments, clock moves, with their cause (docs/events.md)' })
   @ApiOkResponse({ type: EventPageResponse })
-  async events(@Query() query: EventQueryDto, @RequestOwner() owner: Owner): Promise<EventPageResponse> {
+  async events(@Query() query: EventQueryDto, @RequestWorld() world: World): Promise<EventPageResponse> {
     // Refused as the validation pipe refuses any kind the bank's document does not list.
     const kinds = eventKinds(this.profile);
     if (query.kind && !kinds.includes(query.kind)) throw new FormatError('kind', `kind must be one of the following values: ${kinds.join(', ')}`);
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? 50;
-    const { events, total } = await this.history.list({ ...query, page, pageSize }, owner);
+    const { events, total } = await this.history.list({ ...query, page, pageSize }, world);
     return { events: events.map(toEventResponse), page, pageSize, total };
   }
 
@@ -148,8 +148,8 @@ export class SandboxControlController {
   @ApiOperation({ summary: "A periodic payment's progress: instalments run, the next execution date, and the instalments that failed with their ISO 20022 reason" })
   @ApiOkResponse({ type: InstalmentsResponse })
   @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such periodic payment' })
-  async instalments(@Param('paymentId') paymentId: string, @RequestOwner() owner: Owner): Promise<InstalmentsResponse> {
-    const { instalmentsRun, nextExecutionDate, failed } = await this.payments.instalments(paymentId, owner);
+  async instalments(@Param('paymentId') paymentId: string, @RequestWorld() world: World): Promise<InstalmentsResponse> {
+    const { instalmentsRun, nextExecutionDate, failed } = await this.payments.instalments(paymentId, world);
     return {
       instalmentsRun,
       nextExecutionDate,

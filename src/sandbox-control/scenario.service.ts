@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Account, Balance, Psu, Transaction } from '../bank/account.entity';
-import { Owner, ownedBy } from '../oauth/owner';
+import { World, ownedBy } from '../oauth/world';
 import { ClockService } from '../clock/clock.service';
 import { DomainError } from '../common/error-catalogue';
 import { Consent } from '../consent/consent.entity';
@@ -25,9 +25,9 @@ export class ScenarioService {
     return this.profile.services.flatMap(({ scenario }) => (scenario ? [scenario] : []));
   }
 
-  async create(request: CreateScenarioDto, owner: Owner): Promise<ScenarioResponse> {
+  async create(request: CreateScenarioDto, world: World): Promise<ScenarioResponse> {
     const scenarioId = randomUUID();
-    const rows = scenarioRows(request, { scenarioId, consentId: randomUUID(), ownerId: owner ?? null, bic: this.profile.settings.bic }, this.clock.today(), this.parts);
+    const rows = scenarioRows(request, { scenarioId, consentId: randomUUID(), ownerId: world.ownerId, bic: this.profile.settings.bic }, this.clock.today(), this.parts);
     // All or nothing: a 201 means the whole scenario is stored.
     await this.store.write(async () => {
       await this.store.change(Psu).insert(rows.psu);
@@ -40,10 +40,10 @@ export class ScenarioService {
     return toScenarioResponse(scenarioId, rows);
   }
 
-  async delete(scenarioId: string, owner: Owner): Promise<void> {
+  async delete(scenarioId: string, world: World): Promise<void> {
     const deleted = await this.store.write(async () => {
-      // The scenario's PSU carries its owner: another client's scenario is unknown here.
-      if (!(await this.store.read(Psu).existsBy({ scenarioId, ...ownedBy(owner) }))) return 0;
+      // The scenario's PSU carries its world: another client's scenario is unknown here.
+      if (!(await this.store.read(Psu).existsBy({ scenarioId, ...ownedBy(world) }))) return 0;
       await this.store.change(Consent).delete({ scenarioId });
       for (const entity of this.parts.flatMap((part) => part.tables)) await this.store.change(entity).delete({ scenarioId });
       // Balances and transactions go with their accounts (ON DELETE CASCADE).

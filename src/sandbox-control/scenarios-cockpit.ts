@@ -5,7 +5,7 @@ import { link, LISTED, section, table } from '../common/html';
 import { Consent } from '../consent/consent.entity';
 import type { CockpitSection } from '../core/cockpit-section';
 import { Store } from '../database/store';
-import { ownedBy, type Owner } from '../oauth/owner';
+import { ownedBy, type World } from '../oauth/world';
 
 /** The client's newest scenarios in the cockpit's overview (docs/cockpit.md): PSU, accounts and consent of each. */
 @Injectable()
@@ -14,8 +14,8 @@ export class ScenariosCockpit implements CockpitSection {
 
   constructor(private readonly store: Store) {}
 
-  async overview(owner: Owner): Promise<string> {
-    const consents = await this.store.read(Consent).find({ where: { scenarioId: Not(IsNull()), ...ownedBy(owner) }, order: { id: 'DESC' }, take: LISTED });
+  async overview(world: World): Promise<string> {
+    const consents = await this.store.read(Consent).find({ where: { scenarioId: Not(IsNull()), ...ownedBy(world) }, order: { id: 'DESC' }, take: LISTED });
     const scenarioIds = consents.map(({ scenarioId }) => scenarioId!);
     const psus = await this.store.read(Psu).findBy({ scenarioId: In(scenarioIds) });
     const accounts = await this.store.read(Account).findBy({ scenarioId: In(scenarioIds) });

@@ -24,7 +24,7 @@ export interface Flow {
 
 export const APPROVE_OR_DENY: Buttons = { approve: 'Approve', deny: 'Deny' };
 
-export type Form = Partial<Record<'id' | 'psuId' | 'password' | 'decision', unknown>>;
+export type Form = Partial<Record<'id' | 'psuId' | 'password' | 'decision' | 'ticket', unknown>>;
 
 /**
  * How every SCA page goes (docs/sca-flows.md): the page with its form, the decision, and a clear

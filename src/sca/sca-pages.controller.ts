@@ -8,6 +8,7 @@ import { APPROVE_OR_DENY, Flow, Form, ScaPageRenderer } from './sca-page-rendere
 import { consentRows, paymentRows } from './sca-pages';
 import { ScaService } from './sca.service';
 import { Access } from '../http/route-access';
+import { World } from '../oauth/world';
 
 /** The pages at the scaRedirect addresses of consents and payments (docs/sca-flows.md). */
 @ApiExcludeController()
@@ -33,7 +34,7 @@ export class ScaPagesController {
           return consentRows(consent, await sca.accountNames(consent));
         },
         decide: async (id, decision, login) => {
-          const { status, redirectUri } = await sca.decide({ kind: 'consent', resourceId: id }, decision, login, undefined, 'page');
+          const { status, redirectUri } = await sca.decide({ kind: 'consent', resourceId: id }, decision, login, World.of(await consents.findForHolder(id)), 'page');
           return { outcome: `Consent ${decision === 'approve' ? 'approved' : 'denied'}: its status is now ${status}.`, redirectUri };
         },
       },
@@ -44,7 +45,7 @@ export class ScaPagesController {
         buttons: APPROVE_OR_DENY,
         rows: async (id, start) => paymentRows(start ? await payments.markStarted(id, 'payment') : await payments.findWaiting(id, 'payment')),
         decide: async (id, decision, login) => {
-          const { status, redirectUri } = await sca.decide({ kind: 'payment', resourceId: id }, decision, login, undefined, 'page');
+          const { status, redirectUri } = await sca.decide({ kind: 'payment', resourceId: id }, decision, login, World.of(await payments.findWaiting(id, 'payment')), 'page');
           return { outcome: `Payment ${decision === 'approve' ? 'authorised' : 'refused'}: its status is now ${status}.`, redirectUri };
         },
       },
@@ -56,7 +57,7 @@ export class ScaPagesController {
         rows: async (id, start) =>
           paymentRows(start ? await payments.markStarted(id, 'cancellation') : await payments.findWaiting(id, 'cancellation')),
         decide: async (id, decision, login) => {
-          const { status, redirectUri } = await sca.decide({ kind: 'cancellation', resourceId: id }, decision, login, undefined, 'page');
+          const { status, redirectUri } = await sca.decide({ kind: 'cancellation', resourceId: id }, decision, login, World.of(await payments.findWaiting(id, 'cancellation')), 'page');
           return { outcome: `Cancellation ${decision === 'approve' ? 'authorised' : 'refused'}: the payment's status is now ${status}.`, redirectUri };
         },
       },
@@ -66,11 +67,11 @@ export class ScaPagesController {
         action: '/sca/consents/revocation',
         buttons: { approve: 'Revoke access' },
         rows: async (id) => {
-          const consent = await consents.findRevocable(id, undefined);
+          const consent = await consents.findRevocable(id, World.of(await consents.findForHolder(id)));
           return consentRows(consent, await sca.accountNames(consent));
         },
         decide: async (id, _decision, login) => {
-          const consent = await sca.changeConsent('revoke', id, login, undefined, 'page');
+          const consent = await sca.changeConsent('revoke', id, login, World.of(await consents.findForHolder(id)), 'page');
           return { outcome: `Access revoked: the consent's status is now ${consent.status}.`, redirectUri: null };
         },
       },

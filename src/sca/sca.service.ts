@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Account, Psu } from '../bank/account.entity';
 import { AccountStore } from '../bank/account-store';
-import { isOwnedBy, Owner } from '../oauth/owner';
+import { isOwnedBy, World } from '../oauth/world';
 import { DomainError, FormatError } from '../common/error-catalogue';
 import { Store } from '../database/store';
 import type { Consent, ConsentedAccount } from '../consent/consent.entity';
@@ -60,12 +60,12 @@ export class ScaService {
 
   /**
    * The holder's decision on what `target` is, through the service that registered its kind
-   * (AuthorisationPort). `owner`: the headless control endpoints act for a client (strict mode);
+   * (AuthorisationPort). `world`: the headless control endpoints act for a client (strict mode);
    * the pages for everyone (undefined). `channel` names them in the event history. `Status` is
    * the status type of the kind's machine, which the caller names (the port keeps kinds apart at run time).
    */
-  async decide<Status extends string = string>(target: ScaTarget, decision: ScaDecision, login: PsuLogin, owner: Owner, channel: Actor['channel']): Promise<Decided<Status>> {
-    const decide = async () => this.port.of(target.kind).decide(target.resourceId, decision, await this.heldBy(login, owner), owner);
+  async decide<Status extends string = string>(target: ScaTarget, decision: ScaDecision, login: PsuLogin, world: World, channel: Actor['channel']): Promise<Decided<Status>> {
+    const decide = async () => this.port.of(target.kind).decide(target.resourceId, decision, await this.heldBy(login, world), world);
     return actingAs({ psuId: login.psuId, channel }, decide) as Promise<Decided<Status>>;
   }
 
@@ -73,8 +73,8 @@ export class ScaService {
    * The holder withdraws a valid consent (the revocation page, the permission dashboard, the
    * control API), or re-establishes one they withdrew (the dashboard, docs/permission-dashboard.md).
    */
-  async changeConsent(change: 'revoke' | 'reestablish', consentId: string, login: PsuLogin, owner: Owner, channel: Actor['channel']): Promise<Consent> {
-    return actingAs({ psuId: login.psuId, channel }, async () => this.consents[change](consentId, await this.heldBy(login, owner), owner));
+  async changeConsent(change: 'revoke' | 'reestablish', consentId: string, login: PsuLogin, world: World, channel: Actor['channel']): Promise<Consent> {
+    return actingAs({ psuId: login.psuId, channel }, async () => this.consents[change](consentId, await this.heldBy(login, world), world));
   }
 
   /**
@@ -83,9 +83,9 @@ export class ScaService {
    * another client's account shows no name to whoever holds its link.
    */
   async accountNames({ access, ownerId }: Consent): Promise<Map<string, string>> {
-    const owner = ownerId ?? undefined;
-    const accounts = await this.accounts.find(consentedIbans(access), owner);
-    return new Map([...accounts.map(({ iban, name }) => [iban, name] as const), ...(await this.kinds.names(consentedMaskedPans(access), owner))]);
+    const world = World.of({ ownerId });
+    const accounts = await this.accounts.find(consentedIbans(access), world);
+    return new Map([...accounts.map(({ iban, name }) => [iban, name] as const), ...(await this.kinds.names(consentedMaskedPans(access), world))]);
   }
 
   /**
@@ -93,12 +93,12 @@ export class ScaService {
    * then what the request carries: a password (startAuthorisationWithPsuAuthentication), or a PSU
    * to identify (decoupled).
    */
-  async start(target: ScaTarget, open: () => Promise<Authorisation>, body: UpdatePsuDataDto, request: AuthorisationRequest, owner: Owner): Promise<Authorisation> {
+  async start(target: ScaTarget, open: () => Promise<Authorisation>, body: UpdatePsuDataDto, request: AuthorisationRequest, world: World): Promise<Authorisation> {
     // A PSU the bank refuses outright (unknown for decoupled, blocked for either) opens nothing.
-    if (request.approach === 'DECOUPLED' && request.psuId) await this.heldBy({ psuId: request.psuId }, owner);
+    if (request.approach === 'DECOUPLED' && request.psuId) await this.heldBy({ psuId: request.psuId }, world);
     if (request.approach === 'EMBEDDED' && request.psuId && personaOf(this.profile, request.psuId).blocked) throw blocked(request.psuId);
     const authorisation = await open();
-    if (request.approach === 'EMBEDDED' && body.psuData?.password !== undefined) return this.update(target, authorisation, body, request.psuId, owner);
+    if (request.approach === 'EMBEDDED' && body.psuData?.password !== undefined) return this.update(target, authorisation, body, request.psuId, world);
     return authorisation;
   }
 
@@ -106,21 +106,21 @@ export class ScaService {
    * Update PSU data (PUT on the sub-resource): the next step of an embedded or decoupled
    * authorisation; the step is named by the body. A redirect one takes none: the page decides.
    */
-  async update(target: ScaTarget, authorisation: Authorisation | null, body: UpdatePsuDataDto, psuIdHeader: string | null, owner: Owner): Promise<Authorisation> {
+  async update(target: ScaTarget, authorisation: Authorisation | null, body: UpdatePsuDataDto, psuIdHeader: string | null, world: World): Promise<Authorisation> {
     // As the bank answers any PUT: its redirect authorisations take no PSU data, and neither does one that is not there.
     if (authorisation === null || authorisation.approach === 'REDIRECT') throw updatePsuDataNotOffered();
     if (authorisation.status === 'failed') throw new DomainError({ messageId: 'XS2A034E', description: `authorisation ${authorisation.id} failed: start a new one` });
     const psuId = psuIdHeader ?? authorisation.psuId;
     // The event history names the PSU and the channel of every change these steps make.
-    if (psuId) return actingAs({ psuId, channel: authorisation.approach === 'DECOUPLED' ? 'decoupled' : 'embedded' }, () => this.next(target, authorisation, body, psuId, owner));
-    return this.next(target, authorisation, body, psuId, owner);
+    if (psuId) return actingAs({ psuId, channel: authorisation.approach === 'DECOUPLED' ? 'decoupled' : 'embedded' }, () => this.next(target, authorisation, body, psuId, world));
+    return this.next(target, authorisation, body, psuId, world);
   }
 
-  private async next(target: ScaTarget, authorisation: Authorisation, body: UpdatePsuDataDto, psuId: string | null, owner: Owner): Promise<Authorisation> {
-    if (authorisation.approach === 'DECOUPLED') return this.identify(authorisation, psuId, owner);
-    if (body.psuData?.password !== undefined) return this.authenticate(target, this.expect(authorisation, 'received'), { psuId: required(psuId), password: body.psuData.password }, owner);
+  private async next(target: ScaTarget, authorisation: Authorisation, body: UpdatePsuDataDto, psuId: string | null, world: World): Promise<Authorisation> {
+    if (authorisation.approach === 'DECOUPLED') return this.identify(authorisation, psuId, world);
+    if (body.psuData?.password !== undefined) return this.authenticate(target, this.expect(authorisation, 'received'), { psuId: required(psuId), password: body.psuData.password }, world);
     if (body.authenticationMethodId !== undefined) return this.selectMethod(this.expect(authorisation, 'psuAuthenticated'), body.authenticationMethodId);
-    if (body.scaAuthenticationData !== undefined) return this.authorise(target, this.expect(authorisation, 'scaMethodSelected'), body.scaAuthenticationData, owner);
+    if (body.scaAuthenticationData !== undefined) return this.authorise(target, this.expect(authorisation, 'scaMethodSelected'), body.scaAuthenticationData, world);
     throw new FormatError('psuData', 'the body must carry psuData.password, authenticationMethodId or scaAuthenticationData');
   }
 
@@ -128,7 +128,7 @@ export class ScaService {
    * A TPP's read of the SCA status. A decoupled authorisation is the holder's app: a persona that
    * confirms by itself does so at its set poll (docs/sca-approaches.md, "Test PSUs").
    */
-  async poll(target: ScaTarget, authorisation: Authorisation, owner: Owner): Promise<Authorisation> {
+  async poll(target: ScaTarget, authorisation: Authorisation, world: World): Promise<Authorisation> {
     const confirmsAt = authorisation.psuId === null ? null : personaOf(this.profile, authorisation.psuId).decoupledConfirmsAtPoll;
     if (authorisation.approach !== 'DECOUPLED' || authorisation.status !== 'started' || confirmsAt === null) return authorisation;
     const polls = authorisation.polls + 1;
@@ -137,7 +137,7 @@ export class ScaService {
       return { ...authorisation, polls };
     }
     try {
-      await actingAs({ psuId: authorisation.psuId!, channel: 'decoupled' }, () => this.approve(target, { psuId: authorisation.psuId! }, owner));
+      await actingAs({ psuId: authorisation.psuId!, channel: 'decoupled' }, () => this.approve(target, { psuId: authorisation.psuId! }, world));
     } catch (error) {
       // The app cannot confirm for a PSU who is unknown, blocked or does not hold the accounts: the SCA fails.
       if (!(error instanceof DomainError) || !['XS2A022E', 'XS2A033E'].includes(error.details[0].messageId)) throw error;
@@ -147,24 +147,24 @@ export class ScaService {
   }
 
   /** Decoupled: the PSU is named, and the holder's app asks them (started). */
-  private async identify(authorisation: Authorisation, psuId: string | null, owner: Owner): Promise<Authorisation> {
+  private async identify(authorisation: Authorisation, psuId: string | null, world: World): Promise<Authorisation> {
     const identified = required(psuId);
-    await this.heldBy({ psuId: identified }, owner);
+    await this.heldBy({ psuId: identified }, world);
     return this.step(this.expect(authorisation, 'received'), { type: 'START' }, { psuId: identified });
   }
 
   /** Embedded, the password: a PSU with several methods chooses next, one with one gets its TAN, one with none is exempted. */
-  private async authenticate(target: ScaTarget, authorisation: Authorisation, login: Required<PsuLogin>, owner: Owner): Promise<Authorisation> {
+  private async authenticate(target: ScaTarget, authorisation: Authorisation, login: Required<PsuLogin>, world: World): Promise<Authorisation> {
     let held: ConsentedAccount[];
     try {
-      held = await this.heldBy(login, owner);
+      held = await this.heldBy(login, world);
       if (!(await this.holds(target, held))) throw new DomainError({ messageId: 'XS2A022E', description: 'the PSU does not hold the accounts concerned' });
     } catch (error) {
       throw await this.counted(target, authorisation, error);
     }
     const { scaMethods } = personaOf(this.profile, login.psuId);
     if (scaMethods.length === 0) {
-      await this.port.of(target.kind).decide(target.resourceId, 'approve', held, owner);
+      await this.port.of(target.kind).decide(target.resourceId, 'approve', held, world);
       return this.reread(authorisation);
     }
     const implicit = scaMethods.length === 1 ? scaMethods[0].authenticationMethodId : null;
@@ -179,9 +179,9 @@ export class ScaService {
   }
 
   /** Embedded, the TAN: the right one has the effects of an approval at the page. */
-  private async authorise(target: ScaTarget, authorisation: Authorisation, tan: string, owner: Owner): Promise<Authorisation> {
+  private async authorise(target: ScaTarget, authorisation: Authorisation, tan: string, world: World): Promise<Authorisation> {
     if (tan !== STATIC_TAN) throw await this.counted(target, authorisation, new DomainError({ messageId: 'XS2A022E', description: 'wrong TAN' }));
-    await this.approve(target, { psuId: authorisation.psuId! }, owner);
+    await this.approve(target, { psuId: authorisation.psuId! }, world);
     return this.reread(authorisation);
   }
 
@@ -205,8 +205,8 @@ export class ScaService {
   }
 
   /** The approval of `login`'s PSU, with every check of the page (the accounts held). */
-  private async approve(target: ScaTarget, login: PsuLogin, owner: Owner): Promise<void> {
-    await this.port.of(target.kind).decide(target.resourceId, 'approve', await this.heldBy(login, owner), owner);
+  private async approve(target: ScaTarget, login: PsuLogin, world: World): Promise<void> {
+    await this.port.of(target.kind).decide(target.resourceId, 'approve', await this.heldBy(login, world), world);
   }
 
   /** A failed SCA's effect on what it was for, inside the caller's write, with no holder known. */
@@ -240,9 +240,9 @@ export class ScaService {
    * its own scenarios' PSUs: another client's scenario PSU is answered exactly as an unknown one
    * (docs/security.md).
    */
-  async heldBy({ psuId, password }: PsuLogin, owner: Owner): Promise<ConsentedAccount[]> {
+  async heldBy({ psuId, password }: PsuLogin, world: World): Promise<ConsentedAccount[]> {
     const psu = await this.store.read(Psu).findOneBy({ psuId });
-    const foreign = psu !== null && psu.scenarioId !== null && !isOwnedBy(psu, owner);
+    const foreign = psu !== null && psu.scenarioId !== null && !isOwnedBy(psu, world);
     if (!psu || foreign || (password !== undefined && password !== psu.password)) {
       throw new DomainError({ messageId: 'XS2A022E', description: 'unknown PSU ID or wrong password' });
     }

@@ -31,9 +31,9 @@ export class BasketAuthorisationController extends AuthorisationRoutesOf({
       kind: 'basket',
       path: basketPath,
       page: { name: 'signing-baskets', parameter: 'basket_id' },
-      open: (id, request, owner) => baskets.startAuthorisation(id, request, owner),
-      ids: (id, owner) => baskets.authorisationIds(id, owner),
-      find: (id, authorisationId, owner) => baskets.findAuthorisation(id, authorisationId, owner),
+      open: (id, request, world) => baskets.startAuthorisation(id, request, world),
+      ids: (id, world) => baskets.authorisationIds(id, world),
+      find: (id, authorisationId, world) => baskets.findAuthorisation(id, authorisationId, world),
     });
   }
 }

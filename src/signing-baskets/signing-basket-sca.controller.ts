@@ -4,7 +4,7 @@ import { ApiExcludeController, ApiOkResponse, ApiOperation, ApiResponse, ApiTags
 import type { Request, Response } from 'express';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { SandboxController } from '../http/request.guard';
-import { Owner, RequestOwner } from '../oauth/owner';
+import { World, RequestWorld } from '../oauth/world';
 import { ScaDecisionDto } from '../sca/sca-decision.dto';
 import { formValue } from '../common/html';
 import { APPROVE_OR_DENY, Flow, Form, ScaPageRenderer } from '../sca/sca-page-renderer';
@@ -39,7 +39,7 @@ export class SigningBasketPageController {
         return basketRows(waiting.payments, waiting.consents);
       },
       decide: async (id, decision, login) => {
-        const { status, redirectUri } = await sca.decide({ kind: 'basket', resourceId: id }, decision, login, undefined, 'page');
+        const { status, redirectUri } = await sca.decide({ kind: 'basket', resourceId: id }, decision, login, World.of((await baskets.findWaiting(id)).basket), 'page');
         return { outcome: `Signing basket ${decision === 'approve' ? 'authorised' : 'refused'}: its status is now ${status}.`, redirectUri };
       },
     };
@@ -70,8 +70,8 @@ export class SigningBasketControlController {
   @ApiResponse({ status: 403, type: TppErrorResponse, description: 'SERVICE_BLOCKED: the PSU is blocked' })
   @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such signing basket' })
   @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the basket is no longer open' })
-  async decide(@Param('basketId') basketId: string, @Body() { psuId, decision }: ScaDecisionDto, @RequestOwner() owner: Owner): Promise<BasketStatusResponse> {
-    return { transactionStatus: (await this.sca.decide<BasketStatus>({ kind: 'basket', resourceId: basketId }, decision, { psuId }, owner, 'control')).status };
+  async decide(@Param('basketId') basketId: string, @Body() { psuId, decision }: ScaDecisionDto, @RequestWorld() world: World): Promise<BasketStatusResponse> {
+    return { transactionStatus: (await this.sca.decide<BasketStatus>({ kind: 'basket', resourceId: basketId }, decision, { psuId }, world, 'control')).status };
   }
 }
 

@@ -10,7 +10,7 @@ import { announceCreated } from '../http/created-resource';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { Xs2aController } from '../http/request.guard';
 import { ApiScaRequestHeaders, SCA_APPROACH_HEADER, ScaHeaders, ScaRequestHeaders } from '../http/sca-headers.decorator';
-import { Owner, RequestOwner } from '../oauth/owner';
+import { World, RequestWorld } from '../oauth/world';
 import { announceNotifications, ApiNotificationHeaders, NOTIFICATION_HEADERS, NotificationHeaders, NotificationRequest } from '../notifications/notification-headers.decorator';
 import { NotificationsService } from '../notifications/notifications.service';
 import { BasketCreatedResponse, BasketResponse, BasketStatusResponse, CreateSigningBasketDto, toBasketCreatedResponse, toBasketResponse } from './signing-basket.dto';
@@ -44,11 +44,11 @@ export class SigningBasketController {
     @ScaRequestHeaders() headers: ScaHeaders,
     @NotificationHeaders() notification: NotificationRequest | null,
     @Res({ passthrough: true }) response: Response,
-    @RequestOwner() owner: Owner,
+    @RequestWorld() world: World,
   ): Promise<BasketCreatedResponse> {
     const request = await this.authorisations.requestOf(headers);
     await this.notifications.admit(notification);
-    const { basket, authorisation } = await this.baskets.create(body, request, owner, notification);
+    const { basket, authorisation } = await this.baskets.create(body, request, world, notification);
     announceNotifications(response, notification, true);
     const scaRedirect = scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'signing-baskets', { basket_id: basket.id }, headers.redirectUri ?? undefined);
     return announceCreated(response, request.approach, toBasketCreatedResponse(basket, authorisation, scaRedirect));
@@ -58,16 +58,16 @@ export class SigningBasketController {
   @ApiOperation({ summary: 'Read a signing basket: its members and its status' })
   @ApiOkResponse({ type: BasketResponse })
   @ApiResponse(BASKET_UNKNOWN)
-  async get(@Param('basketId') basketId: string, @RequestOwner() owner: Owner): Promise<BasketResponse> {
-    return toBasketResponse(await this.baskets.read(basketId, owner));
+  async get(@Param('basketId') basketId: string, @RequestWorld() world: World): Promise<BasketResponse> {
+    return toBasketResponse(await this.baskets.read(basketId, world));
   }
 
   @Get(':basketId/status')
   @ApiOperation({ summary: 'Read the status of a signing basket' })
   @ApiOkResponse({ type: BasketStatusResponse })
   @ApiResponse(BASKET_UNKNOWN)
-  async status(@Param('basketId') basketId: string, @RequestOwner() owner: Owner): Promise<BasketStatusResponse> {
-    return { transactionStatus: (await this.baskets.read(basketId, owner)).status };
+  async status(@Param('basketId') basketId: string, @RequestWorld() world: World): Promise<BasketStatusResponse> {
+    return { transactionStatus: (await this.baskets.read(basketId, world)).status };
   }
 
   @Delete(':basketId')
@@ -76,7 +76,7 @@ export class SigningBasketController {
   @ApiNoContentResponse({ description: 'deleted: status CANC' })
   @ApiResponse(BASKET_UNKNOWN)
   @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the basket is already authorised, rejected or deleted' })
-  async delete(@Param('basketId') basketId: string, @RequestOwner() owner: Owner): Promise<void> {
-    await this.baskets.delete(basketId, owner);
+  async delete(@Param('basketId') basketId: string, @RequestWorld() world: World): Promise<void> {
+    await this.baskets.delete(basketId, world);
   }
 }

@@ -15,7 +15,7 @@ import { ConsentService } from '../consent/consent.service';
 import { applyEvent, MachineBinding } from '../database/status-change';
 import { Store } from '../database/store';
 import { EventHistory } from '../events/event-history.service';
-import { isOwnedBy, ownedBy, Owner } from '../oauth/owner';
+import { isOwnedBy, ownedBy, World } from '../oauth/world';
 import type { Payment } from '../payment-initiation/payment.entity';
 import { isAwaitingSca as paymentAwaitsSca } from '../payment-initiation/payment.machine';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
@@ -68,8 +68,8 @@ export class SigningBasketService implements OnModuleInit {
       kind: 'basket',
       failedOutcome: 'signing basket is rejected (its members wait for their own SCA)',
       isHeldBy: async (basketId, held) => this.holds((await this.findWaiting(basketId)).waiting, held),
-      decide: async (basketId, decision, held, owner) => {
-        const { basket, redirectUri } = await this.decide(basketId, decision, held, owner);
+      decide: async (basketId, decision, held, world) => {
+        const { basket, redirectUri } = await this.decide(basketId, decision, held, world);
         return { status: basket.status, redirectUri };
       },
       fail: async (basketId) => void (await this.settle((await this.findWaiting(basketId)).basket, 'deny')),
@@ -84,16 +84,16 @@ export class SigningBasketService implements OnModuleInit {
   async create(
     request: BasketRequest,
     authorisationRequest: AuthorisationRequest,
-    owner: Owner,
+    world: World,
     notification: NotificationRequest | null,
   ): Promise<{ basket: SigningBasket; authorisation: Authorisation }> {
     const paymentIds = [...new Set(request.paymentIds ?? [])];
     const consentIds = [...new Set(request.consentIds ?? [])];
     if (paymentIds.length + consentIds.length === 0) throw new FormatError('paymentIds', 'the basket must name at least one payment or consent (paymentIds, consentIds)');
-    const basket = Object.assign(new SigningBasket(), { id: newResourceId(), status: initialBasketStatus(), paymentIds, consentIds, ownerId: owner ?? null });
+    const basket = Object.assign(new SigningBasket(), { id: newResourceId(), status: initialBasketStatus(), paymentIds, consentIds, ownerId: world.ownerId });
     const authorisation = await this.store.write(async () => {
       await this.store.lock('signing-baskets');
-      await this.assertFree(await this.membersOf(basket, owner), owner);
+      await this.assertFree(await this.membersOf(basket, world), world);
       await this.store.insert(SigningBasket, basket);
       await this.history.record({ kind: 'basket', resourceId: basket.id, fromStatus: null, toStatus: basket.status, event: 'CREATED', ownerId: basket.ownerId });
       if (notification) await this.notifications.subscribe(notification, { resourceId: basket.id, kind: 'basket', ownerId: basket.ownerId }, basketPath(basket.id));
@@ -107,27 +107,27 @@ export class SigningBasketService implements OnModuleInit {
    * payment's or a consent's is deemed done (docs/signing-baskets.md), so that a generic client's
    * basket completes without the control API.
    */
-  async read(basketId: string, owner: Owner): Promise<SigningBasket> {
-    const basket = await this.find(basketId, owner);
+  async read(basketId: string, world: World): Promise<SigningBasket> {
+    const basket = await this.find(basketId, world);
     if (this.config.get('SCA_MODE', { infer: true }) !== 'auto' || basket.status !== 'RCVD') return basket;
     try {
       return (await this.store.write(() => this.settle(basket, 'approve'))).basket;
     } catch (error) {
       // A concurrent read or the TPP's delete settled it first: answer it as it now stands.
-      if (error instanceof DomainError && error.details[0].messageId === 'XS2A061E') return this.find(basketId, owner);
+      if (error instanceof DomainError && error.details[0].messageId === 'XS2A061E') return this.find(basketId, world);
       throw error;
     }
   }
 
-  async find(basketId: string, owner: Owner): Promise<SigningBasket> {
+  async find(basketId: string, world: World): Promise<SigningBasket> {
     const basket = await this.store.findByKey(SigningBasket, basketId);
-    if (!basket || !isOwnedBy(basket, owner)) throw new DomainError({ messageId: 'XS2A060E', description: `signing basket ${basketId} unknown` });
+    if (!basket || !isOwnedBy(basket, world)) throw basketUnknown(basketId);
     return basket;
   }
 
   /** DELETE: only an open basket goes (CANC), with its open authorisations; its members stay as they are. */
-  async delete(basketId: string, owner: Owner): Promise<void> {
-    const basket = await this.find(basketId, owner);
+  async delete(basketId: string, world: World): Promise<void> {
+    const basket = await this.find(basketId, world);
     await this.store.write(async () => {
       const { entity, accepted } = await this.apply(basket, { type: 'CANCEL' });
       if (!accepted) throw notOpen(entity);
@@ -136,25 +136,28 @@ export class SigningBasketService implements OnModuleInit {
   }
 
   /** A further authorisation of an open basket (Berlin Group start authorisation). */
-  async startAuthorisation(basketId: string, request: AuthorisationRequest, owner: Owner): Promise<Authorisation> {
-    const basket = assertOpen(await this.find(basketId, owner));
+  async startAuthorisation(basketId: string, request: AuthorisationRequest, world: World): Promise<Authorisation> {
+    const basket = assertOpen(await this.find(basketId, world));
     return this.store.write(() => this.authorisations.open('basket', basketId, request, basket.ownerId));
   }
 
-  async authorisationIds(basketId: string, owner: Owner): Promise<string[]> {
-    await this.find(basketId, owner);
+  async authorisationIds(basketId: string, world: World): Promise<string[]> {
+    await this.find(basketId, world);
     return this.authorisations.ids('basket', basketId);
   }
 
-  async findAuthorisation(basketId: string, authorisationId: string, owner: Owner): Promise<Authorisation> {
-    await this.find(basketId, owner);
+  async findAuthorisation(basketId: string, authorisationId: string, world: World): Promise<Authorisation> {
+    await this.find(basketId, world);
     return this.authorisations.find('basket', basketId, authorisationId);
   }
 
   /** An open basket, as the SCA page shows it, with its members still waiting; 409 otherwise. */
   async findWaiting(basketId: string): Promise<{ basket: SigningBasket; waiting: Members }> {
-    const basket = assertOpen(await this.find(basketId, undefined));
-    return { basket, waiting: waitingOf(await this.membersOf(basket, undefined)) };
+    // The holder's side: the ID in the page's link opens the basket, in its client's world (docs/security.md, "Worlds").
+    const found = await this.store.findByKey(SigningBasket, basketId);
+    if (!found) throw basketUnknown(basketId);
+    const basket = assertOpen(found);
+    return { basket, waiting: waitingOf(await this.membersOf(basket, World.of(basket))) };
   }
 
   /** The page was opened: the basket's open authorisations are started. */
@@ -165,8 +168,8 @@ export class SigningBasketService implements OnModuleInit {
   }
 
   /** The holder's decision (docs/signing-baskets.md); 401 where they do not hold every member still waiting. */
-  async decide(basketId: string, decision: ScaDecision, held: ConsentedAccount[], owner: Owner): Promise<{ basket: SigningBasket; redirectUri: string | null }> {
-    const basket = assertOpen(await this.find(basketId, owner));
+  async decide(basketId: string, decision: ScaDecision, held: ConsentedAccount[], world: World): Promise<{ basket: SigningBasket; redirectUri: string | null }> {
+    const basket = assertOpen(await this.find(basketId, world));
     return this.store.write(() => this.settle(basket, decision, held));
   }
 
@@ -179,7 +182,7 @@ export class SigningBasketService implements OnModuleInit {
   async settle(basket: SigningBasket, decision: ScaDecision, held?: ConsentedAccount[]): Promise<{ basket: SigningBasket; redirectUri: string | null }> {
     // Payments book: the ledger first, before any other change of this write (bank/ledger.ts).
     if (decision === 'approve') await this.ledger.serialize();
-    const { consents, payments } = waitingOf(await this.membersOf(basket, undefined));
+    const { consents, payments } = waitingOf(await this.membersOf(basket, World.of(basket)));
     if (held && !this.holds({ consents, payments }, held)) {
       throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the accounts of every member of signing basket ${basket.id}` });
     }
@@ -194,7 +197,7 @@ export class SigningBasketService implements OnModuleInit {
   }
 
   /** The members as they stand; 400 RESOURCE_UNKNOWN for an ID that is not one of the client's. */
-  private async membersOf({ paymentIds, consentIds }: SigningBasket, owner: Owner): Promise<Members> {
+  private async membersOf({ paymentIds, consentIds }: SigningBasket, world: World): Promise<Members> {
     const member = async <T>(find: () => Promise<T>, id: string): Promise<T> => {
       try {
         return await find();
@@ -204,15 +207,15 @@ export class SigningBasketService implements OnModuleInit {
       }
     };
     const payments: Payment[] = [];
-    for (const id of paymentIds) payments.push(await member(() => this.payments.findById(id, owner), id));
+    for (const id of paymentIds) payments.push(await member(() => this.payments.findById(id, world), id));
     const consents: Consent[] = [];
-    for (const id of consentIds) consents.push(await member(() => this.consents.findCurrent(id, owner), id));
+    for (const id of consentIds) consents.push(await member(() => this.consents.findCurrent(id, world), id));
     return { payments, consents };
   }
 
   /** Every member waits for SCA and is in no other open basket (of the same client: members are its own); 409 REFERENCE_STATUS_INVALID otherwise. */
-  private async assertFree({ payments, consents }: Members, owner: Owner): Promise<void> {
-    const open = await this.store.read(SigningBasket).findBy({ status: 'RCVD', ...ownedBy(owner) });
+  private async assertFree({ payments, consents }: Members, world: World): Promise<void> {
+    const open = await this.store.read(SigningBasket).findBy({ status: 'RCVD', ...ownedBy(world) });
     const inBasket = (id: string, of: 'paymentIds' | 'consentIds') => open.find((basket) => basket[of].includes(id));
     for (const payment of payments) {
       if (!paymentAwaitsSca(payment.status)) throw referenceInvalid(`payment ${payment.id} is ${payment.status}, not waiting for SCA`);
@@ -261,3 +264,5 @@ const notOpen = ({ id, status }: SigningBasket) =>
 const unknownMember = (id: string) => new DomainError({ messageId: 'XS2A058E', description: `${id} is no payment or consent of this client` });
 
 const referenceInvalid = (description: string) => new DomainError({ messageId: 'XS2A059E', description });
+
+const basketUnknown = (basketId: string) => new DomainError({ messageId: 'XS2A060E', description: `signing basket ${basketId} unknown` });

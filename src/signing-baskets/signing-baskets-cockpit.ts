@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { button, form, formValue, input, LISTED, link, section, status, table } from '../common/html';
 import type { CockpitPage, CockpitSection } from '../core/cockpit-section';
 import { Store } from '../database/store';
-import { ownedBy, type Owner } from '../oauth/owner';
+import { ownedBy, type World } from '../oauth/world';
 import { ScaService } from '../sca/sca.service';
 import { SigningBasket } from './signing-basket.entity';
 import { basketMachine } from './signing-basket.machine';
@@ -19,14 +19,14 @@ export class SigningBasketsCockpit implements CockpitSection {
     private readonly sca: ScaService,
   ) {}
 
-  async overview(owner: Owner): Promise<string> {
-    const baskets = await this.store.read(SigningBasket).find({ where: ownedBy(owner), order: { id: 'DESC' }, take: LISTED });
+  async overview(world: World): Promise<string> {
+    const baskets = await this.store.read(SigningBasket).find({ where: ownedBy(world), order: { id: 'DESC' }, take: LISTED });
     const rows = baskets.map((basket) => [link(`/cockpit/signing-baskets/${basket.id}`, basket.id), String(basket.paymentIds.length), String(basket.consentIds.length), status(basket.status)]);
     return section('Signing baskets', table(['basket', 'payments', 'consents', 'status'], rows), 'signing-baskets');
   }
 
-  async page(id: string, owner: Owner): Promise<CockpitPage> {
-    const basket = await this.baskets.find(id, owner);
+  async page(id: string, world: World): Promise<CockpitPage> {
+    const basket = await this.baskets.find(id, world);
     const actions =
       form(`/cockpit/signing-baskets/${id}/decision`, `${input('psuId', 'PSU ID', 'georg.mustermann')} ${button('Approve', 'decision', 'approve')} ${button('Deny', 'decision', 'deny')}`) +
       form(`/cockpit/signing-baskets/${id}/delete`, button('Delete (as the TPP)'));
@@ -35,13 +35,13 @@ export class SigningBasketsCockpit implements CockpitSection {
     return { title: `Signing basket ${id}`, sections: [section('Data', data)], resource: { machine: basketMachine, status: basket.status, actions } };
   }
 
-  async act(id: string, action: string, body: Record<string, unknown>, owner: Owner): Promise<string | undefined> {
+  async act(id: string, action: string, body: Record<string, unknown>, world: World): Promise<string | undefined> {
     if (action === 'decision') {
-      const { status } = await this.sca.decide({ kind: 'basket', resourceId: id }, body.decision === 'deny' ? 'deny' : 'approve', { psuId: formValue(body.psuId) }, owner, 'cockpit');
+      const { status } = await this.sca.decide({ kind: 'basket', resourceId: id }, body.decision === 'deny' ? 'deny' : 'approve', { psuId: formValue(body.psuId) }, world, 'cockpit');
       return `The signing basket is ${status}.`;
     }
     if (action === 'delete') {
-      await this.baskets.delete(id, owner);
+      await this.baskets.delete(id, world);
       return 'The signing basket is deleted.';
     }
     return undefined;

@@ -4,7 +4,7 @@ import { ClockService } from '../clock/clock.service';
 import { addDays } from '../common/dates';
 import { DomainError } from '../common/error-catalogue';
 import { Store } from '../database/store';
-import type { Owner } from '../oauth/owner';
+import { isOwnedBy, type World } from '../oauth/world';
 import { BankProfile } from '../profile/bank-profile';
 import { CertificateRequest, createAuthority, issueCertificate, issueServerCertificate, KeyedCertificate, newSerial } from './certificate-issuer';
 import { serialKey } from './http-signature';
@@ -59,12 +59,12 @@ export class CertificatesService {
 
   /**
    * Issues a certificate valid from the sandbox's today for `validDays` (default 365), stored as the
-   * owner's. Without an organisationIdentifier it gets `PSDXX-SBX-` and `holder` as far as an
+   * world's. Without an organisationIdentifier it gets `PSDXX-SBX-` and `holder` as far as an
    * identifier may spell it (the client, the organisation), else a random one.
    */
   async issue(
     request: Omit<CertificateRequest, 'notBefore' | 'notAfter' | 'organisationIdentifier'> & { validDays?: number; organisationIdentifier?: string },
-    owner: Owner,
+    world: World,
     holder: string | undefined,
   ): Promise<TppCertificate & KeyedCertificate> {
     const today = this.clock.today();
@@ -81,16 +81,16 @@ export class CertificatesService {
       notBefore: terms.notBefore,
       notAfter: terms.notAfter,
       revoked: false,
-      ownerId: owner ?? null,
+      ownerId: world.ownerId,
     };
     await this.store.write(() => this.store.insert(TppCertificate, row));
     return { ...row, ...issued };
   }
 
-  /** Revokes a certificate the sandbox issued (the owner's, in AUTH_MODE=strict); 404 when there is none. */
-  async revoke(serialNumber: string, owner: Owner): Promise<TppCertificate> {
+  /** Revokes a certificate the sandbox issued (the world's, in AUTH_MODE=strict); 404 when there is none. */
+  async revoke(serialNumber: string, world: World): Promise<TppCertificate> {
     const found = await this.store.findByKey(TppCertificate, serialKey(serialNumber));
-    if (!found || (owner !== undefined && found.ownerId !== owner)) throw new DomainError({ messageId: 'XS2A051E', description: `certificate ${serialNumber} unknown` });
+    if (!found || !isOwnedBy(found, world)) throw new DomainError({ messageId: 'XS2A051E', description: `certificate ${serialNumber} unknown` });
     await this.store.write(() => this.store.change(TppCertificate).update({ serialNumber: found.serialNumber }, { revoked: true }));
     return { ...found, revoked: true };
   }

@@ -6,7 +6,7 @@ import { Reflector } from '@nestjs/core';
 import { accessOf } from '../http/route-access';
 import { DomainError } from '../common/error-catalogue';
 import { identifiedBy } from '../http/request-context';
-import type { OwnedRequest } from '../oauth/owner';
+import { isOwnedBy, requestWorld, type WorldRequest } from '../oauth/world';
 import { BankProfile } from '../profile/bank-profile';
 import { CertificatesService, CheckedCertificate } from './certificates.service';
 import { certificateDer, namesIssuer } from './certificate-header';
@@ -14,7 +14,7 @@ import { digestMatches, parseKeyId, parseSignature, sameSerial, signingString, u
 import type { Psd2Role } from './psd2-statement';
 
 /** What the body parser kept of a request: the exact bytes its Digest is the hash of (app.factory.ts). */
-export type RawBodyRequest = OwnedRequest & { rawBody?: Buffer };
+export type RawBodyRequest = WorldRequest & { rawBody?: Buffer };
 
 const invalidSignature = (description: string) => new DomainError({ messageId: 'XS2A044E', path: 'Signature', description });
 
@@ -96,7 +96,7 @@ export class TppIdentityGuard implements CanActivate {
     if (!checked.roles.includes(role)) {
       throw new DomainError({ messageId: 'XS2A050E', description: `the certificate ${checked.serialNumber} grants ${checked.roles.join(', ') || 'no PSD2 role'}, not ${role}` });
     }
-    if (request.owner !== undefined && checked.ownerId != null && checked.ownerId !== request.owner) {
+    if (checked.ownerId != null && !isOwnedBy({ ownerId: checked.ownerId }, requestWorld(request))) {
       throw new DomainError({ messageId: 'XS2A047E', description: `the certificate ${checked.serialNumber} was issued to another client than the token's` });
     }
     // The signature's certificate, when both, names the request in the history and the cockpit's request log.

@@ -50,7 +50,7 @@ export class TrustedBeneficiariesController {
   @RequiresConsent('details')
   @ApiOperation({ summary: "The payees the holder trusts, of the accounts the consent's additionalInformation.trustedBeneficiaries names (CONSENT_INVALID where it names none)" })
   @ApiOkResponse({ type: TrustedBeneficiariesResponse })
-  async list(@ConsentedRequest() { consent, owner }: AisRequest): Promise<TrustedBeneficiariesResponse> {
-    return { trustedBeneficiaries: (await this.trusted.listedFor(consent, owner)).map(toResponse) };
+  async list(@ConsentedRequest() { consent, world }: AisRequest): Promise<TrustedBeneficiariesResponse> {
+    return { trustedBeneficiaries: (await this.trusted.listedFor(consent, world)).map(toResponse) };
   }
 }

@@ -7,7 +7,7 @@ import { consentedIbans } from '../consent/coverage';
 import { Store } from '../database/store';
 import { BankProfile, type ProfileSettings } from '../profile/bank-profile';
 import { ScaExemptions } from '../payment-initiation/sca-exemptions.service';
-import type { Owner } from '../oauth/owner';
+import type { World } from '../oauth/world';
 import { TrustedBeneficiary } from './trusted-beneficiary.entity';
 
 /** Whether a payment to a trusted beneficiary is exempted from SCA (profile key scaExemptions.trustedBeneficiaries). */
@@ -33,17 +33,17 @@ export class TrustedBeneficiaries implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    if (exemptsTrustedBeneficiaries(this.profile.settings)) this.exemptions.register((debtorIban, creditorIbans, owner) => this.exempts(debtorIban, creditorIbans, owner));
+    if (exemptsTrustedBeneficiaries(this.profile.settings)) this.exemptions.register((debtorIban, creditorIbans, world) => this.exempts(debtorIban, creditorIbans, world));
   }
 
   /** Those a valid consent lets the TPP list: of the accounts its additionalInformation names (none: all of the consent's), by ID. */
-  async listedFor(consent: Consent, owner: Owner): Promise<TrustedBeneficiary[]> {
+  async listedFor(consent: Consent, world: World): Promise<TrustedBeneficiary[]> {
     const { trustedBeneficiaries } = consent.access;
     if (!trustedBeneficiaries) {
       throw new DomainError({ messageId: 'XS2A057E', description: `consent ${consent.id} does not grant the trusted beneficiaries (access.additionalInformation.trustedBeneficiaries)` });
     }
     const ibans = trustedBeneficiaries.length ? trustedBeneficiaries.map(({ iban }) => iban) : consentedIbans(consent.access);
-    const rows = await this.ofAccounts(ibans, owner);
+    const rows = await this.ofAccounts(ibans, world);
     return rows.sort((a, b) => (a.trustedBeneficiaryId < b.trustedBeneficiaryId ? -1 : 1));
   }
 
@@ -52,15 +52,15 @@ export class TrustedBeneficiaries implements OnModuleInit {
    * of that account (the exemption, where scaExemptions.trustedBeneficiaries grants it). Never from an
    * account the client may not see: to it that account has no holder.
    */
-  private async exempts(debtorIban: string, creditorIbans: string[], owner: Owner): Promise<boolean> {
+  private async exempts(debtorIban: string, creditorIbans: string[], world: World): Promise<boolean> {
     if (creditorIbans.length === 0) return false;
-    const trusted = new Set((await this.ofAccounts([debtorIban], owner)).map(({ creditorIban }) => creditorIban));
+    const trusted = new Set((await this.ofAccounts([debtorIban], world)).map(({ creditorIban }) => creditorIban));
     return creditorIbans.every((iban) => trusted.has(iban));
   }
 
   /** The trusted beneficiaries of these accounts: their holders', for every account or for one of these. */
-  private async ofAccounts(ibans: string[], owner: Owner): Promise<TrustedBeneficiary[]> {
-    const held = (await this.accounts.find(ibans, owner)).filter(({ psuId }) => psuId !== null);
+  private async ofAccounts(ibans: string[], world: World): Promise<TrustedBeneficiary[]> {
+    const held = (await this.accounts.find(ibans, world)).filter(({ psuId }) => psuId !== null);
     const holders = [...new Set(held.map(({ psuId }) => psuId!))];
     const elsewhere = holders.filter((psuId) => !this.fixtures.has(psuId));
     const rows = [

@@ -6,7 +6,7 @@ import { TppErrorResponse } from '../http/error-response.dto';
 import { RequestId } from '../http/request-id.middleware';
 import { Xs2aController } from '../http/request.guard';
 import { booleanHeader } from '../http/sca-headers.decorator';
-import { Owner, RequestOwner } from '../oauth/owner';
+import { World, RequestWorld } from '../oauth/world';
 import { CheckedParty } from './payee-check.entity';
 import {
   BulkPayeeVerificationDto,
@@ -35,8 +35,8 @@ export class PayeeVerificationController {
   @ApiOperation({ summary: "Check a payee's name and/or organisation ID against those registered for the account" })
   @ApiOkResponse({ type: PayeeVerificationResponse })
   @ApiResponse(VOP_OFF)
-  async verify(@Body() body: PayeeVerificationDto, @RequestId() requestId: string, @RequestOwner() owner: Owner): Promise<PayeeVerificationResponse> {
-    const [check] = await this.vop.check([body as CheckedParty], requestId, owner, false);
+  async verify(@Body() body: PayeeVerificationDto, @RequestId() requestId: string, @RequestWorld() world: World): Promise<PayeeVerificationResponse> {
+    const [check] = await this.vop.check([body as CheckedParty], requestId, world, false);
     return toVerificationResponse(check);
   }
 
@@ -51,10 +51,10 @@ export class PayeeVerificationController {
     @Body() body: BulkPayeeVerificationDto,
     @RequestId() requestId: string,
     @Res({ passthrough: true }) response: Response,
-    @RequestOwner() owner: Owner,
+    @RequestWorld() world: World,
   ): Promise<BulkPayeeVerificationResponse> {
     const asynchronous = booleanHeader(response.req, 'Client-Asynchronous-Process-Preferred') === true;
-    const checks = await this.vop.check(body.partyVerificationRequests as CheckedParty[], requestId, owner, true);
+    const checks = await this.vop.check(body.partyVerificationRequests as CheckedParty[], requestId, world, true);
     if (!asynchronous) return { vopBulkStatus: 'completed', partyVerificationResponses: toBulkEntries(checks) };
     response.status(202);
     const vopBulkId = checks[0].bulkId!;
@@ -67,8 +67,8 @@ export class PayeeVerificationController {
   @ApiParam(BULK_ID)
   @ApiOkResponse({ type: BulkPayeeVerificationResultResponse })
   @ApiResponse(BULK_UNKNOWN)
-  async bulk(@Param('vopBulkId') vopBulkId: string, @RequestOwner() owner: Owner): Promise<BulkPayeeVerificationResultResponse> {
-    return { vopBulkId, vopBulkStatus: 'completed', partyVerificationRequestsAndResults: toBulkEntries(await this.vop.bulk(vopBulkId, owner)) };
+  async bulk(@Param('vopBulkId') vopBulkId: string, @RequestWorld() world: World): Promise<BulkPayeeVerificationResultResponse> {
+    return { vopBulkId, vopBulkStatus: 'completed', partyVerificationRequestsAndResults: toBulkEntries(await this.vop.bulk(vopBulkId, world)) };
   }
 
   @Get('bulk-payee-verifications/:vopBulkId/status')
@@ -76,8 +76,8 @@ export class PayeeVerificationController {
   @ApiParam(BULK_ID)
   @ApiOkResponse({ type: VopBulkStatusResponse })
   @ApiResponse(BULK_UNKNOWN)
-  async bulkStatus(@Param('vopBulkId') vopBulkId: string, @RequestOwner() owner: Owner): Promise<VopBulkStatusResponse> {
-    await this.vop.bulk(vopBulkId, owner);
+  async bulkStatus(@Param('vopBulkId') vopBulkId: string, @RequestWorld() world: World): Promise<VopBulkStatusResponse> {
+    await this.vop.bulk(vopBulkId, world);
     return { vopBulkId, vopBulkStatus: 'completed' };
   }
 }

@@ -4,7 +4,7 @@ import { AccountStore } from '../bank/account-store';
 import { DomainError } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
 import { Store } from '../database/store';
-import { ownedBy, Owner } from '../oauth/owner';
+import { ownedBy, World } from '../oauth/world';
 import { BankProfile } from '../profile/bank-profile';
 import { IdMatch, matchName, matchOrganisationId, NameMatch } from './name-match';
 import { CheckedParty, PayeeCheck } from './payee-check.entity';
@@ -51,9 +51,9 @@ export class VerificationOfPayeeService {
   ) {}
 
   /** Dedicated checks: each answered in order, and stored in one write (as one bulk when `bulk`). */
-  async check(parties: CheckedParty[], requestId: string, owner: Owner, bulk: boolean): Promise<PayeeCheck[]> {
+  async check(parties: CheckedParty[], requestId: string, world: World, bulk: boolean): Promise<PayeeCheck[]> {
     if (this.profile.vop.mode === 'off') throw new DomainError({ messageId: 'XS2A041E', description: 'this bank offers no Verification of Payee (vop.mode: off)' });
-    const registered = await this.registered(parties.map(({ partyAccount }) => partyAccount.iban), owner);
+    const registered = await this.registered(parties.map(({ partyAccount }) => partyAccount.iban), world);
     const bulkId = bulk ? newResourceId() : null;
     const checks = parties.map((request, index): PayeeCheck => {
       const found = registered.get(request.partyAccount.iban);
@@ -62,7 +62,7 @@ export class VerificationOfPayeeService {
       return {
         id: newResourceId(),
         requestId,
-        ownerId: owner ?? null,
+        ownerId: world.ownerId,
         iban: request.partyAccount.iban,
         request,
         nameMatch,
@@ -77,9 +77,9 @@ export class VerificationOfPayeeService {
     return checks;
   }
 
-  /** A bulk's entries in their order; 404 when there is none the owner may see. */
-  async bulk(vopBulkId: string, owner: Owner): Promise<PayeeCheck[]> {
-    const checks = await this.store.read(PayeeCheck).find({ where: { bulkId: vopBulkId, ...ownedBy(owner) }, order: { position: 'ASC' } });
+  /** A bulk's entries in their order; 404 when there is none the world may see. */
+  async bulk(vopBulkId: string, world: World): Promise<PayeeCheck[]> {
+    const checks = await this.store.read(PayeeCheck).find({ where: { bulkId: vopBulkId, ...ownedBy(world) }, order: { position: 'ASC' } });
     if (checks.length === 0) throw new DomainError({ messageId: 'XS2A042E', description: `bulk payee check ${vopBulkId} unknown` });
     return checks;
   }
@@ -89,11 +89,11 @@ export class VerificationOfPayeeService {
    * payment; null when it is not checked. Client-VOP-Request-ID must name an earlier dedicated
    * check of this client for one of the creditors; the payment's own names are what is compared.
    */
-  async checkCreditors(creditors: { iban: string; name: string }[], request: VopRequest, owner: Owner): Promise<CreditorCheck[] | null> {
+  async checkCreditors(creditors: { iban: string; name: string }[], request: VopRequest, world: World): Promise<CreditorCheck[] | null> {
     const { mode } = this.profile.vop;
     if (mode === 'off' || (mode === 'on-request' && request.requested !== true && request.requestId === null)) return null;
-    if (request.requestId !== null) await this.assertEarlierCheck(request.requestId, creditors, owner);
-    const registered = await this.registered(creditors.map(({ iban }) => iban), owner);
+    if (request.requestId !== null) await this.assertEarlierCheck(request.requestId, creditors, world);
+    const registered = await this.registered(creditors.map(({ iban }) => iban), world);
     return creditors.map(({ iban, name }) => {
       const found = registered.get(iban);
       const creditorNameMatch = this.nameMatch(name, found);
@@ -109,8 +109,8 @@ export class VerificationOfPayeeService {
     return registered === undefined || registered.unreachable ? 'NOAP' : matchName(name, registered.name, this.profile.vop.closeMatch);
   }
 
-  private async assertEarlierCheck(requestId: string, creditors: { iban: string }[], owner: Owner): Promise<void> {
-    const earlier = await this.store.read(PayeeCheck).existsBy({ requestId, iban: In(creditors.map(({ iban }) => iban)), ...ownedBy(owner) });
+  private async assertEarlierCheck(requestId: string, creditors: { iban: string }[], world: World): Promise<void> {
+    const earlier = await this.store.read(PayeeCheck).existsBy({ requestId, iban: In(creditors.map(({ iban }) => iban)), ...ownedBy(world) });
     if (!earlier) {
       throw new DomainError({
         messageId: 'XS2A039E',
@@ -124,8 +124,8 @@ export class VerificationOfPayeeService {
    * The registered party of each IBAN that has one: an account of this bank first, then the
    * profile's payees. Another client's scenario account has none: a payee the sandbox cannot ask (NOAP).
    */
-  private async registered(ibans: string[], owner: Owner): Promise<Map<string, Registered>> {
-    const ours = await this.accounts.find([...new Set(ibans)], owner);
+  private async registered(ibans: string[], world: World): Promise<Map<string, Registered>> {
+    const ours = await this.accounts.find([...new Set(ibans)], world);
     const found = new Map<string, Registered>(ours.map(({ iban, name }) => [iban, { name }]));
     for (const iban of ibans) {
       const payee = found.has(iban) ? undefined : this.profile.externalPayee(iban);
