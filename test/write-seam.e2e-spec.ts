@@ -15,16 +15,16 @@ describe('the write seam', () => {
           () => 'committed',
           (error: Error) => error.message,
         );
-      await store().change(SandboxClock).upsert({ id: 1, today: '2026-03-15' }, ['id']);
+      await store().change(SandboxClock).upsert({ world: 'one', today: '2026-03-15' }, ['world']);
       return nested;
     });
     expect(outcome).toBe('Store.write was called inside another write: do the work in the enclosing write');
-    expect(await sandbox.dataSource.getRepository(SandboxClock).findOneBy({ id: 1 })).toEqual({ id: 1, today: '2026-03-15' });
+    expect(await sandbox.dataSource.getRepository(SandboxClock).findOneBy({ world: 'one' })).toEqual({ world: 'one', today: '2026-03-15' });
   });
 
   it('refuses a change outside any write, before it reaches the database', async () => {
     expect(() => store().change(SandboxClock)).toThrow('A change outside Store.write: every change of state goes through Store.write');
-    await expect(store().insert(SandboxClock, { id: 2, today: '2026-03-15' })).rejects.toThrow('A change outside Store.write');
-    expect(await sandbox.dataSource.getRepository(SandboxClock).findOneBy({ id: 2 })).toBeNull();
+    await expect(store().insert(SandboxClock, { world: 'two', today: '2026-03-15' })).rejects.toThrow('A change outside Store.write');
+    expect(await sandbox.dataSource.getRepository(SandboxClock).findOneBy({ world: 'two' })).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import { DomainError } from '../common/error-catalogue';
 import { assertPsuIpAddress } from '../http/request.guard';
 import type { Consent } from '../consent/consent.entity';
 import { Store } from '../database/store';
+import { World } from '../oauth/world';
 import { AccessCount } from './access-count.entity';
 
 /**
@@ -23,7 +24,7 @@ export class AccessLimitService {
     // The account holder is present: nothing is counted, but the header must be an address.
     if (psuIpAddress !== undefined) return assertPsuIpAddress(psuIpAddress);
     if (consent.fixture) return;
-    const day = this.clock.today();
+    const day = this.clock.today(World.of(consent));
     await this.store.write(async () => {
       for (const accountIban of accounts) {
         const key = { consentId: consent.id, accountIban, day };

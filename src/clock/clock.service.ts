@@ -3,10 +3,10 @@ import { ConfigService } from '@nestjs/config';
 import { Environment } from '../config/environment';
 import { Shared } from '../database/change-feed';
 import { Store } from '../database/store';
+import type { World } from '../oauth/world';
 import { asClock } from '../http/request-context';
 import { SandboxClock } from './sandbox-clock.entity';
 
-const ROW = 1;
 const DAY_MS = 86_400_000;
 
 /** The real UTC date, formatted again only when the day changes: a request asks for it several times. */
@@ -20,87 +20,98 @@ function utcToday(): string {
   return realDay.date;
 }
 
-/** What runs when the date changes, by a move or by the real day changing (docs/scenarios-and-clock.md). */
-export type TimeRule = (today: string) => Promise<void>;
+/** What runs when a world's date changes, by a move or by the real day changing (docs/scenarios-and-clock.md). */
+export type TimeRule = (world: World, today: string) => Promise<void>;
 
 /**
- * The only source of "today" for every date rule. Until a TPP sets the clock it reads
- * SANDBOX_DATE, or the real UTC date; once set it stands still at the stored date, across
- * restarts, until moved again. Kept in memory too: today() is on every request's path.
+ * The only source of "today" for every date rule, one clock a world (docs/security.md, "Worlds"):
+ * in AUTH_MODE=strict each client's own, as Stripe's test clocks belong to a test. Until its client
+ * sets it, a world's clock reads SANDBOX_DATE, or the real UTC date; once set it stands still at
+ * the stored date, across restarts, until moved again. Kept in memory too: today() is on every
+ * request's path.
  */
 @Injectable()
 export class ClockService implements OnModuleInit {
-  /** The date a TPP set, null until one does. */
+  /** The date each world's client set; absent until one does. */
   private readonly stored: Shared<string | null>;
   private readonly configured: string | undefined;
   private readonly rules: TimeRule[] = [];
-  /** The date the time rules last ran for (or run for now): they run again once today() differs. */
-  private caughtUp: { today: string; done: Promise<void> } | null = null;
+  /** The date each world's time rules last ran for (or run for now): they run again once its today() differs. */
+  private readonly caughtUp = new Map<string, { today: string; done: Promise<void> }>();
 
   constructor(
     config: ConfigService<Environment, true>,
     private readonly store: Store,
   ) {
     this.configured = config.get('SANDBOX_DATE', { infer: true });
-    this.stored = store.shared('clock', async () => (await store.findByKey(SandboxClock, ROW))?.today ?? null, null);
+    this.stored = store.shared(
+      'clock',
+      async (world) => (await store.findByKey(SandboxClock, world))?.today,
+      async () => (await store.read(SandboxClock).find()).map(({ world, today }) => [world, today]),
+      null,
+    );
   }
 
   onModuleInit(): Promise<void> {
-    return this.stored.reload();
+    return this.stored.reloadAll();
   }
 
-  /** Before each request (ClockCatchUp): where instances share the database, a move on another holds here at once. */
-  refresh(): Promise<void> {
-    return this.stored.fresh();
+  /**
+   * Once a request's world is known (RequestGuard; the dashboard and the cockpit by their
+   * session), before anything reads it: its clock as stored, where instances on one database move
+   * one clock (docs/operations.md), then its time rules, once for each new date.
+   */
+  async enter(world: World): Promise<void> {
+    await this.stored.fresh(world.key);
+    await this.catchUp(world);
   }
 
-  today(): string {
-    return this.stored.current ?? this.configured ?? utcToday();
+  today(world: World): string {
+    return this.stored.get(world.key) ?? this.configured ?? utcToday();
   }
 
-  /** Registers a rule that catches up with the date: expiry, execution of what fell due. */
+  /** Registers a rule that catches up with a world's date: expiry, execution of what fell due. */
   whenTimeMoves(rule: TimeRule): void {
     this.rules.push(rule);
   }
 
   /**
-   * Runs the time rules once for today's date, before the request that first sees it is
-   * answered (ClockCatchUp): after a move of the clock, or when the real date changes under a
-   * clock that follows it. Requests that arrive meanwhile wait for the same run; a failed run
-   * is tried again by the next request.
+   * Runs the time rules once for the world's date, before the request that first sees it is
+   * answered: after a move of its clock, or when the real date changes under a clock that follows
+   * it. The world's requests that arrive meanwhile wait for the same run, no other world's; a
+   * failed run is tried again by the next request.
    */
-  catchUp(): Promise<void> {
-    const today = this.today();
-    if (this.caughtUp?.today !== today) {
-      // The clock's doing, whichever request it runs under (docs/events.md).
-      const done = asClock(() => this.rules.reduce((previous, rule) => previous.then(() => rule(today)), Promise.resolve()));
-      this.caughtUp = { today, done };
-      done.catch(() => {
-        if (this.caughtUp?.done === done) this.caughtUp = null;
-      });
-    }
-    return this.caughtUp.done;
+  private catchUp(world: World): Promise<void> {
+    const today = this.today(world);
+    const caughtUp = this.caughtUp.get(world.key);
+    if (caughtUp?.today === today) return caughtUp.done;
+    // The clock's doing, whichever request it runs under (docs/events.md).
+    const done = asClock(() => this.rules.reduce((previous, rule) => previous.then(() => rule(world, today)), Promise.resolve()));
+    this.caughtUp.set(world.key, { today, done });
+    done.catch(() => {
+      if (this.caughtUp.get(world.key)?.done === done) this.caughtUp.delete(world.key);
+    });
+    return done;
   }
 
   /**
-   * Moves the clock from the date it stands at inside the write, not at the request: concurrent
-   * moves add up (150 one-day advances move it 150 days) instead of overwriting each other.
-   * `to` may throw a DomainError to refuse the move; nothing is then stored. `moved` runs in the
-   * same write (the event history). The time rules have run for the new date when it resolves.
+   * Moves the world's clock from the date it stands at inside the write, not at the request:
+   * concurrent moves add up (150 one-day advances move it 150 days) instead of overwriting each
+   * other. `to` may throw a DomainError to refuse the move; nothing is then stored. `moved` runs in
+   * the same write (the event history). The time rules have run for the new date when it resolves.
    */
-  async move(to: (today: string) => string, moved: (from: string, to: string) => Promise<void>): Promise<string> {
+  async move(world: World, to: (today: string) => string, moved: (from: string, to: string) => Promise<void>): Promise<string> {
     const today = await this.store.write(async () => {
       // The row exists before it is locked, so that two first moves cannot both insert it.
-      await this.store.insertIfAbsent(SandboxClock, { id: ROW, today: this.configured ?? utcToday() });
-      const row = await this.store.findForUpdate(SandboxClock, { id: ROW });
+      await this.store.insertIfAbsent(SandboxClock, { world: world.key, today: this.configured ?? utcToday() });
+      const row = await this.store.findForUpdate(SandboxClock, { world: world.key });
       const next = to(row!.today);
-      await this.store.change(SandboxClock).update({ id: ROW }, { today: next });
+      await this.store.change(SandboxClock).update({ world: world.key }, { today: next });
       await moved(row!.today, next);
-      await this.store.announce(this.stored, next);
+      await this.store.announce(this.stored, world.key, next);
       return next;
     });
-    await this.refresh();
-    await this.catchUp();
+    await this.enter(world);
     return today;
   }
 }

@@ -1,10 +1,11 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** The one row that holds the sandbox date once a TPP has set or moved it. */
+/** A world's date, once its client has set or moved its clock (docs/scenarios-and-clock.md). */
 @Entity('sandbox_clock')
 export class SandboxClock {
-  @PrimaryColumn({ type: 'integer' })
-  id: number;
+  /** The world's key (World.key): a client ID, or "" for the open world. */
+  @PrimaryColumn({ type: 'varchar', length: 64 })
+  world: string;
 
   @Column({ type: 'date' })
   today: string;

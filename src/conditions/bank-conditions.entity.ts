@@ -1,10 +1,11 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** The one row of the bank's conditions a test sets (docs/failures.md); absent: a bank in service, answering at once. */
+/** The bank's conditions a world's client set (docs/failures.md); absent: a bank in service, answering at once. */
 @Entity('bank_conditions')
 export class BankConditions {
-  @PrimaryColumn({ type: 'integer' })
-  id: number;
+  /** The world's key (World.key): a client ID, or "" for the open world. */
+  @PrimaryColumn({ type: 'varchar', length: 64 })
+  world: string;
 
   @Column({ type: 'boolean', default: false })
   maintenance: boolean;

@@ -1,13 +1,14 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { In, IsNull, LessThan } from 'typeorm';
+import { In, IsNull, LessThan, Not } from 'typeorm';
 import { Account } from '../bank/account.entity';
-import { isOwnedBy, World } from '../oauth/world';
+import { isOwnedBy, ownedBy, World } from '../oauth/world';
 import { Authorisation } from '../authorisation/authorisation.entity';
 import { AuthorisationPort } from '../authorisation/authorisation-port.service';
 import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
 import type { ScaDecision } from '../authorisation/authorisation.machine';
 import { AccountReferenceDto } from '../common/account-reference.dto';
+import { addDays } from '../common/dates';
 import { ClockService } from '../clock/clock.service';
 import { ConsentUnknownError, DomainError, FormatError, MessageId } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
@@ -57,7 +58,7 @@ export class ConsentService implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    this.clock.whenTimeMoves((today) => this.expireDue(today));
+    this.clock.whenTimeMoves((world, today) => this.expireDue(world, today));
     this.port.register({
       kind: 'consent',
       failedOutcome: 'consent is rejected',
@@ -77,7 +78,7 @@ export class ConsentService implements OnModuleInit {
     world: World,
     notification: NotificationRequest | null,
   ): Promise<{ consentId: string; consentStatus: ConsentStatus; authorisation: Authorisation | null; stored: boolean }> {
-    const today = this.clock.today();
+    const today = this.clock.today(world);
     if (request.validUntil < today) throw new FormatError('validUntil', `validUntil must not be before today (${today})`);
     const auto = this.autoDecides(authorisationRequest);
     const { access } = request;
@@ -108,7 +109,7 @@ export class ConsentService implements OnModuleInit {
     notification: NotificationRequest | null,
   ): Promise<{ consentId: string; consentStatus: ConsentStatus; authorisation: Authorisation | null; stored: true }> {
     const { account, cardNumber = null, cardExpiryDate = null, cardInformation = null, registrationInformation = null } = request;
-    if (cardExpiryDate !== null && cardExpiryDate < this.clock.today()) throw new FormatError('cardExpiryDate', `the card expired on ${cardExpiryDate}`);
+    if (cardExpiryDate !== null && cardExpiryDate < this.clock.today(world)) throw new FormatError('cardExpiryDate', `the card expired on ${cardExpiryDate}`);
     return this.createStored(
       {
         access: { accounts: [{ iban: account.iban, currency: account.currency ?? null }], balances: [], transactions: [], availableAccounts: null },
@@ -138,7 +139,7 @@ export class ConsentService implements OnModuleInit {
       id: newResourceId(),
       // In auto mode strong customer authentication is deemed done at once.
       status: auto ? (nextStatus(consentMachine, received, { validUntil: terms.validUntil }, { type: 'APPROVE' }) as ConsentStatus) : received,
-      lastActionDate: this.clock.today(),
+      lastActionDate: this.clock.today(world),
       fixture: false,
       scenarioId: null,
       ownerId: world.ownerId,
@@ -176,13 +177,11 @@ export class ConsentService implements OnModuleInit {
    * Asked for one `purpose` (a TPP's path names it), a consent for the other is unknown there.
    */
   async findCurrent(consentId: string, world: World, purpose?: ConsentPurpose): Promise<Consent> {
-    // Served from memory until the clock passes its validUntil: that expiry is then stored, and read back.
-    const fixture = this.fixtures.get(consentId);
-    if (fixture && !isDueToExpire(fixture, this.clock.today()) && (purpose ?? 'ais') === 'ais') return { ...fixture };
-    const consent = await this.store.findByKey(Consent, consentId);
+    const consent = this.fixtures.get(consentId) ?? (await this.store.findByKey(Consent, consentId));
     // The bank's fixtures are everyone's; what a client created is its own.
     if (!consent || !(isBanksFixture(consent) || isOwnedBy(consent, world)) || (purpose && purposeOf(consent) !== purpose)) throw new ConsentUnknownError(consentId);
-    return this.catchUp(consent);
+    // A fixture is served from memory and never changes: each world sees it at its own date (docs/security.md, "Worlds").
+    return isBanksFixture(consent) ? asOf(consent, this.clock.today(world)) : this.catchUp(consent);
   }
 
   async delete(consentId: string, world: World, purpose?: ConsentPurpose): Promise<void> {
@@ -266,7 +265,7 @@ export class ConsentService implements OnModuleInit {
     const consent = await this.findCurrent(consentId, world);
     accessHeldBy(consent, held);
     return this.store.write(async () => {
-      const { entity, accepted } = await this.apply(consent, { type: 'REESTABLISH', today: this.clock.today() });
+      const { entity, accepted } = await this.apply(consent, { type: 'REESTABLISH', today: this.clock.today(world) });
       if (!accepted) throw new DomainError({ messageId: 'XS2A021E', description: `consent ${consentId} is ${entity.status}${entity.status === 'revokedByPsu' ? ' and past its validUntil' : ''}, not a withdrawn consent the holder can re-establish` });
       return entity;
     });
@@ -307,10 +306,10 @@ export class ConsentService implements OnModuleInit {
     return consent;
   }
 
-  /** When the date changed (ClockService.catchUp): every consent past its validUntil expires now, not only when next read. */
-  private async expireDue(today: string): Promise<void> {
-    const due = await this.store.read(Consent).findBy({ status: In(['received', 'valid']), validUntil: LessThan(today) });
-    for (const consent of due) await this.catchUp(consent);
+  /** When the world's date changed (ClockService.enter): each of its consents past its validUntil expires now, not only when next read; the bank's fixtures never change (asOf). */
+  private async expireDue(world: World, today: string): Promise<void> {
+    const due = { status: In<ConsentStatus>(['received', 'valid']), validUntil: LessThan(today), ...ownedBy(world) };
+    for (const consent of await this.store.read(Consent).findBy([{ ...due, fixture: false }, { ...due, scenarioId: Not(IsNull()) }])) await this.catchUp(consent);
   }
 
   /**
@@ -319,16 +318,18 @@ export class ConsentService implements OnModuleInit {
    * fail with it, as it can no longer be authorised.
    */
   private async catchUp(consent: Consent): Promise<Consent> {
-    if (!isDueToExpire(consent, this.clock.today())) return consent; // the common read opens no transaction
+    const today = this.clock.today(World.of(consent));
+    if (!isDueToExpire(consent, today)) return consent; // the common read opens no transaction
     return this.store.write(async () => {
-      const { entity, accepted } = await this.apply(consent, { type: 'EXPIRE', today: this.clock.today() });
+      const { entity, accepted } = await this.apply(consent, { type: 'EXPIRE', today });
       if (accepted) await this.authorisations.moveOpen('consent', consent.id, { type: 'FAIL' });
       return entity;
     });
   }
 
   private apply(consent: Consent, event: ConsentEvent, also: Partial<Consent> = {}): Promise<{ entity: Consent; accepted: boolean }> {
-    return applyEvent(this.machine, consent, event, { ...also, lastActionDate: this.clock.today() });
+    // A consent of a client's (never one of the bank's fixtures): dated in its world.
+    return applyEvent(this.machine, consent, event, { ...also, lastActionDate: this.clock.today(World.of(consent)) });
   }
 
   /** Only a consent the holder has not decided on yet can be authorised (409 otherwise). */
@@ -356,6 +357,14 @@ export class ConsentService implements OnModuleInit {
 
 /** The last day of a consent for funds whose card names no expiry date: as the bank's fixtures never expire. */
 const NO_END = '9999-12-31';
+
+/**
+ * A fixture consent as a world sees it at its date `today`: expired the day after its validUntil,
+ * as the clock's catch-up would have made it, without a write (the fixtures are shared).
+ */
+function asOf(fixture: Consent, today: string): Consent {
+  return isDueToExpire(fixture, today) ? { ...fixture, status: 'expired', lastActionDate: addDays(fixture.validUntil, 1) } : { ...fixture };
+}
 
 /** One of the bank's fixture consents, which are everyone's; a scenario's consent is its suite's. */
 const isBanksFixture = ({ fixture, scenarioId }: Consent): boolean => fixture && scenarioId === null;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Client } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 
@@ -12,41 +12,68 @@ const HEARD_TIMEOUT_MS = 2_000;
 const RECONNECT_MS = 1_000;
 
 /**
- * A value every instance keeps in memory and reads on each request, changed rarely (the sandbox
- * clock, the bank's conditions: docs/operations.md, "Hosting"). Created by Store.shared.
+ * Values every instance keeps in memory and reads on each request, one for each key (a world: its
+ * clock, its conditions; docs/operations.md, "Hosting"), changed rarely. Created by Store.shared.
+ * A value is only ever read from its table (or set by this instance's own committed write): what
+ * another instance announces is which key changed, never the value.
  */
 export class Shared<T> {
-  private value: T;
-  /** How many changes were heard: a load that started before one must not overwrite it. */
-  private heardCount = 0;
+  private readonly values = new Map<string, T>();
+  /** How many changes of each key were heard: a load that started before one must not overwrite it. */
+  private readonly heardCounts = new Map<string, number>();
 
   constructor(
     readonly topic: string,
-    private readonly load: () => Promise<T>,
-    initial: T,
+    private readonly load: (key: string) => Promise<T | undefined>,
+    private readonly loadAll: () => Promise<[string, T][]>,
+    private readonly fallback: T,
     private readonly feed: ChangeFeed,
-  ) {
-    this.value = initial;
+  ) {}
+
+  /** The key's value in memory; the fallback for a key nothing was stored for. */
+  get(key: string): T {
+    return this.values.get(key) ?? this.fallback;
   }
 
-  get current(): T {
-    return this.value;
+  /** Before a request relies on the key: nothing to do while this instance hears every change, else a read. */
+  async fresh(key: string): Promise<void> {
+    if (!this.feed.hearing) await this.reload(key);
   }
 
-  /** Before a request relies on it: nothing to do while this instance hears every change, else a read. */
-  async fresh(): Promise<void> {
-    if (!this.feed.hearing) await this.reload();
+  async reload(key: string): Promise<void> {
+    const heard = this.heardCounts.get(key);
+    const loaded = await this.load(key);
+    if (heard !== this.heardCounts.get(key)) return;
+    if (loaded === undefined) this.values.delete(key);
+    else this.values.set(key, loaded);
   }
 
-  async reload(): Promise<void> {
-    const heard = this.heardCount;
-    const loaded = await this.load();
-    if (heard === this.heardCount) this.value = loaded;
+  /** Every key, as stored (at start, and once listening again: a change may have been missed). */
+  async reloadAll(): Promise<void> {
+    const heard = new Map(this.heardCounts);
+    const loaded = new Map(await this.loadAll());
+    for (const key of new Set([...this.values.keys(), ...loaded.keys()])) {
+      if (heard.get(key) !== this.heardCounts.get(key)) continue;
+      const value = loaded.get(key);
+      if (value === undefined) this.values.delete(key);
+      else this.values.set(key, value);
+    }
   }
 
-  heard(value: T): void {
-    this.heardCount += 1;
-    this.value = value;
+  /** This instance's own write committed `value` for `key`. */
+  set(key: string, value: T): void {
+    this.count(key);
+    this.values.set(key, value);
+  }
+
+  /** Another instance changed `key`: read it from the table. */
+  heard(key: string): Promise<void> {
+    this.count(key);
+    return this.reload(key);
+  }
+
+  private count(key: string): void {
+    this.heardCounts.set(key, (this.heardCounts.get(key) ?? 0) + 1);
   }
 }
 
@@ -61,6 +88,8 @@ export class Shared<T> {
  */
 export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   private readonly values = new Map<string, Shared<unknown>>();
+  /** Notifications on the channel that were not the sandbox's (anyone on the database may send them). */
+  private ignored = 0;
   /** Changes this instance made, waiting to be heard by `missing` more instances. */
   private readonly waiting = new Map<string, { missing: number; done: () => void }>();
   private client: Client | null = null;
@@ -100,7 +129,7 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
       this.client = client;
-      for (const shared of this.values.values()) await shared.reload();
+      for (const shared of this.values.values()) await shared.reloadAll();
       this.hearing = this.client === client; // not if it was lost meanwhile
     } catch {
       this.lost(client);
@@ -115,11 +144,11 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Inside the write that changes `topic` to `value`, on its transaction, while hearing on
-   * PostgreSQL: `heard` resolves once every instance listening when it ran has heard the
-   * committed change (or HEARD_TIMEOUT_MS passed).
+   * Inside the write that changes `topic`'s `key`, on its transaction, while hearing on
+   * PostgreSQL: `heard` resolves once every instance listening when it ran has read the
+   * committed change (or HEARD_TIMEOUT_MS passed). The notification names the key, not the value.
    */
-  async announce(manager: EntityManager, topic: string, value: unknown): Promise<{ heard: Promise<void> }> {
+  async announce(manager: EntityManager, topic: string, key: string): Promise<{ heard: Promise<void> }> {
     const id = randomUUID();
     const heard = new Promise<void>((resolve) => {
       const timer = setTimeout(() => finish(), HEARD_TIMEOUT_MS);
@@ -132,30 +161,37 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
     });
     const [{ listening }] = (await manager.query(
       'SELECT pg_notify($1, $2), (SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $3)::int AS listening',
-      [CHANNEL, JSON.stringify({ id, topic, value }), LISTENER],
+      [CHANNEL, JSON.stringify({ id, topic, key }), LISTENER],
     )) as { listening: number }[];
     const waiting = this.waiting.get(id);
     if (waiting) waiting.missing = listening;
     return { heard };
   }
 
+  /**
+   * A notification: an acknowledgement, or a change to read from its table and then acknowledge.
+   * Anything else is ignored and counted: anyone who may connect to the database may NOTIFY on the
+   * channel (docs/operations.md, "Hosting"), and nothing heard is ever written or trusted as a value.
+   */
   private heard(client: Client, payload: string | undefined): void {
-    let message: { id?: string; topic?: string; value?: unknown; ack?: string } | null;
-    try {
-      message = JSON.parse(payload ?? '') as typeof message;
-    } catch {
-      message = null;
-    }
-    // Not the sandbox's: anyone on the database may NOTIFY on the channel.
-    if (typeof message !== 'object' || message === null) return;
-    if (message.ack) {
+    const message = parsed(payload);
+    if (message && 'ack' in message) {
       const waiting = this.waiting.get(message.ack);
       if (waiting && --waiting.missing <= 0) waiting.done();
       return;
     }
-    if (!message.id) return;
-    if (message.topic) this.values.get(message.topic)?.heard(message.value);
-    client.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ ack: message.id })]).catch(() => this.lost(client));
+    const shared = message && this.values.get(message.topic);
+    if (!message || !shared) {
+      this.ignored += 1;
+      // 1, 10, 100…: a flood does not flood the log.
+      if (Number.isInteger(Math.log10(this.ignored))) new Logger(ChangeFeed.name).warn(`ignored ${this.ignored} notification(s) on ${CHANNEL} that were not the sandbox's`);
+      return;
+    }
+    shared
+      .heard(message.key)
+      .then(() => client.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ ack: message.id })]))
+      // Not read: this instance stops trusting its memory, and reads on every request until it listens again.
+      .catch(() => this.lost(client));
   }
 
   private lost(client: Client): void {
@@ -170,4 +206,26 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
     }, RECONNECT_MS);
     this.retry.unref();
   }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A world's key: a client ID (at most 64 characters) or the open world's "". */
+const KEY = /^\P{Cc}{0,64}$/u;
+
+/** The two shapes the sandbox sends, exactly; null for anything else. */
+function parsed(payload: string | undefined): { ack: string } | { id: string; topic: string; key: string } | null {
+  let message: unknown;
+  try {
+    message = JSON.parse(payload ?? '');
+  } catch {
+    return null;
+  }
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return null;
+  const fields = message as Record<string, unknown>;
+  const keys = Object.keys(fields).sort().join();
+  if (keys === 'ack' && typeof fields.ack === 'string' && UUID.test(fields.ack)) return { ack: fields.ack };
+  if (keys === 'id,key,topic' && typeof fields.id === 'string' && UUID.test(fields.id) && typeof fields.topic === 'string' && typeof fields.key === 'string' && KEY.test(fields.key)) {
+    return { id: fields.id, topic: fields.topic, key: fields.key };
+  }
+  return null;
 }

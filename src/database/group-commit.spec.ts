@@ -13,7 +13,7 @@ import { schemaOf } from '../schema/schema';
 
 /** Stores one clock row: the smallest write there is. */
 const storeDay = (id: number) => async ({ manager }: Transaction) => {
-  await manager.insert(SandboxClock, { id, today: '2026-03-15' });
+  await manager.insert(SandboxClock, { world: String(id), today: '2026-03-15' });
   return id;
 };
 
@@ -24,7 +24,7 @@ describe('GroupCommit, on a migrated SQLite file', () => {
   let writes: GroupCommit;
   /** A second connection: what it sees is committed, not merely written by the first. */
   let observer: Database.Database;
-  const storedIds = () => (observer.prepare('SELECT id FROM sandbox_clock ORDER BY id').all() as { id: number }[]).map(({ id }) => id);
+  const storedIds = () => (observer.prepare('SELECT world FROM sandbox_clock').all() as { world: string }[]).map(({ world }) => Number(world)).sort((a, b) => a - b);
 
   beforeAll(async () => {
     dataSource = await new DataSource(dataSourceOptions({ DATABASE_PATH: path }, schemaOf(SERVICES))).initialize();

@@ -6,7 +6,7 @@ import { AccessToken } from '../oauth/client.entity';
 import { Authorisation } from '../authorisation/authorisation.entity';
 import { Consent } from '../consent/consent.entity';
 import { Payment } from '../payment-initiation/payment.entity';
-import { SandboxClock } from '../clock/sandbox-clock.entity';
+import { SeededProfile } from './seeded-profile.entity';
 import { ENGINE, prepareDatabase, removeDatabase, secondConnection, temporaryDatabase } from '../../test/support/engine';
 import { findByPrimaryKey, insertRows } from './prebuilt-statements';
 import { SERVICES } from '../services';
@@ -54,7 +54,6 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
       createdAt: '2026-03-15T10:00:00.000Z',
     });
     await dataSource.manager.insert(AccessToken, { tokenHash: 'a'.repeat(64), clientId: 'sandbox-tpp', expiresAt: '2026-03-15T11:00:00.000Z' });
-    await dataSource.manager.insert(SandboxClock, { id: 1, today: '2026-03-15' });
   });
   afterAll(async () => {
     await dataSource.destroy();
@@ -69,7 +68,7 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
     ['an authorisation', () => dataSource.getRepository(Authorisation), 'b1f0d3c4-0000-4000-8000-000000000003'],
     ['an access token', () => dataSource.getRepository(AccessToken), 'a'.repeat(64)],
     // TypeORM's SQLite driver writes a number into the statement itself: the statement kept must bind it.
-    ["the clock's row, by an integer key", () => dataSource.getRepository(SandboxClock), 1],
+    ["the seeded profile's row, by an integer key", () => dataSource.getRepository(SeededProfile), 1],
   ];
 
   it.each(rows)('reads %s exactly as findOneBy does: same class, same values', async (_, repository, key) => {

@@ -59,24 +59,25 @@ export class Store {
   }
 
   /**
-   * A value every instance keeps in memory, read with `load` (change-feed.ts): `fresh()` before a
-   * request relies on it costs no query, and `change` makes every instance hear a change.
+   * Values every instance keeps in memory, one a key, read with `load` (one key) and `loadAll`
+   * (change-feed.ts): `fresh(key)` before a request relies on it costs no query, and `announce`
+   * makes every instance read a change.
    */
-  shared<T>(topic: string, load: () => Promise<T>, initial: T): Shared<T> {
-    const shared = new Shared(topic, load, initial, this.feed);
+  shared<T>(topic: string, load: (key: string) => Promise<T | undefined>, loadAll: () => Promise<[string, T][]>, fallback: T): Shared<T> {
+    const shared = new Shared(topic, load, loadAll, fallback, this.feed);
     this.feed.register(shared as Shared<unknown>);
     return shared;
   }
 
   /**
-   * Inside the write that stores it: `value` becomes the shared value once the write commits, on
-   * every instance before the write is answered (docs/operations.md, "Hosting").
+   * Inside the write that stores it: `value` becomes `key`'s value here once the write commits, and
+   * every other instance has read it from the table before the write is answered (docs/operations.md, "Hosting").
    */
-  async announce<T>(shared: Shared<T>, value: T): Promise<void> {
+  async announce<T>(shared: Shared<T>, key: string, value: T): Promise<void> {
     const write = currentWrite.getStore();
     if (!write) throw new Error('Store.announce outside Store.write');
-    if (this.sharedByInstances && this.feed.hearing) write.heard.push((await this.feed.announce(write.transaction.manager, shared.topic, value)).heard);
-    else write.committed.push(() => shared.heard(value));
+    write.committed.push(() => shared.set(key, value));
+    if (this.sharedByInstances && this.feed.hearing) write.heard.push((await this.feed.announce(write.transaction.manager, shared.topic, key)).heard);
   }
 
   /** Inside a write: runs `then` once the write has committed, and never if it is rolled back. */

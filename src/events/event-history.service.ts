@@ -4,7 +4,7 @@ import { ClockService } from '../clock/clock.service';
 import { newResourceId } from '../common/resource-id';
 import { Store } from '../database/store';
 import { currentActor, currentCause, currentCertificate } from '../http/request-context';
-import type { World } from '../oauth/world';
+import { ownedBy, World } from '../oauth/world';
 import { EventKind, SandboxEvent } from './sandbox-event.entity';
 
 /** What the recording side says of an event; the rest (time, cause, actor) the history adds. */
@@ -46,13 +46,12 @@ export class EventHistory {
     const actor = currentActor();
     const certificate = currentCertificate() ?? null;
     const at = new Date().toISOString();
-    const sandboxDate = this.clock.today();
     const rows = entries.map(
       ({ sandboxDate: date, parentId, ...entry }): SandboxEvent => ({
         id: newResourceId(),
         ...entry,
         parentId: parentId ?? null,
-        sandboxDate: date ?? sandboxDate,
+        sandboxDate: date ?? this.clock.today(World.of(entry)),
         cause,
         psuId: actor?.psuId ?? null,
         channel: actor?.channel ?? null,
@@ -69,15 +68,13 @@ export class EventHistory {
     this.listeners.push(listener);
   }
 
-  /** Newest first; a client (AUTH_MODE=strict) sees its own resources' events and the clock's. */
+  /** Newest first; a client (AUTH_MODE=strict) sees its own world's events: its resources' and its clock's. */
   async list(filter: EventFilter, world: World): Promise<{ events: SandboxEvent[]; total: number }> {
     const at = filter.from && filter.to ? Between(filter.from, filter.to) : filter.from ? MoreThanOrEqual(filter.from) : filter.to ? LessThanOrEqual(filter.to) : undefined;
     const common: FindOptionsWhere<SandboxEvent> = { ...(filter.kind ? { kind: filter.kind } : {}), ...(at ? { at } : {}) };
-    // Where-objects in a list are ORed: the resource itself or what belongs to it; the client's own, or the clock's.
+    // Where-objects in a list are ORed: the resource itself or what belongs to it.
     const ofResource: FindOptionsWhere<SandboxEvent>[] = filter.resourceId ? [{ resourceId: filter.resourceId }, { parentId: filter.resourceId }] : [{}];
-    const visible: FindOptionsWhere<SandboxEvent>[] =
-      world.clientId === null ? [{}] : [{ ownerId: world.clientId }, ...(filter.kind === undefined || filter.kind === 'clock' ? [{ kind: 'clock' as const }] : [])];
-    const where = ofResource.flatMap((resource) => visible.map((client) => ({ ...common, ...resource, ...client })));
+    const where = ofResource.map((resource) => ({ ...common, ...resource, ...ownedBy(world) }));
     const events = await this.store.read(SandboxEvent).find({ where, order: { id: 'DESC' }, skip: (filter.page - 1) * filter.pageSize, take: filter.pageSize });
     return { events, total: await this.store.read(SandboxEvent).count({ where }) };
   }

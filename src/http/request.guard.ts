@@ -6,6 +6,7 @@ import type { Request } from 'express';
 import { FormatError } from '../common/error-catalogue';
 import type { WorldRequest } from '../oauth/world';
 import { TokenService } from '../oauth/token.service';
+import { ClockService } from '../clock/clock.service';
 import { TppErrorResponse } from './error-response.dto';
 import { BankConditionsGuard, MAX_DELAY_MS } from '../conditions/bank-conditions.service';
 import { TppIdentityGuard } from '../tpp-identity/tpp-identity.guard';
@@ -29,6 +30,7 @@ const Checks = Reflector.createDecorator<Partial<RequestChecks>>();
 export class RequestGuard implements CanActivate {
   constructor(
     private readonly tokens: TokenService,
+    private readonly clock: ClockService,
     private readonly reflector: Reflector,
   ) {}
 
@@ -36,6 +38,7 @@ export class RequestGuard implements CanActivate {
     const checks = this.reflector.getAllAndMerge(Checks, [context.getClass(), context.getHandler()]);
     const request = context.switchToHttp().getRequest<WorldRequest>();
     request.world = await this.tokens.worldOf(request.header('authorization'), checks.token === 'always');
+    await this.clock.enter(request.world);
     if (checks.requestId && !isUUID(request.header('x-request-id') ?? '')) {
       throw new FormatError('X-Request-ID', 'X-Request-ID must be a UUID');
     }
@@ -82,9 +85,9 @@ export function Xs2aController(path: string, role: Psd2Role, version: 'v1' | 'v2
     Controller(`${version}/${path}`),
     Access({ role }),
     Checks({ token: 'always', requestId: true }),
-    // The bank's conditions first (docs/failures.md): in maintenance even a bad token gets 503.
+    // The token first: it names the world whose conditions hold (docs/failures.md, docs/security.md "Worlds").
     // Then the TPP's certificates, once the token names its client (docs/tpp-identity.md).
-    UseGuards(BankConditionsGuard, RequestGuard, TppIdentityGuard),
+    UseGuards(RequestGuard, BankConditionsGuard, TppIdentityGuard),
     ApiBearerAuth(),
     ApiHeader({
       name: 'X-Request-ID',

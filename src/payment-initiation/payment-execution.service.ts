@@ -7,7 +7,7 @@ import { EventEntry, EventHistory } from '../events/event-history.service';
 import { isBelow } from '../common/amount';
 import { applyEvent, MachineBinding } from '../database/status-change';
 import { Store } from '../database/store';
-import { World } from '../oauth/world';
+import { ownedBy, World } from '../oauth/world';
 import type { PeriodicPaymentDto } from './dto/periodic-payment.dto';
 import { FailedInstalment } from './failed-instalment.entity';
 import { Payment } from './payment.entity';
@@ -53,7 +53,7 @@ export class PaymentExecutionService implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    this.clock.whenTimeMoves((today) => this.executeDue(today));
+    this.clock.whenTimeMoves((world, today) => this.executeDue(world, today));
   }
 
   /**
@@ -62,8 +62,9 @@ export class PaymentExecutionService implements OnModuleInit {
    * until its date, a standing order, or cancelled and taken away again; or refused, with the reason.
    */
   async settle(payment: Payment, event: (available: string | null) => PaymentEvent): Promise<{ entity: Payment; accepted: boolean }> {
-    const today = this.clock.today();
-    const ledger = await this.ledger.open(accountsOf(payment), World.of(payment));
+    const world = World.of(payment);
+    const today = this.clock.today(world);
+    const ledger = await this.ledger.open(accountsOf(payment), world);
     const from = payment.status;
     const decided = event(ledger.available(payment.debtorIban));
     // The machine refuses a refused creditor first: the reason goes with the RJCT it gives.
@@ -74,24 +75,21 @@ export class PaymentExecutionService implements OnModuleInit {
     return settled;
   }
 
-  /** What fell due by `today`, in date order and each on its own date, in writes of at most CHUNK executions. */
-  async executeDue(today: string): Promise<void> {
+  /** What fell due in the world by its `today`, in date order and each on its own date, in writes of at most CHUNK executions. */
+  async executeDue(world: World, today: string): Promise<void> {
     const due = LessThanOrEqual(today);
-    let cut: boolean;
+    let executed: number;
     do {
-      cut = await this.store.write(async () => {
+      executed = await this.store.write(async () => {
         await this.ledger.serialize();
-        const payments = await this.store.read(Payment).find({ where: [{ status: 'PDNG', executionDate: due }, { status: 'ACSP', nextExecutionDate: due }] });
-        const counts: number[] = [];
-        // Each was settled on a ledger of its client's accounts (settle): what falls due books only on those, world by world.
-        for (const ofWorld of byWorld(payments)) {
-          const ledger = await this.ledger.open(ofWorld.flatMap(accountsOf), World.of(ofWorld[0]));
-          counts.push(await this.execute(ledger, ofWorld, today));
-          await ledger.commit(today);
-        }
-        return counts.includes(CHUNK);
+        const payments = await this.store.read(Payment).find({ where: [{ status: 'PDNG', executionDate: due, ...ownedBy(world) }, { status: 'ACSP', nextExecutionDate: due, ...ownedBy(world) }] });
+        // Each was settled on a ledger of its world's accounts (settle): what falls due books only on those.
+        const ledger = await this.ledger.open(payments.flatMap(accountsOf), world);
+        const count = await this.execute(ledger, payments, today);
+        await ledger.commit(today);
+        return count;
       });
-    } while (cut);
+    } while (executed === CHUNK);
   }
 
   private async book(ledger: LedgerRun, from: PaymentStatus, payment: Payment, today: string): Promise<void> {
@@ -198,10 +196,3 @@ function executionsOf(payment: Payment, today: string): Execution[] {
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** The payments of each world apart, in their order. */
-function byWorld(payments: Payment[]): Payment[][] {
-  const groups = new Map<string | null, Payment[]>();
-  for (const payment of payments) groups.set(payment.ownerId, [...(groups.get(payment.ownerId) ?? []), payment]);
-  return [...groups.values()];
-}

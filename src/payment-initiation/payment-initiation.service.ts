@@ -73,7 +73,7 @@ export class PaymentInitiationService implements OnModuleInit {
     { request, notification, vop }: { request: AuthorisationRequest; notification: NotificationRequest | null; vop: VopRequest },
     world: World,
   ): Promise<{ payment: Payment; authorisation: Authorisation | null }> {
-    checkDates(body, this.clock.today());
+    checkDates(body, this.clock.today(world));
     const creditors = creditorsOf(body);
     const vopResults = await this.vop.checkCreditors(creditors, vop, world);
     const terms = termsOf(body);
@@ -276,7 +276,7 @@ export class PaymentInitiationService implements OnModuleInit {
    * the funds rule against the debtor's interimAvailable balance as it stands, then the date.
    */
   private scaCompleted(payment: Payment): (available: string | null) => PaymentEvent {
-    return (available) => ({ type: 'SCA_COMPLETED', today: this.clock.today(), available, refusal: refusalOf(payment.body) });
+    return (available) => ({ type: 'SCA_COMPLETED', today: this.clock.today(World.of(payment)), available, refusal: refusalOf(payment.body) });
   }
 
   private assertWaiting(payment: Payment, kind: 'payment' | 'cancellation'): Payment {

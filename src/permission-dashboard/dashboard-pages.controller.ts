@@ -9,7 +9,8 @@ import { CSRF_FIELD, PageCsrf } from '../sca/page-security';
 import { type Form, html, refusalOf } from '../sca/sca-page-renderer';
 import { ScaService } from '../sca/sca.service';
 import { confirmationPage, dashboardMessage, holderOf, listPage, signInPage } from './dashboard-pages';
-import { DashboardSessions } from './dashboard-session';
+import { type DashboardSession, DashboardSessions } from './dashboard-session';
+import { ClockService } from '../clock/clock.service';
 import type { Permission } from './permission';
 import { type PermissionList, PermissionsService } from './permissions.service';
 
@@ -66,6 +67,7 @@ export class DashboardPages {
     private readonly sessions: DashboardSessions,
     private readonly csrf: PageCsrf,
     private readonly profile: BankProfile,
+    private readonly clock: ClockService,
   ) {}
 
   /**
@@ -73,7 +75,7 @@ export class DashboardPages {
    * the list says what came of it, from the permission itself.
    */
   async home(request: Request, response: Response, message?: string, status = 200): Promise<void> {
-    const session = this.sessions.sessionOf(request);
+    const session = await this.session(request);
     const hidden = { [CSRF_FIELD]: this.csrf.token(request, response) };
     if (!session) {
       // The client's ticket rides on the form (AUTH_MODE=strict): the world the sign-in opens.
@@ -118,7 +120,7 @@ export class DashboardPages {
 
   /** The confirmation step: only for one of the holder's permissions that allows the change now. */
   async confirm(change: Change, id: string, request: Request, response: Response, refusal?: { status: number; message: string }): Promise<void> {
-    const session = this.sessions.sessionOf(request);
+    const session = await this.session(request);
     if (!session) return response.redirect(303, '/dashboard');
     const list = await this.permissions.list({ psuId: session.psuId }, session.world).catch((error: unknown) => this.ended(error, response));
     if (!list) return;
@@ -132,7 +134,7 @@ export class DashboardPages {
 
   async act(change: Change, form: Form | undefined, request: Request, response: Response): Promise<void> {
     const id = formValue(form?.id);
-    const session = this.sessions.sessionOf(request);
+    const session = await this.session(request);
     if (!session) return response.redirect(303, '/dashboard');
     if (!this.csrf.isValid(request)) return this.confirm(change, id, request, response, { status: 403, message: FORGED });
     try {
@@ -142,6 +144,13 @@ export class DashboardPages {
     }
     // Back to the list (a reload shows it again, it does not post again).
     response.redirect(303, `/dashboard?${change.outcome}=${encodeURIComponent(id)}`);
+  }
+
+  /** The signed-in holder's session, its world entered (its clock: ClockService.enter); null without one. */
+  private async session(request: Request): Promise<DashboardSession | null> {
+    const session = this.sessions.sessionOf(request);
+    if (session) await this.clock.enter(session.world);
+    return session;
   }
 
   /** A refusal (not the holder's, no longer allowed, a PSU gone): a clear page saying nothing changed. */

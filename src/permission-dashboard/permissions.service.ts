@@ -44,8 +44,8 @@ export class PermissionsService {
   /** The PSU's permissions; 401 PSU_CREDENTIALS_INVALID for an unknown PSU or a wrong password (as every decision of the holder). */
   async list(login: PsuLogin, world: World): Promise<PermissionList> {
     const own = new Set((await this.sca.heldBy(login, world)).map(accountKey));
-    const described = await this.describe(await this.naming(own, world), own);
-    const today = this.clock.today();
+    const described = await this.describe(await this.naming(own, world), own, world);
+    const today = this.clock.today(world);
     return { psuId: login.psuId, permissions: described.filter(isCurrent), record: described.filter((permission) => isOnRecord(permission, today)) };
   }
 
@@ -53,7 +53,7 @@ export class PermissionsService {
   async change(change: 'revoke' | 'reestablish', consentId: string, login: PsuLogin, world: World, channel: Actor['channel']): Promise<Permission> {
     const consent = await this.sca.changeConsent(change, consentId, login, world, channel);
     // The change checked that the holder holds every account it names (accessDecidedBy): all are theirs to see.
-    const [permission] = await this.describe([consent], new Set(consentedKeys(consent.access)));
+    const [permission] = await this.describe([consent], new Set(consentedKeys(consent.access)), world);
     return permission;
   }
 
@@ -78,7 +78,7 @@ export class PermissionsService {
   }
 
   /** The consents as the dashboard shows them, with what the history, the access counters and the certificates say of each. */
-  private async describe(consents: Consent[], own: ReadonlySet<string>): Promise<Permission[]> {
+  private async describe(consents: Consent[], own: ReadonlySet<string>, world: World): Promise<Permission[]> {
     const ids = consents.map(({ id }) => id);
     const events = await this.store.read(SandboxEvent).find({ where: { kind: 'consent', resourceId: In(ids) }, order: { id: 'ASC' } });
     const counts = await this.store.read(AccessCount).findBy({ consentId: In(ids) });
@@ -86,7 +86,7 @@ export class PermissionsService {
     const certificates = new Map((await this.store.read(TppCertificate).findBy({ serialNumber: In(serials) })).map((certificate) => [certificate.serialNumber, certificate]));
     const clientIds = consents.flatMap(({ ownerId }) => (ownerId ? [ownerId] : []));
     const clients = new Map((await this.store.read(TppClient).findBy({ clientId: In(clientIds) })).map((client) => [client.clientId, client.name]));
-    const today = this.clock.today();
+    const today = this.clock.today(world);
     return consents.map((consent) => {
       const history = events.filter(({ resourceId }) => resourceId === consent.id);
       const created = history.find(({ event }) => event === 'CREATED');

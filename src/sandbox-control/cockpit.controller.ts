@@ -68,7 +68,7 @@ export class CockpitController implements OnModuleInit {
   async overview(@Req() request: Request, @Res() response: Response, @Query() query: Record<string, unknown>): Promise<void> {
     await this.page(request, response, async (world) => {
       const parts = await Promise.all(this.sections.map((part) => part.overview(world, query)));
-      const today = this.clock.today();
+      const today = this.clock.today(world);
       return [
         'Overview',
         section(
@@ -93,13 +93,13 @@ export class CockpitController implements OnModuleInit {
 
   @Post('clock')
   async setClock(@Req() request: Request, @Res() response: Response, @Body() body: Form): Promise<void> {
-    await this.act(request, response, '/cockpit', async () => `Today is ${(await this.control.setClock(formValue(body.today))).today}.`);
+    await this.act(request, response, '/cockpit', async (world) => `Today is ${(await this.control.setClock(world, formValue(body.today))).today}.`);
   }
 
   @Post('clock/advance')
   async advanceClock(@Req() request: Request, @Res() response: Response, @Body() body: Form): Promise<void> {
-    const move = () => (body.by === 'month' ? this.control.setClock(addMonths(this.clock.today(), 1)) : this.control.advanceClock(1));
-    await this.act(request, response, '/cockpit', async () => `Today is ${(await move()).today}.`);
+    const move = (world: World) => (body.by === 'month' ? this.control.setClock(world, addMonths(this.clock.today(world), 1)) : this.control.advanceClock(world, 1));
+    await this.act(request, response, '/cockpit', async (world) => `Today is ${(await move(world)).today}.`);
   }
 
   @Post('sign-in')
@@ -180,8 +180,8 @@ export class CockpitController implements OnModuleInit {
   /**
    * Runs an action and goes back to `back` with what came of it (post/redirect/get). A form from
    * another site, even another port of the same host, is refused. In AUTH_MODE=strict every action,
-   * the sandbox-wide ones (the clock) too, needs a signed-in client, as the control API needs its
-   * token (docs/security.md, "The one clock").
+   * the clock's too, needs a signed-in client and acts in its world, as the control API needs its
+   * token (docs/security.md, "Worlds").
    */
   private async act(request: Request, response: Response, back: string, action: (world: World) => Promise<string>): Promise<void> {
     // Fetch Metadata: a browser says where a form came from (Origin is "null" under the pages' no-referrer policy).
@@ -205,12 +205,12 @@ export class CockpitController implements OnModuleInit {
     response.redirect(303, `${back}?message=${encodeURIComponent(message)}`);
   }
 
-  /** Open: the open world. Strict: the client of the cookie's token, or null when none is signed in. */
+  /** Open: the open world. Strict: the client of the cookie's token, or null when none is signed in. Entered (its clock: ClockService.enter). */
   private async worldOf(request: Request): Promise<World | null> {
-    if (!this.strict) return World.open;
     const token = formValue((request.cookies as Record<string, unknown> | undefined)?.[COCKPIT_COOKIE]);
-    if (!token) return null;
-    return this.tokens.worldOf(`Bearer ${token}`, true).catch(() => null);
+    const world = !this.strict ? World.open : token ? await this.tokens.worldOf(`Bearer ${token}`, true).catch(() => null) : null;
+    if (world) await this.clock.enter(world);
+    return world;
   }
 }
 

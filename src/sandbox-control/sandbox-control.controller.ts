@@ -133,15 +133,15 @@ export class SandboxControlController {
   @Get('conditions')
   @ApiOperation({ summary: "Read the bank's conditions: maintenance and delay" })
   @ApiOkResponse({ type: BankConditionsDto })
-  readConditions(): BankConditionsDto {
-    return this.conditions.get();
+  readConditions(@RequestWorld() world: World): BankConditionsDto {
+    return this.conditions.get(world);
   }
 
   @Put('conditions')
   @ApiOperation({ summary: "Set the bank's conditions: maintenance (every /v1 request answers 503) and a delay of every /v1 answer, until set back" })
   @ApiOkResponse({ type: BankConditionsDto })
-  setConditions(@Body() conditions: BankConditionsDto): Promise<BankConditionsDto> {
-    return this.conditions.set({ maintenance: conditions.maintenance, delayMs: conditions.delayMs });
+  setConditions(@Body() conditions: BankConditionsDto, @RequestWorld() world: World): Promise<BankConditionsDto> {
+    return this.conditions.set(world, { maintenance: conditions.maintenance, delayMs: conditions.delayMs });
   }
 
   @Get('payments/:paymentId/instalments')
@@ -160,22 +160,22 @@ export class SandboxControlController {
   @Get('clock')
   @ApiOperation({ summary: 'Read the sandbox date' })
   @ApiOkResponse({ type: ClockDto })
-  readClock(): ClockDto {
-    return { today: this.clock.today() };
+  readClock(@RequestWorld() world: World): ClockDto {
+    return { today: this.clock.today(world) };
   }
 
   @Put('clock')
   @ApiOperation({ summary: 'Set the sandbox date: consents past validUntil expire, pending payments whose date has come execute' })
   @ApiOkResponse({ type: ClockDto })
-  async setClock(@Body() { today }: ClockDto): Promise<ClockDto> {
-    return this.control.setClock(today);
+  async setClock(@Body() { today }: ClockDto, @RequestWorld() world: World): Promise<ClockDto> {
+    return this.control.setClock(world, today);
   }
 
   @Post('clock/advance')
   @HttpCode(200)
   @ApiOperation({ summary: 'Move the sandbox date forward by some days, with the same effects' })
   @ApiOkResponse({ type: ClockDto })
-  async advanceClock(@Body() { days }: AdvanceClockDto): Promise<ClockDto> {
-    return this.control.advanceClock(days);
+  async advanceClock(@Body() { days }: AdvanceClockDto, @RequestWorld() world: World): Promise<ClockDto> {
+    return this.control.advanceClock(world, days);
   }
 }

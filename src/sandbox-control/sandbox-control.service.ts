@@ -3,6 +3,7 @@ import { ClockService } from '../clock/clock.service';
 import { addDays, isDateOnly } from '../common/dates';
 import { FormatError } from '../common/error-catalogue';
 import { EventHistory } from '../events/event-history.service';
+import type { World } from '../oauth/world';
 
 @Injectable()
 export class SandboxControlService {
@@ -12,24 +13,24 @@ export class SandboxControlService {
   ) {}
 
   /** Sets the date, then lets every time rule catch up at once instead of on the next read. */
-  async setClock(today: string): Promise<{ today: string }> {
+  async setClock(world: World, today: string): Promise<{ today: string }> {
     if (!isDateOnly(today)) throw new FormatError('today', 'today must be a date YYYY-MM-DD');
-    return this.moveClock(() => today);
+    return this.moveClock(world, () => today);
   }
 
   /** Moves the date on by `days`; the calendar of the sandbox ends with year 9999, as `YYYY-MM-DD` does. */
-  async advanceClock(days: number): Promise<{ today: string }> {
-    return this.moveClock((today) => {
+  async advanceClock(world: World, days: number): Promise<{ today: string }> {
+    return this.moveClock(world, (today) => {
       const next = addDays(today, days);
       if (!isDateOnly(next)) throw new FormatError('days', `the clock cannot move past 9999-12-31 (it is ${today})`);
       return next;
     });
   }
 
-  /** The time rules (expiry, execution) have run for the new date when the move answers. */
-  private async moveClock(to: (today: string) => string): Promise<{ today: string }> {
+  /** The time rules (expiry, execution) have run for the world's new date when the move answers. */
+  private async moveClock(world: World, to: (today: string) => string): Promise<{ today: string }> {
     const moved = (from: string, today: string) =>
-      this.history.record({ kind: 'clock', resourceId: 'clock', fromStatus: from, toStatus: today, event: 'MOVED', ownerId: null, sandboxDate: today });
-    return { today: await this.clock.move(to, moved) };
+      this.history.record({ kind: 'clock', resourceId: 'clock', fromStatus: from, toStatus: today, event: 'MOVED', ownerId: world.ownerId, sandboxDate: today });
+    return { today: await this.clock.move(world, to, moved) };
   }
 }

@@ -4,7 +4,7 @@ import { ClockService } from '../clock/clock.service';
 import { addDays } from '../common/dates';
 import { DomainError } from '../common/error-catalogue';
 import { Store } from '../database/store';
-import { isOwnedBy, type World } from '../oauth/world';
+import { isOwnedBy, World } from '../oauth/world';
 import { BankProfile } from '../profile/bank-profile';
 import { CertificateRequest, createAuthority, issueCertificate, issueServerCertificate, KeyedCertificate, newSerial } from './certificate-issuer';
 import { serialKey } from './http-signature';
@@ -67,7 +67,7 @@ export class CertificatesService {
     world: World,
     holder: string | undefined,
   ): Promise<TppCertificate & KeyedCertificate> {
-    const today = this.clock.today();
+    const today = this.clock.today(world);
     const organisationIdentifier = request.organisationIdentifier ?? `PSDXX-SBX-${holder?.replace(/[^A-Za-z0-9.-]/g, '').slice(0, 40) || randomBytes(4).toString('hex')}`;
     const terms = { ...request, organisationIdentifier, notBefore: today, notAfter: addDays(today, request.validDays ?? 365) };
     const serialNumber = newSerial();
@@ -95,9 +95,9 @@ export class CertificatesService {
     return { ...found, revoked: true };
   }
 
-  /** The HTTPS listener's certificate (tpp.qwac: mtls), valid for a year of the sandbox clock. */
+  /** The HTTPS listener's certificate (tpp.qwac: mtls), valid for a year of the bank's date (the open world's: no client moves it in strict mode). */
   async serverCertificate(hosts: string[]): Promise<KeyedCertificate> {
-    const today = this.clock.today();
+    const today = this.clock.today(World.open);
     return issueServerCertificate(await this.authority(), hosts, addDays(today, -1), addDays(today, 365));
   }
 
@@ -105,9 +105,9 @@ export class CertificatesService {
    * A certificate a request came with, in DER (null: the header held no single certificate), for
    * its use: a QSealC signs, a QWAC authenticates the connection. The bytes verified are the bytes
    * read: its type and roles, its issuer among the CAs the bank trusts, its validity on the
-   * sandbox's today, its revocation. The first failure is refused (401, the Berlin Group code of the check).
+   * request's world's today, its revocation. The first failure is refused (401, the Berlin Group code of the check).
    */
-  async check(der: Buffer | null, use: CertificateType): Promise<CheckedCertificate> {
+  async check(der: Buffer | null, use: CertificateType, world: World): Promise<CheckedCertificate> {
     const facts = der ? qualifiedFactsOf(der) : null;
     const certificate = der && facts ? readable(der) : null;
     if (!facts || !certificate) throw refused('XS2A047E', 'the header holds no single X.509 certificate (base64 DER, or one PEM block)');
@@ -121,7 +121,7 @@ export class CertificatesService {
     const issuer = (await this.authoritiesMemo).find((authority) => certificate.checkIssued(authority) && certificate.verify(authority.publicKey));
     if (!issuer) throw refused('XS2A047E', `the certificate ${certificate.serialNumber} is issued neither by the sandbox CA nor by a CA the profile trusts`);
     if (facts.type !== use) throw refused('XS2A047E', `the certificate ${certificate.serialNumber} is ${facts.type === null ? 'no qualified certificate' : `a ${NAMES[facts.type]}`}, not a ${NAMES[use]}`);
-    const today = this.clock.today();
+    const today = this.clock.today(world);
     const [from, until] = [certificate.validFrom, certificate.validTo].map((date) => new Date(date).toISOString().slice(0, 10));
     if (today < from || today >= until) throw refused('XS2A048E', `the certificate ${certificate.serialNumber} is valid from ${from} until ${until}, and today is ${today}`);
     const serialNumber = serialKey(certificate.serialNumber);

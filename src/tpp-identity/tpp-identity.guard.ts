@@ -40,7 +40,7 @@ export class TppIdentityGuard implements CanActivate {
     // The role of the route the request reached, whatever spelling of its path reached it (docs/security.md).
     const access = accessOf(this.reflector, context.getHandler(), context.getClass());
     if (access?.role == null) throw new Error(`${context.getClass().name}.${context.getHandler().name} declares no PSD2 role`);
-    if (qwac !== 'off') this.accept(await this.certificates.check(this.qwacOf(request, qwac), 'QWAC'), access.role, request, response);
+    if (qwac !== 'off') this.accept(await this.certificates.check(this.qwacOf(request, qwac), 'QWAC', requestWorld(request)), access.role, request, response);
     if (signatures === 'required' || (signatures === 'optional' && request.header('Signature') !== undefined)) {
       this.accept(await this.signer(request), access.role, request, response);
     }
@@ -70,7 +70,7 @@ export class TppIdentityGuard implements CanActivate {
     if (header === undefined) throw new DomainError({ messageId: 'XS2A043E', path: 'Signature', description: 'every request to this bank is signed (Signature, Digest, TPP-Signature-Certificate)' });
     const sent = request.header('TPP-Signature-Certificate');
     if (!sent) throw new DomainError({ messageId: 'XS2A046E', path: 'TPP-Signature-Certificate', description: 'a signed request carries its certificate in TPP-Signature-Certificate' });
-    const signer = await this.certificates.check(certificateDer(sent), 'QSEAL');
+    const signer = await this.certificates.check(certificateDer(sent), 'QSEAL', requestWorld(request));
     const parameters = parseSignature(header);
     if (!parameters) throw invalidSignature('Signature must be keyId="SN=…,CA=…",algorithm="rsa-sha256",headers="…",signature="…"');
     if (parameters.algorithm.toLowerCase() !== 'rsa-sha256') throw invalidSignature(`algorithm ${parameters.algorithm}: this bank verifies rsa-sha256`);

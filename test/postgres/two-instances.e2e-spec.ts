@@ -1,3 +1,4 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import request from 'supertest';
@@ -58,9 +59,6 @@ describe('two instances on one PostgreSQL database', () => {
 
   it('asks the database nothing for a request answered from memory, and a move on either is read on the other at the next request', async () => {
     expect(await statementsOfAccountList()).toBe(0);
-    // What else is said on the channel (anyone on the database may) changes nothing.
-    for (const payload of ['not JSON', 'null', '{"topic":"clock","value":"1999-01-01"}']) await one.dataSource.query("SELECT pg_notify('psd2_sandbox_changes', $1)", [payload]);
-    expect((await request(other.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-15' });
     // Twenty moves, each read on the other instance straight after it is answered.
     for (let day = 1; day <= 20; day++) {
       const today = `2026-04-${String(day).padStart(2, '0')}`;
@@ -69,6 +67,58 @@ describe('two instances on one PostgreSQL database', () => {
       expect((await request(reader.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today });
     }
     await request(one.http).put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
+  });
+
+  it('a role that may only connect NOTIFYs every shape the feed knows and others: no instance changes a value, fails or writes a row', async () => {
+    // PostgreSQL grants CONNECT on a database to every role: this one can read no table, and may still speak on the channel.
+    const role = `probe_${randomBytes(6).toString('hex')}`;
+    await one.dataSource.query(`CREATE ROLE ${role} LOGIN`);
+    const url = new URL(database);
+    url.username = role;
+    url.password = '';
+    const probe = new Client({ connectionString: url.toString() });
+    await probe.connect();
+    const tables = ['sandbox_clock', 'bank_conditions', 'events', 'consents', 'payments'];
+    const stored = async () => Promise.all(tables.map((table) => one.dataSource.query(`SELECT * FROM "${table}" ORDER BY 1`)));
+    const seen = async () =>
+      Promise.all([one, other].flatMap((sandbox) => [request(sandbox.http).get('/sandbox/clock').expect(200), request(sandbox.http).get('/sandbox/conditions').expect(200)].map(async (answer) => (await answer).body)));
+    try {
+      await expect(probe.query('SELECT * FROM sandbox_clock')).rejects.toThrow('permission denied');
+      const [rowsBefore, valuesBefore] = [await stored(), await seen()];
+      const id = () => randomUUID();
+      const payloads = [
+        // The shapes the sandbox sends: each names a key, which every instance then reads from its table.
+        { id: id(), topic: 'clock', key: '' },
+        { id: id(), topic: 'conditions', key: '' },
+        { id: id(), topic: 'clock', key: 'sandbox-tpp' },
+        { ack: id() },
+        // Values, as the feed carried them before, and other shapes: ignored.
+        { id: id(), topic: 'clock', value: '9999-12-31' },
+        { id: id(), topic: 'conditions', key: '', value: { maintenance: true, delayMs: 30_000 } },
+        { topic: 'clock', key: '' },
+        { id: 'not-a-uuid', topic: 'clock', key: '' },
+        { id: id(), topic: 'unknown', key: '' },
+        { id: id(), topic: 'clock', key: 'x'.repeat(65) },
+        { ack: 'everyone' },
+        [],
+        null,
+        'not JSON',
+      ];
+      for (let round = 0; round < 5; round++) {
+        for (const payload of payloads) await probe.query('SELECT pg_notify($1, $2)', ['psd2_sandbox_changes', typeof payload === 'string' ? payload : JSON.stringify(payload)]);
+      }
+      // Every instance is still answering, in service, at the date it stood at.
+      for (const sandbox of [one, other]) await request(sandbox.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': VALID_CONSENT })).expect(200);
+      expect(await seen()).toEqual(valuesBefore);
+      expect(await stored()).toEqual(rowsBefore);
+      // And a real change is still heard at once.
+      await request(one.http).put('/sandbox/conditions').send({ maintenance: false, delayMs: 1 }).expect(200);
+      expect((await request(other.http).get('/sandbox/conditions').expect(200)).body).toEqual({ maintenance: false, delayMs: 1 });
+      await request(other.http).put('/sandbox/conditions').send({ maintenance: false, delayMs: 0 }).expect(200);
+    } finally {
+      await probe.end();
+      await one.dataSource.query(`DROP ROLE ${role}`);
+    }
   });
 
   it('an instance that lost its listening connection reads on each request until it listens again', async () => {
@@ -108,14 +158,23 @@ describe('two instances on one PostgreSQL database', () => {
     }
   });
 
-  it('a token issued by one is honoured by the other (AUTH_MODE=strict)', async () => {
+  it("AUTH_MODE=strict: a token issued by one is honoured by the other; A's clock moved on one is A's on the other at once, and B's stays on both", async () => {
     const strictDatabase = temporaryDatabase();
     const first = await startSandbox({ AUTH_MODE: 'strict' }, strictDatabase);
     const second = await startSandbox({ AUTH_MODE: 'strict' }, strictDatabase);
     try {
-      const token = (await request(first.http).post('/oauth2/token').auth('sandbox-tpp', 'sandbox-secret').type('form').send('grant_type=client_credentials').expect(200)).body.access_token;
-      const { consentId } = (await request(first.http).post('/v1/consents').set(tppHeaders({ Authorization: `Bearer ${token}` })).send(consentRequest).expect(CREATED)).body;
-      await request(second.http).get(`/v1/consents/${consentId}/status`).set(tppHeaders({ Authorization: `Bearer ${token}` })).expect(200);
+      const tokenOf = async (clientId: string, secret: string) =>
+        (await request(first.http).post('/oauth2/token').auth(clientId, secret).type('form').send('grant_type=client_credentials').expect(200)).body.access_token as string;
+      const [a, b] = [await tokenOf('sandbox-tpp', 'sandbox-secret'), await tokenOf('sandbox-tpp-2', 'sandbox-secret-2')];
+      const { consentId } = (await request(first.http).post('/v1/consents').set(tppHeaders({ Authorization: `Bearer ${a}` })).send(consentRequest).expect(CREATED)).body;
+      await request(second.http).get(`/v1/consents/${consentId}/status`).set(tppHeaders({ Authorization: `Bearer ${a}` })).expect(200);
+      const clockOf = async (sandbox: Sandbox, token: string) => (await request(sandbox.http).get('/sandbox/clock').set({ Authorization: `Bearer ${token}` }).expect(200)).body;
+      for (let day = 16; day <= 25; day++) {
+        const [mover, reader] = day % 2 ? [first, second] : [second, first];
+        await request(mover.http).put('/sandbox/clock').set({ Authorization: `Bearer ${a}` }).send({ today: `2026-03-${day}` }).expect(200);
+        expect(await clockOf(reader, a)).toEqual({ today: `2026-03-${day}` });
+        expect([await clockOf(first, b), await clockOf(second, b)]).toEqual([{ today: '2026-03-15' }, { today: '2026-03-15' }]);
+      }
     } finally {
       await first.close();
       await second.close();
