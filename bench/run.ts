@@ -11,6 +11,7 @@ import { MARIANNE, sepaPayment, VALID_CONSENT as CONSENT } from '../test/support
 import { createPostgresDatabase, dropPostgresDatabase, newDatabaseUrl } from '../test/support/engine';
 import { freePort, spawnServer, waitForHealth } from '../test/support/server-process';
 import { SERVICES } from '../src/services';
+import { MAX_MOVE_EXECUTIONS } from '../src/clock/clock.service';
 
 /**
  * `npm run bench`: builds the sandbox, starts it on a fresh database file and a minimal Nest app
@@ -284,6 +285,52 @@ async function signedScenarios(folder: string, servers: Server[]): Promise<Scena
   ];
 }
 
+/**
+ * Client A's reads while client B makes the largest move of its clock the bound allows
+ * (MAX_MOVE_EXECUTIONS), with daily standing orders, in AUTH_MODE=strict (docs/security.md,
+ * "Worlds"): how long A waited, read after read on one connection, until B's move was answered.
+ */
+async function readsDuringAMove(folder: string, servers: Server[]): Promise<{ instalments: number; moveSeconds: number; reads: number; p50Ms: number; p99Ms: number; worstMs: number }> {
+  const server = await start(productionArgs, { NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_PATH: join(folder, 'worlds.sqlite'), AUTH_MODE: 'strict', SCA_MODE: 'redirect' }, '/health');
+  servers.push(server);
+  const call = async (token: string, method: string, path: string, body?: object) => {
+    const answer = await fetch(`${server.base}${path}`, {
+      method,
+      headers: headers({ Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'PSU-IP-Address': '192.0.2.10' }),
+      body: body && JSON.stringify(body),
+    });
+    if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${await answer.text()}`);
+    return answer.json() as Promise<Record<string, never>>;
+  };
+  const token = async (client: string, secret: string) =>
+    ((await (await fetch(`${server.base}/oauth2/token`, { method: 'POST', headers: { Authorization: `Basic ${Buffer.from(`${client}:${secret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' })).json()) as { access_token: string }).access_token;
+  const [a, b] = [await token('sandbox-tpp', 'sandbox-secret'), await token('sandbox-tpp-2', 'sandbox-secret-2')];
+  const { today } = await call(b, 'GET', '/sandbox/clock');
+  const own = await call(b, 'POST', '/sandbox/scenarios', { accounts: [{ name: 'B Saver', balances: { interimAvailable: '1000000.00', forwardAvailable: '1000000.00' } }] });
+  const orders = 5;
+  for (let order = 0; order < orders; order++) {
+    const body = { debtorAccount: { iban: (own.accounts as { iban: string }[])[0].iban }, instructedAmount: { currency: 'EUR', amount: '1.00' }, creditorAccount: { iban: MARIANNE }, creditorName: 'Marianne Mustermann', startDate: today, frequency: 'Daily' };
+    const { paymentId } = await call(b, 'POST', '/v1/periodic-payments/sepa-credit-transfers', body);
+    await call(b, 'POST', `/sandbox/sca/payments/${paymentId}`, { psuId: own.psuId, decision: 'approve' });
+  }
+  // Each order runs one instalment a day, its first today: the move of the bound's size.
+  const days = MAX_MOVE_EXECUTIONS / orders - 1;
+  const started = performance.now();
+  let done = false;
+  const move = call(b, 'POST', '/sandbox/clock/advance', { days }).finally(() => (done = true));
+  const latencies: number[] = [];
+  while (!done) {
+    const sent = performance.now();
+    await call(a, 'GET', `/v1/consents/${CONSENT}/status`);
+    latencies.push(performance.now() - sent);
+  }
+  await move;
+  const moveSeconds = Math.round((performance.now() - started) / 100) / 10;
+  latencies.sort((x, y) => x - y);
+  const at = (share: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))]);
+  return { instalments: MAX_MOVE_EXECUTIONS, moveSeconds, reads: latencies.length, p50Ms: at(0.5), p99Ms: at(0.99), worstMs: Math.round(latencies[latencies.length - 1]) };
+}
+
 /** Given BENCH_POSTGRES_URL, the small-database scenarios again on PostgreSQL: on one instance, and on two sharing its database. */
 async function postgresScenarios(administrator: string | undefined, servers: Server[], cleanUp: (() => Promise<void>)[]): Promise<Scenario[]> {
   if (!administrator) return [];
@@ -370,6 +417,7 @@ async function main(): Promise<void> {
       ...(await postgresScenarios(process.env.BENCH_POSTGRES_URL, servers, cleanUp)),
     ]);
 
+    const duringAMove = await readsDuringAMove(folder, servers);
     const rounds = (name: string) => results.find((result) => result.name === name)!.requestsPerRound;
     /** A scenario's req/s on the large database to its twin's on the small one. */
     const largeToSmall = (name: string) => ratioInRounds(rounds(`${name}, ${onLarge}`), rounds(name));
@@ -383,6 +431,7 @@ async function main(): Promise<void> {
       coldStartMs,
       coldStartsMs: coldStarts,
       peakRssMb: peakRssMb(sandbox.child),
+      duringAMove,
       scaling: {
         ...load,
         bulkSeedSeconds: seedSeconds,
@@ -417,6 +466,10 @@ async function main(): Promise<void> {
         console.log(`| ${name} | ${median(mine)} | ${median(theirs)} | ${ratioInRounds(mine, theirs)} |`);
       }
     }
+    console.log(
+      `\nA's reads while B moves its clock by ${duringAMove.instalments} instalments (AUTH_MODE=strict; the move took ${duringAMove.moveSeconds} s): ` +
+        `${duringAMove.reads} reads, p50 ${duringAMove.p50Ms} ms, p99 ${duringAMove.p99Ms} ms, worst ${duringAMove.worstMs} ms`,
+    );
     const { scaling } = report;
     console.log(
       `scaling: bulk seed ${scaling.bulkSeedSeconds} s; cold start on it ${scaling.coldStartMs} ms; ` +
@@ -429,7 +482,6 @@ async function main(): Promise<void> {
     rmSync(folder, { recursive: true, force: true });
   }
 }
-
 
 main().catch((error: unknown) => {
   console.error(error);

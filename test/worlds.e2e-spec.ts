@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import type { App } from 'supertest/types';
+import { Transaction } from '../src/bank/account.entity';
 import { GEORG, sepaPayment, VALID_CONSENT } from './support/fixtures';
 import { CREATED } from './support/profile';
 import { issueToken, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';
@@ -30,7 +32,7 @@ function expiringFixtures(): string {
 }
 
 interface Client {
-  send(method: 'get' | 'post' | 'put', path: string, body?: object, headers?: Record<string, string>): request.Test;
+  send(method: 'get' | 'post' | 'put' | 'delete', path: string, body?: object, headers?: Record<string, string>): request.Test;
 }
 
 async function client(http: App, clientId: string, secret: string): Promise<Client> {
@@ -113,6 +115,53 @@ describe('each client its own world (AUTH_MODE=strict): what B does to its world
     expect((await a.send('put', '/sandbox/clock', { today: '2026-03-20' }).expect(200)).body).toEqual({ today: '2026-03-20' });
     expect((await a.send('get', `${SEPA}/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: 'ACSP' });
     expect((await b.send('get', '/sandbox/clock').expect(200)).body).toEqual({ today: '2026-03-20' });
+  });
+
+  it("B's long move holds none of A's reads: A's reads sent after it began are answered before it ends; a move past the bound is refused up front", async () => {
+    await b.send('put', '/sandbox/clock', { today: '2026-04-01' }).expect(200);
+    const own = (await b.send('post', '/sandbox/scenarios', { accounts: [{ name: 'B Saver', balances: { interimAvailable: '100000.00', forwardAvailable: '100000.00' } }] }).expect(201)).body;
+    const order = (endDate?: string) => ({
+      debtorAccount: { iban: own.accounts[0].iban },
+      instructedAmount: { currency: 'EUR', amount: '1.00' },
+      creditorAccount: { iban: GEORG },
+      creditorName: 'Georg Mustermann',
+      startDate: '2026-04-01',
+      ...(endDate ? { endDate } : {}),
+      frequency: 'Daily',
+    });
+    const standingOrder = async (endDate?: string) => {
+      const { paymentId } = (await b.send('post', '/v1/periodic-payments/sepa-credit-transfers', order(endDate), { 'PSU-IP-Address': '192.0.2.10' }).expect(CREATED)).body;
+      await b.send('post', `/sandbox/sca/payments/${paymentId}`, { psuId: own.psuId, decision: 'approve' }).expect(200);
+      return paymentId as string;
+    };
+    const tenYears = await standingOrder('2036-03-31');
+
+    // Past the bound: a daily order without end, 20,000 days on. Refused before anything runs.
+    const endless = await standingOrder();
+    const refused = await b.send('post', '/sandbox/clock/advance', { days: 20_000 }).expect(400);
+    expect(refused.body).toEqual(
+      tppError('FORMAT_ERROR', '{sensitive} XS2A001E: a move of the clock may execute at most 20000 payments and instalments; this one, to 2081-01-02, would execute more: move it in steps', 'days'),
+    );
+    expect((await b.send('get', '/sandbox/clock').expect(200)).body).toEqual({ today: '2026-04-01' });
+    await b.send('delete', `/v1/periodic-payments/sepa-credit-transfers/${endless}`).expect(202);
+    await b.send('post', `/sandbox/sca/payments/${endless}/cancellation`, { psuId: own.psuId, decision: 'approve' }).expect(200);
+
+    // Ten years of a daily order: 3,653 instalments, in writes A's reads pass between.
+    const booked = () => sandbox.dataSource.getRepository(Transaction).countBy({ accountIban: own.accounts[0].iban });
+    const before = await booked();
+    let ended = false;
+    const move = b.send('post', '/sandbox/clock/advance', { days: 3653 }).expect(200).then((answer) => ((ended = true), answer));
+    while ((await booked()) === before && !ended) await sleep(5);
+    expect(ended).toBe(false);
+    const answeredBeforeEnd: boolean[] = [];
+    for (let read = 0; read < 5; read++) {
+      await a.send('get', `/v1/consents/${consentId}/status`).expect(200);
+      answeredBeforeEnd.push(!ended);
+    }
+    expect(answeredBeforeEnd).toEqual([true, true, true, true, true]);
+    expect((await move).body).toEqual({ today: '2036-04-01' });
+    expect((await b.send('get', `/sandbox/payments/${tenYears}/instalments`).expect(200)).body).toEqual({ instalmentsRun: 3653, nextExecutionDate: null, failed: [] });
+    expect((await a.send('get', '/sandbox/clock').expect(200)).body).toEqual({ today: '2026-03-20' });
   });
 
   it('a request without a token is refused before any world’s conditions, and names no world', async () => {

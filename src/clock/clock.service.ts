@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Environment } from '../config/environment';
 import { Shared } from '../database/change-feed';
+import { FormatError } from '../common/error-catalogue';
 import { Store } from '../database/store';
 import type { World } from '../oauth/world';
 import { asClock } from '../http/request-context';
@@ -23,6 +24,15 @@ function utcToday(): string {
 /** What runs when a world's date changes, by a move or by the real day changing (docs/scenarios-and-clock.md). */
 export type TimeRule = (world: World, today: string) => Promise<void>;
 
+/** How many executions a rule would make for the world's date to become `today`, counted up to `limit` (beyond it, any number above). */
+export type TimeCost = (world: World, today: string, limit: number) => Promise<number>;
+
+/**
+ * The most executions (payments, instalments) one move of a clock may make: a move is refused up
+ * front beyond it, so that none runs for minutes (docs/scenarios-and-clock.md, about 10 s here).
+ */
+export const MAX_MOVE_EXECUTIONS = 20_000;
+
 /**
  * The only source of "today" for every date rule, one clock a world (docs/security.md, "Worlds"):
  * in AUTH_MODE=strict each client's own, as Stripe's test clocks belong to a test. Until its client
@@ -36,6 +46,7 @@ export class ClockService implements OnModuleInit {
   private readonly stored: Shared<string | null>;
   private readonly configured: string | undefined;
   private readonly rules: TimeRule[] = [];
+  private readonly costs: TimeCost[] = [];
   /** The date each world's time rules last ran for (or run for now): they run again once its today() differs. */
   private readonly caughtUp = new Map<string, { today: string; done: Promise<void> }>();
 
@@ -70,9 +81,19 @@ export class ClockService implements OnModuleInit {
     return this.stored.get(world.key) ?? this.configured ?? utcToday();
   }
 
-  /** Registers a rule that catches up with a world's date: expiry, execution of what fell due. */
-  whenTimeMoves(rule: TimeRule): void {
+  /** Registers a rule that catches up with a world's date: expiry, execution of what fell due; `cost`, where its work grows with the move. */
+  whenTimeMoves(rule: TimeRule, cost?: TimeCost): void {
     this.rules.push(rule);
+    if (cost) this.costs.push(cost);
+  }
+
+  /** 400 naming `field` when moving the world's clock to `today` would make more than MAX_MOVE_EXECUTIONS executions. */
+  async assertBounded(world: World, today: string, field: string): Promise<void> {
+    let cost = 0;
+    for (const rule of this.costs) cost += await rule(world, today, MAX_MOVE_EXECUTIONS - cost);
+    if (cost > MAX_MOVE_EXECUTIONS) {
+      throw new FormatError(field, `a move of the clock may execute at most ${MAX_MOVE_EXECUTIONS} payments and instalments; this one, to ${today}, would execute more: move it in steps`);
+    }
   }
 
   /**

@@ -90,6 +90,8 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   private readonly values = new Map<string, Shared<unknown>>();
   /** Notifications on the channel that were not the sandbox's (anyone on the database may send them). */
   private ignored = 0;
+  /** The last acknowledgement sent: the next waits for it. */
+  private acknowledging: Promise<void> = Promise.resolve();
   /** Changes this instance made, waiting to be heard by `missing` more instances. */
   private readonly waiting = new Map<string, { missing: number; done: () => void }>();
   private client: Client | null = null;
@@ -187,11 +189,15 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
       if (Number.isInteger(Math.log10(this.ignored))) new Logger(ChangeFeed.name).warn(`ignored ${this.ignored} notification(s) on ${CHANNEL} that were not the sandbox's`);
       return;
     }
-    shared
-      .heard(message.key)
+    const read = shared.heard(message.key);
+    // Acknowledged in the order heard, one statement at a time on the listening connection (pg runs one at a time).
+    this.acknowledging = Promise.all([this.acknowledging, read])
       .then(() => client.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ ack: message.id })]))
-      // Not read: this instance stops trusting its memory, and reads on every request until it listens again.
-      .catch(() => this.lost(client));
+      .then(
+        () => undefined,
+        // Not read: this instance stops trusting its memory, and reads on every request until it listens again.
+        () => this.lost(client),
+      );
   }
 
   private lost(client: Client): void {

@@ -15,8 +15,8 @@ import { isAwaitingSca, isDue, PaymentContext, PaymentEvent, paymentMachine, Pay
 import { accountsOf, bookingsOf, entriesAhead, standingOrderOf } from './payment-bookings';
 import { instalments, Instalment as ScheduledInstalment } from './schedule';
 
-/** Executions per write when the clock catches up: however far it jumps, a write stays this size. */
-const CHUNK = 1000;
+/** Executions per write when the clock catches up: however far it jumps, a write stays this size, and other worlds' requests are answered between two (docs/scenarios-and-clock.md). */
+const CHUNK = 250;
 
 export const contextOf = ({ amount, executionDate, product, nextExecutionDate }: Pick<Payment, 'amount' | 'executionDate' | 'product' | 'nextExecutionDate'>): PaymentContext => ({
   amount,
@@ -53,7 +53,10 @@ export class PaymentExecutionService implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    this.clock.whenTimeMoves((world, today) => this.executeDue(world, today));
+    this.clock.whenTimeMoves(
+      (world, today) => this.executeDue(world, today),
+      (world, today, limit) => this.countDue(world, today, limit),
+    );
   }
 
   /**
@@ -75,14 +78,28 @@ export class PaymentExecutionService implements OnModuleInit {
     return settled;
   }
 
+  /** How many executions and instalments fall due in the world by `today`, counted up to `limit` (beyond it, limit + 1). */
+  private async countDue(world: World, today: string, limit: number): Promise<number> {
+    let count = 0;
+    for (const payment of await this.dueIn(world, today)) {
+      count += executionsOf(payment, today, limit + 1 - count).length;
+      if (count > limit) break;
+    }
+    return count;
+  }
+
+  private dueIn(world: World, today: string): Promise<Payment[]> {
+    const due = LessThanOrEqual(today);
+    return this.store.read(Payment).find({ where: [{ status: 'PDNG', executionDate: due, ...ownedBy(world) }, { status: 'ACSP', nextExecutionDate: due, ...ownedBy(world) }] });
+  }
+
   /** What fell due in the world by its `today`, in date order and each on its own date, in writes of at most CHUNK executions. */
   async executeDue(world: World, today: string): Promise<void> {
-    const due = LessThanOrEqual(today);
     let executed: number;
     do {
       executed = await this.store.write(async () => {
         await this.ledger.serialize();
-        const payments = await this.store.read(Payment).find({ where: [{ status: 'PDNG', executionDate: due, ...ownedBy(world) }, { status: 'ACSP', nextExecutionDate: due, ...ownedBy(world) }] });
+        const payments = await this.dueIn(world, today);
         // Each was settled on a ledger of its world's accounts (settle): what falls due books only on those.
         const ledger = await this.ledger.open(payments.flatMap(accountsOf), world);
         const count = await this.execute(ledger, payments, today);
@@ -183,13 +200,13 @@ export class PaymentExecutionService implements OnModuleInit {
 }
 
 /** What of a payment fell due by `today`: a future-dated payment's one execution, or a periodic payment's instalments (at most CHUNK). */
-function executionsOf(payment: Payment, today: string): Execution[] {
+function executionsOf(payment: Payment, today: string, most = CHUNK): Execution[] {
   if (!isPeriodic(payment)) return payment.executionDate !== null && payment.executionDate <= today ? [{ payment, date: payment.executionDate }] : [];
   if (payment.nextExecutionDate === null) return [];
   const due: Execution[] = [];
   const resume = payment.lastDueDate === null ? undefined : { number: payment.instalmentsRun, due: payment.lastDueDate };
   for (const instalment of instalments(payment.body as PeriodicPaymentDto, resume)) {
-    if (instalment.executionDate > today || due.length === CHUNK) break;
+    if (instalment.executionDate > today || due.length >= most) break;
     due.push({ payment, date: instalment.executionDate, instalment });
   }
   return due;

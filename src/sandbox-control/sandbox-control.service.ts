@@ -15,20 +15,28 @@ export class SandboxControlService {
   /** Sets the date, then lets every time rule catch up at once instead of on the next read. */
   async setClock(world: World, today: string): Promise<{ today: string }> {
     if (!isDateOnly(today)) throw new FormatError('today', 'today must be a date YYYY-MM-DD');
-    return this.moveClock(world, () => today);
+    return this.moveClock(world, () => today, 'today');
   }
 
   /** Moves the date on by `days`; the calendar of the sandbox ends with year 9999, as `YYYY-MM-DD` does. */
   async advanceClock(world: World, days: number): Promise<{ today: string }> {
-    return this.moveClock(world, (today) => {
-      const next = addDays(today, days);
-      if (!isDateOnly(next)) throw new FormatError('days', `the clock cannot move past 9999-12-31 (it is ${today})`);
-      return next;
-    });
+    return this.moveClock(
+      world,
+      (today) => {
+        const next = addDays(today, days);
+        if (!isDateOnly(next)) throw new FormatError('days', `the clock cannot move past 9999-12-31 (it is ${today})`);
+        return next;
+      },
+      'days',
+    );
   }
 
-  /** The time rules (expiry, execution) have run for the world's new date when the move answers. */
-  private async moveClock(world: World, to: (today: string) => string): Promise<{ today: string }> {
+  /**
+   * The time rules (expiry, execution) have run for the world's new date when the move answers. A
+   * move is bounded up front, from the date it stands at now (`field` names it in the refusal).
+   */
+  private async moveClock(world: World, to: (today: string) => string, field: string): Promise<{ today: string }> {
+    await this.clock.assertBounded(world, to(this.clock.today(world)), field);
     const moved = (from: string, today: string) =>
       this.history.record({ kind: 'clock', resourceId: 'clock', fromStatus: from, toStatus: today, event: 'MOVED', ownerId: world.ownerId, sandboxDate: today });
     return { today: await this.clock.move(world, to, moved) };
