@@ -71,6 +71,9 @@ export const ERROR_CATALOGUE = {
   XS2A050E: { status: 401, code: 'ROLE_INVALID', when: 'the certificate lacks the PSD2 role its route declares: `PSP_AI` for consents, accounts, card accounts and trusted beneficiaries, `PSP_IC` for the confirmation of funds and its consents, `PSP_PI` for payments, signing baskets and payee checks' },
   XS2A051E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no certificate the sandbox issued (to this client) with this serial number' },
   XS2A062E: { status: 401, code: 'CERTIFICATE_REVOKED', when: 'the certificate is revoked, as Berlin Group 1.3.16 spells it: where the profile says `tpp.revoked: CERTIFICATE_REVOKED`' },
+  XS2A070E: { status: 400, code: 'FORMAT_ERROR', when: 'client registration (`POST /register`): metadata missing, malformed or unknown, a redirect URI that is not https, a certificate not issued by the sandbox CA (OAuth `invalid_client_metadata`, `invalid_redirect_uri`)' },
+  XS2A071E: { status: 401, code: 'TOKEN_INVALID', when: "client registration (`/register/{clientId}`): no registration access token, or not this client's (OAuth `invalid_token`)" },
+  XS2A072E: { status: 403, code: 'SERVICE_BLOCKED', when: 'client registration: the profile closes it (`tpp.registration: closed`)' },
 } as const satisfies Record<string, MessageRow>;
 
 /** The numbers of the services' messages: each service declares its own here by declaration merging. */
@@ -184,11 +187,12 @@ interface OAuthErrorFields {
 export class OAuthError extends DomainError {
   constructor(
     detail: ErrorDetail,
-    readonly error: 'invalid_client' | 'invalid_request' | 'unsupported_grant_type' | 'server_error',
+    readonly error: 'invalid_client' | 'invalid_request' | 'unsupported_grant_type' | 'server_error' | 'invalid_client_metadata' | 'invalid_redirect_uri' | 'invalid_token' | 'access_denied',
   ) {
     super(detail);
-    // RFC 6749 §5.2: a 401 for client authentication names the scheme the client must use.
+    // RFC 6749 §5.2: a 401 for client authentication names the scheme the client must use; RFC 6750 §3 for a bearer token.
     if (error === 'invalid_client') this.headers['WWW-Authenticate'] = 'Basic realm="psd2-sandbox"';
+    if (error === 'invalid_token') this.headers['WWW-Authenticate'] = 'Bearer realm="psd2-sandbox", error="invalid_token"';
   }
 
   override toBody(profile: AnswerStyle = 'bank'): TppErrorBody & OAuthErrorFields {

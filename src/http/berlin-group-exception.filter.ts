@@ -27,7 +27,7 @@ export class BerlinGroupExceptionFilter implements ExceptionFilter {
     const path = request.originalUrl.split('?')[0];
     const found = this.toDomainError(exception, request.method, path);
     // OAuth clients read `error` from whatever the token endpoint answers (RFC 6749 §5.2).
-    const error = request.method === 'POST' && TOKEN_PATH.test(path) && !(found instanceof OAuthError) ? OAuthError.from(found) : found;
+    const error = request.method === 'POST' && OAUTH_PATH.test(path) && !(found instanceof OAuthError) ? OAuthError.from(found) : found;
     if (error.status() >= 500) {
       // The path only: a query string may carry what must not reach a log (docs/operations.md, "Logs").
       this.logger.error(`${request.method} ${path}`, exception instanceof Error ? exception.stack : exception);
@@ -59,7 +59,7 @@ export class BerlinGroupExceptionFilter implements ExceptionFilter {
   }
 }
 
-const TOKEN_PATH = /^\/oauth2\/token\/?$/;
+const OAUTH_PATH = /^\/(oauth2\/token|register)\/?$/;
 
 function isHttpError(value: unknown): value is Error & { status: number; type?: string } {
   return value instanceof Error && typeof (value as { status?: unknown }).status === 'number';

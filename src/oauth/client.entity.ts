@@ -1,6 +1,9 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** A TPP's client credentials: fixtures (profiles/bank/fixtures/clients.json), as the bank hands them out at onboarding. */
+/**
+ * A TPP's client credentials: fixtures (profiles/bank/fixtures/clients.json), as the bank hands them
+ * out at onboarding, or a client that registered itself (RFC 7591, docs/security.md "Clients register themselves").
+ */
 @Entity('tpp_clients')
 export class TppClient {
   @PrimaryColumn({ type: 'varchar', length: 64 })
@@ -11,6 +14,18 @@ export class TppClient {
 
   @Column({ type: 'varchar', length: 140 })
   name: string;
+
+  /** A registered client's redirect URIs; null for a fixture. */
+  @Column({ type: 'simple-json', nullable: true })
+  redirectUris: string[] | null = null;
+
+  /** SHA-256 of its registration access token (RFC 7592); null for a fixture. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  registrationTokenHash: string | null = null;
+
+  /** ISO 8601 UTC instant of its registration; null for a fixture. */
+  @Column({ type: 'varchar', length: 24, nullable: true })
+  registeredAt: string | null = null;
 }
 
 /** An issued bearer token; only its SHA-256 is stored, so the database never holds a usable token. */

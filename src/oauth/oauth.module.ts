@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
 import { DatabaseModule } from '../database/database.module';
+import { RegistrationController } from './registration.controller';
+import { RegistrationService } from './registration.service';
 import { TokenController } from './token.controller';
 import { TokenService } from './token.service';
 
 /** Every module with TPP controllers imports this one: their guards ask TokenService whose request it is. */
 @Module({
   imports: [DatabaseModule],
-  controllers: [TokenController],
-  providers: [TokenService],
+  controllers: [TokenController, RegistrationController],
+  providers: [TokenService, RegistrationService],
   exports: [TokenService],
 })
 export class OAuthModule {}

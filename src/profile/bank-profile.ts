@@ -22,7 +22,7 @@ export interface ProfileSettings {
   paymentProducts: Partial<Record<PaymentServiceName, PaymentProduct[]>>;
   consents?: { maxValidityDays?: number; maxFrequencyPerDay?: number };
   vop?: { mode?: VopMode; closeMatch?: number; payees?: ExternalPayee[] };
-  tpp?: { signatures?: 'off' | 'optional' | 'required'; qwac?: 'off' | 'header' | 'mtls'; qwacHeader?: string; revoked?: RevokedCode; trustedCAs?: string[] };
+  tpp?: { signatures?: 'off' | 'optional' | 'required'; qwac?: 'off' | 'header' | 'mtls'; qwacHeader?: string; revoked?: RevokedCode; registration?: 'open' | 'closed'; trustedCAs?: string[] };
   scaExemptions?: ScaExemptionSettings;
 }
 
@@ -36,6 +36,8 @@ export interface TppIdentitySettings {
   qwac: 'off' | 'header' | 'mtls';
   qwacHeader: string;
   revoked: RevokedCode;
+  /** Whether TPPs may register themselves (POST /register). */
+  registration: 'open' | 'closed';
 }
 
 /** How a revoked certificate is answered: Berlin Group 1.3.11's spelling, or 1.3.16's. */
@@ -181,8 +183,8 @@ export class BankProfile {
   }
 
   get tpp(): TppIdentitySettings {
-    const { signatures = 'off', qwac = 'off', qwacHeader = 'X-SSL-Client-Cert', revoked = 'CERTIFICATE_REVOKE' } = this.settings.tpp ?? {};
-    return { signatures, qwac, qwacHeader, revoked };
+    const { signatures = 'off', qwac = 'off', qwacHeader = 'X-SSL-Client-Cert', revoked = 'CERTIFICATE_REVOKE', registration = 'open' } = this.settings.tpp ?? {};
+    return { signatures, qwac, qwacHeader, revoked, registration };
   }
 
   /**

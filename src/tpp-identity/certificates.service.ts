@@ -1,5 +1,6 @@
 import { randomBytes, X509Certificate as NodeCertificate } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { IsNull } from 'typeorm';
 import { ClockService } from '../clock/clock.service';
 import { addDays } from '../common/dates';
 import { DomainError } from '../common/error-catalogue';
@@ -7,6 +8,7 @@ import { Store } from '../database/store';
 import { isOwnedBy, World } from '../oauth/world';
 import { BankProfile } from '../profile/bank-profile';
 import { CertificateRequest, createAuthority, issueCertificate, issueServerCertificate, KeyedCertificate, newSerial } from './certificate-issuer';
+import { certificateDer } from './certificate-header';
 import { serialKey } from './http-signature';
 import { CertificateType, Psd2Role, QualifiedFacts, qualifiedFactsOf } from './psd2-statement';
 import { CertificateAuthority, TppCertificate } from './tpp-certificate.entity';
@@ -93,6 +95,27 @@ export class CertificatesService {
     if (!found || !isOwnedBy(found, world)) throw new DomainError({ messageId: 'XS2A051E', description: `certificate ${serialNumber} unknown` });
     await this.store.write(() => this.store.change(TppCertificate).update({ serialNumber: found.serialNumber }, { revoked: true }));
     return { ...found, revoked: true };
+  }
+
+  /**
+   * A certificate a client registering itself names (docs/security.md, "Clients register
+   * themselves"): its serial number where the sandbox CA issued it and it is neither revoked nor
+   * anyone's yet, else null. `claim` then makes it the client's.
+   */
+  async claimable(value: string): Promise<string | null> {
+    const der = certificateDer(value);
+    const certificate = der ? readable(der) : null;
+    if (!certificate) return null;
+    const authority = new NodeCertificate((await this.authority()).certificate);
+    if (!certificate.checkIssued(authority) || !certificate.verify(authority.publicKey)) return null;
+    const found = await this.store.findByKey(TppCertificate, serialKey(certificate.serialNumber));
+    return found && !found.revoked && found.ownerId === null ? found.serialNumber : null;
+  }
+
+  /** Inside the write that registers the world's client: the certificate becomes its own, unless another claimed it meanwhile (false). */
+  async claim(serialNumber: string, world: World): Promise<boolean> {
+    const { affected } = await this.store.change(TppCertificate).update({ serialNumber, ownerId: IsNull() }, { ownerId: world.ownerId });
+    return affected === 1;
   }
 
   /** The HTTPS listener's certificate (tpp.qwac: mtls), valid for a year of the bank's date (the open world's: no client moves it in strict mode). */

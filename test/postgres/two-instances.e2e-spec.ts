@@ -158,7 +158,7 @@ describe('two instances on one PostgreSQL database', () => {
     }
   });
 
-  it("AUTH_MODE=strict: a token issued by one is honoured by the other; A's clock moved on one is A's on the other at once, and B's stays on both", async () => {
+  it("AUTH_MODE=strict: a token issued by one is honoured by the other, so is a client registered on one; A's clock moved on one is A's on the other at once, and B's stays on both", async () => {
     const strictDatabase = temporaryDatabase();
     const first = await startSandbox({ AUTH_MODE: 'strict' }, strictDatabase);
     const second = await startSandbox({ AUTH_MODE: 'strict' }, strictDatabase);
@@ -168,6 +168,10 @@ describe('two instances on one PostgreSQL database', () => {
       const [a, b] = [await tokenOf('sandbox-tpp', 'sandbox-secret'), await tokenOf('sandbox-tpp-2', 'sandbox-secret-2')];
       const { consentId } = (await request(first.http).post('/v1/consents').set(tppHeaders({ Authorization: `Bearer ${a}` })).send(consentRequest).expect(CREATED)).body;
       await request(second.http).get(`/v1/consents/${consentId}/status`).set(tppHeaders({ Authorization: `Bearer ${a}` })).expect(200);
+      // A client registered on one gets a token on the other and acts there.
+      const registered = (await request(first.http).post('/register').send({ client_name: 'Registered', redirect_uris: ['https://tpp.example/cb'] }).expect(201)).body;
+      const theirs = (await request(second.http).post('/oauth2/token').auth(registered.client_id, registered.client_secret).type('form').send('grant_type=client_credentials').expect(200)).body.access_token;
+      await request(first.http).post('/v1/consents').set(tppHeaders({ Authorization: `Bearer ${theirs}` })).send(consentRequest).expect(CREATED);
       const clockOf = async (sandbox: Sandbox, token: string) => (await request(sandbox.http).get('/sandbox/clock').set({ Authorization: `Bearer ${token}` }).expect(200)).body;
       for (let day = 16; day <= 25; day++) {
         const [mover, reader] = day % 2 ? [first, second] : [second, first];

@@ -1,0 +1,85 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { OAuthError } from '../common/error-catalogue';
+import { Store } from '../database/store';
+import { BankProfile } from '../profile/bank-profile';
+import { CertificatesService } from '../tpp-identity/certificates.service';
+import { AccessToken, TppClient } from './client.entity';
+import { certificateRefused, ClientMetadata } from './client-metadata';
+import { World } from './world';
+
+const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
+const secret = () => randomBytes(32).toString('base64url');
+
+/** A registered client as RFC 7591 §3.2.1 answers it; the secret and the registration access token only when they were just made. */
+export interface Registered {
+  client: TppClient;
+  registrationToken?: string;
+}
+
+/**
+ * Dynamic client registration (RFC 7591, management by RFC 7592; docs/security.md "Clients
+ * register themselves"): a TPP, or each worker of its CI, registers a client and gets its
+ * credentials and a world of its own. The profile may close it (`tpp.registration: closed`).
+ */
+@Injectable()
+export class RegistrationService {
+  constructor(
+    private readonly store: Store,
+    private readonly profile: BankProfile,
+    private readonly certificates: CertificatesService,
+  ) {}
+
+  get open(): boolean {
+    return this.profile.tpp.registration === 'open';
+  }
+
+  async register({ clientName, redirectUris, certificate }: ClientMetadata): Promise<Registered> {
+    this.assertOpen();
+    const serialNumber = certificate === null ? null : await this.certificates.claimable(certificate);
+    if (certificate !== null && serialNumber === null) throw certificateRefused();
+    const registrationToken = secret();
+    const client = Object.assign(new TppClient(), {
+      clientId: randomUUID(),
+      clientSecret: secret(),
+      name: clientName,
+      redirectUris,
+      registrationTokenHash: sha256(registrationToken),
+      registeredAt: new Date().toISOString(),
+    });
+    await this.store.write(async () => {
+      await this.store.insert(TppClient, client);
+      // In the same write: a certificate another claimed meanwhile leaves no client behind.
+      if (serialNumber !== null && !(await this.certificates.claim(serialNumber, World.ofClient(client.clientId)))) throw certificateRefused();
+    });
+    return { client, registrationToken };
+  }
+
+  /** The client the registration access token is for (RFC 7592 §2); 401 invalid_token for any other, unknown or none. */
+  async find(clientId: string, authorization: string | undefined): Promise<TppClient> {
+    const token = /^Bearer +(\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
+    const client = token && clientId.length <= 64 ? await this.store.findByKey(TppClient, clientId) : null;
+    const expected = Buffer.from(client?.registrationTokenHash ?? '');
+    const given = Buffer.from(sha256(token ?? ''));
+    if (!client || expected.length !== given.length || !timingSafeEqual(expected, given)) {
+      throw new OAuthError({ messageId: 'XS2A071E', description: 'send the registration access token the registration answered, as "Authorization: Bearer <token>"' }, 'invalid_token');
+    }
+    return client;
+  }
+
+  /**
+   * The client and its tokens are gone (RFC 7592 §2.3): it gets no token any more. What it created
+   * stays, in a world no one reaches; an instance that already read one of its tokens honours it
+   * until it expires (at most 599 s).
+   */
+  async delete(client: TppClient): Promise<void> {
+    await this.store.write(async () => {
+      await this.store.change(AccessToken).delete({ clientId: client.clientId });
+      await this.store.change(TppClient).delete({ clientId: client.clientId });
+    });
+  }
+
+  private assertOpen(): void {
+    if (!this.open) throw new OAuthError({ messageId: 'XS2A072E', description: 'this bank registers no clients (tpp.registration: closed): use the client credentials it handed out' }, 'access_denied');
+  }
+}
