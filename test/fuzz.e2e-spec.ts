@@ -414,7 +414,7 @@ describe.each(ENGINE === 'postgres' ? SETTINGS.slice(0, 1) : SETTINGS)(`fuzz (%s
             const page = response.headers['content-type'] === 'text/html; charset=utf-8' && outgoing.path.startsWith('/sca/');
             if (!page) {
               expect({ where, type: response.headers['content-type'] }).toEqual({ where, type: 'application/json; charset=utf-8' });
-              expectBerlinGroupError(response.status, response.text, outgoing.method === 'POST' && /^\/oauth2\/token\/?(\?|$)/.test(outgoing.path), berlinGroup, outgoing.path);
+              expectBerlinGroupError(response.status, response.text, (outgoing.method === 'POST' && /^\/oauth2\/token\/?(\?|$)/.test(outgoing.path)) || /^\/register(\/[^/?]*)?\/?(\?|$)/.test(outgoing.path), berlinGroup, outgoing.path);
             }
             expect({ where, changed: after !== state }).toEqual({ where, changed: false });
           }

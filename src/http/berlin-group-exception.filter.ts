@@ -26,8 +26,8 @@ export class BerlinGroupExceptionFilter implements ExceptionFilter {
     // The path as requested: a middleware mounted on a path sees request.path without it.
     const path = request.originalUrl.split('?')[0];
     const found = this.toDomainError(exception, request.method, path);
-    // OAuth clients read `error` from whatever the token endpoint answers (RFC 6749 §5.2).
-    const error = request.method === 'POST' && OAUTH_PATH.test(path) && !(found instanceof OAuthError) ? OAuthError.from(found) : found;
+    // OAuth clients read `error` from whatever the token endpoint (RFC 6749 §5.2) and client registration (RFC 7591 §3.2.2) answer.
+    const error = speaksOAuth(request.method, path) && !(found instanceof OAuthError) ? OAuthError.from(found) : found;
     if (error.status() >= 500) {
       // The path only: a query string may carry what must not reach a log (docs/operations.md, "Logs").
       this.logger.error(`${request.method} ${path}`, exception instanceof Error ? exception.stack : exception);
@@ -59,7 +59,7 @@ export class BerlinGroupExceptionFilter implements ExceptionFilter {
   }
 }
 
-const OAUTH_PATH = /^\/(oauth2\/token|register)\/?$/;
+const speaksOAuth = (method: string, path: string): boolean => (method === 'POST' && /^\/oauth2\/token\/?$/.test(path)) || /^\/register(\/[^/]*)?\/?$/.test(path);
 
 function isHttpError(value: unknown): value is Error & { status: number; type?: string } {
   return value instanceof Error && typeof (value as { status?: unknown }).status === 'number';
