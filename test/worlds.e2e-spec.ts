@@ -111,6 +111,15 @@ describe('each client its own world (AUTH_MODE=strict): what B does to its world
     await b.send('post', `/sandbox/psus/georg.mustermann/permissions/${consentId}/withdrawal`).expect(403);
     expect(await viewOfA()).toEqual(before);
 
+    // B in the cockpit, signed in with its credentials: a day on, and a month, on B's clock only.
+    const cockpit = request.agent(sandbox.http);
+    await cockpit.post('/cockpit/sign-in').type('form').send({ clientId: 'sandbox-tpp-2', clientSecret: 'sandbox-secret-2' }).expect(303);
+    for (const by of ['day', 'month']) await cockpit.post('/cockpit/clock/advance').set('Sec-Fetch-Site', 'same-origin').type('form').send({ by }).expect(303);
+    expect((await b.send('get', '/sandbox/clock').expect(200)).body).toEqual({ today: '2026-04-21' });
+    expect((await cockpit.get('/cockpit').expect(200)).text).toContain('<strong id="today">2026-04-21</strong>');
+    expect(await viewOfA()).toEqual(before);
+    await b.send('put', '/sandbox/clock', { today: '2026-03-20' }).expect(200);
+
     // A's own move changes A's answers as asked: its payment executes on its date.
     expect((await a.send('put', '/sandbox/clock', { today: '2026-03-20' }).expect(200)).body).toEqual({ today: '2026-03-20' });
     expect((await a.send('get', `${SEPA}/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: 'ACSP' });
