@@ -107,6 +107,14 @@ describe('each client its own world (AUTH_MODE=strict): what B does to its world
     const theirs = (await b.send('post', '/v1/consents', { access: { balances: [{ iban: GEORG }] }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 }).expect(CREATED)).body.consentId;
     await b.send('post', `/sandbox/sca/consents/${theirs}`, { psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
     await b.send('post', `/sandbox/psus/georg.mustermann/permissions/${theirs}/withdrawal`).expect(200);
+    // B's holder approves B's next consent on the SCA page, as in a browser: in B's world.
+    const onPage = (await b.send('post', '/v1/consents', { access: { balances: [{ iban: GEORG }] }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 }).expect(CREATED)).body.consentId;
+    const browser = request.agent(sandbox.http);
+    const page = await browser.get(`/sca/consents?consent_id=${onPage}`).expect(200);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
+    await browser.post('/sca/consents').type('form').send({ _csrf: csrf, id: onPage, psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve' }).expect(200);
+    expect((await b.send('get', `/v1/consents/${onPage}/status`).expect(200)).body).toEqual({ consentStatus: 'valid' });
+    expect(await viewOfA()).toEqual(before);
     // A's consent is none of B's: B's withdrawal of it is answered as for an unknown consent.
     await b.send('post', `/sandbox/psus/georg.mustermann/permissions/${consentId}/withdrawal`).expect(403);
     expect(await viewOfA()).toEqual(before);
