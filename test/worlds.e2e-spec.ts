@@ -134,40 +134,31 @@ describe('each client its own world (AUTH_MODE=strict): what B does to its world
     expect((await b.send('get', '/sandbox/clock').expect(200)).body).toEqual({ today: '2026-03-20' });
   });
 
-  it("B's long move holds none of A's reads: A's reads sent after it began are answered before it ends; a move past the bound is refused up front", async () => {
-    await b.send('put', '/sandbox/clock', { today: '2026-04-01' }).expect(200);
+  it("B's largest move holds none of A's reads: A's reads sent after it began are answered before it ends; a day further is refused up front", async () => {
+    // A Friday: a move of 4,000 days ends on a Monday, 4,001 on a Tuesday, so that no instalment waits for a working day at either end.
+    await b.send('put', '/sandbox/clock', { today: '2026-04-03' }).expect(200);
     const own = (await b.send('post', '/sandbox/scenarios', { accounts: [{ name: 'B Saver', balances: { interimAvailable: '100000.00', forwardAvailable: '100000.00' } }] }).expect(201)).body;
-    const order = (endDate?: string) => ({
-      debtorAccount: { iban: own.accounts[0].iban },
-      instructedAmount: { currency: 'EUR', amount: '1.00' },
-      creditorAccount: { iban: GEORG },
-      creditorName: 'Georg Mustermann',
-      startDate: '2026-04-01',
-      ...(endDate ? { endDate } : {}),
-      frequency: 'Daily',
-    });
-    const standingOrder = async (endDate?: string) => {
-      const { paymentId } = (await b.send('post', '/v1/periodic-payments/sepa-credit-transfers', order(endDate), { 'PSU-IP-Address': '192.0.2.10' }).expect(CREATED)).body;
+    // Five daily orders from today, each of which ran its first instalment at its approval: a move of n days executes 5 x n.
+    const order = { debtorAccount: { iban: own.accounts[0].iban }, instructedAmount: { currency: 'EUR', amount: '1.00' }, creditorAccount: { iban: GEORG }, creditorName: 'Georg Mustermann', startDate: '2026-04-03', frequency: 'Daily' };
+    const orders: string[] = [];
+    for (let count = 0; count < 5; count++) {
+      const { paymentId } = (await b.send('post', '/v1/periodic-payments/sepa-credit-transfers', order, { 'PSU-IP-Address': '192.0.2.10' }).expect(CREATED)).body;
       await b.send('post', `/sandbox/sca/payments/${paymentId}`, { psuId: own.psuId, decision: 'approve' }).expect(200);
-      return paymentId as string;
-    };
-    const tenYears = await standingOrder('2036-03-31');
+      orders.push(paymentId);
+    }
 
-    // Past the bound: a daily order without end, 20,000 days on. Refused before anything runs.
-    const endless = await standingOrder();
-    const refused = await b.send('post', '/sandbox/clock/advance', { days: 20_000 }).expect(400);
+    // A day past the bound: 20,005 instalments. Refused before anything runs.
+    const refused = await b.send('post', '/sandbox/clock/advance', { days: 4001 }).expect(400);
     expect(refused.body).toEqual(
-      tppError('FORMAT_ERROR', '{sensitive} XS2A001E: a move of the clock may execute at most 20000 payments and instalments; this one, to 2081-01-02, would execute more: move it in steps', 'days'),
+      tppError('FORMAT_ERROR', '{sensitive} XS2A001E: a move of the clock may execute at most 20000 payments and instalments; this one, to 2037-03-17, would execute more: move it in steps', 'days'),
     );
-    expect((await b.send('get', '/sandbox/clock').expect(200)).body).toEqual({ today: '2026-04-01' });
-    await b.send('delete', `/v1/periodic-payments/sepa-credit-transfers/${endless}`).expect(202);
-    await b.send('post', `/sandbox/sca/payments/${endless}/cancellation`, { psuId: own.psuId, decision: 'approve' }).expect(200);
+    expect((await b.send('get', '/sandbox/clock').expect(200)).body).toEqual({ today: '2026-04-03' });
 
-    // Ten years of a daily order: 3,653 instalments, in writes A's reads pass between.
+    // The bound exactly, 20,000 instalments, in writes A's reads pass between.
     const booked = () => sandbox.dataSource.getRepository(Transaction).countBy({ accountIban: own.accounts[0].iban });
     const before = await booked();
     let ended = false;
-    const move = b.send('post', '/sandbox/clock/advance', { days: 3653 }).expect(200).then((answer) => ((ended = true), answer));
+    const move = b.send('post', '/sandbox/clock/advance', { days: 4000 }).expect(200).then((answer) => ((ended = true), answer));
     while ((await booked()) === before && !ended) await sleep(5);
     expect(ended).toBe(false);
     const answeredBeforeEnd: boolean[] = [];
@@ -176,8 +167,10 @@ describe('each client its own world (AUTH_MODE=strict): what B does to its world
       answeredBeforeEnd.push(!ended);
     }
     expect(answeredBeforeEnd).toEqual([true, true, true, true, true]);
-    expect((await move).body).toEqual({ today: '2036-04-01' });
-    expect((await b.send('get', `/sandbox/payments/${tenYears}/instalments`).expect(200)).body).toEqual({ instalmentsRun: 3653, nextExecutionDate: null, failed: [] });
+    expect((await move).body).toEqual({ today: '2037-03-16' });
+    for (const paymentId of orders) {
+      expect((await b.send('get', `/sandbox/payments/${paymentId}/instalments`).expect(200)).body).toEqual({ instalmentsRun: 4001, nextExecutionDate: '2037-03-17', failed: [] });
+    }
     expect((await a.send('get', '/sandbox/clock').expect(200)).body).toEqual({ today: '2026-03-20' });
   });
 
