@@ -373,12 +373,15 @@ describe('the threat table (docs/security.md): signed requests (berlin-group, tp
     expect(sealConnects.body).toEqual(bg(tppError('CERTIFICATE_INVALID', `{sensitive} XS2A047E: the certificate ${seal.serialNumber.toUpperCase()} is a QSealC, not a QWAC`)));
   });
 
-  it("8: a keyId whose CA is not the certificate's issuer: 401 SIGNATURE_INVALID; the issuer's name in another order, case or spacing is the same name", async () => {
+  it("8: a keyId whose CA is not the certificate's issuer: 401 SIGNATURE_INVALID; the issuer's name in another order, case, spacing or percent-encoding (as the yaml's example writes it) is the same name", async () => {
     const seal = await issue(sandbox.http, 'QSEAL', ['PSP_AI']);
     const evil = await call('get', '/v1/accounts', seal, { keyId: `SN=${seal.serialNumber},CA=CN=Evil CA` }, { extra: { 'Consent-ID': VALID } }).expect(401);
     expect(evil.body).toEqual(bg(tppError('SIGNATURE_INVALID', `{sensitive} XS2A044E: keyId SN=${seal.serialNumber},CA=CN=Evil CA does not name the issuer of the certificate sent (CA=${ca})`, 'Signature')));
     const reordered = ca.split(',').reverse().map((part) => part.replace(/=(.*)$/, (_, value: string) => `=${value.toLowerCase()}`)).join(', ');
     await call('get', '/v1/accounts', seal, { keyId: `SN=${seal.serialNumber},CA=${reordered}` }, { extra: { 'Consent-ID': VALID } }).expect(200);
+    await call('get', '/v1/accounts', seal, { keyId: `SN=${seal.serialNumber},CA=${ca.replaceAll(' ', '%20')}` }, { extra: { 'Consent-ID': VALID } }).expect(200);
+    const malformed = await call('get', '/v1/accounts', seal, { keyId: `SN=${seal.serialNumber},CA=CN=PSD2%2` }, { extra: { 'Consent-ID': VALID } }).expect(401);
+    expect(malformed.body).toEqual(bg(tppError('SIGNATURE_INVALID', `{sensitive} XS2A044E: keyId SN=${seal.serialNumber},CA=CN=PSD2%2 does not name the certificate sent (SN=${seal.serialNumber})`, 'Signature')));
   });
 
   it('a revoked certificate in a profile of Berlin Group 1.3.16 (tpp.revoked): 401 CERTIFICATE_REVOKED', async () => {

@@ -29,6 +29,8 @@ describe('parseSignature', () => {
 describe('keyId and serial numbers', () => {
   it('splits SN and CA, the CA with its own commas', () => {
     expect(parseKeyId('SN=00AB12,CA=CN=PSD2 Sandbox Test CA, O=PSD2 Sandbox')).toEqual({ serialNumber: '00AB12', issuer: 'CN=PSD2 Sandbox Test CA, O=PSD2 Sandbox' });
+    expect(parseKeyId('SN=9FA1,CA=CN=D-TRUST%20CA%202-1%202015,O=D-Trust%20GmbH,C=DE')).toEqual({ serialNumber: '9FA1', issuer: 'CN=D-TRUST CA 2-1 2015,O=D-Trust GmbH,C=DE' });
+    expect(parseKeyId('SN=9FA1,CA=CN=D-TRUST%2')).toBeNull();
     expect(parseKeyId('CA=x,SN=12')).toBeNull();
     expect(parseKeyId('SN=XYZ,CA=x')).toBeNull();
   });

@@ -32,10 +32,19 @@ export function parseSignature(value: string): SignatureParameters | null {
   return { keyId, algorithm, headers: headers.trim().toLowerCase().split(/\s+/), signature };
 }
 
-/** `SN=<serial in hex>,CA=<issuer>`: the serial and the issuer, or null. */
+/**
+ * `SN=<serial in hex>,CA=<issuer>`: the serial and the issuer, or null. The issuer may be
+ * percent-encoded, as the Berlin Group yaml's own example writes it (`CA=CN=D-TRUST%20CA%202-1%202015,…`):
+ * it is decoded; a malformed escape makes the keyId malformed (docs/tpp-identity.md).
+ */
 export function parseKeyId(keyId: string): { serialNumber: string; issuer: string } | null {
   const match = /^SN=([0-9A-Fa-f]+),CA=(.+)$/.exec(keyId.trim());
-  return match ? { serialNumber: match[1], issuer: match[2] } : null;
+  if (!match) return null;
+  try {
+    return { serialNumber: match[1], issuer: decodeURIComponent(match[2]) };
+  } catch {
+    return null;
+  }
 }
 
 /** A serial number as the sandbox keeps it: lower-case hex without leading zeros, whatever case or padding it came in. */
