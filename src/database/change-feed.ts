@@ -40,7 +40,7 @@ export class Shared<T> {
     if (!this.feed.hearing) await this.reload(key);
   }
 
-  async reload(key: string): Promise<void> {
+  private async reload(key: string): Promise<void> {
     const heard = this.heardCounts.get(key);
     const loaded = await this.load(key);
     if (heard !== this.heardCounts.get(key)) return;

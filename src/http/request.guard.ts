@@ -25,7 +25,7 @@ interface RequestChecks {
 
 const Checks = Reflector.createDecorator<Partial<RequestChecks>>();
 
-/** The one guard of every TPP route: finds the request's world by its token, then checks its headers and body type. */
+/** The one guard of every TPP route: finds the request's world by its token and enters it (its clock), then checks its headers and body type. */
 @Injectable()
 export class RequestGuard implements CanActivate {
   constructor(

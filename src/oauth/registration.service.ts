@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { OAuthError } from '../common/error-catalogue';
 import { Store } from '../database/store';
@@ -6,10 +6,8 @@ import { BankProfile } from '../profile/bank-profile';
 import { CertificatesService } from '../tpp-identity/certificates.service';
 import { AccessToken, TppClient } from './client.entity';
 import { certificateRefused, ClientMetadata } from './client-metadata';
+import { bearerToken, hashMatches, newToken, sha256 } from './credentials';
 import { World } from './world';
-
-const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
-const secret = () => randomBytes(32).toString('base64url');
 
 /** A registered client as RFC 7591 §3.2.1 answers it; the secret and the registration access token only when they were just made. */
 export interface Registered {
@@ -38,10 +36,10 @@ export class RegistrationService {
     this.assertOpen();
     const serialNumber = certificate === null ? null : await this.certificates.claimable(certificate);
     if (certificate !== null && serialNumber === null) throw certificateRefused();
-    const registrationToken = secret();
+    const registrationToken = newToken();
     const client = Object.assign(new TppClient(), {
       clientId: randomUUID(),
-      clientSecret: secret(),
+      clientSecret: newToken(),
       name: clientName,
       redirectUris,
       registrationTokenHash: sha256(registrationToken),
@@ -57,11 +55,9 @@ export class RegistrationService {
 
   /** The client the registration access token is for (RFC 7592 §2); 401 invalid_token for any other, unknown or none. */
   async find(clientId: string, authorization: string | undefined): Promise<TppClient> {
-    const token = /^Bearer +(\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
+    const token = bearerToken(authorization);
     const client = token && clientId.length <= 64 ? await this.store.findByKey(TppClient, clientId) : null;
-    const expected = Buffer.from(client?.registrationTokenHash ?? '');
-    const given = Buffer.from(sha256(token ?? ''));
-    if (!client || expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    if (!client || !hashMatches(client.registrationTokenHash, token!)) {
       throw new OAuthError({ messageId: 'XS2A071E', description: 'send the registration access token the registration answered, as "Authorization: Bearer <token>"' }, 'invalid_token');
     }
     return client;

@@ -1,4 +1,3 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { LessThanOrEqual } from 'typeorm';
@@ -7,12 +6,12 @@ import { DomainError, OAuthError } from '../common/error-catalogue';
 import { Environment } from '../config/environment';
 import { Store } from '../database/store';
 import { AccessToken, TppClient } from './client.entity';
+import { bearerToken, hashMatches, newToken, sha256 } from './credentials';
 import { World } from './world';
 
 /** The bank's token lifetime, in seconds. */
 export const TOKEN_LIFETIME = 599;
 
-const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
 
 /** Issues client-credentials tokens and tells, per request, whose data the request may see. */
 @Injectable()
@@ -38,7 +37,7 @@ export class TokenService {
     const grantType = form.grant_type;
     if (grantType === undefined || grantType === '') throw grantError('invalid_request', 'grant_type is required');
     if (grantType !== 'client_credentials') throw grantError('unsupported_grant_type', 'grant_type must be client_credentials');
-    const token = randomBytes(32).toString('base64url');
+    const token = newToken();
     // A client the sandbox does not know (open mode only) gets a token that nothing will look up:
     // open mode accepts any bearer token.
     if (client) await this.keep(token, client.clientId);
@@ -60,7 +59,7 @@ export class TokenService {
    * client of an issued, unexpired token.
    */
   async worldOf(authorization: string | undefined, bearerRequired: boolean): Promise<World> {
-    const token = /^Bearer +(\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
+    const token = bearerToken(authorization);
     if (!token && (this.strict || bearerRequired)) {
       throw new DomainError({ messageId: 'XS2A007E', description: 'an Authorization header "Bearer <token>" is required' });
     }
@@ -86,8 +85,8 @@ export class TokenService {
     if (basic && inForm) throw new OAuthError({ messageId: 'XS2A027E', description: 'send the client credentials either with HTTP Basic or in the form, not both' }, 'invalid_request');
     const [clientId, clientSecret] = basic ?? (inForm ? [form.client_id as string, typeof form.client_secret === 'string' ? form.client_secret : ''] : []);
     const client = clientId === undefined ? null : await this.store.read(TppClient).findOneBy({ clientId });
-    // Hashes have equal lengths, as timingSafeEqual needs; the comparison does not leak the secret.
-    const secretMatches = () => timingSafeEqual(Buffer.from(sha256(client!.clientSecret)), Buffer.from(sha256(clientSecret!)));
+    // Compared by their hashes, in constant time: the comparison does not leak the secret.
+    const secretMatches = () => hashMatches(sha256(client!.clientSecret), clientSecret!);
     const accepted = this.strict ? client !== null && secretMatches() : clientId !== undefined && clientId.length <= 64 && (client === null || clientSecret === '' || secretMatches());
     if (!accepted) {
       throw new OAuthError(
