@@ -29,8 +29,10 @@ export class BerlinGroupExceptionFilter implements ExceptionFilter {
     // OAuth clients read `error` from whatever the token endpoint (RFC 6749 §5.2) and client registration (RFC 7591 §3.2.2) answer.
     const error = speaksOAuth(request.method, path) && !(found instanceof OAuthError) ? OAuthError.from(found) : found;
     if (error.status() >= 500) {
-      // The path only: a query string may carry what must not reach a log (docs/operations.md, "Logs").
-      this.logger.error(`${request.method} ${path}`, exception instanceof Error ? exception.stack : exception);
+      // The path only: a query string may carry what must not reach a log (docs/operations.md, "Logs"). A 503 is no bug: a warning.
+      const cause = exception instanceof Error ? exception.stack : exception;
+      if (error.status() === 503) this.logger.warn(`${request.method} ${path}: ${String(cause)}`);
+      else this.logger.error(`${request.method} ${path}`, cause);
     }
     const response = http.getResponse<Response>();
     // For the request log (request-log.ts): the code and message number the client reads.

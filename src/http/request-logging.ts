@@ -24,8 +24,9 @@ export const RequestLoggingModule = LoggerModule.forRootAsync({
         req: ({ method, url }: { method: string; url: string }) => ({ method, path: url.split('?')[0] }),
         res: ({ statusCode }: { statusCode: number }) => ({ status: statusCode }),
       },
+      // A 503 is the sandbox refusing what it cannot do now (a full disk, maintenance): a warning; an error is a bug (docs/operations.md, "Logs").
       customLogLevel: (_request: IncomingMessage, response: { statusCode: number }, error?: Error) =>
-        error || response.statusCode >= 500 ? 'error' : 'info',
+        response.statusCode === 503 ? 'warn' : error || response.statusCode >= 500 ? 'error' : 'info',
     },
   }),
 });
