@@ -3,6 +3,7 @@ import type { SandboxService } from './core/sandbox-service';
 import type { BankProfile } from './profile/bank-profile';
 import { PAYMENT_SERVICES } from './payment-initiation/payment-products';
 import { documentIdentity } from './tpp-identity/identity-document';
+import { documentConsentAccess } from './consent/consent-access-document';
 import { documentFor, visitObjects } from './http/berlin-group-profile';
 import type { DeclaredRoute } from './http/route-access';
 import { documentEventKinds } from './events/events.dto';
@@ -34,6 +35,7 @@ export function documentForProfile(document: OpenAPIObject, profile: BankProfile
   for (const service of services) service.document(document, profile);
   documentEventKinds(document, profile);
   documentIdentity(document, profile, routes);
+  documentConsentAccess(document, profile);
   visitObjects(document, (node) => {
     const approach = (node.headers as Headers | undefined)?.['ASPSP-SCA-Approach'];
     if (approach?.schema?.enum) approach.schema.enum = [...profile.approaches];

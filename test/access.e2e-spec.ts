@@ -190,7 +190,7 @@ describe('isolation, AUTH_MODE=strict (berlin-group, SCA_MODE=auto): client B wi
 
   it("B's consent naming A's account, valid at once in auto mode (docs/behaviour.md), reads it as it reads an account nobody holds", async () => {
     const named = async (iban: string) => {
-      const terms = { access: { accounts: [{ iban }], balances: [{ iban }], transactions: [{ iban }] }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
+      const terms = { access: { accounts: [{ iban }], balances: [{ iban }], transactions: [{ iban }] }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 };
       const { consentId, consentStatus } = (await b.send('post', '/v1/consents', {}, JSON.stringify(terms)).expect(201)).body;
       expect(consentStatus).toBe('valid');
       const read = async (path: string) => {
@@ -284,7 +284,7 @@ describe('isolation, AUTH_MODE=strict (berlin-group, SCA_MODE=auto): client B wi
   it('6: a URL header with a zone id, credentials or anything Node cannot parse: 400 FORMAT_ERROR, nothing stored', async () => {
     const counts = async () => sandbox.dataSource.query('SELECT (SELECT COUNT(*) FROM consents) AS c, (SELECT COUNT(*) FROM payments) AS p, (SELECT COUNT(*) FROM notification_subscriptions) AS s');
     const before = await counts();
-    const consent = JSON.stringify({ access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 });
+    const consent = JSON.stringify({ access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 });
     for (const [header, value, why] of [
       ['TPP-Notification-URI', 'http://[fe80::1%25lo]/', ''],
       ['TPP-Redirect-URI', 'https://[fe80::1%25eth0]:8443/back', ''],
@@ -308,7 +308,7 @@ describe("isolation on the holder's side, AUTH_MODE=strict (berlin-group, SCA_MO
     const body = { accounts: [{ name: 'Scenario Holder', balances: { interimAvailable: '1.00', forwardAvailable: '1.00' } }] };
     const { accounts } = (await request(sandbox.http).post('/sandbox/scenarios').set('Authorization', `Bearer ${a}`).send(body).expect(201)).body;
     const page = async (token: string) => {
-      const consent = { access: { balances: [{ iban: accounts[0].iban }] }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
+      const consent = { access: { balances: [{ iban: accounts[0].iban }] }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 };
       const created = await request(sandbox.http).post('/v1/consents').set(tppHeaders({ Authorization: `Bearer ${token}` })).send(consent).expect(201);
       const link = new URL(created.body._links.scaRedirect.href);
       return (await request(sandbox.http).get(link.pathname + link.search).expect(200)).text;
@@ -406,7 +406,7 @@ async function client(sandbox: Sandbox, clientId: string, secret: string): Promi
     const call = request(sandbox.http)[method](path).set(headers);
     return body === undefined ? call : call.set('Content-Type', 'application/json').send(body);
   };
-  const consent = await send('post', '/v1/consents', {}, JSON.stringify({ access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 100 })).expect(201);
+  const consent = await send('post', '/v1/consents', {}, JSON.stringify({ access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 100 })).expect(201);
   return { token, consentId: consent.body.consentId, send };
 }
 
@@ -507,7 +507,7 @@ const BODIES: Record<string, object> = {
 /** The operations that name an account in their body, each with a body naming `iban` where the account goes. */
 const ACCOUNT_BODIES: Record<string, (iban: string) => object> = {
   '/v1/payments/sepa-credit-transfers': (iban) => sepaPayment('5.00', { debtorAccount: { iban } }),
-  '/v1/consents': (iban) => ({ access: { balances: [{ iban }], transactions: [{ iban }] }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 }),
+  '/v1/consents': (iban) => ({ access: { balances: [{ iban }], transactions: [{ iban }] }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 }),
   '/v2/consents/confirmation-of-funds': (iban) => ({ account: { iban } }),
   '/v1/payee-verifications': (iban) => ({ partyAccount: { iban }, party: { name: 'Scenario Holder' } }),
 };

@@ -71,7 +71,7 @@ describe('every write answered 2xx is committed, whatever a concurrent write doe
   });
 
   const SEPA = '/v1/payments/sepa-credit-transfers';
-  const consentBody = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
+  const consentBody = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 };
   it.each([
     ['consent', async () => `/v1/consents/${(await http().post('/v1/consents').set(tppHeaders()).send(consentBody).expect(CREATED)).body.consentId}`],
     ['payment', async () => `${SEPA}/${(await http().post(SEPA).set(paymentHeaders()).send(sepaPayment('10.00')).expect(CREATED)).body.paymentId}`],

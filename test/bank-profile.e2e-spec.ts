@@ -95,9 +95,7 @@ describe('a profile folder a bank team wrote (SCA_MODE=redirect)', () => {
     expect(created.body).toEqual({
       transactionStatus: 'RCVD',
       paymentId,
-      scaMethods: [],
       _links: expect.objectContaining({ self: { href: `${SEPA}/${paymentId}` }, status: { href: `${SEPA}/${paymentId}/status` } }),
-      tppMessages: [],
     });
     expect(JSON.stringify(created.body)).not.toContain('null');
   });
@@ -149,18 +147,18 @@ describe('a profile folder a bank team wrote (SCA_MODE=redirect)', () => {
     const created = await request(sandbox.http)
       .post('/v1/consents')
       .set(tppHeaders({ 'TPP-Redirect-Preferred': 'false', 'PSU-ID': 'lena.test' }))
-      .send({ access: { balances: [{ iban: NEW_IBAN }] }, recurringIndicator: true, validUntil: '2027-12-31', frequencyPerDay: 10 })
+      .send({ access: { balances: [{ iban: NEW_IBAN }] }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2027-12-31', frequencyPerDay: 10 })
       .expect(201);
     const consent = (await get(`/v1/consents/${created.body.consentId}`).expect(200)).body;
     expect(consent).toEqual({
-      access: { accounts: [], balances: [{ iban: NEW_IBAN }], transactions: [] },
+      access: { balances: [{ iban: NEW_IBAN }] },
       recurringIndicator: true,
       validUntil: '2026-04-14',
       frequencyPerDay: 2,
       lastActionDate: '2026-03-15',
       consentStatus: 'received',
     });
-    const asked = await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send({ access: { availableAccounts: 'allAccounts' }, recurringIndicator: false, validUntil: '2026-03-20', frequencyPerDay: 1 }).expect(201);
+    const asked = await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send({ access: { availableAccounts: 'allAccounts' }, recurringIndicator: false, combinedServiceIndicator: false, validUntil: '2026-03-20', frequencyPerDay: 1 }).expect(201);
     expect((await get(`/v1/consents/${asked.body.consentId}`).expect(200)).body).toMatchObject({ validUntil: '2026-03-20', frequencyPerDay: 1 });
   });
 });

@@ -14,7 +14,7 @@ const MASTERCARD = '545454xxxxxx2476';
 const CARDS = '/v1/card-accounts';
 const UUID = expect.stringMatching(/^[0-9a-f-]{36}$/);
 const bgError = (code: string, text: string, path?: string) => ({ tppMessages: [{ category: 'ERROR', code, ...(path ? { path } : {}), text }] });
-const consentRequest = (access: object, terms: object = {}) => ({ access, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4, ...terms });
+const consentRequest = (access: object, terms: object = {}) => ({ access, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4, ...terms });
 
 /** Georg's Visa card as the fixtures hold it, and its transactions as listed: newest first. */
 const visa = (balances: boolean) => ({
@@ -112,7 +112,7 @@ describe('card accounts (PROFILE=berlin-group, SCA_MODE=redirect)', () => {
   it('a consent names a card by maskedPan; its holder approves it on the SCA page; the card, its balances and its transactions are read whole', async () => {
     const created = await tpp.create({ balances: [{ maskedPan: VISA }], transactions: [{ maskedPan: VISA, currency: 'EUR' }] }).expect(201);
     const { consentId } = created.body;
-    expect((await tpp.get(`/v1/consents/${consentId}`, consentId).expect(200)).body.access).toEqual({ accounts: [], balances: [{ maskedPan: VISA }], transactions: [VISA_REFERENCE] });
+    expect((await tpp.get(`/v1/consents/${consentId}`, consentId).expect(200)).body.access).toEqual({ balances: [{ maskedPan: VISA }], transactions: [VISA_REFERENCE] });
 
     const browser = request.agent(sandbox.http);
     const page = await browser.get(`/sca/consents?consent_id=${consentId}`).expect(200);
@@ -156,12 +156,12 @@ describe('card accounts (PROFILE=berlin-group, SCA_MODE=redirect)', () => {
 
   it('an allAccounts consent covers the cards its holder holds, and only those', async () => {
     const consentId = await tpp.validConsent({ availableAccounts: 'allAccounts' });
-    expect((await tpp.get(`/v1/consents/${consentId}`, consentId).expect(200)).body.access).toEqual({
-      accounts: [{ iban: MARIANNE, currency: 'EUR' }, { iban: GEORG, currency: 'EUR' }, VISA_REFERENCE],
-      balances: [],
-      transactions: [],
-    });
+    // Read back as asked; the accounts the holder chose are what it lists (docs/behaviour.md, "Consent access").
+    expect((await tpp.get(`/v1/consents/${consentId}`, consentId).expect(200)).body.access).toEqual({ availableAccounts: 'allAccounts' });
+    expect((await tpp.get('/v1/accounts', consentId).expect(200)).body.accounts.map(({ iban }: { iban: string }) => iban)).toEqual([MARIANNE, GEORG]);
     expect((await tpp.get(CARDS, consentId).expect(200)).body).toEqual({ cardAccounts: [visa(false)] });
+    // availableAccounts grants the details only.
+    await tpp.get(`${CARDS}/card-georg-visa/balances`, consentId).expect(401);
     await tpp.get(`${CARDS}/card-susanne-mastercard`, consentId).expect(404);
     const susanne = await tpp.validConsent({ allPsd2: 'allAccounts' }, 'susanne.mustermann');
     expect((await tpp.get(CARDS, susanne).expect(200)).body.cardAccounts.map(({ maskedPan }: { maskedPan: string }) => maskedPan)).toEqual([MASTERCARD]);

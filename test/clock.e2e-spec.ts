@@ -6,7 +6,7 @@ import { MARIANNE, sepaPayment } from './support/fixtures';
 import { removeDatabase, startSandbox, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';
 import { SandboxClock } from '../src/clock/sandbox-clock.entity';
 
-const consentRequest = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-03-20', frequencyPerDay: 4 };
+const consentRequest = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-03-20', frequencyPerDay: 4 };
 const payment = (extra: object) => sepaPayment('100.00', extra);
 
 describe('the sandbox clock', () => {

@@ -224,7 +224,8 @@ if (!FILE) {
     });
 
     it.each(approaches)('a consent authorised explicitly in the %s approach, and card accounts', async (approach) => {
-      const { consentId, created } = await consent(approach, { availableAccounts: 'allAccounts' }, { 'TPP-Explicit-Authorisation-Preferred': 'true' });
+      // allPsd2: every service on every account (availableAccounts would grant the accounts' details only).
+      const { consentId, created } = await consent(approach, { allPsd2: 'allAccounts' }, { 'TPP-Explicit-Authorisation-Preferred': 'true' });
       const base = `/v1/consents/${consentId}`;
       expect(created._links.startAuthorisation).toEqual({ href: `${base}/authorisations` });
       const started = await client.send('startConsentAuthorisation', 'post', `${base}/authorisations`, 201, { headers: PREFERENCE[approach], body: {} });

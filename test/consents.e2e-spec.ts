@@ -7,12 +7,17 @@ import { removeDatabase, startSandbox, TODAY, tppError, tppHeaders, useSandbox }
 
 const REDIRECT_URI = 'https://tpp.example/callback?state=a%20b&x=1';
 const explicitRequest = {
-  access: { balances: [{ iban: MARIANNE }], transactions: [] },
+  access: { balances: [{ iban: MARIANNE }] },
   recurringIndicator: true,
+  combinedServiceIndicator: false,
   validUntil: '2026-06-30',
   frequencyPerDay: 4,
 };
 const NO_ACCOUNT = 'access must name an account in balances or transactions, or ask for availableAccounts or allPsd2 "allAccounts"';
+const BG_ONE = 'access asks for exactly one of: named accounts (accounts, balances, transactions), availableAccounts, availableAccountsWithBalance or allPsd2';
+const BG_EMPTY = (list: string) =>
+  `access.${list} is empty: an empty list asks for a consent on the accounts the holder chooses at the bank, which this bank does not offer; name the accounts, or ask for every account (availableAccounts, availableAccountsWithBalance, allPsd2)`;
+const ALL = 'allAccounts, allAccountsWithOwnerName';
 const allAccountsRequest = { ...explicitRequest, access: { availableAccounts: 'allAccounts' } };
 
 const links = (consentId: string, scaRedirect: string) => ({
@@ -20,15 +25,13 @@ const links = (consentId: string, scaRedirect: string) => ({
   self: { href: `/v1/consents/${consentId}` },
   status: { href: `/v1/consents/${consentId}/status` },
 });
-const created = (consentStatus: string, consentId: string, scaRedirect: string) => ({
-  consentStatus,
-  consentId,
-  scaMethods: null,
-  chosenScaMethod: null,
-  challengeData: null,
-  psuMessage: null,
-  _links: links(consentId, scaRedirect),
-});
+/** The answer to a creation: Berlin Group's links no SCA page when nothing is left to authorise (valid at creation, docs/profiles.md). */
+const created = (consentStatus: string, consentId: string, scaRedirect: string) => {
+  const { scaRedirect: page, ...own } = links(consentId, scaRedirect);
+  return { consentStatus, consentId, scaMethods: null, chosenScaMethod: null, challengeData: null, psuMessage: null, _links: consentStatus === 'valid' && PROFILE === 'berlin-group' ? own : { scaRedirect: page, ...own } };
+};
+/** A consent for every account read back: the seed bank's its accounts, Berlin Group's as it was asked (docs/behaviour.md, "Consent access"). */
+const everyAccountAsAsked = (asked: object) => (PROFILE === 'bank' ? everyAccount() : asked);
 /** An allAccounts consent valid at once: every account of the bank, then its cards (docs/card-accounts.md). */
 const everyAccount = () => {
   const granted = access([FRANZ, MARIANNE, ERWIN, GEORG, SUSANNE]);
@@ -98,7 +101,7 @@ describe('consents (SCA_MODE=auto)', () => {
       expect(await countConsents()).toBe(before + 1);
 
       const consent = await request(sandbox.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
-      expect(consent.body).toEqualBody(validToday(everyAccount()));
+      expect(consent.body).toEqualBody(validToday(everyAccountAsAsked({ availableAccounts: 'allAccounts' })));
     });
 
     it('answers Berlin Group allPsd2 "allAccounts" as allAccounts: a new consent, valid, over every account and service', async () => {
@@ -106,7 +109,7 @@ describe('consents (SCA_MODE=auto)', () => {
       const { consentId } = response.body;
       expect(response.body).toEqualBody(created('valid', consentId, `http://sandbox.test:3000/sca/consents?consent_id=${consentId}`));
       const consent = await request(sandbox.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
-      expect(consent.body.access).toEqualBody(everyAccount());
+      expect(consent.body).toEqualBody(validToday(everyAccountAsAsked({ allPsd2: 'allAccounts' })));
       await request(sandbox.http).get(`/v1/accounts/${GEORG}/transactions?bookingStatus=booked`).set(tppHeaders({ 'Consent-ID': consentId })).expect(200);
     });
 
@@ -139,11 +142,12 @@ describe('consents (SCA_MODE=auto)', () => {
       ['an IBAN with a bad checksum', { ...explicitRequest, access: { balances: [{ iban: 'AT099900000000001512' }] } }, 'access.balances[0].iban', 'access.balances[0].iban must be an IBAN with a valid checksum'],
       ['an account without IBAN', { ...explicitRequest, access: { transactions: [{ currency: 'EUR' }] } }, 'access.transactions[0].iban', 'access.transactions[0].iban is required'],
       ['a bad currency', { ...explicitRequest, access: { balances: [{ iban: MARIANNE, currency: 'euro' }] } }, 'access.balances[0].currency', 'access.balances[0].currency must be an ISO 4217 code of three capital letters'],
-      ['availableAccounts other than allAccounts', { ...explicitRequest, access: { availableAccounts: 'allPsd2' } }, 'access.availableAccounts', 'access.availableAccounts must be one of the following values: allAccounts'],
-      ['an access that names no account', { ...explicitRequest, access: { balances: [], transactions: [] } }, 'access', NO_ACCOUNT],
-      ['an empty access', { ...explicitRequest, access: {} }, 'access', NO_ACCOUNT],
-      ['an access of null lists', { ...explicitRequest, access: { balances: null, transactions: null } }, 'access', NO_ACCOUNT],
-      ['allPsd2 other than allAccounts', { ...explicitRequest, access: { allPsd2: 'all' } }, 'access.allPsd2', 'access.allPsd2 must be one of the following values: allAccounts'],
+      ['availableAccounts other than allAccounts', { ...explicitRequest, access: { availableAccounts: 'allPsd2' } }, 'access.availableAccounts', `access.availableAccounts must be one of the following values: ${ALL}`],
+      ['an access that names no account', { ...explicitRequest, access: { balances: [], transactions: [] } }, PROFILE === 'bank' ? 'access' : 'access.balances', PROFILE === 'bank' ? NO_ACCOUNT : BG_EMPTY('balances')],
+      ['an empty access', { ...explicitRequest, access: {} }, 'access', PROFILE === 'bank' ? NO_ACCOUNT : BG_ONE],
+      ['an access of null lists', { ...explicitRequest, access: { balances: null, transactions: null } }, 'access', PROFILE === 'bank' ? NO_ACCOUNT : BG_ONE],
+      ['allPsd2 other than allAccounts', { ...explicitRequest, access: { allPsd2: 'all' } }, 'access.allPsd2', `access.allPsd2 must be one of the following values: ${ALL}`],
+      ['combinedServiceIndicator not boolean', { ...explicitRequest, combinedServiceIndicator: 'no' }, 'combinedServiceIndicator', 'combinedServiceIndicator must be a boolean value'],
       ['recurringIndicator not boolean', { ...explicitRequest, recurringIndicator: 'true' }, 'recurringIndicator', 'recurringIndicator must be a boolean value'],
       ['no recurringIndicator', { ...explicitRequest, recurringIndicator: undefined }, 'recurringIndicator', 'recurringIndicator is required'],
       ['validUntil not a real date', { ...explicitRequest, validUntil: '2026-02-30' }, 'validUntil', 'validUntil must be a real date written YYYY-MM-DD'],
@@ -371,7 +375,7 @@ describe('consents (SCA_MODE=redirect)', () => {
   it('stores an allAccounts consent as received, its accounts still to be chosen', async () => {
     const response = await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send(allAccountsRequest).expect(CREATED);
     const consent = await request(sandbox.http).get(`/v1/consents/${response.body.consentId}`).set(tppHeaders()).expect(200);
-    expect(consent.body.access).toEqualBody(access([], [], [], 'allAccounts'));
+    expect(consent.body.access).toEqualBody(PROFILE === 'bank' ? access([], [], [], 'allAccounts') : { availableAccounts: 'allAccounts' });
     expect(consent.body.consentStatus).toBe('received');
   });
 

@@ -52,7 +52,7 @@ const eur = (amount: string) => ({ currency: 'EUR', amount });
 const SEPA = { debtorAccount: { iban: MARIANNE }, instructedAmount: eur('12.34'), creditorAccount: { iban: GEORG }, creditorName: 'Georg Mustermann', remittanceInformationUnstructured: 'fuzz' };
 const BODIES: Record<string, { [key: string]: Json }> = {
   // additionalInformation: read where the profile lists trusted beneficiaries (berlin-group), stripped elsewhere.
-  'POST /v1/consents': { access: { balances: [{ iban: MARIANNE }], transactions: [{ iban: GEORG }], additionalInformation: { trustedBeneficiaries: [{ iban: MARIANNE }] } }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 },
+  'POST /v1/consents': { access: { balances: [{ iban: MARIANNE }], transactions: [{ iban: GEORG }], additionalInformation: { trustedBeneficiaries: [{ iban: MARIANNE }] } }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 },
   'POST /v1/payments/sepa-credit-transfers': SEPA,
   'POST /v1/payments/instant-sepa-credit-transfers': SEPA,
   'POST /v1/payments/cross-border-credit-transfers': { ...SEPA, creditorAccount: { iban: 'GB29NWBK60161331926819' }, instructedAmount: { currency: 'GBP', amount: '5.00' } },

@@ -11,7 +11,7 @@ const BASE = 'http://localhost:3000';
 const UUID = expect.stringMatching(/^[0-9a-f-]{36}$/);
 const AT = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 const PSU_IP = { 'PSU-IP-Address': '192.0.2.10' };
-const consentRequest = (access: object) => ({ access, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 });
+const consentRequest = (access: object) => ({ access, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 });
 
 /** One notification attempt as GET /sandbox/events answers it. */
 const attempt = (fields: Record<string, unknown>) => ({ id: UUID, kind: 'notification', psuId: null, channel: null, sandboxDate: '2026-03-15', at: AT, ...fields });

@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { cancellationStart, CREATED, locationOf, shaped } from './support/profile';
+import { cancellationStart, CREATED, locationOf, scaStatusHref, shaped } from './support/profile';
+import { Authorisation } from '../src/authorisation/authorisation.entity';
 import { Payment } from '../src/payment-initiation/payment.entity';
 import { GEORG, MARIANNE, NEW_RESOURCE_ID } from './support/fixtures';
 import { removeDatabase, startSandbox, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';
@@ -123,6 +124,7 @@ describe('payment initiation (SCA_MODE=auto)', () => {
       const self = `/v1/${base}/${paymentId}`;
       expect(response.headers['location']).toBe(locationOf(self, 'http://sandbox.test:3000'));
       expect(response.headers['aspsp-sca-approach']).toBe('REDIRECT');
+      const authorisation = await sandbox.dataSource.getRepository(Authorisation).findOneByOrFail({ resourceId: paymentId });
       expect(response.body).toEqualBody({
         transactionStatus: 'RCVD',
         paymentId,
@@ -133,7 +135,7 @@ describe('payment initiation (SCA_MODE=auto)', () => {
           },
           self: { href: self },
           status: { href: `${self}/status` },
-          scaStatus: { href: `${self}/authorisations/authorization_not_yet_available` },
+          scaStatus: { href: scaStatusHref(self, authorisation.id) },
         },
         tppMessages: [],
       });

@@ -24,7 +24,7 @@ describe('the permission dashboard in headless Chromium (AUTH_MODE=strict, SCA_M
     tokens.b = await issueToken(web.sandbox.http, 'sandbox-tpp-2', 'sandbox-secret-2');
     for (const [client, frequencyPerDay] of [['a', 4], ['b', 2]] as const) {
       const headers = tppHeaders({ Authorization: `Bearer ${tokens[client]}`, 'TPP-Notification-URI': receiver.url(`/${client}`) });
-      const body = { access: { balances: [{ iban: GEORG }], transactions: [{ iban: GEORG }] }, recurringIndicator: client === 'a', validUntil: '2026-06-30', frequencyPerDay };
+      const body = { access: { balances: [{ iban: GEORG }], transactions: [{ iban: GEORG }] }, recurringIndicator: client === 'a', combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay };
       consents[client] = (await request(web.sandbox.http).post('/v1/consents').set(headers).send(body).expect(200)).body.consentId;
       await request(web.sandbox.http).post(`/sandbox/sca/consents/${consents[client]}`).set({ Authorization: `Bearer ${tokens[client]}` }).send({ psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
     }

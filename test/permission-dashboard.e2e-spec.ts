@@ -56,7 +56,7 @@ async function tpp(http: App, clientId: string, secret: string, name: string): P
 
 /** A consent on georg.mustermann's account, approved by him (headless SCA), subscribed to notifications at `/<path>`; signed where a `signer` is given. */
 async function georgsConsent(client: Tpp, path: string, terms: object = {}, signer?: Issued): Promise<string> {
-  const body = { access: { balances: [{ iban: GEORG }], transactions: [{ iban: GEORG }] }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4, ...terms };
+  const body = { access: { balances: [{ iban: GEORG }], transactions: [{ iban: GEORG }] }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4, ...terms };
   const headers = { 'X-Request-ID': randomUUID(), 'TPP-Notification-URI': receiver.url(`/${path}`), 'TPP-Redirect-URI': 'https://tpp.example/cb' };
   const { consentId } = (await client.send('post', '/v1/consents', signer ? signedHeaders(signer, JSON.stringify(body), headers) : headers, body).expect(201)).body;
   await client.send('post', `/sandbox/sca/consents/${consentId}`, {}, { psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
@@ -263,7 +263,7 @@ describe('a profile with permissionDashboard: { reestablish: false }', () => {
   const sandbox = useSandbox({ PROFILE: profileOf('final', ['extends: bank', 'name: Final Bank', 'permissionDashboard:', '  reestablish: false']), SCA_MODE: 'redirect' });
 
   it('a withdrawal is final: no re-establishment route or page is served, and the withdrawn consent is in the record', async () => {
-    const { consentId } = (await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send({ access: { balances: [{ iban: GEORG }] }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 }).expect(200)).body;
+    const { consentId } = (await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send({ access: { balances: [{ iban: GEORG }] }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 }).expect(200)).body;
     await request(sandbox.http).post(`/sandbox/sca/consents/${consentId}`).send({ psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
     const withdrawn = await request(sandbox.http).post(`/sandbox/psus/georg.mustermann/permissions/${consentId}/withdrawal`).expect(200);
     expect(withdrawn.body).toMatchObject({ consentStatus: 'revokedByPsu', canWithdraw: false, canReestablish: false });

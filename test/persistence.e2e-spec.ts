@@ -19,7 +19,7 @@ const MIGRATIONS = schemaOf(SERVICES).migrations.length;
 jest.setTimeout(30_000);
 
 const run = promisify(execFile);
-const consentBody = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
+const consentBody = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 };
 
 async function rowCounts(sandbox: Sandbox) {
   const manager = sandbox.dataSource.manager;

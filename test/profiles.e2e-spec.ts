@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { GEORG, MARIANNE, NEW_RESOURCE_ID, UNKNOWN_CONSENT, VALID_CONSENT, sepaPayment } from './support/fixtures';
 import { tppHeaders, useSandbox } from './support/sandbox';
+import { Authorisation } from '../src/authorisation/authorisation.entity';
 
 /**
  * PROFILE=berlin-group answers what the Berlin Group 1.3.11 yaml describes where the bank departs
@@ -12,7 +13,7 @@ describe('PROFILE=berlin-group', () => {
   const sandbox = useSandbox({ PROFILE: 'berlin-group', PUBLIC_BASE_URL: 'http://sandbox.test' });
   const http = () => request(sandbox.http);
   const PSU_IP = { 'PSU-IP-Address': '192.0.2.10' };
-  const consentBody = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
+  const consentBody = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 };
   const error = (code: string, text: string, path?: string) => ({ tppMessages: [{ category: 'ERROR', code, ...(path ? { path } : {}), text }] });
 
   it('creates a consent with 201, Location and ASPSP-SCA-Approach, and leaves out the null SCA fields', async () => {
@@ -24,15 +25,13 @@ describe('PROFILE=berlin-group', () => {
     expect(response.body).toEqual({
       consentStatus: 'valid',
       consentId,
-      _links: {
-        scaRedirect: { href: `http://sandbox.test/sca/consents?consent_id=${consentId}` },
-        self: { href: `/v1/consents/${consentId}` },
-        status: { href: `/v1/consents/${consentId}/status` },
-      },
+      // Valid at creation (SCA_MODE=auto): nothing is left to authorise, so no SCA link.
+      _links: { self: { href: `/v1/consents/${consentId}` }, status: { href: `/v1/consents/${consentId}/status` } },
     });
     const consent = await http().get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
     expect(consent.body).toEqual({
-      access: { accounts: expect.arrayContaining([{ iban: MARIANNE, currency: 'EUR' }, { iban: GEORG, currency: 'EUR' }]), balances: [], transactions: [] },
+      // As asked (docs/behaviour.md, "Consent access").
+      access: { availableAccounts: 'allAccounts' },
       recurringIndicator: true,
       validUntil: '2026-06-30',
       frequencyPerDay: 4,
@@ -60,7 +59,6 @@ describe('PROFILE=berlin-group', () => {
     const booked = await http().get(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=booked`).set(headers()).expect(200);
     expect(booked.body.transactions.booked[0]).toEqual({
       transactionId: '1511-B01',
-      creditorId: '',
       bookingDate: '2019-03-05',
       valueDate: '2019-03-05',
       transactionAmount: { currency: 'EUR', amount: '-1533.11' },
@@ -110,14 +108,12 @@ describe('PROFILE=berlin-group', () => {
     expect(created.body).toEqual({
       transactionStatus: 'RCVD',
       paymentId,
-      scaMethods: [],
       _links: {
         scaRedirect: { href: `http://sandbox.test/sca/payments?payment_id=${paymentId}&service=${service}&product=${product}` },
         self: { href: self },
         status: { href: `${self}/status` },
-        scaStatus: { href: `${self}/authorisations/authorization_not_yet_available` },
+        scaStatus: { href: `${self}/authorisations/${(await sandbox.dataSource.getRepository(Authorisation).findOneByOrFail({ resourceId: paymentId })).id}` },
       },
-      tppMessages: [],
     });
     const read = await http().get(self).set(tppHeaders()).expect(200);
     // The fields as sent, the status after SCA, and nothing that was not sent.
@@ -137,7 +133,7 @@ describe('PROFILE=berlin-group', () => {
     expect((await http().get(`${base}/${pending}/status`).set(tppHeaders()).expect(200)).body).toEqual({ transactionStatus: 'PDNG' });
     const accepted = await http().delete(`${base}/${pending}`).set(tppHeaders()).expect(202);
     // A real link: a generated client follows it (the bank answers its fixed text instead).
-    expect(accepted.body).toEqual({ transactionStatus: 'PDNG', scaMethods: [], _links: { startAuthorisation: { href: `${base}/${pending}/cancellation-authorisations` } } });
+    expect(accepted.body).toEqual({ transactionStatus: 'PDNG', _links: { startAuthorisation: { href: `${base}/${pending}/cancellation-authorisations` } } });
     const started = await http().post(`${base}/${pending}/cancellation-authorisations`).set(tppHeaders()).expect(201);
     expect(started.headers['location']).toBe(`http://sandbox.test${base}/${pending}/cancellation-authorisations/${started.body.authorisationId}`);
     const executed = (await http().post(base).set(tppHeaders(PSU_IP)).send(sepaPayment('10.00')).expect(201)).body.paymentId;

@@ -6,7 +6,7 @@ import { Authorisation } from '../src/authorisation/authorisation.entity';
 
 const N = 50;
 const payment = (extra: object = {}) => sepaPayment('10.00', extra);
-const consentRequest = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
+const consentRequest = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 };
 const SEPA = '/v1/payments/sepa-credit-transfers';
 
 /** How many answers had each status, e.g. { 200: 1, 409: 49 }. */

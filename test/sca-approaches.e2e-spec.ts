@@ -6,7 +6,7 @@ import { tppError, tppHeaders, useSandbox } from './support/sandbox';
 const SEPA = '/v1/payments/sepa-credit-transfers';
 const EMBEDDED = { 'TPP-Redirect-Preferred': 'false' };
 const DECOUPLED = { 'TPP-Decoupled-Preferred': 'true' };
-const consentRequest = (access: object) => ({ access, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 });
+const consentRequest = (access: object) => ({ access, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 });
 const SMS_SUSANNE = { authenticationType: 'SMS_OTP', authenticationMethodId: 'sms', name: 'SMS OTP on phone +43 660 xxxxx 76' };
 const GEORG_METHODS = [
   { authenticationType: 'SMS_OTP', authenticationMethodId: 'sms', name: 'SMS OTP on phone +43 660 xxxxx 17' },

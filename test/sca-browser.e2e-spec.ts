@@ -30,7 +30,7 @@ describe('SCA in headless Chromium (SCA_MODE=redirect)', () => {
     const created = await request(web.sandbox.http)
       .post('/v1/consents')
       .set(tppHeaders({ 'TPP-Redirect-URI': redirectUri, 'PSU-IP-Address': '192.0.2.10' }))
-      .send({ access: { balances: [{ iban: MARIANNE }], transactions: [{ iban: MARIANNE }] }, recurringIndicator: true, validUntil: '2026-09-30', frequencyPerDay: 4 })
+      .send({ access: { balances: [{ iban: MARIANNE }], transactions: [{ iban: MARIANNE }] }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-09-30', frequencyPerDay: 4 })
       .expect(200);
     const { consentId, consentStatus, _links } = created.body;
     expect(consentStatus).toBe('received');
@@ -64,7 +64,7 @@ describe('SCA in headless Chromium (SCA_MODE=redirect)', () => {
     const created = await request(web.sandbox.http)
       .post('/v1/consents')
       .set(tppHeaders())
-      .send({ access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-09-30', frequencyPerDay: 4 })
+      .send({ access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-09-30', frequencyPerDay: 4 })
       .expect(200);
     const page = await web.browser.context.newPage();
     await page.goto(created.body._links.scaRedirect.href);

@@ -4,7 +4,7 @@ import { FRANZ, GEORG, MARIANNE, UNKNOWN_CONSENT } from './support/fixtures';
 import { tppHeaders, useSandbox } from './support/sandbox';
 import { Payment } from '../src/payment-initiation/payment.entity';
 
-const consentRequest = (access: object) => ({ access, recurringIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 2 });
+const consentRequest = (access: object) => ({ access, recurringIndicator: false, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 2 });
 const sepa = (extra: object = {}) => ({
   debtorAccount: { iban: MARIANNE },
   instructedAmount: { currency: 'EUR', amount: '42.00' },

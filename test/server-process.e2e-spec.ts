@@ -55,7 +55,7 @@ describe('the server process', () => {
     const auth = () => ({ Authorization: `Bearer ${TOKEN}`, 'X-Request-ID': randomUUID() });
     await call('GET', '/v1/consents/e6151d43-dca8-4fe1-b139-3a89bfeb57a2/status', 200, auth());
     await call('GET', '/v1/accounts?withBalance=true', 200, { ...auth(), 'Consent-ID': 'e6151d43-dca8-4fe1-b139-3a89bfeb57a2' });
-    await call('POST', '/v1/consents', 200, auth(), { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 });
+    await call('POST', '/v1/consents', 200, auth(), { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 });
     await call('GET', '/v1/nowhere', 404, auth());
     await call('GET', '/v1/accounts', 401, { 'X-Request-ID': randomUUID() });
     await call('GET', '/health', 200, {});

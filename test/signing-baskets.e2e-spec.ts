@@ -15,7 +15,7 @@ const BASKETS = '/v1/signing-baskets';
 const EMBEDDED = { 'TPP-Redirect-Preferred': 'false' };
 const DECOUPLED = { 'TPP-Decoupled-Preferred': 'true' };
 const bgError = (code: string, text: string, path?: string) => ({ tppMessages: [{ category: 'ERROR', code, ...(path ? { path } : {}), text }] });
-const consentRequest = (access: object) => ({ access, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 });
+const consentRequest = (access: object) => ({ access, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 });
 
 const receiver = new NotificationReceiver();
 beforeAll(() => receiver.start());
@@ -171,7 +171,6 @@ describe('signing baskets (PROFILE=berlin-group, SCA_MODE=redirect)', () => {
       transactionStatus: 'RCVD',
       paymentId,
       _links: { startAuthorisation: { href: `${SEPA}/${paymentId}/authorisations` }, self: { href: `${SEPA}/${paymentId}` }, status: { href: `${SEPA}/${paymentId}/status` } },
-      tppMessages: [],
     });
     expect((await tpp.get(`${SEPA}/${paymentId}/authorisations`).expect(200)).body).toEqual({ authorisationIds: [] });
     const consent = await tpp.http().post('/v1/consents').set(explicit).send(consentRequest({ balances: [{ iban: GEORG }] })).expect(201);
@@ -284,7 +283,7 @@ describe('signing baskets, SCA_MODE=auto: no holder to ask, so SCA is deemed don
     });
     expect((await tpp.get(`${path}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'PDNG' });
     const cancelled = await tpp.http().delete(`${path}/${paymentId}`).set(tpp.as()).expect(202);
-    expect(cancelled.body).toEqual({ transactionStatus: 'PDNG', scaMethods: [], _links: { startAuthorisation: { href: `${path}/${paymentId}/cancellation-authorisations` } } });
+    expect(cancelled.body).toEqual({ transactionStatus: 'PDNG', _links: { startAuthorisation: { href: `${path}/${paymentId}/cancellation-authorisations` } } });
     const cancellationStart = (await tpp.http().post(`${path}/${paymentId}/cancellation-authorisations`).set(tpp.as()).send({}).expect(201)).body;
     expect(cancellationStart).toEqual({
       scaStatus: 'finalised',

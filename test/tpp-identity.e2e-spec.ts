@@ -83,7 +83,7 @@ describe('signed requests (tpp.signatures: required)', () => {
 
   it('accepts a correctly signed GET, POST, PUT and DELETE, and the history names the certificate', async () => {
     await send('get', '/v1/accounts?withBalance=true', both, undefined, { 'Consent-ID': VALID_CONSENT }).expect(200);
-    const consent = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
+    const consent = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 };
     const created = await send('post', '/v1/consents', both, consent, { 'PSU-ID': 'georg.mustermann', 'TPP-Redirect-URI': 'https://tpp.example/back' }).expect(CREATED);
     const { consentId } = created.body;
     const payment = await send('post', '/v1/payments/sepa-credit-transfers', both, sepaPayment('1.00', { creditorName: 'Goerg Mustermann' }), { 'PSU-IP-Address': '192.0.2.10', 'Client-VOP-Requested': 'true' }).expect(CREATED);
@@ -115,7 +115,7 @@ describe('signed requests (tpp.signatures: required)', () => {
   ])('%s: 401 and nothing stored', async (_, signing, body) => {
     writeFileSync(join(folder, 'sign.key'), both.privateKey);
     const consents = await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM consents');
-    const consent = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
+    const consent = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 };
     const response = await send('post', '/v1/consents', both, consent, { 'PSU-ID': 'georg.mustermann' }, signing).expect(401);
     expect(response.body).toEqualBody(JSON.parse(JSON.stringify(body).replace('SN=@', `SN=${both.serialNumber}`)));
     expect(await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM consents')).toEqual(consents);
@@ -204,7 +204,7 @@ describe("tpp.trustedCAs: a CA of the bank's own beside the sandbox's", () => {
     expect(trusted.body).toEqual((await accounts(own).expect(200)).body);
     expect(trusted.body.accounts.length).toBeGreaterThan(0);
 
-    const consent = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
+    const consent = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 };
     const text = JSON.stringify(consent);
     const created = await request(sandbox.http).post('/v1/consents').set(signedHeaders(bankIssued, text, tppHeaders({ 'Content-Type': 'application/json' }))).send(text).expect(CREATED);
     const events = (await request(sandbox.http).get(`/sandbox/events?resourceId=${created.body.consentId}&kind=consent`).expect(200)).body.events as { event: string; certificate?: string }[];

@@ -5,7 +5,8 @@ import request from 'supertest';
 import { Payment } from '../src/payment-initiation/payment.entity';
 import { PayeeCheck } from '../src/verification-of-payee/payee-check.entity';
 import { GEORG, MARIANNE, sepaPayment } from './support/fixtures';
-import { CREATED, PROFILE } from './support/profile';
+import { CREATED, PROFILE, scaStatusHref } from './support/profile';
+import { Authorisation } from '../src/authorisation/authorisation.entity';
 import { issueToken, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const SEPA = '/v1/payments/sepa-credit-transfers';
@@ -39,10 +40,10 @@ describe('Verification of Payee (SCA_MODE=redirect)', () => {
   const put = (path: string) => request(sandbox.http).put(path).set(tppHeaders());
   const initiate = (path: string, body: object, headers: Record<string, string> = VOP) => post(path, body, { ...PSU_IP, ...headers });
   const links = (base: string, paymentId: string) => ({ self: { href: `${base}/${paymentId}` }, status: { href: `${base}/${paymentId}/status` } });
-  const redirectLinks = (base: string, paymentId: string, service: string) => ({
+  const redirectLinks = async (base: string, paymentId: string, service: string) => ({
     scaRedirect: { href: `http://sandbox.test/sca/payments?payment_id=${paymentId}&service=${service}&product=sepa-credit-transfers` },
     ...links(base, paymentId),
-    scaStatus: { href: `${base}/${paymentId}/authorisations/authorization_not_yet_available` },
+    scaStatus: { href: scaStatusHref(`${base}/${paymentId}`, (await sandbox.dataSource.getRepository(Authorisation).findOneByOrFail({ resourceId: paymentId })).id) },
   });
   const confirmationLinks = (base: string, paymentId: string) => ({ creditorNameConfirmation: { href: `${base}/${paymentId}/creditor-confirmation` }, ...links(base, paymentId) });
   const approve = (paymentId: string) => request(sandbox.http).post(`/sandbox/sca/payments/${paymentId}`).send({ psuId: 'georg.mustermann', decision: 'approve' });
@@ -171,7 +172,7 @@ describe('Verification of Payee (SCA_MODE=redirect)', () => {
         transactionStatus: 'RCVC',
         paymentId: UUID,
         scaMethods: [],
-        _links: redirectLinks(SEPA, paymentId, 'payments'),
+        _links: await redirectLinks(SEPA, paymentId, 'payments'),
         originalTransactionInformationAndVopStatus: [{ originalEndToEndId: 'E2E-VOP-1', transactionStatus: 'RCVC', creditorNameMatch: 'MTCH' }],
         tppMessages: [],
       });
@@ -180,7 +181,7 @@ describe('Verification of Payee (SCA_MODE=redirect)', () => {
       expect(started.body).toEqualBody({
         scaStatus: 'received',
         authorisationId: UUID,
-        _links: { scaRedirect: redirectLinks(SEPA, paymentId, 'payments').scaRedirect, scaStatus: { href: `${SEPA}/${paymentId}/authorisations/${started.body.authorisationId}` } },
+        _links: { scaRedirect: (await redirectLinks(SEPA, paymentId, 'payments')).scaRedirect, scaStatus: { href: `${SEPA}/${paymentId}/authorisations/${started.body.authorisationId}` } },
         originalTransactionInformationAndVopStatus: block,
       });
       await approve(paymentId).expect(200);
@@ -206,7 +207,7 @@ describe('Verification of Payee (SCA_MODE=redirect)', () => {
       await approve(paymentId).expect(409);
 
       const confirmed = await put(`${SEPA}/${paymentId}/creditor-confirmation`).expect(200);
-      expect(confirmed.body).toEqualBody({ transactionStatus: 'RCVC', scaMethods: [], _links: redirectLinks(SEPA, paymentId, 'payments') });
+      expect(confirmed.body).toEqualBody({ transactionStatus: 'RCVC', scaMethods: [], _links: await redirectLinks(SEPA, paymentId, 'payments') });
       expect((await put(`${SEPA}/${paymentId}/creditor-confirmation`).expect(409)).body).toEqualBody(
         vopError('STATUS_INVALID', `{sensitive} XS2A040E: payment ${paymentId} is RCVC, not waiting for the payer to confirm the payee`),
       );
@@ -261,7 +262,7 @@ describe('Verification of Payee (SCA_MODE=redirect)', () => {
         ],
         tppMessages: [],
       });
-      expect((await put(`${BULK}/${paymentId}/creditor-confirmation`).expect(200)).body).toEqualBody({ transactionStatus: 'RCVC', scaMethods: [], _links: redirectLinks(BULK, paymentId, 'bulk-payments') });
+      expect((await put(`${BULK}/${paymentId}/creditor-confirmation`).expect(200)).body).toEqualBody({ transactionStatus: 'RCVC', scaMethods: [], _links: await redirectLinks(BULK, paymentId, 'bulk-payments') });
     });
 
     it('a periodic payment is checked once, at initiation', async () => {

@@ -24,5 +24,5 @@ export function documentCardAccounts(document: OpenAPIObject, shown: boolean): v
     oneOf: [{ required: ['iban'] }, { required: ['maskedPan'] }],
   };
   const access = schemas.ConsentAccessDto.properties!;
-  for (const list of [access.balances, access.transactions]) list.items = { $ref: '#/components/schemas/ConsentAccountReferenceDto' };
+  for (const list of [access.accounts, access.balances, access.transactions]) list.items = { $ref: '#/components/schemas/ConsentAccountReferenceDto' };
 }

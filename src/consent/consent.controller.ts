@@ -19,6 +19,7 @@ import type { Authorisation } from '../authorisation/authorisation.entity';
 import type { ConsentStatus } from './consent.machine';
 import { announceNotifications, ApiNotificationHeaders, NOTIFICATION_HEADERS, NotificationHeaders, NotificationRequest } from '../notifications/notification-headers.decorator';
 import { NotificationsService } from '../notifications/notifications.service';
+import { BankProfile } from '../profile/bank-profile';
 
 const CONSENT_UNKNOWN = { status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN' } as const;
 
@@ -35,6 +36,7 @@ export abstract class ConsentRoutes {
     private readonly authorisations: AuthorisationService,
     private readonly notifications: NotificationsService,
     private readonly config: ConfigService<Environment, true>,
+    private readonly profile: BankProfile,
   ) {}
 
   /** Creates the consent (`create`, given the authorisation the headers ask for) and answers it with its headers. */
@@ -49,7 +51,7 @@ export abstract class ConsentRoutes {
     const { consentId, consentStatus, authorisation, stored } = await create(request);
     announceNotifications(response, notification, stored);
     const scaRedirect = scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'consents', { consent_id: consentId }, headers.redirectUri ?? undefined);
-    return announceCreated(response, request.approach, toConsentCreatedResponse(this.purpose, consentId, consentStatus, authorisation, scaRedirect, request.explicit));
+    return announceCreated(response, request.approach, toConsentCreatedResponse(this.purpose, consentId, consentStatus, authorisation, scaRedirect, this.profile.habits, request.explicit));
   }
 
   @Get(':consentId/status')

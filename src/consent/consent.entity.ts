@@ -18,13 +18,23 @@ export type ConsentedAccount = AccountReference | CardAccountReference;
 /** What identifies a consented account: its IBAN or its masked PAN (the two never look alike). */
 export const accountKey = (reference: ConsentedAccount): string => ('iban' in reference ? reference.iban : reference.maskedPan);
 
-/** What the consent grants: an account in `accounts` is covered for every service (coverage.ts). */
+/** Berlin Group's requests for every account the holder has, each granting its services (docs/behaviour.md, "Consent access"). */
+export type AllAccountsKind = 'availableAccounts' | 'availableAccountsWithBalance' | 'allPsd2';
+
+/**
+ * What the consent grants (coverage.ts): an account in `accounts` is covered for every service
+ * (the seed bank's rule), one in `details` (Berlin Group's `accounts`) for its details only.
+ */
 export interface ConsentAccess {
   accounts: ConsentedAccount[];
+  /** Berlin Group's access rules only (consents.access): the accounts whose details alone it grants. */
+  details?: ConsentedAccount[];
   balances: ConsentedAccount[];
   transactions: ConsentedAccount[];
   /** `allAccounts` while the accounts are still to be chosen by the account holder. */
   availableAccounts: 'allAccounts' | null;
+  /** Berlin Group's access rules only: a request for every account, as asked, which the consent reads back. */
+  allAccounts?: { kind: AllAccountsKind; value: 'allAccounts' | 'allAccountsWithOwnerName' };
   /** The accounts whose trusted beneficiaries may be listed (empty: every account of the consent); absent: none (docs/trusted-beneficiaries.md). */
   trustedBeneficiaries?: AccountReference[];
 }

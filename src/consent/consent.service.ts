@@ -7,7 +7,6 @@ import { Authorisation } from '../authorisation/authorisation.entity';
 import { AuthorisationPort } from '../authorisation/authorisation-port.service';
 import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
 import type { ScaDecision } from '../authorisation/authorisation.machine';
-import { AccountReferenceDto } from '../common/account-reference.dto';
 import { addDays } from '../common/dates';
 import { ClockService } from '../clock/clock.service';
 import { ConsentUnknownError, DomainError, FormatError, MessageId } from '../common/error-catalogue';
@@ -21,10 +20,10 @@ import { NotificationsService } from '../notifications/notifications.service';
 import { applyEvent, MachineBinding } from '../database/status-change';
 import { Store } from '../database/store';
 import { ConsentAccountReferenceDto, CreateConsentDto } from './dto/create-consent.dto';
-import { accessDecidedBy } from './consent-access';
+import { accessDecidedBy, allAccountsGranted } from './consent-access';
 import { AccountKinds } from './account-kinds.service';
 import { consentedIbans } from './coverage';
-import { Consent, ConsentAccess, ConsentedAccount, ConsentPurpose, consentPath, purposeOf } from './consent.entity';
+import { AllAccountsKind, Consent, ConsentAccess, ConsentedAccount, ConsentPurpose, consentPath, purposeOf } from './consent.entity';
 import type { CreateFundsConsentDto } from './dto/create-funds-consent.dto';
 import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus, isAwaitingSca, isDueToExpire, isRevocable } from './consent.machine';
 
@@ -81,19 +80,13 @@ export class ConsentService implements OnModuleInit {
     const today = this.clock.today(world);
     if (request.validUntil < today) throw new FormatError('validUntil', `validUntil must not be before today (${today})`);
     const auto = this.autoDecides(authorisationRequest);
-    const { access } = request;
-    // Berlin Group's allPsd2 asks for every service on every account, which is what the bank's allAccounts consent grants.
-    const allAccounts = access.availableAccounts === 'allAccounts' || access.allPsd2 === 'allAccounts';
-    if (!allAccounts && !access.balances?.length && !access.transactions?.length) {
-      throw new FormatError('access', 'access must name an account in balances or transactions, or ask for availableAccounts or allPsd2 "allAccounts"');
-    }
+    const requested = this.profile.consentAccess === 'berlin-group' ? berlinGroupAccess(request) : banksAccess(request.access);
     // As the bank's sandbox does: an explicit account list gets the first valid fixture consent, and nothing is stored (answers: bank).
     const fixture = this.profile.consentForExplicitAccounts;
-    if (auto && !allAccounts && fixture) return { consentId: fixture, consentStatus: 'received', authorisation: null, stored: false };
+    if (auto && requested.availableAccounts === null && fixture) return { consentId: fixture, consentStatus: 'received', authorisation: null, stored: false };
 
     // The profile's limits (docs/profiles.md, "consents"): a later date or a higher frequency is cut down, and the consent shows what it got.
     const { validUntil, frequencyPerDay } = this.profile.consentTerms(request.validUntil, request.frequencyPerDay, today);
-    const requested = requestedAccess(access, allAccounts);
     const granted = auto ? await this.grantedAtOnce(requested) : requested;
     return this.createStored({ access: granted, recurringIndicator: request.recurringIndicator, validUntil, frequencyPerDay, card: null }, authorisationRequest, world, notification);
   }
@@ -338,20 +331,15 @@ export class ConsentService implements OnModuleInit {
     return consent;
   }
 
-  /** SCA deemed done with no holder to ask (SCA_MODE=auto): an allAccounts consent gets the bank's accounts (and keeps what else it asked). */
+  /** SCA deemed done with no holder to ask (SCA_MODE=auto): a consent for every account gets the bank's accounts (and keeps what else it asked). */
   private async grantedAtOnce(access: ConsentAccess): Promise<ConsentAccess> {
-    return access.availableAccounts === 'allAccounts' ? { ...access, ...(await this.allAccountsAccess()) } : access;
+    return access.availableAccounts === 'allAccounts' ? allAccountsGranted(access, await this.banksAccounts()) : access;
   }
 
-  private async allAccountsAccess(): Promise<ConsentAccess> {
+  private async banksAccounts(): Promise<ConsentedAccount[]> {
     // The bank's accounts only: a scenario's accounts belong to the suite that created it; so do the other kinds' (AccountKinds).
     const accounts = await this.store.read(Account).find({ where: { scenarioId: IsNull() }, order: { iban: 'ASC' } });
-    return {
-      accounts: [...accounts.map(({ iban, currency }) => ({ iban, currency })), ...this.kinds.bankOwned()],
-      balances: [],
-      transactions: [],
-      availableAccounts: null,
-    };
+    return [...accounts.map(({ iban, currency }) => ({ iban, currency })), ...this.kinds.bankOwned()];
   }
 }
 
@@ -394,20 +382,57 @@ function consented(list: ConsentAccountReferenceDto[] | null | undefined, name: 
   });
 }
 
-function requestedAccess(access: CreateConsentDto['access'], allAccounts: boolean): ConsentAccess {
-  // A list sent as null counts as absent (class-validator's IsOptional lets null through).
-  const references = (list?: AccountReferenceDto[] | null) => (list ?? []).map(({ iban, currency }) => ({ iban, currency: currency ?? null }));
+/**
+ * The seed bank's rules (consents.access: bank): availableAccounts or allPsd2 ask for every service
+ * on every account the holder has, and then the lists are ignored; otherwise balances and
+ * transactions name the accounts (`accounts` is ignored).
+ */
+function banksAccess(access: CreateConsentDto['access']): ConsentAccess {
+  const allAccounts = [access.availableAccounts, access.availableAccountsWithBalance, access.allPsd2].some((value) => value != null);
+  if (!allAccounts && !access.balances?.length && !access.transactions?.length) {
+    throw new FormatError('access', 'access must name an account in balances or transactions, or ask for availableAccounts or allPsd2 "allAccounts"');
+  }
   const granted: ConsentAccess = allAccounts
     ? { accounts: [], balances: [], transactions: [], availableAccounts: 'allAccounts' }
     : { accounts: [], balances: consented(access.balances, 'balances'), transactions: consented(access.transactions, 'transactions'), availableAccounts: null };
+  return withTrustedBeneficiaries(granted, access, allAccounts);
+}
+
+const LISTS = ['accounts', 'balances', 'transactions'] as const;
+const ALL_ACCOUNTS_KINDS: AllAccountsKind[] = ['availableAccounts', 'availableAccountsWithBalance', 'allPsd2'];
+
+/**
+ * Berlin Group's rules (consents.access: berlin-group; docs/behaviour.md, "Consent access"):
+ * `accounts` grants the accounts' details, `balances` and `transactions` their service and the
+ * details; or one request for every account. An empty list would ask for a bank-offered consent,
+ * which this bank does not offer; combinedServiceIndicator is required.
+ */
+function berlinGroupAccess({ access, combinedServiceIndicator }: CreateConsentDto): ConsentAccess {
+  if (combinedServiceIndicator === undefined || combinedServiceIndicator === null) throw new FormatError('combinedServiceIndicator', 'combinedServiceIndicator is required');
+  const lists = LISTS.filter((name) => access[name] != null);
+  const empty = lists.find((name) => access[name]!.length === 0);
+  if (empty) throw new FormatError(`access.${empty}`, `access.${empty} is empty: an empty list asks for a consent on the accounts the holder chooses at the bank, which this bank does not offer; name the accounts, or ask for every account (availableAccounts, availableAccountsWithBalance, allPsd2)`);
+  const kinds = ALL_ACCOUNTS_KINDS.filter((kind) => access[kind] != null);
+  if (kinds.length + (lists.length > 0 ? 1 : 0) !== 1) {
+    throw new FormatError('access', 'access asks for exactly one of: named accounts (accounts, balances, transactions), availableAccounts, availableAccountsWithBalance or allPsd2');
+  }
+  if (kinds.length === 1) {
+    const allAccounts = { kind: kinds[0], value: access[kinds[0]]! };
+    return withTrustedBeneficiaries({ accounts: [], balances: [], transactions: [], availableAccounts: 'allAccounts', allAccounts }, access, true);
+  }
+  const granted: ConsentAccess = { accounts: [], details: consented(access.accounts, 'accounts'), balances: consented(access.balances, 'balances'), transactions: consented(access.transactions, 'transactions'), availableAccounts: null };
+  return withTrustedBeneficiaries(granted, access, false);
+}
+
+/** Berlin Group: an account in additionalInformation is one the consent names for a service too; for every account, the holder chooses them. */
+function withTrustedBeneficiaries(granted: ConsentAccess, access: CreateConsentDto['access'], allAccounts: boolean): ConsentAccess {
   const trusted = access.additionalInformation?.trustedBeneficiaries;
   if (!trusted) return granted;
-  // Berlin Group: an account in additionalInformation is one the consent names for a service too; for allAccounts, the holder chooses them.
   const named = new Set(consentedIbans(granted));
   const stray = trusted.find(({ iban }) => allAccounts || !named.has(iban));
   if (stray) {
     const description = allAccounts ? 'with availableAccounts or allPsd2, additionalInformation.trustedBeneficiaries must be empty (every account the holder chooses)' : `${stray.iban} must be named in balances or transactions too`;
     throw new FormatError('access.additionalInformation.trustedBeneficiaries', description);
   }
-  return { ...granted, trustedBeneficiaries: references(trusted) };
+  return { ...granted, trustedBeneficiaries: trusted.map(({ iban, currency }) => ({ iban, currency: currency ?? null })) };
 }

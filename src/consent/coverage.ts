@@ -7,18 +7,19 @@ export type Coverage = 'covered' | 'notInConsent' | 'serviceNotGranted';
 
 /**
  * Decisions §4: an account in `accounts` is covered for every service; one in `balances` for
- * details and balances; one in `transactions` for details and transactions.
+ * details and balances; one in `transactions` for details and transactions; one in `details`
+ * (Berlin Group's `accounts`) for its details only.
  */
 export function coverageOf(access: ConsentAccess, key: string, service: AccountService): Coverage {
-  const names = (list: ConsentedAccount[]) => list.some((reference) => accountKey(reference) === key);
+  const names = (list: ConsentedAccount[] = []) => list.some((reference) => accountKey(reference) === key);
   if (names(access.accounts)) return 'covered';
-  const granted = { balances: names(access.balances), transactions: names(access.transactions) };
-  if (!granted.balances && !granted.transactions) return 'notInConsent';
+  const granted = { details: names(access.details), balances: names(access.balances), transactions: names(access.transactions) };
+  if (!granted.details && !granted.balances && !granted.transactions) return 'notInConsent';
   return service === 'details' || granted[service] ? 'covered' : 'serviceNotGranted';
 }
 
 /** Each account a consent names with the services it is covered for (coverageOf's rule, account by account), in the order it names them. */
-export function servicesByAccount({ accounts, balances, transactions }: ConsentAccess): { reference: ConsentedAccount; services: AccountService[] }[] {
+export function servicesByAccount({ accounts, details = [], balances, transactions }: ConsentAccess): { reference: ConsentedAccount; services: AccountService[] }[] {
   const found = new Map<string, { reference: ConsentedAccount; services: Set<AccountService> }>();
   const grant = (list: ConsentedAccount[], services: AccountService[]) => {
     for (const reference of list) {
@@ -28,6 +29,7 @@ export function servicesByAccount({ accounts, balances, transactions }: ConsentA
     }
   };
   grant(accounts, ['balances', 'transactions']);
+  grant(details, []);
   grant(balances, ['balances']);
   grant(transactions, ['transactions']);
   return [...found.values()].map(({ reference, services }) => ({ reference, services: [...services] }));
@@ -43,6 +45,6 @@ export const consentedIbans = (access: ConsentAccess): string[] => named(access,
 export const consentedMaskedPans = (access: ConsentAccess): string[] => named(access, (reference) => ('maskedPan' in reference ? reference.maskedPan : undefined));
 
 function named(access: ConsentAccess, keyOf: (reference: ConsentedAccount) => string | undefined): string[] {
-  const keys = [...access.accounts, ...access.balances, ...access.transactions].map(keyOf).filter((key): key is string => key !== undefined);
+  const keys = [...access.accounts, ...(access.details ?? []), ...access.balances, ...access.transactions].map(keyOf).filter((key): key is string => key !== undefined);
   return [...new Set(keys)];
 }

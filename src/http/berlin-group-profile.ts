@@ -14,17 +14,29 @@ import type { Environment } from '../config/environment';
 
 /**
  * A body as Berlin Group answers it: every null property left out, at any depth (the yaml declares
- * no field nullable); a standing order's monthsOfExecution only with frequency MonthlyVariable
- * (the yaml: "contained if and only if the frequency equals MonthlyVariable", at most 11; the bank
- * lists all twelve months of a monthly order); a bulk's batchBookingPreferred as the yaml's
- * boolean, where the bank echoes the string its clients send.
+ * no field nullable), and every empty value (Berlin Group's answers, and the EPC's payee
+ * verification rulebook 1.1, send none): an empty string anywhere; the lists the seed bank always
+ * sends, empty when there is nothing in them (EMPTY_LEFT_OUT), and a consent's access lists it
+ * did not ask for. A list that is the answer itself (an account list without accounts) stays. A
+ * standing order's monthsOfExecution only with frequency MonthlyVariable (the yaml: "contained if
+ * and only if the frequency equals MonthlyVariable", at most 11; the bank lists all twelve months
+ * of a monthly order); a bulk's batchBookingPreferred as the yaml's boolean, where the bank echoes
+ * the string its clients send.
  */
-export function inBerlinGroupShape<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(inBerlinGroupShape) as T;
+export function inBerlinGroupShape<T>(value: T, parent?: string): T {
+  if (Array.isArray(value)) return value.map((child) => inBerlinGroupShape(child)) as T;
   if (value === null || typeof value !== 'object') return value;
-  const kept = Object.entries(value).filter(([key, child]) => child !== null && !(key === 'monthsOfExecution' && (value as { frequency?: unknown }).frequency !== 'MonthlyVariable'));
-  return Object.fromEntries(kept.map(([key, child]) => [key, key === 'batchBookingPreferred' && typeof child === 'string' ? child === 'true' : inBerlinGroupShape(child)])) as T;
+  const leftOut = (key: string, child: unknown) =>
+    child === null ||
+    child === '' ||
+    (Array.isArray(child) && child.length === 0 && (EMPTY_LEFT_OUT.has(key) || parent === 'access')) ||
+    (key === 'monthsOfExecution' && (value as { frequency?: unknown }).frequency !== 'MonthlyVariable');
+  const kept = Object.entries(value).filter(([key, child]) => !leftOut(key, child));
+  return Object.fromEntries(kept.map(([key, child]) => [key, key === 'batchBookingPreferred' && typeof child === 'string' ? child === 'true' : inBerlinGroupShape(child, key)])) as T;
 }
+
+/** Lists the seed bank sends even when empty, which Berlin Group leaves out then (docs/profiles.md, "answers"). */
+const EMPTY_LEFT_OUT = new Set(['scaMethods', 'tppMessages']);
 
 const WRAP = 'berlin-group:wrap';
 const WRAP_EXTENSION = 'x-berlin-group-wrap';
@@ -109,8 +121,48 @@ export function documentFor(document: OpenAPIObject, berlinGroup: boolean, lists
       }
     }
   }
-  if (berlinGroup) visitObjects(document, leaveOutNulls);
+  if (berlinGroup) {
+    visitObjects(document, leaveOutNulls);
+    leaveOutEmptyLists(document);
+  }
   return document;
+}
+
+/** inBerlinGroupShape's empty lists, in the answers' schemas: not required, and at least one item when sent. */
+function leaveOutEmptyLists(document: OpenAPIObject): void {
+  const schemas = document.components!.schemas! as Record<string, Schema>;
+  const resolved = (schema: Schema | undefined) => (typeof schema?.$ref === 'string' ? schemas[schema.$ref.split('/').pop()!] : schema);
+  // The schemas the answers use, at any depth: a request's lists are the request's rules (consent-access-document.ts).
+  const answers = new Set<Schema>();
+  const reach = (node: unknown) =>
+    visitObjects(node, (object) => {
+      const target = resolved(object);
+      if (target === object || !target || answers.has(target)) return;
+      answers.add(target);
+      reach(target);
+    });
+  for (const operations of Object.values(document.paths)) for (const operation of Object.values(operations) as Operation[]) if (operation?.responses) reach(operation.responses);
+  const leaveOut = (schema: Schema, names: string[]) => {
+    for (const name of names) {
+      const property = schema.properties?.[name];
+      if (property?.type !== 'array') continue;
+      property.minItems = 1;
+      if (Array.isArray(property.example) && property.example.length === 0) delete property.example;
+      schema.required = schema.required?.filter((required) => required !== name);
+      if (schema.required?.length === 0) delete schema.required;
+    }
+  };
+  for (const schema of answers) {
+    visitObjects(schema, (object) => {
+      if (!object.properties) return;
+      leaveOut(object, [...EMPTY_LEFT_OUT]);
+      const access = resolved(object.properties.access);
+      if (access?.properties) leaveOut(access, Object.keys(access.properties));
+    });
+  }
+  for (const operations of Object.values(document.paths)) {
+    for (const operation of Object.values(operations) as Operation[]) if (operation?.responses) visitObjects(operation.responses, (object) => object.properties && leaveOut(object, [...EMPTY_LEFT_OUT]));
+  }
 }
 
 const ERROR_BODY = '#/components/schemas/TppErrorResponse';

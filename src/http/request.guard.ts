@@ -10,12 +10,14 @@ import { ClockService } from '../clock/clock.service';
 import { TppErrorResponse } from './error-response.dto';
 import { BankConditionsGuard, MAX_DELAY_MS } from '../conditions/bank-conditions.service';
 import { TppIdentityGuard } from '../tpp-identity/tpp-identity.guard';
+import { CertificateClients } from '../tpp-identity/certificate-clients';
+import { BankProfile } from '../profile/bank-profile';
 import type { Psd2Role } from '../tpp-identity/psd2-statement';
 import { Access } from './route-access';
 
 /** What a route asks of a request before anything else (docs/behaviour.md, "Requests"); a method's checks add to its controller's. */
 interface RequestChecks {
-  /** The bearer token: always (/v1), or only in AUTH_MODE=strict (/sandbox, docs/sca-flows.md). */
+  /** The bearer token: always (/v1; where the profile makes it optional, tpp.oauth, the certificate may name the client instead), or only in AUTH_MODE=strict (/sandbox, docs/sca-flows.md). */
   token: 'always' | 'strictOnly';
   /** X-Request-ID, a UUID. */
   requestId?: true;
@@ -25,19 +27,22 @@ interface RequestChecks {
 
 const Checks = Reflector.createDecorator<Partial<RequestChecks>>();
 
-/** The one guard of every TPP route: finds the request's world by its token and enters it (its clock), then checks its headers and body type. */
+/** The one guard of every TPP route: finds the request's world by its token (or its certificate) and enters it (its clock), then checks its headers and body type. */
 @Injectable()
 export class RequestGuard implements CanActivate {
   constructor(
     private readonly tokens: TokenService,
+    private readonly certificates: CertificateClients,
     private readonly clock: ClockService,
+    private readonly profile: BankProfile,
     private readonly reflector: Reflector,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const checks = this.reflector.getAllAndMerge(Checks, [context.getClass(), context.getHandler()]);
     const request = context.switchToHttp().getRequest<WorldRequest>();
-    request.world = await this.tokens.worldOf(request.header('authorization'), checks.token === 'always');
+    const bearer = checks.token === 'strictOnly' ? 'strictOnly' : this.profile.tpp.oauth;
+    request.world = (await this.tokens.worldOf(request.header('authorization'), bearer)) ?? (await this.certificates.worldOf(request));
     await this.clock.enter(request.world);
     if (checks.requestId && !isUUID(request.header('x-request-id') ?? '')) {
       throw new FormatError('X-Request-ID', 'X-Request-ID must be a UUID');
@@ -85,9 +90,9 @@ export function Xs2aController(path: string, role: Psd2Role, version: 'v1' | 'v2
     Controller(`${version}/${path}`),
     Access({ role }),
     Checks({ token: 'always', requestId: true }),
-    // The token first: it names the world whose conditions hold (docs/failures.md, docs/security.md "Worlds").
-    // Then the TPP's certificates, once the token names its client (docs/tpp-identity.md).
-    UseGuards(RequestGuard, BankConditionsGuard, TppIdentityGuard),
+    // The token (or the certificate) first: it names the world (docs/security.md "Worlds"). Then the
+    // TPP's certificates, checked before any of the world's conditions answer (docs/tpp-identity.md, docs/failures.md).
+    UseGuards(RequestGuard, TppIdentityGuard, BankConditionsGuard),
     ApiBearerAuth(),
     ApiHeader({
       name: 'X-Request-ID',

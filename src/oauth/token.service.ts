@@ -55,16 +55,19 @@ export class TokenService {
 
   /**
    * The world a request acts for. Open mode: nobody in particular (everything is visible), and
-   * the bearer token is only checked for presence where `bearerRequired`. Strict mode: the
-   * client of an issued, unexpired token.
+   * the bearer token is only checked for presence where `bearer` is `required`. Strict mode: the
+   * client of an issued, unexpired token; without one, where `bearer` is `optional` (tpp.oauth),
+   * null: the request's certificate names its client (CertificateClients).
    */
-  async worldOf(authorization: string | undefined, bearerRequired: boolean): Promise<World> {
+  async worldOf(authorization: string | undefined, bearer: 'required' | 'optional' | 'strictOnly'): Promise<World | null> {
     const token = bearerToken(authorization);
-    if (!token && (this.strict || bearerRequired)) {
+    // Where the token is optional, a broken one is still refused: only a request without the header goes on without it.
+    if (!token && (bearer === 'required' || (bearer === 'optional' && authorization !== undefined) || (this.strict && bearer === 'strictOnly'))) {
       throw new DomainError({ messageId: 'XS2A007E', description: 'an Authorization header "Bearer <token>" is required' });
     }
     if (!this.strict) return World.open;
-    const tokenHash = sha256(token!);
+    if (!token) return null;
+    const tokenHash = sha256(token);
     const issued = this.issued.recall(AccessToken, tokenHash) ?? (await this.readIssued(tokenHash));
     if (issued.expiresAt <= new Date().toISOString()) {
       throw new DomainError({ messageId: 'XS2A025E', description: `the bearer token expired at ${issued.expiresAt}` });

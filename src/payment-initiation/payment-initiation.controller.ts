@@ -187,7 +187,7 @@ export class PaymentInitiationController {
   ): Promise<CreditorConfirmationResponse> {
     const { payment, authorisation } = await this.payments.confirmCreditor(type, paymentId, world);
     if (authorisation.approach !== 'REDIRECT') response.setHeader('ASPSP-SCA-Approach', authorisation.approach);
-    return toConfirmationResponse(payment, authorisation, this.scaRedirectOf(payment, authorisation));
+    return toConfirmationResponse(payment, authorisation, this.scaRedirectOf(payment, authorisation), this.profile.habits);
   }
 
   @Delete(underEveryService(':product/:paymentId'))
@@ -233,7 +233,7 @@ export class PaymentInitiationController {
     await this.notifications.admit(notification);
     const { payment, authorisation } = await this.payments.initiate(type, body, { request, notification, vop }, world);
     announceNotifications(response, notification, true);
-    const answer = authorisation ? toInitiationResponse(payment, authorisation, this.scaRedirectOf(payment, authorisation)) : toInitiationWithoutAuthorisation(payment);
+    const answer = authorisation ? toInitiationResponse(payment, authorisation, this.scaRedirectOf(payment, authorisation), this.profile.habits) : toInitiationWithoutAuthorisation(payment);
     return announceCreated(response, request.approach, answer);
   }
 

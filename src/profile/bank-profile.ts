@@ -6,7 +6,7 @@ import type { TppClient } from '../oauth/client.entity';
 import type { Type } from '@nestjs/common';
 import type { FixtureTable, SandboxService } from '../core/sandbox-service';
 import type { PaymentProduct, PaymentServiceName } from '../payment-initiation/payment-products';
-import type { AnswerStyle } from '../common/answer-style';
+import { ANSWER_HABITS, type AnswerHabits, type AnswerStyle } from '../common/answer-style';
 import { addDays } from '../common/dates';
 
 
@@ -20,9 +20,9 @@ export interface ProfileSettings {
   answers: AnswerStyle;
   scaApproaches: ('redirect' | 'embedded' | 'decoupled')[];
   paymentProducts: Partial<Record<PaymentServiceName, PaymentProduct[]>>;
-  consents?: { maxValidityDays?: number; maxFrequencyPerDay?: number };
+  consents?: { maxValidityDays?: number; maxFrequencyPerDay?: number; access?: AnswerStyle };
   vop?: { mode?: VopMode; closeMatch?: number; payees?: ExternalPayee[] };
-  tpp?: { signatures?: 'off' | 'optional' | 'required'; qwac?: 'off' | 'header' | 'mtls'; qwacHeader?: string; revoked?: RevokedCode; registration?: 'open' | 'closed'; trustedCAs?: string[] };
+  tpp?: { oauth?: 'required' | 'optional'; signatures?: 'off' | 'optional' | 'required'; qwac?: 'off' | 'header' | 'mtls'; qwacHeader?: string; revoked?: RevokedCode; registration?: 'open' | 'closed'; trustedCAs?: string[] };
   scaExemptions?: ScaExemptionSettings;
 }
 
@@ -32,6 +32,8 @@ export interface ScaExemptionSettings {}
 
 /** How the bank identifies TPPs (docs/tpp-identity.md), its defaults filled in. */
 export interface TppIdentitySettings {
+  /** Whether a /v1 request needs a bearer token; optional: without one, strict mode knows the client by its certificate. */
+  oauth: 'required' | 'optional';
   signatures: 'off' | 'optional' | 'required';
   qwac: 'off' | 'header' | 'mtls';
   qwacHeader: string;
@@ -154,6 +156,11 @@ export class BankProfile {
     return this.settings.answers;
   }
 
+  /** What its answers carry beyond Berlin Group's, by its answer style. */
+  get habits(): AnswerHabits {
+    return ANSWER_HABITS[this.settings.answers];
+  }
+
   get defaultApproach(): ScaApproach {
     return this.approaches[0];
   }
@@ -176,6 +183,11 @@ export class BankProfile {
     };
   }
 
+  /** How a consent's access reads (docs/behaviour.md, "Consent access"): the seed bank's rules (default), or Berlin Group's. */
+  get consentAccess(): AnswerStyle {
+    return this.settings.consents?.access ?? 'bank';
+  }
+
   /** Verification of Payee with its defaults filled in (docs/verification-of-payee.md). */
   get vop(): { mode: VopMode; closeMatch: number } {
     const { mode = 'on-request', closeMatch = 0.8 } = this.settings.vop ?? {};
@@ -183,8 +195,8 @@ export class BankProfile {
   }
 
   get tpp(): TppIdentitySettings {
-    const { signatures = 'off', qwac = 'off', qwacHeader = 'X-SSL-Client-Cert', revoked = 'CERTIFICATE_REVOKE', registration = 'open' } = this.settings.tpp ?? {};
-    return { signatures, qwac, qwacHeader, revoked, registration };
+    const { oauth = 'required', signatures = 'off', qwac = 'off', qwacHeader = 'X-SSL-Client-Cert', revoked = 'CERTIFICATE_REVOKE', registration = 'open' } = this.settings.tpp ?? {};
+    return { oauth, signatures, qwac, qwacHeader, revoked, registration };
   }
 
   /**
@@ -209,7 +221,7 @@ export class BankProfile {
       `SCA approaches: ${this.approaches.join(', ')} (the first is the default; any other preference gets it).`,
       `Payment products: ${products.join(', ') || 'none'}.`,
       `Verification of Payee: ${this.vop.mode}, close match from a similarity of ${this.vop.closeMatch}; ${this.settings.vop?.payees?.length ?? 0} payees at other banks.`,
-      `TPP identity: signatures ${this.tpp.signatures}, QWAC ${this.tpp.qwac === 'header' ? `in the ${this.tpp.qwacHeader} header` : this.tpp.qwac}.`,
+      `TPP identity: bearer token ${this.tpp.oauth}, signatures ${this.tpp.signatures}, QWAC ${this.tpp.qwac === 'header' ? `in the ${this.tpp.qwacHeader} header` : this.tpp.qwac}.`,
       ...this.services.flatMap((service) => service.summary(this)),
       `Consents: valid for ${maxValidityDays === undefined ? 'as long as asked' : `at most ${maxValidityDays} days`}, ${maxFrequencyPerDay === undefined ? 'any frequencyPerDay' : `at most ${maxFrequencyPerDay} accesses a day`}; a longer validUntil or a higher frequencyPerDay is cut down.`,
     ].join('\n');

@@ -208,7 +208,7 @@ export class CockpitController implements OnModuleInit {
   /** Open: the open world. Strict: the client of the cookie's token, or null when none is signed in. Entered (its clock: ClockService.enter). */
   private async worldOf(request: Request): Promise<World | null> {
     const token = formValue((request.cookies as Record<string, unknown> | undefined)?.[COCKPIT_COOKIE]);
-    const world = !this.strict ? World.open : token ? await this.tokens.worldOf(`Bearer ${token}`, true).catch(() => null) : null;
+    const world = !this.strict ? World.open : token ? await this.tokens.worldOf(`Bearer ${token}`, 'required').catch(() => null) : null;
     if (world) await this.clock.enter(world);
     return world;
   }

@@ -118,6 +118,12 @@ export class CertificatesService {
     return affected === 1;
   }
 
+  /** The client the sandbox issued a certificate to (CertificateClients); null for one it issued to nobody, or did not issue. */
+  async ownerOf(der: Buffer): Promise<string | null> {
+    const certificate = readable(der);
+    return certificate ? ((await this.store.findByKey(TppCertificate, serialKey(certificate.serialNumber)))?.ownerId ?? null) : null;
+  }
+
   /** The HTTPS listener's certificate (tpp.qwac: mtls), valid for a year of the bank's date (the open world's: no client moves it in strict mode). */
   async serverCertificate(hosts: string[]): Promise<KeyedCertificate> {
     const today = this.clock.today(World.open);

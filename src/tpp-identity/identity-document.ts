@@ -4,6 +4,7 @@ import type { DeclaredRoute } from '../http/route-access';
 
 type Operation = {
   'x-psd2-role'?: string;
+  security?: Record<string, string[]>[];
   parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: object }[];
   responses?: Record<string, { description?: string }>;
 };
@@ -17,7 +18,8 @@ const refusals = (revoked: string) => `where the profile asks for certificates (
  * the route's declaration). A profile that asks for nothing gets the document unchanged.
  */
 export function documentIdentity(document: OpenAPIObject, profile: BankProfile, routes: DeclaredRoute[]): void {
-  const { signatures, qwac, qwacHeader, revoked } = profile.tpp;
+  const { oauth, signatures, qwac, qwacHeader, revoked } = profile.tpp;
+  if (oauth === 'optional') documentOptionalToken(document);
   if (signatures === 'off' && qwac === 'off') return;
   const required = signatures === 'required';
   const headers = [
@@ -40,6 +42,20 @@ export function documentIdentity(document: OpenAPIObject, profile: BankProfile, 
       if (role) operation['x-psd2-role'] = role;
       const unauthorised = operation.responses?.['401'];
       if (unauthorised && !unauthorised.description?.includes(REFUSALS)) unauthorised.description = `${unauthorised.description ?? ''}; ${REFUSALS}`;
+    }
+  }
+}
+
+const WITHOUT_TOKEN = 'without a bearer token (tpp.oauth: optional), AUTH_MODE=strict: CERTIFICATE_MISSING (no certificate), CERTIFICATE_INVALID (one the sandbox issued to no client)';
+
+/** tpp.oauth: optional: every /v1 (and /v2) operation may come without a token, as the Berlin Group yaml's `security` allows (the empty requirement). */
+function documentOptionalToken(document: OpenAPIObject): void {
+  for (const [path, operations] of Object.entries(document.paths)) {
+    if (!/^\/v[12]\//.test(path)) continue;
+    for (const operation of Object.values(operations) as Operation[]) {
+      operation.security = [...(operation.security ?? []).filter((requirement) => Object.keys(requirement).length > 0), {}];
+      const unauthorised = operation.responses?.['401'];
+      if (unauthorised) unauthorised.description = `${unauthorised.description ?? ''}; ${WITHOUT_TOKEN}`;
     }
   }
 }

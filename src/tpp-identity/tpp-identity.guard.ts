@@ -1,5 +1,4 @@
 import { verify } from 'node:crypto';
-import type { TLSSocket } from 'node:tls';
 import type { Response } from 'express';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -10,11 +9,18 @@ import { isOwnedBy, requestWorld, type WorldRequest } from '../oauth/world';
 import { BankProfile } from '../profile/bank-profile';
 import { CertificatesService, CheckedCertificate } from './certificates.service';
 import { certificateDer, namesIssuer } from './certificate-header';
+import { presentedQwac } from './presented-certificates';
 import { digestMatches, parseKeyId, parseSignature, sameSerial, signingString, uncoveredHeaders } from './http-signature';
 import type { Psd2Role } from './psd2-statement';
 
 /** What the body parser kept of a request: the exact bytes its Digest is the hash of (app.factory.ts). */
 export type RawBodyRequest = WorldRequest & { rawBody?: Buffer };
+
+/**
+ * The hash of an RSA signature by its `algorithm`: the draft's names (the yaml's example) and the
+ * hash alone, as Berlin Group's guidelines name it and clients send it (docs/tpp-identity.md).
+ */
+const SIGNATURE_HASHES: Partial<Record<string, 'sha256' | 'sha512'>> = { 'rsa-sha256': 'sha256', 'sha-256': 'sha256', 'rsa-sha512': 'sha512', 'sha-512': 'sha512' };
 
 const invalidSignature = (description: string) => new DomainError({ messageId: 'XS2A044E', path: 'Signature', description });
 
@@ -40,28 +46,19 @@ export class TppIdentityGuard implements CanActivate {
     // The role of the route the request reached, whatever spelling of its path reached it (docs/security.md).
     const access = accessOf(this.reflector, context.getHandler(), context.getClass());
     if (access?.role == null) throw new Error(`${context.getClass().name}.${context.getHandler().name} declares no PSD2 role`);
-    if (qwac !== 'off') this.accept(await this.certificates.check(this.qwacOf(request, qwac), 'QWAC', requestWorld(request)), access.role, request, response);
+    if (qwac !== 'off') this.accept(await this.certificates.check(this.qwacOf(request), 'QWAC', requestWorld(request)), access.role, request, response);
     if (signatures === 'required' || (signatures === 'optional' && request.header('Signature') !== undefined)) {
       this.accept(await this.signer(request), access.role, request, response);
     }
     return true;
   }
 
-  /** The client certificate of the TLS connection (mtls), or the one a TLS-terminating proxy forwarded (header). */
-  private qwacOf(request: RawBodyRequest, qwac: 'header' | 'mtls'): Buffer | null {
-    const missing = () => new DomainError({ messageId: 'XS2A046E', description: qwac === 'mtls' ? 'no client certificate on the TLS connection (the HTTPS listener, docs/tpp-identity.md)' : `no QWAC in ${this.profile.tpp.qwacHeader}` });
-    if (qwac === 'mtls') {
-      const peer = (request.socket as Partial<TLSSocket>).getPeerCertificate?.(false);
-      if (!peer?.raw) throw missing();
-      return peer.raw;
-    }
-    const forwarded = request.header(this.profile.tpp.qwacHeader);
-    if (!forwarded) throw missing();
-    try {
-      return certificateDer(decodeURIComponent(forwarded));
-    } catch {
-      throw new DomainError({ messageId: 'XS2A047E', path: this.profile.tpp.qwacHeader, description: `${this.profile.tpp.qwacHeader} is not a URL-encoded PEM certificate` });
-    }
+  /** The QWAC, which a profile that asks for one requires. */
+  private qwacOf(request: RawBodyRequest): Buffer {
+    const qwac = presentedQwac(request, this.profile.tpp);
+    if (qwac) return qwac;
+    const { qwac: where, qwacHeader } = this.profile.tpp;
+    throw new DomainError({ messageId: 'XS2A046E', description: where === 'mtls' ? 'no client certificate on the TLS connection (the HTTPS listener, docs/tpp-identity.md)' : `no QWAC in ${qwacHeader}` });
   }
 
   /** The QSealC a request is signed with, once the signature verifies over the signing string and the Digest is its body's. */
@@ -73,7 +70,8 @@ export class TppIdentityGuard implements CanActivate {
     const signer = await this.certificates.check(certificateDer(sent), 'QSEAL', requestWorld(request));
     const parameters = parseSignature(header);
     if (!parameters) throw invalidSignature('Signature must be keyId="SN=…,CA=…",algorithm="rsa-sha256",headers="…",signature="…"');
-    if (parameters.algorithm.toLowerCase() !== 'rsa-sha256') throw invalidSignature(`algorithm ${parameters.algorithm}: this bank verifies rsa-sha256`);
+    const hash = SIGNATURE_HASHES[parameters.algorithm.toLowerCase()];
+    if (!hash) throw invalidSignature(`algorithm ${parameters.algorithm}: this bank verifies rsa-sha256 or rsa-sha512 (also spelt sha-256, sha-512)`);
     const keyId = parseKeyId(parameters.keyId);
     if (!keyId || !sameSerial(keyId.serialNumber, signer.serialNumber)) throw invalidSignature(`keyId ${parameters.keyId} does not name the certificate sent (SN=${signer.serialNumber})`);
     if (!namesIssuer(keyId.issuer, signer.issuer)) throw invalidSignature(`keyId ${parameters.keyId} does not name the issuer of the certificate sent (CA=${signer.certificate.issuer.split('\n').join(',')})`);
@@ -85,7 +83,7 @@ export class TppIdentityGuard implements CanActivate {
     if (uncovered.length > 0) throw invalidSignature(`the signature must cover ${uncovered.join(', ')}`);
     const signed = signingString(parameters.headers, (name) => request.header(name), { method: request.method, path: request.originalUrl });
     if (signed === null) throw invalidSignature(`the signature covers a header the request does not have (${parameters.headers.join(' ')})`);
-    if (!verify('sha256', Buffer.from(signed), signer.certificate.publicKey, Buffer.from(parameters.signature, 'base64'))) {
+    if (!verify(hash, Buffer.from(signed), signer.certificate.publicKey, Buffer.from(parameters.signature, 'base64'))) {
       throw invalidSignature('the signature does not verify with the certificate over the covered headers');
     }
     return signer;

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { ClockModule } from '../clock/clock.module';
 import { DatabaseModule } from '../database/database.module';
+import { CertificateClients } from './certificate-clients';
 import { CertificatesService } from './certificates.service';
 import { TppIdentityGuard } from './tpp-identity.guard';
 
@@ -11,7 +12,7 @@ import { TppIdentityGuard } from './tpp-identity.guard';
 @Global()
 @Module({
   imports: [DatabaseModule, ClockModule],
-  providers: [CertificatesService, TppIdentityGuard],
-  exports: [CertificatesService, TppIdentityGuard],
+  providers: [CertificatesService, CertificateClients, TppIdentityGuard],
+  exports: [CertificatesService, CertificateClients, TppIdentityGuard],
 })
 export class TppIdentityModule {}

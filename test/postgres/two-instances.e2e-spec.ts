@@ -8,7 +8,7 @@ import { removeDatabase, Sandbox, startSandbox, temporaryDatabase, tppError, tpp
 
 const SEPA = '/v1/payments/sepa-credit-transfers';
 const paymentHeaders = () => tppHeaders({ 'PSU-IP-Address': '192.0.2.10' });
-const consentRequest = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4 };
+const consentRequest = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 };
 
 /**
  * Two instances of the app on one PostgreSQL database, as replicas behind a load balancer run:

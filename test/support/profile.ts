@@ -17,20 +17,26 @@ export const cancellationStart = (path: string, profile: 'bank' | 'berlin-group'
   startAuthorisation: { href: profile === 'berlin-group' ? `${path}/cancellation-authorisations` : 'cancellation_authorisation_not_available' },
 });
 
+/** The status link of a resource's first authorisation: the seed bank's placeholder, Berlin Group's link by its ID. */
+export const scaStatusHref = (resource: string, authorisationId: string, profile: 'bank' | 'berlin-group' = PROFILE) =>
+  `${resource}/authorisations/${profile === 'bank' ? 'authorization_not_yet_available' : authorisationId}`;
+
 /** A body over 100 KiB: the bank's 413, or 400 in Berlin Group (its yaml has no 413). */
 export const TOO_LARGE = PROFILE === 'berlin-group' ? 400 : 413;
 
 /**
- * A body as `profile` answers it: Berlin Group leaves out every null and a standing order's months
- * unless MonthlyVariable, and gives batchBookingPreferred as a boolean. Only plain objects and arrays are walked, so jest's asymmetric matchers
- * (expect.any, expect.stringMatching) stay as they are.
+ * A body as `profile` answers it: Berlin Group leaves out every null, every empty string, an empty
+ * scaMethods or tppMessages list and a consent's empty access lists, a standing order's months
+ * unless MonthlyVariable, and gives batchBookingPreferred as a boolean. Only plain objects and
+ * arrays are walked, so jest's asymmetric matchers (expect.any, expect.stringMatching) stay as they are.
  */
-export function inProfile<T>(profile: 'bank' | 'berlin-group', body: T): T {
+export function inProfile<T>(profile: 'bank' | 'berlin-group', body: T, parent?: string): T {
   if (profile === 'bank') return body;
   if (Array.isArray(body)) return body.map((item) => inProfile(profile, item)) as T;
   if (body === null || typeof body !== 'object' || Object.getPrototypeOf(body) !== Object.prototype) return body;
-  const fields = Object.entries(body).filter(([key, value]) => value !== null && !(key === 'monthsOfExecution' && (body as { frequency?: unknown }).frequency !== 'MonthlyVariable'));
-  return Object.fromEntries(fields.map(([key, value]) => [key, key === 'batchBookingPreferred' && typeof value === 'string' ? value === 'true' : inProfile(profile, value)])) as T;
+  const empty = (key: string, value: unknown) => value === '' || (Array.isArray(value) && value.length === 0 && (parent === 'access' || ['scaMethods', 'tppMessages'].includes(key)));
+  const fields = Object.entries(body).filter(([key, value]) => value !== null && !empty(key, value) && !(key === 'monthsOfExecution' && (body as { frequency?: unknown }).frequency !== 'MonthlyVariable'));
+  return Object.fromEntries(fields.map(([key, value]) => [key, key === 'batchBookingPreferred' && typeof value === 'string' ? value === 'true' : inProfile(profile, value, key)])) as T;
 }
 
 /** A body as this run's profile answers it. */

@@ -87,9 +87,13 @@ export function tppHeaders(extra: Record<string, string> = {}): Record<string, s
   return { Authorization: 'Bearer sandbox-token', 'X-Request-ID': randomUUID(), ...extra };
 }
 
-/** Creates a consent for `allAccounts` (valid at once in SCA_MODE=auto) and answers its ID; `created` is the profile's creation status. */
+/**
+ * Creates a consent to every service on every account (valid at once in SCA_MODE=auto) and answers
+ * its ID; `created` is the profile's creation status. allPsd2: under the seed bank's access rules
+ * the same as availableAccounts, under Berlin Group's the one that grants balances and transactions.
+ */
 export async function allAccountsConsent(http: App, terms: object = {}, created: number = CREATED): Promise<string> {
-  const body = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4, ...terms };
+  const body = { access: { allPsd2: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4, ...terms };
   const response = await request(http).post('/v1/consents').set(tppHeaders()).send(body).expect(created);
   return response.body.consentId;
 }

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import type { Authorisation } from '../../authorisation/authorisation.entity';
 import { nextStepLinks, psuMessageOf, ScaLinks } from '../../authorisation/authorisation-response.dto';
 import { href, Href } from '../../common/links';
+import type { AnswerHabits } from '../../common/answer-style';
 import { Consent, CONSENT_PATHS, ConsentedAccount, ConsentPurpose, fundsAccountOf } from '../consent.entity';
 import { ConsentStatus, isAwaitingSca } from '../consent.machine';
 
@@ -88,14 +89,19 @@ export class ConsentAccessResponse {
   @ApiProperty({ type: Object, nullable: true, example: null })
   additionalInformation: { trustedBeneficiaries: AccountReferenceResponse[] } | null;
 
-  @ApiProperty({ type: String, nullable: true, example: null, description: '`allAccounts` until the account holder has chosen the accounts' })
-  availableAccounts: 'allAccounts' | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: "the seed bank's rules: `allAccounts` until the account holder has chosen the accounts; Berlin Group's: as asked",
+  })
+  availableAccounts: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: null })
-  availableAccountsWithBalance: null;
+  @ApiProperty({ type: String, nullable: true, example: null, description: "Berlin Group's rules: allAccounts or allAccountsWithOwnerName, as asked" })
+  availableAccountsWithBalance: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: null })
-  allPsd2: null;
+  @ApiProperty({ type: String, nullable: true, example: null, description: "Berlin Group's rules: allAccounts or allAccountsWithOwnerName, as asked" })
+  allPsd2: string | null;
 
   @ApiProperty({ type: [String], nullable: true, example: null })
   restrictedTo: null;
@@ -140,6 +146,7 @@ export function toConsentCreatedResponse(
   consentStatus: ConsentStatus,
   authorisation: Authorisation | null,
   scaRedirect: Href,
+  habits: AnswerHabits,
   explicit = false,
 ): ConsentCreatedResponse {
   const path = `${CONSENT_PATHS[purpose]}/${consentId}`;
@@ -149,6 +156,8 @@ export function toConsentCreatedResponse(
     return { consentStatus, consentId, scaMethods: null, chosenScaMethod: null, challengeData: null, psuMessage: null, _links: { startAuthorisation: href(`${path}/authorisations`), ...self } };
   }
   const other = authorisation !== null && authorisation.approach !== 'REDIRECT';
+  // Valid at creation (SCA_MODE=auto): nothing is left to authorise.
+  const sca = isAwaitingSca(consentStatus) || habits.scaLinkWhenDone;
   return {
     consentStatus,
     consentId,
@@ -156,7 +165,7 @@ export function toConsentCreatedResponse(
     chosenScaMethod: null,
     challengeData: null,
     psuMessage: (other && psuMessageOf(authorisation).psuMessage) || null,
-    _links: other ? { ...nextStepLinks(authorisation, `${path}/authorisations/${authorisation.id}`), ...self } : { scaRedirect, ...self },
+    _links: !sca ? self : other ? { ...nextStepLinks(authorisation, `${path}/authorisations/${authorisation.id}`), ...self } : { scaRedirect, ...self },
   };
 }
 
@@ -185,18 +194,27 @@ export function toFundsConsentResponse(consent: Consent): FundsConsentResponse {
   return { account: toAccountReferenceResponse(fundsAccountOf(consent)), ...consent.card!, consentStatus: consent.status };
 }
 
+/**
+ * The consent as its access rules read it (docs/behaviour.md, "Consent access"): the seed bank's
+ * lists; under Berlin Group's, as it was asked (its `accounts` are the details it grants, a request
+ * for every account stays that request once the holder chose them). The empty lists are the seed
+ * bank's, which Berlin Group's answers leave out (inBerlinGroupShape).
+ */
 export function toConsentResponse(consent: Consent): ConsentResponse {
-  const { accounts, balances, transactions, availableAccounts } = consent.access;
+  const { accounts, details = [], balances, transactions, availableAccounts, allAccounts } = consent.access;
+  const asked = allAccounts ? { [allAccounts.kind]: allAccounts.value } : {};
+  const listed = (list: ConsentedAccount[]) => (allAccounts ? [] : list.map(toAccountReferenceResponse));
   return {
     access: {
-      accounts: accounts.map(toAccountReferenceResponse),
-      balances: balances.map(toAccountReferenceResponse),
-      transactions: transactions.map(toAccountReferenceResponse),
+      accounts: listed([...accounts, ...details]),
+      balances: listed(balances),
+      transactions: listed(transactions),
       additionalInformation: consent.access.trustedBeneficiaries ? { trustedBeneficiaries: consent.access.trustedBeneficiaries.map(toAccountReferenceResponse) } : null,
-      availableAccounts,
+      availableAccounts: allAccounts ? null : availableAccounts,
       availableAccountsWithBalance: null,
       allPsd2: null,
       restrictedTo: null,
+      ...asked,
     },
     recurringIndicator: consent.recurringIndicator,
     validUntil: consent.validUntil,

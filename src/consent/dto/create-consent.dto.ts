@@ -11,7 +11,20 @@ export class ConsentAccountReferenceDto extends AccountReferenceDto {
   declare maskedPan?: string;
 }
 
+const ALL_ACCOUNTS = ['allAccounts', 'allAccountsWithOwnerName'] as const;
+
+/** What a consent asks for (docs/behaviour.md, "Consent access"): the lists' and the all-accounts requests' meaning is the profile's (consents.access). */
 export class ConsentAccessDto {
+  @ApiPropertyOptional({
+    type: [AccountReferenceDto],
+    example: [{ iban: 'AT099900000000001511' }],
+    description: "Berlin Group's access rules (consents.access: berlin-group): the accounts' details only; the seed bank's rules ignore it",
+  })
+  @IsOptional()
+  @IsArray()
+  @NestedObjects(() => ConsentAccountReferenceDto)
+  accounts?: ConsentAccountReferenceDto[] | null;
+
   @ApiPropertyOptional({ type: [AccountReferenceDto], example: [{ iban: 'AT099900000000001511' }] })
   @IsOptional()
   @IsArray()
@@ -24,15 +37,20 @@ export class ConsentAccessDto {
   @NestedObjects(() => ConsentAccountReferenceDto)
   transactions?: ConsentAccountReferenceDto[] | null;
 
-  @ApiPropertyOptional({ enum: ['allAccounts'], description: 'requests every account the holder has; the lists are then ignored' })
+  @ApiPropertyOptional({ enum: ALL_ACCOUNTS, description: "every account the holder has: the seed bank's rules grant every service on them (and ignore the lists), Berlin Group's their details only" })
   @IsOptional()
-  @IsIn(['allAccounts'])
-  availableAccounts?: 'allAccounts';
+  @IsIn(ALL_ACCOUNTS)
+  availableAccounts?: (typeof ALL_ACCOUNTS)[number];
 
-  @ApiPropertyOptional({ enum: ['allAccounts'], description: 'Berlin Group: every service on every account; answered as availableAccounts is' })
+  @ApiPropertyOptional({ enum: ALL_ACCOUNTS, description: "every account the holder has with its balances (Berlin Group's rules); the seed bank's: as availableAccounts" })
   @IsOptional()
-  @IsIn(['allAccounts'])
-  allPsd2?: 'allAccounts';
+  @IsIn(ALL_ACCOUNTS)
+  availableAccountsWithBalance?: (typeof ALL_ACCOUNTS)[number];
+
+  @ApiPropertyOptional({ enum: ALL_ACCOUNTS, description: "every service on every account the holder has; the seed bank's rules: as availableAccounts" })
+  @IsOptional()
+  @IsIn(ALL_ACCOUNTS)
+  allPsd2?: (typeof ALL_ACCOUNTS)[number];
 
   /** Berlin Group's additional information of a consent, where a service declares it (trusted beneficiaries). */
   declare additionalInformation?: { trustedBeneficiaries?: AccountReferenceDto[] };
@@ -47,6 +65,11 @@ export class CreateConsentDto {
   @ApiProperty({ example: true })
   @IsBoolean()
   recurringIndicator: boolean;
+
+  @ApiPropertyOptional({ example: false, description: "whether the session also initiates a payment; required by Berlin Group's access rules (consents.access: berlin-group); the sandbox stores no combined session" })
+  @IsOptional()
+  @IsBoolean()
+  combinedServiceIndicator?: boolean;
 
   @ApiProperty({ example: '2026-12-31', description: "last day of validity, not before today; a later date is cut down to the bank's longest validity (this document's introduction)" })
   @IsDateOnly()

@@ -3,7 +3,8 @@ import type { Authorisation, ScaApproach } from '../../authorisation/authorisati
 import { nextStepLinks, psuMessageOf, ScaLinks } from '../../authorisation/authorisation-response.dto';
 import { href, Href } from '../../common/links';
 import type { Payment } from '../payment.entity';
-import type { AnswerStyle } from '../../common/answer-style';
+import type { AnswerHabits, AnswerStyle } from '../../common/answer-style';
+import { IMPLICIT_AUTHORISATION_ID } from '../../authorisation/authorisation.service';
 import { isAwaitingCreditorConfirmation, isAwaitingSca, PaymentStatus, RejectionReason } from '../payment.machine';
 import { VOP_BLOCK, vopBlockOf, VopStatus } from '../../verification-of-payee/vop-status.dto';
 import { rejectionMessage } from '../refusals';
@@ -130,7 +131,7 @@ export class CancellationResponse {
  * The bank's answer, with the redirect page; for an embedded or decoupled authorisation, the link
  * to its next step instead, and (decoupled) what the holder is told (docs/sca-approaches.md).
  */
-export function toInitiationResponse(payment: Payment, authorisation: Authorisation, scaRedirect: Href): PaymentInitiationResponse {
+export function toInitiationResponse(payment: Payment, authorisation: Authorisation, scaRedirect: Href, habits: AnswerHabits): PaymentInitiationResponse {
   const { id, service, product, status } = payment;
   const self = `/v1/${service}/${product}/${id}`;
   const vop = vopBlockOf(payment);
@@ -139,7 +140,7 @@ export function toInitiationResponse(payment: Payment, authorisation: Authorisat
     const _links = { creditorNameConfirmation: href(`${self}/creditor-confirmation`), self: href(self), status: href(`${self}/status`) };
     return { transactionStatus: status, paymentId: id, _links, ...vop, tppMessages: [] };
   }
-  const { transactionStatus, ...next } = toConfirmationResponse(payment, authorisation, scaRedirect);
+  const { transactionStatus, ...next } = toConfirmationResponse(payment, authorisation, scaRedirect, habits);
   return { transactionStatus, paymentId: id, ...next, ...vop, tppMessages: [] };
 }
 
@@ -159,11 +160,12 @@ export function toInitiationWithoutAuthorisation(payment: Payment): PaymentIniti
  * embedded or decoupled authorisation the link to its next step instead, and (decoupled) what
  * the holder is told (docs/sca-approaches.md).
  */
-export function toConfirmationResponse({ id, service, product, status }: Payment, authorisation: Authorisation, scaRedirect: Href): CreditorConfirmationResponse {
+export function toConfirmationResponse({ id, service, product, status }: Payment, authorisation: Authorisation, scaRedirect: Href, habits: AnswerHabits): CreditorConfirmationResponse {
   const self = `/v1/${service}/${product}/${id}`;
   const links = { self: href(self), status: href(`${self}/status`) };
   if (authorisation.approach === 'REDIRECT') {
-    return { transactionStatus: status, scaMethods: [], _links: { scaRedirect, ...links, scaStatus: href(`${self}/authorisations/authorization_not_yet_available`) } };
+    const named = habits.placeholderScaStatus ? IMPLICIT_AUTHORISATION_ID : authorisation.id;
+    return { transactionStatus: status, scaMethods: [], _links: { scaRedirect, ...links, scaStatus: href(`${self}/authorisations/${named}`) } };
   }
   const { scaStatus, ...next } = nextStepLinks(authorisation, `${self}/authorisations/${authorisation.id}`);
   return { transactionStatus: status, scaMethods: [], _links: { ...next, ...links, scaStatus }, ...psuMessageOf(authorisation) };
