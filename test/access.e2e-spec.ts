@@ -30,8 +30,10 @@ function profileWith(name: string, base: string, tpp: string): string {
   return path;
 }
 
-const ROLES = ['PSP_AS', 'PSP_AI', 'PSP_PI', 'PSP_IC'] as const;
+const ROLES = ['PSP_AS', 'PSP_AI', 'PSP_PI', 'PSP_IC', 'VOP_RS'] as const;
 type Role = (typeof ROLES)[number];
+/** Beside the role a route declares, who else of ROLES may call it: a PISP checks a payee before it pays (docs/tpp-identity.md, "Roles"). */
+const ALSO_CALLS: Partial<Record<Role, Role[]>> = { VOP_RS: ['PSP_PI'] };
 
 /**
  * Whether the confirmation of funds is in the build: the rows of the threat table about its routes
@@ -131,7 +133,7 @@ describe.each(['bank', 'berlin-group', 'alpenbank'])('the role matrix of every o
       const list = messageListOf([VOP_MESSAGE_LIST], path, answers === 'berlin-group');
       expect([where, allowed.status < 500, allowed.body[list]?.[0]?.code]).not.toEqual([where, true, 'ROLE_INVALID']);
       expect([where, allowed.status < 500]).toEqual([where, true]);
-      for (const other of ROLES.filter((granted) => granted !== role)) {
+      for (const other of ROLES.filter((granted) => granted !== role && !ALSO_CALLS[role!]?.includes(granted))) {
         const refused = await attempt(certificates[other], filled);
         expect([where, refused.status]).toEqual([where, 401]);
         expect(refused.body).toEqual(inProfile(answers, roleInvalid(certificates[other].serialNumber, other, role!, list)));

@@ -12,7 +12,7 @@ import { GEORG, MARIANNE, sepaPayment, VALID_CONSENT } from './support/fixtures'
 import { CREATED, PROFILE } from './support/profile';
 import { databaseSettings } from './support/engine';
 import { issueToken, tppError, tppHeaders, useSandbox } from './support/sandbox';
-import { type Issued, issuedCertificate, type Signing, signedHeaders } from './support/signing';
+import { base64Der, type Issued, issuedCertificate, type Signing, signedHeaders } from './support/signing';
 
 jest.setTimeout(60_000);
 
@@ -135,6 +135,31 @@ describe('signed requests (tpp.signatures: required)', () => {
     expect(pis.body).toEqualBody(refusal('ROLE_INVALID', 'XS2A050E', `the certificate ${aisOnly.serialNumber} grants PSP_AI, not PSP_PI`));
     await send('post', '/v1/payee-verifications', aisOnly, { partyAccount: { iban: GEORG }, party: { name: 'Georg Mustermann' } }).expect(401);
     await send('post', '/v1/payee-verifications', pisOnly, { partyAccount: { iban: GEORG }, party: { name: 'Georg Mustermann' } }).expect(200);
+  });
+
+  it("ETSI TS 119 495 V1.8.1's roles: a central bank's and a public authority's call every TPP route and name no competent authority; VOP_RS the payee checks only; VOP_VS nothing", async () => {
+    const payee = { partyAccount: { iban: GEORG }, party: { name: 'Georg Mustermann' } };
+    const payment = () => send('post', '/v1/payments/sepa-credit-transfers', centralBank, sepaPayment('1.00'), { 'PSU-IP-Address': '192.0.2.10' });
+    const centralBank = await issue(sandbox.http, { type: 'QSEAL', organisationName: 'Central Bank', roles: ['PSP_CB'] });
+    expect(centralBank.organisationIdentifier).toMatch(/^PSDXX-NA-/);
+    // The PSD2 statement ends with the authority's name and ID, two UTF8Strings: "NA" and "NA".
+    const namesNoAuthority = ({ certificate }: Issued) => Buffer.from(base64Der(certificate), 'base64').includes(Buffer.from([0x0c, 0x02, 0x4e, 0x41, 0x0c, 0x02, 0x4e, 0x41]));
+    expect([namesNoAuthority(centralBank), namesNoAuthority(aisOnly)]).toEqual([true, false]);
+    await send('get', '/v1/accounts', centralBank, undefined, { 'Consent-ID': VALID_CONSENT }).expect(200);
+    expect((await payment()).status).toBe(CREATED);
+    const authority = await issue(sandbox.http, { type: 'QSEAL', organisationName: 'Public Authority', roles: ['PSP_PA'] });
+    await send('post', '/v1/payee-verifications', authority, payee).expect(200);
+    const requester = await issue(sandbox.http, { type: 'QSEAL', organisationName: 'VoP Requester', roles: ['VOP_RS'] });
+    await send('post', '/v1/payee-verifications', requester, payee).expect(200);
+    const refusedPayment = await send('post', '/v1/payments/sepa-credit-transfers', requester, sepaPayment('1.00'), { 'PSU-IP-Address': '192.0.2.10' }).expect(401);
+    expect(refusedPayment.body).toEqualBody(refusal('ROLE_INVALID', 'XS2A050E', `the certificate ${requester.serialNumber} grants VOP_RS, not PSP_PI`));
+    const responder = await issue(sandbox.http, { type: 'QSEAL', organisationName: 'VoP Responder', roles: ['VOP_VS'] });
+    const refusedCheck = await send('post', '/v1/payee-verifications', responder, payee).expect(401);
+    expect(refusedCheck.body.tppMessages ?? refusedCheck.body.apiClientMessages).toEqual([expect.objectContaining({ code: 'ROLE_INVALID' })]);
+    const mixed = await request(sandbox.http).post('/sandbox/certificates').send({ type: 'QSEAL', organisationName: 'Both', roles: ['PSP_CB', 'PSP_AI'] }).expect(400);
+    expect(mixed.body).toEqualBody(
+      tppError('FORMAT_ERROR', '{sensitive} XS2A001E: PSP_CB name no competent authority (NA) and cannot stand beside PSP_AI, whose certificates name theirs (ETSI TS 119 495 V1.8.1)', 'roles'),
+    );
   });
 
   it('expiry follows the sandbox clock: valid on its last day, expired the day after, valid again when the clock goes back', async () => {

@@ -12,7 +12,7 @@ import { BankConditionsGuard, MAX_DELAY_MS } from '../conditions/bank-conditions
 import { TppIdentityGuard } from '../tpp-identity/tpp-identity.guard';
 import { CertificateClients } from '../tpp-identity/certificate-clients';
 import { BankProfile } from '../profile/bank-profile';
-import type { Psd2Role } from '../tpp-identity/psd2-statement';
+import type { RouteRole } from '../tpp-identity/psd2-statement';
 import { Access } from './route-access';
 
 /** What a route asks of a request before anything else (docs/behaviour.md, "Requests"); a method's checks add to its controller's. */
@@ -84,7 +84,7 @@ export const COMMON_ERRORS = [
  * A controller of the bank's XS2A interface: path below /v1 (PIIS consents: /v2), the PSD2 role its
  * routes need (docs/security.md), bearer token and X-Request-ID enforced and documented.
  */
-export function Xs2aController(path: string, role: Psd2Role, version: 'v1' | 'v2' = 'v1'): ClassDecorator {
+export function Xs2aController(path: string, role: RouteRole, version: 'v1' | 'v2' = 'v1'): ClassDecorator {
   return applyDecorators(
     ...COMMON_ERRORS,
     Controller(`${version}/${path}`),

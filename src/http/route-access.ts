@@ -1,14 +1,14 @@
 import { Injectable, OnApplicationBootstrap, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import type { Psd2Role } from '../tpp-identity/psd2-statement';
+import type { RouteRole } from '../tpp-identity/psd2-statement';
 
 /**
  * Who may call a route (docs/security.md, "Who may call a route"): a TPP whose certificate grants
  * this PSD2 role, or no TPP role at all: the sandbox's own control routes, the account holder's
  * pages, the token endpoint and the health check. Declared once, on the controller (or a handler).
  */
-export type RouteAccess = { role: Psd2Role } | { role: null; audience: 'control' | 'holder' | 'public' };
+export type RouteAccess = { role: RouteRole } | { role: null; audience: 'control' | 'holder' | 'public' };
 
 export const Access = Reflector.createDecorator<RouteAccess>();
 

@@ -25,7 +25,13 @@ export class IssueCertificateDto {
   @Matches(/^[^\p{Cc}\p{Cs}]+$/u, { message: '$property must be printable text' })
   organisationName: string;
 
-  @ApiProperty({ type: [String], enum: ROLES, example: ['PSP_AI', 'PSP_PI'], description: 'the PSD2 roles: PSP_AS, PSP_PI, PSP_AI, PSP_IC' })
+  @ApiProperty({
+    type: [String],
+    enum: ROLES,
+    example: ['PSP_AI', 'PSP_PI'],
+    description:
+      "the roles of ETSI TS 119 495 V1.8.1: PSD2's PSP_AS, PSP_PI, PSP_AI, PSP_IC; PSP_CB and PSP_PA (a central bank, a public authority: their competent authority is NA, and they stand without PSD2's roles); VOP_RS and VOP_VS (payee verification)",
+  })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayUnique()

@@ -13,7 +13,7 @@ import {
   X509Certificate,
   X509CertificateGenerator,
 } from '@peculiar/x509';
-import { Psd2Role, qcStatementsExtension } from './psd2-statement';
+import { NO_AUTHORITY, Psd2Role, qcStatementsExtension, WITHOUT_AUTHORITY } from './psd2-statement';
 
 // The WebCrypto of Node, where @peculiar/x509 would look for a browser's.
 cryptoProvider.set(webcrypto as unknown as Parameters<typeof cryptoProvider.set>[0]);
@@ -71,7 +71,9 @@ export async function issueCertificate(authority: KeyedCertificate, serial: stri
     request.type === 'QSEAL'
       ? [new KeyUsagesExtension(KeyUsageFlags.digitalSignature | KeyUsageFlags.nonRepudiation, true)]
       : [new KeyUsagesExtension(KeyUsageFlags.digitalSignature | KeyUsageFlags.keyEncipherment, true), new ExtendedKeyUsageExtension([ExtendedKeyUsage.clientAuth])];
-  return issue(authority, serial, subject, request, [...usages, qcStatementsExtension(request.type, request.roles, COMPETENT_AUTHORITY)]);
+  // A central bank or public authority has no competent authority: its statement names NA (ETSI TS 119 495 V1.8.1).
+  const competent = request.roles.some((role) => WITHOUT_AUTHORITY.includes(role)) ? NO_AUTHORITY : COMPETENT_AUTHORITY;
+  return issue(authority, serial, subject, request, [...usages, qcStatementsExtension(request.type, request.roles, competent)]);
 }
 
 /** The HTTPS listener's own certificate (tpp.qwac: mtls), for these host names and addresses. */

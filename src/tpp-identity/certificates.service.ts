@@ -3,14 +3,14 @@ import { Injectable } from '@nestjs/common';
 import { IsNull } from 'typeorm';
 import { ClockService } from '../clock/clock.service';
 import { addDays } from '../common/dates';
-import { DomainError } from '../common/error-catalogue';
+import { DomainError, FormatError } from '../common/error-catalogue';
 import { Store } from '../database/store';
 import { isOwnedBy, World } from '../oauth/world';
 import { BankProfile } from '../profile/bank-profile';
 import { CertificateRequest, createAuthority, issueCertificate, issueServerCertificate, KeyedCertificate, newSerial } from './certificate-issuer';
 import { certificateDer } from './certificate-header';
 import { serialKey } from './http-signature';
-import { CertificateType, Psd2Role, QualifiedFacts, qualifiedFactsOf } from './psd2-statement';
+import { CertificateType, Psd2Role, QualifiedFacts, qualifiedFactsOf, WITHOUT_AUTHORITY } from './psd2-statement';
 import { CertificateAuthority, TppCertificate } from './tpp-certificate.entity';
 
 /** A certificate a request came with, once it passed the checks: whose it is and what it may do. */
@@ -23,6 +23,9 @@ export interface CheckedCertificate {
   /** The client the sandbox issued it to; undefined for one of a trusted CA. */
   ownerId?: string | null;
 }
+
+/** PSD2's own roles, whose certificates name the competent authority that authorised them. */
+const REGULATED: readonly Psd2Role[] = ['PSP_AS', 'PSP_PI', 'PSP_AI', 'PSP_IC'];
 
 const refused = (messageId: 'XS2A046E' | 'XS2A047E' | 'XS2A048E' | 'XS2A049E' | 'XS2A062E', description: string) => new DomainError({ messageId, description });
 
@@ -70,7 +73,12 @@ export class CertificatesService {
     holder: string | undefined,
   ): Promise<TppCertificate & KeyedCertificate> {
     const today = this.clock.today(world);
-    const organisationIdentifier = request.organisationIdentifier ?? `PSDXX-SBX-${holder?.replace(/[^A-Za-z0-9.-]/g, '').slice(0, 40) || randomBytes(4).toString('hex')}`;
+    const unregulated = request.roles.filter((role) => WITHOUT_AUTHORITY.includes(role));
+    const regulated = request.roles.filter((role) => REGULATED.includes(role));
+    if (unregulated.length > 0 && regulated.length > 0) {
+      throw new FormatError('roles', `${unregulated.join(', ')} name no competent authority (NA) and cannot stand beside ${regulated.join(', ')}, whose certificates name theirs (ETSI TS 119 495 V1.8.1)`);
+    }
+    const organisationIdentifier = request.organisationIdentifier ?? `PSDXX-${unregulated.length > 0 ? 'NA' : 'SBX'}-${holder?.replace(/[^A-Za-z0-9.-]/g, '').slice(0, 40) || randomBytes(4).toString('hex')}`;
     const terms = { ...request, organisationIdentifier, notBefore: today, notAfter: addDays(today, request.validDays ?? 365) };
     const serialNumber = newSerial();
     const issued = await issueCertificate(await this.authority(), serialNumber, terms);

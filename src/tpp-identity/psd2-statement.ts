@@ -3,9 +3,45 @@ import { id_pe_qcStatements, QCStatement, QCStatements } from '@peculiar/asn1-x5
 import { Certificate } from '@peculiar/asn1-x509';
 import { Extension } from '@peculiar/x509';
 
-/** The PSD2 roles of ETSI TS 119 495 by their names, with their object identifiers. */
-export const PSD2_ROLES = { PSP_AS: '0.4.0.19495.1.1', PSP_PI: '0.4.0.19495.1.2', PSP_AI: '0.4.0.19495.1.3', PSP_IC: '0.4.0.19495.1.4' } as const;
+/**
+ * The PSD2 roles of ETSI TS 119 495 V1.8.1 by their names, with their object identifiers: the four
+ * of PSD2, an international central bank's and public authority's (.5, .6), and the requesting and
+ * responding side of a payee verification (.51, .52).
+ */
+export const PSD2_ROLES = {
+  PSP_AS: '0.4.0.19495.1.1',
+  PSP_PI: '0.4.0.19495.1.2',
+  PSP_AI: '0.4.0.19495.1.3',
+  PSP_IC: '0.4.0.19495.1.4',
+  PSP_CB: '0.4.0.19495.1.5',
+  PSP_PA: '0.4.0.19495.1.6',
+  VOP_RS: '0.4.0.19495.1.51',
+  VOP_VS: '0.4.0.19495.1.52',
+} as const;
 export type Psd2Role = keyof typeof PSD2_ROLES;
+
+/** The roles a route declares (docs/security.md, "Who may call a route"): a TPP service's. */
+export type RouteRole = 'PSP_AI' | 'PSP_PI' | 'PSP_IC' | 'VOP_RS';
+
+/**
+ * Which roles of a certificate let it call a route that declares a role (docs/tpp-identity.md,
+ * "Roles"): the role itself; PSP_CB and PSP_PA any TPP service (PSD2 Art. 1(1)(e), (f) counts
+ * central banks and public authorities as payment service providers, with no authorisation of a
+ * competent authority); the payee checks PSP_PI too, which checks a payee before it pays. PSP_AS and
+ * VOP_VS are the bank's side and call nothing.
+ */
+const CALLERS: Record<RouteRole, Psd2Role[]> = {
+  PSP_AI: ['PSP_AI', 'PSP_CB', 'PSP_PA'],
+  PSP_PI: ['PSP_PI', 'PSP_CB', 'PSP_PA'],
+  PSP_IC: ['PSP_IC', 'PSP_CB', 'PSP_PA'],
+  VOP_RS: ['VOP_RS', 'PSP_PI', 'PSP_CB', 'PSP_PA'],
+};
+
+export const grantsRoute = (granted: Psd2Role[], declared: RouteRole): boolean => granted.some((role) => CALLERS[declared].includes(role));
+
+/** The roles whose certificates name no competent authority: their NCA name and ID are `NA`, which no other role's may be (ETSI TS 119 495 V1.8.1). */
+export const WITHOUT_AUTHORITY: readonly Psd2Role[] = ['PSP_CB', 'PSP_PA'];
+export const NO_AUTHORITY = { name: 'NA', id: 'NA' } as const;
 
 /** ETSI TS 119 495's PSD2 QCStatement (0.4.0.19495.2), and ETSI EN 319 412-5's statements a qualified certificate carries beside it. */
 const ID_PSD2_STATEMENT = '0.4.0.19495.2';

@@ -11,7 +11,7 @@ import { CertificatesService, CheckedCertificate } from './certificates.service'
 import { certificateDer, namesIssuer } from './certificate-header';
 import { presentedQwac } from './presented-certificates';
 import { digestMatches, parseKeyId, parseSignature, sameSerial, signingString, uncoveredHeaders } from './http-signature';
-import type { Psd2Role } from './psd2-statement';
+import { grantsRoute, type RouteRole } from './psd2-statement';
 
 /** What the body parser kept of a request: the exact bytes its Digest is the hash of (app.factory.ts). */
 export type RawBodyRequest = WorldRequest & { rawBody?: Buffer };
@@ -90,8 +90,8 @@ export class TppIdentityGuard implements CanActivate {
   }
 
   /** The certificate grants the service's role and, in AUTH_MODE=strict, belongs to the token's client; what the request causes then names it. */
-  private accept(checked: CheckedCertificate, role: Psd2Role, request: RawBodyRequest, response: Response): void {
-    if (!checked.roles.includes(role)) {
+  private accept(checked: CheckedCertificate, role: RouteRole, request: RawBodyRequest, response: Response): void {
+    if (!grantsRoute(checked.roles, role)) {
       throw new DomainError({ messageId: 'XS2A050E', description: `the certificate ${checked.serialNumber} grants ${checked.roles.join(', ') || 'no PSD2 role'}, not ${role}` });
     }
     if (checked.ownerId != null && !isOwnedBy({ ownerId: checked.ownerId }, requestWorld(request))) {

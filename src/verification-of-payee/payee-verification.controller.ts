@@ -26,7 +26,7 @@ const BULK_UNKNOWN = { status: 404, type: TppErrorResponse, description: 'RESOUR
 
 /** Dedicated Verification of Payee checks (docs/verification-of-payee.md), one or a bulk, each stored for a payment to name. */
 @ApiTags('Verification of Payee')
-@Xs2aController('', 'PSP_PI')
+@Xs2aController('', 'VOP_RS')
 export class PayeeVerificationController {
   constructor(private readonly vop: VerificationOfPayeeService) {}
 

@@ -9,6 +9,8 @@ import type { App } from 'supertest/types';
 
 export interface Issued {
   serialNumber: string;
+  /** The subject's organizationIdentifier, as POST /sandbox/certificates answers it. */
+  organisationIdentifier?: string;
   certificate: string;
   privateKey: string;
   keyFile: string;
