@@ -176,7 +176,8 @@ describe('Verification of Payee (SCA_MODE=redirect)', () => {
         originalTransactionInformationAndVopStatus: [{ originalEndToEndId: 'E2E-VOP-1', transactionStatus: 'RCVC', creditorNameMatch: 'MTCH' }],
         tppMessages: [],
       });
-      const block = [{ originalEndToEndId: 'E2E-VOP-1', transactionStatus: 'RCVC', creditorNameMatch: 'MTCH' }];
+      // One object in an authorisation's answers, as the 1.3.16 yaml types it there (an array in the initiation's and the status).
+      const block = { originalEndToEndId: 'E2E-VOP-1', transactionStatus: 'RCVC', creditorNameMatch: 'MTCH' };
       const started = await post(`${SEPA}/${paymentId}/authorisations`, {}).expect(201);
       expect(started.body).toEqualBody({
         scaStatus: 'received',
@@ -285,7 +286,7 @@ describe('Verification of Payee (SCA_MODE=redirect)', () => {
       const path = `${SEPA}/${paymentId}/authorisations/${authorisationId}`;
       expect(confirmed.body).toEqualBody({ transactionStatus: 'RCVC', scaMethods: [], _links: { updatePsuAuthentication: { href: path }, ...links(SEPA, paymentId), scaStatus: { href: path } } });
       const updated = await request(sandbox.http).put(path).set(tppHeaders({ 'PSU-ID': 'georg.mustermann' })).send({ psuData: { password: 'sandbox' } }).expect(200);
-      expect(updated.body.originalTransactionInformationAndVopStatus).toEqual([{ transactionStatus: 'RVCM', creditorNameMatch: 'NMTC' }]);
+      expect(updated.body.originalTransactionInformationAndVopStatus).toEqual({ transactionStatus: 'RVCM', creditorNameMatch: 'NMTC' });
     });
 
     it('Client-VOP-Request-ID names an earlier check of the creditor: the payment is checked; unknown or of another creditor, 400 and nothing stored', async () => {

@@ -1,4 +1,4 @@
-import { VOP_BLOCK, VopStatus } from '../verification-of-payee/vop-status.dto';
+import { VopStatus } from '../verification-of-payee/vop-status.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { href, Href } from '../common/links';
 import type { Authorisation } from './authorisation.entity';
@@ -70,8 +70,8 @@ export class ScaStepResponse {
   @ApiProperty({ type: ScaLinks })
   _links: ScaLinks;
 
-  @ApiPropertyOptional({ ...VOP_BLOCK, description: `a payment's authorisation, the payee checked: ${VOP_BLOCK.description}` })
-  originalTransactionInformationAndVopStatus?: VopStatus[];
+  @ApiPropertyOptional({ type: VopStatus, description: "a payment's authorisation, its one creditor checked: the result, one object as the 1.3.16 yaml types it here" })
+  originalTransactionInformationAndVopStatus?: VopStatus;
 }
 
 export class StartAuthorisationResponse extends ScaStepResponse {

@@ -17,7 +17,7 @@ import type { PaymentType } from '../payment-initiation/payment.entity';
 import { AuthorisationKindSegment, PaymentController, PaymentRoute, underEveryService } from '../payment-initiation/payment-route.decorator';
 import { ScaService } from '../sca/sca.service';
 import { UpdatePsuDataDto } from '../sca/update-psu-data.dto';
-import { vopBlockOf } from '../verification-of-payee/vop-status.dto';
+import { authorisationVopBlockOf } from '../verification-of-payee/vop-status.dto';
 import { AUTHORISATION_ID, ConsentAuthorisationRoutes, orNone, scaStatusAnswer, startAnswer, StepErrors } from './authorisation-routes.decorator';
 
 @ApiTags('Consents')
@@ -140,8 +140,8 @@ export class PaymentAuthorisationController {
     return { ...answer, ...(await this.vopOf(kind, paymentId, world)) };
   }
 
-  /** The payee results a payment's authorisation answers repeat, as the 1.3.16 yaml places them (docs/verification-of-payee.md). */
-  private async vopOf(kind: 'payment' | 'cancellation', paymentId: string, world: World): Promise<ReturnType<typeof vopBlockOf>> {
-    return kind === 'payment' ? vopBlockOf(await this.payments.findById(paymentId, world)) : {};
+  /** The payee result a payment's authorisation answers repeat, as the 1.3.16 yaml places and types it (docs/verification-of-payee.md). */
+  private async vopOf(kind: 'payment' | 'cancellation', paymentId: string, world: World): Promise<ReturnType<typeof authorisationVopBlockOf>> {
+    return kind === 'payment' ? authorisationVopBlockOf(await this.payments.findById(paymentId, world)) : {};
   }
 }

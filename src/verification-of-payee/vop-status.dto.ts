@@ -17,6 +17,16 @@ export class VopStatus {
   matchedCreditorName?: string;
 }
 
+/**
+ * The block as the 1.3.16 yaml types it in an authorisation's answers: one object, the payment's one
+ * creditor; a bulk of several creditors has it in its initiation and status answers only
+ * (docs/verification-of-payee.md).
+ */
+export function authorisationVopBlockOf(payment: Pick<Payment, 'vopResults' | 'body'>): { originalTransactionInformationAndVopStatus?: VopStatus } {
+  const results = vopBlockOf(payment).originalTransactionInformationAndVopStatus;
+  return results?.length === 1 ? { originalTransactionInformationAndVopStatus: results[0] } : {};
+}
+
 export const VOP_BLOCK: ApiPropertyOptions = { type: [VopStatus], description: 'when the payee was checked: each creditor, in the order of the body' };
 
 /** The Verification of Payee block of a checked payment: each creditor's result, by its own outcome. */
