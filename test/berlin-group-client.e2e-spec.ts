@@ -12,7 +12,7 @@ import { Consent } from '../src/consent/consent.entity';
 import { GEORG, MARIANNE, VALID_CONSENT } from './support/fixtures';
 import { inProfile } from './support/profile';
 import { libraryFlow, type LibraryFlowOptions, type LibraryStep } from './support/library-client';
-import { type Issued, issuedCertificate } from './support/signing';
+import { type Issued, issuedCertificate, signedHeaders } from './support/signing';
 import { issueToken, type Sandbox, tppError, useSandbox } from './support/sandbox';
 
 /**
@@ -219,6 +219,22 @@ describe('js-nextgen-psd2 on PROFILE=berlin-group, AUTH_MODE=strict, signatures 
     const other = await issueToken(sandbox.http, 'sandbox-tpp-2', 'sandbox-secret-2');
     const hidden = await request(sandbox.http).get(`/v1/consents/${consentId}`).set({ Authorization: `Bearer ${other}`, 'X-Request-ID': crypto.randomUUID() }).expect(403);
     expect(hidden.body.tppMessages[0].code).toBe('CONSENT_UNKNOWN');
+  });
+
+  it("a hostile client with another client's certificate and a signature that does not verify learns nothing of that world: 401, never its maintenance", async () => {
+    const token = await issueToken(sandbox.http);
+    const victim = await issuedCertificate(sandbox.http, folder, SEAL, token);
+    await request(sandbox.http).put('/sandbox/conditions').set('Authorization', `Bearer ${token}`).send({ maintenance: true, delayMs: 0 }).expect(200);
+    try {
+      const forged = signedHeaders(victim, '', { 'X-Request-ID': crypto.randomUUID() }, { signatureOf: () => Buffer.from('forged').toString('base64') });
+      const response = await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}/status`).set(forged).expect(401);
+      expect(response.body).toEqual(refusal('SIGNATURE_INVALID', '{sensitive} XS2A044E: the signature does not verify with the certificate over the covered headers', 'Signature'));
+      // The owner itself, signing properly, is in maintenance.
+      const steps = await libraryFlow({ baseUrl: await listening(sandbox), signing: victim });
+      expect(steps.map(({ step, status }) => [step, status])).toEqual([['create consent', 503]]);
+    } finally {
+      await request(sandbox.http).put('/sandbox/conditions').set('Authorization', `Bearer ${token}`).send({ maintenance: false, delayMs: 0 }).expect(200);
+    }
   });
 
   it('refuses a request with neither a token nor a certificate, and one signed with a certificate the sandbox issued to no client', async () => {
