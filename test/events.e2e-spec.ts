@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { CREATED } from './support/profile';
 import { sepaPayment } from './support/fixtures';
-import { issueToken, tppHeaders, useSandbox } from './support/sandbox';
+import { issueToken, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const SEPA = '/v1/payments/sepa-credit-transfers';
 const UUID = expect.stringMatching(/^[0-9a-f-]{36}$/);
@@ -86,6 +86,12 @@ describe('the event history (SCA_MODE=redirect)', () => {
     for (const query of ['kind=letter', 'pageSize=501', 'page=0', 'from=yesterday']) {
       const refused = await request(sandbox.http).get(`/sandbox/events?${query}`).expect(400);
       expect(refused.body.tppMessages[0].code).toBe('FORMAT_ERROR');
+    }
+    // A page whose offset no engine takes is refused before any query (it was a 500 on both).
+    expect((await events('?page=1000000')).events).toEqual([]);
+    for (const page of ['1000001', '1000000000000000000']) {
+      const refused = await request(sandbox.http).get(`/sandbox/events?page=${page}`).expect(400);
+      expect(refused.body).toEqualBody(tppError('FORMAT_ERROR', '{sensitive} XS2A001E: page must not be greater than 1000000', 'page'));
     }
   });
 });

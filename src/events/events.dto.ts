@@ -9,6 +9,8 @@ const RESOURCE_KINDS: EventKind[] = ['consent', 'payment'];
 const OTHER_KINDS: EventKind[] = ['authorisation', 'instalment', 'booking', 'clock', 'notification'];
 const CORE_KINDS = [...RESOURCE_KINDS, ...OTHER_KINDS];
 export const MAX_EVENTS_PAGE = 500;
+/** The last page a query may ask for: its offset, (page - 1) * pageSize, stays an integer both engines take (issue 63). */
+export const MAX_EVENTS_PAGE_NUMBER = 1_000_000;
 
 /** The kinds a bank records: the core's, and those of the services it offers (SandboxService.eventKinds). */
 export const eventKinds = ({ services }: BankProfile): EventKind[] => [...RESOURCE_KINDS, ...services.flatMap(({ eventKinds = [] }) => eventKinds), ...OTHER_KINDS];
@@ -44,11 +46,12 @@ export class EventQueryDto {
   @IsISO8601({ strict: true })
   to?: string;
 
-  @ApiPropertyOptional({ example: 1, description: 'from 1 (default 1)' })
+  @ApiPropertyOptional({ example: 1, minimum: 1, maximum: MAX_EVENTS_PAGE_NUMBER, description: `1 to ${MAX_EVENTS_PAGE_NUMBER} (default 1)` })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
+  @Max(MAX_EVENTS_PAGE_NUMBER)
   page?: number;
 
   @ApiPropertyOptional({ example: 50, description: `1 to ${MAX_EVENTS_PAGE} (default 50)` })
