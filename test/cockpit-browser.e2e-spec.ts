@@ -79,6 +79,9 @@ describe('the cockpit in headless Chromium (SCA_MODE=redirect)', () => {
 
   it('refuses a form posted from another site, and shows a refusal of the same checks as the control API on the page', async () => {
     await request(web.sandbox.http).post('/cockpit/clock/advance').set('Sec-Fetch-Site', 'cross-site').type('form').send('by=day').expect(403);
+    // The sign-in too: a cross-site form would sign the browser in as another client (issue 63, row 7).
+    const signIn = await request(web.sandbox.http).post('/cockpit/sign-in').set('Sec-Fetch-Site', 'cross-site').type('form').send('clientId=sandbox-tpp&clientSecret=sandbox-secret').expect(403);
+    expect([signIn.text, signIn.headers['set-cookie']]).toEqual(['A cockpit form posts from the cockpit only.', undefined]);
     expect((await request(web.sandbox.http).get('/sandbox/clock').expect(200)).body.today).toBe('2026-03-15');
     const { paymentId } = (await request(web.sandbox.http).post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(sepaPayment('1.00')).expect(200)).body;
     const page = await web.browser.context.newPage();

@@ -104,6 +104,7 @@ export class CockpitController implements OnModuleInit {
 
   @Post('sign-in')
   async signIn(@Req() request: Request, @Res() response: Response, @Body() body: Form): Promise<void> {
+    if (!fromTheCockpit(request, response)) return;
     try {
       const { token, expiresIn } = await this.tokens.issue(undefined, { grant_type: 'client_credentials', client_id: formValue(body.clientId), client_secret: formValue(body.clientSecret) });
       response.cookie(COCKPIT_COOKIE, token, { path: '/cockpit', httpOnly: true, sameSite: 'strict', maxAge: expiresIn * 1000 });
@@ -184,12 +185,7 @@ export class CockpitController implements OnModuleInit {
    * token (docs/security.md, "Worlds").
    */
   private async act(request: Request, response: Response, back: string, action: (world: World) => Promise<string>): Promise<void> {
-    // Fetch Metadata: a browser says where a form came from (Origin is "null" under the pages' no-referrer policy).
-    const site = request.get('sec-fetch-site');
-    if (site !== undefined && site !== 'same-origin' && site !== 'none') {
-      response.status(403).type('text').send('A cockpit form posts from the cockpit only.');
-      return;
-    }
+    if (!fromTheCockpit(request, response)) return;
     const world = await this.worldOf(request);
     if (world === null) {
       response.redirect(303, '/cockpit');
@@ -212,6 +208,18 @@ export class CockpitController implements OnModuleInit {
     if (world) await this.clock.enter(world);
     return world;
   }
+}
+
+/**
+ * Whether a form came from the cockpit itself, else a 403 (the sign-in's too: a cross-site form
+ * would sign the browser in as another client). Fetch Metadata: a browser says where a form came
+ * from (Origin is "null" under the pages' no-referrer policy).
+ */
+function fromTheCockpit(request: Request, response: Response): boolean {
+  const site = request.get('sec-fetch-site');
+  if (site === undefined || site === 'same-origin' || site === 'none') return true;
+  response.status(403).type('text').send('A cockpit form posts from the cockpit only.');
+  return false;
 }
 
 function signInPage(message?: string): string {
