@@ -294,8 +294,8 @@ describe('account information', () => {
     it.each([
       ['', 'bookingStatus', 'bookingStatus is required'],
       ['bookingStatus=all', 'bookingStatus', 'bookingStatus must be one of the following values: booked, pending, both, information'],
-      ['bookingStatus=booked&dateFrom=2019-02-30', 'dateFrom', 'dateFrom must be a real date written YYYY-MM-DD'],
-      ['bookingStatus=booked&dateTo=yesterday', 'dateTo', 'dateTo must be a real date written YYYY-MM-DD'],
+      ['bookingStatus=booked&dateFrom=2019-02-30', 'dateFrom', 'dateFrom must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31'],
+      ['bookingStatus=booked&dateTo=yesterday', 'dateTo', 'dateTo must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31'],
       ['bookingStatus=booked&page=0', 'page', 'page must be a whole number from 1'],
       ['bookingStatus=booked&pageSize=1001', 'pageSize', 'pageSize must be a whole number from 1 to 1000'],
       ['bookingStatus=booked&pageSize=ten', 'pageSize', 'pageSize must be a whole number from 1 to 1000'],

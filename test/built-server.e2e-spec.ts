@@ -192,7 +192,7 @@ describe('the built server with a bad setting', () => {
   it.each([
     ['SCA_MODE', 'bogus', 'SCA_MODE="bogus": SCA_MODE must be one of the following values: auto, redirect'],
     ['AUTH_MODE', 'bogus', 'AUTH_MODE="bogus": AUTH_MODE must be one of the following values: open, strict'],
-    ['SANDBOX_DATE', '2026-02-30', 'SANDBOX_DATE="2026-02-30": SANDBOX_DATE must be a real date written YYYY-MM-DD'],
+    ['SANDBOX_DATE', '2026-02-30', 'SANDBOX_DATE="2026-02-30": SANDBOX_DATE must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31'],
   ])('%s=%s: exits 1 at once, naming it on stderr, as one JSON line where logs are JSON', async (name, value, line) => {
     for (const NODE_ENV of ['production', 'development']) {
       const databasePath = temporaryDatabase();

@@ -82,7 +82,7 @@ describe('the sandbox clock', () => {
   });
 
   it.each([
-    ['put', '/sandbox/clock', { today: '2026-02-30' }, 'today', 'today must be a real date written YYYY-MM-DD'],
+    ['put', '/sandbox/clock', { today: '2026-02-30' }, 'today', 'today must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31'],
     ['put', '/sandbox/clock', {}, 'today', 'today is required'],
     ['post', '/sandbox/clock/advance', { days: 0 }, 'days', 'days must not be less than 1'],
     ['post', '/sandbox/clock/advance', { days: '3' }, 'days', 'days must be an integer number'],

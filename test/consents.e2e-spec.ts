@@ -150,8 +150,8 @@ describe('consents (SCA_MODE=auto)', () => {
       ['combinedServiceIndicator not boolean', { ...explicitRequest, combinedServiceIndicator: 'no' }, 'combinedServiceIndicator', 'combinedServiceIndicator must be a boolean value'],
       ['recurringIndicator not boolean', { ...explicitRequest, recurringIndicator: 'true' }, 'recurringIndicator', 'recurringIndicator must be a boolean value'],
       ['no recurringIndicator', { ...explicitRequest, recurringIndicator: undefined }, 'recurringIndicator', 'recurringIndicator is required'],
-      ['validUntil not a real date', { ...explicitRequest, validUntil: '2026-02-30' }, 'validUntil', 'validUntil must be a real date written YYYY-MM-DD'],
-      ['validUntil a date-time', { ...explicitRequest, validUntil: '2026-06-30T00:00:00Z' }, 'validUntil', 'validUntil must be a real date written YYYY-MM-DD'],
+      ['validUntil not a real date', { ...explicitRequest, validUntil: '2026-02-30' }, 'validUntil', 'validUntil must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31'],
+      ['validUntil a date-time', { ...explicitRequest, validUntil: '2026-06-30T00:00:00Z' }, 'validUntil', 'validUntil must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31'],
       ['validUntil before today', { ...explicitRequest, validUntil: '2026-03-14' }, 'validUntil', 'validUntil must not be before today (2026-03-15)'],
       ['frequencyPerDay 0', { ...explicitRequest, frequencyPerDay: 0 }, 'frequencyPerDay', 'frequencyPerDay must not be less than 1'],
       ['frequencyPerDay a string', { ...explicitRequest, frequencyPerDay: '4' }, 'frequencyPerDay', 'frequencyPerDay must be an integer number'],
@@ -181,7 +181,7 @@ describe('consents (SCA_MODE=auto)', () => {
       expect(response.body).toEqualBody({
         tppMessages: [
           { category: 'ERROR', code: 'FORMAT_ERROR', path: 'recurringIndicator', text: '{sensitive} XS2A001E: recurringIndicator must be a boolean value' },
-          { category: 'ERROR', code: 'FORMAT_ERROR', path: 'validUntil', text: '{sensitive} XS2A001E: validUntil must be a real date written YYYY-MM-DD' },
+          { category: 'ERROR', code: 'FORMAT_ERROR', path: 'validUntil', text: '{sensitive} XS2A001E: validUntil must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31' },
           { category: 'ERROR', code: 'FORMAT_ERROR', path: 'frequencyPerDay', text: '{sensitive} XS2A001E: frequencyPerDay is required' },
         ],
         _links: null,

@@ -14,7 +14,7 @@ import { messageListOf } from '../src/http/berlin-group-profile';
 import { VOP_MESSAGE_LIST } from '../src/verification-of-payee/vop-message-list';
 import { ENGINE, secondConnection } from './support/engine';
 import { GEORG, MARIANNE, SUSANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
-import { basic, issueToken, Sandbox, tppHeaders, useSandbox } from './support/sandbox';
+import { basic, issueToken, Sandbox, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 // A run (2,000 requests, each followed by a digest of every table) takes about 25 s on SQLite and
 // 60 s on PostgreSQL alone here; within a whole CI run, in one process beside every other suite,
@@ -97,7 +97,11 @@ const HEADER_NAMES = [
   'Signature',
   'Digest',
   'TPP-Signature-Certificate',
+  'PSU-ID',
 ];
+/** Values at and past the bounds of what is stored (the stored limits, below), and dates past the range both engines keep. */
+const BOUNDARY_TEXTS = ['x'.repeat(64), 'x'.repeat(65), ...[2000, 2001, 2048, 2049, 2083].map((length) => `https://tpp.example/${'x'.repeat(length - 20)}`)];
+const BOUNDARY_DATES = ['0000-01-01', '0999-12-31', '1000-01-01', '9999-12-31', '0000-01-01T00:00:00Z'];
 
 /** The seed bank that checks a signature a request sends (tpp.signatures: optional), in a folder of its own. */
 function signingProfile(): string {
@@ -188,6 +192,7 @@ const headerValue = fc.oneof(
   fc.constantFrom('http://[fe80::1%25lo]/', 'https://[fe80::1%eth0]:8443/x', 'https://user:pw@tpp.example/', 'http://[::1%2525x]/', 'https://tpp.example:99999/'),
   fc.uuid().map(String),
   fc.string({ minLength: 200, maxLength: 2000 }).map((value) => value.replace(/[^\x20-\x7e]/g, 'x')),
+  fc.constantFrom(...BOUNDARY_TEXTS),
 );
 const segment = fc.oneof(
   fc.string({ maxLength: 40 }).map(encodeURIComponent),
@@ -200,12 +205,12 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({
     kind: fc.constant('query' as const),
     name: fc.oneof(fc.constantFrom('withBalance', 'bookingStatus', 'dateFrom', 'dateTo', 'consent_id', 'payment_id'), fc.string({ maxLength: 10 })),
-    value: fc.oneof(fc.string({ maxLength: 30 }), fc.array(fc.string({ maxLength: 10 }), { maxLength: 3 }), fc.constantFrom('true', 'false', 'booked', 'both', '2019-03-01', '2026-02-30', '[]', '{}')),
+    value: fc.oneof(fc.string({ maxLength: 30 }), fc.array(fc.string({ maxLength: 10 }), { maxLength: 3 }), fc.constantFrom('true', 'false', 'booked', 'both', '2019-03-01', '2026-02-30', '[]', '{}', ...BOUNDARY_DATES)),
   }),
   fc.record({ kind: fc.constant('segment' as const), index: fc.nat(), value: segment }),
   fc.record({ kind: fc.constant('appendSegment' as const), value: segment }),
   fc.record({ kind: fc.constant('bodyDelete' as const), path: fc.array(fc.nat(), { minLength: 1, maxLength: 4 }) }),
-  fc.record({ kind: fc.constant('bodySet' as const), path: fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), value: fc.jsonValue({ maxDepth: 3 }) }),
+  fc.record({ kind: fc.constant('bodySet' as const), path: fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), value: fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constantFrom(...BOUNDARY_DATES, ...BOUNDARY_TEXTS)) }),
   fc.record({ kind: fc.constant('bodyReplace' as const), value: fc.jsonValue({ maxDepth: 3 }) }),
   fc.record({
     kind: fc.constant('rawBody' as const),
@@ -430,5 +435,55 @@ describe.each(ENGINE === 'postgres' ? SETTINGS.slice(0, 1) : SETTINGS)(`fuzz (%s
       await database.destroy();
       agent.destroy();
     }
+  });
+});
+
+/**
+ * The bounds of what the sandbox stores and queries (docs/security.md, "Bad input"), on each
+ * engine: the longest value is taken, one more is the same 400 on SQLite and PostgreSQL, which
+ * would store it or fail; each bound is in the served document.
+ */
+describe('the stored limits: the same 400 on both engines, declared in the served document', () => {
+  const sandbox = useSandbox({ SCA_MODE: 'redirect' });
+  const url = (length: number) => `https://tpp.example/${'x'.repeat(length - 20)}`;
+  const consent = (headers: Record<string, string>) =>
+    request(sandbox.http).post('/v1/consents').set(tppHeaders({ 'TPP-Redirect-Preferred': 'false', 'PSU-ID': 'georg.mustermann', ...headers })).send(BODIES['POST /v1/consents']);
+  const refused = (name: string, text: string) => tppError('FORMAT_ERROR', `{sensitive} XS2A001E: ${text}`, name);
+
+  it.each([
+    ['PSU-ID', 64, (length: number) => 'x'.repeat(length), [65, 300]],
+    ['TPP-Redirect-URI', 2048, url, [2049, 2083]],
+    ['TPP-Nok-Redirect-URI', 2048, url, [2049, 2083]],
+    ['TPP-Notification-URI', 2000, url, [2001, 2083]],
+  ])('%s: %i characters are stored, more are refused before anything is', async (name, bound, value, longer) => {
+    const parameter = openApiDocument(sandbox.app).paths['/v1/consents'].post!.parameters!.find((each) => 'name' in each && each.name === name);
+    expect(parameter).toMatchObject({ in: 'header', schema: { type: 'string', maxLength: bound } });
+    await consent({ [name]: value(bound) }).expect(200);
+    const database = await secondConnection(sandbox.database);
+    try {
+      const before = await digest(database);
+      for (const length of longer) expect((await consent({ [name]: value(length) }).expect(400)).body).toEqualBody(refused(name, `${name} must not be longer than ${bound} characters`));
+      expect(await digest(database)).toBe(before);
+    } finally {
+      await database.destroy();
+    }
+  });
+
+  it('a date is from 1000-01-01 to 9999-12-31 where it is set or queried, and the document says so', async () => {
+    const document = openApiDocument(sandbox.app);
+    const text = (field: string) => `${field} must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31`;
+    for (const today of ['0000-01-01', '0999-12-31']) {
+      expect((await request(sandbox.http).put('/sandbox/clock').send({ today }).expect(400)).body).toEqualBody(refused('today', text('today')));
+    }
+    expect((await request(sandbox.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: TODAY });
+    const transactions = (query: string) => request(sandbox.http).get(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=booked&${query}`).set(tppHeaders({ 'Consent-ID': VALID_CONSENT }));
+    expect((await transactions('dateFrom=0000-01-01').expect(400)).body).toEqualBody(refused('dateFrom', text('dateFrom')));
+    expect((await transactions('dateTo=0000-12-31').expect(400)).body).toEqualBody(refused('dateTo', text('dateTo')));
+    await transactions('dateFrom=1000-01-01&dateTo=9999-12-31').expect(200);
+    await request(sandbox.http).put('/sandbox/clock').send({ today: '1000-01-01' }).expect(200);
+    await request(sandbox.http).put('/sandbox/clock').send({ today: TODAY }).expect(200);
+    const dateFrom = document.paths['/v1/accounts/{accountId}/transactions'].get!.parameters!.find((each) => 'name' in each && each.name === 'dateFrom');
+    expect(dateFrom).toMatchObject({ in: 'query', schema: { type: 'string', format: 'date', pattern: '^[1-9][0-9]{3}-[0-9]{2}-[0-9]{2}$' } });
+    expect(document.components!.schemas!.ClockDto).toMatchObject({ properties: { today: { type: 'string', format: 'date', pattern: '^[1-9][0-9]{3}-[0-9]{2}-[0-9]{2}$' } } });
   });
 });

@@ -128,7 +128,7 @@ describe('scenarios: a suite\'s own test data', () => {
     [{ accounts: [{ name: 'X', balances: { interimAvailable: '1', forwardAvailable: '1' }, booked: [[]] }] }, 'accounts[0].booked', 'each item of accounts[0].booked must be an object'],
     [{ accounts: [{ name: 'X', balances: { interimAvailable: 'lots', forwardAvailable: '1' } }] }, 'accounts[0].balances.interimAvailable', 'accounts[0].balances.interimAvailable must be a decimal string such as "-42.50"'],
     [{ accounts: [{ name: 'X', balances: { interimAvailable: '1', forwardAvailable: '1' }, booked: 'none' }] }, 'accounts[0].booked', 'accounts[0].booked must be an array'],
-    [{ accounts: [{ name: 'X', balances: { interimAvailable: '1', forwardAvailable: '1' }, booked: [{ amount: '1', bookingDate: '2026-02-30', counterpartyName: 'Y', counterpartyIban: GEORG }] }] }, 'accounts[0].booked[0].bookingDate', 'accounts[0].booked[0].bookingDate must be a real date written YYYY-MM-DD'],
+    [{ accounts: [{ name: 'X', balances: { interimAvailable: '1', forwardAvailable: '1' }, booked: [{ amount: '1', bookingDate: '2026-02-30', counterpartyName: 'Y', counterpartyIban: GEORG }] }] }, 'accounts[0].booked[0].bookingDate', 'accounts[0].booked[0].bookingDate must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31'],
   ])('refuses %j with FORMAT_ERROR naming the field, storing nothing', async (body, path, description) => {
     const before = await sandbox.dataSource.getRepository(Account).count();
     const response = await create(body).expect(400);

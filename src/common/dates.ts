@@ -1,6 +1,11 @@
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+/**
+ * The dates the sandbox takes: years 1000 to 9999. PostgreSQL has no year 0000 and SQLite would
+ * store it, so a bound both engines keep, with room for a year's arithmetic below it (docs/security.md, "Bad input").
+ */
+export const DATE_PATTERN = '^[1-9][0-9]{3}-[0-9]{2}-[0-9]{2}$';
+const DATE_ONLY = new RegExp(DATE_PATTERN);
 
-/** A real calendar date written `YYYY-MM-DD` (rejects 2024-02-30). */
+/** A real calendar date written `YYYY-MM-DD` from 1000-01-01 to 9999-12-31 (rejects 2024-02-30). */
 export function isDateOnly(value: unknown): value is string {
   if (typeof value !== 'string' || !DATE_ONLY.test(value)) return false;
   const date = new Date(`${value}T00:00:00Z`);

@@ -1,7 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsObject, IsOptional, Matches, ValidateBy, ValidateNested, ValidationOptions, buildMessage } from 'class-validator';
-import { isDateOnly } from './dates';
+import { DATE_PATTERN, isDateOnly } from './dates';
 import { isValidIban } from './iban';
 
 /** Property decorators for the Berlin Group field formats; the patterns are the yaml's. */
@@ -19,16 +20,20 @@ export function IsIban(options?: ValidationOptions): PropertyDecorator {
   );
 }
 
+/** A date, checked and declared in the served document with its range (DATE_PATTERN). */
 export function IsDateOnly(options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy(
-    {
-      name: 'isDateOnly',
-      validator: {
-        validate: isDateOnly,
-        defaultMessage: buildMessage((each) => `${each}$property must be a real date written YYYY-MM-DD`, options),
+  return applyDecorators(
+    ValidateBy(
+      {
+        name: 'isDateOnly',
+        validator: {
+          validate: isDateOnly,
+          defaultMessage: buildMessage((each) => `${each}$property must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31`, options),
+        },
       },
-    },
-    options,
+      options,
+    ),
+    ApiProperty({ format: 'date', pattern: DATE_PATTERN }),
   );
 }
 

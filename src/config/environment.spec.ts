@@ -43,7 +43,7 @@ describe('environment', () => {
         '  PUBLIC_BASE_URL="localhost": PUBLIC_BASE_URL must be a URL address',
         '  DATABASE_URL="mysql://db/sandbox": DATABASE_URL must be a postgres:// URL',
         '  SCA_MODE="manual": SCA_MODE must be one of the following values: auto, redirect',
-        '  SANDBOX_DATE="2026-02-30": SANDBOX_DATE must be a real date written YYYY-MM-DD',
+        '  SANDBOX_DATE="2026-02-30": SANDBOX_DATE must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31',
       ].join('\n'),
     );
   });

@@ -24,7 +24,7 @@ export function documentEventKinds(document: OpenAPIObject, profile: BankProfile
 }
 
 export class EventQueryDto {
-  @ApiPropertyOptional({ description: 'a consent, payment, authorisation or transaction ID: its events and those of what belongs to it' })
+  @ApiPropertyOptional({ maxLength: 64, description: 'a consent, payment, authorisation or transaction ID: its events and those of what belongs to it' })
   @IsOptional()
   @IsString()
   @MaxLength(64)

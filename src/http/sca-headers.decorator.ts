@@ -28,14 +28,32 @@ export function booleanHeader(request: Request, name: string): boolean | null {
 }
 
 /**
+ * The longest value of each header the sandbox stores, as its columns hold it on every engine
+ * (docs/security.md, "Bad input"); the served document declares each as its `maxLength`.
+ */
+const HEADER_MAX_LENGTH = { 'PSU-ID': 64, 'TPP-Redirect-URI': 2048, 'TPP-Nok-Redirect-URI': 2048, 'TPP-Notification-URI': 2000 } as const;
+type StoredHeader = keyof typeof HEADER_MAX_LENGTH;
+
+/** A stored header's value, null when absent; longer than its column: 400 FORMAT_ERROR before anything is stored. */
+function storedHeader(request: Request, name: StoredHeader): string | null {
+  const value = request.header(name);
+  if (value === undefined) return null;
+  if (value.length > HEADER_MAX_LENGTH[name]) throw new FormatError(name, `${name} must not be longer than ${HEADER_MAX_LENGTH[name]} characters`);
+  return value;
+}
+
+/** A stored header as the served document declares it: a string of at most its column's length. */
+export const storedHeaderSchema = (name: StoredHeader, format?: 'uri') => ({ type: 'string' as const, ...(format ? { format } : {}), maxLength: HEADER_MAX_LENGTH[name] });
+
+/**
  * A URL header (TPP-Redirect-URI, TPP-Nok-Redirect-URI, TPP-Notification-URI), read by this one
  * function: an absolute http or https URL that Node's URL parser reads too, without credentials
  * (docs/security.md, "Bad input"); null when absent, 400 FORMAT_ERROR otherwise, before anything is stored.
  * An IPv6 zone id (`[fe80::1%25lo]`) is none: WHATWG URL refuses it.
  */
-export function uriHeader(request: Request, name: string): string | null {
-  const value = request.header(name);
-  if (value === undefined) return null;
+export function uriHeader(request: Request, name: Exclude<StoredHeader, 'PSU-ID'>): string | null {
+  const value = storedHeader(request, name);
+  if (value === null) return null;
   const refused = (why: string) => new FormatError(name, `${name} must be an absolute http or https URL${why}`);
   if (!isURL(value, { require_protocol: true, require_tld: false, protocols: ['http', 'https'] })) throw refused('');
   let url: URL;
@@ -60,10 +78,10 @@ export function preferredApproach(redirectPreferred: boolean | null, decoupledPr
 
 export const ScaRequestHeaders = createParamDecorator((_: unknown, context: ExecutionContext): ScaHeaders => {
   const request = context.switchToHttp().getRequest<Request>();
-  const psuId = request.header('psu-id');
+  const psuId = storedHeader(request, 'PSU-ID');
   return {
     preferred: preferredApproach(booleanHeader(request, 'TPP-Redirect-Preferred'), booleanHeader(request, 'TPP-Decoupled-Preferred')),
-    psuId: psuId ? psuId : null,
+    psuId: psuId || null,
     redirectUri: uriHeader(request, 'TPP-Redirect-URI'),
     nokRedirectUri: uriHeader(request, 'TPP-Nok-Redirect-URI'),
     explicitPreferred: request.header('TPP-Explicit-Authorisation-Preferred') === 'true',
@@ -90,9 +108,9 @@ export const SCA_APPROACH_HEADER = {
 /** The request headers that choose the approach and where the holder goes back to, documented once for every operation that reads them. */
 export const ApiScaRequestHeaders = (): MethodDecorator =>
   applyDecorators(
-    ApiHeader({ name: 'TPP-Redirect-URI', required: false, description: 'where the SCA page sends the account holder back (echoed URL-encoded as redirectBackUrl in scaRedirect)' }),
-    ApiHeader({ name: 'TPP-Nok-Redirect-URI', required: false, description: 'where the SCA page sends the account holder after a denial or a failure, instead of TPP-Redirect-URI' }),
+    ApiHeader({ name: 'TPP-Redirect-URI', required: false, schema: storedHeaderSchema('TPP-Redirect-URI', 'uri'), description: 'where the SCA page sends the account holder back (echoed URL-encoded as redirectBackUrl in scaRedirect)' }),
+    ApiHeader({ name: 'TPP-Nok-Redirect-URI', required: false, schema: storedHeaderSchema('TPP-Nok-Redirect-URI', 'uri'), description: 'where the SCA page sends the account holder after a denial or a failure, instead of TPP-Redirect-URI' }),
     ApiHeader({ name: 'TPP-Redirect-Preferred', required: false, schema: { type: 'boolean' }, description: 'false: the embedded approach (with SCA_MODE=redirect)' }),
     ApiHeader({ name: 'TPP-Decoupled-Preferred', required: false, schema: { type: 'boolean' }, description: 'true: the decoupled approach (with SCA_MODE=redirect)' }),
-    ApiHeader({ name: 'PSU-ID', required: false, description: 'the test PSU who authorises (embedded, decoupled)', example: 'susanne.mustermann' }),
+    ApiHeader({ name: 'PSU-ID', required: false, schema: storedHeaderSchema('PSU-ID'), description: 'the test PSU who authorises (embedded, decoupled)', example: 'susanne.mustermann' }),
   );

@@ -2,7 +2,7 @@ import { applyDecorators, createParamDecorator, ExecutionContext } from '@nestjs
 import { ApiHeader } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { FormatError } from '../common/error-catalogue';
-import { uriHeader } from '../http/sca-headers.decorator';
+import { storedHeaderSchema, uriHeader } from '../http/sca-headers.decorator';
 import { DEFAULT_CONTENT, formatContent, NotificationContent, parseContent } from './notification-content';
 
 /** What a consent or payment initiation asks to be notified of (docs/notifications.md). */
@@ -16,7 +16,6 @@ export const NotificationHeaders = createParamDecorator((_: unknown, context: Ex
   const request = context.switchToHttp().getRequest<Request>();
   const uri = uriHeader(request, 'TPP-Notification-URI');
   if (uri === null) return null;
-  if (uri.length > 2000) throw new FormatError('TPP-Notification-URI', 'TPP-Notification-URI must not be longer than 2000 characters');
   const preferred = request.header('TPP-Notification-Content-Preferred');
   const content = preferred === undefined ? DEFAULT_CONTENT : parseContent(preferred);
   if (!content) throw new FormatError('TPP-Notification-Content-Preferred', 'TPP-Notification-Content-Preferred must be "status=" followed by SCA, PROCESS or LAST, separated by commas, each at most once');
@@ -38,6 +37,6 @@ export const NOTIFICATION_HEADERS = {
 
 export const ApiNotificationHeaders = (): MethodDecorator =>
   applyDecorators(
-    ApiHeader({ name: 'TPP-Notification-URI', required: false, description: 'where the sandbox POSTs status notifications of the created resource (docs/notifications.md)' }),
+    ApiHeader({ name: 'TPP-Notification-URI', required: false, schema: storedHeaderSchema('TPP-Notification-URI', 'uri'), description: 'where the sandbox POSTs status notifications of the created resource (docs/notifications.md)' }),
     ApiHeader({ name: 'TPP-Notification-Content-Preferred', required: false, description: 'status=SCA, PROCESS, LAST: which changes to notify (default PROCESS)', example: 'status=SCA, PROCESS' }),
   );

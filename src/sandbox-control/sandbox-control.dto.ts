@@ -55,7 +55,7 @@ export class BankConditionsDto {
 }
 
 export class RevocationDto {
-  @ApiProperty({ example: 'georg.mustermann', description: "the test PSU who holds the consent's accounts" })
+  @ApiProperty({ example: 'georg.mustermann', maxLength: 64, description: "the test PSU who holds the consent's accounts" })
   @IsString()
   @IsNotEmpty()
   @MaxLength(64)

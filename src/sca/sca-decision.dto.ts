@@ -4,7 +4,7 @@ import type { ScaDecision } from '../authorisation/authorisation.machine';
 
 /** The holder's decision through the control API (docs/sca-flows.md), on whatever the SCA is of. */
 export class ScaDecisionDto {
-  @ApiProperty({ example: 'georg.mustermann', description: 'a test PSU (README, "Test PSUs")' })
+  @ApiProperty({ example: 'georg.mustermann', maxLength: 64, description: 'a test PSU (README, "Test PSUs")' })
   @IsString()
   @IsNotEmpty()
   @MaxLength(64)

@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 
 export class PsuDataDto {
-  @ApiPropertyOptional({ example: 'sandbox', description: "the PSU's password (every test PSU's is sandbox)" })
+  @ApiPropertyOptional({ example: 'sandbox', maxLength: 64, description: "the PSU's password (every test PSU's is sandbox)" })
   @IsOptional()
   @IsString()
   @MaxLength(64)
@@ -23,13 +23,13 @@ export class UpdatePsuDataDto {
   @Type(() => PsuDataDto)
   psuData?: PsuDataDto;
 
-  @ApiPropertyOptional({ example: 'push', description: 'one of the scaMethods the previous answer listed' })
+  @ApiPropertyOptional({ example: 'push', maxLength: 35, description: 'one of the scaMethods the previous answer listed' })
   @IsOptional()
   @IsString()
   @MaxLength(35)
   authenticationMethodId?: string;
 
-  @ApiPropertyOptional({ example: '123456', description: 'the TAN (every test PSU\'s is 123456)' })
+  @ApiPropertyOptional({ example: '123456', maxLength: 64, description: 'the TAN (every test PSU\'s is 123456)' })
   @IsOptional()
   @IsString()
   @MaxLength(64)
