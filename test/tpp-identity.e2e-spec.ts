@@ -121,6 +121,63 @@ describe('signed requests (tpp.signatures: required)', () => {
     expect(await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM consents')).toEqual(consents);
   });
 
+  describe('a signature binds its request (docs/tpp-identity.md)', () => {
+    const consent = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 };
+    const spent = (requestId: string) => refusal('SIGNATURE_INVALID', 'XS2A044E', `X-Request-ID ${requestId} was signed for an earlier request with this certificate: a signature is good for one request`, 'Signature');
+    const count = async () => (await sandbox.dataSource.query('SELECT COUNT(*) AS n FROM consents'))[0].n;
+    const created = async () => (await send('post', '/v1/consents', both, consent).expect(CREATED)).body.consentId as string;
+
+    it("a signed GET's headers sent again as a DELETE of the same consent: refused, the consent stays", async () => {
+      const consentId = await created();
+      const headers = signedHeaders(both, '', tppHeaders());
+      await request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(headers).expect(200);
+      const replayed = await request(sandbox.http).delete(`/v1/consents/${consentId}`).set(headers).expect(401);
+      expect(replayed.body).toEqualBody(spent(headers['X-Request-ID']));
+      expect((await send('get', `/v1/consents/${consentId}/status`, both).expect(200)).body).toEqual({ consentStatus: 'received' });
+      // Another certificate's X-Request-IDs are its own: the same ID signed by another is a new request.
+      await request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(signedHeaders(aisOnly, '', tppHeaders({ 'X-Request-ID': headers['X-Request-ID'] }))).expect(200);
+    });
+
+    it('the same signed POST twice, one after the other and at once: one consent each time', async () => {
+      const text = JSON.stringify(consent);
+      const headers = signedHeaders(both, text, tppHeaders({ 'Content-Type': 'application/json' }));
+      const before = Number(await count());
+      await request(sandbox.http).post('/v1/consents').set(headers).send(text).expect(CREATED);
+      expect((await request(sandbox.http).post('/v1/consents').set(headers).send(text).expect(401)).body).toEqualBody(spent(headers['X-Request-ID']));
+      const twice = signedHeaders(both, text, tppHeaders({ 'Content-Type': 'application/json' }));
+      const statuses = await Promise.all([1, 2].map(async () => (await request(sandbox.http).post('/v1/consents').set(twice).send(text)).status));
+      expect(statuses.sort()).toEqual([CREATED, 401]);
+      expect(Number(await count())).toBe(before + 2);
+    });
+
+    it.each([
+      ['TPP-Notification-URI', 'https://attacker.example/hook'],
+      ['TPP-Notification-Content-Preferred', 'status=SCA'],
+      ['TPP-Nok-Redirect-URI', 'https://attacker.example/nok'],
+      ['Date', 'Fri, 27 Nov 2026 18:00:00 GMT'],
+    ])('%s added outside the signature: 401, nothing stored; signed, it is taken', async (name, value) => {
+      const text = JSON.stringify(consent);
+      const before = Number(await count());
+      const unsigned = { ...signedHeaders(both, text, tppHeaders({ 'Content-Type': 'application/json' })), [name]: value };
+      const refused = await request(sandbox.http).post('/v1/consents').set(unsigned).send(text).expect(401);
+      expect(refused.body).toEqualBody(refusal('SIGNATURE_INVALID', 'XS2A044E', `the signature must cover ${name.toLowerCase()}`, 'Signature'));
+      expect(Number(await count())).toBe(before);
+      const extra = name === 'TPP-Notification-Content-Preferred' ? { 'TPP-Notification-URI': 'https://tpp.example/hook' } : {};
+      await request(sandbox.http).post('/v1/consents').set(signedHeaders(both, text, tppHeaders({ 'Content-Type': 'application/json', ...extra, [name]: value }))).send(text).expect(CREATED);
+    });
+
+    it('(request-target), when signed, is checked: the signed path taken, another refused', async () => {
+      const consentId = await created();
+      const covered = ['(request-target)', 'digest', 'x-request-id'];
+      const target = (path: string, method = 'get') => (signingString: string) =>
+        execFileSync('openssl', ['dgst', '-sha256', '-sign', both.keyFile], { input: signingString.replace('(request-target): undefined', `(request-target): ${method} ${path}`) }).toString('base64');
+      const path = `/v1/consents/${consentId}/status`;
+      await request(sandbox.http).get(path).set(signedHeaders(both, '', tppHeaders(), { covered, signatureOf: target(path) })).expect(200);
+      const moved = await request(sandbox.http).get(`/v1/consents/${consentId}`).set(signedHeaders(both, '', tppHeaders(), { covered, signatureOf: target(path) })).expect(401);
+      expect(moved.body).toEqualBody(refusal('SIGNATURE_INVALID', 'XS2A044E', 'the signature does not verify with the certificate over the covered headers', 'Signature'));
+    });
+  });
+
   it("a certificate of another CA: 401 CERTIFICATE_INVALID", async () => {
     const foreign = foreignCertificate();
     const response = await send('get', '/v1/accounts', foreign, undefined, { 'Consent-ID': VALID_CONSENT }).expect(401);

@@ -62,7 +62,7 @@ export const ERROR_CATALOGUE = {
   XS2A041E: { status: 405, code: 'SERVICE_INVALID', when: 'a dedicated payee check where the profile turns Verification of Payee off (`vop.mode: off`)' },
   XS2A042E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no bulk payee check with this `vopBulkId`' },
   XS2A043E: { status: 401, code: 'SIGNATURE_MISSING', when: '`tpp.signatures: required`, and the request has no `Signature` header' },
-  XS2A044E: { status: 401, code: 'SIGNATURE_INVALID', when: 'the `Signature` header is malformed, its algorithm is none of `rsa-sha256`, `rsa-sha512`, `sha-256`, `sha-512`, names another certificate than `TPP-Signature-Certificate`, leaves out a header it must cover, or does not verify' },
+  XS2A044E: { status: 401, code: 'SIGNATURE_INVALID', when: 'the `Signature` header is malformed, its algorithm is none of `rsa-sha256`, `rsa-sha512`, `sha-256`, `sha-512`, names another certificate than `TPP-Signature-Certificate`, leaves out a header it must cover, or does not verify; or its `X-Request-ID` was signed for an earlier request with the same certificate' },
   XS2A045E: { status: 401, code: 'SIGNATURE_INVALID', when: 'a signed request without `Digest`, or with one that is not the SHA-256 or SHA-512 hash of its body' },
   XS2A046E: { status: 401, code: 'CERTIFICATE_MISSING', when: 'a signed request without `TPP-Signature-Certificate`, or (`tpp.qwac`) a request without its QWAC' },
   XS2A047E: { status: 401, code: 'CERTIFICATE_INVALID', when: 'the header holds no single certificate, the certificate is of the wrong type for its use (a QWAC that signs, a QSealC as the connection\'s), is issued neither by the sandbox CA nor by one the profile trusts, or (`AUTH_MODE=strict`) was issued to another client than the token\'s' },

@@ -14,6 +14,7 @@ import { TppIdentity1796400000000 } from '../../migrations/1796400000000-TppIden
 import { FundsConfirmation1796500000000 } from '../../migrations/1796500000000-FundsConfirmation';
 import { Worlds1796900000000 } from '../../migrations/1796900000000-Worlds';
 import { ClientRegistration1797000000000 } from '../../migrations/1797000000000-ClientRegistration';
+import { BoundRequests1797100000000 } from '../../migrations/1797100000000-BoundRequests';
 import { SandboxEvent } from '../events/sandbox-event.entity';
 import { AccessCount } from '../account-information/access-count.entity';
 import { AccessToken, TppClient } from '../oauth/client.entity';
@@ -28,14 +29,16 @@ import { BankConditions } from '../conditions/bank-conditions.entity';
 import { Notification, NotificationSubscription } from '../notifications/notification.entity';
 import { PayeeCheck } from '../verification-of-payee/payee-check.entity';
 import { CertificateAuthority, TppCertificate } from '../tpp-identity/tpp-certificate.entity';
+import { SignedRequest } from '../tpp-identity/signed-request.entity';
+import { EndedSession, SignInFailures } from '../oauth/sign-in.entity';
 import { SeededProfile } from '../database/seeded-profile.entity';
 import type { Schema } from '../database/data-source';
 import type { SandboxService } from '../core/sandbox-service';
 
 /** The core's tables; each registered service adds its own (SandboxService.entities). */
-export const CORE_ENTITIES = [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock, SandboxSecret, TppClient, AccessToken, AccessCount, FailedInstalment, BankConditions, SandboxEvent, NotificationSubscription, Notification, SeededProfile, PayeeCheck, CertificateAuthority, TppCertificate];
+export const CORE_ENTITIES = [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock, SandboxSecret, TppClient, AccessToken, AccessCount, FailedInstalment, BankConditions, SandboxEvent, NotificationSubscription, Notification, SeededProfile, PayeeCheck, CertificateAuthority, TppCertificate, SignedRequest, SignInFailures, EndedSession];
 // Listed as classes, not globs, so the same list works from ts-jest and from dist/.
-const MIGRATIONS = [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000, Hardening1795600000000, SharedState1795700000000, LivingBank1795800000000, ScaApproaches1795900000000, EventHistory1796000000000, Notifications1796100000000, SeededProfile1796200000000, VerificationOfPayee1796300000000, TppIdentity1796400000000, FundsConfirmation1796500000000, Worlds1796900000000, ClientRegistration1797000000000];
+const MIGRATIONS = [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000, Hardening1795600000000, SharedState1795700000000, LivingBank1795800000000, ScaApproaches1795900000000, EventHistory1796000000000, Notifications1796100000000, SeededProfile1796200000000, VerificationOfPayee1796300000000, TppIdentity1796400000000, FundsConfirmation1796500000000, Worlds1796900000000, ClientRegistration1797000000000, BoundRequests1797100000000];
 
 /**
  * What the database holds: the core's tables and migrations, and the registered services' (src/services.ts).

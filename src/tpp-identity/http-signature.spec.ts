@@ -51,7 +51,7 @@ describe('the headers a signature covers', () => {
     [['x-request-id'], [], ['digest']],
     [['digest', 'x-request-id'], ['psu-id'], ['psu-id']],
     [['digest', 'x-request-id', 'psu-id', 'tpp-redirect-uri', 'date'], ['psu-id', 'tpp-redirect-uri'], []],
-    [['digest', 'x-request-id'], ['psu-corporate-id', 'date'], ['psu-corporate-id']],
+    [['digest', 'x-request-id'], ['psu-corporate-id', 'date', 'tpp-notification-uri', 'tpp-redirect-preferred'], ['psu-corporate-id', 'date', 'tpp-notification-uri']],
   ])('covering %j with %j sent misses %j', (covered, sent, missing) => {
     expect(uncoveredHeaders(covered, (name) => sent.includes(name))).toEqual(missing);
   });

@@ -15,9 +15,13 @@ export interface SignatureParameters {
   signature: string;
 }
 
-/** The headers every signature covers, and those it covers whenever the request has them. */
+/**
+ * The headers every signature covers, and those it covers whenever the request has them: Berlin
+ * Group's list (PSU-ID, PSU-Corporate-ID, TPP-Redirect-URI, Date), and the other headers whose
+ * value the sandbox stores and later sends the holder or the TPP to (docs/tpp-identity.md).
+ */
 const ALWAYS_COVERED = ['digest', 'x-request-id'];
-const COVERED_WHEN_SENT = ['psu-id', 'psu-corporate-id', 'tpp-redirect-uri'];
+const COVERED_WHEN_SENT = ['psu-id', 'psu-corporate-id', 'tpp-redirect-uri', 'date', 'tpp-nok-redirect-uri', 'tpp-notification-uri', 'tpp-notification-content-preferred'];
 const DIGESTS: Record<string, string> = { 'SHA-256': 'sha256', 'SHA-512': 'sha512' };
 
 /** `keyId="…",algorithm="…",headers="…",signature="…"` (any order, spaces after commas allowed); null when malformed or a parameter is missing. */
@@ -53,7 +57,7 @@ export const serialKey = (serial: string): string => serial.toLowerCase().replac
 /** Serial numbers compared without regard to case or leading zeros. */
 export const sameSerial = (a: string, b: string): boolean => serialKey(a) === serialKey(b);
 
-/** The headers the signature should cover and does not: digest and x-request-id always, PSU-ID, PSU-Corporate-ID and TPP-Redirect-URI when sent. */
+/** The headers the signature should cover and does not: digest and x-request-id always, the others of COVERED_WHEN_SENT when sent. */
 export function uncoveredHeaders(covered: string[], sent: (name: string) => boolean): string[] {
   return [...ALWAYS_COVERED, ...COVERED_WHEN_SENT.filter(sent)].filter((name) => !covered.includes(name));
 }

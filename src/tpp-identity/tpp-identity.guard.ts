@@ -10,6 +10,7 @@ import { BankProfile } from '../profile/bank-profile';
 import { CertificatesService, CheckedCertificate } from './certificates.service';
 import { certificateDer, namesIssuer } from './certificate-header';
 import { presentedQwac } from './presented-certificates';
+import { SignedRequests } from './signed-requests';
 import { digestMatches, parseKeyId, parseSignature, sameSerial, signingString, uncoveredHeaders } from './http-signature';
 import { grantsRoute, type RouteRole } from './psd2-statement';
 
@@ -35,6 +36,7 @@ export class TppIdentityGuard implements CanActivate {
   constructor(
     private readonly profile: BankProfile,
     private readonly certificates: CertificatesService,
+    private readonly signedRequests: SignedRequests,
     private readonly reflector: Reflector,
   ) {}
 
@@ -85,6 +87,11 @@ export class TppIdentityGuard implements CanActivate {
     if (signed === null) throw invalidSignature(`the signature covers a header the request does not have (${parameters.headers.join(' ')})`);
     if (!verify(hash, Buffer.from(signed), signer.certificate.publicKey, Buffer.from(parameters.signature, 'base64'))) {
       throw invalidSignature('the signature does not verify with the certificate over the covered headers');
+    }
+    // Last, so that only a signature that holds is spent (RequestGuard has checked the X-Request-ID is a UUID).
+    const requestId = request.header('X-Request-ID')!;
+    if (!(await this.signedRequests.spend(signer.serialNumber, requestId))) {
+      throw invalidSignature(`X-Request-ID ${requestId} was signed for an earlier request with this certificate: a signature is good for one request`);
     }
     return signer;
   }

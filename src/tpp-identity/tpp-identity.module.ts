@@ -3,6 +3,7 @@ import { ClockModule } from '../clock/clock.module';
 import { DatabaseModule } from '../database/database.module';
 import { CertificateClients } from './certificate-clients';
 import { CertificatesService } from './certificates.service';
+import { SignedRequests } from './signed-requests';
 import { TppIdentityGuard } from './tpp-identity.guard';
 
 /**
@@ -12,7 +13,7 @@ import { TppIdentityGuard } from './tpp-identity.guard';
 @Global()
 @Module({
   imports: [DatabaseModule, ClockModule],
-  providers: [CertificatesService, CertificateClients, TppIdentityGuard],
-  exports: [CertificatesService, CertificateClients, TppIdentityGuard],
+  providers: [CertificatesService, CertificateClients, SignedRequests, TppIdentityGuard],
+  exports: [CertificatesService, CertificateClients, SignedRequests, TppIdentityGuard],
 })
 export class TppIdentityModule {}

@@ -25,10 +25,13 @@ export async function issuedCertificate(http: App, folder: string, body: object,
   return { ...response.body, keyFile };
 }
 
+/** What a signature must cover when the request has it (docs/tpp-identity.md, "A signature binds its request"). */
+const COVERED_WHEN_SENT = ['psu-id', 'psu-corporate-id', 'tpp-redirect-uri', 'date', 'tpp-nok-redirect-uri', 'tpp-notification-uri', 'tpp-notification-content-preferred'];
+
 export const base64Der = (pem: string) => pem.replace(/-----(BEGIN|END) CERTIFICATE-----|\s/g, '');
 
 export interface Signing {
-  /** The headers the signature covers, in order; default digest and x-request-id (and psu-id, tpp-redirect-uri when sent). */
+  /** The headers the signature covers, in order; default digest and x-request-id, and those of COVERED_WHEN_SENT the request has. */
   covered?: string[];
   /** Changes after signing, to break one thing at a time. */
   keyId?: string;
@@ -42,7 +45,7 @@ export function signedHeaders(signer: Issued, body: string, headers: Record<stri
   const digest = `SHA-256=${createHash('sha256').update(body).digest('base64')}`;
   const all: Record<string, string> = { ...headers, Digest: digest };
   const lower = Object.fromEntries(Object.entries(all).map(([name, value]) => [name.toLowerCase(), value]));
-  const covered = signing.covered ?? ['digest', 'x-request-id', ...['psu-id', 'tpp-redirect-uri'].filter((name) => name in lower)];
+  const covered = signing.covered ?? ['digest', 'x-request-id', ...COVERED_WHEN_SENT.filter((name) => name in lower)];
   const signingString = covered.map((name) => `${name}: ${lower[name]}`).join('\n');
   const signature = signing.signatureOf?.(signingString) ?? execFileSync('openssl', ['dgst', '-sha256', '-sign', signer.keyFile], { input: signingString }).toString('base64');
   const keyId = signing.keyId ?? `SN=${signer.serialNumber.toUpperCase()},CA=CN=PSD2 Sandbox Test CA,O=PSD2 Sandbox`;
