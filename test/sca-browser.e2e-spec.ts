@@ -60,7 +60,7 @@ describe('SCA in headless Chromium (SCA_MODE=redirect)', () => {
     await request(web.sandbox.http).get(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=booked`).set(tppHeaders({ 'Consent-ID': consentId })).expect(200);
   });
 
-  it('a wrong password keeps the holder on the page with a message; nothing changes', async () => {
+  it('a wrong password keeps the holder on the page with a message and the count of attempts; the consent still waits', async () => {
     const created = await request(web.sandbox.http)
       .post('/v1/consents')
       .set(tppHeaders())
@@ -72,7 +72,7 @@ describe('SCA in headless Chromium (SCA_MODE=redirect)', () => {
     await page.getByLabel('Password').fill('not-the-password');
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.waitForLoadState();
-    expect(await page.getByRole('alert').textContent()).toBe('The PSU ID or password is wrong, or this PSU does not hold the accounts concerned.');
+    expect(await page.getByRole('alert').textContent()).toBe('The PSU ID or password is wrong, or this PSU does not hold the accounts concerned (1 of 3 attempts).');
     await page.close();
     const status = await request(web.sandbox.http).get(`/v1/consents/${created.body.consentId}/status`).set(tppHeaders()).expect(200);
     expect(status.body).toEqual({ consentStatus: 'received' });

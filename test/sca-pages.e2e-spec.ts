@@ -92,12 +92,29 @@ describe('the SCA pages', () => {
     ['an unknown PSU', { psuId: 'max.mustermann', password: 'sandbox' }, 401],
     ['a PSU who does not hold the accounts', { psuId: 'susanne.mustermann', password: 'sandbox' }, 401],
     ['no password', { psuId: 'georg.mustermann', password: '' }, 400],
-  ])('%s: the page again, with a message; nothing changes', async (_, login, status) => {
+  ])('%s: the page again, with a message; the consent still waits', async (_, login, status) => {
     const consentId = await createConsent({ balances: [{ iban: MARIANNE }] });
     const response = await submit('/sca/consents', { id: consentId, decision: 'approve', ...login }, status);
     expect(response.text).toMatch(/<p class="message" role="alert">(The PSU ID or password is wrong|Enter your PSU ID and password)/);
     expect(response.text).toContain('<form method="post" action="/sca/consents">');
     expect(await consentStatus(consentId)).toBe('received');
+  });
+
+  it('guessing is bounded: the third wrong password fails the authorisation, as the embedded approach does, and the right one then decides nothing', async () => {
+    const consentId = await createConsent({ balances: [{ iban: MARIANNE }] });
+    for (const attempt of [1, 2]) {
+      const wrong = await submit('/sca/consents', { id: consentId, decision: 'approve', psuId: 'georg.mustermann', password: `guess-${attempt}` }, 401);
+      expect(visible(wrong.text)).toContain(`The PSU ID or password is wrong, or this PSU does not hold the accounts concerned (${attempt} of 3 attempts).`);
+    }
+    const third = await submit('/sca/consents', { id: consentId, decision: 'approve', psuId: 'georg.mustermann', password: 'guess-3' }, 401);
+    expect(visible(third.text)).toContain('The PSU ID or password was wrong 3 times: the authorisation failed and the consent is rejected.');
+    expect(third.text).not.toContain('<form');
+    expect(await consentStatus(consentId)).toBe('rejected');
+    const [authorisationId] = (await request(sandbox.http).get(`/v1/consents/${consentId}/authorisations`).set(tppHeaders()).expect(200)).body.authorisationIds;
+    expect((await request(sandbox.http).get(`/v1/consents/${consentId}/authorisations/${authorisationId}`).set(tppHeaders()).expect(200)).body.scaStatus).toBe('failed');
+    const right = await submit('/sca/consents', { id: consentId, decision: 'approve', psuId: 'georg.mustermann', password: 'sandbox' }, 409);
+    expect(right.text).not.toContain('<form');
+    expect(await consentStatus(consentId)).toBe('rejected');
   });
 
   it('an already decided consent: a clear message, no form', async () => {

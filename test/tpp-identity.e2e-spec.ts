@@ -162,7 +162,7 @@ describe('signed requests (tpp.signatures: required)', () => {
       const refused = await request(sandbox.http).post('/v1/consents').set(unsigned).send(text).expect(401);
       expect(refused.body).toEqualBody(refusal('SIGNATURE_INVALID', 'XS2A044E', `the signature must cover ${name.toLowerCase()}`, 'Signature'));
       expect(Number(await count())).toBe(before);
-      const extra = name === 'TPP-Notification-Content-Preferred' ? { 'TPP-Notification-URI': 'https://tpp.example/hook' } : {};
+      const extra: Record<string, string> = name === 'TPP-Notification-Content-Preferred' ? { 'TPP-Notification-URI': 'https://tpp.example/hook' } : {};
       await request(sandbox.http).post('/v1/consents').set(signedHeaders(both, text, tppHeaders({ 'Content-Type': 'application/json', ...extra, [name]: value }))).send(text).expect(CREATED);
     });
 

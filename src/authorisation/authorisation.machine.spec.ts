@@ -18,7 +18,7 @@ describe('authorisation machine', () => {
     received: ['started', null, 'scaMethodSelected', 'psuAuthenticated', null, 'received', 'finalised', 'failed'],
     psuAuthenticated: [null, null, null, null, 'scaMethodSelected', null, 'finalised', 'failed'],
     scaMethodSelected: [null, null, null, null, null, 'scaMethodSelected', 'finalised', 'failed'],
-    started: [null, null, null, null, null, null, 'finalised', 'failed'],
+    started: [null, null, null, null, null, 'started', 'finalised', 'failed'],
     finalised: [null, null, null, null, null, null, null, null],
     failed: [null, null, null, null, null, null, null, null],
   };
@@ -28,7 +28,7 @@ describe('authorisation machine', () => {
     expect(nextStatus(authorisationMachine, from, { failedAttempts: 0 }, event)).toBe(to);
   });
 
-  it.each(['received', 'scaMethodSelected'])('the failure counter: in %s, wrong credentials fail it at the third attempt, not before', (from) => {
+  it.each(['received', 'scaMethodSelected', 'started'])('the failure counter: in %s, wrong credentials fail it at the third attempt, not before', (from) => {
     const after = (failedAttempts: number) => nextStatus(authorisationMachine, from, { failedAttempts }, { type: 'WRONG_CREDENTIALS' });
     expect(MAX_FAILED_ATTEMPTS).toBe(3);
     expect([0, 1, 2].map(after)).toEqual([from, from, 'failed']);

@@ -59,7 +59,8 @@ export const authorisationMachine = setup({
     },
     psuAuthenticated: { on: { ...open, SELECT_METHOD: 'scaMethodSelected' } },
     scaMethodSelected: { on: { ...open, WRONG_CREDENTIALS: wrongCredentials('scaMethodSelected') } },
-    started: { on: open },
+    // A wrong password on the SCA page counts as an embedded one does (docs/sca-flows.md).
+    started: { on: { ...open, WRONG_CREDENTIALS: wrongCredentials('started') } },
     finalised: { type: 'final' },
     failed: { type: 'final' },
   },

@@ -100,6 +100,11 @@ export class AuthorisationService {
     return authorisation;
   }
 
+  /** The oldest open authorisation of a resource the SCA page decides (REDIRECT); null when none waits. */
+  waitingOnPage(kind: AuthorisationKind, resourceId: string): Promise<Authorisation | null> {
+    return this.store.read(Authorisation).findOne({ where: { kind, resourceId, approach: 'REDIRECT', status: In(OPEN_SCA_STATUSES) }, order: { createdAt: 'ASC' } });
+  }
+
   /**
    * Moves every open authorisation of a resource; answers where the holder goes back to (the
    * newest address given): after a failure the TPP-Nok-Redirect-URI where one was given, else the

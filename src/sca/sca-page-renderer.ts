@@ -6,7 +6,7 @@ import { BankProfile } from '../profile/bank-profile';
 import { formValue } from '../common/html';
 import { CSRF_FIELD, PageCsrf } from './page-security';
 import { Buttons, decisionPage, messagePage, Row } from './sca-pages';
-import type { PsuLogin } from './sca.service';
+import { type PsuLogin, WrongCredentials } from './sca.service';
 
 /** One thing the account holder can be asked to authorise, and how its page reads. */
 export interface Flow {
@@ -66,11 +66,15 @@ export class ScaPageRenderer {
       if (redirectUri) return response.redirect(303, redirectUri);
       html(response, 200, messagePage(this.profile.name, flow.title, outcome));
     } catch (error) {
-      // Wrong credentials: the holder may try again on the same page; nothing has changed.
+      // Wrong credentials: the holder may try again on the same page, up to the bound the embedded
+      // approach has; the last allowed attempt fails the authorisation (docs/sca-flows.md).
+      if (error instanceof WrongCredentials && error.failure) {
+        return html(response, error.status(), messagePage(this.profile.name, flow.title, `The PSU ID or password was wrong ${error.attempts.split(' ')[0]} times: ${error.failure}.`));
+      }
       if (error instanceof DomainError && error.details[0].messageId === 'XS2A022E') {
         return this.show(flow, id, request, response, {
           status: error.status(),
-          message: 'The PSU ID or password is wrong, or this PSU does not hold the accounts concerned.',
+          message: `The PSU ID or password is wrong, or this PSU does not hold the accounts concerned${error instanceof WrongCredentials ? ` (${error.attempts})` : ''}.`,
         });
       }
       this.cannotGoOn(flow, error, response);

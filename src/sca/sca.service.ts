@@ -65,7 +65,15 @@ export class ScaService {
    * the status type of the kind's machine, which the caller names (the port keeps kinds apart at run time).
    */
   async decide<Status extends string = string>(target: ScaTarget, decision: ScaDecision, login: PsuLogin, world: World, channel: Actor['channel']): Promise<Decided<Status>> {
-    const decide = async () => this.port.of(target.kind).decide(target.resourceId, decision, await this.heldBy(login, world), world);
+    const decide = async () => {
+      try {
+        return await this.port.of(target.kind).decide(target.resourceId, decision, await this.heldBy(login, world), world);
+      } catch (error) {
+        // A password typed on the SCA page counts as the embedded approach's does (docs/sca-flows.md).
+        const waiting = login.password === undefined ? null : await this.authorisations.waitingOnPage(target.kind, target.resourceId);
+        throw waiting ? await this.counted(target, waiting, error) : error;
+      }
+    };
     return actingAs({ psuId: login.psuId, channel }, decide) as Promise<Decided<Status>>;
   }
 
@@ -199,9 +207,7 @@ export class ScaService {
       if (entity.status === 'failed') await this.fail(target);
       return entity.status === 'failed';
     });
-    const attempts = `${failedAttempts} of ${MAX_FAILED_ATTEMPTS} attempts`;
-    const outcome = failed ? `: the authorisation failed and the ${this.port.of(target.kind).failedOutcome}` : '';
-    return new DomainError({ messageId: 'XS2A022E', description: `${error.message} (${attempts})${outcome}` });
+    return new WrongCredentials(error.message, `${failedAttempts} of ${MAX_FAILED_ATTEMPTS} attempts`, failed ? `the authorisation failed and the ${this.port.of(target.kind).failedOutcome}` : null);
   }
 
   /** The approval of `login`'s PSU, with every check of the page (the accounts held). */
@@ -249,6 +255,17 @@ export class ScaService {
     if (personaOf(this.profile, psuId).blocked) throw blocked(psuId);
     const accounts = await this.store.read(Account).find({ where: { psuId }, order: { iban: 'ASC' } });
     return [...accounts.map(({ iban, currency }) => ({ iban, currency })), ...(await this.kinds.heldBy(psuId))];
+  }
+}
+
+/** A wrong password or TAN, counted on its authorisation; `failure`: what came of the last allowed one, null before it. */
+export class WrongCredentials extends DomainError {
+  constructor(
+    why: string,
+    readonly attempts: string,
+    readonly failure: string | null,
+  ) {
+    super({ messageId: 'XS2A022E', description: `${why} (${attempts})${failure ? `: ${failure}` : ''}` });
   }
 }
 
