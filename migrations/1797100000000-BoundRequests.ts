@@ -19,7 +19,7 @@ export class BoundRequests1797100000000 implements MigrationInterface {
       new Table({
         name: 'sign_in_failures',
         columns: [
-          { name: 'key', type: 'varchar', length: '300', isPrimary: true },
+          { name: 'key', type: 'varchar', length: '64', isPrimary: true },
           { name: 'failures', type: 'integer' },
           { name: 'windowEndsAt', type: 'varchar', length: '24' },
         ],

@@ -55,6 +55,22 @@ describe('the token endpoint (either AUTH_MODE)', () => {
     expect(await sandbox.dataSource.getRepository(AccessToken).count()).toEqual(tokensBefore);
   });
 
+  it("guessing a client's secret is bounded: after 5 wrong ones from an address, 429 slow_down with Retry-After, the right one too; a success before clears the count; another client is untouched", async () => {
+    const guess = (secret: string) => tokenRequest(sandbox.http, basic('sandbox-tpp-2', secret), 'grant_type=client_credentials');
+    for (let attempt = 1; attempt <= 4; attempt++) await guess(`guess-${attempt}`).expect(401);
+    await guess('sandbox-secret-2').expect(200);
+    for (let attempt = 1; attempt <= 5; attempt++) expect((await guess(`again-${attempt}`).expect(401)).body).toEqualBody(INVALID_CLIENT);
+    const tokensBefore = await sandbox.dataSource.getRepository(AccessToken).count();
+    for (const secret of ['guess-6', 'sandbox-secret-2']) {
+      const refused = await guess(secret).expect(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(880);
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(900);
+      expect(refused.body).toEqualBody(oauthError('slow_down', 'XS2A073E', 'ACCESS_EXCEEDED', `5 failed sign-ins from this address: try again in ${refused.headers['retry-after']} s`));
+    }
+    expect(await sandbox.dataSource.getRepository(AccessToken).count()).toEqual(tokensBefore);
+    await issueToken(sandbox.http);
+  });
+
   it("issues a token for the bank clients' request: client_id and scope in the form, no HTTP Basic, no secret; the scope is echoed", async () => {
     for (const clientId of ['sandbox-tpp', 'a-client-the-sandbox-never-met']) {
       const response = await tokenRequest(sandbox.http, null, `grant_type=client_credentials&client_id=${clientId}&scope=AIS`).expect(200);

@@ -236,6 +236,24 @@ describe('the permission dashboard, headless (berlin-group, signatures optional,
     expect((await cockpit.get(`/cockpit/consents/${consentId}`).expect(200)).text).toContain('REESTABLISH');
   });
 
+  it("the cockpit's sign-out ends its session on every request after; its sign-ins are bounded: 429 with Retry-After after 5 wrong", async () => {
+    const cockpit = request.agent(sandbox.http);
+    const signedIn = await cockpit.post('/cockpit/sign-in').type('form').send({ clientId: 'sandbox-tpp', clientSecret: 'sandbox-secret' }).expect(303);
+    const cookie = /psd2-cockpit-token=([^;]+)/.exec(String(signedIn.headers['set-cookie']))![1];
+    const withCookie = () => request(sandbox.http).get('/cockpit').set('Cookie', `psd2-cockpit-token=${cookie}`).expect(200);
+    expect((await withCookie()).text).toContain('As client <strong>sandbox-tpp</strong>.');
+    await cockpit.post('/cockpit/sign-out').type('form').send('').expect(303);
+    const after = (await withCookie()).text;
+    expect(after).toContain('<form class="inline" method="post" action="/cockpit/sign-in">');
+    expect(after).not.toContain('As client');
+    const guess = (secret: string) => request(sandbox.http).post('/cockpit/sign-in').type('form').send({ clientId: 'nobody', clientSecret: secret });
+    for (let attempt = 1; attempt <= 5; attempt++) await guess(`guess-${attempt}`).expect(401);
+    const refused = await guess('guess-6').expect(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(880);
+    expect(refused.text).toContain('5 failed sign-ins from this address: try again in');
+    await request(sandbox.http).post('/cockpit/sign-in').type('form').send({ clientId: 'sandbox-tpp', clientSecret: 'sandbox-secret' }).expect(303);
+  });
+
   // Last: it moves the clock.
   it("gives a client a link to the dashboard's sign-in in its own world, signed; without a token none", async () => {
     const links = await Promise.all([a, b].map(async (client) => (await client.send('post', '/sandbox/dashboard-links').expect(201)).body));
@@ -275,6 +293,36 @@ describe('a profile with permissionDashboard: { reestablish: false }', () => {
     expect(info.description).toContain("Permission dashboard (PSR): the account holder sees every TPP's consent on their accounts at /dashboard, and withdraws it; a TPP's");
     const paths = Object.keys(documented);
     expect(paths.filter((path) => path.startsWith('/sandbox/psus'))).toEqual(['/sandbox/psus/{psuId}/permissions', '/sandbox/psus/{psuId}/permissions/{consentId}/withdrawal']);
+  });
+
+  /** The dashboard's sign-in page and form, as a browser posts it (its CSRF cookie kept by the agent). */
+  const signIn = async (psuId: string, password: string, status: number) => {
+    const browser = request.agent(sandbox.http);
+    const page = await browser.get('/dashboard').expect(200);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
+    const answer = await browser.post('/dashboard').type('form').send({ _csrf: csrf, psuId, password }).expect(status);
+    return { browser, csrf, answer };
+  };
+  const SESSION = /psd2-sandbox-dashboard=([^;]+)/;
+
+  it("signing out makes the session's cookie worthless at once: sent again, it opens the sign-in, not the holder's list", async () => {
+    const { browser, csrf, answer } = await signIn('georg.mustermann', 'sandbox', 303);
+    const cookie = SESSION.exec(String(answer.headers['set-cookie']))![1];
+    const withCookie = () => request(sandbox.http).get('/dashboard').set('Cookie', `psd2-sandbox-dashboard=${cookie}`).expect(200);
+    expect((await withCookie()).text).toContain('Signed in as georg.mustermann');
+    await browser.post('/dashboard').type('form').send({ _csrf: csrf, decision: 'sign-out' }).expect(303);
+    const after = (await withCookie()).text;
+    expect(after).not.toContain('Signed in as');
+    expect(after).toContain('name="password"');
+  });
+
+  it("guessing a holder's password is bounded: after 5 wrong ones from an address, 429 with Retry-After, the right one too; another PSU is untouched", async () => {
+    for (let attempt = 1; attempt <= 5; attempt++) expect((await signIn('marianne.mustermann', `guess-${attempt}`, 401)).answer.text).toContain('The PSU ID or password is wrong.');
+    const refused = (await signIn('marianne.mustermann', 'sandbox', 429)).answer;
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(880);
+    expect(refused.text).toContain(`5 failed sign-ins from this address: try again in ${refused.headers['retry-after']} s.`);
+    expect(refused.headers['set-cookie'] ?? []).not.toContainEqual(expect.stringContaining('psd2-sandbox-dashboard='));
+    await signIn('georg.mustermann', 'sandbox', 303);
   });
 
   it('links to the plain dashboard in open mode: there is one world', async () => {

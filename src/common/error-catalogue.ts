@@ -76,6 +76,7 @@ export const ERROR_CATALOGUE = {
   XS2A070E: { status: 400, code: 'FORMAT_ERROR', when: 'client registration (`POST /register`): metadata missing, malformed or unknown, a redirect URI that is not https, a certificate not issued by the sandbox CA (OAuth `invalid_client_metadata`, `invalid_redirect_uri`)' },
   XS2A071E: { status: 401, code: 'TOKEN_INVALID', when: "client registration (`/register/{clientId}`): no registration access token, or not this client's (OAuth `invalid_token`)" },
   XS2A072E: { status: 403, code: 'SERVICE_BLOCKED', when: 'client registration: the profile closes it (`tpp.registration: closed`)' },
+  XS2A073E: { status: 429, code: 'ACCESS_EXCEEDED', when: 'a sign-in (the token endpoint, the cockpit, the permission dashboard) after 5 failed ones of the same client or PSU from the same address within 15 minutes, until the window ends (`Retry-After`, OAuth `slow_down`)' },
 } as const satisfies Record<string, MessageRow>;
 
 /** The numbers of the services' messages: each service declares its own here by declaration merging. */
@@ -189,7 +190,7 @@ interface OAuthErrorFields {
 export class OAuthError extends DomainError {
   constructor(
     detail: ErrorDetail,
-    readonly error: 'invalid_client' | 'invalid_request' | 'unsupported_grant_type' | 'server_error' | 'invalid_client_metadata' | 'invalid_redirect_uri' | 'invalid_token' | 'access_denied',
+    readonly error: 'invalid_client' | 'invalid_request' | 'unsupported_grant_type' | 'server_error' | 'invalid_client_metadata' | 'invalid_redirect_uri' | 'invalid_token' | 'access_denied' | 'slow_down',
   ) {
     super(detail);
     // RFC 6749 §5.2: a 401 for client authentication names the scheme the client must use; RFC 6750 §3 for a bearer token.
@@ -201,8 +202,11 @@ export class OAuthError extends DomainError {
     return { error: this.error, error_description: this.message, ...super.toBody(profile) };
   }
 
-  /** Any other refusal of a token request (an unreadable or oversized body, a fault), in OAuth's words too. */
+  /** Any other refusal of a token request (an unreadable or oversized body, a fault, too many sign-ins), in OAuth's words too; its headers kept. */
   static from(error: DomainError): OAuthError {
-    return new OAuthError(error.details[0], error.status() >= 500 ? 'server_error' : 'invalid_request');
+    const status = error.status();
+    const converted = new OAuthError(error.details[0], status >= 500 ? 'server_error' : status === 429 ? 'slow_down' : 'invalid_request');
+    Object.assign(converted.headers, error.headers);
+    return converted;
   }
 }

@@ -3,8 +3,8 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 /** Failed sign-ins of one subject from one address in the current window (docs/security.md, "Guessing is bounded"). */
 @Entity('sign_in_failures')
 export class SignInFailures {
-  /** What signs in and from where: `<form>:<world>:<subject>@<address>`. */
-  @PrimaryColumn({ type: 'varchar', length: 300 })
+  /** SHA-256 (hex) of what signs in and from where: `<form>:<subject>@<address>`. */
+  @PrimaryColumn({ type: 'varchar', length: 64 })
   key: string;
 
   @Column({ type: 'integer' })

@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Controller, Header, Headers, HttpCode, Post } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Header, Headers, HttpCode, Ip, Post } from '@nestjs/common';
 import { ApiBasicAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { COMMON_ERRORS } from '../http/request.guard';
@@ -35,7 +35,7 @@ class TokenResponse {
 }
 
 class OAuthErrorResponse extends TppErrorResponse {
-  @ApiProperty({ enum: ['invalid_client', 'invalid_request', 'unsupported_grant_type'] })
+  @ApiProperty({ enum: ['invalid_client', 'invalid_request', 'unsupported_grant_type', 'slow_down'] })
   error: string;
 
   @ApiProperty()
@@ -59,9 +59,15 @@ export class TokenController {
   @ApiOkResponse({ type: TokenResponse })
   @ApiResponse({ status: 400, type: OAuthErrorResponse, description: 'invalid_request or unsupported_grant_type (FORMAT_ERROR)' })
   @ApiResponse({ status: 401, type: OAuthErrorResponse, description: 'invalid_client (TOKEN_INVALID): client credentials missing, unknown (AUTH_MODE=strict) or wrong' })
+  @ApiResponse({
+    status: 429,
+    type: OAuthErrorResponse,
+    headers: { 'Retry-After': { description: 'seconds until the client may try again', schema: { type: 'integer' } } },
+    description: 'slow_down (ACCESS_EXCEEDED): 5 failed sign-ins of this client from this address within 15 minutes',
+  })
   @applyDecorators(...COMMON_ERRORS)
-  async token(@Headers('authorization') authorization: string | undefined, @Body() form: TokenForm = {}): Promise<TokenResponse> {
-    const { token, expiresIn, scope } = await this.tokens.issue(authorization, form);
+  async token(@Headers('authorization') authorization: string | undefined, @Ip() address: string, @Body() form: TokenForm = {}): Promise<TokenResponse> {
+    const { token, expiresIn, scope } = await this.tokens.issue(authorization, form, address);
     return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, ...(scope === undefined ? {} : { scope }) };
   }
 }

@@ -7,6 +7,7 @@ import { Environment } from '../config/environment';
 import { Store } from '../database/store';
 import { AccessToken, TppClient } from './client.entity';
 import { bearerToken, hashMatches, newToken, sha256 } from './credentials';
+import { SignInThrottle } from './sign-ins';
 import { World } from './world';
 
 /** The bank's token lifetime, in seconds. */
@@ -22,6 +23,7 @@ export class TokenService {
 
   constructor(
     private readonly store: Store,
+    private readonly throttle: SignInThrottle,
     config: ConfigService<Environment, true>,
   ) {
     this.strict = config.get('AUTH_MODE', { infer: true }) === 'strict';
@@ -32,8 +34,13 @@ export class TokenService {
    * with `client_id` (and `client_secret`) in the form (§2.3.1), as the bank's own clients do; in
    * open mode a client_id alone will do (the bank authenticates its clients by their certificate).
    */
-  async issue(authorization: string | undefined, form: TokenForm): Promise<{ token: string; expiresIn: number; scope?: string }> {
-    const client = await this.authenticateClient(authorization, form);
+  async issue(authorization: string | undefined, form: TokenForm, address: string): Promise<{ token: string; expiresIn: number; scope?: string }> {
+    const [clientId, clientSecret] = clientCredentials(authorization, form);
+    // Guessing a client's secret is bounded (docs/security.md, "Guessing is bounded"); without a client ID there is nothing to guess.
+    const client =
+      clientId === undefined
+        ? await this.authenticateClient(clientId, clientSecret)
+        : await this.throttle.attempt(`client:${clientId}@${address}`, () => this.authenticateClient(clientId, clientSecret), (error) => error instanceof OAuthError && error.error === 'invalid_client');
     const grantType = form.grant_type;
     if (grantType === undefined || grantType === '') throw grantError('invalid_request', 'grant_type is required');
     if (grantType !== 'client_credentials') throw grantError('unsupported_grant_type', 'grant_type must be client_credentials');
@@ -82,11 +89,7 @@ export class TokenService {
   }
 
   /** The client, once authenticated (null: one open mode does not know). Strict mode needs a known client and its secret; open mode refuses only a wrong secret. */
-  private async authenticateClient(authorization: string | undefined, form: TokenForm): Promise<TppClient | null> {
-    const basic = basicCredentials(authorization);
-    const inForm = typeof form.client_id === 'string' && form.client_id !== '';
-    if (basic && inForm) throw new OAuthError({ messageId: 'XS2A027E', description: 'send the client credentials either with HTTP Basic or in the form, not both' }, 'invalid_request');
-    const [clientId, clientSecret] = basic ?? (inForm ? [form.client_id as string, typeof form.client_secret === 'string' ? form.client_secret : ''] : []);
+  private async authenticateClient(clientId: string | undefined, clientSecret: string | undefined): Promise<TppClient | null> {
     const client = clientId === undefined ? null : await this.store.read(TppClient).findOneBy({ clientId });
     // Compared by their hashes, in constant time: the comparison does not leak the secret.
     const secretMatches = () => hashMatches(sha256(client!.clientSecret), clientSecret!);
@@ -99,6 +102,14 @@ export class TokenService {
     }
     return client;
   }
+}
+
+/** The client ID and secret, with HTTP Basic or in the form (RFC 6749 §2.3.1); none when neither carries them. */
+function clientCredentials(authorization: string | undefined, form: TokenForm): [string, string] | [] {
+  const basic = basicCredentials(authorization);
+  const inForm = typeof form.client_id === 'string' && form.client_id !== '';
+  if (basic && inForm) throw new OAuthError({ messageId: 'XS2A027E', description: 'send the client credentials either with HTTP Basic or in the form, not both' }, 'invalid_request');
+  return basic ?? (inForm ? [form.client_id as string, typeof form.client_secret === 'string' ? form.client_secret : ''] : []);
 }
 
 /** The token request's form fields (RFC 6749 §4.4.2); any may be missing or repeated. */

@@ -11,6 +11,7 @@ import { ScaService } from '../sca/sca.service';
 import { confirmationPage, dashboardMessage, holderOf, listPage, signInPage } from './dashboard-pages';
 import { type DashboardSession, DashboardSessions } from './dashboard-session';
 import { ClockService } from '../clock/clock.service';
+import { SignInThrottle } from '../oauth/sign-ins';
 import type { Permission } from './permission';
 import { type PermissionList, PermissionsService } from './permissions.service';
 
@@ -65,6 +66,7 @@ export class DashboardPages {
     private readonly permissions: PermissionsService,
     private readonly sca: ScaService,
     private readonly sessions: DashboardSessions,
+    private readonly throttle: SignInThrottle,
     private readonly csrf: PageCsrf,
     private readonly profile: BankProfile,
     private readonly clock: ClockService,
@@ -84,8 +86,7 @@ export class DashboardPages {
     }
     const list = await this.permissions.list({ psuId: session.psuId }, session.world).catch((error: unknown) => {
       // The PSU is gone (a scenario deleted) or blocked since: the session ends with it.
-      this.sessions.close(response);
-      return this.ended(error, response);
+      return this.sessions.close(request, response).then(() => this.ended(error, response));
     });
     if (!list) return;
     const changed = [WITHDRAWAL, REESTABLISHMENT].flatMap((change) => {
@@ -99,7 +100,7 @@ export class DashboardPages {
     form ??= {};
     if (!this.csrf.isValid(request)) return this.home(request, response, FORGED, 403);
     if (formValue(form.decision) === 'sign-out') {
-      this.sessions.close(response);
+      await this.sessions.close(request, response);
       return response.redirect(303, '/dashboard');
     }
     const [psuId, password] = [formValue(form.psuId), formValue(form.password)];
@@ -107,10 +108,13 @@ export class DashboardPages {
     if (!world) return this.home(request, response, NO_TICKET, 403);
     if (!psuId || !password) return this.home(request, response, 'Enter your PSU ID and password.', 400);
     try {
-      // The holder's credentials, as the SCA pages check them, in the world the ticket opens.
-      await this.sca.heldBy({ psuId, password }, world);
+      // The holder's credentials, as the SCA pages check them, in the world the ticket opens;
+      // guessing them is bounded (docs/security.md, "Guessing is bounded").
+      const wrongCredentials = (error: unknown) => error instanceof DomainError && error.details[0].messageId === 'XS2A022E';
+      await this.throttle.attempt(`dashboard:${world.key}:${psuId}@${request.ip}`, () => this.sca.heldBy({ psuId, password }, world), wrongCredentials);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
+      response.set(error.headers);
       const wrong = error.details[0].messageId === 'XS2A022E';
       return this.home(request, response, wrong ? 'The PSU ID or password is wrong.' : `${error.message}.`, error.status());
     }
@@ -148,7 +152,7 @@ export class DashboardPages {
 
   /** The signed-in holder's session, its world entered (its clock: ClockService.enter); null without one. */
   private async session(request: Request): Promise<DashboardSession | null> {
-    const session = this.sessions.sessionOf(request);
+    const session = await this.sessions.sessionOf(request);
     if (session) await this.clock.enter(session.world);
     return session;
   }

@@ -4,6 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import type { CookieOptions, Request, Response } from 'express';
 import type { Environment } from '../config/environment';
 import { Store } from '../database/store';
+import { EndedSessions } from '../oauth/sign-ins';
 import { World } from '../oauth/world';
 import { sharedSecret } from '../sca/page-security';
 
@@ -35,6 +36,7 @@ export class DashboardSessions implements OnModuleInit {
 
   constructor(
     private readonly store: Store,
+    private readonly ended: EndedSessions,
     private readonly config: ConfigService<Environment, true>,
   ) {
     this.strict = config.get('AUTH_MODE', { infer: true }) === 'strict';
@@ -60,16 +62,20 @@ export class DashboardSessions implements OnModuleInit {
     return kind === 'ticket' && key ? World.ofClient(key) : null;
   }
 
-  close(response: Response): void {
+  /** Signs out: the cookie is cleared, and worthless on every instance from now on, should it be sent again (docs/security.md, "Sessions end"). */
+  async close(request: Request, response: Response): Promise<void> {
+    const value: unknown = request.cookies?.[COOKIE];
+    if (typeof value === 'string' && this.opened(value)) await this.ended.end(value, new Date(Date.now() + LIFETIME_MS));
     response.clearCookie(COOKIE, this.options());
   }
 
-  /** The signed-in PSU and their world; null without a session, or with an expired or tampered one. */
-  sessionOf(request: Request): DashboardSession | null {
+  /** The signed-in PSU and their world; null without a session, or with an expired, tampered or ended one. */
+  async sessionOf(request: Request): Promise<DashboardSession | null> {
     const value: unknown = request.cookies?.[COOKIE];
     const [psuId, key] = (typeof value === 'string' && this.opened(value)) || [];
     if (!psuId || key === undefined) return null;
     if (this.strict !== (key !== '')) return null; // a session of the other mode's worlds
+    if (await this.ended.isEnded(value as string)) return null;
     return { psuId, world: key === '' ? World.open : World.ofClient(key) };
   }
 

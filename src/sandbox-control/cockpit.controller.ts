@@ -15,7 +15,8 @@ import { EventHistory } from '../events/event-history.service';
 import type { SandboxEvent } from '../events/sandbox-event.entity';
 import { Access } from '../http/route-access';
 import { World } from '../oauth/world';
-import { TokenService } from '../oauth/token.service';
+import { EndedSessions } from '../oauth/sign-ins';
+import { TOKEN_LIFETIME, TokenService } from '../oauth/token.service';
 import { BankProfile } from '../profile/bank-profile';
 import { RequestLog } from '../http/request-log';
 import { layout, requestTable, timeline } from './cockpit-pages';
@@ -48,6 +49,7 @@ export class CockpitController implements OnModuleInit {
     private readonly history: EventHistory,
     private readonly requests: RequestLog,
     private readonly tokens: TokenService,
+    private readonly ended: EndedSessions,
     config: ConfigService<Environment, true>,
     private readonly profile: BankProfile,
     private readonly modules: ModuleRef,
@@ -78,6 +80,7 @@ export class CockpitController implements OnModuleInit {
             form('/cockpit/clock/advance', `${button('Advance a day', 'by', 'day')} ${button('Advance a month', 'by', 'month')}`),
           'clock',
         ),
+        ...(this.strict ? [section('Signed in', `<p>As client <strong>${escape(world.key)}</strong>.</p>` + form('/cockpit/sign-out', button('Sign out')), 'session')] : []),
         // The profile in force (docs/profiles.md), as the served document's introduction says it.
         section(`The bank: ${this.profile.name}`, this.profile.summary().split('\n').map((line) => `<p>${escape(line)}</p>`).join(''), 'profile'),
         ...parts,
@@ -106,13 +109,25 @@ export class CockpitController implements OnModuleInit {
   async signIn(@Req() request: Request, @Res() response: Response, @Body() body: Form): Promise<void> {
     if (!fromTheCockpit(request, response)) return;
     try {
-      const { token, expiresIn } = await this.tokens.issue(undefined, { grant_type: 'client_credentials', client_id: formValue(body.clientId), client_secret: formValue(body.clientSecret) });
+      const form = { grant_type: 'client_credentials', client_id: formValue(body.clientId), client_secret: formValue(body.clientSecret) };
+      const { token, expiresIn } = await this.tokens.issue(undefined, form, request.ip ?? '');
       response.cookie(COCKPIT_COOKIE, token, { path: '/cockpit', httpOnly: true, sameSite: 'strict', maxAge: expiresIn * 1000 });
       response.redirect(303, '/cockpit');
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      response.status(401).type('html').send(signInPage(error.message));
+      // 401 for wrong credentials, 429 with Retry-After once they were wrong too often (docs/security.md, "Guessing is bounded").
+      response.status(error.status() === 429 ? 429 : 401).set(error.headers).type('html').send(signInPage(error.message));
     }
+  }
+
+  /** Ends the signed-in client's cockpit session on every instance (docs/security.md, "Sessions end"). */
+  @Post('sign-out')
+  async signOut(@Req() request: Request, @Res() response: Response): Promise<void> {
+    if (!fromTheCockpit(request, response)) return;
+    const token = formValue((request.cookies as Record<string, unknown> | undefined)?.[COCKPIT_COOKIE]);
+    if (token) await this.ended.end(token, new Date(Date.now() + TOKEN_LIFETIME * 1000));
+    response.clearCookie(COCKPIT_COOKIE, { path: '/cockpit', httpOnly: true, sameSite: 'strict' });
+    response.redirect(303, '/cockpit');
   }
 
   /** A section's page of one of its resources (docs/cockpit.md); declared after the fixed paths, so that theirs match first. */
@@ -204,7 +219,8 @@ export class CockpitController implements OnModuleInit {
   /** Open: the open world. Strict: the client of the cookie's token, or null when none is signed in. Entered (its clock: ClockService.enter). */
   private async worldOf(request: Request): Promise<World | null> {
     const token = formValue((request.cookies as Record<string, unknown> | undefined)?.[COCKPIT_COOKIE]);
-    const world = !this.strict ? World.open : token ? await this.tokens.worldOf(`Bearer ${token}`, 'required').catch(() => null) : null;
+    const signedIn = this.strict && token !== '' && !(await this.ended.isEnded(token));
+    const world = !this.strict ? World.open : signedIn ? await this.tokens.worldOf(`Bearer ${token}`, 'required').catch(() => null) : null;
     if (world) await this.clock.enter(world);
     return world;
   }

@@ -186,6 +186,12 @@ describe('two instances on one PostgreSQL database', () => {
     }
   });
 
+  it("failed sign-ins count on both: 3 wrong secrets on one and 2 on the other lock the client out of both", async () => {
+    const guess = (sandbox: Sandbox, secret: string) => request(sandbox.http).post('/oauth2/token').auth('sandbox-tpp-2', secret).type('form').send('grant_type=client_credentials');
+    for (const [sandbox, attempt] of [[one, 1], [other, 2], [one, 3], [other, 4], [one, 5]] as const) await guess(sandbox, `guess-${attempt}`).expect(401);
+    for (const sandbox of [one, other]) expect((await guess(sandbox, 'sandbox-secret-2').expect(429)).headers['retry-after']).toMatch(/^\d+$/);
+  });
+
   it('a restart of both keeps everything', async () => {
     const { consentId } = (await request(one.http).post('/v1/consents').set(tppHeaders()).send(consentRequest).expect(CREATED)).body;
     const { paymentId } = (await request(other.http).post(SEPA).set(paymentHeaders()).send(sepaPayment('12.00')).expect(CREATED)).body;
