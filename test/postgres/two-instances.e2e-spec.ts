@@ -192,6 +192,19 @@ describe('two instances on one PostgreSQL database', () => {
     for (const sandbox of [one, other]) expect((await guess(sandbox, 'sandbox-secret-2').expect(429)).headers['retry-after']).toMatch(/^\d+$/);
   });
 
+  it("a dashboard session signed out on one is worthless on the other at once", async () => {
+    const cookiesOf = (answer: request.Response) => ([] as string[]).concat(answer.headers['set-cookie'] ?? []).map((cookie) => cookie.split(';')[0]);
+    const tokenOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)![1];
+    const page = await request(one.http).get('/dashboard').expect(200);
+    const csrf = cookiesOf(page);
+    const signedIn = await request(one.http).post('/dashboard').set('Cookie', csrf).type('form').send({ _csrf: tokenOf(page.text), psuId: 'georg.mustermann', password: 'sandbox' }).expect(303);
+    const session = cookiesOf(signedIn).find((cookie) => cookie.startsWith('psd2-sandbox-dashboard='))!;
+    const list = await request(other.http).get('/dashboard').set('Cookie', [...csrf, session]).expect(200);
+    expect(list.text).toContain('Signed in as georg.mustermann');
+    await request(other.http).post('/dashboard').set('Cookie', [...csrf, session]).type('form').send({ _csrf: tokenOf(list.text), decision: 'sign-out' }).expect(303);
+    expect((await request(one.http).get('/dashboard').set('Cookie', session).expect(200)).text).not.toContain('Signed in as');
+  });
+
   it('a restart of both keeps everything', async () => {
     const { consentId } = (await request(one.http).post('/v1/consents').set(tppHeaders()).send(consentRequest).expect(CREATED)).body;
     const { paymentId } = (await request(other.http).post(SEPA).set(paymentHeaders()).send(sepaPayment('12.00')).expect(CREATED)).body;
