@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
 import layers from './eslint-layers.js';
 
 const source = readdirSync(join(import.meta.dirname, 'src'), { withFileTypes: true });
@@ -26,5 +27,7 @@ export default tseslint.config(
   },
   // Every folder of src/, new ones too, by its layer (eslint-layers.js, docs/development.md "Layers").
   ...layers.layerEntries(folders, appFiles),
+  // Prettier formats (npm run format); the rules that would argue with its line breaks are off.
+  prettier,
   { files: ['eslint.config.mjs', 'eslint-layers.js', 'test/support/sequencer.mjs'], ...tseslint.configs.disableTypeChecked },
 );
