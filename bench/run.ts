@@ -27,7 +27,9 @@ const PAYMENT = sepaPayment('1.00');
 let posted = 0;
 const nextPayment = () => JSON.stringify(sepaPayment(((posted++ % 99_999) / 100 + 0.01).toFixed(2)));
 /** The node arguments of `npm run start:prod` (and of the Docker image): the server is measured as it ships. */
-const productionArgs = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts['start:prod'].split(' ').slice(1);
+const productionArgs = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts['start:prod']
+  .split(' ')
+  .slice(1);
 /** The baseline starts the same way: built with the sandbox, under the same node flags (they tune the garbage collector). */
 const baselineArgs = [...productionArgs.slice(0, -1), 'dist/bench/baseline.js'];
 const headers = (extra: Record<string, string> = {}) => ({ Authorization: 'Bearer bench', 'X-Request-ID': randomUUID(), ...extra });
@@ -110,7 +112,13 @@ interface Scenario {
   /** The CPU time of the database server they share, so far, in µs (PostgreSQL on this machine). */
   databaseCpu?: () => number;
   /** `fresh`: headers made anew for each request (a signed X-Request-ID is good for one request). */
-  request: { method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: () => string; fresh?: () => Record<string, string> };
+  request: {
+    method: 'GET' | 'POST';
+    path: string;
+    headers: Record<string, string>;
+    body?: () => string;
+    fresh?: () => Record<string, string>;
+  };
 }
 
 interface Measured {
@@ -143,13 +151,30 @@ interface Driven {
 
 async function drive({ servers, request, databaseCpu }: Scenario, duration: number): Promise<Driven> {
   const { body, fresh } = request;
-  const requests = (body || fresh) && [{ setupRequest: (sent: autocannon.Request) => ({ ...sent, ...(body && { body: body() }), ...(fresh && { headers: { ...sent.headers, ...fresh() } }) }) }];
+  const requests = (body || fresh) && [
+    {
+      setupRequest: (sent: autocannon.Request) => ({
+        ...sent,
+        ...(body && { body: body() }),
+        ...(fresh && { headers: { ...sent.headers, ...fresh() } }),
+      }),
+    },
+  ];
   const cpu = () => servers.reduce((total, server) => total + cpuUs(server.child), 0);
   const before = cpu();
   const databaseBefore = databaseCpu?.();
   const connections = CONNECTIONS / servers.length;
   const results = await Promise.all(
-    servers.map((server) => autocannon({ url: `${server.base}${request.path}`, method: request.method, headers: request.headers, requests, connections, duration })),
+    servers.map((server) =>
+      autocannon({
+        url: `${server.base}${request.path}`,
+        method: request.method,
+        headers: request.headers,
+        requests,
+        connections,
+        duration,
+      }),
+    ),
   );
   const sum = (value: (result: autocannon.Result) => number) => results.reduce((total, result) => total + value(result), 0);
   const answered = sum((result) => result.requests.total);
@@ -218,9 +243,21 @@ async function initiatePayment(base: string): Promise<string> {
 }
 
 /** The requests the scaling run repeats on the large database. */
-const paymentStatus = (paymentId: string): Scenario['request'] => ({ method: 'GET', path: `/v1/payments/sepa-credit-transfers/${paymentId}/status`, headers: headers() });
-const accountList: Scenario['request'] = { method: 'GET', path: '/v1/accounts?withBalance=true', headers: headers({ 'Consent-ID': CONSENT }) };
-const transactionsBoth: Scenario['request'] = { method: 'GET', path: `/v1/accounts/${MARIANNE}/transactions?bookingStatus=both`, headers: headers({ 'Consent-ID': CONSENT }) };
+const paymentStatus = (paymentId: string): Scenario['request'] => ({
+  method: 'GET',
+  path: `/v1/payments/sepa-credit-transfers/${paymentId}/status`,
+  headers: headers(),
+});
+const accountList: Scenario['request'] = {
+  method: 'GET',
+  path: '/v1/accounts?withBalance=true',
+  headers: headers({ 'Consent-ID': CONSENT }),
+};
+const transactionsBoth: Scenario['request'] = {
+  method: 'GET',
+  path: `/v1/accounts/${MARIANNE}/transactions?bookingStatus=both`,
+  headers: headers({ 'Consent-ID': CONSENT }),
+};
 const sepaInitiation: Scenario['request'] = {
   method: 'POST',
   path: '/v1/payments/sepa-credit-transfers',
@@ -233,7 +270,12 @@ const sepaInitiation: Scenario['request'] = {
  * file, so that the rounds measure both builds alike (docs/benchmark.md). It is built with this
  * checkout's node_modules: a revision whose dependencies differ fails to build, saying which.
  */
-async function againstBuild(revision: string | undefined, folder: string, servers: Server[], cleanUp: (() => Promise<void>)[]): Promise<{ label: string; server: Server } | undefined> {
+async function againstBuild(
+  revision: string | undefined,
+  folder: string,
+  servers: Server[],
+  cleanUp: (() => Promise<void>)[],
+): Promise<{ label: string; server: Server } | undefined> {
   if (!revision) return undefined;
   const tree = join(folder, 'against');
   execFileSync('git', ['worktree', 'add', '--detach', tree, revision], { stdio: 'ignore' });
@@ -242,9 +284,18 @@ async function againstBuild(revision: string | undefined, folder: string, server
   });
   symlinkSync(resolve('node_modules'), join(tree, 'node_modules'));
   execFileSync('npx', ['nest', 'build'], { cwd: tree, stdio: 'inherit' });
-  const script = (JSON.parse(readFileSync(join(tree, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start:prod'];
-  const args = script.split(' ').slice(1).map((arg) => (arg.endsWith('.js') ? join(tree, arg) : arg));
-  const server = await start(args, { NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_PATH: join(folder, 'against.sqlite') }, '/health');
+  const script = (JSON.parse(readFileSync(join(tree, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts[
+    'start:prod'
+  ];
+  const args = script
+    .split(' ')
+    .slice(1)
+    .map((arg) => (arg.endsWith('.js') ? join(tree, arg) : arg));
+  const server = await start(
+    args,
+    { NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_PATH: join(folder, 'against.sqlite') },
+    '/health',
+  );
   servers.push(server);
   return { label: execFileSync('git', ['rev-parse', '--short', revision]).toString().trim(), server };
 }
@@ -259,17 +310,27 @@ async function signedScenarios(folder: string, servers: Server[]): Promise<Scena
   const profile = join(folder, 'signing-profile');
   mkdirSync(profile);
   writeFileSync(join(profile, 'profile.yaml'), 'extends: bank\ntpp:\n  signatures: required\n');
-  const server = await start(productionArgs, { NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_PATH: join(folder, 'signed.sqlite'), PROFILE: profile }, '/health');
+  const server = await start(
+    productionArgs,
+    { NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_PATH: join(folder, 'signed.sqlite'), PROFILE: profile },
+    '/health',
+  );
   servers.push(server);
   const issued = await fetch(`${server.base}/sandbox/certificates`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ type: 'QSEAL', organisationName: 'Bench TPP', roles: ['PSP_AI', 'PSP_PI'] }),
   });
-  const { serialNumber, certificate, privateKey } = (await issued.json()) as { serialNumber: string; certificate: string; privateKey: string };
+  const { serialNumber, certificate, privateKey } = (await issued.json()) as {
+    serialNumber: string;
+    certificate: string;
+    privateKey: string;
+  };
   const signed = (body: string, extra: Record<string, string>) => () => {
     const unsigned = { ...headers(extra), Digest: `SHA-256=${createHash('sha256').update(body).digest('base64')}` };
-    const signature = createSign('sha256').update(`digest: ${unsigned.Digest}\nx-request-id: ${unsigned['X-Request-ID']}`).sign(privateKey, 'base64');
+    const signature = createSign('sha256')
+      .update(`digest: ${unsigned.Digest}\nx-request-id: ${unsigned['X-Request-ID']}`)
+      .sign(privateKey, 'base64');
     return {
       ...unsigned,
       'TPP-Signature-Certificate': certificate.replace(/-----(BEGIN|END) CERTIFICATE-----|\s/g, ''),
@@ -278,11 +339,21 @@ async function signedScenarios(folder: string, servers: Server[]): Promise<Scena
   };
   const payment = JSON.stringify(PAYMENT);
   return [
-    { name: 'GET account list with balances, signed (tpp.signatures: required)', servers: [server], request: { ...accountList, fresh: signed('', { 'Consent-ID': CONSENT }) } },
+    {
+      name: 'GET account list with balances, signed (tpp.signatures: required)',
+      servers: [server],
+      request: { ...accountList, fresh: signed('', { 'Consent-ID': CONSENT }) },
+    },
     {
       name: 'POST SEPA payment, signed (tpp.signatures: required)',
       servers: [server],
-      request: { method: 'POST', path: sepaInitiation.path, headers: {}, fresh: signed(payment, { 'Content-Type': 'application/json', 'PSU-IP-Address': '192.0.2.10' }), body: () => payment },
+      request: {
+        method: 'POST',
+        path: sepaInitiation.path,
+        headers: {},
+        fresh: signed(payment, { 'Content-Type': 'application/json', 'PSU-IP-Address': '192.0.2.10' }),
+        body: () => payment,
+      },
     },
   ];
 }
@@ -292,8 +363,21 @@ async function signedScenarios(folder: string, servers: Server[]): Promise<Scena
  * (MAX_MOVE_EXECUTIONS), with daily standing orders, in AUTH_MODE=strict (docs/security.md,
  * "Worlds"): how long A waited, read after read on one connection, until B's move was answered.
  */
-async function readsDuringAMove(folder: string, servers: Server[]): Promise<{ instalments: number; moveSeconds: number; reads: number; p50Ms: number; p99Ms: number; worstMs: number }> {
-  const server = await start(productionArgs, { NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_PATH: join(folder, 'worlds.sqlite'), AUTH_MODE: 'strict', SCA_MODE: 'redirect' }, '/health');
+async function readsDuringAMove(
+  folder: string,
+  servers: Server[],
+): Promise<{ instalments: number; moveSeconds: number; reads: number; p50Ms: number; p99Ms: number; worstMs: number }> {
+  const server = await start(
+    productionArgs,
+    {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'silent',
+      DATABASE_PATH: join(folder, 'worlds.sqlite'),
+      AUTH_MODE: 'strict',
+      SCA_MODE: 'redirect',
+    },
+    '/health',
+  );
   servers.push(server);
   const call = async (token: string, method: string, path: string, body?: object) => {
     const answer = await fetch(`${server.base}${path}`, {
@@ -305,14 +389,34 @@ async function readsDuringAMove(folder: string, servers: Server[]): Promise<{ in
     return answer.json() as Promise<Record<string, never>>;
   };
   const token = async (client: string, secret: string) =>
-    ((await (await fetch(`${server.base}/oauth2/token`, { method: 'POST', headers: { Authorization: `Basic ${Buffer.from(`${client}:${secret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' })).json()) as { access_token: string }).access_token;
+    (
+      (await (
+        await fetch(`${server.base}/oauth2/token`, {
+          method: 'POST',
+          headers: {
+            Authorization: `Basic ${Buffer.from(`${client}:${secret}`).toString('base64')}`,
+            'Content-Type': 'application/x-www-form-urlencoded',
+          },
+          body: 'grant_type=client_credentials',
+        })
+      ).json()) as { access_token: string }
+    ).access_token;
   const [a, b] = [await token('sandbox-tpp', 'sandbox-secret'), await token('sandbox-tpp-2', 'sandbox-secret-2')];
   const { today } = await call(b, 'GET', '/sandbox/clock');
-  const own = await call(b, 'POST', '/sandbox/scenarios', { accounts: [{ name: 'B Saver', balances: { interimAvailable: '1000000.00', forwardAvailable: '1000000.00' } }] });
+  const own = await call(b, 'POST', '/sandbox/scenarios', {
+    accounts: [{ name: 'B Saver', balances: { interimAvailable: '1000000.00', forwardAvailable: '1000000.00' } }],
+  });
   const orders = 5;
   const paymentIds: string[] = [];
   for (let order = 0; order < orders; order++) {
-    const body = { debtorAccount: { iban: (own.accounts as { iban: string }[])[0].iban }, instructedAmount: { currency: 'EUR', amount: '1.00' }, creditorAccount: { iban: MARIANNE }, creditorName: 'Marianne Mustermann', startDate: today, frequency: 'Daily' };
+    const body = {
+      debtorAccount: { iban: (own.accounts as { iban: string }[])[0].iban },
+      instructedAmount: { currency: 'EUR', amount: '1.00' },
+      creditorAccount: { iban: MARIANNE },
+      creditorName: 'Marianne Mustermann',
+      startDate: today,
+      frequency: 'Daily',
+    };
     const { paymentId } = await call(b, 'POST', '/v1/periodic-payments/sepa-credit-transfers', body);
     await call(b, 'POST', `/sandbox/sca/payments/${paymentId}`, { psuId: own.psuId, decision: 'approve' });
     paymentIds.push(paymentId);
@@ -331,15 +435,27 @@ async function readsDuringAMove(folder: string, servers: Server[]): Promise<{ in
   await move;
   // What the move ran: each order's instalments but the first, which ran at its approval.
   let instalments = 0;
-  for (const paymentId of paymentIds) instalments += Number((await call(b, 'GET', `/sandbox/payments/${paymentId}/instalments`)).instalmentsRun) - 1;
+  for (const paymentId of paymentIds)
+    instalments += Number((await call(b, 'GET', `/sandbox/payments/${paymentId}/instalments`)).instalmentsRun) - 1;
   const moveSeconds = Math.round((performance.now() - started) / 100) / 10;
   latencies.sort((x, y) => x - y);
   const at = (share: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))]);
-  return { instalments, moveSeconds, reads: latencies.length, p50Ms: at(0.5), p99Ms: at(0.99), worstMs: Math.round(latencies[latencies.length - 1]) };
+  return {
+    instalments,
+    moveSeconds,
+    reads: latencies.length,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    worstMs: Math.round(latencies[latencies.length - 1]),
+  };
 }
 
 /** Given BENCH_POSTGRES_URL, the small-database scenarios again on PostgreSQL: on one instance, and on two sharing its database. */
-async function postgresScenarios(administrator: string | undefined, servers: Server[], cleanUp: (() => Promise<void>)[]): Promise<Scenario[]> {
+async function postgresScenarios(
+  administrator: string | undefined,
+  servers: Server[],
+  cleanUp: (() => Promise<void>)[],
+): Promise<Scenario[]> {
   if (!administrator) return [];
   // A fresh database in the cluster, whose user may create databases.
   const database = newDatabaseUrl(administrator, 'sandbox_bench');
@@ -357,10 +473,13 @@ async function postgresScenarios(administrator: string | undefined, servers: Ser
     ['GET transactions (both)', transactionsBoth],
     ['GET payment status', paymentStatus(paymentId)],
     ['POST SEPA payment', sepaInitiation],
-  ].flatMap(([name, request]) => [
-    { name: `${name}, PostgreSQL`, servers: [one], request, databaseCpu: databaseCpuUs },
-    { name: `${name}, PostgreSQL, two instances`, servers: [one, two], request, databaseCpu: databaseCpuUs },
-  ] as Scenario[]);
+  ].flatMap(
+    ([name, request]) =>
+      [
+        { name: `${name}, PostgreSQL`, servers: [one], request, databaseCpu: databaseCpuUs },
+        { name: `${name}, PostgreSQL, two instances`, servers: [one, two], request, databaseCpu: databaseCpuUs },
+      ] as Scenario[],
+  );
 }
 
 async function main(): Promise<void> {
@@ -385,9 +504,17 @@ async function main(): Promise<void> {
     const paymentId = await initiatePayment(sandbox.base);
 
     // The large database: the fixtures plus BULK_PAYMENTS payments and a large account.
-    const load = { payments: Number(process.env.BULK_PAYMENTS ?? 1_000_000), transactions: Number(process.env.BULK_TRANSACTIONS ?? 100_000) };
+    const load = {
+      payments: Number(process.env.BULK_PAYMENTS ?? 1_000_000),
+      transactions: Number(process.env.BULK_TRANSACTIONS ?? 100_000),
+    };
     const seeding = performance.now();
-    const bulk = await loadBulk({ DATABASE_PATH: join(folder, 'large.sqlite') }, load, new Date().toISOString().slice(0, 10), loadProfile('bank', SERVICES));
+    const bulk = await loadBulk(
+      { DATABASE_PATH: join(folder, 'large.sqlite') },
+      load,
+      new Date().toISOString().slice(0, 10),
+      loadProfile('bank', SERVICES),
+    );
     const seedSeconds = Math.round((performance.now() - seeding) / 100) / 10;
     console.error(`bulk seed: ${load.payments} payments, ${load.transactions} transactions in ${seedSeconds} s`);
     const large = await start(productionArgs, sandboxEnvironment('large.sqlite'), '/health');
@@ -400,29 +527,37 @@ async function main(): Promise<void> {
     const against = await againstBuild(process.env.BENCH_AGAINST, folder, servers, cleanUp);
     const againstPayment = against && (await initiatePayment(against.server.base));
     /** The scenario on the other build, right after this build's. */
-    const twin = (name: string, request: Scenario['request']): Scenario[] => (against ? [{ name: `${name}, ${against.label}`, servers: [against.server], request }] : []);
+    const twin = (name: string, request: Scenario['request']): Scenario[] =>
+      against ? [{ name: `${name}, ${against.label}`, servers: [against.server], request }] : [];
 
     // Each scenario on the large database (or the other build) runs right after its twin on the small
     // one: the machine drifts within a round too, and the closer in time two measurements are, the less it moves their ratio.
-    const results = await measureInRounds({ name: 'baseline: minimal Nest app, static JSON', servers: [baseline], request: { method: 'GET', path: '/', headers: {} } }, [
-      { name: 'GET account list with balances', servers: [sandbox], request: accountList },
-      ...twin('GET account list with balances', accountList),
-      { name: 'GET transactions (both)', servers: [sandbox], request: transactionsBoth },
-      { name: `GET transactions (both), ${onLarge}`, servers: [large], request: transactionsBoth },
-      { name: 'GET payment status', servers: [sandbox], request: paymentStatus(paymentId) },
-      ...(againstPayment ? twin('GET payment status', paymentStatus(againstPayment)) : []),
-      { name: `GET payment status, ${onLarge}`, servers: [large], request: paymentStatus(largePayment) },
-      { name: 'POST SEPA payment', servers: [sandbox], request: sepaInitiation },
-      ...twin('POST SEPA payment', sepaInitiation),
-      { name: `POST SEPA payment, ${onLarge}`, servers: [large], request: sepaInitiation },
-      {
-        name: `GET transactions (both, one day), account of ${load.transactions.toLocaleString('en')}`,
-        servers: [large],
-        request: { method: 'GET', path: `/v1/accounts/${bulk.iban}/transactions?bookingStatus=both&dateFrom=${oneDay}&dateTo=${oneDay}`, headers: headers({ 'Consent-ID': bulk.consentId }) },
-      },
-      ...(await signedScenarios(folder, servers)),
-      ...(await postgresScenarios(process.env.BENCH_POSTGRES_URL, servers, cleanUp)),
-    ]);
+    const results = await measureInRounds(
+      { name: 'baseline: minimal Nest app, static JSON', servers: [baseline], request: { method: 'GET', path: '/', headers: {} } },
+      [
+        { name: 'GET account list with balances', servers: [sandbox], request: accountList },
+        ...twin('GET account list with balances', accountList),
+        { name: 'GET transactions (both)', servers: [sandbox], request: transactionsBoth },
+        { name: `GET transactions (both), ${onLarge}`, servers: [large], request: transactionsBoth },
+        { name: 'GET payment status', servers: [sandbox], request: paymentStatus(paymentId) },
+        ...(againstPayment ? twin('GET payment status', paymentStatus(againstPayment)) : []),
+        { name: `GET payment status, ${onLarge}`, servers: [large], request: paymentStatus(largePayment) },
+        { name: 'POST SEPA payment', servers: [sandbox], request: sepaInitiation },
+        ...twin('POST SEPA payment', sepaInitiation),
+        { name: `POST SEPA payment, ${onLarge}`, servers: [large], request: sepaInitiation },
+        {
+          name: `GET transactions (both, one day), account of ${load.transactions.toLocaleString('en')}`,
+          servers: [large],
+          request: {
+            method: 'GET',
+            path: `/v1/accounts/${bulk.iban}/transactions?bookingStatus=both&dateFrom=${oneDay}&dateTo=${oneDay}`,
+            headers: headers({ 'Consent-ID': bulk.consentId }),
+          },
+        },
+        ...(await signedScenarios(folder, servers)),
+        ...(await postgresScenarios(process.env.BENCH_POSTGRES_URL, servers, cleanUp)),
+      ],
+    );
 
     const duringAMove = await readsDuringAMove(folder, servers);
     const rounds = (name: string) => results.find((result) => result.name === name)!.requestsPerRound;
@@ -449,24 +584,34 @@ async function main(): Promise<void> {
       },
     };
     writeFileSync(join('bench', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-    console.log('| scenario | req/s | p50 ms | p99 ms | ratio to baseline | server CPU µs a request | database CPU µs a request | non-2xx | errors |');
+    console.log(
+      '| scenario | req/s | p50 ms | p99 ms | ratio to baseline | server CPU µs a request | database CPU µs a request | non-2xx | errors |',
+    );
     console.log('|---|---|---|---|---|---|---|---|---|');
     for (const row of report.scenarios) {
-      console.log(`| ${row.name} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.ratioToBaseline} | ${row.cpuUsPerRequest} | ${row.databaseCpuUsPerRequest ?? '–'} | ${row.non2xx} | ${row.errors} |`);
+      console.log(
+        `| ${row.name} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.ratioToBaseline} | ${row.cpuUsPerRequest} | ${row.databaseCpuUsPerRequest ?? '–'} | ${row.non2xx} | ${row.errors} |`,
+      );
     }
     if (process.env.BENCH_POSTGRES_URL) {
       // The app's CPU a request on PostgreSQL to its own on the SQLite file, each round's ratio taken within the round.
       const cpu = (name: string) => results.find((result) => result.name === name)!.cpuUsPerRequestPerRound;
-      console.log('\nPostgreSQL to SQLite, the app\'s CPU a request (median of the rounds\' ratios):');
+      console.log("\nPostgreSQL to SQLite, the app's CPU a request (median of the rounds' ratios):");
       for (const name of ['GET account list with balances', 'GET payment status', 'POST SEPA payment']) {
-        console.log(`- ${name}: ${ratioInRounds(cpu(`${name}, PostgreSQL`), cpu(name))}, two instances ${ratioInRounds(cpu(`${name}, PostgreSQL, two instances`), cpu(name))}`);
+        console.log(
+          `- ${name}: ${ratioInRounds(cpu(`${name}, PostgreSQL`), cpu(name))}, two instances ${ratioInRounds(cpu(`${name}, PostgreSQL, two instances`), cpu(name))}`,
+        );
       }
     }
-    console.log(`\ncold start (process start to first 200 on /health, fresh database, median of 5): ${report.coldStartMs} ms; peak RSS: ${report.peakRssMb} MB`);
+    console.log(
+      `\ncold start (process start to first 200 on /health, fresh database, median of 5): ${report.coldStartMs} ms; peak RSS: ${report.peakRssMb} MB`,
+    );
     if (against) {
       // The builds compared by the server's own CPU time a request, each round's ratio taken within the round.
       const cpu = (name: string) => results.find((result) => result.name === name)!.cpuUsPerRequestPerRound;
-      console.log(`\nagainst ${against.label} (server CPU µs a request, medians of the rounds; the ratio is this build's to ${against.label}'s within each round):`);
+      console.log(
+        `\nagainst ${against.label} (server CPU µs a request, medians of the rounds; the ratio is this build's to ${against.label}'s within each round):`,
+      );
       console.log(`| scenario | this build | ${against.label} | ratio |\n|---|---|---|---|`);
       for (const name of ['GET account list with balances', 'GET payment status', 'POST SEPA payment']) {
         const [mine, theirs] = [cpu(name), cpu(`${name}, ${against.label}`)];

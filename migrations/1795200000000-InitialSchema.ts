@@ -42,7 +42,9 @@ export class InitialSchema1795200000000 implements MigrationInterface {
           { name: 'currency', type: 'varchar', length: '3' },
           { name: 'referenceDate', type: 'date' },
         ],
-        foreignKeys: [{ columnNames: ['accountIban'], referencedTableName: 'accounts', referencedColumnNames: ['iban'], onDelete: 'CASCADE' }],
+        foreignKeys: [
+          { columnNames: ['accountIban'], referencedTableName: 'accounts', referencedColumnNames: ['iban'], onDelete: 'CASCADE' },
+        ],
       }),
     );
     await queryRunner.createTable(
@@ -55,7 +57,9 @@ export class InitialSchema1795200000000 implements MigrationInterface {
           { name: 'bookingDate', type: 'date', isNullable: true },
           { name: 'body', type: 'text' },
         ],
-        foreignKeys: [{ columnNames: ['accountIban'], referencedTableName: 'accounts', referencedColumnNames: ['iban'], onDelete: 'CASCADE' }],
+        foreignKeys: [
+          { columnNames: ['accountIban'], referencedTableName: 'accounts', referencedColumnNames: ['iban'], onDelete: 'CASCADE' },
+        ],
       }),
     );
     await queryRunner.createIndex(

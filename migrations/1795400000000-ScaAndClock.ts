@@ -16,7 +16,10 @@ export class ScaAndClock1795400000000 implements MigrationInterface {
       }),
     );
     await queryRunner.addColumn('accounts', new TableColumn({ name: 'psuId', type: 'varchar', length: '64', isNullable: true }));
-    await queryRunner.createForeignKey('accounts', new TableForeignKey({ columnNames: ['psuId'], referencedTableName: 'psus', referencedColumnNames: ['psuId'] }));
+    await queryRunner.createForeignKey(
+      'accounts',
+      new TableForeignKey({ columnNames: ['psuId'], referencedTableName: 'psus', referencedColumnNames: ['psuId'] }),
+    );
     await queryRunner.createIndex('accounts', new TableIndex({ name: 'IDX_accounts_psu', columnNames: ['psuId'] }));
     await queryRunner.createTable(
       new Table({
@@ -41,8 +44,14 @@ export class ScaAndClock1795400000000 implements MigrationInterface {
         ],
       }),
     );
-    await queryRunner.createIndex('payments', new TableIndex({ name: 'IDX_payments_status_date', columnNames: ['status', 'executionDate'] }));
-    await queryRunner.createIndex('consents', new TableIndex({ name: 'IDX_consents_status_valid_until', columnNames: ['status', 'validUntil'] }));
+    await queryRunner.createIndex(
+      'payments',
+      new TableIndex({ name: 'IDX_payments_status_date', columnNames: ['status', 'executionDate'] }),
+    );
+    await queryRunner.createIndex(
+      'consents',
+      new TableIndex({ name: 'IDX_consents_status_valid_until', columnNames: ['status', 'validUntil'] }),
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
@@ -52,7 +61,10 @@ export class ScaAndClock1795400000000 implements MigrationInterface {
     await queryRunner.dropTable('authorisations');
     await queryRunner.dropIndex('accounts', 'IDX_accounts_psu');
     const accounts = await queryRunner.getTable('accounts');
-    await queryRunner.dropForeignKey('accounts', accounts!.foreignKeys.find((key) => key.columnNames.includes('psuId'))!);
+    await queryRunner.dropForeignKey(
+      'accounts',
+      accounts!.foreignKeys.find((key) => key.columnNames.includes('psuId'))!,
+    );
     await queryRunner.dropColumn('accounts', 'psuId');
     await queryRunner.dropTable('psus');
   }

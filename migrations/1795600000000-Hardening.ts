@@ -23,7 +23,9 @@ export class Hardening1795600000000 implements MigrationInterface {
           { name: 'clientId', type: 'varchar', length: '64' },
           { name: 'expiresAt', type: 'varchar', length: '24' },
         ],
-        foreignKeys: [{ columnNames: ['clientId'], referencedTableName: 'tpp_clients', referencedColumnNames: ['clientId'], onDelete: 'CASCADE' }],
+        foreignKeys: [
+          { columnNames: ['clientId'], referencedTableName: 'tpp_clients', referencedColumnNames: ['clientId'], onDelete: 'CASCADE' },
+        ],
         indices: [{ name: 'IDX_access_tokens_expiresAt', columnNames: ['expiresAt'] }],
       }),
     );

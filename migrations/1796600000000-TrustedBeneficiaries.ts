@@ -20,7 +20,10 @@ export class TrustedBeneficiaries1796600000000 implements MigrationInterface {
         ],
       }),
     );
-    await queryRunner.createIndex('trusted_beneficiaries', new TableIndex({ name: 'IDX_trusted_beneficiaries_psu', columnNames: ['psuId'] }));
+    await queryRunner.createIndex(
+      'trusted_beneficiaries',
+      new TableIndex({ name: 'IDX_trusted_beneficiaries_psu', columnNames: ['psuId'] }),
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -21,7 +21,10 @@ export class CardAccounts1796800000000 implements MigrationInterface {
         ],
       }),
     );
-    await queryRunner.createIndex('card_accounts', new TableIndex({ name: 'IDX_card_accounts_masked_pan', columnNames: ['maskedPan'], isUnique: true }));
+    await queryRunner.createIndex(
+      'card_accounts',
+      new TableIndex({ name: 'IDX_card_accounts_masked_pan', columnNames: ['maskedPan'], isUnique: true }),
+    );
     await queryRunner.createIndex('card_accounts', new TableIndex({ name: 'IDX_card_accounts_psu', columnNames: ['psuId'] }));
     await queryRunner.createTable(
       new Table({
@@ -33,7 +36,14 @@ export class CardAccounts1796800000000 implements MigrationInterface {
           { name: 'bookingDate', type: 'date', isNullable: true },
           { name: 'body', type: 'text' },
         ],
-        foreignKeys: [{ columnNames: ['cardAccountId'], referencedTableName: 'card_accounts', referencedColumnNames: ['resourceId'], onDelete: 'CASCADE' }],
+        foreignKeys: [
+          {
+            columnNames: ['cardAccountId'],
+            referencedTableName: 'card_accounts',
+            referencedColumnNames: ['resourceId'],
+            onDelete: 'CASCADE',
+          },
+        ],
       }),
     );
   }

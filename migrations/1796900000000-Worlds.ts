@@ -15,14 +15,34 @@ export class Worlds1796900000000 implements MigrationInterface {
   name = 'Worlds1796900000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await this.rekey(queryRunner, 'sandbox_clock', [WORLD, { name: 'today', type: 'date' }], `SELECT '', "today" FROM "sandbox_clock_single"`);
-    await this.rekey(queryRunner, 'bank_conditions', [WORLD, ...CONDITIONS], `SELECT '', "maintenance", "delayMs" FROM "bank_conditions_single"`);
+    await this.rekey(
+      queryRunner,
+      'sandbox_clock',
+      [WORLD, { name: 'today', type: 'date' }],
+      `SELECT '', "today" FROM "sandbox_clock_single"`,
+    );
+    await this.rekey(
+      queryRunner,
+      'bank_conditions',
+      [WORLD, ...CONDITIONS],
+      `SELECT '', "maintenance", "delayMs" FROM "bank_conditions_single"`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     const ID: TableColumnOptions = { name: 'id', type: 'integer', isPrimary: true };
-    await this.rekey(queryRunner, 'sandbox_clock', [ID, { name: 'today', type: 'date' }], `SELECT 1, "today" FROM "sandbox_clock_single" WHERE "world" = ''`);
-    await this.rekey(queryRunner, 'bank_conditions', [ID, ...CONDITIONS], `SELECT 1, "maintenance", "delayMs" FROM "bank_conditions_single" WHERE "world" = ''`);
+    await this.rekey(
+      queryRunner,
+      'sandbox_clock',
+      [ID, { name: 'today', type: 'date' }],
+      `SELECT 1, "today" FROM "sandbox_clock_single" WHERE "world" = ''`,
+    );
+    await this.rekey(
+      queryRunner,
+      'bank_conditions',
+      [ID, ...CONDITIONS],
+      `SELECT 1, "maintenance", "delayMs" FROM "bank_conditions_single" WHERE "world" = ''`,
+    );
   }
 
   /** The table again with other columns, its rows carried over by `select` (from the old table, renamed `<name>_single`). */

@@ -47,7 +47,12 @@ export interface BulkLoaded {
  * transactions, ten a day going back from `today`, with a valid consent on it. Written in
  * multi-row INSERTs through TypeORM, in transactions of BATCH payments.
  */
-async function seedBulk(dataSource: DataSource, profile: BankProfile, { payments, transactions }: BulkLoad, today: string): Promise<BulkLoaded> {
+async function seedBulk(
+  dataSource: DataSource,
+  profile: BankProfile,
+  { payments, transactions }: BulkLoad,
+  today: string,
+): Promise<BulkLoaded> {
   const scenario = scenarioRows(
     {
       accounts: [
@@ -81,8 +86,16 @@ async function seedBulk(dataSource: DataSource, profile: BankProfile, { payments
     const rows = Array.from({ length: Math.min(BATCH, payments - start) }, (_, offset) => settledPayment(start + offset, debtors, today));
     paymentId ||= rows[0].payment.id;
     await dataSource.transaction(async (manager) => {
-      await insertInChunks(manager, Payment, rows.map(({ payment }) => payment));
-      await insertInChunks(manager, Authorisation, rows.map(({ authorisation }) => authorisation));
+      await insertInChunks(
+        manager,
+        Payment,
+        rows.map(({ payment }) => payment),
+      );
+      await insertInChunks(
+        manager,
+        Authorisation,
+        rows.map(({ authorisation }) => authorisation),
+      );
     });
   }
   return { paymentId, iban: scenario.accounts[0].iban, consentId: scenario.consent.id };
@@ -101,7 +114,23 @@ function settledPayment(number: number, debtors: string[], today: string): { pay
   };
   const id = newResourceId();
   return {
-    payment: { id, service: 'payments', product: 'sepa-credit-transfers', status, debtorIban, amount, currency: 'EUR', executionDate: null, nextExecutionDate: null, instalmentsRun: 0, lastDueDate: null, body, ownerId: null, reasonCode: null, vopResults: null },
+    payment: {
+      id,
+      service: 'payments',
+      product: 'sepa-credit-transfers',
+      status,
+      debtorIban,
+      amount,
+      currency: 'EUR',
+      executionDate: null,
+      nextExecutionDate: null,
+      instalmentsRun: 0,
+      lastDueDate: null,
+      body,
+      ownerId: null,
+      reasonCode: null,
+      vopResults: null,
+    },
     authorisation: {
       id: newResourceId(),
       kind: 'payment',
@@ -121,7 +150,8 @@ function settledPayment(number: number, debtors: string[], today: string): { pay
 }
 
 async function insertInChunks<T extends ObjectLiteral>(manager: EntityManager, entity: EntityTarget<T>, rows: T[]): Promise<void> {
-  for (let start = 0; start < rows.length; start += CHUNK) await manager.insert(entity, rows.slice(start, start + CHUNK) as QueryDeepPartialEntity<T>[]);
+  for (let start = 0; start < rows.length; start += CHUNK)
+    await manager.insert(entity, rows.slice(start, start + CHUNK) as QueryDeepPartialEntity<T>[]);
 }
 
 function daysBefore(today: string, days: number): string {
@@ -146,8 +176,16 @@ async function main(): Promise<void> {
   const { SANDBOX_DATE } = environment;
   const load = { payments: Number(process.env.BULK_PAYMENTS ?? 1_000_000), transactions: Number(process.env.BULK_TRANSACTIONS ?? 100_000) };
   const started = performance.now();
-  const loaded = await loadBulk(environment, load, SANDBOX_DATE ?? new Date().toISOString().slice(0, 10), loadProfile(environment.PROFILE, SERVICES));
-  console.log(`Added ${load.payments} payments and an account with ${load.transactions} transactions in ${Math.round(performance.now() - started)} ms:`, loaded);
+  const loaded = await loadBulk(
+    environment,
+    load,
+    SANDBOX_DATE ?? new Date().toISOString().slice(0, 10),
+    loadProfile(environment.PROFILE, SERVICES),
+  );
+  console.log(
+    `Added ${load.payments} payments and an account with ${load.transactions} transactions in ${Math.round(performance.now() - started)} ms:`,
+    loaded,
+  );
 }
 
 if (require.main === module) {

@@ -21,7 +21,8 @@ import { World } from '../src/oauth/world';
 import { schemaOf } from '../src/schema/schema';
 import { seeding } from '../src/schema/seed-fixtures';
 
-const USAGE = 'Usage: npm run certificate -- --roles PSP_AI,PSP_PI --name "My TPP" --out ./certs [--type QSEAL|QWAC] [--days 365] [--organisation-id PSDAT-FMA-12345]';
+const USAGE =
+  'Usage: npm run certificate -- --roles PSP_AI,PSP_PI --name "My TPP" --out ./certs [--type QSEAL|QWAC] [--days 365] [--organisation-id PSDAT-FMA-12345]';
 
 /**
  * `npm run certificate`: issues a test certificate from the sandbox CA of the server's database
@@ -30,7 +31,14 @@ const USAGE = 'Usage: npm run certificate -- --roles PSP_AI,PSP_PI --name "My TP
  */
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { roles: { type: 'string' }, name: { type: 'string' }, out: { type: 'string' }, type: { type: 'string', default: 'QSEAL' }, days: { type: 'string', default: '365' }, 'organisation-id': { type: 'string' } },
+    options: {
+      roles: { type: 'string' },
+      name: { type: 'string' },
+      out: { type: 'string' },
+      type: { type: 'string', default: 'QSEAL' },
+      days: { type: 'string', default: '365' },
+      'organisation-id': { type: 'string' },
+    },
   });
   const request = plainToInstance(IssueCertificateDto, {
     type: values.type,
@@ -67,7 +75,9 @@ async function main(): Promise<number> {
     writeFileSync(join(values.out, `${name}.pem`), issued.certificate);
     writeFileSync(join(values.out, `${name}.key`), issued.privateKey, { mode: 0o600 });
     writeFileSync(join(values.out, 'ca.pem'), (await certificates.authority()).certificate);
-    console.log(`Issued ${request.type} ${issued.serialNumber} to ${issued.organisationName} (${issued.organisationIdentifier}), roles ${issued.roles.join(', ')}, valid ${issued.notBefore} until ${issued.notAfter}: ${join(values.out, `${name}.pem`)}, ${name}.key, ca.pem`);
+    console.log(
+      `Issued ${request.type} ${issued.serialNumber} to ${issued.organisationName} (${issued.organisationIdentifier}), roles ${issued.roles.join(', ')}, valid ${issued.notBefore} until ${issued.notAfter}: ${join(values.out, `${name}.pem`)}, ${name}.key, ca.pem`,
+    );
     return 0;
   } finally {
     await app.close();

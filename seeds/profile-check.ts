@@ -14,7 +14,9 @@ function main(): number {
   try {
     const profile = loadProfile(setting, SERVICES);
     const { rows } = profile;
-    console.log(`PROFILE=${setting} is valid: ${profile.name}, ${rows.psus.length} PSUs, ${rows.accounts.length} accounts, ${rows.transactions.length} transactions, ${rows.consents.length} consents, ${rows.clients.length} clients.`);
+    console.log(
+      `PROFILE=${setting} is valid: ${profile.name}, ${rows.psus.length} PSUs, ${rows.accounts.length} accounts, ${rows.transactions.length} transactions, ${rows.consents.length} consents, ${rows.clients.length} clients.`,
+    );
     console.log(profile.summary());
     return 0;
   } catch (error) {

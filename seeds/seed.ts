@@ -19,7 +19,11 @@ async function main(): Promise<void> {
   // Opening migrates and seeds, as the server does when it starts.
   const dataSource = await openDataSource(options, seeding(profile, { reseed }));
   try {
-    console.log(reseed ? `Reset ${databaseName(options)}: everything deleted, the fixtures of profile ${profile.source} loaded.` : `Seeded the fixtures of profile ${profile.source} into ${databaseName(options)}.`);
+    console.log(
+      reseed
+        ? `Reset ${databaseName(options)}: everything deleted, the fixtures of profile ${profile.source} loaded.`
+        : `Seeded the fixtures of profile ${profile.source} into ${databaseName(options)}.`,
+    );
   } finally {
     await dataSource.destroy();
   }
@@ -27,6 +31,8 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   // A bad setting or profile is told in its lines, not as a stack trace.
-  console.error(error instanceof ProfileError || (error instanceof Error && error.message.startsWith('Invalid configuration')) ? error.message : error);
+  console.error(
+    error instanceof ProfileError || (error instanceof Error && error.message.startsWith('Invalid configuration')) ? error.message : error,
+  );
   process.exit(1);
 });

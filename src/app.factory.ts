@@ -17,7 +17,11 @@ import { answerUnparsableRequests, refuseHostless, refuseNul } from './http/unpa
 
 /** The app exactly as it serves, for main.ts and for the e2e tests: settings come from process.env. */
 export async function createApp(): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(), { bodyParser: false, bufferLogs: true, abortOnError: false });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(), {
+    bodyParser: false,
+    bufferLogs: true,
+    abortOnError: false,
+  });
   app.useLogger(app.get(Logger));
   // Order matters: the request ID is echoed before the body parser can fail.
   app.use(echoRequestId);
@@ -46,7 +50,9 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
   const profile = app.get(BankProfile);
   const config = new DocumentBuilder()
     .setTitle(`PSD2 sandbox: ${profile.name}`)
-    .setDescription(`A stateful sandbox of a bank's Berlin Group NextGenPSD2 (XS2A) interface: consents, account information, payment initiation, SCA authorisations and sandbox control.\n\n${profile.summary()}`)
+    .setDescription(
+      `A stateful sandbox of a bank's Berlin Group NextGenPSD2 (XS2A) interface: consents, account information, payment initiation, SCA authorisations and sandbox control.\n\n${profile.summary()}`,
+    )
     .setVersion('1')
     .addBearerAuth()
     .addBasicAuth()

@@ -85,7 +85,11 @@ export class AppModule {
         MutualTlsListener,
         RouteAccessCheck,
         { provide: APP_PIPE, useFactory: (bank: BankProfile) => createValidationPipe(bank.requestGroups), inject: [BankProfile] },
-        { provide: APP_FILTER, useFactory: (bank: BankProfile) => new BerlinGroupExceptionFilter(bank, [VOP_MESSAGE_LIST]), inject: [BankProfile] },
+        {
+          provide: APP_FILTER,
+          useFactory: (bank: BankProfile) => new BerlinGroupExceptionFilter(bank, [VOP_MESSAGE_LIST]),
+          inject: [BankProfile],
+        },
         ...(profile.answers === 'berlin-group' ? [{ provide: APP_INTERCEPTOR, useClass: BerlinGroupAnswers }] : []),
       ],
     };

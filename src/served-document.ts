@@ -18,7 +18,12 @@ type Headers = { 'ASPSP-SCA-Approach'?: { schema?: { enum?: string[] } } };
  * its SCA approaches in ASPSP-SCA-Approach, and the certificate headers it asks for; each
  * registered service (`services`) says what it adds, and what the bank leaves out of it.
  */
-export function documentForProfile(document: OpenAPIObject, profile: BankProfile, services: readonly SandboxService[], routes: DeclaredRoute[]): OpenAPIObject {
+export function documentForProfile(
+  document: OpenAPIObject,
+  profile: BankProfile,
+  services: readonly SandboxService[],
+  routes: DeclaredRoute[],
+): OpenAPIObject {
   for (const [path, operations] of Object.entries(document.paths)) {
     const service = PAYMENT_SERVICES.find((name) => path.startsWith(`/v1/${name}/`));
     if (service === undefined) continue;
@@ -29,7 +34,8 @@ export function documentForProfile(document: OpenAPIObject, profile: BankProfile
       continue;
     }
     for (const operation of Object.values(operations) as { parameters?: Parameter[] }[]) {
-      for (const parameter of operation.parameters ?? []) if (parameter.in === 'path' && parameter.name === 'product') parameter.schema = { ...parameter.schema, enum: offered };
+      for (const parameter of operation.parameters ?? [])
+        if (parameter.in === 'path' && parameter.name === 'product') parameter.schema = { ...parameter.schema, enum: offered };
     }
   }
   for (const service of services) service.document(document, profile);

@@ -4,12 +4,18 @@ import { ERROR_CATALOGUE } from './common/error-catalogue';
 import { SERVICES } from './services';
 
 describe('the registered services', () => {
-  it("each list their messages on a page of docs/, row for row, under numbers no other row takes", () => {
+  it('each list their messages on a page of docs/, row for row, under numbers no other row takes', () => {
     const docs = join(__dirname, '..', 'docs');
     const listed = readdirSync(docs)
       .filter((file) => file.endsWith('.md') && file !== 'errors.md')
-      .flatMap((file) => [...readFileSync(join(docs, file), 'utf8').matchAll(/^\| (XS2A\d{3}E) \| (\d{3}) \| ([A-Z_]+) \|/gm)].map(([, id, status, code]) => [id, Number(status), code]));
-    const registered = SERVICES.flatMap(({ messages = {} }) => Object.entries(messages).map(([id, { status, code }]) => [id, status, code]));
+      .flatMap((file) =>
+        [...readFileSync(join(docs, file), 'utf8').matchAll(/^\| (XS2A\d{3}E) \| (\d{3}) \| ([A-Z_]+) \|/gm)].map(
+          ([, id, status, code]) => [id, Number(status), code],
+        ),
+      );
+    const registered = SERVICES.flatMap(({ messages = {} }) =>
+      Object.entries(messages).map(([id, { status, code }]) => [id, status, code]),
+    );
     for (const row of registered) expect(listed.filter(([id]) => id === row[0])).toEqual([row]);
     const numbers = [...Object.keys(ERROR_CATALOGUE), ...registered.map(([id]) => id)];
     expect(new Set(numbers).size).toBe(numbers.length);

@@ -16,9 +16,14 @@ describe.each([
 ] as const)('frequencyPerDay: reads without the account holder present (PROFILE=%s)', (profile, EXCEEDED, code, created) => {
   const sandbox = useSandbox({ PROFILE: profile });
   const read = (path: string, consentId: string, extra: Record<string, string> = {}) =>
-    request(sandbox.http).get(path).set(tppHeaders({ 'Consent-ID': consentId, ...extra }));
+    request(sandbox.http)
+      .get(path)
+      .set(tppHeaders({ 'Consent-ID': consentId, ...extra }));
   const exceeded = (consentId: string, iban: string, limit: number, day: string) =>
-    inProfile(profile, tppError(code, `{sensitive} XS2A006E: consent ${consentId} has used its ${limit} accesses per day to ${iban} on ${day}`));
+    inProfile(
+      profile,
+      tppError(code, `{sensitive} XS2A006E: consent ${consentId} has used its ${limit} accesses per day to ${iban} on ${day}`),
+    );
   const allAccountsConsent = (http: typeof sandbox.http, terms: object) => createConsent(http, terms, created);
 
   it('counts per account across details, balances, transactions and transaction details; past the limit the access-exceeded answer', async () => {
@@ -26,7 +31,12 @@ describe.each([
     await read(`/v1/accounts/${MARIANNE}/balances`, consentId).expect(200);
     await read(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=booked`, consentId).expect(200);
     await read(`/v1/accounts/${MARIANNE}/transactions/1511-B01`, consentId).expect(200);
-    const paths = [`/v1/accounts/${MARIANNE}`, `/v1/accounts/${MARIANNE}/balances`, `/v1/accounts/${MARIANNE}/transactions?bookingStatus=both`, `/v1/accounts/${MARIANNE}/transactions/1511-B01`];
+    const paths = [
+      `/v1/accounts/${MARIANNE}`,
+      `/v1/accounts/${MARIANNE}/balances`,
+      `/v1/accounts/${MARIANNE}/transactions?bookingStatus=both`,
+      `/v1/accounts/${MARIANNE}/transactions/1511-B01`,
+    ];
     for (const path of paths) {
       const response = await read(path, consentId).expect(EXCEEDED);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -54,7 +64,16 @@ describe.each([
     await read(`/v1/accounts/${MARIANNE}/transactions`, consentId).expect(400);
     await read(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=booked&dateFrom=2019-03-10&dateTo=2019-03-01`, consentId).expect(400);
     const malformed = await read(`/v1/accounts/${MARIANNE}/balances`, consentId, { 'PSU-IP-Address': 'not-an-ip' }).expect(400);
-    expect(malformed.body).toEqual(inProfile(profile, tppError('FORMAT_ERROR', "{sensitive} XS2A001E: PSU-IP-Address must be the IP address of the account holder's device", 'PSU-IP-Address')));
+    expect(malformed.body).toEqual(
+      inProfile(
+        profile,
+        tppError(
+          'FORMAT_ERROR',
+          "{sensitive} XS2A001E: PSU-IP-Address must be the IP address of the account holder's device",
+          'PSU-IP-Address',
+        ),
+      ),
+    );
     await read(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=booked`, consentId).expect(200);
     await read(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=booked`, consentId).expect(EXCEEDED);
   });

@@ -1,7 +1,19 @@
 import request from 'supertest';
 import { accountDetails, PROFILE, shaped } from './support/profile';
 import { Consent } from '../src/consent/consent.entity';
-import { ERWIN, EXPIRED_CONSENT, FRANZ, GEORG, MARIANNE, reference, SECOND_VALID_CONSENT, SUSANNE, transaction, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
+import {
+  ERWIN,
+  EXPIRED_CONSENT,
+  FRANZ,
+  GEORG,
+  MARIANNE,
+  reference,
+  SECOND_VALID_CONSENT,
+  SUSANNE,
+  transaction,
+  UNKNOWN_CONSENT,
+  VALID_CONSENT,
+} from './support/fixtures';
 import { allAccountsConsent, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const balance = (balanceType: string, amount: string, referenceDate: string) => ({
@@ -109,15 +121,18 @@ describe('account information', () => {
   const ids = (list: { transactionId: string }[]) => list.map((entry) => entry.transactionId);
 
   describe('GET /v1/accounts', () => {
-    it.each(['/v1/accounts?withBalance=true', '/v1/accounts/?withBalance=true'])('%s answers the bank\'s list byte for byte', async (path) => {
-      const headers = tppHeaders({ 'Consent-ID': VALID_CONSENT });
-      const response = await request(sandbox.http).get(path).set(headers).expect(200);
-      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
-      // The bank's bytes; in Berlin Group the same list without its nulls.
-      if (PROFILE === 'bank') expect(response.text).toBe(BANK_ACCOUNT_LIST);
-      else expect(response.body).toEqualBody(JSON.parse(BANK_ACCOUNT_LIST));
-    });
+    it.each(['/v1/accounts?withBalance=true', '/v1/accounts/?withBalance=true'])(
+      "%s answers the bank's list byte for byte",
+      async (path) => {
+        const headers = tppHeaders({ 'Consent-ID': VALID_CONSENT });
+        const response = await request(sandbox.http).get(path).set(headers).expect(200);
+        expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
+        // The bank's bytes; in Berlin Group the same list without its nulls.
+        if (PROFILE === 'bank') expect(response.text).toBe(BANK_ACCOUNT_LIST);
+        else expect(response.body).toEqualBody(JSON.parse(BANK_ACCOUNT_LIST));
+      },
+    );
 
     it.each(['/v1/accounts', '/v1/accounts/?withBalance=false'])('%s carries "balances": null', async (path) => {
       const response = await get(path).expect(200);
@@ -148,10 +163,13 @@ describe('account information', () => {
   });
 
   describe('GET /v1/accounts/{accountId}', () => {
-    it.each([`/v1/accounts/${MARIANNE}?withBalance=true`, `/v1/accounts/${MARIANNE}/?withBalance=true`])('%s answers the account with balances', async (path) => {
-      const response = await get(path).expect(200);
-      expect(response.body).toEqual(accountDetails(account(MARIANNE, 'Marianne Mustermann', MARIANNE_BALANCES)));
-    });
+    it.each([`/v1/accounts/${MARIANNE}?withBalance=true`, `/v1/accounts/${MARIANNE}/?withBalance=true`])(
+      '%s answers the account with balances',
+      async (path) => {
+        const response = await get(path).expect(200);
+        expect(response.body).toEqual(accountDetails(account(MARIANNE, 'Marianne Mustermann', MARIANNE_BALANCES)));
+      },
+    );
 
     it('answers the account without balances unless asked', async () => {
       const response = await get(`/v1/accounts/${GEORG}`).expect(200);
@@ -183,13 +201,20 @@ describe('account information', () => {
       }
     });
 
-    it('keeps the bank\'s transactions of Georg', async () => {
+    it("keeps the bank's transactions of Georg", async () => {
       const response = await get(`/v1/accounts/${GEORG}/transactions?bookingStatus=booked`).expect(200);
-      const amounts = response.body.transactions.booked.map((entry: { transactionAmount: { amount: string }; remittanceInformationUnstructured: string }) => [
-        entry.transactionAmount.amount,
-        entry.remittanceInformationUnstructured,
-      ]);
-      expect(amounts).toEqual(expect.arrayContaining([['9820.99', 'incoming payment'], ['-5988.00', 'Payment']]));
+      const amounts = response.body.transactions.booked.map(
+        (entry: { transactionAmount: { amount: string }; remittanceInformationUnstructured: string }) => [
+          entry.transactionAmount.amount,
+          entry.remittanceInformationUnstructured,
+        ],
+      );
+      expect(amounts).toEqual(
+        expect.arrayContaining([
+          ['9820.99', 'incoming payment'],
+          ['-5988.00', 'Payment'],
+        ]),
+      );
     });
 
     it('pending: the pending list, with a booking date and no value date', async () => {
@@ -208,15 +233,23 @@ describe('account information', () => {
       expect(response.body.transactions.booked).toHaveLength(5);
     });
 
-    it.each([GEORG, SUSANNE, FRANZ])('every valid account of the fixtures shows booked, pending and a standing order (%s)', async (iban) => {
-      const consentId = iban === GEORG ? VALID_CONSENT : SECOND_VALID_CONSENT;
-      const both = (await get(`/v1/accounts/${iban}/transactions?bookingStatus=both`, consentId).expect(200)).body.transactions;
-      const information = (await get(`/v1/accounts/${iban}/transactions?bookingStatus=information`, consentId).expect(200)).body.transactions;
-      expect(both.booked.length).toBeGreaterThanOrEqual(5);
-      expect(both.pending.length).toBeGreaterThanOrEqual(1);
-      expect(information.information.length).toBeGreaterThanOrEqual(1);
-      expect(information.information[0]).toMatchBody({ bookingDate: null, valueDate: null, additionalInformationStructured: { standingOrderDetails: { frequency: 'Monthly' } } });
-    });
+    it.each([GEORG, SUSANNE, FRANZ])(
+      'every valid account of the fixtures shows booked, pending and a standing order (%s)',
+      async (iban) => {
+        const consentId = iban === GEORG ? VALID_CONSENT : SECOND_VALID_CONSENT;
+        const both = (await get(`/v1/accounts/${iban}/transactions?bookingStatus=both`, consentId).expect(200)).body.transactions;
+        const information = (await get(`/v1/accounts/${iban}/transactions?bookingStatus=information`, consentId).expect(200)).body
+          .transactions;
+        expect(both.booked.length).toBeGreaterThanOrEqual(5);
+        expect(both.pending.length).toBeGreaterThanOrEqual(1);
+        expect(information.information.length).toBeGreaterThanOrEqual(1);
+        expect(information.information[0]).toMatchBody({
+          bookingDate: null,
+          valueDate: null,
+          additionalInformationStructured: { standingOrderDetails: { frequency: 'Monthly' } },
+        });
+      },
+    );
 
     it.each([
       ['dateFrom=2019-02-15&dateTo=2019-03-01', ['1511-B02', '1511-B03', '1511-B04']],
@@ -236,7 +269,14 @@ describe('account information', () => {
     });
 
     describe('a database-held account answers as the in-memory fixtures do', () => {
-      type Entry = { bookingDate: string; transactionAmount: { amount: string }; creditorName?: string; debtorName?: string; creditorAccount?: { iban: string }; debtorAccount?: { iban: string } };
+      type Entry = {
+        bookingDate: string;
+        transactionAmount: { amount: string };
+        creditorName?: string;
+        debtorName?: string;
+        creditorAccount?: { iban: string };
+        debtorAccount?: { iban: string };
+      };
       const asScenarioEntry = (entry: Entry) => ({
         amount: entry.transactionAmount.amount,
         bookingDate: entry.bookingDate,
@@ -251,7 +291,16 @@ describe('account information', () => {
         const marianne = (await get(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=both`).expect(200)).body.transactions;
         const created = await request(sandbox.http)
           .post('/sandbox/scenarios')
-          .send({ accounts: [{ name: 'Twin', balances: { interimAvailable: '1.00', forwardAvailable: '1.00' }, booked: marianne.booked.map(asScenarioEntry), pending: marianne.pending.map(asScenarioEntry) }] })
+          .send({
+            accounts: [
+              {
+                name: 'Twin',
+                balances: { interimAvailable: '1.00', forwardAvailable: '1.00' },
+                booked: marianne.booked.map(asScenarioEntry),
+                pending: marianne.pending.map(asScenarioEntry),
+              },
+            ],
+          })
           .expect(201);
         twin = { iban: created.body.accounts[0].iban, consentId: created.body.consentId };
       });
@@ -268,11 +317,15 @@ describe('account information', () => {
       ])('%s', async (query) => {
         const fixture = (await get(`/v1/accounts/${MARIANNE}/transactions?${query}`).expect(200)).body.transactions;
         const stored = (await get(`/v1/accounts/${twin.iban}/transactions?${query}`, twin.consentId).expect(200)).body.transactions;
-        expect({ booked: shape(stored.booked), pending: shape(stored.pending) }).toEqual({ booked: shape(fixture.booked), pending: shape(fixture.pending) });
+        expect({ booked: shape(stored.booked), pending: shape(stored.pending) }).toEqual({
+          booked: shape(fixture.booked),
+          pending: shape(fixture.pending),
+        });
       });
 
       it('answers the details of each of its entries as its list shows them', async () => {
-        const { booked, pending } = (await get(`/v1/accounts/${twin.iban}/transactions?bookingStatus=both`, twin.consentId).expect(200)).body.transactions;
+        const { booked, pending } = (await get(`/v1/accounts/${twin.iban}/transactions?bookingStatus=both`, twin.consentId).expect(200))
+          .body.transactions;
         expect(booked.length + pending.length).toBe(6);
         for (const entry of [...booked, ...pending]) {
           const response = await get(`/v1/accounts/${twin.iban}/transactions/${entry.transactionId}`, twin.consentId).expect(200);
@@ -282,19 +335,29 @@ describe('account information', () => {
     });
 
     it('leaves standing orders out of the period filter', async () => {
-      const response = await get(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=information&dateFrom=2019-03-01&dateTo=2019-03-02`).expect(200);
+      const response = await get(
+        `/v1/accounts/${MARIANNE}/transactions?bookingStatus=information&dateFrom=2019-03-01&dateTo=2019-03-02`,
+      ).expect(200);
       expect(response.body.transactions.information).toEqualBody([MARIANNE_STANDING_ORDER]);
     });
 
     it('answers 400 PERIOD_INVALID when dateFrom is after dateTo', async () => {
-      const response = await get(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=booked&dateFrom=2019-03-02&dateTo=2019-03-01`).expect(400);
-      expect(response.body).toEqualBody(tppError('PERIOD_INVALID', '{sensitive} XS2A010E: dateFrom 2019-03-02 is after dateTo 2019-03-01', 'dateFrom'));
+      const response = await get(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=booked&dateFrom=2019-03-02&dateTo=2019-03-01`).expect(
+        400,
+      );
+      expect(response.body).toEqualBody(
+        tppError('PERIOD_INVALID', '{sensitive} XS2A010E: dateFrom 2019-03-02 is after dateTo 2019-03-01', 'dateFrom'),
+      );
     });
 
     it.each([
       ['', 'bookingStatus', 'bookingStatus is required'],
       ['bookingStatus=all', 'bookingStatus', 'bookingStatus must be one of the following values: booked, pending, both, information'],
-      ['bookingStatus=booked&dateFrom=2019-02-30', 'dateFrom', 'dateFrom must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31'],
+      [
+        'bookingStatus=booked&dateFrom=2019-02-30',
+        'dateFrom',
+        'dateFrom must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31',
+      ],
       ['bookingStatus=booked&dateTo=yesterday', 'dateTo', 'dateTo must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31'],
       ['bookingStatus=booked&page=0', 'page', 'page must be a whole number from 1'],
       ['bookingStatus=booked&pageSize=1001', 'pageSize', 'pageSize must be a whole number from 1 to 1000'],
@@ -309,7 +372,12 @@ describe('account information', () => {
     let history: { iban: string; consentId: string };
     const day = (index: number) => new Date(Date.UTC(2025, 0, 1) + index * 86_400_000).toISOString().slice(0, 10);
     beforeAll(async () => {
-      const booked = Array.from({ length: 250 }, (_, index) => ({ amount: `-${index + 1}.00`, bookingDate: day(index), counterpartyName: 'Shop', counterpartyIban: GEORG }));
+      const booked = Array.from({ length: 250 }, (_, index) => ({
+        amount: `-${index + 1}.00`,
+        bookingDate: day(index),
+        counterpartyName: 'Shop',
+        counterpartyIban: GEORG,
+      }));
       const created = await request(sandbox.http)
         .post('/sandbox/scenarios')
         .send({ accounts: [{ name: 'Long', balances: { interimAvailable: '1.00', forwardAvailable: '1.00' }, booked }] })
@@ -348,7 +416,13 @@ describe('account information', () => {
       const response = await get(pageOf('bookingStatus=both&dateFrom=2025-03-01&pageSize=50&page=2'), history.consentId).expect(200);
       const page = (number: number) => ({ href: pageOf(`bookingStatus=both&dateFrom=2025-03-01&pageSize=50&page=${number}`) });
       // From 2025-03-01: 191 entries, four pages of 50.
-      expect(response.body.transactions._links).toEqual({ account: { href: `/v1/accounts/${history.iban}` }, first: page(1), next: page(3), previous: page(1), last: page(4) });
+      expect(response.body.transactions._links).toEqual({
+        account: { href: `/v1/accounts/${history.iban}` },
+        first: page(1),
+        next: page(3),
+        previous: page(1),
+        last: page(4),
+      });
       expect(response.body.transactions.booked).toHaveLength(50);
       expect(response.body.transactions.pending).toEqual([]);
     });
@@ -382,7 +456,9 @@ describe('account information', () => {
       ['a standing order (it has no details)', '1511-S01'],
     ])('%s is 404 RESOURCE_UNKNOWN', async (_, transactionId) => {
       const response = await get(`/v1/accounts/${MARIANNE}/transactions/${transactionId}`).expect(404);
-      expect(response.body).toEqualBody(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A032E: transaction ${transactionId} unknown on account ${MARIANNE}`));
+      expect(response.body).toEqualBody(
+        tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A032E: transaction ${transactionId} unknown on account ${MARIANNE}`),
+      );
     });
   });
 
@@ -407,7 +483,7 @@ describe('account information', () => {
       expect(response.body).toEqualBody(tppError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${UNKNOWN_CONSENT} unknown`));
     });
 
-    it.each(paths)('%s: the expired fixture is 401 CONSENT_EXPIRED with the bank\'s message number', async (_, path, messageId) => {
+    it.each(paths)("%s: the expired fixture is 401 CONSENT_EXPIRED with the bank's message number", async (_, path, messageId) => {
       const erwinPath = path.replace(MARIANNE, ERWIN);
       const response = await get(erwinPath, EXPIRED_CONSENT).expect(401);
       expect(response.body).toEqualBody(tppError('CONSENT_EXPIRED', `{sensitive} ${messageId}: consent ${EXPIRED_CONSENT} expired`));
@@ -423,7 +499,10 @@ describe('account information', () => {
     it.each(paths.slice(1))('%s: an account that does not exist is 404 RESOURCE_UNKNOWN', async (_, path) => {
       const response = await get(path.replace(MARIANNE, 'DE89370400440532013000')).expect(404);
       expect(response.body).toEqualBody(
-        tppError('RESOURCE_UNKNOWN', '{sensitive} XS2A016E: resource DE89370400440532013000 unknown, not found or not part of the current consent'),
+        tppError(
+          'RESOURCE_UNKNOWN',
+          '{sensitive} XS2A016E: resource DE89370400440532013000 unknown, not found or not part of the current consent',
+        ),
       );
     });
 
@@ -477,7 +556,9 @@ describe('account information', () => {
       [`/v1/accounts/${GEORG}/balances`, GEORG, 'balances'],
     ])('%s answers 401 CONSENT_INVALID: the service is not granted', async (path, iban, service) => {
       const response = await get(path, CONSENT).expect(401);
-      expect(response.body).toEqualBody(tppError('CONSENT_INVALID', `{sensitive} XS2A009E: consent ${CONSENT} does not grant ${service} on ${iban}`));
+      expect(response.body).toEqualBody(
+        tppError('CONSENT_INVALID', `{sensitive} XS2A009E: consent ${CONSENT} does not grant ${service} on ${iban}`),
+      );
     });
   });
 });

@@ -67,20 +67,36 @@ describe('every write answered 2xx is committed, whatever a concurrent write doe
     );
     expect(response.status).toBe(200);
     const tokenHash = createHash('sha256').update(response.body.access_token).digest('hex');
-    expect(await committed.getRepository(AccessToken).findOne({ select: { clientId: true }, where: { tokenHash } })).toEqual({ clientId: 'sandbox-tpp' });
+    expect(await committed.getRepository(AccessToken).findOne({ select: { clientId: true }, where: { tokenHash } })).toEqual({
+      clientId: 'sandbox-tpp',
+    });
   });
 
   const SEPA = '/v1/payments/sepa-credit-transfers';
-  const consentBody = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 };
+  const consentBody = {
+    access: { availableAccounts: 'allAccounts' },
+    recurringIndicator: true,
+    combinedServiceIndicator: false,
+    validUntil: '2026-06-30',
+    frequencyPerDay: 4,
+  };
   it.each([
-    ['consent', async () => `/v1/consents/${(await http().post('/v1/consents').set(tppHeaders()).send(consentBody).expect(CREATED)).body.consentId}`],
-    ['payment', async () => `${SEPA}/${(await http().post(SEPA).set(paymentHeaders()).send(sepaPayment('10.00')).expect(CREATED)).body.paymentId}`],
+    [
+      'consent',
+      async () => `/v1/consents/${(await http().post('/v1/consents').set(tppHeaders()).send(consentBody).expect(CREATED)).body.consentId}`,
+    ],
+    [
+      'payment',
+      async () => `${SEPA}/${(await http().post(SEPA).set(paymentHeaders()).send(sepaPayment('10.00')).expect(CREATED)).body.paymentId}`,
+    ],
   ])('an authorisation of a %s started', async (kind, create) => {
     const resource = await create();
     const response = await besideFailingBatch(() => http().post(`${resource}/authorisations`).set(tppHeaders()).send({}));
     expect(response.status).toBe(201);
     const id = response.body.authorisationId;
-    expect(await committed.getRepository(Authorisation).findOne({ select: { kind: true, resourceId: true, status: true }, where: { id } })).toEqual({
+    expect(
+      await committed.getRepository(Authorisation).findOne({ select: { kind: true, resourceId: true, status: true }, where: { id } }),
+    ).toEqual({
       kind,
       resourceId: resource.split('/').at(-1),
       status: 'received',

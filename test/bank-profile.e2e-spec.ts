@@ -32,7 +32,14 @@ function writeProfile(): string {
     ],
   });
   const psus = json('psus.json');
-  psus.push({ psuId: 'lena.test', name: 'Lena Test', password: 'secret', accounts: [NEW_IBAN], scaMethods: [{ authenticationType: 'SMTP_OTP', authenticationMethodId: 'mail', name: 'TAN by e-mail' }], decoupledConfirmsAtPoll: 2 });
+  psus.push({
+    psuId: 'lena.test',
+    name: 'Lena Test',
+    password: 'secret',
+    accounts: [NEW_IBAN],
+    scaMethods: [{ authenticationType: 'SMTP_OTP', authenticationMethodId: 'mail', name: 'TAN by e-mail' }],
+    decoupledConfirmsAtPoll: 2,
+  });
   writeFileSync(join(folder, 'data', 'accounts.json'), JSON.stringify(accounts));
   writeFileSync(join(folder, 'data', 'psus.json'), JSON.stringify(psus));
   writeFileSync(
@@ -69,17 +76,22 @@ describe('a profile folder a bank team wrote (SCA_MODE=redirect)', () => {
       .send(body);
 
   it('name: health, the served document and the SCA pages name the bank', async () => {
-    expect((await request(sandbox.http).get('/health').expect(200)).body).toEqual({ status: 'ok', profile: { source: path, name: 'Testbank Nord', answers: 'berlin-group' } });
+    expect((await request(sandbox.http).get('/health').expect(200)).body).toEqual({
+      status: 'ok',
+      profile: { source: path, name: 'Testbank Nord', answers: 'berlin-group' },
+    });
     const document = (await request(sandbox.http).get('/docs-json').expect(200)).body;
     expect(document.info.title).toBe('PSD2 sandbox: Testbank Nord');
     expect(document.info.description).toContain('The bank: Testbank Nord (BIC TESTDEFF)');
     const { paymentId } = (await initiate(SEPA, sepaPayment('1.00')).expect(201)).body;
-    const page = await request(sandbox.http).get(`/sca/payments?payment_id=${paymentId}&service=payments&product=sepa-credit-transfers`).expect(200);
+    const page = await request(sandbox.http)
+      .get(`/sca/payments?payment_id=${paymentId}&service=payments&product=sepa-credit-transfers`)
+      .expect(200);
     expect(page.text).toContain('<title>Authorise a payment - Testbank Nord</title>');
     expect(page.text).toContain('Testbank Nord &middot; Online banking');
   });
 
-  it('bic: a scenario account carries the bank\'s BIC', async () => {
+  it("bic: a scenario account carries the bank's BIC", async () => {
     const scenario = await request(sandbox.http)
       .post('/sandbox/scenarios')
       .send({ accounts: [{ name: 'Scenario Holder', balances: { interimAvailable: '10.00', forwardAvailable: '10.00' } }] })
@@ -102,15 +114,21 @@ describe('a profile folder a bank team wrote (SCA_MODE=redirect)', () => {
 
   it('scaApproaches: the first is the default; a preference the bank has is granted, one it has not gets the default, named in ASPSP-SCA-Approach', async () => {
     expect((await initiate(SEPA, sepaPayment('3.00')).expect(201)).headers['aspsp-sca-approach']).toBe('DECOUPLED');
-    expect((await initiate(SEPA, sepaPayment('3.00'), { 'TPP-Redirect-Preferred': 'true' }).expect(201)).headers['aspsp-sca-approach']).toBe('DECOUPLED');
-    const embedded = await initiate(SEPA, sepaPayment('3.00'), { 'TPP-Redirect-Preferred': 'false', 'PSU-ID': 'georg.mustermann' }).expect(201);
+    expect(
+      (await initiate(SEPA, sepaPayment('3.00'), { 'TPP-Redirect-Preferred': 'true' }).expect(201)).headers['aspsp-sca-approach'],
+    ).toBe('DECOUPLED');
+    const embedded = await initiate(SEPA, sepaPayment('3.00'), { 'TPP-Redirect-Preferred': 'false', 'PSU-ID': 'georg.mustermann' }).expect(
+      201,
+    );
     expect(embedded.headers['aspsp-sca-approach']).toBe('EMBEDDED');
     const document = (await request(sandbox.http).get('/docs-json').expect(200)).body;
     expect(document.paths[SEPA].post.responses['201'].headers['ASPSP-SCA-Approach'].schema.enum).toEqual(['DECOUPLED', 'EMBEDDED']);
   });
 
   it('a PSU and an account the profile added: the PSU authorises a payment from the account (decoupled, confirming at the second poll)', async () => {
-    const created = await initiate(SEPA, sepaPayment('25.00', { debtorAccount: { iban: NEW_IBAN } }), { 'PSU-ID': 'lena.test' }).expect(201);
+    const created = await initiate(SEPA, sepaPayment('25.00', { debtorAccount: { iban: NEW_IBAN } }), { 'PSU-ID': 'lena.test' }).expect(
+      201,
+    );
     const { paymentId } = created.body;
     const [authorisationId] = (await get(`${SEPA}/${paymentId}/authorisations`).expect(200)).body.authorisationIds;
     const poll = `${SEPA}/${paymentId}/authorisations/${authorisationId}`;
@@ -120,18 +138,34 @@ describe('a profile folder a bank team wrote (SCA_MODE=redirect)', () => {
   });
 
   it('paymentProducts: a product not offered answers 404 PRODUCT_UNKNOWN and is absent from the document', async () => {
-    const refused = berlinGroup(tppError('PRODUCT_UNKNOWN', '{sensitive} XS2A014E: payment product instant-sepa-credit-transfers unknown', 'payment-product'));
+    const refused = berlinGroup(
+      tppError('PRODUCT_UNKNOWN', '{sensitive} XS2A014E: payment product instant-sepa-credit-transfers unknown', 'payment-product'),
+    );
     expect((await initiate('/v1/payments/instant-sepa-credit-transfers', sepaPayment('4.00')).expect(404)).body).toEqual(refused);
-    expect((await get('/v1/payments/instant-sepa-credit-transfers/00000000-0000-4000-8000-000000000000/status').expect(404)).body).toEqual(refused);
+    expect((await get('/v1/payments/instant-sepa-credit-transfers/00000000-0000-4000-8000-000000000000/status').expect(404)).body).toEqual(
+      refused,
+    );
     const bulk = await initiate('/v1/bulk-payments/sepa-credit-transfers', { debtorAccount: { iban: MARIANNE }, payments: [] }).expect(404);
-    expect(bulk.body).toEqual(berlinGroup(tppError('PRODUCT_UNKNOWN', '{sensitive} XS2A014E: payment product sepa-credit-transfers unknown', 'payment-product')));
-    await initiate('/v1/periodic-payments/sepa-credit-transfers', sepaPayment('5.00', { startDate: '2026-04-01', frequency: 'Monthly' })).expect(201);
+    expect(bulk.body).toEqual(
+      berlinGroup(tppError('PRODUCT_UNKNOWN', '{sensitive} XS2A014E: payment product sepa-credit-transfers unknown', 'payment-product')),
+    );
+    await initiate(
+      '/v1/periodic-payments/sepa-credit-transfers',
+      sepaPayment('5.00', { startDate: '2026-04-01', frequency: 'Monthly' }),
+    ).expect(201);
 
-    const paths = Object.keys((await request(sandbox.http).get('/docs-json').expect(200)).body.paths).filter((url) => /^\/v1\/(bulk-|periodic-)?payments\//.test(url));
-    expect(paths.filter((url) => !url.includes('{product}'))).toEqual(['/v1/payments/sepa-credit-transfers', '/v1/periodic-payments/sepa-credit-transfers']);
+    const paths = Object.keys((await request(sandbox.http).get('/docs-json').expect(200)).body.paths).filter((url) =>
+      /^\/v1\/(bulk-|periodic-)?payments\//.test(url),
+    );
+    expect(paths.filter((url) => !url.includes('{product}'))).toEqual([
+      '/v1/payments/sepa-credit-transfers',
+      '/v1/periodic-payments/sepa-credit-transfers',
+    ]);
     expect(paths.some((url) => url.startsWith('/v1/bulk-payments/'))).toBe(false);
     const document = (await request(sandbox.http).get('/docs-json').expect(200)).body;
-    const product = document.paths['/v1/payments/{product}/{paymentId}'].get.parameters.find(({ name }: { name: string }) => name === 'product');
+    const product = document.paths['/v1/payments/{product}/{paymentId}'].get.parameters.find(
+      ({ name }: { name: string }) => name === 'product',
+    );
     expect(product.schema.enum).toEqual(['sepa-credit-transfers']);
   });
 
@@ -147,7 +181,13 @@ describe('a profile folder a bank team wrote (SCA_MODE=redirect)', () => {
     const created = await request(sandbox.http)
       .post('/v1/consents')
       .set(tppHeaders({ 'TPP-Redirect-Preferred': 'false', 'PSU-ID': 'lena.test' }))
-      .send({ access: { balances: [{ iban: NEW_IBAN }] }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2027-12-31', frequencyPerDay: 10 })
+      .send({
+        access: { balances: [{ iban: NEW_IBAN }] },
+        recurringIndicator: true,
+        combinedServiceIndicator: false,
+        validUntil: '2027-12-31',
+        frequencyPerDay: 10,
+      })
       .expect(201);
     const consent = (await get(`/v1/consents/${created.body.consentId}`).expect(200)).body;
     expect(consent).toEqual({
@@ -158,8 +198,21 @@ describe('a profile folder a bank team wrote (SCA_MODE=redirect)', () => {
       lastActionDate: '2026-03-15',
       consentStatus: 'received',
     });
-    const asked = await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send({ access: { availableAccounts: 'allAccounts' }, recurringIndicator: false, combinedServiceIndicator: false, validUntil: '2026-03-20', frequencyPerDay: 1 }).expect(201);
-    expect((await get(`/v1/consents/${asked.body.consentId}`).expect(200)).body).toMatchObject({ validUntil: '2026-03-20', frequencyPerDay: 1 });
+    const asked = await request(sandbox.http)
+      .post('/v1/consents')
+      .set(tppHeaders())
+      .send({
+        access: { availableAccounts: 'allAccounts' },
+        recurringIndicator: false,
+        combinedServiceIndicator: false,
+        validUntil: '2026-03-20',
+        frequencyPerDay: 1,
+      })
+      .expect(201);
+    expect((await get(`/v1/consents/${asked.body.consentId}`).expect(200)).body).toMatchObject({
+      validUntil: '2026-03-20',
+      frequencyPerDay: 1,
+    });
   });
 });
 
@@ -169,19 +222,27 @@ describe('the example profile, alpenbank: the walk of docs/profiles.md', () => {
   const get = (url: string, headers: Record<string, string> = {}) => request(sandbox.http).get(url).set(tppHeaders(headers));
   const put = (url: string, body: object) => request(sandbox.http).put(url).set(tppHeaders()).send(body);
 
-  it('reads Anna\'s accounts with the fixture consent', async () => {
+  it("reads Anna's accounts with the fixture consent", async () => {
     const accounts = await get('/v1/accounts?withBalance=true', { 'Consent-ID': 'alpenbank-consent-anna' }).expect(200);
     expect(accounts.body.accounts.map(({ iban, name, product }: Record<string, string>) => ({ iban, name, product }))).toEqual([
       { iban: ANNA, name: 'Anna Huber', product: 'Alpenkonto' },
       { iban: 'AT473999900000023456', name: 'Anna Huber Savings', product: 'Sparkonto' },
     ]);
-    const transactions = await get(`/v1/accounts/${ANNA}/transactions?bookingStatus=both`, { 'Consent-ID': 'alpenbank-consent-anna' }).expect(200);
-    expect(transactions.body.transactions.booked.map(({ transactionId }: { transactionId: string }) => transactionId)).toEqual(['ALP-12345-1', 'ALP-12345-2']);
-    expect(transactions.body.transactions.pending.map(({ transactionId }: { transactionId: string }) => transactionId)).toEqual(['ALP-12345-3']);
+    const transactions = await get(`/v1/accounts/${ANNA}/transactions?bookingStatus=both`, {
+      'Consent-ID': 'alpenbank-consent-anna',
+    }).expect(200);
+    expect(transactions.body.transactions.booked.map(({ transactionId }: { transactionId: string }) => transactionId)).toEqual([
+      'ALP-12345-1',
+      'ALP-12345-2',
+    ]);
+    expect(transactions.body.transactions.pending.map(({ transactionId }: { transactionId: string }) => transactionId)).toEqual([
+      'ALP-12345-3',
+    ]);
   });
 
   it('checks payees with its stricter close match (0.85) and knows its own payee at another bank', async () => {
-    const check = (iban: string, name: string) => request(sandbox.http).post('/v1/payee-verifications').set(tppHeaders()).send({ partyAccount: { iban }, party: { name } }).expect(200);
+    const check = (iban: string, name: string) =>
+      request(sandbox.http).post('/v1/payee-verifications').set(tppHeaders()).send({ partyAccount: { iban }, party: { name } }).expect(200);
     // One letter of twelve missing: 0.92; two letters off: 0.83, a close match by default, none here.
     expect((await check('AT713999900000034567', 'Josef Grubr')).body.partyNameMatch).toBe('CMTC');
     expect((await check('AT713999900000034567', 'Jozef Grubr')).body.partyNameMatch).toBe('NMTC');
@@ -193,7 +254,12 @@ describe('the example profile, alpenbank: the walk of docs/profiles.md', () => {
   });
 
   it('pays by instant transfer with embedded SCA: the payee checked (vop.mode: always), password, the card reader, the TAN; decoupled gets embedded; cross-border is not offered', async () => {
-    const payment = { debtorAccount: { iban: ANNA }, instructedAmount: { currency: 'EUR', amount: '80.00' }, creditorAccount: { iban: 'AT713999900000034567' }, creditorName: 'Josef Gruber' };
+    const payment = {
+      debtorAccount: { iban: ANNA },
+      instructedAmount: { currency: 'EUR', amount: '80.00' },
+      creditorAccount: { iban: 'AT713999900000034567' },
+      creditorName: 'Josef Gruber',
+    };
     const url = '/v1/payments/instant-sepa-credit-transfers';
     const created = await request(sandbox.http)
       .post(url)
@@ -208,15 +274,27 @@ describe('the example profile, alpenbank: the walk of docs/profiles.md', () => {
     const [authorisationId] = (await get(`${url}/${paymentId}/authorisations`).expect(200)).body.authorisationIds;
     const path = `${url}/${paymentId}/authorisations/${authorisationId}`;
     expect(created.body._links.updatePsuAuthentication).toEqual({ href: path });
-    expect((await put(path, { psuData: { password: 'alpen' } }).expect(200)).body.scaMethods.map(({ authenticationMethodId }: { authenticationMethodId: string }) => authenticationMethodId)).toEqual([
-      'sms',
-      'chip',
-    ]);
-    expect((await put(path, { authenticationMethodId: 'chip' }).expect(200)).body.chosenScaMethod).toEqual({ authenticationType: 'CHIP_OTP', authenticationMethodId: 'chip', name: 'Alpenbank card reader' });
+    expect(
+      (await put(path, { psuData: { password: 'alpen' } }).expect(200)).body.scaMethods.map(
+        ({ authenticationMethodId }: { authenticationMethodId: string }) => authenticationMethodId,
+      ),
+    ).toEqual(['sms', 'chip']);
+    expect((await put(path, { authenticationMethodId: 'chip' }).expect(200)).body.chosenScaMethod).toEqual({
+      authenticationType: 'CHIP_OTP',
+      authenticationMethodId: 'chip',
+      name: 'Alpenbank card reader',
+    });
     expect((await put(path, { scaAuthenticationData: '123456' }).expect(200)).body.scaStatus).toBe('finalised');
-    expect((await get(`${url}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'ACSP', originalTransactionInformationAndVopStatus: checked });
+    expect((await get(`${url}/${paymentId}/status`).expect(200)).body).toEqual({
+      transactionStatus: 'ACSP',
+      originalTransactionInformationAndVopStatus: checked,
+    });
 
-    await request(sandbox.http).post('/v1/payments/cross-border-credit-transfers').set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(payment).expect(404);
+    await request(sandbox.http)
+      .post('/v1/payments/cross-border-credit-transfers')
+      .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' }))
+      .send(payment)
+      .expect(404);
   });
 });
 

@@ -50,7 +50,9 @@ const approver =
   (sandbox: Sandbox, token?: string): LibraryFlowOptions['approve'] =>
   async (kind, id) => {
     const call = request(sandbox.http).post(`/sandbox/sca/${kind}/${id}`);
-    await (token ? call.set('Authorization', `Bearer ${token}`) : call).send({ psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
+    await (token ? call.set('Authorization', `Bearer ${token}`) : call)
+      .send({ psuId: 'georg.mustermann', decision: 'approve' })
+      .expect(200);
   };
 
 /** Every step of the library's flow with its status, in order: `created` is the profile's, `after` the payment's final status. */
@@ -77,7 +79,8 @@ function emptyValues(value: unknown, path = ''): string[] {
 const refusal = (code: string, text: string, path: string | null = null) => inProfile('berlin-group', tppError(code, text, path));
 
 /** The empty values of the steps that answer a body (a 204 answers none). */
-const emptyAnswers = (steps: LibraryStep[]) => steps.filter(({ status }) => status !== 204).flatMap(({ step, body }) => emptyValues(body).map((path) => `${step}${path}`));
+const emptyAnswers = (steps: LibraryStep[]) =>
+  steps.filter(({ status }) => status !== 204).flatMap(({ step, body }) => emptyValues(body).map((path) => `${step}${path}`));
 
 const bodyOf = (steps: LibraryStep[], step: string) => steps.find((found) => found.step === step)!.body as Record<string, unknown>;
 
@@ -96,7 +99,9 @@ describe('js-nextgen-psd2 on PROFILE=berlin-group, SCA_MODE=redirect, without a 
       consentStatus: 'received',
       consentId,
       _links: {
-        scaRedirect: { href: `http://localhost:3000/sca/consents?consent_id=${consentId}&redirectBackUrl=https%3A%2F%2Ftpp.example%2Fback` },
+        scaRedirect: {
+          href: `http://localhost:3000/sca/consents?consent_id=${consentId}&redirectBackUrl=https%3A%2F%2Ftpp.example%2Fback`,
+        },
         self: { href: `/v1/consents/${consentId}` },
         status: { href: `/v1/consents/${consentId}/status` },
       },
@@ -114,7 +119,9 @@ describe('js-nextgen-psd2 on PROFILE=berlin-group, SCA_MODE=redirect, without a 
       transactionStatus: 'RCVD',
       paymentId,
       _links: {
-        scaRedirect: { href: `http://localhost:3000/sca/payments?payment_id=${paymentId}&service=payments&product=sepa-credit-transfers&redirectBackUrl=https%3A%2F%2Ftpp.example%2Fback` },
+        scaRedirect: {
+          href: `http://localhost:3000/sca/payments?payment_id=${paymentId}&service=payments&product=sepa-credit-transfers&redirectBackUrl=https%3A%2F%2Ftpp.example%2Fback`,
+        },
         self: { href: self },
         status: { href: `${self}/status` },
         scaStatus: { href: `${self}/authorisations/${id}` },
@@ -122,7 +129,7 @@ describe('js-nextgen-psd2 on PROFILE=berlin-group, SCA_MODE=redirect, without a 
     });
   });
 
-  it('answers no empty string and no empty list on any step: not scaMethods, not tppMessages, not the fixtures\' empty creditorId (row 8)', () => {
+  it("answers no empty string and no empty list on any step: not scaMethods, not tppMessages, not the fixtures' empty creditorId (row 8)", () => {
     expect(emptyAnswers(steps)).toEqual([]);
     expect(JSON.stringify(bodyOf(steps, 'transactions'))).not.toContain('creditorId');
   });
@@ -131,7 +138,8 @@ describe('js-nextgen-psd2 on PROFILE=berlin-group, SCA_MODE=redirect, without a 
 describe('js-nextgen-psd2 on PROFILE=berlin-group, SCA_MODE=auto, without a token', () => {
   const sandbox = useSandbox({ PROFILE: 'berlin-group' });
   const post = (body: object) => request(sandbox.http).post('/v1/consents').set({ 'X-Request-ID': crypto.randomUUID() }).send(body);
-  const read = (path: string, consentId: string) => request(sandbox.http).get(path).set({ 'X-Request-ID': crypto.randomUUID(), 'Consent-ID': consentId });
+  const read = (path: string, consentId: string) =>
+    request(sandbox.http).get(path).set({ 'X-Request-ID': crypto.randomUUID(), 'Consent-ID': consentId });
   const terms = { recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4, combinedServiceIndicator: false };
 
   it('runs the whole flow, the consent valid at creation and linking no SCA page, as there is nothing to authorise (row 7)', async () => {
@@ -139,19 +147,29 @@ describe('js-nextgen-psd2 on PROFILE=berlin-group, SCA_MODE=auto, without a toke
     const steps = await libraryFlow({ baseUrl: await listening(sandbox), signing });
     expect(steps.map(({ step, status }) => [step, status])).toEqual(flowStatuses(201, true));
     const consentId = bodyOf(steps, 'create consent').consentId as string;
-    expect(bodyOf(steps, 'create consent')).toEqual({ consentStatus: 'valid', consentId, _links: { self: { href: `/v1/consents/${consentId}` }, status: { href: `/v1/consents/${consentId}/status` } } });
+    expect(bodyOf(steps, 'create consent')).toEqual({
+      consentStatus: 'valid',
+      consentId,
+      _links: { self: { href: `/v1/consents/${consentId}` }, status: { href: `/v1/consents/${consentId}/status` } },
+    });
     expect(bodyOf(steps, 'payment status')).toEqual({ transactionStatus: 'ACSP' });
     expect(emptyAnswers(steps)).toEqual([]);
   });
 
   it('serves a request without Authorization, and refuses a broken one (row 1)', async () => {
-    const served = await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}/status`).set('X-Request-ID', crypto.randomUUID()).expect(200);
+    const served = await request(sandbox.http)
+      .get(`/v1/consents/${VALID_CONSENT}/status`)
+      .set('X-Request-ID', crypto.randomUUID())
+      .expect(200);
     expect(served.body).toEqual({ consentStatus: 'valid' });
-    const broken = await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}/status`).set({ 'X-Request-ID': crypto.randomUUID(), Authorization: 'Basic eDp5' }).expect(401);
+    const broken = await request(sandbox.http)
+      .get(`/v1/consents/${VALID_CONSENT}/status`)
+      .set({ 'X-Request-ID': crypto.randomUUID(), Authorization: 'Basic eDp5' })
+      .expect(401);
     expect(broken.body).toEqual(refusal('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required'));
   });
 
-  it("grants account details alone for `accounts`: balances and transactions are refused under it (row 2)", async () => {
+  it('grants account details alone for `accounts`: balances and transactions are refused under it (row 2)', async () => {
     const created = await post({ access: { accounts: [{ iban: MARIANNE }] }, ...terms }).expect(201);
     const { consentId } = created.body;
     expect((await read(`/v1/accounts/${MARIANNE}`, consentId).expect(200)).body.account.iban).toBe(MARIANNE);
@@ -164,7 +182,8 @@ describe('js-nextgen-psd2 on PROFILE=berlin-group, SCA_MODE=auto, without a toke
   });
 
   it('reads a consent back exactly as it was asked: no list dropped, none added (rows 3 and 4)', async () => {
-    const { consentId } = (await post({ access: { accounts: [{ iban: MARIANNE }], balances: [{ iban: MARIANNE }] }, ...terms }).expect(201)).body;
+    const { consentId } = (await post({ access: { accounts: [{ iban: MARIANNE }], balances: [{ iban: MARIANNE }] }, ...terms }).expect(201))
+      .body;
     const consent = await read(`/v1/consents/${consentId}`, consentId).expect(200);
     expect(consent.body.access).toEqual({ accounts: [{ iban: MARIANNE }], balances: [{ iban: MARIANNE }] });
     // balances include the account's details; transactions were not asked for.
@@ -188,7 +207,9 @@ describe('js-nextgen-psd2 on PROFILE=berlin-group, SCA_MODE=auto, without a toke
   it('requires combinedServiceIndicator, naming it, and stores nothing (row 5)', async () => {
     const before = await sandbox.dataSource.getRepository(Consent).count();
     const response = await post({ access: { balances: [{ iban: MARIANNE }] }, ...terms, combinedServiceIndicator: undefined }).expect(400);
-    expect(response.body).toEqual(refusal('FORMAT_ERROR', '{sensitive} XS2A001E: combinedServiceIndicator is required', 'combinedServiceIndicator'));
+    expect(response.body).toEqual(
+      refusal('FORMAT_ERROR', '{sensitive} XS2A001E: combinedServiceIndicator is required', 'combinedServiceIndicator'),
+    );
     expect(await sandbox.dataSource.getRepository(Consent).count()).toBe(before);
   });
 
@@ -217,39 +238,77 @@ describe('js-nextgen-psd2 on PROFILE=berlin-group, AUTH_MODE=strict, signatures 
     expect((await sandbox.dataSource.getRepository(Consent).findOneByOrFail({ id: consentId })).ownerId).toBe('sandbox-tpp');
     // Another client, with its own token, does not see it.
     const other = await issueToken(sandbox.http, 'sandbox-tpp-2', 'sandbox-secret-2');
-    const hidden = await request(sandbox.http).get(`/v1/consents/${consentId}`).set({ Authorization: `Bearer ${other}`, 'X-Request-ID': crypto.randomUUID() }).expect(403);
+    const hidden = await request(sandbox.http)
+      .get(`/v1/consents/${consentId}`)
+      .set({ Authorization: `Bearer ${other}`, 'X-Request-ID': crypto.randomUUID() })
+      .expect(403);
     expect(hidden.body.tppMessages[0].code).toBe('CONSENT_UNKNOWN');
   });
 
   it("a hostile client with another client's certificate and a signature that does not verify learns nothing of that world: 401, never its maintenance", async () => {
     const token = await issueToken(sandbox.http);
     const victim = await issuedCertificate(sandbox.http, folder, SEAL, token);
-    await request(sandbox.http).put('/sandbox/conditions').set('Authorization', `Bearer ${token}`).send({ maintenance: true, delayMs: 0 }).expect(200);
+    await request(sandbox.http)
+      .put('/sandbox/conditions')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ maintenance: true, delayMs: 0 })
+      .expect(200);
     try {
-      const forged = signedHeaders(victim, '', { 'X-Request-ID': crypto.randomUUID() }, { signatureOf: () => Buffer.from('forged').toString('base64') });
+      const forged = signedHeaders(
+        victim,
+        '',
+        { 'X-Request-ID': crypto.randomUUID() },
+        { signatureOf: () => Buffer.from('forged').toString('base64') },
+      );
       const response = await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}/status`).set(forged).expect(401);
-      expect(response.body).toEqual(refusal('SIGNATURE_INVALID', '{sensitive} XS2A044E: the signature does not verify with the certificate over the covered headers', 'Signature'));
+      expect(response.body).toEqual(
+        refusal(
+          'SIGNATURE_INVALID',
+          '{sensitive} XS2A044E: the signature does not verify with the certificate over the covered headers',
+          'Signature',
+        ),
+      );
       // The owner itself, signing properly, is in maintenance.
       const steps = await libraryFlow({ baseUrl: await listening(sandbox), signing: victim });
       expect(steps.map(({ step, status }) => [step, status])).toEqual([['create consent', 503]]);
     } finally {
-      await request(sandbox.http).put('/sandbox/conditions').set('Authorization', `Bearer ${token}`).send({ maintenance: false, delayMs: 0 }).expect(200);
+      await request(sandbox.http)
+        .put('/sandbox/conditions')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ maintenance: false, delayMs: 0 })
+        .expect(200);
     }
   });
 
   it('refuses a request with neither a token nor a certificate, and one signed with a certificate the sandbox issued to no client', async () => {
-    const none = await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}/status`).set('X-Request-ID', crypto.randomUUID()).expect(401);
+    const none = await request(sandbox.http)
+      .get(`/v1/consents/${VALID_CONSENT}/status`)
+      .set('X-Request-ID', crypto.randomUUID())
+      .expect(401);
     expect(none.body).toEqual(
-      refusal('CERTIFICATE_MISSING', '{sensitive} XS2A063E: no bearer token, and no certificate the sandbox issued to a client (a QWAC, or the QSealC of a signed request): send one of them'),
+      refusal(
+        'CERTIFICATE_MISSING',
+        '{sensitive} XS2A063E: no bearer token, and no certificate the sandbox issued to a client (a QWAC, or the QSealC of a signed request): send one of them',
+      ),
     );
     const keyFile = join(folder, 'foreign.key');
-    const certificate = execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-subj', '/CN=Elsewhere', '-days', '30'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString();
-    const steps = await libraryFlow({ baseUrl: await listening(sandbox), signing: { certificate, privateKey: execFileSync('cat', [keyFile]).toString() } });
+    const certificate = execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-subj', '/CN=Elsewhere', '-days', '30'],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    ).toString();
+    const steps = await libraryFlow({
+      baseUrl: await listening(sandbox),
+      signing: { certificate, privateKey: execFileSync('cat', [keyFile]).toString() },
+    });
     expect(steps).toEqual([
       {
         step: 'create consent',
         status: 401,
-        body: refusal('CERTIFICATE_INVALID', '{sensitive} XS2A064E: no bearer token, and the certificate was issued to no client of this sandbox: send a token, or a certificate from POST /sandbox/certificates'),
+        body: refusal(
+          'CERTIFICATE_INVALID',
+          '{sensitive} XS2A064E: no bearer token, and the certificate was issued to no client of this sandbox: send a token, or a certificate from POST /sandbox/certificates',
+        ),
       },
     ]);
   });
@@ -261,13 +320,20 @@ describe('js-nextgen-psd2 on PROFILE=berlin-group, AUTH_MODE=strict, over mTLS: 
   it('runs the flow without a token, in a process of its own that trusts the sandbox CA', async () => {
     const token = await issueToken(sandbox.http);
     const ca = join(folder, 'ca.pem');
-    writeFileSync(ca, (await request(sandbox.http).get('/sandbox/certificates/ca').set('Authorization', `Bearer ${token}`).expect(200)).body.certificate);
+    writeFileSync(
+      ca,
+      (await request(sandbox.http).get('/sandbox/certificates/ca').set('Authorization', `Bearer ${token}`).expect(200)).body.certificate,
+    );
     const ssl = await issuedCertificate(sandbox.http, folder, { ...SEAL, type: 'QWAC' }, token);
     const signing = await issuedCertificate(sandbox.http, folder, SEAL, token);
     const options: LibraryFlowOptions = { baseUrl: `https://127.0.0.1:${sandbox.app.get(MutualTlsListener).port}`, signing, ssl };
-    const { stdout } = await promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, 'support/library-client.ts'), JSON.stringify(options)], {
-      env: { ...process.env, NODE_EXTRA_CA_CERTS: ca },
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', join(__dirname, 'support/library-client.ts'), JSON.stringify(options)],
+      {
+        env: { ...process.env, NODE_EXTRA_CA_CERTS: ca },
+      },
+    );
     const steps = JSON.parse(stdout) as LibraryStep[];
     expect(steps.map(({ step, status }) => [step, status])).toEqual(flowStatuses(201, true));
     expect(bodyOf(steps, 'payment status')).toEqual({ transactionStatus: 'ACSP' });
@@ -286,6 +352,12 @@ describe('js-nextgen-psd2 on PROFILE=bank, with the token the bank requires', ()
     expect(steps.map(({ step, status }) => [step, status])).toEqual(flowStatuses(200, true));
     expect(bodyOf(steps, 'payment status')).toEqual({ transactionStatus: 'ACSP' });
     const without = await libraryFlow({ baseUrl, signing, headers: NO_HEADERS });
-    expect(without).toEqual([{ step: 'create consent', status: 401, body: tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required') }]);
+    expect(without).toEqual([
+      {
+        step: 'create consent',
+        status: 401,
+        body: tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required'),
+      },
+    ]);
   });
 });

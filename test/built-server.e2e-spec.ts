@@ -15,7 +15,12 @@ import { schemaOf } from '../src/schema/schema';
 jest.setTimeout(120_000);
 
 const CLIENTS = 16;
-const headers = () => ({ Authorization: 'Bearer sandbox-token', 'X-Request-ID': randomUUID(), 'Content-Type': 'application/json', 'PSU-IP-Address': '192.0.2.10' });
+const headers = () => ({
+  Authorization: 'Bearer sandbox-token',
+  'X-Request-ID': randomUUID(),
+  'Content-Type': 'application/json',
+  'PSU-IP-Address': '192.0.2.10',
+});
 const payment = (n: number) => sepaPayment(`${n}.01`, { endToEndIdentification: `STOP-${n}` });
 
 /** The run's build (jest's global setup), as `npm run build` makes it. */
@@ -64,7 +69,11 @@ async function pourPaymentsUntil(signal: NodeJS.Signals, server: ServerProcess, 
     for (;;) {
       const n = next++;
       try {
-        const response = await fetch(`${base}/v1/payments/sepa-credit-transfers`, { method: 'POST', headers: headers(), body: JSON.stringify(payment(n)) });
+        const response = await fetch(`${base}/v1/payments/sepa-credit-transfers`, {
+          method: 'POST',
+          headers: headers(),
+          body: JSON.stringify(payment(n)),
+        });
         const body = (await response.json()) as { paymentId?: string };
         poured.statuses.add(response.status);
         if (response.status === 200) poured.acknowledged.set(body.paymentId!, n);
@@ -85,7 +94,9 @@ async function pourPaymentsUntil(signal: NodeJS.Signals, server: ServerProcess, 
 /** A sandbox for the enclosing describe block, stopped by `signal` while payments pour in. */
 function stoppedUnderLoad(signal: NodeJS.Signals): { sandbox: BuiltSandbox; poured: Poured } {
   const stopped = { sandbox: new BuiltSandbox(), poured: {} as Poured };
-  beforeAll(async () => Object.assign(stopped.poured, await pourPaymentsUntil(signal, await stopped.sandbox.start(), stopped.sandbox.base)));
+  beforeAll(async () =>
+    Object.assign(stopped.poured, await pourPaymentsUntil(signal, await stopped.sandbox.start(), stopped.sandbox.base)),
+  );
   afterAll(() => removeDatabase(stopped.sandbox.database));
   return stopped;
 }
@@ -192,11 +203,21 @@ describe('the built server with a bad setting', () => {
   it.each([
     ['SCA_MODE', 'bogus', 'SCA_MODE="bogus": SCA_MODE must be one of the following values: auto, redirect'],
     ['AUTH_MODE', 'bogus', 'AUTH_MODE="bogus": AUTH_MODE must be one of the following values: open, strict'],
-    ['SANDBOX_DATE', '2026-02-30', 'SANDBOX_DATE="2026-02-30": SANDBOX_DATE must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31'],
+    [
+      'SANDBOX_DATE',
+      '2026-02-30',
+      'SANDBOX_DATE="2026-02-30": SANDBOX_DATE must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31',
+    ],
   ])('%s=%s: exits 1 at once, naming it on stderr, as one JSON line where logs are JSON', async (name, value, line) => {
     for (const NODE_ENV of ['production', 'development']) {
       const databasePath = temporaryDatabase();
-      const server = spawnServer([build.main], { NODE_PATH: build.nodePath, NODE_ENV, PORT: String(await freePort()), DATABASE_PATH: databasePath, [name]: value });
+      const server = spawnServer([build.main], {
+        NODE_PATH: build.nodePath,
+        NODE_ENV,
+        PORT: String(await freePort()),
+        DATABASE_PATH: databasePath,
+        [name]: value,
+      });
       expect(await server.exited).toEqual({ code: 1, signal: null });
       const message = `Invalid configuration:\n  ${line}`;
       if (NODE_ENV === 'production') {
@@ -221,17 +242,46 @@ describe('the built server with a bad profile', () => {
     if (psus) writeFileSync(join(folder, name, 'fixtures', 'psus.json'), JSON.stringify(psus));
     return join(folder, name);
   };
-  const psu = { psuId: 'x.y', name: 'X Y', password: 'p', accounts: ['AT611904300234573201'], scaMethods: [], decoupledConfirmsAtPoll: null };
+  const psu = {
+    psuId: 'x.y',
+    name: 'X Y',
+    password: 'p',
+    accounts: ['AT611904300234573201'],
+    scaMethods: [],
+    decoupledConfirmsAtPoll: null,
+  };
 
   it.each([
-    ['an unknown key', () => profile('unknown', 'extends: bank\nanswer: bank\n'), 'profile.yaml: answer: unknown key; allowed: extends, name, bic, answers, scaApproaches, paymentProducts, consents, vop, scaExemptions, tpp, fixtures, fundsConfirmation, trustedBeneficiaries, cardAccounts, signingBaskets, permissionDashboard'],
-    ['a wrong value', () => profile('value', 'extends: bank\nscaApproaches: [redirect, sms]\n'), 'profile.yaml: scaApproaches[1]: must be one of redirect, embedded, decoupled (got "sms")'],
-    ['a dangling account', () => profile('dangling', 'extends: bank\n', [psu]), 'fixtures/psus.json: [0].accounts[0]: account AT611904300234573201 is not in accounts.json'],
-    ['unparsable YAML', () => profile('yaml', 'name: [unclosed\n'), 'profile.yaml: not YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1:'],
+    [
+      'an unknown key',
+      () => profile('unknown', 'extends: bank\nanswer: bank\n'),
+      'profile.yaml: answer: unknown key; allowed: extends, name, bic, answers, scaApproaches, paymentProducts, consents, vop, scaExemptions, tpp, fixtures, fundsConfirmation, trustedBeneficiaries, cardAccounts, signingBaskets, permissionDashboard',
+    ],
+    [
+      'a wrong value',
+      () => profile('value', 'extends: bank\nscaApproaches: [redirect, sms]\n'),
+      'profile.yaml: scaApproaches[1]: must be one of redirect, embedded, decoupled (got "sms")',
+    ],
+    [
+      'a dangling account',
+      () => profile('dangling', 'extends: bank\n', [psu]),
+      'fixtures/psus.json: [0].accounts[0]: account AT611904300234573201 is not in accounts.json',
+    ],
+    [
+      'unparsable YAML',
+      () => profile('yaml', 'name: [unclosed\n'),
+      'profile.yaml: not YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1:',
+    ],
   ])('%s: exits 1 at once with one line naming the file and the key, no stack trace', async (_, write, line) => {
     const path = write();
     const databasePath = temporaryDatabase();
-    const server = spawnServer([build.main], { NODE_PATH: build.nodePath, NODE_ENV: 'development', PORT: String(await freePort()), DATABASE_PATH: databasePath, PROFILE: path });
+    const server = spawnServer([build.main], {
+      NODE_PATH: build.nodePath,
+      NODE_ENV: 'development',
+      PORT: String(await freePort()),
+      DATABASE_PATH: databasePath,
+      PROFILE: path,
+    });
     expect(await server.exited).toEqual({ code: 1, signal: null });
     expect(server.errors()).toBe(`PROFILE=${path} cannot be used:\n  ${relative(process.cwd(), path)}/${line}\n`);
     expect(existsSync(databasePath)).toBe(false);
@@ -240,7 +290,12 @@ describe('the built server with a bad profile', () => {
 
 describe('the built server on a database it cannot use', () => {
   const start = async (databasePath: string) => {
-    const server = spawnServer([build.main], { NODE_PATH: build.nodePath, NODE_ENV: 'development', PORT: String(await freePort()), DATABASE_PATH: databasePath });
+    const server = spawnServer([build.main], {
+      NODE_PATH: build.nodePath,
+      NODE_ENV: 'development',
+      PORT: String(await freePort()),
+      DATABASE_PATH: databasePath,
+    });
     const started = Date.now();
     const exit = await server.exited;
     return { exit, seconds: (Date.now() - started) / 1000, errors: server.errors() };
@@ -249,7 +304,11 @@ describe('the built server on a database it cannot use', () => {
   it.each([
     ['garbage', (path: string) => (writeFileSync(path, 'this is not a database, '.repeat(400)), path), 'file is not a database'],
     // Root may write anywhere, so "unwritable" is a folder that is a file.
-    ['a folder that is a file', (path: string) => (writeFileSync(path, ''), join(path, 'sandbox.sqlite')), `EEXIST: file already exists, mkdir '${'PATH'}'`],
+    [
+      'a folder that is a file',
+      (path: string) => (writeFileSync(path, ''), join(path, 'sandbox.sqlite')),
+      `EEXIST: file already exists, mkdir '${'PATH'}'`,
+    ],
   ])('%s: exits 1 at once, naming the file', async (_, spoil, reason) => {
     const folder = temporaryDatabase();
     const databasePath = spoil(folder);

@@ -6,7 +6,13 @@ import { MARIANNE, sepaPayment } from './support/fixtures';
 import { removeDatabase, startSandbox, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';
 import { SandboxClock } from '../src/clock/sandbox-clock.entity';
 
-const consentRequest = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-03-20', frequencyPerDay: 4 };
+const consentRequest = {
+  access: { availableAccounts: 'allAccounts' },
+  recurringIndicator: true,
+  combinedServiceIndicator: false,
+  validUntil: '2026-03-20',
+  frequencyPerDay: 4,
+};
 const payment = (extra: object) => sepaPayment('100.00', extra);
 
 describe('the sandbox clock', () => {
@@ -14,7 +20,8 @@ describe('the sandbox clock', () => {
   const setClock = (today: string) => request(sandbox.http).put('/sandbox/clock').send({ today }).expect(200);
   const advance = (days: number) => request(sandbox.http).post('/sandbox/clock/advance').send({ days }).expect(200);
   const get = (path: string, headers: Record<string, string> = {}) => request(sandbox.http).get(path).set(tppHeaders(headers));
-  const stored = <T extends Consent | Payment>(entity: new () => T, id: string) => sandbox.dataSource.getRepository(entity).findOneByOrFail({ id } as never);
+  const stored = <T extends Consent | Payment>(entity: new () => T, id: string) =>
+    sandbox.dataSource.getRepository(entity).findOneByOrFail({ id } as never);
 
   it('starts at SANDBOX_DATE, is set by PUT and moved by advance', async () => {
     expect((await request(sandbox.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: TODAY });
@@ -49,7 +56,13 @@ describe('the sandbox clock', () => {
     ['/v1/periodic-payments/sepa-credit-transfers', { ...payment({}), startDate: '2026-03-20', frequency: 'Monthly' }, 202],
   ])('executes a future-dated payment on its date (%s)', async (path, body, cancelStatus) => {
     await setClock(TODAY);
-    const { paymentId } = (await request(sandbox.http).post(path).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(body).expect(CREATED)).body;
+    const { paymentId } = (
+      await request(sandbox.http)
+        .post(path)
+        .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' }))
+        .send(body)
+        .expect(CREATED)
+    ).body;
     expect((await get(`${path}/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: 'PDNG' });
 
     await setClock('2026-03-19');
@@ -65,7 +78,13 @@ describe('the sandbox clock', () => {
   it('a payment read after its date has come executes on that read too', async () => {
     await setClock(TODAY);
     const path = '/v1/payments/sepa-credit-transfers';
-    const { paymentId } = (await request(sandbox.http).post(path).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(payment({ requestedExecutionDate: '2026-03-16' })).expect(CREATED)).body;
+    const { paymentId } = (
+      await request(sandbox.http)
+        .post(path)
+        .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' }))
+        .send(payment({ requestedExecutionDate: '2026-03-16' }))
+        .expect(CREATED)
+    ).body;
     await setClock('2026-03-16'); // read first on the day itself: SCA and execution in one go
     expect((await get(`${path}/${paymentId}/status`).expect(200)).body).toEqualBody({ transactionStatus: 'ACSP' });
   });
@@ -77,12 +96,24 @@ describe('the sandbox clock', () => {
       .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' }))
       .send(payment({ requestedExecutionDate: '2026-03-31' }))
       .expect(400);
-    expect(response.body).toEqualBody(tppError('EXECUTION_DATE_INVALID', '{sensitive} XS2A019E: requestedExecutionDate 2026-03-31 is before today (2026-04-01)', 'requestedExecutionDate'));
+    expect(response.body).toEqualBody(
+      tppError(
+        'EXECUTION_DATE_INVALID',
+        '{sensitive} XS2A019E: requestedExecutionDate 2026-03-31 is before today (2026-04-01)',
+        'requestedExecutionDate',
+      ),
+    );
     await setClock(TODAY);
   });
 
   it.each([
-    ['put', '/sandbox/clock', { today: '2026-02-30' }, 'today', 'today must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31'],
+    [
+      'put',
+      '/sandbox/clock',
+      { today: '2026-02-30' },
+      'today',
+      'today must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31',
+    ],
     ['put', '/sandbox/clock', {}, 'today', 'today is required'],
     ['post', '/sandbox/clock/advance', { days: 0 }, 'days', 'days must not be less than 1'],
     ['post', '/sandbox/clock/advance', { days: '3' }, 'days', 'days must be an integer number'],
@@ -95,7 +126,9 @@ describe('the sandbox clock', () => {
 
   it('150 concurrent one-day advances move the clock 150 days: each moves it from where the one before left it', async () => {
     await setClock(TODAY);
-    const answers = await Promise.all(Array.from({ length: 150 }, () => request(sandbox.http).post('/sandbox/clock/advance').send({ days: 1 })));
+    const answers = await Promise.all(
+      Array.from({ length: 150 }, () => request(sandbox.http).post('/sandbox/clock/advance').send({ days: 1 })),
+    );
     expect(answers.map(({ status }) => status)).toEqual(Array(150).fill(200));
     // Every answer names the date its own move reached: 150 different days, one after another.
     const reached = answers.map(({ body }) => body.today as string).sort();
@@ -110,7 +143,9 @@ describe('the sandbox clock', () => {
   it('a body sent as a form, not as JSON: 400 FORMAT_ERROR naming Content-Type, the clock unchanged', async () => {
     const before = (await request(sandbox.http).get('/sandbox/clock').expect(200)).body;
     const response = await request(sandbox.http).post('/sandbox/clock/advance').type('form').send({ days: 3 }).expect(400);
-    expect(response.body).toEqualBody(tppError('FORMAT_ERROR', '{sensitive} XS2A001E: the body must be JSON, sent with Content-Type: application/json', 'Content-Type'));
+    expect(response.body).toEqualBody(
+      tppError('FORMAT_ERROR', '{sensitive} XS2A001E: the body must be JSON, sent with Content-Type: application/json', 'Content-Type'),
+    );
     expect((await request(sandbox.http).get('/sandbox/clock').expect(200)).body).toEqualBody(before);
   });
 });
@@ -123,10 +158,17 @@ describe('the sandbox clock in SCA_MODE=redirect', () => {
     await request(sandbox.http).post('/sandbox/clock/advance').send({ days: 6 }).expect(200);
     const status = await request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200);
     expect(status.body).toEqualBody({ consentStatus: 'expired' });
-    const [authorisationId] = (await request(sandbox.http).get(`/v1/consents/${consentId}/authorisations`).set(tppHeaders())).body.authorisationIds;
-    const sca = await request(sandbox.http).get(`/v1/consents/${consentId}/authorisations/${authorisationId}`).set(tppHeaders()).expect(200);
+    const [authorisationId] = (await request(sandbox.http).get(`/v1/consents/${consentId}/authorisations`).set(tppHeaders())).body
+      .authorisationIds;
+    const sca = await request(sandbox.http)
+      .get(`/v1/consents/${consentId}/authorisations/${authorisationId}`)
+      .set(tppHeaders())
+      .expect(200);
     expect(sca.body).toEqualBody({ scaStatus: 'failed' });
-    await request(sandbox.http).post(`/sandbox/sca/consents/${consentId}`).send({ psuId: 'georg.mustermann', decision: 'approve' }).expect(409);
+    await request(sandbox.http)
+      .post(`/sandbox/sca/consents/${consentId}`)
+      .send({ psuId: 'georg.mustermann', decision: 'approve' })
+      .expect(409);
   });
 });
 
@@ -152,8 +194,12 @@ describe("the sandbox clock's calendar", () => {
   it('the calendar ends with 9999-12-31: an advance past it is 400 FORMAT_ERROR, the clock unchanged', async () => {
     await request(calendar.http).put('/sandbox/clock').send({ today: '9999-12-01' }).expect(200);
     const response = await request(calendar.http).post('/sandbox/clock/advance').send({ days: 36500 }).expect(400);
-    expect(response.body).toEqualBody(tppError('FORMAT_ERROR', '{sensitive} XS2A001E: the clock cannot move past 9999-12-31 (it is 9999-12-01)', 'days'));
-    expect((await request(calendar.http).post('/sandbox/clock/advance').send({ days: 30 }).expect(200)).body).toEqualBody({ today: '9999-12-31' });
+    expect(response.body).toEqualBody(
+      tppError('FORMAT_ERROR', '{sensitive} XS2A001E: the clock cannot move past 9999-12-31 (it is 9999-12-01)', 'days'),
+    );
+    expect((await request(calendar.http).post('/sandbox/clock/advance').send({ days: 30 }).expect(200)).body).toEqualBody({
+      today: '9999-12-31',
+    });
     await request(calendar.http).post('/sandbox/clock/advance').send({ days: 1 }).expect(400);
     expect((await request(calendar.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '9999-12-31' });
   });

@@ -13,11 +13,21 @@ const SEPA = '/v1/payments/sepa-credit-transfers';
 describe('the cockpit in headless Chromium (SCA_MODE=redirect)', () => {
   const web = useBrowserSandbox({ SCA_MODE: 'redirect' });
 
-  const statusOf = async (paymentId: string) => (await request(web.sandbox.http).get(`${SEPA}/${paymentId}/status`).set(tppHeaders()).expect(200)).body.transactionStatus;
+  const statusOf = async (paymentId: string) =>
+    (await request(web.sandbox.http).get(`${SEPA}/${paymentId}/status`).set(tppHeaders()).expect(200)).body.transactionStatus;
 
   it('lists a payment made over the API, draws its machine, approves it, moves the clock to execute it, and shows a refused request with its code', async () => {
-    const { paymentId } = (await request(web.sandbox.http).post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(sepaPayment('12.50', { requestedExecutionDate: '2026-03-20' })).expect(200)).body;
-    const refused = await request(web.sandbox.http).get('/v1/accounts').set({ 'X-Request-ID': '3f1c5e2a-7d4b-4e8f-9a6c-1b2d3e4f5a6b' }).expect(401);
+    const { paymentId } = (
+      await request(web.sandbox.http)
+        .post(SEPA)
+        .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' }))
+        .send(sepaPayment('12.50', { requestedExecutionDate: '2026-03-20' }))
+        .expect(200)
+    ).body;
+    const refused = await request(web.sandbox.http)
+      .get('/v1/accounts')
+      .set({ 'X-Request-ID': '3f1c5e2a-7d4b-4e8f-9a6c-1b2d3e4f5a6b' })
+      .expect(401);
     expect(refused.body.tppMessages[0].code).toBe('TOKEN_INVALID');
 
     const page = await web.browser.context.newPage();
@@ -26,9 +36,24 @@ describe('the cockpit in headless Chromium (SCA_MODE=redirect)', () => {
     page.on('console', (message) => message.text().includes('Content Security Policy') && blocked.push(message.text()));
     await page.goto(`${web.base}/cockpit`);
     const row = page.locator('#payments tr', { hasText: paymentId });
-    expect(await row.locator('td').allTextContents()).toEqual([paymentId, 'payments / sepa-credit-transfers', '12.50 EUR', 'AT099900000000001511', '2026-03-20', 'RCVD']);
+    expect(await row.locator('td').allTextContents()).toEqual([
+      paymentId,
+      'payments / sepa-credit-transfers',
+      '12.50 EUR',
+      'AT099900000000001511',
+      '2026-03-20',
+      'RCVD',
+    ]);
     const log = page.locator('#requests tr', { hasText: '3f1c5e2a-7d4b-4e8f-9a6c-1b2d3e4f5a6b' });
-    expect(await log.locator('td').allTextContents()).toEqual([expect.stringMatching(/^\d{4}-\d\d-\d\dT/), 'GET', '/v1/accounts', '401', 'TOKEN_INVALID XS2A007E', '3f1c5e2a-7d4b-4e8f-9a6c-1b2d3e4f5a6b', '']);
+    expect(await log.locator('td').allTextContents()).toEqual([
+      expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      'GET',
+      '/v1/accounts',
+      '401',
+      'TOKEN_INVALID XS2A007E',
+      '3f1c5e2a-7d4b-4e8f-9a6c-1b2d3e4f5a6b',
+      '',
+    ]);
 
     await row.getByRole('link', { name: paymentId }).click();
     await page.waitForURL(`${web.base}/cockpit/payments/${paymentId}`);
@@ -45,7 +70,9 @@ describe('the cockpit in headless Chromium (SCA_MODE=redirect)', () => {
     expect(await page.locator('#timeline td', { hasText: 'RCVD → PDNG' }).count()).toBe(1);
     expect(blocked).toEqual([]);
     // The colours come from the page's own stylesheet, which the Content-Security-Policy lets in.
-    expect(await page.locator('header').evaluate((header) => header.ownerDocument.defaultView!.getComputedStyle(header).backgroundColor)).toBe('rgb(20, 33, 61)');
+    expect(
+      await page.locator('header').evaluate((header) => header.ownerDocument.defaultView!.getComputedStyle(header).backgroundColor),
+    ).toBe('rgb(20, 33, 61)');
 
     await page.goto(`${web.base}/cockpit`);
     expect(await page.locator('#today').textContent()).toBe('2026-03-15');
@@ -64,13 +91,24 @@ describe('the cockpit in headless Chromium (SCA_MODE=redirect)', () => {
 
   it("shows a payment's payee check and lets the payer pay anyway", async () => {
     const body = sepaPayment('2.00', { creditorName: 'Goerg Mustermann' });
-    const { paymentId } = (await request(web.sandbox.http).post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10', 'Client-VOP-Requested': 'true' })).send(body).expect(200)).body;
+    const { paymentId } = (
+      await request(web.sandbox.http)
+        .post(SEPA)
+        .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10', 'Client-VOP-Requested': 'true' }))
+        .send(body)
+        .expect(200)
+    ).body;
     const page = await web.browser.context.newPage();
     await page.goto(`${web.base}/cockpit/payments/${paymentId}`);
-    expect(await page.locator('tr', { hasText: 'payee check' }).locator('td').allTextContents()).toEqual(['payee check', 'CMTC (RVCM): registered as Georg Mustermann']);
+    expect(await page.locator('tr', { hasText: 'payee check' }).locator('td').allTextContents()).toEqual([
+      'payee check',
+      'CMTC (RVCM): registered as Georg Mustermann',
+    ]);
     await page.getByRole('button', { name: 'Pay anyway (confirm the payee, as the TPP)' }).click();
     await page.waitForURL(/message=/);
-    expect(await page.getByRole('status').textContent()).toBe('The payee is confirmed: the payment is RCVC and waits for the account holder.');
+    expect(await page.getByRole('status').textContent()).toBe(
+      'The payee is confirmed: the payment is RCVC and waits for the account holder.',
+    );
     expect(await statusOf(paymentId)).toBe('RCVC');
     expect(await page.locator('#timeline td', { hasText: 'RVCM → RCVC' }).count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Pay anyway (confirm the payee, as the TPP)' }).count()).toBe(0);
@@ -78,12 +116,28 @@ describe('the cockpit in headless Chromium (SCA_MODE=redirect)', () => {
   });
 
   it('refuses a form posted from another site, and shows a refusal of the same checks as the control API on the page', async () => {
-    await request(web.sandbox.http).post('/cockpit/clock/advance').set('Sec-Fetch-Site', 'cross-site').type('form').send('by=day').expect(403);
+    await request(web.sandbox.http)
+      .post('/cockpit/clock/advance')
+      .set('Sec-Fetch-Site', 'cross-site')
+      .type('form')
+      .send('by=day')
+      .expect(403);
     // The sign-in too: a cross-site form would sign the browser in as another client (issue 63, row 7).
-    const signIn = await request(web.sandbox.http).post('/cockpit/sign-in').set('Sec-Fetch-Site', 'cross-site').type('form').send('clientId=sandbox-tpp&clientSecret=sandbox-secret').expect(403);
+    const signIn = await request(web.sandbox.http)
+      .post('/cockpit/sign-in')
+      .set('Sec-Fetch-Site', 'cross-site')
+      .type('form')
+      .send('clientId=sandbox-tpp&clientSecret=sandbox-secret')
+      .expect(403);
     expect([signIn.text, signIn.headers['set-cookie']]).toEqual(['A cockpit form posts from the cockpit only.', undefined]);
     expect((await request(web.sandbox.http).get('/sandbox/clock').expect(200)).body.today).toBe('2026-03-15');
-    const { paymentId } = (await request(web.sandbox.http).post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(sepaPayment('1.00')).expect(200)).body;
+    const { paymentId } = (
+      await request(web.sandbox.http)
+        .post(SEPA)
+        .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' }))
+        .send(sepaPayment('1.00'))
+        .expect(200)
+    ).body;
     const page = await web.browser.context.newPage();
     await page.goto(`${web.base}/cockpit/payments/${paymentId}`);
     await page.getByLabel('PSU ID').first().fill('nobody');

@@ -20,7 +20,10 @@ const SERVICE_WALKS = readdirSync(join(ROOT, 'src'), { withFileTypes: true })
   .map(({ name }) => ({ file: join('src', name, `${name}.postman_collection.json`), settings: { PROFILE: 'berlin-group' }, least: 2 }));
 
 /** The walk-through, written for the seed bank; and the walks of the Berlin Group services the berlin-group profile adds. */
-describe.each<{ file: string; settings: Record<string, string>; least: number }>([{ file: join('collections', 'psd2-sandbox.postman_collection.json'), settings: {}, least: 20 }, ...SERVICE_WALKS])('the Postman collection $file', ({ file, settings, least }) => {
+describe.each<{ file: string; settings: Record<string, string>; least: number }>([
+  { file: join('collections', 'psd2-sandbox.postman_collection.json'), settings: {}, least: 20 },
+  ...SERVICE_WALKS,
+])('the Postman collection $file', ({ file, settings, least }) => {
   const collection = JSON.parse(readFileSync(join(ROOT, file), 'utf8'));
   const all = requests(collection.item);
   const sandbox = useSandbox({ SANDBOX_DATE: '2026-11-21', ...settings });
@@ -32,7 +35,10 @@ describe.each<{ file: string; settings: Record<string, string>; least: number }>
 
   it('names only operations that exist in the OpenAPI document', async () => {
     const paths: Record<string, Record<string, unknown>> = (await request(sandbox.http).get('/docs-json').expect(200)).body.paths;
-    const templates = Object.keys(paths).map((template) => ({ template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
+    const templates = Object.keys(paths).map((template) => ({
+      template,
+      pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    }));
     const unknown = all
       .map(({ request: call }) => [call!.method.toLowerCase(), `/${call!.url.path.join('/')}`] as const)
       .filter(([method, path]) => !templates.some(({ template, pattern }) => pattern.test(path) && paths[template][method]));
@@ -41,7 +47,8 @@ describe.each<{ file: string; settings: Record<string, string>; least: number }>
 
   it('runs in order against the sandbox, each request answering the status its own test expects', async () => {
     const variables = new Map<string, string>(collection.variable.map(({ key, value }: { key: string; value: string }) => [key, value]));
-    const resolve = (text: string) => text.replace(/\{\{(\$guid|\w+)\}\}/g, (_, name: string) => (name === '$guid' ? randomUUID() : variables.get(name) ?? ''));
+    const resolve = (text: string) =>
+      text.replace(/\{\{(\$guid|\w+)\}\}/g, (_, name: string) => (name === '$guid' ? randomUUID() : (variables.get(name) ?? '')));
     const outcomes: string[] = [];
     for (const { name, request: call, event } of all) {
       const script = (event ?? []).flatMap(({ script: { exec } }) => exec).join('\n');

@@ -8,10 +8,21 @@ import { UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
 import { CREATED, PROFILE, TOO_LARGE } from './support/profile';
 import { removeDatabase, startSandbox, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
-const required = (field: string) => ({ category: 'ERROR', code: 'FORMAT_ERROR', path: field, text: `{sensitive} XS2A001E: ${field} is required` });
+const required = (field: string) => ({
+  category: 'ERROR',
+  code: 'FORMAT_ERROR',
+  path: field,
+  text: `{sensitive} XS2A001E: ${field} is required`,
+});
 /** An array is not the object the operation takes: every mandatory field of the object is missing. */
 const ARRAY_BODY_ERROR = { tppMessages: ['access', 'recurringIndicator', 'validUntil', 'frequencyPerDay'].map(required), _links: null };
-const consentBody = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 };
+const consentBody = {
+  access: { availableAccounts: 'allAccounts' },
+  recurringIndicator: true,
+  combinedServiceIndicator: false,
+  validUntil: '2026-06-30',
+  frequencyPerDay: 4,
+};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -42,7 +53,9 @@ describe('requests every /v1 operation needs', () => {
         .set({ 'X-Request-ID': requestId, ...auth })
         .expect(401);
       expect(response.headers['x-request-id']).toBe(requestId);
-      expect(response.body).toEqualBody(tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required'));
+      expect(response.body).toEqualBody(
+        tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required'),
+      );
     });
 
     it.each([
@@ -61,14 +74,20 @@ describe('requests every /v1 operation needs', () => {
   it('takes the first of two X-Request-ID headers, as one bank client sends them, and echoes it', async () => {
     const [first, second] = [randomUUID(), randomUUID()];
     // Node sends an array value as two header lines.
-    const response = await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}/status`).set('Authorization', 'Bearer t').set('X-Request-ID', [first, second] as unknown as string).expect(200);
+    const response = await request(sandbox.http)
+      .get(`/v1/consents/${VALID_CONSENT}/status`)
+      .set('Authorization', 'Bearer t')
+      .set('X-Request-ID', [first, second] as unknown as string)
+      .expect(200);
     expect(response.headers['x-request-id']).toBe(first);
     expect(response.body).toEqualBody({ consentStatus: 'valid' });
   });
 
   it('checks the token before the request ID', async () => {
     const response = await request(sandbox.http).get('/v1/accounts').set('Authorization', 'Bearer ').expect(401);
-    expect(response.body).toEqualBody(tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required'));
+    expect(response.body).toEqualBody(
+      tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required'),
+    );
   });
 
   it('accepts any non-empty bearer token, in any letter case of the scheme', async () => {
@@ -97,31 +116,46 @@ describe('failures outside the operations', () => {
     expect(response.body).toEqualBody(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A012E: no route ${method.toUpperCase()} ${path}`));
   });
 
-  it.each(['{"access":', "{'access': {}}", '"just a string"', '12'])('a body that is not a JSON object (%s) is 400 FORMAT_ERROR and stores nothing', async (raw) => {
-    const before = await countConsents();
-    const headers = tppHeaders({ 'Content-Type': 'application/json' });
-    const response = await request(sandbox.http).post('/v1/consents').set(headers).send(raw).expect(400);
-    expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
-    expect(response.body).toEqualBody({
-      tppMessages: [{ category: 'ERROR', code: 'FORMAT_ERROR', path: null, text: expect.stringMatching(/^\{sensitive\} XS2A002E: malformed request: /) }],
-      _links: null,
-    });
-    expect(await countConsents()).toBe(before);
-  });
+  it.each(['{"access":', "{'access': {}}", '"just a string"', '12'])(
+    'a body that is not a JSON object (%s) is 400 FORMAT_ERROR and stores nothing',
+    async (raw) => {
+      const before = await countConsents();
+      const headers = tppHeaders({ 'Content-Type': 'application/json' });
+      const response = await request(sandbox.http).post('/v1/consents').set(headers).send(raw).expect(400);
+      expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
+      expect(response.body).toEqualBody({
+        tppMessages: [
+          {
+            category: 'ERROR',
+            code: 'FORMAT_ERROR',
+            path: null,
+            text: expect.stringMatching(/^\{sensitive\} XS2A002E: malformed request: /),
+          },
+        ],
+        _links: null,
+      });
+      expect(await countConsents()).toBe(before);
+    },
+  );
 
   it('a JSON array body is 400 FORMAT_ERROR', async () => {
     const response = await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send([consentBody]).expect(400);
     expect(response.body).toEqualBody(ARRAY_BODY_ERROR);
   });
 
-  it.each(['text/plain', 'application/x-www-form-urlencoded'])('a body sent as %s, not as JSON, is 400 FORMAT_ERROR naming Content-Type and stores nothing', async (contentType) => {
-    const before = await countConsents();
-    const headers = tppHeaders({ 'Content-Type': contentType });
-    const response = await request(sandbox.http).post('/v1/consents').set(headers).send(JSON.stringify(consentBody)).expect(400);
-    expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
-    expect(response.body).toEqualBody(tppError('FORMAT_ERROR', '{sensitive} XS2A001E: the body must be JSON, sent with Content-Type: application/json', 'Content-Type'));
-    expect(await countConsents()).toBe(before);
-  });
+  it.each(['text/plain', 'application/x-www-form-urlencoded'])(
+    'a body sent as %s, not as JSON, is 400 FORMAT_ERROR naming Content-Type and stores nothing',
+    async (contentType) => {
+      const before = await countConsents();
+      const headers = tppHeaders({ 'Content-Type': contentType });
+      const response = await request(sandbox.http).post('/v1/consents').set(headers).send(JSON.stringify(consentBody)).expect(400);
+      expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
+      expect(response.body).toEqualBody(
+        tppError('FORMAT_ERROR', '{sensitive} XS2A001E: the body must be JSON, sent with Content-Type: application/json', 'Content-Type'),
+      );
+      expect(await countConsents()).toBe(before);
+    },
+  );
 
   it('a body over 100 KiB is 413 FORMAT_ERROR and stores nothing', async () => {
     const before = await countConsents();
@@ -154,26 +188,40 @@ describe('failures outside the operations', () => {
   });
 
   it.each(['/v1/consents', '/v1/payments/sepa-credit-transfers', '/sandbox/scenarios', '/oauth2/token'])(
-    'a JSON body nested 1,300 levels deep (2.8 KB) is 400 FORMAT_ERROR on POST %s, before validation, and stores nothing', async (path) => {
-    const before = await sandbox.dataSource.query('SELECT (SELECT COUNT(*) FROM consents) + (SELECT COUNT(*) FROM payments) AS n');
-    const deep = `{"access":${'['.repeat(1300)}${']'.repeat(1300)}}`;
-    const response = await request(sandbox.http)
-      .post(path)
-      .set(tppHeaders({ 'Content-Type': 'application/json', 'PSU-IP-Address': '192.0.2.10' }))
-      .send(deep)
-      .expect(400);
-    const refusal = tppError('FORMAT_ERROR', '{sensitive} XS2A002E: malformed request: the body nests deeper than 32 levels');
-    expect(response.body).toEqualBody(path === '/oauth2/token' ? { error: 'invalid_request', error_description: 'malformed request: the body nests deeper than 32 levels', ...refusal } : refusal);
-    expect(await sandbox.dataSource.query('SELECT (SELECT COUNT(*) FROM consents) + (SELECT COUNT(*) FROM payments) AS n')).toEqual(before);
-  });
+    'a JSON body nested 1,300 levels deep (2.8 KB) is 400 FORMAT_ERROR on POST %s, before validation, and stores nothing',
+    async (path) => {
+      const before = await sandbox.dataSource.query('SELECT (SELECT COUNT(*) FROM consents) + (SELECT COUNT(*) FROM payments) AS n');
+      const deep = `{"access":${'['.repeat(1300)}${']'.repeat(1300)}}`;
+      const response = await request(sandbox.http)
+        .post(path)
+        .set(tppHeaders({ 'Content-Type': 'application/json', 'PSU-IP-Address': '192.0.2.10' }))
+        .send(deep)
+        .expect(400);
+      const refusal = tppError('FORMAT_ERROR', '{sensitive} XS2A002E: malformed request: the body nests deeper than 32 levels');
+      expect(response.body).toEqualBody(
+        path === '/oauth2/token'
+          ? { error: 'invalid_request', error_description: 'malformed request: the body nests deeper than 32 levels', ...refusal }
+          : refusal,
+      );
+      expect(await sandbox.dataSource.query('SELECT (SELECT COUNT(*) FROM consents) + (SELECT COUNT(*) FROM payments) AS n')).toEqual(
+        before,
+      );
+    },
+  );
 
   it('brackets inside strings do not count as nesting', async () => {
-    await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send({ ...consentBody, note: `[{"\\${'['.repeat(100)}` }).expect(CREATED);
+    await request(sandbox.http)
+      .post('/v1/consents')
+      .set(tppHeaders())
+      .send({ ...consentBody, note: `[{"\\${'['.repeat(100)}` })
+      .expect(CREATED);
   });
 
   it('a path with a broken percent-encoding is 400 FORMAT_ERROR', async () => {
     const response = await request(sandbox.http).get('/v1/consents/%E0%A4%A').set(tppHeaders()).expect(400);
-    expect(response.body).toEqualBody(tppError('FORMAT_ERROR', "{sensitive} XS2A002E: malformed request: Failed to decode param '%E0%A4%A'"));
+    expect(response.body).toEqualBody(
+      tppError('FORMAT_ERROR', "{sensitive} XS2A002E: malformed request: Failed to decode param '%E0%A4%A'"),
+    );
   });
 
   it.each([
@@ -184,17 +232,32 @@ describe('failures outside the operations', () => {
     ['POST', '/sandbox/scenarios', { 'psu\u0000': 'x' }],
   ])('a NUL character anywhere (%s %s) is 400 FORMAT_ERROR on either engine, and stores nothing', async (method, path, body) => {
     const before = await countConsents();
-    const call = request(sandbox.http)[method.toLowerCase() as 'get'](path).set(tppHeaders({ 'Consent-ID': VALID_CONSENT }));
+    const call = request(sandbox.http)
+      [method.toLowerCase() as 'get'](path)
+      .set(tppHeaders({ 'Consent-ID': VALID_CONSENT }));
     const response = await (body === undefined ? call : call.send(body)).expect(400);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(response.body).toEqualBody(tppError('FORMAT_ERROR', '{sensitive} XS2A002E: malformed request: it holds a NUL character, which no path, parameter or field may hold'));
+    expect(response.body).toEqualBody(
+      tppError(
+        'FORMAT_ERROR',
+        '{sensitive} XS2A002E: malformed request: it holds a NUL character, which no path, parameter or field may hold',
+      ),
+    );
     expect(await countConsents()).toBe(before);
   });
 
   it('a NUL in the token form is invalid_request, in the OAuth body', async () => {
-    const response = await request(sandbox.http).post('/oauth2/token').type('form').send('grant_type=client_credentials&client_id=%00').expect(400);
+    const response = await request(sandbox.http)
+      .post('/oauth2/token')
+      .type('form')
+      .send('grant_type=client_credentials&client_id=%00')
+      .expect(400);
     const description = 'malformed request: it holds a NUL character, which no path, parameter or field may hold';
-    expect(response.body).toEqualBody({ error: 'invalid_request', error_description: description, ...tppError('FORMAT_ERROR', `{sensitive} XS2A002E: ${description}`) });
+    expect(response.body).toEqualBody({
+      error: 'invalid_request',
+      error_description: description,
+      ...tppError('FORMAT_ERROR', `{sensitive} XS2A002E: ${description}`),
+    });
   });
 
   it('GET /health answers 200 without any header', async () => {
@@ -233,7 +296,12 @@ describe('an unexpected fault', () => {
       await sandbox.dataSource.destroy();
       const [warned, failed] = [jest.spyOn(Logger.prototype, 'warn'), jest.spyOn(Logger.prototype, 'error')];
       const response = await request(sandbox.http).get(`/v1/consents/${UNKNOWN_CONSENT}`).set(tppHeaders()).expect(503);
-      expect(response.body).toEqualBody(tppError('SERVICE_UNAVAILABLE', expect.stringMatching(/^\{sensitive\} XS2A029E: the sandbox's database is full or unavailable: nothing was changed/)));
+      expect(response.body).toEqualBody(
+        tppError(
+          'SERVICE_UNAVAILABLE',
+          expect.stringMatching(/^\{sensitive\} XS2A029E: the sandbox's database is full or unavailable: nothing was changed/),
+        ),
+      );
       expect(sandbox.contract.failures).toEqual([]);
       // No bug, a warning: with what the database said (docs/operations.md, "Logs").
       expect(warned).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`^GET /v1/consents/${UNKNOWN_CONSENT}: .+`)));
@@ -267,7 +335,12 @@ describe('a request Node itself cannot parse', () => {
 
   it('a broken header line: 400 with the Berlin Group body, not a bare page', async () => {
     const { head, body } = await raw('GET /v1/accounts HTTP/1.1\r\nHost: sandbox\r\nThis is no header\r\n\r\n');
-    expect(head.split('\r\n')).toEqual(['HTTP/1.1 400 Bad Request', 'Content-Type: application/json; charset=utf-8', expect.stringMatching(/^Content-Length: \d+$/), 'Connection: close']);
+    expect(head.split('\r\n')).toEqual([
+      'HTTP/1.1 400 Bad Request',
+      'Content-Type: application/json; charset=utf-8',
+      expect.stringMatching(/^Content-Length: \d+$/),
+      'Connection: close',
+    ]);
     expect(body).toEqualBody(tppError('FORMAT_ERROR', '{sensitive} XS2A002E: malformed request: Parse Error: Invalid header token'));
   });
 

@@ -2,7 +2,21 @@ import request from 'supertest';
 import { CREATED, locationOf, PROFILE } from './support/profile';
 import { BankProfile } from '../src/profile/bank-profile';
 import { Consent } from '../src/consent/consent.entity';
-import { cardReference, FIXTURE_CARDS, EXPIRED_CONSENT, FRANZ, GEORG, MARIANNE, reference, SECOND_VALID_CONSENT, SUSANNE, ERWIN, NEW_RESOURCE_ID, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';
+import {
+  cardReference,
+  FIXTURE_CARDS,
+  EXPIRED_CONSENT,
+  FRANZ,
+  GEORG,
+  MARIANNE,
+  reference,
+  SECOND_VALID_CONSENT,
+  SUSANNE,
+  ERWIN,
+  NEW_RESOURCE_ID,
+  UNKNOWN_CONSENT,
+  VALID_CONSENT,
+} from './support/fixtures';
 import { removeDatabase, startSandbox, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 const REDIRECT_URI = 'https://tpp.example/callback?state=a%20b&x=1';
@@ -14,7 +28,8 @@ const explicitRequest = {
   frequencyPerDay: 4,
 };
 const NO_ACCOUNT = 'access must name an account in balances or transactions, or ask for availableAccounts or allPsd2 "allAccounts"';
-const BG_ONE = 'access asks for exactly one of: named accounts (accounts, balances, transactions), availableAccounts, availableAccountsWithBalance or allPsd2';
+const BG_ONE =
+  'access asks for exactly one of: named accounts (accounts, balances, transactions), availableAccounts, availableAccountsWithBalance or allPsd2';
 const BG_EMPTY = (list: string) =>
   `access.${list} is empty: an empty list asks for a consent on the accounts the holder chooses at the bank, which this bank does not offer; name the accounts, or ask for every account (availableAccounts, availableAccountsWithBalance, allPsd2)`;
 const ALL = 'allAccounts, allAccountsWithOwnerName';
@@ -28,14 +43,31 @@ const links = (consentId: string, scaRedirect: string) => ({
 /** The answer to a creation: Berlin Group's links no SCA page when nothing is left to authorise (valid at creation, docs/profiles.md). */
 const created = (consentStatus: string, consentId: string, scaRedirect: string) => {
   const { scaRedirect: page, ...own } = links(consentId, scaRedirect);
-  return { consentStatus, consentId, scaMethods: null, chosenScaMethod: null, challengeData: null, psuMessage: null, _links: consentStatus === 'valid' && PROFILE === 'berlin-group' ? own : { scaRedirect: page, ...own } };
+  return {
+    consentStatus,
+    consentId,
+    scaMethods: null,
+    chosenScaMethod: null,
+    challengeData: null,
+    psuMessage: null,
+    _links: consentStatus === 'valid' && PROFILE === 'berlin-group' ? own : { scaRedirect: page, ...own },
+  };
 };
 /** A consent for every account read back: the seed bank's its accounts, Berlin Group's as it was asked (docs/behaviour.md, "Consent access"). */
 const everyAccountAsAsked = (asked: object) => (PROFILE === 'bank' ? everyAccount() : asked);
 /** An allAccounts consent valid at once: every account of the bank, then its cards (docs/card-accounts.md). */
 const everyAccount = () => {
   const granted = access([FRANZ, MARIANNE, ERWIN, GEORG, SUSANNE]);
-  return { ...granted, accounts: [...granted.accounts, ...Object.values(FIXTURE_CARDS).flat().sort().map((maskedPan) => cardReference(maskedPan))] };
+  return {
+    ...granted,
+    accounts: [
+      ...granted.accounts,
+      ...Object.values(FIXTURE_CARDS)
+        .flat()
+        .sort()
+        .map((maskedPan) => cardReference(maskedPan)),
+    ],
+  };
 };
 const access = (accounts: string[], balances: object[] = [], transactions: object[] = [], availableAccounts: string | null = null) => ({
   accounts: accounts.map((iban) => reference(iban)),
@@ -49,12 +81,24 @@ const access = (accounts: string[], balances: object[] = [], transactions: objec
 });
 
 /** A consent of explicitRequest's terms, valid since today, as GET /v1/consents/{consentId} answers it. */
-const validToday = (granted: object) => ({ access: granted, recurringIndicator: true, validUntil: '2026-06-30', frequencyPerDay: 4, lastActionDate: TODAY, consentStatus: 'valid', _links: null });
+const validToday = (granted: object) => ({
+  access: granted,
+  recurringIndicator: true,
+  validUntil: '2026-06-30',
+  frequencyPerDay: 4,
+  lastActionDate: TODAY,
+  consentStatus: 'valid',
+  _links: null,
+});
 
 describe('consents (SCA_MODE=auto)', () => {
   const sandbox = useSandbox({ PUBLIC_BASE_URL: 'http://sandbox.test:3000' });
   const countConsents = () => sandbox.dataSource.getRepository(Consent).count();
-  const post = (body: unknown, headers = tppHeaders()) => request(sandbox.http).post('/v1/consents').set(headers).send(body as object);
+  const post = (body: unknown, headers = tppHeaders()) =>
+    request(sandbox.http)
+      .post('/v1/consents')
+      .set(headers)
+      .send(body as object);
   const createAllAccounts = async (body: object = allAccountsRequest): Promise<string> => (await post(body).expect(CREATED)).body.consentId;
 
   describe('POST /v1/consents', () => {
@@ -66,26 +110,38 @@ describe('consents (SCA_MODE=auto)', () => {
       expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
       const redirectBack = 'redirectBackUrl=https%3A%2F%2Ftpp.example%2Fcallback%3Fstate%3Da%2520b%26x%3D1';
       if (PROFILE === 'bank') {
-        expect(response.body).toEqualBody(created('received', VALID_CONSENT, `http://sandbox.test:3000/sca/consents?consent_id=${VALID_CONSENT}&${redirectBack}`));
+        expect(response.body).toEqualBody(
+          created('received', VALID_CONSENT, `http://sandbox.test:3000/sca/consents?consent_id=${VALID_CONSENT}&${redirectBack}`),
+        );
         expect(await countConsents()).toBe(before);
         return;
       }
       // A generic client that asks for Marianne's balances gets a consent to exactly that, valid at once (docs/behaviour.md).
       const { consentId } = response.body;
       expect(consentId).toMatch(NEW_RESOURCE_ID);
-      expect(response.body).toEqualBody(created('valid', consentId, `http://sandbox.test:3000/sca/consents?consent_id=${consentId}&${redirectBack}`));
+      expect(response.body).toEqualBody(
+        created('valid', consentId, `http://sandbox.test:3000/sca/consents?consent_id=${consentId}&${redirectBack}`),
+      );
       expect(await countConsents()).toBe(before + 1);
       const consent = await request(sandbox.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
       expect(consent.body).toEqualBody(validToday(access([], [reference(MARIANNE, null)])));
-      const accounts = await request(sandbox.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': consentId })).expect(200);
+      const accounts = await request(sandbox.http)
+        .get('/v1/accounts')
+        .set(tppHeaders({ 'Consent-ID': consentId }))
+        .expect(200);
       expect(accounts.body.accounts.map(({ iban }: { iban: string }) => iban)).toEqual([MARIANNE]);
-      await request(sandbox.http).get(`/v1/accounts/${GEORG}/balances`).set(tppHeaders({ 'Consent-ID': consentId })).expect(404);
+      await request(sandbox.http)
+        .get(`/v1/accounts/${GEORG}/balances`)
+        .set(tppHeaders({ 'Consent-ID': consentId }))
+        .expect(404);
     });
 
     it('leaves redirectBackUrl out of scaRedirect when no TPP-Redirect-URI was sent', async () => {
       const response = await post(explicitRequest).expect(CREATED);
       const consentId = PROFILE === 'bank' ? VALID_CONSENT : response.body.consentId;
-      expect(response.body).toEqualBody(created(PROFILE === 'bank' ? 'received' : 'valid', consentId, `http://sandbox.test:3000/sca/consents?consent_id=${consentId}`));
+      expect(response.body).toEqualBody(
+        created(PROFILE === 'bank' ? 'received' : 'valid', consentId, `http://sandbox.test:3000/sca/consents?consent_id=${consentId}`),
+      );
     });
 
     it('stores an allAccounts consent, valid, over every fixture account, under a fresh UUID', async () => {
@@ -96,7 +152,11 @@ describe('consents (SCA_MODE=auto)', () => {
       expect(response.headers['location']).toBe(locationOf(`/v1/consents/${consentId}`, 'http://sandbox.test:3000'));
       expect(response.headers['aspsp-sca-approach']).toBe('REDIRECT');
       expect(response.body).toEqualBody(
-        created('valid', consentId, `http://sandbox.test:3000/sca/consents?consent_id=${consentId}&redirectBackUrl=https%3A%2F%2Ftpp.example%2Fcb`),
+        created(
+          'valid',
+          consentId,
+          `http://sandbox.test:3000/sca/consents?consent_id=${consentId}&redirectBackUrl=https%3A%2F%2Ftpp.example%2Fcb`,
+        ),
       );
       expect(await countConsents()).toBe(before + 1);
 
@@ -110,7 +170,10 @@ describe('consents (SCA_MODE=auto)', () => {
       expect(response.body).toEqualBody(created('valid', consentId, `http://sandbox.test:3000/sca/consents?consent_id=${consentId}`));
       const consent = await request(sandbox.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
       expect(consent.body).toEqualBody(validToday(everyAccountAsAsked({ allPsd2: 'allAccounts' })));
-      await request(sandbox.http).get(`/v1/accounts/${GEORG}/transactions?bookingStatus=booked`).set(tppHeaders({ 'Consent-ID': consentId })).expect(200);
+      await request(sandbox.http)
+        .get(`/v1/accounts/${GEORG}/transactions?bookingStatus=booked`)
+        .set(tppHeaders({ 'Consent-ID': consentId }))
+        .expect(200);
     });
 
     it('gives each allAccounts consent its own ID', async () => {
@@ -137,27 +200,122 @@ describe('consents (SCA_MODE=auto)', () => {
       ['no access', { ...explicitRequest, access: undefined }, 'access', 'access is required'],
       ['access not an object', { ...explicitRequest, access: 'all' }, 'access', 'access must be an object'],
       ['access an array', { ...explicitRequest, access: [] }, 'access', 'access must be an object'],
-      ['an account reference that is an array', { ...explicitRequest, access: { balances: [[]] } }, 'access.balances', 'each item of access.balances must be an object'],
-      ['balances not an array', { ...explicitRequest, access: { balances: { iban: MARIANNE } } }, 'access.balances', 'access.balances must be an array'],
-      ['an IBAN with a bad checksum', { ...explicitRequest, access: { balances: [{ iban: 'AT099900000000001512' }] } }, 'access.balances[0].iban', 'access.balances[0].iban must be an IBAN with a valid checksum'],
-      ['an account without IBAN', { ...explicitRequest, access: { transactions: [{ currency: 'EUR' }] } }, 'access.transactions[0].iban', 'access.transactions[0].iban is required'],
-      ['a bad currency', { ...explicitRequest, access: { balances: [{ iban: MARIANNE, currency: 'euro' }] } }, 'access.balances[0].currency', 'access.balances[0].currency must be an ISO 4217 code of three capital letters'],
-      ['availableAccounts other than allAccounts', { ...explicitRequest, access: { availableAccounts: 'allPsd2' } }, 'access.availableAccounts', `access.availableAccounts must be one of the following values: ${ALL}`],
-      ['an access that names no account', { ...explicitRequest, access: { balances: [], transactions: [] } }, PROFILE === 'bank' ? 'access' : 'access.balances', PROFILE === 'bank' ? NO_ACCOUNT : BG_EMPTY('balances')],
+      [
+        'an account reference that is an array',
+        { ...explicitRequest, access: { balances: [[]] } },
+        'access.balances',
+        'each item of access.balances must be an object',
+      ],
+      [
+        'balances not an array',
+        { ...explicitRequest, access: { balances: { iban: MARIANNE } } },
+        'access.balances',
+        'access.balances must be an array',
+      ],
+      [
+        'an IBAN with a bad checksum',
+        { ...explicitRequest, access: { balances: [{ iban: 'AT099900000000001512' }] } },
+        'access.balances[0].iban',
+        'access.balances[0].iban must be an IBAN with a valid checksum',
+      ],
+      [
+        'an account without IBAN',
+        { ...explicitRequest, access: { transactions: [{ currency: 'EUR' }] } },
+        'access.transactions[0].iban',
+        'access.transactions[0].iban is required',
+      ],
+      [
+        'a bad currency',
+        { ...explicitRequest, access: { balances: [{ iban: MARIANNE, currency: 'euro' }] } },
+        'access.balances[0].currency',
+        'access.balances[0].currency must be an ISO 4217 code of three capital letters',
+      ],
+      [
+        'availableAccounts other than allAccounts',
+        { ...explicitRequest, access: { availableAccounts: 'allPsd2' } },
+        'access.availableAccounts',
+        `access.availableAccounts must be one of the following values: ${ALL}`,
+      ],
+      [
+        'an access that names no account',
+        { ...explicitRequest, access: { balances: [], transactions: [] } },
+        PROFILE === 'bank' ? 'access' : 'access.balances',
+        PROFILE === 'bank' ? NO_ACCOUNT : BG_EMPTY('balances'),
+      ],
       ['an empty access', { ...explicitRequest, access: {} }, 'access', PROFILE === 'bank' ? NO_ACCOUNT : BG_ONE],
-      ['an access of null lists', { ...explicitRequest, access: { balances: null, transactions: null } }, 'access', PROFILE === 'bank' ? NO_ACCOUNT : BG_ONE],
-      ['allPsd2 other than allAccounts', { ...explicitRequest, access: { allPsd2: 'all' } }, 'access.allPsd2', `access.allPsd2 must be one of the following values: ${ALL}`],
-      ['combinedServiceIndicator not boolean', { ...explicitRequest, combinedServiceIndicator: 'no' }, 'combinedServiceIndicator', 'combinedServiceIndicator must be a boolean value'],
-      ['recurringIndicator not boolean', { ...explicitRequest, recurringIndicator: 'true' }, 'recurringIndicator', 'recurringIndicator must be a boolean value'],
-      ['no recurringIndicator', { ...explicitRequest, recurringIndicator: undefined }, 'recurringIndicator', 'recurringIndicator is required'],
-      ['validUntil not a real date', { ...explicitRequest, validUntil: '2026-02-30' }, 'validUntil', 'validUntil must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31'],
-      ['validUntil a date-time', { ...explicitRequest, validUntil: '2026-06-30T00:00:00Z' }, 'validUntil', 'validUntil must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31'],
-      ['validUntil before today', { ...explicitRequest, validUntil: '2026-03-14' }, 'validUntil', 'validUntil must not be before today (2026-03-15)'],
+      [
+        'an access of null lists',
+        { ...explicitRequest, access: { balances: null, transactions: null } },
+        'access',
+        PROFILE === 'bank' ? NO_ACCOUNT : BG_ONE,
+      ],
+      [
+        'allPsd2 other than allAccounts',
+        { ...explicitRequest, access: { allPsd2: 'all' } },
+        'access.allPsd2',
+        `access.allPsd2 must be one of the following values: ${ALL}`,
+      ],
+      [
+        'combinedServiceIndicator not boolean',
+        { ...explicitRequest, combinedServiceIndicator: 'no' },
+        'combinedServiceIndicator',
+        'combinedServiceIndicator must be a boolean value',
+      ],
+      [
+        'recurringIndicator not boolean',
+        { ...explicitRequest, recurringIndicator: 'true' },
+        'recurringIndicator',
+        'recurringIndicator must be a boolean value',
+      ],
+      [
+        'no recurringIndicator',
+        { ...explicitRequest, recurringIndicator: undefined },
+        'recurringIndicator',
+        'recurringIndicator is required',
+      ],
+      [
+        'validUntil not a real date',
+        { ...explicitRequest, validUntil: '2026-02-30' },
+        'validUntil',
+        'validUntil must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31',
+      ],
+      [
+        'validUntil a date-time',
+        { ...explicitRequest, validUntil: '2026-06-30T00:00:00Z' },
+        'validUntil',
+        'validUntil must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31',
+      ],
+      [
+        'validUntil before today',
+        { ...explicitRequest, validUntil: '2026-03-14' },
+        'validUntil',
+        'validUntil must not be before today (2026-03-15)',
+      ],
       ['frequencyPerDay 0', { ...explicitRequest, frequencyPerDay: 0 }, 'frequencyPerDay', 'frequencyPerDay must not be less than 1'],
-      ['frequencyPerDay a string', { ...explicitRequest, frequencyPerDay: '4' }, 'frequencyPerDay', 'frequencyPerDay must be an integer number'],
-      ['frequencyPerDay a fraction', { ...explicitRequest, frequencyPerDay: 1.5 }, 'frequencyPerDay', 'frequencyPerDay must be an integer number'],
-      ['frequencyPerDay beyond a 32-bit integer', { ...explicitRequest, frequencyPerDay: 2147483648 }, 'frequencyPerDay', 'frequencyPerDay must not be greater than 2147483647'],
-      ['frequencyPerDay 1e308', { ...explicitRequest, frequencyPerDay: 1e308 }, 'frequencyPerDay', 'frequencyPerDay must not be greater than 2147483647'],
+      [
+        'frequencyPerDay a string',
+        { ...explicitRequest, frequencyPerDay: '4' },
+        'frequencyPerDay',
+        'frequencyPerDay must be an integer number',
+      ],
+      [
+        'frequencyPerDay a fraction',
+        { ...explicitRequest, frequencyPerDay: 1.5 },
+        'frequencyPerDay',
+        'frequencyPerDay must be an integer number',
+      ],
+      [
+        'frequencyPerDay beyond a 32-bit integer',
+        { ...explicitRequest, frequencyPerDay: 2147483648 },
+        'frequencyPerDay',
+        'frequencyPerDay must not be greater than 2147483647',
+      ],
+      [
+        'frequencyPerDay 1e308',
+        { ...explicitRequest, frequencyPerDay: 1e308 },
+        'frequencyPerDay',
+        'frequencyPerDay must not be greater than 2147483647',
+      ],
     ];
 
     it.each(invalid)('refuses %s with FORMAT_ERROR naming the field, and stores nothing', async (_, body, path, description) => {
@@ -172,7 +330,9 @@ describe('consents (SCA_MODE=auto)', () => {
     it('refuses an allAccounts request with a bad field too, storing nothing', async () => {
       const before = await countConsents();
       const response = await post({ ...allAccountsRequest, frequencyPerDay: -1 }).expect(400);
-      expect(response.body).toEqualBody(tppError('FORMAT_ERROR', '{sensitive} XS2A001E: frequencyPerDay must not be less than 1', 'frequencyPerDay'));
+      expect(response.body).toEqualBody(
+        tppError('FORMAT_ERROR', '{sensitive} XS2A001E: frequencyPerDay must not be less than 1', 'frequencyPerDay'),
+      );
       expect(await countConsents()).toBe(before);
     });
 
@@ -180,8 +340,18 @@ describe('consents (SCA_MODE=auto)', () => {
       const response = await post({ access: {}, recurringIndicator: 1, validUntil: 'soon' }).expect(400);
       expect(response.body).toEqualBody({
         tppMessages: [
-          { category: 'ERROR', code: 'FORMAT_ERROR', path: 'recurringIndicator', text: '{sensitive} XS2A001E: recurringIndicator must be a boolean value' },
-          { category: 'ERROR', code: 'FORMAT_ERROR', path: 'validUntil', text: '{sensitive} XS2A001E: validUntil must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31' },
+          {
+            category: 'ERROR',
+            code: 'FORMAT_ERROR',
+            path: 'recurringIndicator',
+            text: '{sensitive} XS2A001E: recurringIndicator must be a boolean value',
+          },
+          {
+            category: 'ERROR',
+            code: 'FORMAT_ERROR',
+            path: 'validUntil',
+            text: '{sensitive} XS2A001E: validUntil must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31',
+          },
           { category: 'ERROR', code: 'FORMAT_ERROR', path: 'frequencyPerDay', text: '{sensitive} XS2A001E: frequencyPerDay is required' },
         ],
         _links: null,
@@ -266,15 +436,22 @@ describe('consents (SCA_MODE=auto)', () => {
       expect(response.text).toBe('');
       const status = await request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200);
       expect(status.body).toEqualBody({ consentStatus: 'terminatedByTpp' });
-      const accounts = await request(sandbox.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': consentId })).expect(401);
-      expect(accounts.body).toEqualBody(tppError('CONSENT_INVALID', `{sensitive} XS2A008E: consent ${consentId} is terminatedByTpp, not valid`));
+      const accounts = await request(sandbox.http)
+        .get('/v1/accounts')
+        .set(tppHeaders({ 'Consent-ID': consentId }))
+        .expect(401);
+      expect(accounts.body).toEqualBody(
+        tppError('CONSENT_INVALID', `{sensitive} XS2A008E: consent ${consentId} is terminatedByTpp, not valid`),
+      );
     });
 
     it('refuses to delete a consent twice: 409 STATUS_INVALID', async () => {
       const consentId = await createAllAccounts();
       await request(sandbox.http).delete(`/v1/consents/${consentId}`).set(tppHeaders()).expect(204);
       const response = await request(sandbox.http).delete(`/v1/consents/${consentId}`).set(tppHeaders()).expect(409);
-      expect(response.body).toEqualBody(tppError('STATUS_INVALID', `{sensitive} XS2A011E: consent ${consentId} is terminatedByTpp and cannot be deleted`));
+      expect(response.body).toEqualBody(
+        tppError('STATUS_INVALID', `{sensitive} XS2A011E: consent ${consentId} is terminatedByTpp and cannot be deleted`),
+      );
     });
 
     it('lets exactly one of many concurrent deletes win', async () => {
@@ -302,14 +479,20 @@ describe('consent expiry', () => {
         .send({ ...allAccountsRequest, validUntil: TODAY })
         .expect(CREATED)
     ).body.consentId;
-    await request(first.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': consentId })).expect(200);
+    await request(first.http)
+      .get('/v1/accounts')
+      .set(tppHeaders({ 'Consent-ID': consentId }))
+      .expect(200);
     await first.close();
 
     const nextDay = await startSandbox({ SANDBOX_DATE: '2026-03-16' }, first.database);
     try {
       const consent = await request(nextDay.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
       expect(consent.body).toMatchObject({ consentStatus: 'expired', validUntil: TODAY, lastActionDate: '2026-03-16' });
-      const accounts = await request(nextDay.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': consentId })).expect(401);
+      const accounts = await request(nextDay.http)
+        .get('/v1/accounts')
+        .set(tppHeaders({ 'Consent-ID': consentId }))
+        .expect(401);
       expect(accounts.body).toEqualBody(tppError('CONSENT_EXPIRED', `{sensitive} XS2A005E: consent ${consentId} expired`));
       const transactions = await request(nextDay.http)
         .get(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=booked`)
@@ -336,11 +519,16 @@ describe('consent expiry', () => {
 describe('consents (SCA_MODE=redirect)', () => {
   const sandbox = useSandbox({ SCA_MODE: 'redirect' });
 
-  it.each([VALID_CONSENT, SECOND_VALID_CONSENT, EXPIRED_CONSENT])('a refusal about fixture consent %s names that consent, not another fixture', async (consentId) => {
-    const response = await request(sandbox.http).post(`/v1/consents/${consentId}/authorisations`).set(tppHeaders()).expect(409);
-    const status = consentId === EXPIRED_CONSENT ? 'expired' : 'valid';
-    expect(response.body).toEqualBody(tppError('STATUS_INVALID', `{sensitive} XS2A021E: consent ${consentId} is ${status}, not waiting for the account holder`));
-  });
+  it.each([VALID_CONSENT, SECOND_VALID_CONSENT, EXPIRED_CONSENT])(
+    'a refusal about fixture consent %s names that consent, not another fixture',
+    async (consentId) => {
+      const response = await request(sandbox.http).post(`/v1/consents/${consentId}/authorisations`).set(tppHeaders()).expect(409);
+      const status = consentId === EXPIRED_CONSENT ? 'expired' : 'valid';
+      expect(response.body).toEqualBody(
+        tppError('STATUS_INVALID', `{sensitive} XS2A021E: consent ${consentId} is ${status}, not waiting for the account holder`),
+      );
+    },
+  );
 
   it('the fixtures the app serves from memory cannot be changed by any caller', () => {
     const fixtures = sandbox.app.get(BankProfile).rows;
@@ -352,7 +540,10 @@ describe('consents (SCA_MODE=redirect)', () => {
   });
 
   it('stores an explicit-list consent as requested, received, which reads nothing until approved', async () => {
-    const body = { ...explicitRequest, access: { balances: [{ iban: MARIANNE }, { iban: SUSANNE, currency: 'EUR' }], transactions: [{ iban: GEORG }] } };
+    const body = {
+      ...explicitRequest,
+      access: { balances: [{ iban: MARIANNE }, { iban: SUSANNE, currency: 'EUR' }], transactions: [{ iban: GEORG }] },
+    };
     const response = await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send(body).expect(CREATED);
     const { consentId } = response.body;
     expect(consentId).toMatch(NEW_RESOURCE_ID);
@@ -368,7 +559,10 @@ describe('consents (SCA_MODE=redirect)', () => {
       consentStatus: 'received',
       _links: null,
     });
-    const accounts = await request(sandbox.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': consentId })).expect(401);
+    const accounts = await request(sandbox.http)
+      .get('/v1/accounts')
+      .set(tppHeaders({ 'Consent-ID': consentId }))
+      .expect(401);
     expect(accounts.body).toEqualBody(tppError('CONSENT_INVALID', `{sensitive} XS2A008E: consent ${consentId} is received, not valid`));
   });
 

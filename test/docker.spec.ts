@@ -96,7 +96,16 @@ describe('Dockerfile', () => {
   });
 
   it('copies everything the build needs', () => {
-    for (const path of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json', 'src', 'migrations', 'seeds']) {
+    for (const path of [
+      'package.json',
+      'package-lock.json',
+      'tsconfig.json',
+      'tsconfig.build.json',
+      'nest-cli.json',
+      'src',
+      'migrations',
+      'seeds',
+    ]) {
       expect(stages[0]).toContain(path);
     }
   });

@@ -21,7 +21,9 @@ describe('Swagger UI at /docs in headless Chromium', () => {
     );
     expect(await page.getByRole('button', { name: 'Authorize' }).count()).toBe(1);
     const summaries = await page.locator('.opblock-summary-path').allTextContents();
-    expect(summaries).toEqual(expect.arrayContaining(['/v1/consents', '/v1/accounts', '/v1/payments/sepa-credit-transfers', '/sandbox/clock']));
+    expect(summaries).toEqual(
+      expect.arrayContaining(['/v1/consents', '/v1/accounts', '/v1/payments/sepa-credit-transfers', '/sandbox/clock']),
+    );
 
     const screenshot = `${web.sandbox.database}-docs.png`;
     await page.screenshot({ path: screenshot, fullPage: false });

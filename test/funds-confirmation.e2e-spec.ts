@@ -21,9 +21,15 @@ beforeAll(() => receiver.start());
 afterAll(() => receiver.close());
 
 /** The Berlin Group error body with one message. */
-const bgError = (code: string, text: string, path?: string) => ({ tppMessages: [{ category: 'ERROR', code, ...(path ? { path } : {}), text }] });
+const bgError = (code: string, text: string, path?: string) => ({
+  tppMessages: [{ category: 'ERROR', code, ...(path ? { path } : {}), text }],
+});
 
-const check = (iban: string, amount: string, extra: object = {}) => ({ account: { iban }, instructedAmount: { currency: 'EUR', amount }, ...extra });
+const check = (iban: string, amount: string, extra: object = {}) => ({
+  account: { iban },
+  instructedAmount: { currency: 'EUR', amount },
+  ...extra,
+});
 
 function client(sandbox: Sandbox) {
   const http = () => request(sandbox.http);
@@ -37,8 +43,10 @@ function client(sandbox: Sandbox) {
         .post(CHECK)
         .set(tppHeaders({ ...(consentId ? { 'Consent-ID': consentId } : {}), ...headers }))
         .send(body),
-    status: async (consentId: string) => (await http().get(`${CONSENTS}/${consentId}/status`).set(tppHeaders()).expect(200)).body.consentStatus,
-    decide: (consentId: string, psuId: string, decision: 'approve' | 'deny') => http().post(`/sandbox/sca/consents/${consentId}`).send({ psuId, decision }),
+    status: async (consentId: string) =>
+      (await http().get(`${CONSENTS}/${consentId}/status`).set(tppHeaders()).expect(200)).body.consentStatus,
+    decide: (consentId: string, psuId: string, decision: 'approve' | 'deny') =>
+      http().post(`/sandbox/sca/consents/${consentId}`).send({ psuId, decision }),
   };
 }
 
@@ -53,7 +61,13 @@ describe('confirmation of funds (PROFILE=berlin-group, SCA_MODE=redirect)', () =
   };
 
   it('redirect: the consent is created received, the holder approves it on the SCA page, then checks answer from the balance', async () => {
-    const body = { account: { iban: MARIANNE }, cardNumber: '1234567891234', cardExpiryDate: '2030-12-31', cardInformation: 'MyMerchant Loyalty Card', registrationInformation: 'Your contract 1234 with MyMerchant' };
+    const body = {
+      account: { iban: MARIANNE },
+      cardNumber: '1234567891234',
+      cardExpiryDate: '2030-12-31',
+      cardInformation: 'MyMerchant Loyalty Card',
+      registrationInformation: 'Your contract 1234 with MyMerchant',
+    };
     const created = await tpp.create(body, { 'TPP-Redirect-URI': 'https://tpp.example/back' }).expect(201);
     const { consentId } = created.body;
     expect(consentId).toMatch(NEW_RESOURCE_ID);
@@ -71,23 +85,33 @@ describe('confirmation of funds (PROFILE=berlin-group, SCA_MODE=redirect)', () =
     const { body: read } = await tpp.get(`${CONSENTS}/${consentId}`).expect(200);
     expect(read).toEqual({ ...body, consentStatus: 'received' });
     // Not valid yet: a check is refused.
-    expect((await tpp.funds(consentId, check(MARIANNE, '1.00')).expect(401)).body).toEqual(bgError('CONSENT_INVALID', `{sensitive} XS2A008E: consent ${consentId} is received, not valid`));
+    expect((await tpp.funds(consentId, check(MARIANNE, '1.00')).expect(401)).body).toEqual(
+      bgError('CONSENT_INVALID', `{sensitive} XS2A008E: consent ${consentId} is received, not valid`),
+    );
 
     // The holder's page says what the consent is for, and approving it makes it valid.
     const browser = request.agent(sandbox.http);
     const page = await browser.get(`/sca/consents?consent_id=${consentId}`).expect(200);
     const text = page.text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
-    expect(text).toContain('AT099900000000001511 (Marianne Mustermann) confirmation of funds: whether the balance covers an amount, nothing more');
+    expect(text).toContain(
+      'AT099900000000001511 (Marianne Mustermann) confirmation of funds: whether the balance covers an amount, nothing more',
+    );
     expect(text).toContain('Card 1234567891234');
     expect(text).toContain('Information MyMerchant Loyalty Card');
     expect(text).toContain('Valid until 2030-12-31');
     const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
-    const decided = await browser.post('/sca/consents').type('form').send({ _csrf: csrf, id: consentId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve' }).expect(303);
+    const decided = await browser
+      .post('/sca/consents')
+      .type('form')
+      .send({ _csrf: csrf, id: consentId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve' })
+      .expect(303);
     expect(decided.headers.location).toBe('https://tpp.example/back');
     expect(await tpp.status(consentId)).toBe('valid');
 
     // Marianne's interimAvailable is 2850.49: exactly that is available, a cent more is not.
-    expect((await tpp.funds(consentId, check(MARIANNE, '2850.49', { cardNumber: '1234567891234', payee: 'Corner Shop' })).expect(200)).body).toEqual({ fundsAvailable: true });
+    expect(
+      (await tpp.funds(consentId, check(MARIANNE, '2850.49', { cardNumber: '1234567891234', payee: 'Corner Shop' })).expect(200)).body,
+    ).toEqual({ fundsAvailable: true });
     const refused = await tpp.funds(consentId, check(MARIANNE, '2850.50')).expect(200);
     expect(refused.body).toEqual({ fundsAvailable: false });
     expect(refused.headers['x-request-id']).toBeDefined();
@@ -109,7 +133,12 @@ describe('confirmation of funds (PROFILE=berlin-group, SCA_MODE=redirect)', () =
     expect(created.body).toEqual({
       consentStatus: 'received',
       consentId,
-      _links: { updatePsuAuthentication: { href: path }, scaStatus: { href: path }, self: { href: `${CONSENTS}/${consentId}` }, status: { href: `${CONSENTS}/${consentId}/status` } },
+      _links: {
+        updatePsuAuthentication: { href: path },
+        scaStatus: { href: path },
+        self: { href: `${CONSENTS}/${consentId}` },
+        status: { href: `${CONSENTS}/${consentId}/status` },
+      },
     });
     await authoriseAsSusanne((at, body) => tpp.put(at, body), path);
     expect(await tpp.status(consentId)).toBe('valid');
@@ -126,12 +155,18 @@ describe('confirmation of funds (PROFILE=berlin-group, SCA_MODE=redirect)', () =
       consentStatus: 'received',
       consentId,
       psuMessage: DECOUPLED_MESSAGE,
-      _links: { scaStatus: { href: path }, self: { href: `${CONSENTS}/${consentId}` }, status: { href: `${CONSENTS}/${consentId}/status` } },
+      _links: {
+        scaStatus: { href: path },
+        self: { href: `${CONSENTS}/${consentId}` },
+        status: { href: `${CONSENTS}/${consentId}/status` },
+      },
     });
     await confirmedAtThirdPoll((at) => tpp.get(at), path);
     expect(await tpp.status(consentId)).toBe('valid');
     const again = await tpp.http().post(`${CONSENTS}/${consentId}/authorisations`).set(tppHeaders()).send({}).expect(409);
-    expect(again.body).toEqual(bgError('STATUS_INVALID', `{sensitive} XS2A021E: consent ${consentId} is valid, not waiting for the account holder`));
+    expect(again.body).toEqual(
+      bgError('STATUS_INVALID', `{sensitive} XS2A021E: consent ${consentId} is valid, not waiting for the account holder`),
+    );
   });
 
   it('an explicit start of a further authorisation while received: redirect answer with its own links', async () => {
@@ -141,7 +176,10 @@ describe('confirmation of funds (PROFILE=berlin-group, SCA_MODE=redirect)', () =
     expect(started.body).toEqual({
       scaStatus: 'received',
       authorisationId,
-      _links: { scaRedirect: { href: `http://sandbox.test/sca/consents?consent_id=${consentId}` }, scaStatus: { href: `${CONSENTS}/${consentId}/authorisations/${authorisationId}` } },
+      _links: {
+        scaRedirect: { href: `http://sandbox.test/sca/consents?consent_id=${consentId}` },
+        scaStatus: { href: `${CONSENTS}/${consentId}/authorisations/${authorisationId}` },
+      },
     });
     expect((await tpp.get(`${CONSENTS}/${consentId}/authorisations`).expect(200)).body.authorisationIds).toHaveLength(2);
   });
@@ -149,47 +187,90 @@ describe('confirmation of funds (PROFILE=berlin-group, SCA_MODE=redirect)', () =
   it('the holder must hold the account; a denial rejects the consent', async () => {
     const { consentId } = (await tpp.create({ account: { iban: GEORG } }).expect(201)).body;
     const wrong = await tpp.decide(consentId, 'susanne.mustermann', 'approve').expect(401);
-    expect(wrong.body).toEqual(bgError('PSU_CREDENTIALS_INVALID', `{sensitive} XS2A022E: the PSU does not hold the accounts of consent ${consentId}`));
+    expect(wrong.body).toEqual(
+      bgError('PSU_CREDENTIALS_INVALID', `{sensitive} XS2A022E: the PSU does not hold the accounts of consent ${consentId}`),
+    );
     expect(await tpp.status(consentId)).toBe('received');
     await tpp.decide(consentId, 'georg.mustermann', 'deny').expect(200);
     expect(await tpp.status(consentId)).toBe('rejected');
-    expect((await tpp.funds(consentId, check(GEORG, '1.00')).expect(401)).body).toEqual(bgError('CONSENT_INVALID', `{sensitive} XS2A008E: consent ${consentId} is rejected, not valid`));
+    expect((await tpp.funds(consentId, check(GEORG, '1.00')).expect(401)).body).toEqual(
+      bgError('CONSENT_INVALID', `{sensitive} XS2A008E: consent ${consentId} is rejected, not valid`),
+    );
   });
 
   it('refuses each check the yaml lists, and none changes the consent', async () => {
     const consentId = await validConsent(MARIANNE, 'georg.mustermann', { cardNumber: '1111222233334444' });
     expect((await tpp.funds(null, check(MARIANNE, '1.00')).expect(400)).body).toEqual(
-      bgError('FORMAT_ERROR', '{sensitive} XS2A001E: the Consent-ID header is required: the consent for the confirmation of funds on this account', 'Consent-ID'),
+      bgError(
+        'FORMAT_ERROR',
+        '{sensitive} XS2A001E: the Consent-ID header is required: the consent for the confirmation of funds on this account',
+        'Consent-ID',
+      ),
     );
-    expect((await tpp.funds('0b1bd7c4-4a6e-4c3f-9d77-1f3e4f2c9a10', check(MARIANNE, '1.00')).expect(403)).body).toEqual(bgError('CONSENT_UNKNOWN', '{sensitive} XS2A017E: consent 0b1bd7c4-4a6e-4c3f-9d77-1f3e4f2c9a10 unknown'));
+    expect((await tpp.funds('0b1bd7c4-4a6e-4c3f-9d77-1f3e4f2c9a10', check(MARIANNE, '1.00')).expect(403)).body).toEqual(
+      bgError('CONSENT_UNKNOWN', '{sensitive} XS2A017E: consent 0b1bd7c4-4a6e-4c3f-9d77-1f3e4f2c9a10 unknown'),
+    );
     // An account-information consent is none for funds, and a consent for funds none for account information.
-    expect((await tpp.funds(VALID_CONSENT, check(MARIANNE, '1.00')).expect(403)).body).toEqual(bgError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${VALID_CONSENT} unknown`));
-    expect((await tpp.get('/v1/accounts', { 'Consent-ID': consentId }).expect(403)).body).toEqual(bgError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${consentId} unknown`));
+    expect((await tpp.funds(VALID_CONSENT, check(MARIANNE, '1.00')).expect(403)).body).toEqual(
+      bgError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${VALID_CONSENT} unknown`),
+    );
+    expect((await tpp.get('/v1/accounts', { 'Consent-ID': consentId }).expect(403)).body).toEqual(
+      bgError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${consentId} unknown`),
+    );
     await tpp.get(`/v1/consents/${consentId}`).expect(403);
     await tpp.get(`${CONSENTS}/${VALID_CONSENT}`).expect(403);
     expect((await tpp.funds(consentId, check(GEORG, '1.00')).expect(400)).body).toEqual(
       bgError('NO_PIIS_ACTIVATION', `{sensitive} XS2A053E: consent ${consentId} is for account ${MARIANNE}, not ${GEORG}`, 'account'),
     );
-    expect((await tpp.funds(consentId, check(MARIANNE, '1.00', { cardNumber: '9999' })).expect(400)).body).toEqual(bgError('CARD_INVALID', `{sensitive} XS2A054E: consent ${consentId} is for another card`, 'cardNumber'));
-    expect((await tpp.funds(consentId, { account: { iban: MARIANNE }, instructedAmount: { currency: 'USD', amount: '1.00' } }).expect(400)).body).toEqual(
+    expect((await tpp.funds(consentId, check(MARIANNE, '1.00', { cardNumber: '9999' })).expect(400)).body).toEqual(
+      bgError('CARD_INVALID', `{sensitive} XS2A054E: consent ${consentId} is for another card`, 'cardNumber'),
+    );
+    expect(
+      (await tpp.funds(consentId, { account: { iban: MARIANNE }, instructedAmount: { currency: 'USD', amount: '1.00' } }).expect(400)).body,
+    ).toEqual(
       bgError('PARAMETER_NOT_CONSISTENT', `{sensitive} XS2A055E: account ${MARIANNE} holds EUR, not USD`, 'instructedAmount.currency'),
     );
-    expect((await tpp.funds(consentId, { account: { iban: MARIANNE, currency: 'CHF' }, instructedAmount: { currency: 'EUR', amount: '1.00' } }).expect(400)).body.tppMessages[0].code).toBe('PARAMETER_NOT_CONSISTENT');
-    expect((await tpp.funds(consentId, { account: { iban: 'AT00' }, instructedAmount: { currency: 'EUR', amount: '-1' } }).expect(400)).body).toEqual({
+    expect(
+      (
+        await tpp
+          .funds(consentId, { account: { iban: MARIANNE, currency: 'CHF' }, instructedAmount: { currency: 'EUR', amount: '1.00' } })
+          .expect(400)
+      ).body.tppMessages[0].code,
+    ).toBe('PARAMETER_NOT_CONSISTENT');
+    expect(
+      (await tpp.funds(consentId, { account: { iban: 'AT00' }, instructedAmount: { currency: 'EUR', amount: '-1' } }).expect(400)).body,
+    ).toEqual({
       tppMessages: [
-        { category: 'ERROR', code: 'FORMAT_ERROR', path: 'account.iban', text: '{sensitive} XS2A001E: account.iban must be an IBAN with a valid checksum' },
-        { category: 'ERROR', code: 'FORMAT_ERROR', path: 'instructedAmount.amount', text: '{sensitive} XS2A001E: instructedAmount.amount must be a positive decimal string such as "123.45"' },
+        {
+          category: 'ERROR',
+          code: 'FORMAT_ERROR',
+          path: 'account.iban',
+          text: '{sensitive} XS2A001E: account.iban must be an IBAN with a valid checksum',
+        },
+        {
+          category: 'ERROR',
+          code: 'FORMAT_ERROR',
+          path: 'instructedAmount.amount',
+          text: '{sensitive} XS2A001E: instructedAmount.amount must be a positive decimal string such as "123.45"',
+        },
       ],
     });
     expect(await tpp.status(consentId)).toBe('valid');
-    expect((await tpp.funds(consentId, check(MARIANNE, '1.00', { cardNumber: '1111222233334444' })).expect(200)).body).toEqual({ fundsAvailable: true });
+    expect((await tpp.funds(consentId, check(MARIANNE, '1.00', { cardNumber: '1111222233334444' })).expect(200)).body).toEqual({
+      fundsAvailable: true,
+    });
   });
 
   it('refuses a consent it cannot take, storing nothing', async () => {
     const expired = await tpp.create({ account: { iban: MARIANNE }, cardExpiryDate: '2026-03-14' }).expect(400);
     expect(expired.body).toEqual(bgError('FORMAT_ERROR', '{sensitive} XS2A001E: the card expired on 2026-03-14', 'cardExpiryDate'));
     const malformed = await tpp.create({ account: [MARIANNE], cardNumber: 'x'.repeat(36), cardExpiryDate: '2026-02-30' }).expect(400);
-    expect(malformed.body.tppMessages.map(({ path }: { path: string }) => path)).toEqual(['account', 'account[0]', 'cardNumber', 'cardExpiryDate']);
+    expect(malformed.body.tppMessages.map(({ path }: { path: string }) => path)).toEqual([
+      'account',
+      'account[0]',
+      'cardNumber',
+      'cardExpiryDate',
+    ]);
     const events = (await tpp.http().get('/sandbox/events?kind=consent&event=CREATED').expect(200)).body.events;
     expect(events.every(({ at }: { at: string }) => at !== undefined)).toBe(true);
     expect(events.some(({ resourceId }: { resourceId: string }) => expired.body.consentId === resourceId)).toBe(false);
@@ -199,7 +280,9 @@ describe('confirmation of funds (PROFILE=berlin-group, SCA_MODE=redirect)', () =
     const consentId = await validConsent(FRANZ, 'susanne.mustermann');
     await tpp.http().delete(`${CONSENTS}/${consentId}`).set(tppHeaders()).expect(204);
     expect(await tpp.status(consentId)).toBe('terminatedByTpp');
-    expect((await tpp.funds(consentId, check(FRANZ, '1.00')).expect(401)).body).toEqual(bgError('CONSENT_INVALID', `{sensitive} XS2A008E: consent ${consentId} is terminatedByTpp, not valid`));
+    expect((await tpp.funds(consentId, check(FRANZ, '1.00')).expect(401)).body).toEqual(
+      bgError('CONSENT_INVALID', `{sensitive} XS2A008E: consent ${consentId} is terminatedByTpp, not valid`),
+    );
     expect((await tpp.http().delete(`${CONSENTS}/${consentId}`).set(tppHeaders()).expect(409)).body).toEqual(
       bgError('STATUS_INVALID', `{sensitive} XS2A011E: consent ${consentId} is terminatedByTpp and cannot be deleted`),
     );
@@ -211,16 +294,31 @@ describe('confirmation of funds (PROFILE=berlin-group, SCA_MODE=redirect)', () =
     expect((await tpp.funds(consentId, check(GEORG, '1.00')).expect(200)).body).toEqual({ fundsAvailable: true });
     await tpp.http().put('/sandbox/clock').send({ today: '2026-03-21' }).expect(200);
     expect(await tpp.status(consentId)).toBe('expired');
-    expect((await tpp.funds(consentId, check(GEORG, '1.00')).expect(401)).body).toEqual(bgError('CONSENT_EXPIRED', `{sensitive} XS2A052E: consent ${consentId} expired`));
+    expect((await tpp.funds(consentId, check(GEORG, '1.00')).expect(401)).body).toEqual(
+      bgError('CONSENT_EXPIRED', `{sensitive} XS2A052E: consent ${consentId} expired`),
+    );
     await tpp.http().put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
   });
 
   it("a scenario account's live balance moves the answer: a payment that executes leaves less available", async () => {
-    const scenario = (await tpp.http().post('/sandbox/scenarios').send({ accounts: [{ name: 'Card Holder', balances: { interimAvailable: '100.00', forwardAvailable: '100.00' } }] }).expect(201)).body;
+    const scenario = (
+      await tpp
+        .http()
+        .post('/sandbox/scenarios')
+        .send({ accounts: [{ name: 'Card Holder', balances: { interimAvailable: '100.00', forwardAvailable: '100.00' } }] })
+        .expect(201)
+    ).body;
     const [{ iban }] = scenario.accounts;
     const consentId = await validConsent(iban, scenario.psuId);
     expect((await tpp.funds(consentId, check(iban, '80.00')).expect(200)).body).toEqual({ fundsAvailable: true });
-    const { paymentId } = (await tpp.http().post('/v1/payments/sepa-credit-transfers').set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(sepaPayment('50.00', { debtorAccount: { iban } })).expect(201)).body;
+    const { paymentId } = (
+      await tpp
+        .http()
+        .post('/v1/payments/sepa-credit-transfers')
+        .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' }))
+        .send(sepaPayment('50.00', { debtorAccount: { iban } }))
+        .expect(201)
+    ).body;
     await tpp.http().post(`/sandbox/sca/payments/${paymentId}`).send({ psuId: scenario.psuId, decision: 'approve' }).expect(200);
     expect((await tpp.funds(consentId, check(iban, '80.00')).expect(200)).body).toEqual({ fundsAvailable: false });
     expect((await tpp.funds(consentId, check(iban, '50.00')).expect(200)).body).toEqual({ fundsAvailable: true });
@@ -228,7 +326,9 @@ describe('confirmation of funds (PROFILE=berlin-group, SCA_MODE=redirect)', () =
   });
 
   it('notifies the TPP of each change of the consent, with the status link at its own path', async () => {
-    const { consentId } = (await tpp.create({ account: { iban: MARIANNE } }, { 'TPP-Notification-URI': receiver.url('/funds') }).expect(201)).body;
+    const { consentId } = (
+      await tpp.create({ account: { iban: MARIANNE } }, { 'TPP-Notification-URI': receiver.url('/funds') }).expect(201)
+    ).body;
     await tpp.decide(consentId, 'georg.mustermann', 'approve').expect(200);
     await tpp.http().delete(`${CONSENTS}/${consentId}`).set(tppHeaders()).expect(204);
     const status = { status: { href: `http://sandbox.test${CONSENTS}/${consentId}/status` } };
@@ -253,14 +353,47 @@ describe('confirmation of funds, AUTH_MODE=strict: a client sees only its own co
     const mine = await issueToken(sandbox.http);
     const theirs = await issueToken(sandbox.http, 'sandbox-tpp-2', 'sandbox-secret-2');
     const as = (token: string) => ({ Authorization: `Bearer ${token}` });
-    const { consentId } = (await request(sandbox.http).post(CONSENTS).set(tppHeaders(as(mine))).send({ account: { iban: MARIANNE } }).expect(201)).body;
-    expect((await request(sandbox.http).post(CHECK).set(tppHeaders({ ...as(mine), 'Consent-ID': consentId })).send(check(MARIANNE, '5.00')).expect(200)).body).toEqual({ fundsAvailable: true });
-    expect((await request(sandbox.http).post(CHECK).set(tppHeaders({ ...as(theirs), 'Consent-ID': consentId })).send(check(MARIANNE, '5.00')).expect(403)).body).toEqual(
-      bgError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${consentId} unknown`),
-    );
-    await request(sandbox.http).get(`${CONSENTS}/${consentId}`).set(tppHeaders(as(theirs))).expect(403);
-    await request(sandbox.http).delete(`${CONSENTS}/${consentId}`).set(tppHeaders(as(theirs))).expect(403);
-    expect((await request(sandbox.http).get(`${CONSENTS}/${consentId}/status`).set(tppHeaders(as(mine))).expect(200)).body).toEqual({ consentStatus: 'valid' });
+    const { consentId } = (
+      await request(sandbox.http)
+        .post(CONSENTS)
+        .set(tppHeaders(as(mine)))
+        .send({ account: { iban: MARIANNE } })
+        .expect(201)
+    ).body;
+    expect(
+      (
+        await request(sandbox.http)
+          .post(CHECK)
+          .set(tppHeaders({ ...as(mine), 'Consent-ID': consentId }))
+          .send(check(MARIANNE, '5.00'))
+          .expect(200)
+      ).body,
+    ).toEqual({ fundsAvailable: true });
+    expect(
+      (
+        await request(sandbox.http)
+          .post(CHECK)
+          .set(tppHeaders({ ...as(theirs), 'Consent-ID': consentId }))
+          .send(check(MARIANNE, '5.00'))
+          .expect(403)
+      ).body,
+    ).toEqual(bgError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${consentId} unknown`));
+    await request(sandbox.http)
+      .get(`${CONSENTS}/${consentId}`)
+      .set(tppHeaders(as(theirs)))
+      .expect(403);
+    await request(sandbox.http)
+      .delete(`${CONSENTS}/${consentId}`)
+      .set(tppHeaders(as(theirs)))
+      .expect(403);
+    expect(
+      (
+        await request(sandbox.http)
+          .get(`${CONSENTS}/${consentId}/status`)
+          .set(tppHeaders(as(mine)))
+          .expect(200)
+      ).body,
+    ).toEqual({ consentStatus: 'valid' });
   });
 });
 
@@ -276,12 +409,26 @@ describe('confirmation of funds with its consents managed outside the API (funds
     const funds = (body: object, as: Record<string, string>) => request(sandbox.http).post(CHECK).set(tppHeaders(as)).send(body);
     expect((await funds(check(GEORG, '5119.49'), mine).expect(200)).body).toEqual({ fundsAvailable: true });
     expect((await funds(check(GEORG, '5119.50'), theirs).expect(200)).body).toEqual({ fundsAvailable: false });
-    expect((await funds(check('DE89370400440532013000', '1.00'), mine).expect(404)).body).toEqual(bgError('RESOURCE_UNKNOWN', '{sensitive} XS2A056E: account DE89370400440532013000 unknown', 'account'));
-    const scenario = (await request(sandbox.http).post('/sandbox/scenarios').set(mine).send({ accounts: [{ name: 'Own', balances: { interimAvailable: '10.00', forwardAvailable: '10.00' } }] }).expect(201)).body;
+    expect((await funds(check('DE89370400440532013000', '1.00'), mine).expect(404)).body).toEqual(
+      bgError('RESOURCE_UNKNOWN', '{sensitive} XS2A056E: account DE89370400440532013000 unknown', 'account'),
+    );
+    const scenario = (
+      await request(sandbox.http)
+        .post('/sandbox/scenarios')
+        .set(mine)
+        .send({ accounts: [{ name: 'Own', balances: { interimAvailable: '10.00', forwardAvailable: '10.00' } }] })
+        .expect(201)
+    ).body;
     const [{ iban }] = scenario.accounts;
     expect((await funds(check(iban, '10.00'), mine).expect(200)).body).toEqual({ fundsAvailable: true });
-    expect((await funds(check(iban, '10.00'), theirs).expect(404)).body).toEqual(bgError('RESOURCE_UNKNOWN', `{sensitive} XS2A056E: account ${iban} unknown`, 'account'));
-    await request(sandbox.http).post(CONSENTS).set(tppHeaders(mine)).send({ account: { iban: GEORG } }).expect(404);
+    expect((await funds(check(iban, '10.00'), theirs).expect(404)).body).toEqual(
+      bgError('RESOURCE_UNKNOWN', `{sensitive} XS2A056E: account ${iban} unknown`, 'account'),
+    );
+    await request(sandbox.http)
+      .post(CONSENTS)
+      .set(tppHeaders(mine))
+      .send({ account: { iban: GEORG } })
+      .expect(404);
 
     const document = (await request(sandbox.http).get('/docs-json').expect(200)).body;
     const operation = document.paths[CHECK].post;

@@ -10,7 +10,11 @@ const source = readdirSync(join(ROOT, 'src'), { withFileTypes: true });
 const folders = [...source.filter((entry) => entry.isDirectory()).map((entry) => entry.name), 'new-service'];
 const appFiles = source.filter((entry) => entry.isFile() && entry.name.endsWith('.ts')).map((entry) => entry.name.slice(0, -3));
 const config: Linter.Config[] = [
-  { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser }, plugins: { '@typescript-eslint': tseslint.plugin as never } },
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parser: tseslint.parser as Linter.Parser },
+    plugins: { '@typescript-eslint': tseslint.plugin as never },
+  },
   ...layerEntries(folders, appFiles),
 ];
 const linter = new Linter({ cwd: ROOT, configType: 'flat' });
@@ -24,22 +28,34 @@ function lint(fixture: string, folder: string): [number, string][] {
 describe('the layers of src/ (eslint-layers.js, npm run lint)', () => {
   it('refuse a lower layer naming a service, even by its types', () => {
     expect(lint('contracts-import-a-service', 'profile')).toEqual([
-      [2, "'../new-service/new-resource.entity' import is restricted from being used by a pattern. a layer above contracts: the schema, a service or the control layer (eslint-layers.js)"],
+      [
+        2,
+        "'../new-service/new-resource.entity' import is restricted from being used by a pattern. a layer above contracts: the schema, a service or the control layer (eslint-layers.js)",
+      ],
     ]);
   });
 
   it("refuse the database running the core domain's code, and let it name its types", () => {
     expect(lint('database-imports-the-domain', 'database')).toEqual([
-      [2, "'../consent/consent.entity' import is restricted from being used by a pattern. a layer above database: import its types only (eslint-layers.js)"],
+      [
+        2,
+        "'../consent/consent.entity' import is restricted from being used by a pattern. a layer above database: import its types only (eslint-layers.js)",
+      ],
     ]);
   });
 
   it('count a folder no layer names as a service: below the control layer, above the edge', () => {
     expect(lint('new-service-imports-control', 'new-service')).toEqual([
-      [2, "'../sandbox-control/scenario.service' import is restricted from being used by a pattern. a layer above services: the schema, a service or the control layer (eslint-layers.js)"],
+      [
+        2,
+        "'../sandbox-control/scenario.service' import is restricted from being used by a pattern. a layer above services: the schema, a service or the control layer (eslint-layers.js)",
+      ],
     ]);
     expect(lint('edge-imports-a-new-folder', 'http')).toEqual([
-      [2, "'../new-service/something.service' import is restricted from being used by a pattern. a layer above edge: the schema, a service or the control layer (eslint-layers.js)"],
+      [
+        2,
+        "'../new-service/something.service' import is restricted from being used by a pattern. a layer above edge: the schema, a service or the control layer (eslint-layers.js)",
+      ],
     ]);
   });
 

@@ -45,27 +45,46 @@ function booking(fields: {
 /** The helpers every test here uses, on the given sandbox. */
 function bank(sandbox: Sandbox) {
   const http = () => request(sandbox.http);
-  const read = (path: string, consentId: string) => http().get(path).set(tppHeaders({ 'Consent-ID': consentId, 'PSU-IP-Address': '192.0.2.10' }));
+  const read = (path: string, consentId: string) =>
+    http()
+      .get(path)
+      .set(tppHeaders({ 'Consent-ID': consentId, 'PSU-IP-Address': '192.0.2.10' }));
   return {
     setClock: (today: string) => http().put('/sandbox/clock').send({ today }).expect(200),
     advance: (days: number) => http().post('/sandbox/clock/advance').send({ days }).expect(200),
     async scenario(...amounts: string[]): Promise<Scenario> {
-      const accounts = amounts.map((amount, index) => ({ name: `Holder ${index + 1}`, balances: { interimAvailable: amount, forwardAvailable: amount } }));
+      const accounts = amounts.map((amount, index) => ({
+        name: `Holder ${index + 1}`,
+        balances: { interimAvailable: amount, forwardAvailable: amount },
+      }));
       return (await http().post('/sandbox/scenarios').send({ accounts }).expect(201)).body;
     },
     async pay(service: string, body: object): Promise<string> {
-      return (await http().post(`/v1/${service}/sepa-credit-transfers`).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(body).expect(CREATED)).body.paymentId;
+      return (
+        await http()
+          .post(`/v1/${service}/sepa-credit-transfers`)
+          .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' }))
+          .send(body)
+          .expect(CREATED)
+      ).body.paymentId;
     },
     /** The holder approves the payment, or with `/cancellation` its cancellation; answers the status. */
     async approve(paymentId: string, psuId: string, what = ''): Promise<string> {
-      return (await http().post(`/sandbox/sca/payments/${paymentId}${what}`).send({ psuId, decision: 'approve' }).expect(200)).body.transactionStatus;
+      return (await http().post(`/sandbox/sca/payments/${paymentId}${what}`).send({ psuId, decision: 'approve' }).expect(200)).body
+        .transactionStatus;
     },
     async balances({ accounts, consentId }: Scenario, index: number): Promise<Record<string, string>> {
       const { balances } = (await read(`/v1/accounts/${accounts[index].iban}/balances`, consentId).expect(200)).body;
-      return Object.fromEntries(balances.map((balance: { balanceType: string; balanceAmount: { amount: string } }) => [balance.balanceType, balance.balanceAmount.amount]));
+      return Object.fromEntries(
+        balances.map((balance: { balanceType: string; balanceAmount: { amount: string } }) => [
+          balance.balanceType,
+          balance.balanceAmount.amount,
+        ]),
+      );
     },
     async entries({ accounts, consentId }: Scenario, index: number, bookingStatus = 'booked'): Promise<Entry[]> {
-      return (await read(`/v1/accounts/${accounts[index].iban}/transactions?bookingStatus=${bookingStatus}`, consentId).expect(200)).body.transactions[bookingStatus];
+      return (await read(`/v1/accounts/${accounts[index].iban}/transactions?bookingStatus=${bookingStatus}`, consentId).expect(200)).body
+        .transactions[bookingStatus];
     },
     instalments: async (paymentId: string) => (await http().get(`/sandbox/payments/${paymentId}/instalments`).expect(200)).body,
     read,
@@ -89,30 +108,65 @@ describe('a living bank: executed payments move scenario accounts', () => {
     await setClock('2026-04-01');
     const own = await scenario('1000.00', '50.00');
     const [a, b] = own.accounts.map(({ iban }) => iban);
-    const paymentId = await pay('payments', transfer(a, b, '100.25', { endToEndIdentification: 'E2E-RENT-04', remittanceInformationUnstructured: 'Rent April' }));
+    const paymentId = await pay(
+      'payments',
+      transfer(a, b, '100.25', { endToEndIdentification: 'E2E-RENT-04', remittanceInformationUnstructured: 'Rent April' }),
+    );
     expect(await approve(paymentId, own.psuId)).toBe('ACSP');
 
-    const debit = booking({ transactionId: /^[0-9a-z]{1,25}-D$/, date: '2026-04-01', amount: '-100.25', creditorName: 'Holder 2', creditor: b, debtor: a, endToEndId: 'E2E-RENT-04', remittance: 'Rent April', code: 'PMNT-ICDT-ESCT' });
+    const debit = booking({
+      transactionId: /^[0-9a-z]{1,25}-D$/,
+      date: '2026-04-01',
+      amount: '-100.25',
+      creditorName: 'Holder 2',
+      creditor: b,
+      debtor: a,
+      endToEndId: 'E2E-RENT-04',
+      remittance: 'Rent April',
+      code: 'PMNT-ICDT-ESCT',
+    });
     const [booked] = await entries(own, 0);
     expect(await entries(own, 0)).toEqual([debit]);
     expect(await entries(own, 1)).toEqual([
-      booking({ transactionId: booked.transactionId.replace(/D$/, 'C'), date: '2026-04-01', amount: '100.25', creditorName: 'Holder 2', creditor: b, debtor: a, debtorName: 'Holder 1', endToEndId: 'E2E-RENT-04', remittance: 'Rent April', code: 'PMNT-RCDT-ESCT' }),
+      booking({
+        transactionId: booked.transactionId.replace(/D$/, 'C'),
+        date: '2026-04-01',
+        amount: '100.25',
+        creditorName: 'Holder 2',
+        creditor: b,
+        debtor: a,
+        debtorName: 'Holder 1',
+        endToEndId: 'E2E-RENT-04',
+        remittance: 'Rent April',
+        code: 'PMNT-RCDT-ESCT',
+      }),
     ]);
-    const balance = (amount: string, balanceType: string) => ({ balanceAmount: { currency: 'EUR', amount }, balanceType, lastChangeDateTime: null, referenceDate: '2026-04-01', lastCommittedTransaction: null });
+    const balance = (amount: string, balanceType: string) => ({
+      balanceAmount: { currency: 'EUR', amount },
+      balanceType,
+      lastChangeDateTime: null,
+      referenceDate: '2026-04-01',
+      lastCommittedTransaction: null,
+    });
     const response = await read(`/v1/accounts/${a}/balances`, own.consentId).expect(200);
-    expect(response.body).toEqual({ account: null, balances: [balance('899.75', 'forwardAvailable'), balance('899.75', 'interimAvailable')] });
+    expect(response.body).toEqual({
+      account: null,
+      balances: [balance('899.75', 'forwardAvailable'), balance('899.75', 'interimAvailable')],
+    });
     expect(await balances(own, 1)).toEqual({ forwardAvailable: '150.25', interimAvailable: '150.25' });
 
     const details = await read(`/v1/accounts/${a}/transactions/${booked.transactionId}`, own.consentId).expect(200);
     expect(details.body).toEqual({ transactionsDetails: { transactionDetails: debit } });
   });
 
-  it('never books across scenarios: paying another scenario\'s account credits nothing there', async () => {
+  it("never books across scenarios: paying another scenario's account credits nothing there", async () => {
     await setClock('2026-04-01');
     const [own, other] = [await scenario('100.00'), await scenario('10.00')];
     const theirs = other.accounts[0].iban;
     expect(await approve(await pay('payments', transfer(own.accounts[0].iban, theirs, '40.00')), own.psuId)).toBe('ACSP');
-    expect(await entries(own, 0)).toEqual([expect.objectContaining({ transactionAmount: { currency: 'EUR', amount: '-40.00' }, creditorAccount: reference(theirs) })]);
+    expect(await entries(own, 0)).toEqual([
+      expect.objectContaining({ transactionAmount: { currency: 'EUR', amount: '-40.00' }, creditorAccount: reference(theirs) }),
+    ]);
     expect(await entries(other, 0)).toEqual([]);
     expect(await balances(other, 0)).toEqual({ forwardAvailable: '10.00', interimAvailable: '10.00' });
   });
@@ -121,9 +175,22 @@ describe('a living bank: executed payments move scenario accounts', () => {
     await setClock('2026-04-01');
     const own = await scenario('500.00', '0.00');
     const [a, b] = own.accounts.map(({ iban }) => iban);
-    const paymentId = await pay('payments', transfer(a, b, '200.00', { requestedExecutionDate: '2026-04-10', endToEndIdentification: 'E2E-10' }));
+    const paymentId = await pay(
+      'payments',
+      transfer(a, b, '200.00', { requestedExecutionDate: '2026-04-10', endToEndIdentification: 'E2E-10' }),
+    );
     expect(await approve(paymentId, own.psuId)).toBe('PDNG');
-    const pending = booking({ transactionId: /-D$/, date: '2026-04-10', valueDate: null, amount: '-200.00', creditorName: 'Holder 2', creditor: b, debtor: a, endToEndId: 'E2E-10', code: null });
+    const pending = booking({
+      transactionId: /-D$/,
+      date: '2026-04-10',
+      valueDate: null,
+      amount: '-200.00',
+      creditorName: 'Holder 2',
+      creditor: b,
+      debtor: a,
+      endToEndId: 'E2E-10',
+      code: null,
+    });
     expect(await entries(own, 0, 'pending')).toEqual([pending]);
     expect(await entries(own, 1, 'pending')).toEqual([]);
     expect(await balances(own, 0)).toEqual({ forwardAvailable: '300.00', interimAvailable: '500.00' });
@@ -139,10 +206,18 @@ describe('a living bank: executed payments move scenario accounts', () => {
     // On its way to the 11th the clock passes the 10th: booked on the 10th, under the ID it had while pending.
     await advance(10);
     const [{ transactionId }] = await entries(own, 0, 'booked');
-    expect(await entries(own, 0, 'booked')).toEqual([{ ...pending, transactionId, valueDate: '2026-04-10', bankTransactionCode: 'PMNT-ICDT-ESCT' }]);
+    expect(await entries(own, 0, 'booked')).toEqual([
+      { ...pending, transactionId, valueDate: '2026-04-10', bankTransactionCode: 'PMNT-ICDT-ESCT' },
+    ]);
     expect(transactionId).toMatch(/-D$/);
     expect(await entries(own, 0, 'pending')).toEqual([]);
-    expect(await entries(own, 1)).toEqual([expect.objectContaining({ bookingDate: '2026-04-10', transactionAmount: { currency: 'EUR', amount: '200.00' }, debtorName: 'Holder 1' })]);
+    expect(await entries(own, 1)).toEqual([
+      expect.objectContaining({
+        bookingDate: '2026-04-10',
+        transactionAmount: { currency: 'EUR', amount: '200.00' },
+        debtorName: 'Holder 1',
+      }),
+    ]);
     expect(await balances(own, 0)).toEqual({ forwardAvailable: '300.00', interimAvailable: '300.00' });
     expect(await balances(own, 1)).toEqual({ forwardAvailable: '200.00', interimAvailable: '200.00' });
     const status = await http().get(`/v1/payments/sepa-credit-transfers/${paymentId}/status`).set(tppHeaders()).expect(200);
@@ -175,22 +250,55 @@ describe('a living bank: executed payments move scenario accounts', () => {
     await setClock('2026-05-04');
     const own = await scenario('1000.00', '0.00');
     const [a, b] = own.accounts.map(({ iban }) => iban);
-    const order = { ...transfer(a, b, '100.00', { remittanceInformationUnstructured: 'Rent' }), startDate: '2026-05-10', frequency: 'Monthly', dayOfExecution: '10' };
+    const order = {
+      ...transfer(a, b, '100.00', { remittanceInformationUnstructured: 'Rent' }),
+      startDate: '2026-05-10',
+      frequency: 'Monthly',
+      dayOfExecution: '10',
+    };
     const paymentId = await pay('periodic-payments', order);
     expect(await approve(paymentId, own.psuId)).toBe('PDNG');
     const [standingOrder] = await entries(own, 0, 'information');
     expect(standingOrder).toEqual({
-      ...booking({ transactionId: /-S$/, date: '', amount: '-100.00', creditorName: 'Holder 2', creditor: b, debtor: a, remittance: 'Rent', code: 'PMNT-ICDT-STDO' }),
+      ...booking({
+        transactionId: /-S$/,
+        date: '',
+        amount: '-100.00',
+        creditorName: 'Holder 2',
+        creditor: b,
+        debtor: a,
+        remittance: 'Rent',
+        code: 'PMNT-ICDT-STDO',
+      }),
       bookingDate: null,
       valueDate: null,
       additionalInformationStructured: {
-        standingOrderDetails: { startDate: '2026-05-10', frequency: 'Monthly', endDate: null, executionRule: 'following', withinAMonthFlag: null, monthsOfExecution: MONTHS, multiplicator: null, dayOfExecution: '10', limitAmount: null },
+        standingOrderDetails: {
+          startDate: '2026-05-10',
+          frequency: 'Monthly',
+          endDate: null,
+          executionRule: 'following',
+          withinAMonthFlag: null,
+          monthsOfExecution: MONTHS,
+          multiplicator: null,
+          dayOfExecution: '10',
+          limitAmount: null,
+        },
       },
     });
 
     await advance(70); // 2026-07-13; the 10th of May is a Sunday: following, it runs on Monday the 11th
     const instalment = (number: number, date: string) =>
-      booking({ transactionId: new RegExp(`-${number}D$`), date, amount: '-100.00', creditorName: 'Holder 2', creditor: b, debtor: a, remittance: 'Rent', code: 'PMNT-ICDT-STDO' });
+      booking({
+        transactionId: new RegExp(`-${number}D$`),
+        date,
+        amount: '-100.00',
+        creditorName: 'Holder 2',
+        creditor: b,
+        debtor: a,
+        remittance: 'Rent',
+        code: 'PMNT-ICDT-STDO',
+      });
     expect(await entries(own, 0)).toEqual([instalment(3, '2026-07-10'), instalment(2, '2026-06-10'), instalment(1, '2026-05-11')]);
     expect((await entries(own, 1)).map(({ bookingDate }) => bookingDate)).toEqual(['2026-07-10', '2026-06-10', '2026-05-11']);
     expect(await balances(own, 0)).toEqual({ forwardAvailable: '700.00', interimAvailable: '700.00' });
@@ -199,7 +307,11 @@ describe('a living bank: executed payments move scenario accounts', () => {
     expect(await entries(own, 0, 'information')).toEqual([standingOrder]);
 
     const cancel = await http().delete(`/v1/periodic-payments/sepa-credit-transfers/${paymentId}`).set(tppHeaders()).expect(202);
-    expect(cancel.body).toEqual({ transactionStatus: 'ACSP', scaMethods: [], _links: { startAuthorisation: { href: 'cancellation_authorisation_not_available' } } });
+    expect(cancel.body).toEqual({
+      transactionStatus: 'ACSP',
+      scaMethods: [],
+      _links: { startAuthorisation: { href: 'cancellation_authorisation_not_available' } },
+    });
     expect(await approve(paymentId, own.psuId, '/cancellation')).toBe('CANC');
     expect(await entries(own, 0, 'information')).toEqual([]);
     await advance(60);
@@ -212,9 +324,16 @@ describe('a living bank: executed payments move scenario accounts', () => {
     await setClock('2026-06-01');
     const own = await scenario('150.00');
     const a = own.accounts[0].iban;
-    const paymentId = await pay('periodic-payments', { ...transfer(a, GEORG, '100.00'), startDate: '2026-06-01', endDate: '2026-08-31', frequency: 'Monthly' });
+    const paymentId = await pay('periodic-payments', {
+      ...transfer(a, GEORG, '100.00'),
+      startDate: '2026-06-01',
+      endDate: '2026-08-31',
+      frequency: 'Monthly',
+    });
     expect(await approve(paymentId, own.psuId)).toBe('ACSP'); // the first instalment runs today
-    expect(await entries(own, 0)).toEqual([expect.objectContaining({ bookingDate: '2026-06-01', transactionAmount: { currency: 'EUR', amount: '-100.00' } })]);
+    expect(await entries(own, 0)).toEqual([
+      expect.objectContaining({ bookingDate: '2026-06-01', transactionAmount: { currency: 'EUR', amount: '-100.00' } }),
+    ]);
     await advance(31);
     expect(await instalments(paymentId)).toEqual({
       instalmentsRun: 2,
@@ -243,14 +362,42 @@ describe('a living bank: executed payments move scenario accounts', () => {
       batchBookingPreferred,
       debtorAccount: { iban: a },
       payments: [
-        { instructedAmount: { currency: 'EUR', amount: '10.00' }, creditorAccount: { iban: b }, creditorName: 'Holder 2', endToEndIdentification: 'E2E-1' },
-        { instructedAmount: { currency: 'EUR', amount: '20.00' }, creditorAccount: { iban: GEORG }, creditorName: 'Georg Mustermann', remittanceInformationUnstructured: 'Invoice' },
+        {
+          instructedAmount: { currency: 'EUR', amount: '10.00' },
+          creditorAccount: { iban: b },
+          creditorName: 'Holder 2',
+          endToEndIdentification: 'E2E-1',
+        },
+        {
+          instructedAmount: { currency: 'EUR', amount: '20.00' },
+          creditorAccount: { iban: GEORG },
+          creditorName: 'Georg Mustermann',
+          remittanceInformationUnstructured: 'Invoice',
+        },
       ],
     });
     expect(await approve(await pay('bulk-payments', entriesOf(false)), own.psuId)).toBe('ACSP');
     expect(await entries(own, 0)).toEqual([
-      booking({ transactionId: /-D1$/, date: '2026-04-01', amount: '-10.00', creditorName: 'Holder 2', creditor: b, debtor: a, endToEndId: 'E2E-1', code: 'PMNT-ICDT-ESCT' }),
-      booking({ transactionId: /-D2$/, date: '2026-04-01', amount: '-20.00', creditorName: 'Georg Mustermann', creditor: GEORG, debtor: a, remittance: 'Invoice', code: 'PMNT-ICDT-ESCT' }),
+      booking({
+        transactionId: /-D1$/,
+        date: '2026-04-01',
+        amount: '-10.00',
+        creditorName: 'Holder 2',
+        creditor: b,
+        debtor: a,
+        endToEndId: 'E2E-1',
+        code: 'PMNT-ICDT-ESCT',
+      }),
+      booking({
+        transactionId: /-D2$/,
+        date: '2026-04-01',
+        amount: '-20.00',
+        creditorName: 'Georg Mustermann',
+        creditor: GEORG,
+        debtor: a,
+        remittance: 'Invoice',
+        code: 'PMNT-ICDT-ESCT',
+      }),
     ]);
     expect(await balances(own, 0)).toEqual({ forwardAvailable: '970.00', interimAvailable: '970.00' });
 
@@ -258,7 +405,18 @@ describe('a living bank: executed payments move scenario accounts', () => {
     expect(await approve(batch, own.psuId)).toBe('ACSP');
     const booked = await entries(own, 0);
     expect(booked).toHaveLength(3);
-    expect(booked).toContainEqual(booking({ transactionId: /-D$/, date: '2026-04-01', amount: '-30.00', creditorName: '', creditor: null, debtor: a, remittance: 'Batch booking of 2 payments', code: 'PMNT-ICDT-ESCT' }));
+    expect(booked).toContainEqual(
+      booking({
+        transactionId: /-D$/,
+        date: '2026-04-01',
+        amount: '-30.00',
+        creditorName: '',
+        creditor: null,
+        debtor: a,
+        remittance: 'Batch booking of 2 payments',
+        code: 'PMNT-ICDT-ESCT',
+      }),
+    );
     expect(await balances(own, 0)).toEqual({ forwardAvailable: '940.00', interimAvailable: '940.00' });
     // Each creditor of the scenario still sees its own credit.
     expect((await entries(own, 1)).map(({ transactionAmount }) => transactionAmount)).toEqual([
@@ -270,15 +428,22 @@ describe('a living bank: executed payments move scenario accounts', () => {
   it('a ten-year jump with a daily order books every instalment exactly once, in linked pages, within the normal test time', async () => {
     await setClock('2026-04-01');
     const own = await scenario('100000.00');
-    const paymentId = await pay('periodic-payments', { ...transfer(own.accounts[0].iban, GEORG, '1.00'), startDate: '2026-04-01', endDate: '2036-03-31', frequency: 'Daily' });
+    const paymentId = await pay('periodic-payments', {
+      ...transfer(own.accounts[0].iban, GEORG, '1.00'),
+      startDate: '2026-04-01',
+      endDate: '2036-03-31',
+      frequency: 'Daily',
+    });
     expect(await approve(paymentId, own.psuId)).toBe('ACSP');
     await advance(3653);
     // 2026-04-01 to 2036-03-31: 3653 days, three of them 29 February.
     expect(await instalments(paymentId)).toEqual({ instalmentsRun: 3653, nextExecutionDate: null, failed: [] });
     expect(await balances(own, 0)).toEqual({ forwardAvailable: '96347.00', interimAvailable: '96347.00' });
     const seen: string[] = [];
-    for (let path: string | undefined = `/v1/accounts/${own.accounts[0].iban}/transactions?bookingStatus=booked&pageSize=1000`; path; ) {
-      const { transactions }: { transactions: { booked: Entry[]; _links: { next?: { href: string } } } } = (await read(path, own.consentId).expect(200)).body;
+    for (let path: string | undefined = `/v1/accounts/${own.accounts[0].iban}/transactions?bookingStatus=booked&pageSize=1000`; path;) {
+      const { transactions }: { transactions: { booked: Entry[]; _links: { next?: { href: string } } } } = (
+        await read(path, own.consentId).expect(200)
+      ).body;
       seen.push(...transactions.booked.map(({ transactionId }: Entry) => transactionId));
       path = transactions._links.next?.href;
     }
@@ -292,7 +457,21 @@ describe('a living bank on the real date: the day change runs what fell due', ()
 
   beforeAll(async () => {
     // Only Date is faked: the app's timers and I/O run for real.
-    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask', 'hrtime', 'performance'], now: new Date('2030-01-07T23:59:00Z') });
+    jest.useFakeTimers({
+      doNotFake: [
+        'nextTick',
+        'setImmediate',
+        'clearImmediate',
+        'setTimeout',
+        'clearTimeout',
+        'setInterval',
+        'clearInterval',
+        'queueMicrotask',
+        'hrtime',
+        'performance',
+      ],
+      now: new Date('2030-01-07T23:59:00Z'),
+    });
     sandbox = await startSandbox({ SCA_MODE: 'redirect', SANDBOX_DATE: undefined });
   });
 
@@ -311,6 +490,12 @@ describe('a living bank on the real date: the day change runs what fell due', ()
 
     jest.setSystemTime(new Date('2030-01-08T00:00:30Z'));
     expect(await balances(own, 0)).toEqual({ forwardAvailable: '40.00', interimAvailable: '40.00' });
-    expect(await entries(own, 0)).toEqual([expect.objectContaining({ bookingDate: '2030-01-08', valueDate: '2030-01-08', transactionAmount: { currency: 'EUR', amount: '-60.00' } })]);
+    expect(await entries(own, 0)).toEqual([
+      expect.objectContaining({
+        bookingDate: '2030-01-08',
+        valueDate: '2030-01-08',
+        transactionAmount: { currency: 'EUR', amount: '-60.00' },
+      }),
+    ]);
   });
 });

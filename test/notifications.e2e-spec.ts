@@ -11,10 +11,24 @@ const BASE = 'http://localhost:3000';
 const UUID = expect.stringMatching(/^[0-9a-f-]{36}$/);
 const AT = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 const PSU_IP = { 'PSU-IP-Address': '192.0.2.10' };
-const consentRequest = (access: object) => ({ access, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 });
+const consentRequest = (access: object) => ({
+  access,
+  recurringIndicator: true,
+  combinedServiceIndicator: false,
+  validUntil: '2026-06-30',
+  frequencyPerDay: 4,
+});
 
 /** One notification attempt as GET /sandbox/events answers it. */
-const attempt = (fields: Record<string, unknown>) => ({ id: UUID, kind: 'notification', psuId: null, channel: null, sandboxDate: '2026-03-15', at: AT, ...fields });
+const attempt = (fields: Record<string, unknown>) => ({
+  id: UUID,
+  kind: 'notification',
+  psuId: null,
+  channel: null,
+  sandboxDate: '2026-03-15',
+  at: AT,
+  ...fields,
+});
 
 const receiver = new NotificationReceiver();
 beforeAll(() => receiver.start());
@@ -36,7 +50,8 @@ describe('status notifications (SCA_MODE=redirect)', () => {
       .post(SEPA)
       .set(tppHeaders({ ...PSU_IP, 'TPP-Notification-URI': receiver.url(path), ...headers }))
       .send(body);
-  const approve = (paymentId: string) => request(sandbox.http).post(`/sandbox/sca/payments/${paymentId}`).send({ psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
+  const approve = (paymentId: string) =>
+    request(sandbox.http).post(`/sandbox/sca/payments/${paymentId}`).send({ psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
 
   it('announces what it will notify and, by default (PROCESS), POSTs each change of the status, with its ID, the new status and the status link; the attempt is in the history', async () => {
     const created = await initiate('/process', {}).expect(CREATED);
@@ -46,15 +61,30 @@ describe('status notifications (SCA_MODE=redirect)', () => {
     const decision = await approve(paymentId);
 
     const [notification] = await receiver.waitFor('/process', 1);
-    expect(notification.body).toEqual({ paymentId, transactionStatus: 'ACSP', _links: { status: { href: `${BASE}${SEPA}/${paymentId}/status` } } });
+    expect(notification.body).toEqual({
+      paymentId,
+      transactionStatus: 'ACSP',
+      _links: { status: { href: `${BASE}${SEPA}/${paymentId}/status` } },
+    });
     expect(notification.headers).toMatchObject({ 'content-type': 'application/json', 'x-request-id': UUID });
     expect(await attempts(sandbox.http, paymentId, 1)).toEqual([
-      attempt({ resourceId: notification.headers['x-request-id'], parentId: paymentId, from: 'ACSP', to: 'delivered', event: 'ATTEMPT 1: HTTP 204', cause: decision.headers['x-request-id'] }),
+      attempt({
+        resourceId: notification.headers['x-request-id'],
+        parentId: paymentId,
+        from: 'ACSP',
+        to: 'delivered',
+        event: 'ATTEMPT 1: HTTP 204',
+        cause: decision.headers['x-request-id'],
+      }),
     ]);
   });
 
   it('announces the payee check (RVCM), the confirmation (RCVC) and the execution, each a change of the status', async () => {
-    const created = await initiate('/vop', { 'Client-VOP-Requested': 'true' }, sepaPayment('5.00', { creditorName: 'Goerg Mustermann' })).expect(CREATED);
+    const created = await initiate(
+      '/vop',
+      { 'Client-VOP-Requested': 'true' },
+      sepaPayment('5.00', { creditorName: 'Goerg Mustermann' }),
+    ).expect(CREATED);
     const { paymentId } = created.body;
     expect(created.body.transactionStatus).toBe('RVCM');
     await request(sandbox.http).put(`${SEPA}/${paymentId}/creditor-confirmation`).set(tppHeaders()).expect(200);
@@ -67,14 +97,26 @@ describe('status notifications (SCA_MODE=redirect)', () => {
     const path = `/v1/consents`;
     const created = await request(sandbox.http)
       .post(path)
-      .set(tppHeaders({ 'TPP-Redirect-Preferred': 'false', 'PSU-ID': 'susanne.mustermann', 'TPP-Notification-URI': receiver.url('/sca'), 'TPP-Notification-Content-Preferred': 'status=SCA, PROCESS' }))
+      .set(
+        tppHeaders({
+          'TPP-Redirect-Preferred': 'false',
+          'PSU-ID': 'susanne.mustermann',
+          'TPP-Notification-URI': receiver.url('/sca'),
+          'TPP-Notification-Content-Preferred': 'status=SCA, PROCESS',
+        }),
+      )
       .send(consentRequest({ balances: [{ iban: SUSANNE }] }))
       .expect(CREATED);
     expect(created.headers['aspsp-notification-content']).toBe('status=SCA, PROCESS');
     const { consentId } = created.body;
-    const [authorisationId] = (await request(sandbox.http).get(`${path}/${consentId}/authorisations`).set(tppHeaders()).expect(200)).body.authorisationIds;
+    const [authorisationId] = (await request(sandbox.http).get(`${path}/${consentId}/authorisations`).set(tppHeaders()).expect(200)).body
+      .authorisationIds;
     const authorisation = `${path}/${consentId}/authorisations/${authorisationId}`;
-    await request(sandbox.http).put(authorisation).set(tppHeaders()).send({ psuData: { password: 'sandbox' } }).expect(200);
+    await request(sandbox.http)
+      .put(authorisation)
+      .set(tppHeaders())
+      .send({ psuData: { password: 'sandbox' } })
+      .expect(200);
     await request(sandbox.http).put(authorisation).set(tppHeaders()).send({ scaAuthenticationData: '123456' }).expect(200);
     await request(sandbox.http).delete(`${path}/${consentId}`).set(tppHeaders()).expect(204);
 
@@ -94,17 +136,37 @@ describe('status notifications (SCA_MODE=redirect)', () => {
   });
 
   it('with status=LAST: only the status after which nothing more is to come, here after the clock executed a future-dated payment', async () => {
-    const created = await initiate('/last', { 'TPP-Notification-Content-Preferred': 'status=LAST' }, sepaPayment('5.00', { requestedExecutionDate: '2026-03-20' })).expect(CREATED);
+    const created = await initiate(
+      '/last',
+      { 'TPP-Notification-Content-Preferred': 'status=LAST' },
+      sepaPayment('5.00', { requestedExecutionDate: '2026-03-20' }),
+    ).expect(CREATED);
     expect(created.headers['aspsp-notification-content']).toBe('status=LAST');
     const { paymentId } = created.body;
     await approve(paymentId);
-    expect((await request(sandbox.http).get(`${SEPA}/${paymentId}/status`).set(tppHeaders()).expect(200)).body.transactionStatus).toBe('PDNG');
+    expect((await request(sandbox.http).get(`${SEPA}/${paymentId}/status`).set(tppHeaders()).expect(200)).body.transactionStatus).toBe(
+      'PDNG',
+    );
     await request(sandbox.http).post('/sandbox/clock/advance').send({ days: 5 }).expect(200);
-    expect((await request(sandbox.http).get(`${SEPA}/${paymentId}/status`).set(tppHeaders()).expect(200)).body.transactionStatus).toBe('ACSP');
+    expect((await request(sandbox.http).get(`${SEPA}/${paymentId}/status`).set(tppHeaders()).expect(200)).body.transactionStatus).toBe(
+      'ACSP',
+    );
 
-    expect((await receiver.waitFor('/last', 1)).map(({ body }) => body)).toEqual([{ paymentId, transactionStatus: 'ACSP', _links: { status: { href: `${BASE}${SEPA}/${paymentId}/status` } } }]);
+    expect((await receiver.waitFor('/last', 1)).map(({ body }) => body)).toEqual([
+      { paymentId, transactionStatus: 'ACSP', _links: { status: { href: `${BASE}${SEPA}/${paymentId}/status` } } },
+    ]);
     const [executed] = await attempts(sandbox.http, paymentId, 1);
-    expect(executed).toEqual(attempt({ resourceId: expect.any(String), parentId: paymentId, from: 'ACSP', to: 'delivered', event: 'ATTEMPT 1: HTTP 204', cause: 'clock', sandboxDate: '2026-03-20' }));
+    expect(executed).toEqual(
+      attempt({
+        resourceId: expect.any(String),
+        parentId: paymentId,
+        from: 'ACSP',
+        to: 'delivered',
+        event: 'ATTEMPT 1: HTTP 204',
+        cause: 'clock',
+        sandboxDate: '2026-03-20',
+      }),
+    );
     await request(sandbox.http).put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
   });
 
@@ -116,13 +178,13 @@ describe('status notifications (SCA_MODE=redirect)', () => {
 
     const arrived = await receiver.waitFor('/retry', 3);
     // ACSP was recorded first (docs/events.md), failed once, and came again before the authorisation's finalised.
-    expect(arrived.map(({ body }) => (body as Record<string, string>).transactionStatus ?? (body as Record<string, string>).scaStatus)).toEqual(['ACSP', 'ACSP', 'finalised']);
+    expect(
+      arrived.map(({ body }) => (body as Record<string, string>).transactionStatus ?? (body as Record<string, string>).scaStatus),
+    ).toEqual(['ACSP', 'ACSP', 'finalised']);
     expect(arrived[1].headers['x-request-id']).toBe(arrived[0].headers['x-request-id']);
-    expect((await attempts(sandbox.http, paymentId, 3)).map(({ from, to, event }: Record<string, string>) => `${from} ${to} ${event}`)).toEqual([
-      'ACSP retrying ATTEMPT 1: HTTP 503',
-      'ACSP delivered ATTEMPT 2: HTTP 204',
-      'finalised delivered ATTEMPT 1: HTTP 204',
-    ]);
+    expect(
+      (await attempts(sandbox.http, paymentId, 3)).map(({ from, to, event }: Record<string, string>) => `${from} ${to} ${event}`),
+    ).toEqual(['ACSP retrying ATTEMPT 1: HTTP 503', 'ACSP delivered ATTEMPT 2: HTTP 204', 'finalised delivered ATTEMPT 1: HTTP 204']);
   });
 
   it('gives up after the fourth failed attempt (1 s, 2 s and 4 s apart), and records each', async () => {
@@ -146,7 +208,11 @@ describe('status notifications (SCA_MODE=redirect)', () => {
       ['https://[fd00::1]:8443/hook', 'fd00::1'],
       ['http://0.0.0.0:3000/hook', '0.0.0.0'],
     ]) {
-      const refused = await request(sandbox.http).post(SEPA).set(tppHeaders({ ...PSU_IP, 'TPP-Notification-URI': uri })).send(sepaPayment('5.00')).expect(400);
+      const refused = await request(sandbox.http)
+        .post(SEPA)
+        .set(tppHeaders({ ...PSU_IP, 'TPP-Notification-URI': uri }))
+        .send(sepaPayment('5.00'))
+        .expect(400);
       expect(refused.body).toEqualBody(
         tppError(
           'FORMAT_ERROR',
@@ -155,8 +221,14 @@ describe('status notifications (SCA_MODE=redirect)', () => {
         ),
       );
     }
-    const malformed = await request(sandbox.http).post(SEPA).set(tppHeaders({ ...PSU_IP, 'TPP-Notification-URI': 'hooks.example.com/notify' })).send(sepaPayment('5.00')).expect(400);
-    expect(malformed.body).toEqualBody(tppError('FORMAT_ERROR', '{sensitive} XS2A001E: TPP-Notification-URI must be an absolute http or https URL', 'TPP-Notification-URI'));
+    const malformed = await request(sandbox.http)
+      .post(SEPA)
+      .set(tppHeaders({ ...PSU_IP, 'TPP-Notification-URI': 'hooks.example.com/notify' }))
+      .send(sepaPayment('5.00'))
+      .expect(400);
+    expect(malformed.body).toEqualBody(
+      tppError('FORMAT_ERROR', '{sensitive} XS2A001E: TPP-Notification-URI must be an absolute http or https URL', 'TPP-Notification-URI'),
+    );
     for (const preference of ['SCA', 'status=SCA, SCA', 'status=PUSH', 'status=']) {
       const refused = await initiate('/never', { 'TPP-Notification-Content-Preferred': preference }).expect(400);
       expect(refused.body).toEqualBody(
@@ -169,9 +241,17 @@ describe('status notifications (SCA_MODE=redirect)', () => {
     }
     expect((await request(sandbox.http).get('/sandbox/events?kind=payment').expect(200)).body.total).toBe(before);
     // A public host is taken; a preference without a URI means nothing.
-    const publicHost = await request(sandbox.http).post(SEPA).set(tppHeaders({ ...PSU_IP, 'TPP-Notification-URI': 'https://93.184.215.14/notify' })).send(sepaPayment('5.00')).expect(CREATED);
+    const publicHost = await request(sandbox.http)
+      .post(SEPA)
+      .set(tppHeaders({ ...PSU_IP, 'TPP-Notification-URI': 'https://93.184.215.14/notify' }))
+      .send(sepaPayment('5.00'))
+      .expect(CREATED);
     expect(publicHost.headers['aspsp-notification-support']).toBe('true');
-    const noUri = await request(sandbox.http).post(SEPA).set(tppHeaders({ ...PSU_IP, 'TPP-Notification-Content-Preferred': 'status=LAST' })).send(sepaPayment('5.00')).expect(CREATED);
+    const noUri = await request(sandbox.http)
+      .post(SEPA)
+      .set(tppHeaders({ ...PSU_IP, 'TPP-Notification-Content-Preferred': 'status=LAST' }))
+      .send(sepaPayment('5.00'))
+      .expect(CREATED);
     expect(noUri.headers['aspsp-notification-support']).toBeUndefined();
   });
 });
@@ -190,7 +270,11 @@ describe('status notifications of a sandbox hosted for many TPPs (AUTH_MODE=stri
         .set({ ...tppHeaders({ ...PSU_IP, 'TPP-Notification-URI': receiver.url('/strict', host) }), Authorization: `Bearer ${token}` })
         .send(sepaPayment('5.00'))
         .expect(400);
-      const text = expect.stringMatching(new RegExp(`^\\{sensitive\\} XS2A038E: TPP-Notification-URI names a host on a private, loopback or reserved network \\(${address}\\), `));
+      const text = expect.stringMatching(
+        new RegExp(
+          `^\\{sensitive\\} XS2A038E: TPP-Notification-URI names a host on a private, loopback or reserved network \\(${address}\\), `,
+        ),
+      );
       expect(refused.body).toEqualBody(tppError('FORMAT_ERROR', text, 'TPP-Notification-URI'));
     }
   });
@@ -208,8 +292,13 @@ describe('status notifications to a host the operator allowed (AUTH_MODE=strict,
       .expect(CREATED);
     const { paymentId } = created.body;
     // In SCA_MODE=auto the first read completes SCA.
-    await request(sandbox.http).get(`${SEPA}/${paymentId}/status`).set({ ...tppHeaders(), ...headers }).expect(200);
-    expect((await receiver.waitFor('/allowed', 1)).map(({ body }) => body)).toEqual([{ paymentId, transactionStatus: 'ACSP', _links: { status: { href: `${BASE}${SEPA}/${paymentId}/status` } } }]);
+    await request(sandbox.http)
+      .get(`${SEPA}/${paymentId}/status`)
+      .set({ ...tppHeaders(), ...headers })
+      .expect(200);
+    expect((await receiver.waitFor('/allowed', 1)).map(({ body }) => body)).toEqual([
+      { paymentId, transactionStatus: 'ACSP', _links: { status: { href: `${BASE}${SEPA}/${paymentId}/status` } } },
+    ]);
 
     const fixture = await request(sandbox.http)
       .post('/v1/consents')

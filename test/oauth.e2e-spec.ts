@@ -15,11 +15,22 @@ const oauthError = (error: string, messageId: string, code: string, description:
   error_description: description,
   ...tppError(code, `{sensitive} ${messageId}: ${description}`, path),
 });
-const INVALID_CLIENT = oauthError('invalid_client', 'XS2A026E', 'TOKEN_INVALID', 'client authentication failed: send client_id and client_secret with HTTP Basic or in the form');
+const INVALID_CLIENT = oauthError(
+  'invalid_client',
+  'XS2A026E',
+  'TOKEN_INVALID',
+  'client authentication failed: send client_id and client_secret with HTTP Basic or in the form',
+);
 const TOKEN = { access_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), token_type: 'Bearer', expires_in: 599 };
 
 const payment = sepaPayment('10.00');
-const consentRequest = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 };
+const consentRequest = {
+  access: { availableAccounts: 'allAccounts' },
+  recurringIndicator: true,
+  combinedServiceIndicator: false,
+  validUntil: '2026-06-30',
+  frequencyPerDay: 4,
+};
 
 describe('the token endpoint (either AUTH_MODE)', () => {
   const sandbox = useSandbox();
@@ -65,7 +76,14 @@ describe('the token endpoint (either AUTH_MODE)', () => {
       const refused = await guess(secret).expect(429);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(880);
       expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(900);
-      expect(refused.body).toEqualBody(oauthError('slow_down', 'XS2A073E', 'ACCESS_EXCEEDED', `5 failed sign-ins from this address: try again in ${refused.headers['retry-after']} s`));
+      expect(refused.body).toEqualBody(
+        oauthError(
+          'slow_down',
+          'XS2A073E',
+          'ACCESS_EXCEEDED',
+          `5 failed sign-ins from this address: try again in ${refused.headers['retry-after']} s`,
+        ),
+      );
     }
     expect(await sandbox.dataSource.getRepository(AccessToken).count()).toEqual(tokensBefore);
     await issueToken(sandbox.http);
@@ -76,15 +94,33 @@ describe('the token endpoint (either AUTH_MODE)', () => {
       const response = await tokenRequest(sandbox.http, null, `grant_type=client_credentials&client_id=${clientId}&scope=AIS`).expect(200);
       expect(response.headers['cache-control']).toBe('no-store');
       expect(response.body).toEqualBody({ ...TOKEN, scope: 'AIS' });
-      await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}/status`).set(tppHeaders({ Authorization: `Bearer ${response.body.access_token}` })).expect(200);
+      await request(sandbox.http)
+        .get(`/v1/consents/${VALID_CONSENT}/status`)
+        .set(tppHeaders({ Authorization: `Bearer ${response.body.access_token}` }))
+        .expect(200);
     }
-    const withSecret = await tokenRequest(sandbox.http, null, 'grant_type=client_credentials&client_id=sandbox-tpp&client_secret=sandbox-secret').expect(200);
+    const withSecret = await tokenRequest(
+      sandbox.http,
+      null,
+      'grant_type=client_credentials&client_id=sandbox-tpp&client_secret=sandbox-secret',
+    ).expect(200);
     expect(withSecret.body).toEqualBody(TOKEN);
   });
 
   it('answers invalid_request (400) to credentials sent both with HTTP Basic and in the form (RFC 6749 §2.3.1)', async () => {
-    const response = await tokenRequest(sandbox.http, basic('sandbox-tpp', 'sandbox-secret'), 'grant_type=client_credentials&client_id=sandbox-tpp').expect(400);
-    expect(response.body).toEqualBody(oauthError('invalid_request', 'XS2A027E', 'FORMAT_ERROR', 'send the client credentials either with HTTP Basic or in the form, not both'));
+    const response = await tokenRequest(
+      sandbox.http,
+      basic('sandbox-tpp', 'sandbox-secret'),
+      'grant_type=client_credentials&client_id=sandbox-tpp',
+    ).expect(400);
+    expect(response.body).toEqualBody(
+      oauthError(
+        'invalid_request',
+        'XS2A027E',
+        'FORMAT_ERROR',
+        'send the client credentials either with HTTP Basic or in the form, not both',
+      ),
+    );
   });
 
   it('answers invalid_request or unsupported_grant_type (400) for a wrong grant', async () => {
@@ -95,14 +131,19 @@ describe('the token endpoint (either AUTH_MODE)', () => {
     }
     for (const form of ['grant_type=password', 'grant_type=client_credentials&grant_type=password']) {
       const response = await tokenRequest(sandbox.http, credentials, form).expect(400);
-      expect(response.body).toEqualBody(oauthError('unsupported_grant_type', 'XS2A027E', 'FORMAT_ERROR', 'grant_type must be client_credentials', 'grant_type'));
+      expect(response.body).toEqualBody(
+        oauthError('unsupported_grant_type', 'XS2A027E', 'FORMAT_ERROR', 'grant_type must be client_credentials', 'grant_type'),
+      );
     }
   });
 
   it('in AUTH_MODE=open any non-empty bearer token is accepted, an issued one too', async () => {
     const token = await issueToken(sandbox.http);
     for (const authorization of [`Bearer ${token}`, 'Bearer anything']) {
-      await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}/status`).set(tppHeaders({ Authorization: authorization })).expect(200);
+      await request(sandbox.http)
+        .get(`/v1/consents/${VALID_CONSENT}/status`)
+        .set(tppHeaders({ Authorization: authorization }))
+        .expect(200);
     }
   });
 });
@@ -124,7 +165,11 @@ describe('AUTH_MODE=strict', () => {
       const response = await tokenRequest(sandbox.http, authorization, form).expect(401);
       expect(response.body).toEqualBody(INVALID_CLIENT);
     }
-    const response = await tokenRequest(sandbox.http, null, 'grant_type=client_credentials&client_id=sandbox-tpp&client_secret=sandbox-secret&scope=AIS').expect(200);
+    const response = await tokenRequest(
+      sandbox.http,
+      null,
+      'grant_type=client_credentials&client_id=sandbox-tpp&client_secret=sandbox-secret&scope=AIS',
+    ).expect(200);
     expect(response.body).toEqualBody({ ...TOKEN, scope: 'AIS' });
     const read = await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}/status`).set(as(response.body.access_token)).expect(200);
     expect(read.body).toEqualBody({ consentStatus: 'valid' });
@@ -136,14 +181,24 @@ describe('AUTH_MODE=strict', () => {
     // berlin-group's token is optional (tpp.oauth): without one, strict mode asks for the certificate instead.
     expect(missing.body).toEqualBody(
       PROFILE === 'berlin-group'
-        ? tppError('CERTIFICATE_MISSING', '{sensitive} XS2A063E: no bearer token, and no certificate the sandbox issued to a client (a QWAC, or the QSealC of a signed request): send one of them')
+        ? tppError(
+            'CERTIFICATE_MISSING',
+            '{sensitive} XS2A063E: no bearer token, and no certificate the sandbox issued to a client (a QWAC, or the QSealC of a signed request): send one of them',
+          )
         : tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required'),
     );
     for (const authorization of ['Bearer sandbox-token', `Bearer ${'x'.repeat(43)}`]) {
-      const response = await request(sandbox.http).get(path).set(tppHeaders({ Authorization: authorization })).expect(401);
+      const response = await request(sandbox.http)
+        .get(path)
+        .set(tppHeaders({ Authorization: authorization }))
+        .expect(401);
       expect(response.body).toEqualBody(tppError('TOKEN_INVALID', '{sensitive} XS2A024E: the bearer token was not issued by this sandbox'));
     }
-    const refused = await request(sandbox.http).post('/v1/consents').set(tppHeaders({ Authorization: 'Bearer forged' })).send(consentRequest).expect(401);
+    const refused = await request(sandbox.http)
+      .post('/v1/consents')
+      .set(tppHeaders({ Authorization: 'Bearer forged' }))
+      .send(consentRequest)
+      .expect(401);
     expect(refused.body.tppMessages[0].code).toBe('TOKEN_INVALID');
     expect(await sandbox.dataSource.getRepository(Consent).countBy({ fixture: false })).toBe(0);
 
@@ -154,7 +209,20 @@ describe('AUTH_MODE=strict', () => {
 
   it('a token expires after 599 seconds: 401 TOKEN_EXPIRED', async () => {
     // Only Date is faked, and it stands still until set: timers and I/O run as usual.
-    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'queueMicrotask', 'hrtime', 'performance'] });
+    jest.useFakeTimers({
+      doNotFake: [
+        'nextTick',
+        'setImmediate',
+        'clearImmediate',
+        'setInterval',
+        'clearInterval',
+        'setTimeout',
+        'clearTimeout',
+        'queueMicrotask',
+        'hrtime',
+        'performance',
+      ],
+    });
     const issuedAt = Date.now();
     const token = await issueToken(sandbox.http);
     const path = `/v1/consents/${VALID_CONSENT}/status`;
@@ -162,7 +230,9 @@ describe('AUTH_MODE=strict', () => {
     await request(sandbox.http).get(path).set(as(token)).expect(200);
     jest.setSystemTime(issuedAt + 599_000);
     const response = await request(sandbox.http).get(path).set(as(token)).expect(401);
-    expect(response.body).toEqualBody(tppError('TOKEN_EXPIRED', `{sensitive} XS2A025E: the bearer token expired at ${new Date(issuedAt + 599_000).toISOString()}`));
+    expect(response.body).toEqualBody(
+      tppError('TOKEN_EXPIRED', `{sensitive} XS2A025E: the bearer token expired at ${new Date(issuedAt + 599_000).toISOString()}`),
+    );
   });
 
   it("a client acts only as the fixture PSUs and its own scenarios' PSUs: another client's scenario PSU is answered as an unknown one", async () => {
@@ -176,24 +246,38 @@ describe('AUTH_MODE=strict', () => {
     expect(psuId).toBe(`scenario-${scenarioId}`);
     expect(scenarioId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/); // 122 random bits
     // The other client asks for all accounts and tries to approve it as the first client's PSU.
-    const theirConsent = (await request(sandbox.http).post('/v1/consents').set(as(theirs)).send(consentRequest).expect(CREATED)).body.consentId;
+    const theirConsent = (await request(sandbox.http).post('/v1/consents').set(as(theirs)).send(consentRequest).expect(CREATED)).body
+      .consentId;
     const refusal = tppError('PSU_CREDENTIALS_INVALID', '{sensitive} XS2A022E: unknown PSU ID or wrong password');
     for (const asPsu of [psuId, 'scenario-00000000-0000-4000-8000-000000000000']) {
-      const response = await request(sandbox.http).post(`/sandbox/sca/consents/${theirConsent}`).set('Authorization', `Bearer ${theirs}`).send({ psuId: asPsu, decision: 'approve' }).expect(401);
+      const response = await request(sandbox.http)
+        .post(`/sandbox/sca/consents/${theirConsent}`)
+        .set('Authorization', `Bearer ${theirs}`)
+        .send({ psuId: asPsu, decision: 'approve' })
+        .expect(401);
       expect(response.body).toEqualBody(refusal);
     }
     const status = await request(sandbox.http).get(`/v1/consents/${theirConsent}/status`).set(as(theirs)).expect(200);
     expect(status.body).toEqualBody({ consentStatus: 'received' });
     // The world may act as its own scenario's PSU.
     const myConsent = (await request(sandbox.http).post('/v1/consents').set(as(mine)).send(consentRequest).expect(CREATED)).body.consentId;
-    await request(sandbox.http).post(`/sandbox/sca/consents/${myConsent}`).set('Authorization', `Bearer ${mine}`).send({ psuId, decision: 'approve' }).expect(200);
+    await request(sandbox.http)
+      .post(`/sandbox/sca/consents/${myConsent}`)
+      .set('Authorization', `Bearer ${mine}`)
+      .send({ psuId, decision: 'approve' })
+      .expect(200);
   });
 
   it("keeps each client's consents, payments and scenarios to itself: another client gets the unknown-resource answer and changes nothing", async () => {
     const [mine, theirs] = [await issueToken(sandbox.http), await issueToken(sandbox.http, 'sandbox-tpp-2', 'sandbox-secret-2')];
     const consentId = (await request(sandbox.http).post('/v1/consents').set(as(mine)).send(consentRequest).expect(CREATED)).body.consentId;
-    const paymentId = (await request(sandbox.http).post('/v1/payments/sepa-credit-transfers').set(as(mine, { 'PSU-IP-Address': '192.0.2.10' })).send(payment).expect(CREATED))
-      .body.paymentId;
+    const paymentId = (
+      await request(sandbox.http)
+        .post('/v1/payments/sepa-credit-transfers')
+        .set(as(mine, { 'PSU-IP-Address': '192.0.2.10' }))
+        .send(payment)
+        .expect(CREATED)
+    ).body.paymentId;
     const scenario = await request(sandbox.http)
       .post('/sandbox/scenarios')
       .set('Authorization', `Bearer ${mine}`)
@@ -216,11 +300,17 @@ describe('AUTH_MODE=strict', () => {
       ['delete', SEPA, 404, paymentUnknown],
     ];
     for (const [method, path, status, body] of attempts) {
-      const response = await request(sandbox.http)[method as 'get'](path).set(as(theirs, { 'PSU-IP-Address': '192.0.2.10' })).expect(status);
+      const response = await request(sandbox.http)
+        [method as 'get'](path)
+        .set(as(theirs, { 'PSU-IP-Address': '192.0.2.10' }))
+        .expect(status);
       expect(response.body).toEqualBody(body);
     }
     for (const id of [consentId, scenario.body.consentId]) {
-      const response = await request(sandbox.http).get('/v1/accounts').set(as(theirs, { 'Consent-ID': id })).expect(403);
+      const response = await request(sandbox.http)
+        .get('/v1/accounts')
+        .set(as(theirs, { 'Consent-ID': id }))
+        .expect(403);
       expect(response.body).toEqualBody(consentUnknown(id));
     }
     const control: [string, object, number, object][] = [
@@ -231,15 +321,30 @@ describe('AUTH_MODE=strict', () => {
       const response = await request(sandbox.http).post(path).set('Authorization', `Bearer ${theirs}`).send(body).expect(status);
       expect(response.body).toEqualBody(answer);
     }
-    const deleted = await request(sandbox.http).delete(`/sandbox/scenarios/${scenario.body.scenarioId}`).set('Authorization', `Bearer ${theirs}`).expect(404);
+    const deleted = await request(sandbox.http)
+      .delete(`/sandbox/scenarios/${scenario.body.scenarioId}`)
+      .set('Authorization', `Bearer ${theirs}`)
+      .expect(404);
     expect(deleted.body).toEqualBody(tppError('RESOURCE_UNKNOWN', `{sensitive} XS2A023E: scenario ${scenario.body.scenarioId} unknown`));
 
     // The world still finds everything as it was, and the bank's fixtures stay everyone's.
-    expect((await request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(as(mine)).expect(200)).body).toEqualBody({ consentStatus: 'received' });
+    expect((await request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(as(mine)).expect(200)).body).toEqualBody({
+      consentStatus: 'received',
+    });
     expect((await request(sandbox.http).get(`${SEPA}/status`).set(as(mine)).expect(200)).body).toEqualBody({ transactionStatus: 'RCVD' });
-    await request(sandbox.http).get('/v1/accounts').set(as(mine, { 'Consent-ID': scenario.body.consentId })).expect(200);
-    for (const token of [mine, theirs]) await request(sandbox.http).get('/v1/accounts').set(as(token, { 'Consent-ID': VALID_CONSENT })).expect(200);
-    const decided = await request(sandbox.http).post(`/sandbox/sca/payments/${paymentId}`).set('Authorization', `Bearer ${mine}`).send({ psuId: 'georg.mustermann', decision: 'approve' });
+    await request(sandbox.http)
+      .get('/v1/accounts')
+      .set(as(mine, { 'Consent-ID': scenario.body.consentId }))
+      .expect(200);
+    for (const token of [mine, theirs])
+      await request(sandbox.http)
+        .get('/v1/accounts')
+        .set(as(token, { 'Consent-ID': VALID_CONSENT }))
+        .expect(200);
+    const decided = await request(sandbox.http)
+      .post(`/sandbox/sca/payments/${paymentId}`)
+      .set('Authorization', `Bearer ${mine}`)
+      .send({ psuId: 'georg.mustermann', decision: 'approve' });
     expect(decided.status).toBe(200);
     expect(decided.body).toEqualBody({ transactionStatus: 'ACSP' });
     await request(sandbox.http).delete(`/sandbox/scenarios/${scenario.body.scenarioId}`).set('Authorization', `Bearer ${mine}`).expect(204);
@@ -247,7 +352,12 @@ describe('AUTH_MODE=strict', () => {
 
   it('the control endpoints need a token too', async () => {
     const response = await request(sandbox.http).get('/sandbox/clock').expect(401);
-    expect(response.body).toEqualBody(tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required'));
-    await request(sandbox.http).get('/sandbox/clock').set('Authorization', `Bearer ${await issueToken(sandbox.http)}`).expect(200);
+    expect(response.body).toEqualBody(
+      tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required'),
+    );
+    await request(sandbox.http)
+      .get('/sandbox/clock')
+      .set('Authorization', `Bearer ${await issueToken(sandbox.http)}`)
+      .expect(200);
   });
 });

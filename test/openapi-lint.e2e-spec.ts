@@ -18,7 +18,9 @@ describe.each(builtInProfiles())('the document served in PROFILE=%s', (profile) 
       // The ruleset's declared type lacks the `extends` its own definition type asks for.
       spectral.setRuleset({ extends: [oas as RulesetDefinition], rules: {} });
       const results = await spectral.run(response.text);
-      const errors = results.filter((result) => result.severity === 0).map((result) => `${result.code} ${result.path.join('.')}: ${result.message}`);
+      const errors = results
+        .filter((result) => result.severity === 0)
+        .map((result) => `${result.code} ${result.path.join('.')}: ${result.message}`);
       expect(errors).toEqual([]);
     } finally {
       await sandbox.close();

@@ -55,8 +55,13 @@ describe('the OpenAPI document', () => {
     ['/v1/periodic-payments/sepa-credit-transfers', 'PeriodicPaymentDto'],
   ])('documents POST %s with its own request schema and the mandatory PSU-IP-Address', (path, schema) => {
     const operation = paths[path].post;
-    expect(operation.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } });
-    expect(operation.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'PSU-IP-Address', in: 'header', required: true })]));
+    expect(operation.requestBody).toEqual({
+      required: true,
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+    });
+    expect(operation.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'PSU-IP-Address', in: 'header', required: true })]),
+    );
     expect(Object.keys(operation.responses).sort()).toEqual(withCommon([String(CREATED), '400', '401']));
     expect(operation.security).toEqual(XS2A_SECURITY);
   });
@@ -79,29 +84,54 @@ describe('the OpenAPI document', () => {
       content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateConsentDto' } } },
     });
     expect(headersOf(paths['/v1/consents'].post)).toEqual(expect.arrayContaining(['PSU-IP-Address', 'X-Request-ID']));
-    for (const path of ['/v1/accounts', '/v1/accounts/{accountId}', '/v1/accounts/{accountId}/balances', '/v1/accounts/{accountId}/transactions']) {
+    for (const path of [
+      '/v1/accounts',
+      '/v1/accounts/{accountId}',
+      '/v1/accounts/{accountId}/balances',
+      '/v1/accounts/{accountId}/transactions',
+    ]) {
       expect(headersOf(paths[path].get)).toContain('Consent-ID');
     }
     expect(queryOf(paths['/v1/accounts'].get)).toEqual(['withBalance']);
-    expect(queryOf(paths['/v1/accounts/{accountId}/transactions'].get).sort()).toEqual(['bookingStatus', 'dateFrom', 'dateTo', 'page', 'pageSize']);
+    expect(queryOf(paths['/v1/accounts/{accountId}/transactions'].get).sort()).toEqual([
+      'bookingStatus',
+      'dateFrom',
+      'dateTo',
+      'page',
+      'pageSize',
+    ]);
   });
 
   it('documents the authorisation sub-resources of consents and payments', () => {
-    expect(Object.keys(paths['/v1/consents/{consentId}/authorisations'].post.responses).sort()).toEqual(withCommon(['201', '400', '401', '403', '409']));
-    expect(Object.keys(paths['/v1/consents/{consentId}/authorisations'].get.responses).sort()).toEqual(withCommon(['200', '400', '401', '403']));
-    expect(Object.keys(paths['/v1/consents/{consentId}/authorisations/{authorisationId}'].get.responses).sort()).toEqual(withCommon(['200', '400', '401', '403', '404']));
+    expect(Object.keys(paths['/v1/consents/{consentId}/authorisations'].post.responses).sort()).toEqual(
+      withCommon(['201', '400', '401', '403', '409']),
+    );
+    expect(Object.keys(paths['/v1/consents/{consentId}/authorisations'].get.responses).sort()).toEqual(
+      withCommon(['200', '400', '401', '403']),
+    );
+    expect(Object.keys(paths['/v1/consents/{consentId}/authorisations/{authorisationId}'].get.responses).sort()).toEqual(
+      withCommon(['200', '400', '401', '403', '404']),
+    );
     for (const service of SERVICES) {
       for (const segment of ['authorisations', 'cancellation-authorisations']) {
         const base = `/v1/${service}/{product}/{paymentId}/${segment}`;
         expect(Object.keys(paths[base].post.responses).sort()).toEqual(withCommon(['201', '400', '401', '404', '405', '409']));
         expect(Object.keys(paths[base].get.responses).sort()).toEqual(withCommon(['200', '400', '401', '404']));
         expect(Object.keys(paths[`${base}/{authorisationId}`].get.responses).sort()).toEqual(withCommon(['200', '400', '401', '404']));
-        expect(Object.keys(paths[`${base}/{authorisationId}`].put.responses).sort()).toEqual(withCommon(['200', '400', '401', '403', '404', '405', '409']));
-        expect(headersOf(paths[base].post)).toEqual(expect.arrayContaining(['TPP-Redirect-Preferred', 'TPP-Decoupled-Preferred', 'PSU-ID', 'TPP-Nok-Redirect-URI']));
+        expect(Object.keys(paths[`${base}/{authorisationId}`].put.responses).sort()).toEqual(
+          withCommon(['200', '400', '401', '403', '404', '405', '409']),
+        );
+        expect(headersOf(paths[base].post)).toEqual(
+          expect.arrayContaining(['TPP-Redirect-Preferred', 'TPP-Decoupled-Preferred', 'PSU-ID', 'TPP-Nok-Redirect-URI']),
+        );
       }
     }
-    expect(Object.keys(paths['/v1/consents/{consentId}/authorisations/{authorisationId}'].put.responses).sort()).toEqual(withCommon(['200', '400', '401', '403', '404', '405', '409']));
-    expect(headersOf(paths['/v1/consents'].post)).toEqual(expect.arrayContaining(['TPP-Redirect-Preferred', 'TPP-Decoupled-Preferred', 'PSU-ID', 'TPP-Nok-Redirect-URI']));
+    expect(Object.keys(paths['/v1/consents/{consentId}/authorisations/{authorisationId}'].put.responses).sort()).toEqual(
+      withCommon(['200', '400', '401', '403', '404', '405', '409']),
+    );
+    expect(headersOf(paths['/v1/consents'].post)).toEqual(
+      expect.arrayContaining(['TPP-Redirect-Preferred', 'TPP-Decoupled-Preferred', 'PSU-ID', 'TPP-Nok-Redirect-URI']),
+    );
     const created = paths['/v1/consents'].post.responses as Record<string, { headers?: object }>;
     expect((created['200'] ?? created['201']).headers).toEqual({
       'ASPSP-SCA-Approach': expect.objectContaining({ schema: { type: 'string', enum: ['REDIRECT', 'EMBEDDED', 'DECOUPLED'] } }),
@@ -111,7 +141,12 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents the notification headers on every creation (docs/notifications.md)', () => {
-    for (const path of ['/v1/consents', '/v1/payments/sepa-credit-transfers', '/v1/periodic-payments/sepa-credit-transfers', '/v1/bulk-payments/sepa-credit-transfers']) {
+    for (const path of [
+      '/v1/consents',
+      '/v1/payments/sepa-credit-transfers',
+      '/v1/periodic-payments/sepa-credit-transfers',
+      '/v1/bulk-payments/sepa-credit-transfers',
+    ]) {
       expect(headersOf(paths[path].post)).toEqual(expect.arrayContaining(['TPP-Notification-URI', 'TPP-Notification-Content-Preferred']));
     }
   });
@@ -158,7 +193,9 @@ describe('the OpenAPI document', () => {
       Object.entries(operations)
         .filter(([, operation]) => {
           const success = Object.entries(operation.responses).filter(([status]) => status.startsWith('2'));
-          return success.length === 0 || success.some(([status, response]) => status !== '204' && !(response as { content?: unknown }).content);
+          return (
+            success.length === 0 || success.some(([status, response]) => status !== '204' && !(response as { content?: unknown }).content)
+          );
         })
         .map(([method]) => `${method.toUpperCase()} ${path}`),
     );
@@ -168,7 +205,9 @@ describe('the OpenAPI document', () => {
   it('documents each parameter once: header names compare case-insensitively, and a generated client would get two', () => {
     const twice = Object.entries(paths).flatMap(([path, operations]) =>
       Object.entries(operations).flatMap(([method, operation]) => {
-        const names = (operation.parameters ?? []).map(({ in: place, name }) => `${place} ${place === 'header' ? name.toLowerCase() : name}`);
+        const names = (operation.parameters ?? []).map(
+          ({ in: place, name }) => `${place} ${place === 'header' ? name.toLowerCase() : name}`,
+        );
         return names.filter((name, index) => names.indexOf(name) !== index).map((name) => `${method.toUpperCase()} ${path}: ${name}`);
       }),
     );
@@ -179,7 +218,10 @@ describe('the OpenAPI document', () => {
     const document = structuredClone(openApiDocument(sandbox.app));
     const status = document.paths['/v1/consents/{consentId}/status'].get!;
     delete status.responses['403'];
-    status.responses['200'] = { description: 'altered', content: { 'application/json': { schema: { type: 'object', required: ['somethingElse'] } } } };
+    status.responses['200'] = {
+      description: 'altered',
+      content: { 'application/json': { schema: { type: 'object', required: ['somethingElse'] } } },
+    };
     const contract = new OpenApiContract(document);
     contract.observe(sandbox.http as Server);
     await request(sandbox.http).get('/v1/consents/e6151d43-dca8-4fe1-b139-3a89bfeb57a2/status').set(tppHeaders()).expect(200);
@@ -194,7 +236,9 @@ describe('the OpenAPI document', () => {
 
   it('documents /health', () => {
     expect(Object.keys(paths['/health'].get.responses).sort()).toEqual(['200', '400', '413', '500', '503']);
-    expect((paths['/health'].get.responses as Record<string, { description: string }>)['500'].description).toContain('the database cannot be reached');
+    expect((paths['/health'].get.responses as Record<string, { description: string }>)['500'].description).toContain(
+      'the database cannot be reached',
+    );
   });
 
   it('serves Swagger UI at /docs', async () => {

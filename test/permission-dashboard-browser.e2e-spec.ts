@@ -22,23 +22,49 @@ describe('the permission dashboard in headless Chromium (AUTH_MODE=strict, SCA_M
     await receiver.start();
     tokens.a = await issueToken(web.sandbox.http, 'sandbox-tpp', 'sandbox-secret');
     tokens.b = await issueToken(web.sandbox.http, 'sandbox-tpp-2', 'sandbox-secret-2');
-    for (const [client, frequencyPerDay] of [['a', 4], ['b', 2]] as const) {
+    for (const [client, frequencyPerDay] of [
+      ['a', 4],
+      ['b', 2],
+    ] as const) {
       const headers = tppHeaders({ Authorization: `Bearer ${tokens[client]}`, 'TPP-Notification-URI': receiver.url(`/${client}`) });
-      const body = { access: { balances: [{ iban: GEORG }], transactions: [{ iban: GEORG }] }, recurringIndicator: client === 'a', combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay };
+      const body = {
+        access: { balances: [{ iban: GEORG }], transactions: [{ iban: GEORG }] },
+        recurringIndicator: client === 'a',
+        combinedServiceIndicator: false,
+        validUntil: '2026-06-30',
+        frequencyPerDay,
+      };
       consents[client] = (await request(web.sandbox.http).post('/v1/consents').set(headers).send(body).expect(200)).body.consentId;
-      await request(web.sandbox.http).post(`/sandbox/sca/consents/${consents[client]}`).set({ Authorization: `Bearer ${tokens[client]}` }).send({ psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
+      await request(web.sandbox.http)
+        .post(`/sandbox/sca/consents/${consents[client]}`)
+        .set({ Authorization: `Bearer ${tokens[client]}` })
+        .send({ psuId: 'georg.mustermann', decision: 'approve' })
+        .expect(200);
     }
   });
   afterAll(() => receiver.close());
 
-  const read = (client: 'a' | 'b') => request(web.sandbox.http).get(`/v1/accounts/${GEORG}/balances`).set(tppHeaders({ Authorization: `Bearer ${tokens[client]}`, 'Consent-ID': consents[client] }));
+  const read = (client: 'a' | 'b') =>
+    request(web.sandbox.http)
+      .get(`/v1/accounts/${GEORG}/balances`)
+      .set(tppHeaders({ Authorization: `Bearer ${tokens[client]}`, 'Consent-ID': consents[client] }));
   const status = async (client: 'a' | 'b') =>
-    (await request(web.sandbox.http).get(`/v1/consents/${consents[client]}/status`).set(tppHeaders({ Authorization: `Bearer ${tokens[client]}` })).expect(200)).body.consentStatus;
+    (
+      await request(web.sandbox.http)
+        .get(`/v1/consents/${consents[client]}/status`)
+        .set(tppHeaders({ Authorization: `Bearer ${tokens[client]}` }))
+        .expect(200)
+    ).body.consentStatus;
   const section = (page: Page, client: 'a' | 'b') => page.getByRole('region', { name: consents[client] });
 
   /** The sign-in page of the client's world, from the link the client asks for with its token. */
   const link = async (client: 'a' | 'b') =>
-    (await request(web.sandbox.http).post('/sandbox/dashboard-links').set({ Authorization: `Bearer ${tokens[client]}` }).expect(201)).body._links.dashboard.href as string;
+    (
+      await request(web.sandbox.http)
+        .post('/sandbox/dashboard-links')
+        .set({ Authorization: `Bearer ${tokens[client]}` })
+        .expect(201)
+    ).body._links.dashboard.href as string;
 
   async function signIn(page: Page, psuId: string, password: string, client: 'a' | 'b' | null = 'a') {
     await page.goto(client ? await link(client) : `${web.base}/dashboard`);
@@ -52,8 +78,14 @@ describe('the permission dashboard in headless Chromium (AUTH_MODE=strict, SCA_M
     const page = await web.browser.context.newPage();
     // The SCA pages' security headers and look: their own stylesheet only, no script, never stored.
     const shown = await page.goto(`${web.base}/dashboard`);
-    expect(shown!.headers()).toMatchObject({ 'content-security-policy': expect.stringContaining("default-src 'none'"), 'x-frame-options': 'DENY', 'cache-control': 'no-store' });
-    expect(await page.locator('header').evaluate((header) => header.ownerDocument.defaultView!.getComputedStyle(header).backgroundColor)).toBe('rgb(11, 61, 99)');
+    expect(shown!.headers()).toMatchObject({
+      'content-security-policy': expect.stringContaining("default-src 'none'"),
+      'x-frame-options': 'DENY',
+      'cache-control': 'no-store',
+    });
+    expect(
+      await page.locator('header').evaluate((header) => header.ownerDocument.defaultView!.getComputedStyle(header).backgroundColor),
+    ).toBe('rgb(11, 61, 99)');
     await signIn(page, 'georg.mustermann', 'wrong');
     expect(await page.getByRole('alert').textContent()).toBe('The PSU ID or password is wrong.');
     expect(await page.locator('section').count()).toBe(0);
@@ -74,7 +106,7 @@ describe('the permission dashboard in headless Chromium (AUTH_MODE=strict, SCA_M
     expect([await status('a'), await status('b')]).toEqual(['valid', 'valid']);
   });
 
-  it("the holder sees the consent of the TPP whose link it was, withdraws it after confirming it: the TPP reads 401 CONSENT_INVALID and is notified; re-establishing brings its reads back", async () => {
+  it('the holder sees the consent of the TPP whose link it was, withdraws it after confirming it: the TPP reads 401 CONSENT_INVALID and is notified; re-establishing brings its reads back', async () => {
     const page = await web.browser.context.newPage();
     const blocked: string[] = [];
     page.on('console', (message) => message.text().includes('Content Security Policy') && blocked.push(message.text()));
@@ -110,7 +142,10 @@ describe('the permission dashboard in headless Chromium (AUTH_MODE=strict, SCA_M
 
     const refused = await read('a').expect(401);
     expect(refused.body).toEqual(tppError('CONSENT_INVALID', `{sensitive} XS2A008E: consent ${consents.a} is revokedByPsu, not valid`));
-    expect((await receiver.waitFor('/a', 2)).map(({ body }) => (body as { consentStatus: string }).consentStatus)).toEqual(['valid', 'revokedByPsu']);
+    expect((await receiver.waitFor('/a', 2)).map(({ body }) => (body as { consentStatus: string }).consentStatus)).toEqual([
+      'valid',
+      'revokedByPsu',
+    ]);
     await read('b').expect(200);
 
     await section(page, 'a').getByRole('link', { name: 'Re-establish access' }).click();
@@ -118,7 +153,11 @@ describe('the permission dashboard in headless Chromium (AUTH_MODE=strict, SCA_M
     await page.waitForURL(`${web.base}/dashboard?reestablished=${consents.a}`);
     expect(await page.getByRole('status').textContent()).toBe('You re-established the access of Sandbox TPP: its status is now valid.');
     await read('a').expect(200);
-    expect((await receiver.waitFor('/a', 3)).map(({ body }) => (body as { consentStatus: string }).consentStatus)).toEqual(['valid', 'revokedByPsu', 'valid']);
+    expect((await receiver.waitFor('/a', 3)).map(({ body }) => (body as { consentStatus: string }).consentStatus)).toEqual([
+      'valid',
+      'revokedByPsu',
+      'valid',
+    ]);
     expect(blocked).toEqual([]);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -150,7 +189,9 @@ describe('the permission dashboard in headless Chromium (AUTH_MODE=strict, SCA_M
     expect(await page.locator('section.permission').count()).toBe(0);
     const theirs = await page.goto(`${web.base}/dashboard/withdrawal?consent_id=${consents.b}`);
     expect(theirs!.status()).toBe(404);
-    expect(await page.locator('.outcome').textContent()).toBe('Withdraw access: this is none of your permissions that allows it now. Nothing has been changed.');
+    expect(await page.locator('.outcome').textContent()).toBe(
+      'Withdraw access: this is none of your permissions that allows it now. Nothing has been changed.',
+    );
     // Her session, a form posted without the page's token (as another site would): refused, and the consent is still none of hers.
     const forged = await page.request.post(`${web.base}/dashboard/withdrawal`, { form: { id: consents.b }, maxRedirects: 0 });
     expect(forged.status()).toBe(404);

@@ -48,7 +48,9 @@ async function tpp(http: App, clientId: string, secret: string, name: string): P
     name,
     clientId,
     send: (method, path, headers = {}, body) => {
-      const call = request(http)[method](path).set(tppHeaders({ Authorization: `Bearer ${token}`, ...headers }));
+      const call = request(http)
+        [method](path)
+        .set(tppHeaders({ Authorization: `Bearer ${token}`, ...headers }));
       return body ? call.send(body) : call;
     },
   };
@@ -56,31 +58,45 @@ async function tpp(http: App, clientId: string, secret: string, name: string): P
 
 /** A consent on georg.mustermann's account, approved by him (headless SCA), subscribed to notifications at `/<path>`; signed where a `signer` is given. */
 async function georgsConsent(client: Tpp, path: string, terms: object = {}, signer?: Issued): Promise<string> {
-  const body = { access: { balances: [{ iban: GEORG }], transactions: [{ iban: GEORG }] }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4, ...terms };
-  const headers = { 'X-Request-ID': randomUUID(), 'TPP-Notification-URI': receiver.url(`/${path}`), 'TPP-Redirect-URI': 'https://tpp.example/cb' };
-  const { consentId } = (await client.send('post', '/v1/consents', signer ? signedHeaders(signer, JSON.stringify(body), headers) : headers, body).expect(201)).body;
+  const body = {
+    access: { balances: [{ iban: GEORG }], transactions: [{ iban: GEORG }] },
+    recurringIndicator: true,
+    combinedServiceIndicator: false,
+    validUntil: '2026-06-30',
+    frequencyPerDay: 4,
+    ...terms,
+  };
+  const headers = {
+    'X-Request-ID': randomUUID(),
+    'TPP-Notification-URI': receiver.url(`/${path}`),
+    'TPP-Redirect-URI': 'https://tpp.example/cb',
+  };
+  const { consentId } = (
+    await client.send('post', '/v1/consents', signer ? signedHeaders(signer, JSON.stringify(body), headers) : headers, body).expect(201)
+  ).body;
   await client.send('post', `/sandbox/sca/consents/${consentId}`, {}, { psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
   return consentId;
 }
 
 /** A permission as the routes answer it (Berlin Group's answers leave nulls out), from what differs between the tests. */
-const permission = (client: Tpp, consentId: string, fields: Record<string, unknown> = {}) => bg({
-  consentId,
-  consentStatus: 'valid',
-  lastActionDate: TODAY,
-  service: 'accountInformation',
-  tpp: { clientId: client.clientId, name: client.name, organisationName: null, organisationIdentifier: null },
-  accounts: [{ iban: GEORG, currency: null, uses: ['accountDetails', 'balances', 'transactions'] }],
-  grantedOn: TODAY,
-  validUntil: '2026-06-30',
-  recurringIndicator: true,
-  frequencyPerDay: 4,
-  usedToday: 0,
-  lastAccessOn: null,
-  canWithdraw: true,
-  canReestablish: false,
-  ...fields,
-} as Record<string, unknown>);
+const permission = (client: Tpp, consentId: string, fields: Record<string, unknown> = {}) =>
+  bg({
+    consentId,
+    consentStatus: 'valid',
+    lastActionDate: TODAY,
+    service: 'accountInformation',
+    tpp: { clientId: client.clientId, name: client.name, organisationName: null, organisationIdentifier: null },
+    accounts: [{ iban: GEORG, currency: null, uses: ['accountDetails', 'balances', 'transactions'] }],
+    grantedOn: TODAY,
+    validUntil: '2026-06-30',
+    recurringIndicator: true,
+    frequencyPerDay: 4,
+    usedToday: 0,
+    lastAccessOn: null,
+    canWithdraw: true,
+    canReestablish: false,
+    ...fields,
+  } as Record<string, unknown>);
 
 describe('the permission dashboard, headless (berlin-group, signatures optional, AUTH_MODE=strict, SCA_MODE=redirect)', () => {
   const signing = profileOf('signing', ['extends: berlin-group', 'tpp:', '  signatures: optional']);
@@ -88,8 +104,10 @@ describe('the permission dashboard, headless (berlin-group, signatures optional,
   let a: Tpp;
   let b: Tpp;
   const permissions = (client: Tpp, psuId = 'georg.mustermann') => client.send('get', `/sandbox/psus/${psuId}/permissions`);
-  const change = (client: Tpp, consentId: string, what: 'withdrawal' | 'reestablishment', psuId = 'georg.mustermann') => client.send('post', `/sandbox/psus/${psuId}/permissions/${consentId}/${what}`);
-  const readAccounts = (client: Tpp, consentId: string) => client.send('get', `/v1/accounts/${GEORG}/balances`, { 'Consent-ID': consentId });
+  const change = (client: Tpp, consentId: string, what: 'withdrawal' | 'reestablishment', psuId = 'georg.mustermann') =>
+    client.send('post', `/sandbox/psus/${psuId}/permissions/${consentId}/${what}`);
+  const readAccounts = (client: Tpp, consentId: string) =>
+    client.send('get', `/v1/accounts/${GEORG}/balances`, { 'Consent-ID': consentId });
 
   beforeAll(async () => {
     a = await tpp(sandbox.http, 'sandbox-tpp', 'sandbox-secret', 'Sandbox TPP');
@@ -97,7 +115,12 @@ describe('the permission dashboard, headless (berlin-group, signatures optional,
   });
 
   it("lists each client's own consents on the holder's accounts, newest first, with what they may do, their limits and their use, and the certificate a creation was signed with", async () => {
-    const seal = await issuedCertificate(sandbox.http, folder, { type: 'QSEAL', organisationName: 'Example AISP GmbH', organisationIdentifier: 'PSDAT-FMA-12345', roles: ['PSP_AI'] }, await issueToken(sandbox.http));
+    const seal = await issuedCertificate(
+      sandbox.http,
+      folder,
+      { type: 'QSEAL', organisationName: 'Example AISP GmbH', organisationIdentifier: 'PSDAT-FMA-12345', roles: ['PSP_AI'] },
+      await issueToken(sandbox.http),
+    );
     const first = await georgsConsent(a, 'a-first', {}, seal);
     const second = await georgsConsent(a, 'a-second', { recurringIndicator: false, frequencyPerDay: 1, validUntil: '2026-03-15' });
     const theirs = await georgsConsent(b, 'b-first');
@@ -108,13 +131,30 @@ describe('the permission dashboard, headless (berlin-group, signatures optional,
       psuId: 'georg.mustermann',
       permissions: [
         permission(a, second, { recurringIndicator: false, frequencyPerDay: 1, validUntil: '2026-03-15' }),
-        permission(a, first, { usedToday: 1, lastAccessOn: TODAY, tpp: { clientId: 'sandbox-tpp', name: 'Sandbox TPP', organisationName: 'Example AISP GmbH', organisationIdentifier: 'PSDAT-FMA-12345' } }),
+        permission(a, first, {
+          usedToday: 1,
+          lastAccessOn: TODAY,
+          tpp: {
+            clientId: 'sandbox-tpp',
+            name: 'Sandbox TPP',
+            organisationName: 'Example AISP GmbH',
+            organisationIdentifier: 'PSDAT-FMA-12345',
+          },
+        }),
       ],
       record: [],
     });
-    expect((await permissions(b).expect(200)).body).toEqual({ psuId: 'georg.mustermann', permissions: [permission(b, theirs)], record: [] });
+    expect((await permissions(b).expect(200)).body).toEqual({
+      psuId: 'georg.mustermann',
+      permissions: [permission(b, theirs)],
+      record: [],
+    });
     // Another holder's dashboard shows none of georg's.
-    expect((await permissions(a, 'susanne.mustermann').expect(200)).body).toEqual({ psuId: 'susanne.mustermann', permissions: [], record: [] });
+    expect((await permissions(a, 'susanne.mustermann').expect(200)).body).toEqual({
+      psuId: 'susanne.mustermann',
+      permissions: [],
+      record: [],
+    });
   });
 
   it("the holder withdraws A's consent: A's next read is 401 CONSENT_INVALID, its status revokedByPsu, it is notified, the history names the PSU and the dashboard; B's consent reads on", async () => {
@@ -133,12 +173,31 @@ describe('the permission dashboard, headless (berlin-group, signatures optional,
     ]);
     expect(notification.headers['content-type']).toBe('application/json');
     const { events } = (await a.send('get', `/sandbox/events?resourceId=${consentId}&kind=consent`).expect(200)).body;
-    expect(events[0]).toEqual(bg({ id: UUID, kind: 'consent', resourceId: consentId, parentId: null, from: 'valid', to: 'revokedByPsu', event: 'REVOKE', cause: withdrawn.request.getHeader('X-Request-ID'), psuId: 'georg.mustermann', channel: 'dashboard', sandboxDate: TODAY, at: AT }));
+    expect(events[0]).toEqual(
+      bg({
+        id: UUID,
+        kind: 'consent',
+        resourceId: consentId,
+        parentId: null,
+        from: 'valid',
+        to: 'revokedByPsu',
+        event: 'REVOKE',
+        cause: withdrawn.request.getHeader('X-Request-ID'),
+        psuId: 'georg.mustermann',
+        channel: 'dashboard',
+        sandboxDate: TODAY,
+        at: AT,
+      }),
+    );
 
     await readAccounts(b, kept).expect(200);
     // Withdrawn once: a second withdrawal changes nothing.
     const again = await change(a, consentId, 'withdrawal').expect(409);
-    expect(again.body).toEqual(bg(tppError('STATUS_INVALID', `{sensitive} XS2A021E: consent ${consentId} is revokedByPsu, not a valid consent the holder can revoke`)));
+    expect(again.body).toEqual(
+      bg(
+        tppError('STATUS_INVALID', `{sensitive} XS2A021E: consent ${consentId} is revokedByPsu, not a valid consent the holder can revoke`),
+      ),
+    );
   });
 
   it('re-establishment brings the same access and limits back, recorded and notified the same way', async () => {
@@ -148,14 +207,36 @@ describe('the permission dashboard, headless (berlin-group, signatures optional,
     const back = await change(a, consentId, 'reestablishment').expect(200);
     expect(back.body).toEqual(permission(a, consentId, { usedToday: 1, lastAccessOn: TODAY }));
     await readAccounts(a, consentId).expect(200);
-    expect((await a.send('get', `/v1/consents/${consentId}`).expect(200)).body).toMatchObject({ consentStatus: 'valid', frequencyPerDay: 4, validUntil: '2026-06-30', access: { balances: [{ iban: GEORG }], transactions: [{ iban: GEORG }] } });
+    expect((await a.send('get', `/v1/consents/${consentId}`).expect(200)).body).toMatchObject({
+      consentStatus: 'valid',
+      frequencyPerDay: 4,
+      validUntil: '2026-06-30',
+      access: { balances: [{ iban: GEORG }], transactions: [{ iban: GEORG }] },
+    });
     await receiver.waitFor('/reestablished', 3);
-    expect(receiver.received.filter(({ path }) => path === '/reestablished').map(({ body }) => (body as { consentStatus: string }).consentStatus)).toEqual(['valid', 'revokedByPsu', 'valid']);
+    expect(
+      receiver.received
+        .filter(({ path }) => path === '/reestablished')
+        .map(({ body }) => (body as { consentStatus: string }).consentStatus),
+    ).toEqual(['valid', 'revokedByPsu', 'valid']);
     const { events } = (await a.send('get', `/sandbox/events?resourceId=${consentId}&kind=consent`).expect(200)).body;
-    expect(events[0]).toMatchObject({ from: 'revokedByPsu', to: 'valid', event: 'REESTABLISH', psuId: 'georg.mustermann', channel: 'dashboard' });
+    expect(events[0]).toMatchObject({
+      from: 'revokedByPsu',
+      to: 'valid',
+      event: 'REESTABLISH',
+      psuId: 'georg.mustermann',
+      channel: 'dashboard',
+    });
     // Valid again: re-establishing it once more is refused.
     const again = await change(a, consentId, 'reestablishment').expect(409);
-    expect(again.body).toEqual(bg(tppError('STATUS_INVALID', `{sensitive} XS2A021E: consent ${consentId} is valid, not a withdrawn consent the holder can re-establish`)));
+    expect(again.body).toEqual(
+      bg(
+        tppError(
+          'STATUS_INVALID',
+          `{sensitive} XS2A021E: consent ${consentId} is valid, not a withdrawn consent the holder can re-establish`,
+        ),
+      ),
+    );
   });
 
   it("strict isolation: B lists none of A's consents and changes none of them, answered as for a consent nobody has; A's stays as it was", async () => {
@@ -167,16 +248,34 @@ describe('the permission dashboard, headless (berlin-group, signatures optional,
       expect(theirs.body).toEqual(bg(tppError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${consentId} unknown`)));
       expect(nobodys.body).toEqual(bg(tppError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${unknown} unknown`)));
     }
-    expect((await permissions(b).expect(200)).body.permissions.map(({ consentId: id }: { consentId: string }) => id)).not.toContain(consentId);
+    expect((await permissions(b).expect(200)).body.permissions.map(({ consentId: id }: { consentId: string }) => id)).not.toContain(
+      consentId,
+    );
     expect((await a.send('get', `/v1/consents/${consentId}/status`).expect(200)).body).toEqual({ consentStatus: 'valid' });
     // A's scenario PSU is B's unknown PSU.
-    const scenario = (await a.send('post', '/sandbox/scenarios', {}, { accounts: [{ name: 'Scenario Holder', balances: { interimAvailable: '10.00', forwardAvailable: '10.00' } }] }).expect(201)).body;
+    const scenario = (
+      await a
+        .send(
+          'post',
+          '/sandbox/scenarios',
+          {},
+          { accounts: [{ name: 'Scenario Holder', balances: { interimAvailable: '10.00', forwardAvailable: '10.00' } }] },
+        )
+        .expect(201)
+    ).body;
     const foreign = await permissions(b, scenario.psuId).expect(401);
     const nobody = await permissions(b, 'scenario-nobody').expect(401);
     expect(foreign.body).toEqual(nobody.body);
     expect((await permissions(a, scenario.psuId).expect(200)).body).toEqual({
       psuId: scenario.psuId,
-      permissions: [permission(a, scenario.consentId, { accounts: [{ iban: scenario.accounts[0].iban, currency: 'EUR', uses: ['accountDetails', 'balances', 'transactions'] }], grantedOn: null, validUntil: expect.any(String), frequencyPerDay: expect.any(Number) })],
+      permissions: [
+        permission(a, scenario.consentId, {
+          accounts: [{ iban: scenario.accounts[0].iban, currency: 'EUR', uses: ['accountDetails', 'balances', 'transactions'] }],
+          grantedOn: null,
+          validUntil: expect.any(String),
+          frequencyPerDay: expect.any(Number),
+        }),
+      ],
       record: [],
     });
   });
@@ -188,10 +287,19 @@ describe('the permission dashboard, headless (berlin-group, signatures optional,
       const status = (await a.send('get', `/v1/consents/${consentId}/status`).expect(200)).body.consentStatus;
       if (status === 'revokedByPsu') {
         expect([withdrawal.status, deletion.status]).toEqual([200, 409]);
-        expect(deletion.body).toEqual(bg(tppError('STATUS_INVALID', `{sensitive} XS2A011E: consent ${consentId} is revokedByPsu and cannot be deleted`)));
+        expect(deletion.body).toEqual(
+          bg(tppError('STATUS_INVALID', `{sensitive} XS2A011E: consent ${consentId} is revokedByPsu and cannot be deleted`)),
+        );
       } else {
         expect([status, withdrawal.status, deletion.status]).toEqual(['terminatedByTpp', 409, 204]);
-        expect(withdrawal.body).toEqual(bg(tppError('STATUS_INVALID', `{sensitive} XS2A021E: consent ${consentId} is terminatedByTpp, not a valid consent the holder can revoke`)));
+        expect(withdrawal.body).toEqual(
+          bg(
+            tppError(
+              'STATUS_INVALID',
+              `{sensitive} XS2A021E: consent ${consentId} is terminatedByTpp, not a valid consent the holder can revoke`,
+            ),
+          ),
+        );
       }
       const listed = (await permissions(a).expect(200)).body;
       const where = status === 'revokedByPsu' ? listed.permissions : listed.record;
@@ -202,12 +310,42 @@ describe('the permission dashboard, headless (berlin-group, signatures optional,
   });
 
   it('funds-confirmation consents are listed and withdrawn alike: the next check is 401 CONSENT_INVALID', async () => {
-    const { consentId } = (await a.send('post', '/v2/consents/confirmation-of-funds', { 'TPP-Redirect-URI': 'https://tpp.example/cb' }, { account: { iban: SUSANNE }, cardNumber: '1234567890123456' }).expect(201)).body;
+    const { consentId } = (
+      await a
+        .send(
+          'post',
+          '/v2/consents/confirmation-of-funds',
+          { 'TPP-Redirect-URI': 'https://tpp.example/cb' },
+          { account: { iban: SUSANNE }, cardNumber: '1234567890123456' },
+        )
+        .expect(201)
+    ).body;
     await a.send('post', `/sandbox/sca/consents/${consentId}`, {}, { psuId: 'susanne.mustermann', decision: 'approve' }).expect(200);
-    const funds = permission(a, consentId, { service: 'fundsConfirmation', accounts: [{ iban: SUSANNE, currency: null, uses: ['fundsConfirmation'] }], validUntil: '9999-12-31', frequencyPerDay: 0 });
-    expect((await permissions(a, 'susanne.mustermann').expect(200)).body).toEqual({ psuId: 'susanne.mustermann', permissions: [funds], record: [] });
-    expect((await change(a, consentId, 'withdrawal', 'susanne.mustermann').expect(200)).body).toEqual({ ...funds, consentStatus: 'revokedByPsu', canWithdraw: false, canReestablish: true });
-    const check = await a.send('post', '/v1/funds-confirmations', { 'Consent-ID': consentId }, { account: { iban: SUSANNE }, instructedAmount: { currency: 'EUR', amount: '1.00' } }).expect(401);
+    const funds = permission(a, consentId, {
+      service: 'fundsConfirmation',
+      accounts: [{ iban: SUSANNE, currency: null, uses: ['fundsConfirmation'] }],
+      validUntil: '9999-12-31',
+      frequencyPerDay: 0,
+    });
+    expect((await permissions(a, 'susanne.mustermann').expect(200)).body).toEqual({
+      psuId: 'susanne.mustermann',
+      permissions: [funds],
+      record: [],
+    });
+    expect((await change(a, consentId, 'withdrawal', 'susanne.mustermann').expect(200)).body).toEqual({
+      ...funds,
+      consentStatus: 'revokedByPsu',
+      canWithdraw: false,
+      canReestablish: true,
+    });
+    const check = await a
+      .send(
+        'post',
+        '/v1/funds-confirmations',
+        { 'Consent-ID': consentId },
+        { account: { iban: SUSANNE }, instructedAmount: { currency: 'EUR', amount: '1.00' } },
+      )
+      .expect(401);
     expect(check.body).toEqual(bg(tppError('CONSENT_INVALID', `{sensitive} XS2A008E: consent ${consentId} is revokedByPsu, not valid`)));
     // Georg holds none of susanne's accounts: he cannot withdraw or re-establish it.
     await change(a, consentId, 'reestablishment', 'georg.mustermann').expect(401);
@@ -218,19 +356,31 @@ describe('the permission dashboard, headless (berlin-group, signatures optional,
     const theirs = await georgsConsent(b, 'cockpit-b');
     const cockpit = request.agent(sandbox.http);
     await cockpit.post('/cockpit/sign-in').type('form').send({ clientId: 'sandbox-tpp', clientSecret: 'sandbox-secret' }).expect(303);
-    expect((await cockpit.get('/cockpit').expect(200)).text).toContain('<a href="/cockpit/permissions/georg.mustermann">georg.mustermann</a>');
+    expect((await cockpit.get('/cockpit').expect(200)).text).toContain(
+      '<a href="/cockpit/permissions/georg.mustermann">georg.mustermann</a>',
+    );
     const page = (await cockpit.get('/cockpit/permissions/georg.mustermann').expect(200)).text;
     expect(page).toContain(`<a href="/cockpit/consents/${consentId}">${consentId}</a>`);
     expect(page).not.toContain(theirs);
-    const act = (action: string) => cockpit.post(`/cockpit/permissions/georg.mustermann/${action}`).type('form').send({ consentId }).expect(303);
-    expect((await act('withdrawal')).headers.location).toBe(`/cockpit/permissions/georg.mustermann?message=${encodeURIComponent(`Consent ${consentId} is revokedByPsu.`)}`);
+    const act = (action: string) =>
+      cockpit.post(`/cockpit/permissions/georg.mustermann/${action}`).type('form').send({ consentId }).expect(303);
+    expect((await act('withdrawal')).headers.location).toBe(
+      `/cockpit/permissions/georg.mustermann?message=${encodeURIComponent(`Consent ${consentId} is revokedByPsu.`)}`,
+    );
     expect((await a.send('get', `/v1/consents/${consentId}/status`).expect(200)).body).toEqual({ consentStatus: 'revokedByPsu' });
     await act('reestablishment');
     expect((await a.send('get', `/v1/consents/${consentId}/status`).expect(200)).body).toEqual({ consentStatus: 'valid' });
     const { events } = (await a.send('get', `/sandbox/events?resourceId=${consentId}&kind=consent`).expect(200)).body;
-    expect(events.slice(0, 2).map(({ event, channel }: { event: string; channel: string }) => [event, channel])).toEqual([['REESTABLISH', 'cockpit'], ['REVOKE', 'cockpit']]);
+    expect(events.slice(0, 2).map(({ event, channel }: { event: string; channel: string }) => [event, channel])).toEqual([
+      ['REESTABLISH', 'cockpit'],
+      ['REVOKE', 'cockpit'],
+    ]);
     // B's consent is none of A's, in the cockpit as on the routes.
-    const refused = await cockpit.post('/cockpit/permissions/georg.mustermann/withdrawal').type('form').send({ consentId: theirs }).expect(303);
+    const refused = await cockpit
+      .post('/cockpit/permissions/georg.mustermann/withdrawal')
+      .type('form')
+      .send({ consentId: theirs })
+      .expect(303);
     expect(decodeURIComponent(refused.headers.location)).toContain(`CONSENT_UNKNOWN`);
     expect((await b.send('get', `/v1/consents/${theirs}/status`).expect(200)).body).toEqual({ consentStatus: 'valid' });
     expect((await cockpit.get(`/cockpit/consents/${consentId}`).expect(200)).text).toContain('REESTABLISH');
@@ -238,7 +388,11 @@ describe('the permission dashboard, headless (berlin-group, signatures optional,
 
   it("the cockpit's sign-out ends its session on every request after; its sign-ins are bounded: 429 with Retry-After after 5 wrong", async () => {
     const cockpit = request.agent(sandbox.http);
-    const signedIn = await cockpit.post('/cockpit/sign-in').type('form').send({ clientId: 'sandbox-tpp', clientSecret: 'sandbox-secret' }).expect(303);
+    const signedIn = await cockpit
+      .post('/cockpit/sign-in')
+      .type('form')
+      .send({ clientId: 'sandbox-tpp', clientSecret: 'sandbox-secret' })
+      .expect(303);
     const cookie = /psd2-cockpit-token=([^;]+)/.exec(String(signedIn.headers['set-cookie']))![1];
     const withCookie = () => request(sandbox.http).get('/cockpit').set('Cookie', `psd2-cockpit-token=${cookie}`).expect(200);
     expect((await withCookie()).text).toContain('As client <strong>sandbox-tpp</strong>.');
@@ -246,29 +400,50 @@ describe('the permission dashboard, headless (berlin-group, signatures optional,
     const after = (await withCookie()).text;
     expect(after).toContain('<form class="inline" method="post" action="/cockpit/sign-in">');
     expect(after).not.toContain('As client');
-    const guess = (secret: string) => request(sandbox.http).post('/cockpit/sign-in').type('form').send({ clientId: 'nobody', clientSecret: secret });
+    const guess = (secret: string) =>
+      request(sandbox.http).post('/cockpit/sign-in').type('form').send({ clientId: 'nobody', clientSecret: secret });
     for (let attempt = 1; attempt <= 5; attempt++) await guess(`guess-${attempt}`).expect(401);
     const refused = await guess('guess-6').expect(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(880);
     expect(refused.text).toContain('5 failed sign-ins from this address: try again in');
-    await request(sandbox.http).post('/cockpit/sign-in').type('form').send({ clientId: 'sandbox-tpp', clientSecret: 'sandbox-secret' }).expect(303);
+    await request(sandbox.http)
+      .post('/cockpit/sign-in')
+      .type('form')
+      .send({ clientId: 'sandbox-tpp', clientSecret: 'sandbox-secret' })
+      .expect(303);
   });
 
   // Last: it moves the clock.
   it("gives a client a link to the dashboard's sign-in in its own world, signed; without a token none", async () => {
     const links = await Promise.all([a, b].map(async (client) => (await client.send('post', '/sandbox/dashboard-links').expect(201)).body));
-    for (const link of links) expect(link).toEqual({ _links: { dashboard: { href: expect.stringMatching(/^http:\/\/localhost:3000\/dashboard\?ticket=[\w-]+\.[\w-]+\.\d+\.[\w-]+$/) } } });
+    for (const link of links)
+      expect(link).toEqual({
+        _links: { dashboard: { href: expect.stringMatching(/^http:\/\/localhost:3000\/dashboard\?ticket=[\w-]+\.[\w-]+\.\d+\.[\w-]+$/) } },
+      });
     expect(links[0]._links.dashboard.href).not.toBe(links[1]._links.dashboard.href);
     const refused = await request(sandbox.http).post('/sandbox/dashboard-links').expect(401);
-    expect(refused.body).toEqual(bg(tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required')));
+    expect(refused.body).toEqual(
+      bg(tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required')),
+    );
   });
 
   it('a withdrawn consent past its validUntil cannot be re-established, and goes to the record', async () => {
     const consentId = await georgsConsent(a, 'expiring', { validUntil: '2026-03-16' });
     await change(a, consentId, 'withdrawal').expect(200);
-    await request(sandbox.http).put('/sandbox/clock').set(tppHeaders({ Authorization: `Bearer ${await issueToken(sandbox.http)}` })).send({ today: '2026-03-17' }).expect(200);
+    await request(sandbox.http)
+      .put('/sandbox/clock')
+      .set(tppHeaders({ Authorization: `Bearer ${await issueToken(sandbox.http)}` }))
+      .send({ today: '2026-03-17' })
+      .expect(200);
     const refused = await change(a, consentId, 'reestablishment').expect(409);
-    expect(refused.body).toEqual(bg(tppError('STATUS_INVALID', `{sensitive} XS2A021E: consent ${consentId} is revokedByPsu and past its validUntil, not a withdrawn consent the holder can re-establish`)));
+    expect(refused.body).toEqual(
+      bg(
+        tppError(
+          'STATUS_INVALID',
+          `{sensitive} XS2A021E: consent ${consentId} is revokedByPsu and past its validUntil, not a withdrawn consent the holder can re-establish`,
+        ),
+      ),
+    );
     const { record } = (await permissions(a).expect(200)).body;
     expect(record.find(({ consentId: id }: { consentId: string }) => id === consentId)).toEqual(
       permission(a, consentId, { consentStatus: 'revokedByPsu', validUntil: '2026-03-16', canWithdraw: false }),
@@ -278,11 +453,29 @@ describe('the permission dashboard, headless (berlin-group, signatures optional,
 });
 
 describe('a profile with permissionDashboard: { reestablish: false }', () => {
-  const sandbox = useSandbox({ PROFILE: profileOf('final', ['extends: bank', 'name: Final Bank', 'permissionDashboard:', '  reestablish: false']), SCA_MODE: 'redirect' });
+  const sandbox = useSandbox({
+    PROFILE: profileOf('final', ['extends: bank', 'name: Final Bank', 'permissionDashboard:', '  reestablish: false']),
+    SCA_MODE: 'redirect',
+  });
 
   it('a withdrawal is final: no re-establishment route or page is served, and the withdrawn consent is in the record', async () => {
-    const { consentId } = (await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send({ access: { balances: [{ iban: GEORG }] }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 }).expect(200)).body;
-    await request(sandbox.http).post(`/sandbox/sca/consents/${consentId}`).send({ psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
+    const { consentId } = (
+      await request(sandbox.http)
+        .post('/v1/consents')
+        .set(tppHeaders())
+        .send({
+          access: { balances: [{ iban: GEORG }] },
+          recurringIndicator: true,
+          combinedServiceIndicator: false,
+          validUntil: '2026-06-30',
+          frequencyPerDay: 4,
+        })
+        .expect(200)
+    ).body;
+    await request(sandbox.http)
+      .post(`/sandbox/sca/consents/${consentId}`)
+      .send({ psuId: 'georg.mustermann', decision: 'approve' })
+      .expect(200);
     const withdrawn = await request(sandbox.http).post(`/sandbox/psus/georg.mustermann/permissions/${consentId}/withdrawal`).expect(200);
     expect(withdrawn.body).toMatchObject({ consentStatus: 'revokedByPsu', canWithdraw: false, canReestablish: false });
     await request(sandbox.http).post(`/sandbox/psus/georg.mustermann/permissions/${consentId}/reestablishment`).expect(404);
@@ -290,9 +483,14 @@ describe('a profile with permissionDashboard: { reestablish: false }', () => {
     const { permissions, record } = (await request(sandbox.http).get('/sandbox/psus/georg.mustermann/permissions').expect(200)).body;
     expect([permissions, record.map(({ consentId: id }: { consentId: string }) => id)]).toEqual([[], [consentId]]);
     const { paths: documented, info } = (await request(sandbox.http).get('/docs-json').expect(200)).body;
-    expect(info.description).toContain("Permission dashboard (PSR): the account holder sees every TPP's consent on their accounts at /dashboard, and withdraws it; a TPP's");
+    expect(info.description).toContain(
+      "Permission dashboard (PSR): the account holder sees every TPP's consent on their accounts at /dashboard, and withdraws it; a TPP's",
+    );
     const paths = Object.keys(documented);
-    expect(paths.filter((path) => path.startsWith('/sandbox/psus'))).toEqual(['/sandbox/psus/{psuId}/permissions', '/sandbox/psus/{psuId}/permissions/{consentId}/withdrawal']);
+    expect(paths.filter((path) => path.startsWith('/sandbox/psus'))).toEqual([
+      '/sandbox/psus/{psuId}/permissions',
+      '/sandbox/psus/{psuId}/permissions/{consentId}/withdrawal',
+    ]);
   });
 
   /** The dashboard's sign-in page and form, as a browser posts it (its CSRF cookie kept by the agent). */
@@ -317,7 +515,8 @@ describe('a profile with permissionDashboard: { reestablish: false }', () => {
   });
 
   it("guessing a holder's password is bounded: after 5 wrong ones from an address, 429 with Retry-After, the right one too; another PSU is untouched", async () => {
-    for (let attempt = 1; attempt <= 5; attempt++) expect((await signIn('marianne.mustermann', `guess-${attempt}`, 401)).answer.text).toContain('The PSU ID or password is wrong.');
+    for (let attempt = 1; attempt <= 5; attempt++)
+      expect((await signIn('marianne.mustermann', `guess-${attempt}`, 401)).answer.text).toContain('The PSU ID or password is wrong.');
     const refused = (await signIn('marianne.mustermann', 'sandbox', 429)).answer;
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(880);
     expect(refused.text).toContain(`5 failed sign-ins from this address: try again in ${refused.headers['retry-after']} s.`);

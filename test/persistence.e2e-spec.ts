@@ -19,7 +19,13 @@ const MIGRATIONS = schemaOf(SERVICES).migrations.length;
 jest.setTimeout(30_000);
 
 const run = promisify(execFile);
-const consentBody = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 };
+const consentBody = {
+  access: { availableAccounts: 'allAccounts' },
+  recurringIndicator: true,
+  combinedServiceIndicator: false,
+  validUntil: '2026-06-30',
+  frequencyPerDay: 4,
+};
 
 async function rowCounts(sandbox: Sandbox) {
   const manager = sandbox.dataSource.manager;
@@ -53,10 +59,20 @@ describe('persistence', () => {
     const deleted = await request(first.http).post('/v1/consents').set(tppHeaders()).send(consentBody).expect(CREATED);
     await request(first.http).delete(`/v1/consents/${deleted.body.consentId}`).set(tppHeaders()).expect(204);
     const before = await Promise.all(
-      [kept, deleted].map(async (created) => (await request(first.http).get(`/v1/consents/${created.body.consentId}`).set(tppHeaders()).expect(200)).body),
+      [kept, deleted].map(
+        async (created) => (await request(first.http).get(`/v1/consents/${created.body.consentId}`).set(tppHeaders()).expect(200)).body,
+      ),
     );
     const countsBefore = await rowCounts(first);
-    expect(countsBefore).toEqual({ consents: 5, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, payments: 0, migrations: MIGRATIONS });
+    expect(countsBefore).toEqual({
+      consents: 5,
+      fixtureConsents: 3,
+      accounts: 5,
+      balances: 10,
+      transactions: 30,
+      payments: 0,
+      migrations: MIGRATIONS,
+    });
     await first.close();
 
     for (let restart = 0; restart < 2; restart++) {
@@ -64,11 +80,16 @@ describe('persistence', () => {
       try {
         expect(await rowCounts(again)).toEqual(countsBefore);
         const after = await Promise.all(
-          [kept, deleted].map(async (created) => (await request(again.http).get(`/v1/consents/${created.body.consentId}`).set(tppHeaders()).expect(200)).body),
+          [kept, deleted].map(
+            async (created) => (await request(again.http).get(`/v1/consents/${created.body.consentId}`).set(tppHeaders()).expect(200)).body,
+          ),
         );
         expect(after).toEqual(before);
         expect(after.map((consent) => consent.consentStatus)).toEqual(['valid', 'terminatedByTpp']);
-        await request(again.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': kept.body.consentId })).expect(200);
+        await request(again.http)
+          .get('/v1/accounts')
+          .set(tppHeaders({ 'Consent-ID': kept.body.consentId }))
+          .expect(200);
       } finally {
         await again.close();
       }
@@ -82,11 +103,16 @@ describe('a status change and the authorisations it moves', () => {
   const headers = () => tppHeaders({ 'PSU-IP-Address': '192.0.2.10' });
 
   it('are committed together: a cancellation whose authorisations cannot move is rolled back whole', async () => {
-    const created = await request(sandbox.http).post('/v1/payments/sepa-credit-transfers').set(headers()).send(sepaPayment('1.00')).expect(CREATED);
+    const created = await request(sandbox.http)
+      .post('/v1/payments/sepa-credit-transfers')
+      .set(headers())
+      .send(sepaPayment('1.00'))
+      .expect(CREATED);
     const path = `/v1/payments/sepa-credit-transfers/${created.body.paymentId}`;
     const read = async () => ({
       transactionStatus: (await request(sandbox.http).get(`${path}/status`).set(headers()).expect(200)).body.transactionStatus,
-      scaStatus: (await request(sandbox.http).get(`${path}/authorisations/authorization_not_yet_available`).set(headers()).expect(200)).body.scaStatus,
+      scaStatus: (await request(sandbox.http).get(`${path}/authorisations/authorization_not_yet_available`).set(headers()).expect(200)).body
+        .scaStatus,
     });
 
     // A real fault in the second step: the database refuses to move any authorisation.
@@ -120,7 +146,10 @@ describe('the seed script', () => {
     await seed(databasePath);
     const reseeded = await startSandbox({}, databasePath);
     try {
-      const accounts = await request(reseeded.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': VALID_CONSENT })).expect(200);
+      const accounts = await request(reseeded.http)
+        .get('/v1/accounts')
+        .set(tppHeaders({ 'Consent-ID': VALID_CONSENT }))
+        .expect(200);
       expect(accounts.body.accounts[0].name).toBe('Marianne Mustermann');
       const status = await request(reseeded.http).get(`/v1/consents/${created.body.consentId}/status`).set(tppHeaders()).expect(200);
       expect(status.body).toEqualBody({ consentStatus: 'valid' });
@@ -136,7 +165,12 @@ describe('the seed script', () => {
     const payment = await request(sandbox.http)
       .post('/v1/payments/sepa-credit-transfers')
       .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' }))
-      .send({ debtorAccount: { iban: MARIANNE }, instructedAmount: { currency: 'EUR', amount: '1.00' }, creditorAccount: { iban: MARIANNE }, creditorName: 'Me' })
+      .send({
+        debtorAccount: { iban: MARIANNE },
+        instructedAmount: { currency: 'EUR', amount: '1.00' },
+        creditorAccount: { iban: MARIANNE },
+        creditorName: 'Me',
+      })
       .expect(CREATED);
     const scenario = await request(sandbox.http)
       .post('/sandbox/scenarios')
@@ -152,9 +186,20 @@ describe('the seed script', () => {
       await request(reset.http).get(`/v1/consents/${created.body.consentId}`).set(tppHeaders()).expect(403);
       await request(reset.http).get(`/v1/consents/${UNKNOWN_CONSENT}`).set(tppHeaders()).expect(403);
       await request(reset.http).get(`/v1/payments/sepa-credit-transfers/${payment.body.paymentId}`).set(tppHeaders()).expect(404);
-      await request(reset.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': scenario.body.consentId })).expect(403);
+      await request(reset.http)
+        .get('/v1/accounts')
+        .set(tppHeaders({ 'Consent-ID': scenario.body.consentId }))
+        .expect(403);
       expect(await reset.dataSource.getRepository(Psu).count()).toBe(4);
-      expect(await rowCounts(reset)).toEqual({ consents: 3, fixtureConsents: 3, accounts: 5, balances: 10, transactions: 30, payments: 0, migrations: MIGRATIONS });
+      expect(await rowCounts(reset)).toEqual({
+        consents: 3,
+        fixtureConsents: 3,
+        accounts: 5,
+        balances: 10,
+        transactions: 30,
+        payments: 0,
+        migrations: MIGRATIONS,
+      });
     } finally {
       await reset.close();
     }

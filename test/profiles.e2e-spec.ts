@@ -13,8 +13,16 @@ describe('PROFILE=berlin-group', () => {
   const sandbox = useSandbox({ PROFILE: 'berlin-group', PUBLIC_BASE_URL: 'http://sandbox.test' });
   const http = () => request(sandbox.http);
   const PSU_IP = { 'PSU-IP-Address': '192.0.2.10' };
-  const consentBody = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 };
-  const error = (code: string, text: string, path?: string) => ({ tppMessages: [{ category: 'ERROR', code, ...(path ? { path } : {}), text }] });
+  const consentBody = {
+    access: { availableAccounts: 'allAccounts' },
+    recurringIndicator: true,
+    combinedServiceIndicator: false,
+    validUntil: '2026-06-30',
+    frequencyPerDay: 4,
+  };
+  const error = (code: string, text: string, path?: string) => ({
+    tppMessages: [{ category: 'ERROR', code, ...(path ? { path } : {}), text }],
+  });
 
   it('creates a consent with 201, Location and ASPSP-SCA-Approach, and leaves out the null SCA fields', async () => {
     const response = await http().post('/v1/consents').set(tppHeaders()).send(consentBody).expect(201);
@@ -43,8 +51,19 @@ describe('PROFILE=berlin-group', () => {
 
   it('answers account details inside {"account": …}, and every account-information answer without nulls', async () => {
     const headers = () => tppHeaders({ 'Consent-ID': VALID_CONSENT });
-    const links = { balances: { href: `/v1/accounts/${MARIANNE}/balances` }, transactions: { href: `/v1/accounts/${MARIANNE}/transactions` } };
-    const marianne = { resourceId: MARIANNE, iban: MARIANNE, currency: 'EUR', name: 'Marianne Mustermann', product: 'Giro', bic: 'TESTAT99', _links: links };
+    const links = {
+      balances: { href: `/v1/accounts/${MARIANNE}/balances` },
+      transactions: { href: `/v1/accounts/${MARIANNE}/transactions` },
+    };
+    const marianne = {
+      resourceId: MARIANNE,
+      iban: MARIANNE,
+      currency: 'EUR',
+      name: 'Marianne Mustermann',
+      product: 'Giro',
+      bic: 'TESTAT99',
+      _links: links,
+    };
     const details = await http().get(`/v1/accounts/${MARIANNE}`).set(headers()).expect(200);
     expect(details.body).toEqual({ account: marianne });
     const list = await http().get('/v1/accounts').set(headers()).expect(200);
@@ -83,12 +102,24 @@ describe('PROFILE=berlin-group', () => {
     expect(unknown.body).toEqual(error('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${UNKNOWN_CONSENT} unknown`));
     const missing = await http().get('/v1/accounts').set(tppHeaders()).expect(400);
     expect(missing.body).toEqual(error('FORMAT_ERROR', '{sensitive} XS2A001E: the Consent-ID header is required', 'Consent-ID'));
-    const notOurs = await http().get(`/v1/accounts/AT959900000000012476/balances`).set(tppHeaders({ 'Consent-ID': VALID_CONSENT })).expect(404);
-    expect(notOurs.body).toEqual(error('RESOURCE_UNKNOWN', '{sensitive} XS2A016E: resource AT959900000000012476 unknown, not found or not part of the current consent'));
+    const notOurs = await http()
+      .get(`/v1/accounts/AT959900000000012476/balances`)
+      .set(tppHeaders({ 'Consent-ID': VALID_CONSENT }))
+      .expect(404);
+    expect(notOurs.body).toEqual(
+      error(
+        'RESOURCE_UNKNOWN',
+        '{sensitive} XS2A016E: resource AT959900000000012476 unknown, not found or not part of the current consent',
+      ),
+    );
   });
 
   it('answers a body over 100 KiB with 400 FORMAT_ERROR: the yaml has no 413', async () => {
-    const response = await http().post('/v1/consents').set(tppHeaders()).send({ ...consentBody, padding: 'x'.repeat(101 * 1024) }).expect(400);
+    const response = await http()
+      .post('/v1/consents')
+      .set(tppHeaders())
+      .send({ ...consentBody, padding: 'x'.repeat(101 * 1024) })
+      .expect(400);
     expect(response.body).toEqual(error('FORMAT_ERROR', '{sensitive} XS2A003E: the request body is larger than 100 KiB'));
   });
 
@@ -96,7 +127,17 @@ describe('PROFILE=berlin-group', () => {
     ['payments', 'sepa-credit-transfers', sepaPayment('10.00')],
     ['payments', 'instant-sepa-credit-transfers', sepaPayment('10.00')],
     ['payments', 'cross-border-credit-transfers', sepaPayment('10.00', { instructedAmount: { currency: 'USD', amount: '10.00' } })],
-    ['bulk-payments', 'sepa-credit-transfers', { batchBookingPreferred: true, debtorAccount: { iban: MARIANNE }, payments: [{ instructedAmount: { currency: 'EUR', amount: '10.00' }, creditorName: 'Georg Mustermann', creditorAccount: { iban: GEORG } }] }],
+    [
+      'bulk-payments',
+      'sepa-credit-transfers',
+      {
+        batchBookingPreferred: true,
+        debtorAccount: { iban: MARIANNE },
+        payments: [
+          { instructedAmount: { currency: 'EUR', amount: '10.00' }, creditorName: 'Georg Mustermann', creditorAccount: { iban: GEORG } },
+        ],
+      },
+    ],
     ['periodic-payments', 'sepa-credit-transfers', sepaPayment('10.00', { startDate: '2026-04-01', frequency: 'Monthly' })],
   ])('initiates %s/%s with 201 and Location, reads it without nulls, and its authorisations', async (service, product, body) => {
     const base = `/v1/${service}/${product}`;
@@ -112,15 +153,23 @@ describe('PROFILE=berlin-group', () => {
         scaRedirect: { href: `http://sandbox.test/sca/payments?payment_id=${paymentId}&service=${service}&product=${product}` },
         self: { href: self },
         status: { href: `${self}/status` },
-        scaStatus: { href: `${self}/authorisations/${(await sandbox.dataSource.getRepository(Authorisation).findOneByOrFail({ resourceId: paymentId })).id}` },
+        scaStatus: {
+          href: `${self}/authorisations/${(await sandbox.dataSource.getRepository(Authorisation).findOneByOrFail({ resourceId: paymentId })).id}`,
+        },
       },
     });
     const read = await http().get(self).set(tppHeaders()).expect(200);
     // The fields as sent, the status after SCA, and nothing that was not sent.
     expect(read.body).toEqual({ ...body, transactionStatus: service === 'periodic-payments' ? 'PDNG' : 'ACSP' });
-    expect((await http().get(`${self}/authorisations`).set(tppHeaders()).expect(200)).body).toEqual({ authorisationIds: [expect.stringMatching(NEW_RESOURCE_ID)] });
+    expect((await http().get(`${self}/authorisations`).set(tppHeaders()).expect(200)).body).toEqual({
+      authorisationIds: [expect.stringMatching(NEW_RESOURCE_ID)],
+    });
     const notWaiting = await http().post(`${self}/authorisations`).set(tppHeaders()).expect(409);
-    expect(notWaiting.body.tppMessages[0]).toEqual({ category: 'ERROR', code: 'STATUS_INVALID', text: expect.stringContaining('XS2A021E') });
+    expect(notWaiting.body.tppMessages[0]).toEqual({
+      category: 'ERROR',
+      code: 'STATUS_INVALID',
+      text: expect.stringContaining('XS2A021E'),
+    });
     const put = await http().put(`${self}/authorisations/authorization_not_yet_available`).set(tppHeaders()).send({}).expect(405);
     expect(put.body.tppMessages[0].code).toBe('SERVICE_INVALID');
   });
@@ -129,17 +178,30 @@ describe('PROFILE=berlin-group', () => {
     const base = '/v1/payments/sepa-credit-transfers';
     const received = (await http().post(base).set(tppHeaders(PSU_IP)).send(sepaPayment('10.00')).expect(201)).body.paymentId;
     await http().delete(`${base}/${received}`).set(tppHeaders()).expect(204);
-    const pending = (await http().post(base).set(tppHeaders(PSU_IP)).send(sepaPayment('10.00', { requestedExecutionDate: '2026-04-01' })).expect(201)).body.paymentId;
+    const pending = (
+      await http()
+        .post(base)
+        .set(tppHeaders(PSU_IP))
+        .send(sepaPayment('10.00', { requestedExecutionDate: '2026-04-01' }))
+        .expect(201)
+    ).body.paymentId;
     expect((await http().get(`${base}/${pending}/status`).set(tppHeaders()).expect(200)).body).toEqual({ transactionStatus: 'PDNG' });
     const accepted = await http().delete(`${base}/${pending}`).set(tppHeaders()).expect(202);
     // A real link: a generated client follows it (the bank answers its fixed text instead).
-    expect(accepted.body).toEqual({ transactionStatus: 'PDNG', _links: { startAuthorisation: { href: `${base}/${pending}/cancellation-authorisations` } } });
+    expect(accepted.body).toEqual({
+      transactionStatus: 'PDNG',
+      _links: { startAuthorisation: { href: `${base}/${pending}/cancellation-authorisations` } },
+    });
     const started = await http().post(`${base}/${pending}/cancellation-authorisations`).set(tppHeaders()).expect(201);
-    expect(started.headers['location']).toBe(`http://sandbox.test${base}/${pending}/cancellation-authorisations/${started.body.authorisationId}`);
+    expect(started.headers['location']).toBe(
+      `http://sandbox.test${base}/${pending}/cancellation-authorisations/${started.body.authorisationId}`,
+    );
     const executed = (await http().post(base).set(tppHeaders(PSU_IP)).send(sepaPayment('10.00')).expect(201)).body.paymentId;
     await http().get(`${base}/${executed}/status`).set(tppHeaders()).expect(200);
     const refused = await http().delete(`${base}/${executed}`).set(tppHeaders()).expect(405);
-    expect(refused.body).toEqual(error('CANCELLATION_INVALID', `{sensitive} XS2A018E: payment ${executed} is ACSP and cannot be cancelled`));
+    expect(refused.body).toEqual(
+      error('CANCELLATION_INVALID', `{sensitive} XS2A018E: payment ${executed} is ACSP and cannot be cancelled`),
+    );
   });
 
   it('serves the document of this profile: 201 on creation, the wrapped account, no nullable field', async () => {
@@ -161,7 +223,9 @@ describe('PROFILE=bank (the default) keeps the bank’s shapes', () => {
   it('serves the document of this profile: 200 on creation, the bare account, nullable fields; no profile markers', async () => {
     const { body } = await request(sandbox.http).get('/docs-json').expect(200);
     expect(Object.keys(body.paths['/v1/consents'].post.responses)).toContain('200');
-    expect(body.paths['/v1/accounts/{accountId}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/AccountResponse' });
+    expect(body.paths['/v1/accounts/{accountId}'].get.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/AccountResponse',
+    });
     expect(JSON.stringify(body)).toContain('"nullable":true');
     expect(JSON.stringify(body)).not.toContain('x-berlin-group');
   });

@@ -6,11 +6,18 @@ import { Authorisation } from '../src/authorisation/authorisation.entity';
 
 const N = 50;
 const payment = (extra: object = {}) => sepaPayment('10.00', extra);
-const consentRequest = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 };
+const consentRequest = {
+  access: { availableAccounts: 'allAccounts' },
+  recurringIndicator: true,
+  combinedServiceIndicator: false,
+  validUntil: '2026-06-30',
+  frequencyPerDay: 4,
+};
 const SEPA = '/v1/payments/sepa-credit-transfers';
 
 /** How many answers had each status, e.g. { 200: 1, 409: 49 }. */
-const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+const tally = (statuses: number[]) =>
+  statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
 
 /** `N` requests, made by `make(i)`, all sent before any is answered. */
 const race = (make: (i: number) => request.Test) => Promise.all(Array.from({ length: N }, (_, i) => make(i)));
@@ -21,12 +28,16 @@ describe(`races: ${N} concurrent requests on one resource end in exactly one win
     const http = () => request(sandbox.http);
     const decide = (path: string, decision: string) => http().post(`/sandbox/sca/${path}`).send({ psuId: 'georg.mustermann', decision });
     const authorisationStatuses = (resourceId: string) =>
-      sandbox.dataSource.getRepository(Authorisation).find({ select: { kind: true, status: true }, where: { resourceId }, order: { kind: 'ASC', status: 'ASC' } });
+      sandbox.dataSource
+        .getRepository(Authorisation)
+        .find({ select: { kind: true, status: true }, where: { resourceId }, order: { kind: 'ASC', status: 'ASC' } });
 
     it('a received consent: approvals, denials and reads at once; one decision wins, the rest 409', async () => {
       const { consentId } = (await http().post('/v1/consents').set(tppHeaders()).send(consentRequest).expect(CREATED)).body;
       const responses = await race((i) =>
-        i % 5 === 4 ? http().get(`/v1/consents/${consentId}/status`).set(tppHeaders()) : decide(`consents/${consentId}`, i % 2 ? 'deny' : 'approve'),
+        i % 5 === 4
+          ? http().get(`/v1/consents/${consentId}/status`).set(tppHeaders())
+          : decide(`consents/${consentId}`, i % 2 ? 'deny' : 'approve'),
       );
       const decisions = responses.filter((_, i) => i % 5 !== 4);
       expect(tally(decisions.map((response) => response.status))).toEqual({ 200: 1, 409: decisions.length - 1 });
@@ -36,7 +47,9 @@ describe(`races: ${N} concurrent requests on one resource end in exactly one win
         expect(read.status).toBe(200);
         expect(['received', winner]).toContain(read.body.consentStatus);
       }
-      expect((await http().get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200)).body).toEqualBody({ consentStatus: winner });
+      expect((await http().get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200)).body).toEqualBody({
+        consentStatus: winner,
+      });
       expect(await authorisationStatuses(consentId)).toEqual([{ kind: 'consent', status: winner === 'valid' ? 'finalised' : 'failed' }]);
     });
 
@@ -44,16 +57,26 @@ describe(`races: ${N} concurrent requests on one resource end in exactly one win
       const { consentId } = (await http().post('/v1/consents').set(tppHeaders()).send(consentRequest).expect(CREATED)).body;
       await decide(`consents/${consentId}`, 'approve').expect(200);
       const responses = await race((i) =>
-        i % 5 === 4 ? http().get(`/v1/consents/${consentId}`).set(tppHeaders()) : http().delete(`/v1/consents/${consentId}`).set(tppHeaders()),
+        i % 5 === 4
+          ? http().get(`/v1/consents/${consentId}`).set(tppHeaders())
+          : http().delete(`/v1/consents/${consentId}`).set(tppHeaders()),
       );
       const deletes = responses.filter((_, i) => i % 5 !== 4);
       expect(tally(deletes.map((response) => response.status))).toEqual({ 204: 1, 409: deletes.length - 1 });
       for (const read of responses.filter((_, i) => i % 5 === 4)) expect(['valid', 'terminatedByTpp']).toContain(read.body.consentStatus);
-      expect((await http().get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200)).body).toEqualBody({ consentStatus: 'terminatedByTpp' });
+      expect((await http().get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200)).body).toEqualBody({
+        consentStatus: 'terminatedByTpp',
+      });
     });
 
     it('a RCVD payment: approvals, denials, cancellations and reads at once; exactly one of them moves it', async () => {
-      const { paymentId } = (await http().post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(payment()).expect(CREATED)).body;
+      const { paymentId } = (
+        await http()
+          .post(SEPA)
+          .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' }))
+          .send(payment())
+          .expect(CREATED)
+      ).body;
       const kinds = ['approve', 'deny', 'cancel', 'read', 'approve'] as const;
       const responses = await race((i) => {
         const kind = kinds[i % kinds.length];
@@ -73,13 +96,19 @@ describe(`races: ${N} concurrent requests on one resource end in exactly one win
         const expected = { approve: 409, deny: 409, cancel: 405, read: 200 }[kind];
         expect({ kind, status: response.status }).toEqual({ kind, status: expected });
       }
-      expect((await http().get(`${SEPA}/${paymentId}/status`).set(tppHeaders()).expect(200)).body).toEqualBody({ transactionStatus: final });
+      expect((await http().get(`${SEPA}/${paymentId}/status`).set(tppHeaders()).expect(200)).body).toEqualBody({
+        transactionStatus: final,
+      });
       expect(await authorisationStatuses(paymentId)).toEqual([{ kind: 'payment', status: final === 'ACSP' ? 'finalised' : 'failed' }]);
     });
 
     it("a PDNG payment's cancellation: concurrent approvals; one 200 (CANC), the rest 409", async () => {
       const { paymentId } = (
-        await http().post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(payment({ requestedExecutionDate: '2026-05-01' })).expect(CREATED)
+        await http()
+          .post(SEPA)
+          .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' }))
+          .send(payment({ requestedExecutionDate: '2026-05-01' }))
+          .expect(CREATED)
       ).body;
       await decide(`payments/${paymentId}`, 'approve').expect(200);
       await http().delete(`${SEPA}/${paymentId}`).set(tppHeaders()).expect(202);
@@ -93,11 +122,23 @@ describe(`races: ${N} concurrent requests on one resource end in exactly one win
     const sandbox = useSandbox();
 
     it('a RCVD payment read 50 times at once: SCA completes once and every read answers its one outcome', async () => {
-      const { paymentId } = (await request(sandbox.http).post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(payment()).expect(CREATED)).body;
-      const responses = await race((i) => request(sandbox.http).get(`${SEPA}/${paymentId}${i % 2 ? '/status' : ''}`).set(tppHeaders()));
+      const { paymentId } = (
+        await request(sandbox.http)
+          .post(SEPA)
+          .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' }))
+          .send(payment())
+          .expect(CREATED)
+      ).body;
+      const responses = await race((i) =>
+        request(sandbox.http)
+          .get(`${SEPA}/${paymentId}${i % 2 ? '/status' : ''}`)
+          .set(tppHeaders()),
+      );
       for (const response of responses) expect(response.status).toBe(200);
       expect(new Set(responses.map((response) => response.body.transactionStatus))).toEqual(new Set(['ACSP']));
-      const authorisations = await sandbox.dataSource.getRepository(Authorisation).find({ select: { status: true }, where: { resourceId: paymentId } });
+      const authorisations = await sandbox.dataSource
+        .getRepository(Authorisation)
+        .find({ select: { status: true }, where: { resourceId: paymentId } });
       expect(authorisations).toEqual([{ status: 'finalised' }]);
     });
   });

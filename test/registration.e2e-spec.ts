@@ -64,29 +64,79 @@ describe('clients register themselves (AUTH_MODE=strict)', () => {
     expect(registered.body).toEqual({ ...information, registration_access_token: SECRET });
     expect(Math.abs(registered.body.client_id_issued_at - Date.now() / 1000)).toBeLessThan(60);
 
-    const token = (await request(sandbox.http).post('/oauth2/token').set('Authorization', basic(clientId, secret)).type('form').send('grant_type=client_credentials').expect(200)).body.access_token;
+    const token = (
+      await request(sandbox.http)
+        .post('/oauth2/token')
+        .set('Authorization', basic(clientId, secret))
+        .type('form')
+        .send('grant_type=client_credentials')
+        .expect(200)
+    ).body.access_token;
     const as = (headers: Record<string, string> = {}) => tppHeaders({ Authorization: `Bearer ${token}`, ...headers });
-    await request(sandbox.http).get('/v1/accounts').set(as({ 'Consent-ID': VALID_CONSENT })).expect(200);
+    await request(sandbox.http)
+      .get('/v1/accounts')
+      .set(as({ 'Consent-ID': VALID_CONSENT }))
+      .expect(200);
     // Its own world: its clock moves, no other client's.
     await request(sandbox.http).put('/sandbox/clock').set(as()).send({ today: '2026-05-01' }).expect(200);
-    const fixtureToken = (await request(sandbox.http).post('/oauth2/token').set('Authorization', basic('sandbox-tpp', 'sandbox-secret')).type('form').send('grant_type=client_credentials').expect(200)).body.access_token;
-    expect((await request(sandbox.http).get('/sandbox/clock').set({ Authorization: `Bearer ${fixtureToken}` }).expect(200)).body).toEqual({ today: '2026-03-15' });
+    const fixtureToken = (
+      await request(sandbox.http)
+        .post('/oauth2/token')
+        .set('Authorization', basic('sandbox-tpp', 'sandbox-secret'))
+        .type('form')
+        .send('grant_type=client_credentials')
+        .expect(200)
+    ).body.access_token;
+    expect(
+      (
+        await request(sandbox.http)
+          .get('/sandbox/clock')
+          .set({ Authorization: `Bearer ${fixtureToken}` })
+          .expect(200)
+      ).body,
+    ).toEqual({ today: '2026-03-15' });
 
     const read = await request(sandbox.http).get(`/register/${clientId}`).set('Authorization', `Bearer ${registrationToken}`).expect(200);
-    expect(read.body).toEqual({ ...information, client_id: clientId, client_secret: secret, client_id_issued_at: registered.body.client_id_issued_at });
+    expect(read.body).toEqual({
+      ...information,
+      client_id: clientId,
+      client_secret: secret,
+      client_id_issued_at: registered.body.client_id_issued_at,
+    });
     for (const wrong of [undefined, `Bearer ${fixtureToken}`, `Bearer ${registrationToken}x`]) {
       const call = request(sandbox.http).get(`/register/${clientId}`);
       const refused = await (wrong ? call.set('Authorization', wrong) : call).expect(401);
       expect(refused.headers['www-authenticate']).toBe('Bearer realm="psd2-sandbox", error="invalid_token"');
-      expect(refused.body).toEqual(oauthError('invalid_token', 'TOKEN_INVALID', 'XS2A071E', null, 'send the registration access token the registration answered, as "Authorization: Bearer <token>"'));
+      expect(refused.body).toEqual(
+        oauthError(
+          'invalid_token',
+          'TOKEN_INVALID',
+          'XS2A071E',
+          null,
+          'send the registration access token the registration answered, as "Authorization: Bearer <token>"',
+        ),
+      );
     }
     // Another client's registration token opens nothing of this one.
-    const other = (await request(sandbox.http).post('/register').send({ ...metadata, client_name: 'Other' }).expect(201)).body;
-    await request(sandbox.http).delete(`/register/${clientId}`).set('Authorization', `Bearer ${other.registration_access_token}`).expect(401);
+    const other = (
+      await request(sandbox.http)
+        .post('/register')
+        .send({ ...metadata, client_name: 'Other' })
+        .expect(201)
+    ).body;
+    await request(sandbox.http)
+      .delete(`/register/${clientId}`)
+      .set('Authorization', `Bearer ${other.registration_access_token}`)
+      .expect(401);
 
     await request(sandbox.http).delete(`/register/${clientId}`).set('Authorization', `Bearer ${registrationToken}`).expect(204);
     await request(sandbox.http).get(`/register/${clientId}`).set('Authorization', `Bearer ${registrationToken}`).expect(401);
-    const gone = await request(sandbox.http).post('/oauth2/token').set('Authorization', basic(clientId, secret)).type('form').send('grant_type=client_credentials').expect(401);
+    const gone = await request(sandbox.http)
+      .post('/oauth2/token')
+      .set('Authorization', basic(clientId, secret))
+      .type('form')
+      .send('grant_type=client_credentials')
+      .expect(401);
     expect(gone.body.error).toBe('invalid_client');
   });
 
@@ -95,12 +145,42 @@ describe('clients register themselves (AUTH_MODE=strict)', () => {
     const cases: [object, string, string, string][] = [
       [{ client_name: 'No redirect' }, 'invalid_redirect_uri', 'redirect_uris', 'redirect_uris must list 1 to 10 https URLs'],
       [{ ...metadata, redirect_uris: [] }, 'invalid_redirect_uri', 'redirect_uris', 'redirect_uris must list 1 to 10 https URLs'],
-      [{ ...metadata, redirect_uris: ['http://tpp.example/callback'] }, 'invalid_redirect_uri', 'redirect_uris[0]', 'a redirect URI must be an absolute https URL without credentials, at most 2048 characters'],
-      [{ ...metadata, redirect_uris: ['https://user:pw@tpp.example/'] }, 'invalid_redirect_uri', 'redirect_uris[0]', 'a redirect URI must be an absolute https URL without credentials, at most 2048 characters'],
-      [{ ...metadata, scope: 'AIS' }, 'invalid_client_metadata', 'scope', 'scope is not client metadata the sandbox reads (client_name, redirect_uris, grant_types, token_endpoint_auth_method, certificate)'],
-      [{ redirect_uris: metadata.redirect_uris }, 'invalid_client_metadata', 'client_name', 'client_name must be the TPP’s name, 1 to 140 characters'],
-      [{ ...metadata, grant_types: ['authorization_code'] }, 'invalid_client_metadata', 'grant_types', 'grant_types must be ["client_credentials"], the one grant the token endpoint issues'],
-      [{ ...metadata, token_endpoint_auth_method: 'private_key_jwt' }, 'invalid_client_metadata', 'token_endpoint_auth_method', 'token_endpoint_auth_method must be one of client_secret_basic, client_secret_post'],
+      [
+        { ...metadata, redirect_uris: ['http://tpp.example/callback'] },
+        'invalid_redirect_uri',
+        'redirect_uris[0]',
+        'a redirect URI must be an absolute https URL without credentials, at most 2048 characters',
+      ],
+      [
+        { ...metadata, redirect_uris: ['https://user:pw@tpp.example/'] },
+        'invalid_redirect_uri',
+        'redirect_uris[0]',
+        'a redirect URI must be an absolute https URL without credentials, at most 2048 characters',
+      ],
+      [
+        { ...metadata, scope: 'AIS' },
+        'invalid_client_metadata',
+        'scope',
+        'scope is not client metadata the sandbox reads (client_name, redirect_uris, grant_types, token_endpoint_auth_method, certificate)',
+      ],
+      [
+        { redirect_uris: metadata.redirect_uris },
+        'invalid_client_metadata',
+        'client_name',
+        'client_name must be the TPP’s name, 1 to 140 characters',
+      ],
+      [
+        { ...metadata, grant_types: ['authorization_code'] },
+        'invalid_client_metadata',
+        'grant_types',
+        'grant_types must be ["client_credentials"], the one grant the token endpoint issues',
+      ],
+      [
+        { ...metadata, token_endpoint_auth_method: 'private_key_jwt' },
+        'invalid_client_metadata',
+        'token_endpoint_auth_method',
+        'token_endpoint_auth_method must be one of client_secret_basic, client_secret_post',
+      ],
       [[metadata], 'invalid_client_metadata', 'body', 'the body must be a JSON object of client metadata'],
     ];
     for (const [body, error, path, description] of cases) {
@@ -108,9 +188,38 @@ describe('clients register themselves (AUTH_MODE=strict)', () => {
       expect(refused.body).toEqual(oauthError(error, 'FORMAT_ERROR', 'XS2A070E', path, description));
     }
     // A certificate another CA issued.
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=Elsewhere CA', '-days', '2', '-keyout', join(folder, 'elsewhere.key'), '-out', join(folder, 'elsewhere.pem')], { stdio: 'ignore' });
-    const foreign = await request(sandbox.http).post('/register').send({ ...metadata, certificate: readFileSync(join(folder, 'elsewhere.pem'), 'utf8') }).expect(400);
-    expect(foreign.body).toEqual(oauthError('invalid_client_metadata', 'FORMAT_ERROR', 'XS2A070E', 'certificate', 'certificate must be one the sandbox CA issued (POST /sandbox/certificates, npm run certificate), unrevoked and no other client’s'));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-subj',
+        '/CN=Elsewhere CA',
+        '-days',
+        '2',
+        '-keyout',
+        join(folder, 'elsewhere.key'),
+        '-out',
+        join(folder, 'elsewhere.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    const foreign = await request(sandbox.http)
+      .post('/register')
+      .send({ ...metadata, certificate: readFileSync(join(folder, 'elsewhere.pem'), 'utf8') })
+      .expect(400);
+    expect(foreign.body).toEqual(
+      oauthError(
+        'invalid_client_metadata',
+        'FORMAT_ERROR',
+        'XS2A070E',
+        'certificate',
+        'certificate must be one the sandbox CA issued (POST /sandbox/certificates, npm run certificate), unrevoked and no other client’s',
+      ),
+    );
     expect(await clients()).toBe(before);
   });
 });
@@ -119,10 +228,24 @@ describe('a registered client names a certificate the sandbox issued (AUTH_MODE=
   const sandbox = useSandbox();
 
   it('the certificate becomes its own; the same certificate cannot be claimed twice', async () => {
-    const issued = await issuedCertificate(sandbox.http, folder, { type: 'QSEAL', organisationName: 'Example AISP GmbH', roles: ['PSP_AI'] });
-    const { client_id: clientId } = (await request(sandbox.http).post('/register').send({ ...metadata, certificate: issued.certificate }).expect(201)).body;
-    expect((await sandbox.dataSource.getRepository(TppCertificate).findOneByOrFail({ serialNumber: issued.serialNumber.toLowerCase() })).ownerId).toBe(clientId);
-    const again = await request(sandbox.http).post('/register').send({ ...metadata, certificate: issued.certificate }).expect(400);
+    const issued = await issuedCertificate(sandbox.http, folder, {
+      type: 'QSEAL',
+      organisationName: 'Example AISP GmbH',
+      roles: ['PSP_AI'],
+    });
+    const { client_id: clientId } = (
+      await request(sandbox.http)
+        .post('/register')
+        .send({ ...metadata, certificate: issued.certificate })
+        .expect(201)
+    ).body;
+    expect(
+      (await sandbox.dataSource.getRepository(TppCertificate).findOneByOrFail({ serialNumber: issued.serialNumber.toLowerCase() })).ownerId,
+    ).toBe(clientId);
+    const again = await request(sandbox.http)
+      .post('/register')
+      .send({ ...metadata, certificate: issued.certificate })
+      .expect(400);
     expect(again.body.error).toBe('invalid_client_metadata');
   });
 });
@@ -134,7 +257,15 @@ describe('a profile that closes registration (tpp.registration: closed)', () => 
 
   it('refuses with 403 and advertises no registration endpoint', async () => {
     const refused = await request(sandbox.http).post('/register').send(metadata).expect(403);
-    expect(refused.body).toEqual(oauthError('access_denied', 'SERVICE_BLOCKED', 'XS2A072E', null, 'this bank registers no clients (tpp.registration: closed): use the client credentials it handed out'));
+    expect(refused.body).toEqual(
+      oauthError(
+        'access_denied',
+        'SERVICE_BLOCKED',
+        'XS2A072E',
+        null,
+        'this bank registers no clients (tpp.registration: closed): use the client credentials it handed out',
+      ),
+    );
     expect((await request(sandbox.http).get('/.well-known/oauth-authorization-server').expect(200)).body).toEqual({
       issuer: BASE,
       token_endpoint: `${BASE}/oauth2/token`,

@@ -30,7 +30,13 @@ describe('SCA in headless Chromium (SCA_MODE=redirect)', () => {
     const created = await request(web.sandbox.http)
       .post('/v1/consents')
       .set(tppHeaders({ 'TPP-Redirect-URI': redirectUri, 'PSU-IP-Address': '192.0.2.10' }))
-      .send({ access: { balances: [{ iban: MARIANNE }], transactions: [{ iban: MARIANNE }] }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-09-30', frequencyPerDay: 4 })
+      .send({
+        access: { balances: [{ iban: MARIANNE }], transactions: [{ iban: MARIANNE }] },
+        recurringIndicator: true,
+        combinedServiceIndicator: false,
+        validUntil: '2026-09-30',
+        frequencyPerDay: 4,
+      })
       .expect(200);
     const { consentId, consentStatus, _links } = created.body;
     expect(consentStatus).toBe('received');
@@ -41,9 +47,13 @@ describe('SCA in headless Chromium (SCA_MODE=redirect)', () => {
     await page.goto(_links.scaRedirect.href);
     expect(await page.locator('h1').textContent()).toBe('Authorise access to your accounts');
     // The Content-Security-Policy lets the page's own stylesheet apply, and nothing is blocked.
-    expect(await page.locator('header').evaluate((header) => header.ownerDocument.defaultView!.getComputedStyle(header).backgroundColor)).toBe('rgb(11, 61, 99)');
+    expect(
+      await page.locator('header').evaluate((header) => header.ownerDocument.defaultView!.getComputedStyle(header).backgroundColor),
+    ).toBe('rgb(11, 61, 99)');
     expect(blocked).toEqual([]);
-    expect(await page.locator('table').textContent()).toContain('AT099900000000001511 (Marianne Mustermann)account details, balances, transactions');
+    expect(await page.locator('table').textContent()).toContain(
+      'AT099900000000001511 (Marianne Mustermann)account details, balances, transactions',
+    );
     await page.getByLabel('PSU ID').fill('georg.mustermann');
     await page.getByLabel('Password').fill('sandbox');
     await page.getByRole('button', { name: 'Approve' }).click();
@@ -55,16 +65,28 @@ describe('SCA in headless Chromium (SCA_MODE=redirect)', () => {
 
     const status = await request(web.sandbox.http).get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200);
     expect(status.body).toEqual({ consentStatus: 'valid' });
-    const balances = await request(web.sandbox.http).get(`/v1/accounts/${MARIANNE}/balances`).set(tppHeaders({ 'Consent-ID': consentId })).expect(200);
+    const balances = await request(web.sandbox.http)
+      .get(`/v1/accounts/${MARIANNE}/balances`)
+      .set(tppHeaders({ 'Consent-ID': consentId }))
+      .expect(200);
     expect(balances.body.balances).toHaveLength(2);
-    await request(web.sandbox.http).get(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=booked`).set(tppHeaders({ 'Consent-ID': consentId })).expect(200);
+    await request(web.sandbox.http)
+      .get(`/v1/accounts/${MARIANNE}/transactions?bookingStatus=booked`)
+      .set(tppHeaders({ 'Consent-ID': consentId }))
+      .expect(200);
   });
 
   it('a wrong password keeps the holder on the page with a message and the count of attempts; the consent still waits', async () => {
     const created = await request(web.sandbox.http)
       .post('/v1/consents')
       .set(tppHeaders())
-      .send({ access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-09-30', frequencyPerDay: 4 })
+      .send({
+        access: { availableAccounts: 'allAccounts' },
+        recurringIndicator: true,
+        combinedServiceIndicator: false,
+        validUntil: '2026-09-30',
+        frequencyPerDay: 4,
+      })
       .expect(200);
     const page = await web.browser.context.newPage();
     await page.goto(created.body._links.scaRedirect.href);
@@ -72,7 +94,9 @@ describe('SCA in headless Chromium (SCA_MODE=redirect)', () => {
     await page.getByLabel('Password').fill('not-the-password');
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.waitForLoadState();
-    expect(await page.getByRole('alert').textContent()).toBe('The PSU ID or password is wrong, or this PSU does not hold the accounts concerned (1 of 3 attempts).');
+    expect(await page.getByRole('alert').textContent()).toBe(
+      'The PSU ID or password is wrong, or this PSU does not hold the accounts concerned (1 of 3 attempts).',
+    );
     await page.close();
     const status = await request(web.sandbox.http).get(`/v1/consents/${created.body.consentId}/status`).set(tppHeaders()).expect(200);
     expect(status.body).toEqual({ consentStatus: 'received' });
@@ -83,10 +107,16 @@ describe('SCA in headless Chromium (SCA_MODE=redirect)', () => {
       request(web.sandbox.http)
         .post('/v1/payments/sepa-credit-transfers')
         .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10', ...(redirectUri ? { 'TPP-Redirect-URI': redirectUri } : {}) }))
-        .send({ debtorAccount: { iban: MARIANNE }, instructedAmount: { currency: 'EUR', amount: '25.00' }, creditorAccount: { iban: GEORG }, creditorName: 'Georg Mustermann' })
+        .send({
+          debtorAccount: { iban: MARIANNE },
+          instructedAmount: { currency: 'EUR', amount: '25.00' },
+          creditorAccount: { iban: GEORG },
+          creditorName: 'Georg Mustermann',
+        })
         .expect(200);
     const statusOf = async (paymentId: string) =>
-      (await request(web.sandbox.http).get(`/v1/payments/sepa-credit-transfers/${paymentId}/status`).set(tppHeaders()).expect(200)).body.transactionStatus;
+      (await request(web.sandbox.http).get(`/v1/payments/sepa-credit-transfers/${paymentId}/status`).set(tppHeaders()).expect(200)).body
+        .transactionStatus;
 
     const approved = (await initiate(`${tpp.base}/paid?order=7`)).body;
     const approvedPage = await authorise(approved._links.scaRedirect.href, 'georg.mustermann', 'Approve');

@@ -4,7 +4,13 @@ import { FRANZ, GEORG, MARIANNE, UNKNOWN_CONSENT } from './support/fixtures';
 import { tppHeaders, useSandbox } from './support/sandbox';
 import { Payment } from '../src/payment-initiation/payment.entity';
 
-const consentRequest = (access: object) => ({ access, recurringIndicator: false, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 2 });
+const consentRequest = (access: object) => ({
+  access,
+  recurringIndicator: false,
+  combinedServiceIndicator: false,
+  validUntil: '2026-06-30',
+  frequencyPerDay: 2,
+});
 const sepa = (extra: object = {}) => ({
   debtorAccount: { iban: MARIANNE },
   instructedAmount: { currency: 'EUR', amount: '42.00' },
@@ -43,7 +49,11 @@ describe('the SCA pages', () => {
     const browser = request.agent(sandbox.http);
     const page = await browser.get(`${action}?${action === '/sca/consents' ? 'consent_id' : 'payment_id'}=${form.id}`);
     const token = /name="_csrf" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
-    return browser.post(action).type('form').send({ _csrf: token, ...form }).expect(status);
+    return browser
+      .post(action)
+      .type('form')
+      .send({ _csrf: token, ...form })
+      .expect(status);
   };
   const consentStatus = async (consentId: string) =>
     (await request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200)).body.consentStatus;
@@ -61,12 +71,16 @@ describe('the SCA pages', () => {
     expect(page).toContain('Recurring no (one-off)');
     expect(response.text).toContain(`<input type="hidden" name="id" value="${consentId}">`);
     expect(response.text).toContain('<button type="submit" name="decision" value="approve">Approve</button>');
-    const [authorisationId] = (await request(sandbox.http).get(`/v1/consents/${consentId}/authorisations`).set(tppHeaders())).body.authorisationIds;
-    const status = await request(sandbox.http).get(`/v1/consents/${consentId}/authorisations/${authorisationId}`).set(tppHeaders()).expect(200);
+    const [authorisationId] = (await request(sandbox.http).get(`/v1/consents/${consentId}/authorisations`).set(tppHeaders())).body
+      .authorisationIds;
+    const status = await request(sandbox.http)
+      .get(`/v1/consents/${consentId}/authorisations/${authorisationId}`)
+      .set(tppHeaders())
+      .expect(200);
     expect(status.body).toEqualBody({ scaStatus: 'started' });
   });
 
-  it('shows an allAccounts consent as all the holder\'s accounts', async () => {
+  it("shows an allAccounts consent as all the holder's accounts", async () => {
     const consentId = await createConsent({ availableAccounts: 'allAccounts' });
     const page = visible((await request(sandbox.http).get(`/sca/consents?consent_id=${consentId}`).expect(200)).text);
     expect(page).toContain('All your accounts account details, balances, transactions');
@@ -75,14 +89,22 @@ describe('the SCA pages', () => {
   it('approval sends the browser back to the TPP-Redirect-URI stored with the request, never to one from the query', async () => {
     const consentId = await createConsent({ availableAccounts: 'allAccounts' }, 'https://tpp.example/callback?state=42');
     await request(sandbox.http).get(`/sca/consents?consent_id=${consentId}&redirectBackUrl=https%3A%2F%2Fevil.example`).expect(200);
-    const response = await submit('/sca/consents', { id: consentId, psuId: 'susanne.mustermann', password: 'sandbox', decision: 'approve', redirectBackUrl: 'https://evil.example' }, 303);
+    const response = await submit(
+      '/sca/consents',
+      { id: consentId, psuId: 'susanne.mustermann', password: 'sandbox', decision: 'approve', redirectBackUrl: 'https://evil.example' },
+      303,
+    );
     expect(response.headers.location).toBe('https://tpp.example/callback?state=42');
     expect(await consentStatus(consentId)).toBe('valid');
   });
 
   it('without a redirect address, a result page shows the outcome', async () => {
     const consentId = await createConsent({ availableAccounts: 'allAccounts' });
-    const response = await submit('/sca/consents', { id: consentId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'deny' }, 200);
+    const response = await submit(
+      '/sca/consents',
+      { id: consentId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'deny' },
+      200,
+    );
     expect(visible(response.text)).toContain('Consent denied: its status is now rejected.');
     expect(await consentStatus(consentId)).toBe('rejected');
   });
@@ -103,16 +125,36 @@ describe('the SCA pages', () => {
   it('guessing is bounded: the third wrong password fails the authorisation, as the embedded approach does, and the right one then decides nothing', async () => {
     const consentId = await createConsent({ balances: [{ iban: MARIANNE }] });
     for (const attempt of [1, 2]) {
-      const wrong = await submit('/sca/consents', { id: consentId, decision: 'approve', psuId: 'georg.mustermann', password: `guess-${attempt}` }, 401);
-      expect(visible(wrong.text)).toContain(`The PSU ID or password is wrong, or this PSU does not hold the accounts concerned (${attempt} of 3 attempts).`);
+      const wrong = await submit(
+        '/sca/consents',
+        { id: consentId, decision: 'approve', psuId: 'georg.mustermann', password: `guess-${attempt}` },
+        401,
+      );
+      expect(visible(wrong.text)).toContain(
+        `The PSU ID or password is wrong, or this PSU does not hold the accounts concerned (${attempt} of 3 attempts).`,
+      );
     }
-    const third = await submit('/sca/consents', { id: consentId, decision: 'approve', psuId: 'georg.mustermann', password: 'guess-3' }, 401);
-    expect(visible(third.text)).toContain('The PSU ID or password was wrong 3 times: the authorisation failed and the consent is rejected.');
+    const third = await submit(
+      '/sca/consents',
+      { id: consentId, decision: 'approve', psuId: 'georg.mustermann', password: 'guess-3' },
+      401,
+    );
+    expect(visible(third.text)).toContain(
+      'The PSU ID or password was wrong 3 times: the authorisation failed and the consent is rejected.',
+    );
     expect(third.text).not.toContain('<form');
     expect(await consentStatus(consentId)).toBe('rejected');
-    const [authorisationId] = (await request(sandbox.http).get(`/v1/consents/${consentId}/authorisations`).set(tppHeaders()).expect(200)).body.authorisationIds;
-    expect((await request(sandbox.http).get(`/v1/consents/${consentId}/authorisations/${authorisationId}`).set(tppHeaders()).expect(200)).body.scaStatus).toBe('failed');
-    const right = await submit('/sca/consents', { id: consentId, decision: 'approve', psuId: 'georg.mustermann', password: 'sandbox' }, 409);
+    const [authorisationId] = (await request(sandbox.http).get(`/v1/consents/${consentId}/authorisations`).set(tppHeaders()).expect(200))
+      .body.authorisationIds;
+    expect(
+      (await request(sandbox.http).get(`/v1/consents/${consentId}/authorisations/${authorisationId}`).set(tppHeaders()).expect(200)).body
+        .scaStatus,
+    ).toBe('failed');
+    const right = await submit(
+      '/sca/consents',
+      { id: consentId, decision: 'approve', psuId: 'georg.mustermann', password: 'sandbox' },
+      409,
+    );
     expect(right.text).not.toContain('<form');
     expect(await consentStatus(consentId)).toBe('rejected');
   });
@@ -124,7 +166,9 @@ describe('the SCA pages', () => {
       await request(sandbox.http).get(`/sca/consents?consent_id=${consentId}`).expect(409),
       await submit('/sca/consents', { id: consentId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'deny' }, 409),
     ]) {
-      expect(visible(response.text)).toContain(`Consent ${consentId} is valid, not waiting for the account holder. Nothing has been changed.`);
+      expect(visible(response.text)).toContain(
+        `Consent ${consentId} is valid, not waiting for the account holder. Nothing has been changed.`,
+      );
       expect(response.text).not.toContain('<form');
     }
     expect(await consentStatus(consentId)).toBe('valid');
@@ -141,7 +185,10 @@ describe('the SCA pages', () => {
 
   it('shows a payment: debtor, creditor, amount, currency, execution date', async () => {
     const paymentId = await initiate('/v1/payments/sepa-credit-transfers', sepa({ requestedExecutionDate: '2026-04-01' }));
-    const page = visible((await request(sandbox.http).get(`/sca/payments?payment_id=${paymentId}&service=payments&product=sepa-credit-transfers`).expect(200)).text);
+    const page = visible(
+      (await request(sandbox.http).get(`/sca/payments?payment_id=${paymentId}&service=payments&product=sepa-credit-transfers`).expect(200))
+        .text,
+    );
     expect(page).toContain('Authorise a payment');
     expect(page).toContain(`From account ${MARIANNE}`);
     expect(page).toContain(`To Georg Mustermann, ${GEORG}`);
@@ -158,8 +205,14 @@ describe('the SCA pages', () => {
       ],
     });
     const bulkPage = visible((await request(sandbox.http).get(`/sca/payments?payment_id=${bulk}`).expect(200)).text);
-    expect(bulkPage).toContain(`To Georg Mustermann, ${GEORG} Amount 10.00 EUR To Franz Mustermann, ${FRANZ} Amount 5.50 EUR Total 15.50 EUR Execution date immediately`);
-    const periodic = await initiate('/v1/periodic-payments/sepa-credit-transfers', { ...sepa(), startDate: '2026-04-01', frequency: 'Monthly' });
+    expect(bulkPage).toContain(
+      `To Georg Mustermann, ${GEORG} Amount 10.00 EUR To Franz Mustermann, ${FRANZ} Amount 5.50 EUR Total 15.50 EUR Execution date immediately`,
+    );
+    const periodic = await initiate('/v1/periodic-payments/sepa-credit-transfers', {
+      ...sepa(),
+      startDate: '2026-04-01',
+      frequency: 'Monthly',
+    });
     const periodicPage = visible((await request(sandbox.http).get(`/sca/payments?payment_id=${periodic}`).expect(200)).text);
     expect(periodicPage).toContain('First execution 2026-04-01 Frequency Monthly Last execution until cancelled');
   });
@@ -209,7 +262,9 @@ describe('the SCA pages', () => {
     const consentId = await createConsent({ availableAccounts: 'allAccounts' });
     for (const path of [`/sca/consents?consent_id=${consentId}`, `/sca/consents?consent_id=${UNKNOWN_CONSENT}`]) {
       const { headers } = await request(sandbox.http).get(path);
-      expect(headers['content-security-policy']).toMatch(/^default-src 'none';style-src 'sha256-[A-Za-z0-9+/]{43}=';frame-ancestors 'none';base-uri 'none'$/);
+      expect(headers['content-security-policy']).toMatch(
+        /^default-src 'none';style-src 'sha256-[A-Za-z0-9+/]{43}=';frame-ancestors 'none';base-uri 'none'$/,
+      );
       expect(headers).toMatchObject({
         'x-frame-options': 'DENY',
         'x-content-type-options': 'nosniff',
@@ -224,11 +279,13 @@ describe('the SCA pages', () => {
     const login = { psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve' };
     const refused = (response: request.Response) => {
       expect(response.status).toBe(403);
-      expect(visible(response.text)).toContain('This form has expired or was not sent from this page. Nothing has been changed: please decide again.');
+      expect(visible(response.text)).toContain(
+        'This form has expired or was not sent from this page. Nothing has been changed: please decide again.',
+      );
       expect(response.text).toMatch(/<input type="hidden" name="_csrf" value="[0-9a-f]{64}\.[0-9a-f]{64}">/);
     };
 
-    it('the page sets an HttpOnly, SameSite=Strict cookie that its form token must match (for the whole site: the permission dashboard\'s forms too)', async () => {
+    it("the page sets an HttpOnly, SameSite=Strict cookie that its form token must match (for the whole site: the permission dashboard's forms too)", async () => {
       const consentId = await createConsent({ availableAccounts: 'allAccounts' });
       const response = await request(sandbox.http).get(`/sca/consents?consent_id=${consentId}`).expect(200);
       const token = /name="_csrf" value="([^"]+)"/.exec(response.text)![1];
@@ -240,24 +297,56 @@ describe('the SCA pages', () => {
       const other = await createConsent({ availableAccounts: 'allAccounts' });
       const browser = request.agent(sandbox.http);
       const own = /name="_csrf" value="([^"]+)"/.exec((await browser.get(`/sca/consents?consent_id=${consentId}`)).text)![1];
-      refused(await browser.post('/sca/consents').type('form').send({ id: consentId, ...login }));
-      refused(await browser.post('/sca/consents').type('form').send({ id: consentId, _csrf: `${'0'.repeat(64)}.${'1'.repeat(64)}`, ...login }));
-      refused(await request(sandbox.http).post('/sca/consents').type('form').send({ id: consentId, _csrf: own, ...login }));
+      refused(
+        await browser
+          .post('/sca/consents')
+          .type('form')
+          .send({ id: consentId, ...login }),
+      );
+      refused(
+        await browser
+          .post('/sca/consents')
+          .type('form')
+          .send({ id: consentId, _csrf: `${'0'.repeat(64)}.${'1'.repeat(64)}`, ...login }),
+      );
+      refused(
+        await request(sandbox.http)
+          .post('/sca/consents')
+          .type('form')
+          .send({ id: consentId, _csrf: own, ...login }),
+      );
       // A token of one consent's page cannot decide on another consent.
       const thief = request.agent(sandbox.http);
       const otherToken = /name="_csrf" value="([^"]+)"/.exec((await thief.get(`/sca/consents?consent_id=${other}`)).text)![1];
-      refused(await thief.post('/sca/consents').type('form').send({ id: consentId, _csrf: otherToken, ...login }));
+      refused(
+        await thief
+          .post('/sca/consents')
+          .type('form')
+          .send({ id: consentId, _csrf: otherToken, ...login }),
+      );
       expect(await consentStatus(consentId)).toBe('received');
       expect(await consentStatus(other)).toBe('received');
 
-      const accepted = await browser.post('/sca/consents').type('form').send({ id: consentId, _csrf: own, ...login }).expect(200);
+      const accepted = await browser
+        .post('/sca/consents')
+        .type('form')
+        .send({ id: consentId, _csrf: own, ...login })
+        .expect(200);
       expect(visible(accepted.text)).toContain('Consent approved: its status is now valid.');
     });
   });
 
   it('a payment decision: approve applies the funds rule, the browser goes back to the TPP', async () => {
-    const paymentId = await initiate('/v1/payments/sepa-credit-transfers', sepa({ instructedAmount: { currency: 'EUR', amount: '9999.00' } }), 'https://tpp.example/paid');
-    const response = await submit('/sca/payments', { id: paymentId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve' }, 303);
+    const paymentId = await initiate(
+      '/v1/payments/sepa-credit-transfers',
+      sepa({ instructedAmount: { currency: 'EUR', amount: '9999.00' } }),
+      'https://tpp.example/paid',
+    );
+    const response = await submit(
+      '/sca/payments',
+      { id: paymentId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve' },
+      303,
+    );
     expect(response.headers.location).toBe('https://tpp.example/paid');
     const status = await request(sandbox.http).get(`/v1/payments/sepa-credit-transfers/${paymentId}/status`).set(tppHeaders()).expect(200);
     expect(status.body).toEqualBody({ transactionStatus: 'RJCT' });
@@ -265,12 +354,22 @@ describe('the SCA pages', () => {
 
   it('a cancellation: the page shows the payment, approval cancels it', async () => {
     const paymentId = await initiate('/v1/payments/sepa-credit-transfers', sepa({ requestedExecutionDate: '2026-05-01' }));
-    await request(sandbox.http).post(`/sandbox/sca/payments/${paymentId}`).send({ psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
-    await request(sandbox.http).post(`/v1/payments/sepa-credit-transfers/${paymentId}/cancellation-authorisations`).set(tppHeaders()).expect(201);
+    await request(sandbox.http)
+      .post(`/sandbox/sca/payments/${paymentId}`)
+      .send({ psuId: 'georg.mustermann', decision: 'approve' })
+      .expect(200);
+    await request(sandbox.http)
+      .post(`/v1/payments/sepa-credit-transfers/${paymentId}/cancellation-authorisations`)
+      .set(tppHeaders())
+      .expect(201);
     const page = visible((await request(sandbox.http).get(`/sca/payments/cancellation?payment_id=${paymentId}`).expect(200)).text);
     expect(page).toContain('Authorise the cancellation of a payment');
     expect(page).toContain('Execution date 2026-05-01');
-    const response = await submit('/sca/payments/cancellation', { id: paymentId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve' }, 200);
+    const response = await submit(
+      '/sca/payments/cancellation',
+      { id: paymentId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve' },
+      200,
+    );
     expect(visible(response.text)).toContain("Cancellation authorised: the payment's status is now CANC.");
   });
 });

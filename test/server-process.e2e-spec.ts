@@ -45,7 +45,11 @@ describe('the server process', () => {
     // The poll that answered: it sent no X-Request-ID, so its answer and its log line carry a made-up one.
     sent.push({ requestId: expect.stringMatching(MADE_UP), method: 'GET', path: '/health', status: 200 });
     const call = async (method: string, path: string, status: number, headers: Record<string, string>, body?: object) => {
-      const response = await fetch(`${base}${path}`, { method, headers: { 'Content-Type': 'application/json', ...headers }, body: body && JSON.stringify(body) });
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: body && JSON.stringify(body),
+      });
       expect(response.status).toBe(status);
       // The ID sent, or the one the answer made up; the log line carries the same.
       const requestId = response.headers.get('x-request-id');
@@ -55,7 +59,13 @@ describe('the server process', () => {
     const auth = () => ({ Authorization: `Bearer ${TOKEN}`, 'X-Request-ID': randomUUID() });
     await call('GET', '/v1/consents/e6151d43-dca8-4fe1-b139-3a89bfeb57a2/status', 200, auth());
     await call('GET', '/v1/accounts?withBalance=true', 200, { ...auth(), 'Consent-ID': 'e6151d43-dca8-4fe1-b139-3a89bfeb57a2' });
-    await call('POST', '/v1/consents', 200, auth(), { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 });
+    await call('POST', '/v1/consents', 200, auth(), {
+      access: { availableAccounts: 'allAccounts' },
+      recurringIndicator: true,
+      combinedServiceIndicator: false,
+      validUntil: '2026-06-30',
+      frequencyPerDay: 4,
+    });
     await call('GET', '/v1/nowhere', 404, auth());
     await call('GET', '/v1/accounts', 401, { 'X-Request-ID': randomUUID() });
     await call('GET', '/health', 200, {});

@@ -13,7 +13,11 @@ jest.setTimeout(600_000);
 const ROOT = join(__dirname, '..');
 const execute = promisify(execFile);
 /** Runs a command of the copy; where it fails, the error says all it printed (tsc writes its errors to stdout). */
-async function run(file: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ stdout: string; stderr: string }> {
+async function run(
+  file: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<{ stdout: string; stderr: string }> {
   try {
     return await execute(file, args, { maxBuffer: 16 * 1024 * 1024, encoding: 'utf8', ...options });
   } catch (error) {
@@ -24,7 +28,13 @@ async function run(file: string, args: string[], options: { cwd: string; env?: N
 /** What a copy needs: no build output, no data, no dependencies (linked), no history. */
 const LEFT_OUT = /^(node_modules|dist|data|coverage|\.git)(\/|$)/;
 /** The e2e suites that reach into every service: the isolation matrix, the Postman walks, scenarios, the event history, the migrations and the seed. */
-const CROSSING = ['test/access.e2e-spec.ts', 'test/collection.e2e-spec.ts', 'test/scenarios.e2e-spec.ts', 'test/events.e2e-spec.ts', 'test/persistence.e2e-spec.ts'];
+const CROSSING = [
+  'test/access.e2e-spec.ts',
+  'test/collection.e2e-spec.ts',
+  'test/scenarios.e2e-spec.ts',
+  'test/events.e2e-spec.ts',
+  'test/persistence.e2e-spec.ts',
+];
 /** The routes each service serves, by the start of their paths: what a copy without it no longer serves. */
 const OWN_ROUTES: Record<string, RegExp> = {
   'funds-confirmation': /^\/(v1\/funds-confirmations|v2\/consents\/confirmation-of-funds)(\/|$)/,
@@ -34,7 +44,9 @@ const OWN_ROUTES: Record<string, RegExp> = {
   'permission-dashboard': /^\/sandbox\/(psus\/\{psuId\}\/permissions(\/|$)|dashboard-links$)/,
 };
 /** Every service src/services.ts registers: its descriptor's name, its folder and the descriptor's file. */
-const REGISTERED = [...readFileSync(join(ROOT, 'src', 'services.ts'), 'utf8').matchAll(/^import \{ (\w+) \} from '\.\/(([\w-]+)\/[\w.-]+)';$/gm)].map(([, name, descriptor, folder]) => ({ name, descriptor, folder }));
+const REGISTERED = [
+  ...readFileSync(join(ROOT, 'src', 'services.ts'), 'utf8').matchAll(/^import \{ (\w+) \} from '\.\/(([\w-]+)\/[\w.-]+)';$/gm),
+].map(([, name, descriptor, folder]) => ({ name, descriptor, folder }));
 /** The whole project's served paths, once for every removal. */
 let whole: Promise<Record<string, string[]>> | undefined;
 
@@ -43,14 +55,18 @@ function withoutKeys(file: string, keys: string[]): void {
   const document = parseDocument(readFileSync(file, 'utf8'));
   for (const path of keys.map((key) => key.split('.')).filter((path) => document.hasIn(path))) {
     document.deleteIn(path);
-    if (path.length > 1 && (document.getIn(path.slice(0, -1)) as YAMLMap | undefined)?.items.length === 0) document.deleteIn(path.slice(0, -1));
+    if (path.length > 1 && (document.getIn(path.slice(0, -1)) as YAMLMap | undefined)?.items.length === 0)
+      document.deleteIn(path.slice(0, -1));
   }
   writeFileSync(file, document.toString());
 }
 
 /** What a process of the copy must not inherit: this run's build, template databases and PostgreSQL. */
 const NOT_INHERITED = ['TEST_BUILD', 'TEST_TEMPLATES', 'TEST_POSTGRES_URL', 'TEST_POSTGRES_SMALL_TABLESPACE'];
-const copyEnvironment = (extra: Record<string, string>): NodeJS.ProcessEnv => ({ ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !NOT_INHERITED.includes(key))), ...extra });
+const copyEnvironment = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
+  ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !NOT_INHERITED.includes(key))),
+  ...extra,
+});
 
 it('covers every registered service', () => {
   expect(REGISTERED.map(({ folder }) => folder).sort()).toEqual(Object.keys(OWN_ROUTES).sort());
@@ -78,7 +94,8 @@ function useCopyWithout(removed: Registered[]): { copy: string; build: string } 
       rmSync(join(made.copy, 'src', folder), { recursive: true });
       lines = lines.filter((line) => !line.includes(`'./${folder}/`) && line.trim() !== `${name},`);
       const { profileKeys } = (await import(join(ROOT, 'src', descriptor)))[name] as SandboxService;
-      for (const profile of readdirSync(join(made.copy, 'profiles'))) withoutKeys(join(made.copy, 'profiles', profile, 'profile.yaml'), Object.keys(profileKeys));
+      for (const profile of readdirSync(join(made.copy, 'profiles')))
+        withoutKeys(join(made.copy, 'profiles', profile, 'profile.yaml'), Object.keys(profileKeys));
     }
     writeFileSync(registry, lines.join('\n'));
   });
@@ -88,7 +105,11 @@ function useCopyWithout(removed: Registered[]): { copy: string; build: string } 
 
 /** One compilation type-checks it all (tsc over src, migrations, seeds, test and bench) and emits what the next steps run; the built-in profiles sit beside dist/, as in the project. */
 async function compile({ copy, build }: { copy: string; build: string }): Promise<void> {
-  await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--outDir', join(build, 'dist')], { cwd: copy });
+  await run(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--outDir', join(build, 'dist')],
+    { cwd: copy },
+  );
   symlinkSync(join(copy, 'profiles'), join(build, 'profiles'));
 }
 
@@ -96,9 +117,20 @@ async function compile({ copy, build }: { copy: string; build: string }): Promis
 async function expectServedWithout({ copy, build }: { copy: string; build: string }, removed: Registered[]): Promise<void> {
   const full = await (whole ??= servedPaths());
   const theirs = (path: string) => removed.some(({ folder }) => OWN_ROUTES[folder].test(path));
-  const { stdout } = await run(process.execPath, [join(build, 'dist', 'test', 'support', 'served-paths.js')], { cwd: copy, env: copyEnvironment({ NODE_PATH: join(ROOT, 'node_modules') }) });
-  expect(JSON.parse(stdout)).toEqual(Object.fromEntries(Object.entries(full).map(([profile, paths]) => [profile, paths.filter((path) => !theirs(path))])));
-  for (const { folder } of removed) expect([folder, Object.values(full).flat().some((path) => OWN_ROUTES[folder].test(path))]).toEqual([folder, true]);
+  const { stdout } = await run(process.execPath, [join(build, 'dist', 'test', 'support', 'served-paths.js')], {
+    cwd: copy,
+    env: copyEnvironment({ NODE_PATH: join(ROOT, 'node_modules') }),
+  });
+  expect(JSON.parse(stdout)).toEqual(
+    Object.fromEntries(Object.entries(full).map(([profile, paths]) => [profile, paths.filter((path) => !theirs(path))])),
+  );
+  for (const { folder } of removed)
+    expect([
+      folder,
+      Object.values(full)
+        .flat()
+        .some((path) => OWN_ROUTES[folder].test(path)),
+    ]).toEqual([folder, true]);
 }
 
 /**
@@ -127,6 +159,10 @@ describe('the project without any of the services, the core alone', () => {
 
   it('passes the unit specs and the suites that cross every service', async () => {
     const environment = copyEnvironment({ TEST_PREBUILT: made.build });
-    await run(process.execPath, [join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), 'src/', ...CROSSING, '--ci', '--runInBand', '--selectProjects', 'bank'], { cwd: made.copy, env: environment });
+    await run(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), 'src/', ...CROSSING, '--ci', '--runInBand', '--selectProjects', 'bank'],
+      { cwd: made.copy, env: environment },
+    );
   });
 });

@@ -14,8 +14,16 @@ const SEPA = '/v1/payments/sepa-credit-transfers';
 const BASKETS = '/v1/signing-baskets';
 const EMBEDDED = { 'TPP-Redirect-Preferred': 'false' };
 const DECOUPLED = { 'TPP-Decoupled-Preferred': 'true' };
-const bgError = (code: string, text: string, path?: string) => ({ tppMessages: [{ category: 'ERROR', code, ...(path ? { path } : {}), text }] });
-const consentRequest = (access: object) => ({ access, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 });
+const bgError = (code: string, text: string, path?: string) => ({
+  tppMessages: [{ category: 'ERROR', code, ...(path ? { path } : {}), text }],
+});
+const consentRequest = (access: object) => ({
+  access,
+  recurringIndicator: true,
+  combinedServiceIndicator: false,
+  validUntil: '2026-06-30',
+  frequencyPerDay: 4,
+});
 
 const receiver = new NotificationReceiver();
 beforeAll(() => receiver.start());
@@ -31,14 +39,25 @@ function client(sandbox: Sandbox, headers: Record<string, string> = {}) {
     put: (path: string, body: object, extra: Record<string, string> = {}) => http().put(path).set(as(extra)).send(body),
     // To Erwin, whom no holder trusts: no payment here is exempted from SCA (docs/trusted-beneficiaries.md).
     payment: async (debtor: string, amount = '5.00') =>
-      (await http().post(SEPA).set(as({ 'PSU-IP-Address': '192.0.2.10' })).send(sepaPayment(amount, { debtorAccount: { iban: debtor }, creditorAccount: { iban: ERWIN }, creditorName: 'Erwin Mustermann' })).expect(201)).body.paymentId as string,
-    consent: async (access: object) => (await http().post('/v1/consents').set(as()).send(consentRequest(access)).expect(201)).body.consentId as string,
-    fundsConsent: async (iban: string) => (await http().post('/v2/consents/confirmation-of-funds').set(as()).send({ account: { iban } }).expect(201)).body.consentId as string,
+      (
+        await http()
+          .post(SEPA)
+          .set(as({ 'PSU-IP-Address': '192.0.2.10' }))
+          .send(
+            sepaPayment(amount, { debtorAccount: { iban: debtor }, creditorAccount: { iban: ERWIN }, creditorName: 'Erwin Mustermann' }),
+          )
+          .expect(201)
+      ).body.paymentId as string,
+    consent: async (access: object) =>
+      (await http().post('/v1/consents').set(as()).send(consentRequest(access)).expect(201)).body.consentId as string,
+    fundsConsent: async (iban: string) =>
+      (await http().post('/v2/consents/confirmation-of-funds').set(as()).send({ account: { iban } }).expect(201)).body.consentId as string,
     basket: (body: object, extra: Record<string, string> = {}) => http().post(BASKETS).set(as(extra)).send(body),
     paymentStatus: async (id: string) => (await http().get(`${SEPA}/${id}/status`).set(as()).expect(200)).body.transactionStatus,
     consentStatus: async (id: string) => (await http().get(`/v1/consents/${id}/status`).set(as()).expect(200)).body.consentStatus,
     basketStatus: async (id: string) => (await http().get(`${BASKETS}/${id}/status`).set(as()).expect(200)).body.transactionStatus,
-    decide: (id: string, psuId: string, decision: 'approve' | 'deny') => http().post(`/sandbox/sca/signing-baskets/${id}`).set(headers).send({ psuId, decision }),
+    decide: (id: string, psuId: string, decision: 'approve' | 'deny') =>
+      http().post(`/sandbox/sca/signing-baskets/${id}`).set(headers).send({ psuId, decision }),
   };
 }
 
@@ -47,8 +66,14 @@ describe('signing baskets (PROFILE=berlin-group, SCA_MODE=redirect)', () => {
   const tpp = client(sandbox);
 
   it('redirect: one SCA on the basket page authorises a payment, a consent and a consent for funds, each as if alone', async () => {
-    const [paymentId, consentId, fundsId] = [await tpp.payment(GEORG), await tpp.consent({ balances: [{ iban: GEORG }] }), await tpp.fundsConsent(MARIANNE)];
-    const created = await tpp.basket({ paymentIds: [paymentId], consentIds: [consentId, fundsId] }, { 'TPP-Redirect-URI': 'https://tpp.example/back' }).expect(201);
+    const [paymentId, consentId, fundsId] = [
+      await tpp.payment(GEORG),
+      await tpp.consent({ balances: [{ iban: GEORG }] }),
+      await tpp.fundsConsent(MARIANNE),
+    ];
+    const created = await tpp
+      .basket({ paymentIds: [paymentId], consentIds: [consentId, fundsId] }, { 'TPP-Redirect-URI': 'https://tpp.example/back' })
+      .expect(201);
     const { basketId } = created.body;
     expect(basketId).toMatch(NEW_RESOURCE_ID);
     expect(created.headers['aspsp-sca-approach']).toBe('REDIRECT');
@@ -57,13 +82,20 @@ describe('signing baskets (PROFILE=berlin-group, SCA_MODE=redirect)', () => {
       transactionStatus: 'RCVD',
       basketId,
       _links: {
-        scaRedirect: { href: `http://sandbox.test/sca/signing-baskets?basket_id=${basketId}&redirectBackUrl=https%3A%2F%2Ftpp.example%2Fback` },
+        scaRedirect: {
+          href: `http://sandbox.test/sca/signing-baskets?basket_id=${basketId}&redirectBackUrl=https%3A%2F%2Ftpp.example%2Fback`,
+        },
         self: { href: `${BASKETS}/${basketId}` },
         status: { href: `${BASKETS}/${basketId}/status` },
       },
     });
     const links = { self: { href: `${BASKETS}/${basketId}` }, status: { href: `${BASKETS}/${basketId}/status` } };
-    expect((await tpp.get(`${BASKETS}/${basketId}`).expect(200)).body).toEqual({ payments: [paymentId], consents: [consentId, fundsId], transactionStatus: 'RCVD', _links: links });
+    expect((await tpp.get(`${BASKETS}/${basketId}`).expect(200)).body).toEqual({
+      payments: [paymentId],
+      consents: [consentId, fundsId],
+      transactionStatus: 'RCVD',
+      _links: links,
+    });
     expect((await tpp.get(`${BASKETS}/${basketId}/status`).expect(200)).body).toEqual({ transactionStatus: 'RCVD' });
 
     const browser = request.agent(sandbox.http);
@@ -73,7 +105,11 @@ describe('signing baskets (PROFILE=berlin-group, SCA_MODE=redirect)', () => {
     expect(text).toContain(`Consent ${consentId} access to ${GEORG}`);
     expect(text).toContain(`Consent ${fundsId} confirmation of funds on ${MARIANNE}`);
     const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
-    const decided = await browser.post('/sca/signing-baskets').type('form').send({ _csrf: csrf, id: basketId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve' }).expect(303);
+    const decided = await browser
+      .post('/sca/signing-baskets')
+      .type('form')
+      .send({ _csrf: csrf, id: basketId, psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve' })
+      .expect(303);
     expect(decided.headers.location).toBe('https://tpp.example/back');
 
     expect(await tpp.basketStatus(basketId)).toBe('ACTC');
@@ -90,13 +126,18 @@ describe('signing baskets (PROFILE=berlin-group, SCA_MODE=redirect)', () => {
     ]);
     // Authorised: it is neither authorised again nor deleted.
     expect((await tpp.http().delete(`${BASKETS}/${basketId}`).set(tpp.as()).expect(409)).body).toEqual(
-      bgError('STATUS_INVALID', `{sensitive} XS2A061E: signing basket ${basketId} is ACTC: only an open (RCVD) basket is authorised or deleted`),
+      bgError(
+        'STATUS_INVALID',
+        `{sensitive} XS2A061E: signing basket ${basketId} is ACTC: only an open (RCVD) basket is authorised or deleted`,
+      ),
     );
   });
 
   it('embedded: the password, then the TAN of the only method, authorises the basket', async () => {
     const [paymentId, consentId] = [await tpp.payment(SUSANNE, '3.00'), await tpp.consent({ transactions: [{ iban: FRANZ }] })];
-    const created = await tpp.basket({ paymentIds: [paymentId], consentIds: [consentId] }, { ...EMBEDDED, 'PSU-ID': 'susanne.mustermann' }).expect(201);
+    const created = await tpp
+      .basket({ paymentIds: [paymentId], consentIds: [consentId] }, { ...EMBEDDED, 'PSU-ID': 'susanne.mustermann' })
+      .expect(201);
     const { basketId } = created.body;
     const [authorisationId] = (await tpp.get(`${BASKETS}/${basketId}/authorisations`).expect(200)).body.authorisationIds;
     const path = `${BASKETS}/${basketId}/authorisations/${authorisationId}`;
@@ -104,10 +145,19 @@ describe('signing baskets (PROFILE=berlin-group, SCA_MODE=redirect)', () => {
     expect(created.body).toEqual({
       transactionStatus: 'RCVD',
       basketId,
-      _links: { updatePsuAuthentication: { href: path }, scaStatus: { href: path }, self: { href: `${BASKETS}/${basketId}` }, status: { href: `${BASKETS}/${basketId}/status` } },
+      _links: {
+        updatePsuAuthentication: { href: path },
+        scaStatus: { href: path },
+        self: { href: `${BASKETS}/${basketId}` },
+        status: { href: `${BASKETS}/${basketId}/status` },
+      },
     });
     await authoriseAsSusanne((at, body) => tpp.put(at, body), path);
-    expect([await tpp.basketStatus(basketId), await tpp.paymentStatus(paymentId), await tpp.consentStatus(consentId)]).toEqual(['ACTC', 'ACSP', 'valid']);
+    expect([await tpp.basketStatus(basketId), await tpp.paymentStatus(paymentId), await tpp.consentStatus(consentId)]).toEqual([
+      'ACTC',
+      'ACSP',
+      'valid',
+    ]);
   });
 
   it('decoupled: the holder confirms in the app at the third poll', async () => {
@@ -128,21 +178,43 @@ describe('signing baskets (PROFILE=berlin-group, SCA_MODE=redirect)', () => {
 
   it('refuses what the yaml lists, creating nothing', async () => {
     const paymentId = await tpp.payment(GEORG);
-    expect((await tpp.basket({}).expect(400)).body).toEqual(bgError('FORMAT_ERROR', '{sensitive} XS2A001E: the basket must name at least one payment or consent (paymentIds, consentIds)', 'paymentIds'));
+    expect((await tpp.basket({}).expect(400)).body).toEqual(
+      bgError(
+        'FORMAT_ERROR',
+        '{sensitive} XS2A001E: the basket must name at least one payment or consent (paymentIds, consentIds)',
+        'paymentIds',
+      ),
+    );
     expect((await tpp.basket({ paymentIds: 'x' }).expect(400)).body.tppMessages[0].path).toBe('paymentIds');
-    expect((await tpp.basket({ paymentIds: [paymentId, 'nope'] }).expect(400)).body).toEqual(bgError('RESOURCE_UNKNOWN', '{sensitive} XS2A058E: nope is no payment or consent of this client'));
+    expect((await tpp.basket({ paymentIds: [paymentId, 'nope'] }).expect(400)).body).toEqual(
+      bgError('RESOURCE_UNKNOWN', '{sensitive} XS2A058E: nope is no payment or consent of this client'),
+    );
     expect((await tpp.basket({ consentIds: [VALID_CONSENT] }).expect(409)).body).toEqual(
-      bgError('REFERENCE_STATUS_INVALID', `{sensitive} XS2A059E: consent ${VALID_CONSENT} is one of the bank's fixtures, not waiting for SCA`),
+      bgError(
+        'REFERENCE_STATUS_INVALID',
+        `{sensitive} XS2A059E: consent ${VALID_CONSENT} is one of the bank's fixtures, not waiting for SCA`,
+      ),
     );
     const executed = await tpp.payment(GEORG);
     await tpp.http().post(`/sandbox/sca/payments/${executed}`).send({ psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
-    expect((await tpp.basket({ paymentIds: [executed] }).expect(409)).body).toEqual(bgError('REFERENCE_STATUS_INVALID', `{sensitive} XS2A059E: payment ${executed} is ACSP, not waiting for SCA`));
+    expect((await tpp.basket({ paymentIds: [executed] }).expect(409)).body).toEqual(
+      bgError('REFERENCE_STATUS_INVALID', `{sensitive} XS2A059E: payment ${executed} is ACSP, not waiting for SCA`),
+    );
     const { basketId } = (await tpp.basket({ paymentIds: [paymentId] }).expect(201)).body;
-    expect((await tpp.basket({ paymentIds: [paymentId] }).expect(409)).body).toEqual(bgError('REFERENCE_STATUS_INVALID', `{sensitive} XS2A059E: payment ${paymentId} is in signing basket ${basketId} already`));
-    expect((await tpp.get(`${BASKETS}/0b1bd7c4-4a6e-4c3f-9d77-1f3e4f2c9a10`).expect(404)).body).toEqual(bgError('RESOURCE_UNKNOWN', '{sensitive} XS2A060E: signing basket 0b1bd7c4-4a6e-4c3f-9d77-1f3e4f2c9a10 unknown'));
+    expect((await tpp.basket({ paymentIds: [paymentId] }).expect(409)).body).toEqual(
+      bgError('REFERENCE_STATUS_INVALID', `{sensitive} XS2A059E: payment ${paymentId} is in signing basket ${basketId} already`),
+    );
+    expect((await tpp.get(`${BASKETS}/0b1bd7c4-4a6e-4c3f-9d77-1f3e4f2c9a10`).expect(404)).body).toEqual(
+      bgError('RESOURCE_UNKNOWN', '{sensitive} XS2A060E: signing basket 0b1bd7c4-4a6e-4c3f-9d77-1f3e4f2c9a10 unknown'),
+    );
     // A holder who does not hold every member decides nothing.
     const wrong = await tpp.decide(basketId, 'susanne.mustermann', 'approve').expect(401);
-    expect(wrong.body).toEqual(bgError('PSU_CREDENTIALS_INVALID', `{sensitive} XS2A022E: the PSU does not hold the accounts of every member of signing basket ${basketId}`));
+    expect(wrong.body).toEqual(
+      bgError(
+        'PSU_CREDENTIALS_INVALID',
+        `{sensitive} XS2A022E: the PSU does not hold the accounts of every member of signing basket ${basketId}`,
+      ),
+    );
     expect([await tpp.basketStatus(basketId), await tpp.paymentStatus(paymentId)]).toEqual(['RCVD', 'RCVD']);
   });
 
@@ -165,43 +237,83 @@ describe('signing baskets (PROFILE=berlin-group, SCA_MODE=redirect)', () => {
 
   it('TPP-Explicit-Authorisation-Preferred: true creates payments and consents with no authorisation, a link to start one, ready for a basket', async () => {
     const explicit = tpp.as({ 'TPP-Explicit-Authorisation-Preferred': 'true', 'PSU-IP-Address': '192.0.2.10' });
-    const payment = await tpp.http().post(SEPA).set(explicit).send(sepaPayment('4.00', { debtorAccount: { iban: GEORG }, creditorAccount: { iban: ERWIN }, creditorName: 'Erwin Mustermann' })).expect(201);
+    const payment = await tpp
+      .http()
+      .post(SEPA)
+      .set(explicit)
+      .send(sepaPayment('4.00', { debtorAccount: { iban: GEORG }, creditorAccount: { iban: ERWIN }, creditorName: 'Erwin Mustermann' }))
+      .expect(201);
     const { paymentId } = payment.body;
     expect(payment.body).toEqual({
       transactionStatus: 'RCVD',
       paymentId,
-      _links: { startAuthorisation: { href: `${SEPA}/${paymentId}/authorisations` }, self: { href: `${SEPA}/${paymentId}` }, status: { href: `${SEPA}/${paymentId}/status` } },
+      _links: {
+        startAuthorisation: { href: `${SEPA}/${paymentId}/authorisations` },
+        self: { href: `${SEPA}/${paymentId}` },
+        status: { href: `${SEPA}/${paymentId}/status` },
+      },
     });
     expect((await tpp.get(`${SEPA}/${paymentId}/authorisations`).expect(200)).body).toEqual({ authorisationIds: [] });
-    const consent = await tpp.http().post('/v1/consents').set(explicit).send(consentRequest({ balances: [{ iban: GEORG }] })).expect(201);
+    const consent = await tpp
+      .http()
+      .post('/v1/consents')
+      .set(explicit)
+      .send(consentRequest({ balances: [{ iban: GEORG }] }))
+      .expect(201);
     const { consentId } = consent.body;
     expect(consent.body).toEqual({
       consentStatus: 'received',
       consentId,
-      _links: { startAuthorisation: { href: `/v1/consents/${consentId}/authorisations` }, self: { href: `/v1/consents/${consentId}` }, status: { href: `/v1/consents/${consentId}/status` } },
+      _links: {
+        startAuthorisation: { href: `/v1/consents/${consentId}/authorisations` },
+        self: { href: `/v1/consents/${consentId}` },
+        status: { href: `/v1/consents/${consentId}/status` },
+      },
     });
-    const funds = (await tpp.http().post('/v2/consents/confirmation-of-funds').set(explicit).send({ account: { iban: MARIANNE } }).expect(201)).body;
+    const funds = (
+      await tpp
+        .http()
+        .post('/v2/consents/confirmation-of-funds')
+        .set(explicit)
+        .send({ account: { iban: MARIANNE } })
+        .expect(201)
+    ).body;
     expect(funds._links.startAuthorisation).toEqual({ href: `/v2/consents/confirmation-of-funds/${funds.consentId}/authorisations` });
 
     const basketId = (await tpp.basket({ paymentIds: [paymentId], consentIds: [consentId, funds.consentId] }).expect(201)).body.basketId;
     expect((await tpp.decide(basketId, 'georg.mustermann', 'approve').expect(200)).body).toEqual({ transactionStatus: 'ACTC' });
     expect([await tpp.paymentStatus(paymentId), await tpp.consentStatus(consentId)]).toEqual(['ACSP', 'valid']);
     // Or started explicitly, alone.
-    const alone = (await tpp.http().post(SEPA).set(explicit).send(sepaPayment('1.00', { debtorAccount: { iban: GEORG }, creditorAccount: { iban: ERWIN }, creditorName: 'Erwin Mustermann' })).expect(201)).body.paymentId;
+    const alone = (
+      await tpp
+        .http()
+        .post(SEPA)
+        .set(explicit)
+        .send(sepaPayment('1.00', { debtorAccount: { iban: GEORG }, creditorAccount: { iban: ERWIN }, creditorName: 'Erwin Mustermann' }))
+        .expect(201)
+    ).body.paymentId;
     const started = await tpp.http().post(`${SEPA}/${alone}/authorisations`).set(tpp.as()).send({}).expect(201);
     expect(started.body._links.scaRedirect.href).toContain(`payment_id=${alone}`);
   });
 
   it('notifies the TPP of the basket and its authorisation, and shows the basket in the cockpit', async () => {
     const paymentId = await tpp.payment(GEORG, '1.50');
-    const created = await tpp.basket({ paymentIds: [paymentId] }, { 'TPP-Notification-URI': receiver.url('/basket'), 'TPP-Notification-Content-Preferred': 'status=SCA,PROCESS' }).expect(201);
+    const created = await tpp
+      .basket(
+        { paymentIds: [paymentId] },
+        { 'TPP-Notification-URI': receiver.url('/basket'), 'TPP-Notification-Content-Preferred': 'status=SCA,PROCESS' },
+      )
+      .expect(201);
     expect(created.headers['aspsp-notification-support']).toBe('true');
     const { basketId } = created.body;
     const [authorisationId] = (await tpp.get(`${BASKETS}/${basketId}/authorisations`).expect(200)).body.authorisationIds;
     await tpp.decide(basketId, 'georg.mustermann', 'approve').expect(200);
     const status = { status: { href: `http://sandbox.test${BASKETS}/${basketId}/status` } };
     const bodies = (await receiver.waitFor('/basket', 2)).map(({ body }) => body);
-    expect(bodies).toEqual([{ basketId, transactionStatus: 'ACTC', _links: status }, { basketId, authorisationId, scaStatus: 'finalised', _links: status }]);
+    expect(bodies).toEqual([
+      { basketId, transactionStatus: 'ACTC', _links: status },
+      { basketId, authorisationId, scaStatus: 'finalised', _links: status },
+    ]);
     for (let tries = 0; tries < 200; tries++) {
       const { events } = (await tpp.http().get(`/sandbox/events?resourceId=${basketId}&kind=notification`).expect(200)).body;
       if (events.length === 2) break;
@@ -226,13 +338,18 @@ describe('signing baskets (PROFILE=berlin-group, SCA_MODE=redirect)', () => {
     for (let round = 0; round < 5; round++) {
       const [raced, other] = [await tpp.payment(GEORG, '1.00'), await tpp.payment(GEORG, '1.00')];
       const raceBasket = (await tpp.basket({ paymentIds: [raced, other] }).expect(201)).body.basketId;
-      const [cancellation, sca] = await Promise.all([tpp.http().delete(`${SEPA}/${raced}`).set(tpp.as()), tpp.decide(raceBasket, 'georg.mustermann', 'approve')]);
+      const [cancellation, sca] = await Promise.all([
+        tpp.http().delete(`${SEPA}/${raced}`).set(tpp.as()),
+        tpp.decide(raceBasket, 'georg.mustermann', 'approve'),
+      ]);
       expect(sca.status).toBe(200);
       expect(await tpp.basketStatus(raceBasket)).toBe('ACTC');
       expect(await tpp.paymentStatus(other)).toBe('ACSP');
       const status = await tpp.paymentStatus(raced);
       // Cancelled first: CANC, skipped by the SCA. Authorised first: executed, and the cancellation refused.
-      expect(cancellation.status === 204 ? status : `${cancellation.status} ${status}`).toBe(cancellation.status === 204 ? 'CANC' : '405 ACSP');
+      expect(cancellation.status === 204 ? status : `${cancellation.status} ${status}`).toBe(
+        cancellation.status === 204 ? 'CANC' : '405 ACSP',
+      );
     }
   });
 });
@@ -243,22 +360,42 @@ describe('signing baskets, SCA_MODE=auto: no holder to ask, so SCA is deemed don
 
   it("a basket's first read completes its SCA, as a payment's does: ACTC, its members authorised, its authorisation finalised", async () => {
     const tpp = client(sandbox);
-    const paymentId = (await tpp.http().post(SEPA).set(tpp.as({ ...EXPLICIT, 'PSU-IP-Address': '192.0.2.10' })).send(sepaPayment('3.00', { debtorAccount: { iban: SUSANNE }, creditorAccount: { iban: ERWIN }, creditorName: 'Erwin Mustermann' })).expect(201)).body.paymentId;
+    const paymentId = (
+      await tpp
+        .http()
+        .post(SEPA)
+        .set(tpp.as({ ...EXPLICIT, 'PSU-IP-Address': '192.0.2.10' }))
+        .send(sepaPayment('3.00', { debtorAccount: { iban: SUSANNE }, creditorAccount: { iban: ERWIN }, creditorName: 'Erwin Mustermann' }))
+        .expect(201)
+    ).body.paymentId;
     const basketId = (await tpp.basket({ paymentIds: [paymentId] }).expect(201)).body.basketId;
     const links = { self: { href: `${BASKETS}/${basketId}` }, status: { href: `${BASKETS}/${basketId}/status` } };
     // No consent in it: the list is left out, as Berlin Group lists at least one item or none.
-    expect((await tpp.get(`${BASKETS}/${basketId}`).expect(200)).body).toEqual({ payments: [paymentId], transactionStatus: 'ACTC', _links: links });
+    expect((await tpp.get(`${BASKETS}/${basketId}`).expect(200)).body).toEqual({
+      payments: [paymentId],
+      transactionStatus: 'ACTC',
+      _links: links,
+    });
     expect((await tpp.get(`${BASKETS}/${basketId}/status`).expect(200)).body).toEqual({ transactionStatus: 'ACTC' });
     expect(await tpp.paymentStatus(paymentId)).toBe('ACSP');
     const [authorisationId] = (await tpp.get(`${BASKETS}/${basketId}/authorisations`).expect(200)).body.authorisationIds;
-    expect((await tpp.get(`${BASKETS}/${basketId}/authorisations/${authorisationId}`).expect(200)).body).toEqual({ scaStatus: 'finalised' });
+    expect((await tpp.get(`${BASKETS}/${basketId}/authorisations/${authorisationId}`).expect(200)).body).toEqual({
+      scaStatus: 'finalised',
+    });
     // Settled once: a delete finds it authorised.
     expect((await tpp.http().delete(`${BASKETS}/${basketId}`).set(tpp.as()).expect(409)).body.tppMessages[0].code).toBe('STATUS_INVALID');
   });
 
   it("an explicit start of a consent's, a payment's or a cancellation's authorisation is finalised at once", async () => {
     const tpp = client(sandbox);
-    const consent = (await tpp.http().post('/v1/consents').set(tpp.as(EXPLICIT)).send(consentRequest({ balances: [{ iban: SUSANNE }] })).expect(201)).body.consentId;
+    const consent = (
+      await tpp
+        .http()
+        .post('/v1/consents')
+        .set(tpp.as(EXPLICIT))
+        .send(consentRequest({ balances: [{ iban: SUSANNE }] }))
+        .expect(201)
+    ).body.consentId;
     expect(await tpp.consentStatus(consent)).toBe('received');
     const started = await tpp.http().post(`/v1/consents/${consent}/authorisations`).set(tpp.as()).send({}).expect(201);
     // The start answers as a creation does in this mode: finalised, with the links the approach names.
@@ -266,14 +403,32 @@ describe('signing baskets, SCA_MODE=auto: no holder to ask, so SCA is deemed don
     expect(started.body).toEqual({
       scaStatus: 'finalised',
       authorisationId: expect.stringMatching(NEW_RESOURCE_ID),
-      _links: { scaRedirect: { href: `http://sandbox.test/sca/consents?consent_id=${consent}` }, scaStatus: { href: consentAuthorisation } },
+      _links: {
+        scaRedirect: { href: `http://sandbox.test/sca/consents?consent_id=${consent}` },
+        scaStatus: { href: consentAuthorisation },
+      },
     });
     expect(await tpp.consentStatus(consent)).toBe('valid');
-    await tpp.http().get(`/v1/accounts/${SUSANNE}/balances`).set(tpp.as({ 'Consent-ID': consent })).expect(200);
+    await tpp
+      .http()
+      .get(`/v1/accounts/${SUSANNE}/balances`)
+      .set(tpp.as({ 'Consent-ID': consent }))
+      .expect(200);
 
-    const periodic = { ...sepaPayment('9.00', { debtorAccount: { iban: SUSANNE }, creditorAccount: { iban: ERWIN }, creditorName: 'Erwin Mustermann' }), startDate: '2026-04-01', frequency: 'Monthly' };
+    const periodic = {
+      ...sepaPayment('9.00', { debtorAccount: { iban: SUSANNE }, creditorAccount: { iban: ERWIN }, creditorName: 'Erwin Mustermann' }),
+      startDate: '2026-04-01',
+      frequency: 'Monthly',
+    };
     const path = '/v1/periodic-payments/sepa-credit-transfers';
-    const paymentId = (await tpp.http().post(path).set(tpp.as({ ...EXPLICIT, 'PSU-IP-Address': '192.0.2.10' })).send(periodic).expect(201)).body.paymentId;
+    const paymentId = (
+      await tpp
+        .http()
+        .post(path)
+        .set(tpp.as({ ...EXPLICIT, 'PSU-IP-Address': '192.0.2.10' }))
+        .send(periodic)
+        .expect(201)
+    ).body.paymentId;
     const paymentStart = (await tpp.http().post(`${path}/${paymentId}/authorisations`).set(tpp.as()).send({}).expect(201)).body;
     const page = `http://sandbox.test/sca/payments?payment_id=${paymentId}&service=periodic-payments&product=sepa-credit-transfers`;
     expect(paymentStart).toEqual({
@@ -283,8 +438,12 @@ describe('signing baskets, SCA_MODE=auto: no holder to ask, so SCA is deemed don
     });
     expect((await tpp.get(`${path}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'PDNG' });
     const cancelled = await tpp.http().delete(`${path}/${paymentId}`).set(tpp.as()).expect(202);
-    expect(cancelled.body).toEqual({ transactionStatus: 'PDNG', _links: { startAuthorisation: { href: `${path}/${paymentId}/cancellation-authorisations` } } });
-    const cancellationStart = (await tpp.http().post(`${path}/${paymentId}/cancellation-authorisations`).set(tpp.as()).send({}).expect(201)).body;
+    expect(cancelled.body).toEqual({
+      transactionStatus: 'PDNG',
+      _links: { startAuthorisation: { href: `${path}/${paymentId}/cancellation-authorisations` } },
+    });
+    const cancellationStart = (await tpp.http().post(`${path}/${paymentId}/cancellation-authorisations`).set(tpp.as()).send({}).expect(201))
+      .body;
     expect(cancellationStart).toEqual({
       scaStatus: 'finalised',
       authorisationId: expect.stringMatching(NEW_RESOURCE_ID),
@@ -317,15 +476,29 @@ describe('PROFILE=bank offers no signing baskets', () => {
   const sandbox = useSandbox({ PROFILE: 'bank' });
 
   it('serves none of their routes and documents none; ignores TPP-Explicit-Authorisation-Preferred', async () => {
-    const payment = (await request(sandbox.http).post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10', 'TPP-Explicit-Authorisation-Preferred': 'true' })).send(sepaPayment('1.00')).expect(200)).body;
+    const payment = (
+      await request(sandbox.http)
+        .post(SEPA)
+        .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10', 'TPP-Explicit-Authorisation-Preferred': 'true' }))
+        .send(sepaPayment('1.00'))
+        .expect(200)
+    ).body;
     expect(Object.keys(payment._links)).toEqual(['scaRedirect', 'self', 'status', 'scaStatus']);
-    await request(sandbox.http).post(BASKETS).set(tppHeaders()).send({ paymentIds: ['x'] }).expect(404);
+    await request(sandbox.http)
+      .post(BASKETS)
+      .set(tppHeaders())
+      .send({ paymentIds: ['x'] })
+      .expect(404);
     await request(sandbox.http).get(`${BASKETS}/x`).set(tppHeaders()).expect(404);
     await request(sandbox.http).post('/sandbox/sca/signing-baskets/x').send({ psuId: 'georg.mustermann', decision: 'approve' }).expect(404);
     await request(sandbox.http).get('/sca/signing-baskets?basket_id=x').expect(404);
     // Its history records no basket: the kind is refused as any other the document does not list.
     const kind = await request(sandbox.http).get('/sandbox/events?kind=basket').expect(400);
-    expect(kind.body.tppMessages[0]).toMatchObject({ code: 'FORMAT_ERROR', path: 'kind', text: '{sensitive} XS2A001E: kind must be one of the following values: consent, payment, authorisation, instalment, booking, clock, notification' });
+    expect(kind.body.tppMessages[0]).toMatchObject({
+      code: 'FORMAT_ERROR',
+      path: 'kind',
+      text: '{sensitive} XS2A001E: kind must be one of the following values: consent, payment, authorisation, instalment, booking, clock, notification',
+    });
     const document = (await request(sandbox.http).get('/docs-json').expect(200)).body;
     expect(Object.keys(document.paths).filter((path) => path.includes('signing-baskets'))).toEqual([]);
   });

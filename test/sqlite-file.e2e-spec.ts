@@ -30,13 +30,26 @@ describe('the SQLite file', () => {
       const payments = () => other.prepare('SELECT COUNT(*) AS n FROM payments').get();
       const before = payments();
       other.exec('BEGIN IMMEDIATE'); // another process's write, under way
-      const refused = await request(sandbox.http).post('/v1/payments/sepa-credit-transfers').set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(sepaPayment('1.00')).expect(503);
-      expect(refused.body).toEqualBody(tppError('SERVICE_UNAVAILABLE', "{sensitive} XS2A029E: the sandbox's database is full or unavailable: nothing was changed, try again later"));
+      const refused = await request(sandbox.http)
+        .post('/v1/payments/sepa-credit-transfers')
+        .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' }))
+        .send(sepaPayment('1.00'))
+        .expect(503);
+      expect(refused.body).toEqualBody(
+        tppError(
+          'SERVICE_UNAVAILABLE',
+          "{sensitive} XS2A029E: the sandbox's database is full or unavailable: nothing was changed, try again later",
+        ),
+      );
       await request(sandbox.http).get('/health').expect(200);
       await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}/status`).set(tppHeaders()).expect(200);
       other.exec('ROLLBACK');
       expect(payments()).toEqual(before);
-      await request(sandbox.http).post('/v1/payments/sepa-credit-transfers').set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(sepaPayment('1.00')).expect(CREATED);
+      await request(sandbox.http)
+        .post('/v1/payments/sepa-credit-transfers')
+        .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' }))
+        .send(sepaPayment('1.00'))
+        .expect(CREATED);
     } finally {
       other.close();
       await sandbox.close();

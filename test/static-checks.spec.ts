@@ -14,10 +14,27 @@ jest.setTimeout(300_000);
  */
 describe('the project', () => {
   it('type-checks: tsc --noEmit over src, migrations, seeds, test and bench', async () => {
-    await expect(run(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 })).resolves.toEqual({ stdout: '', stderr: '' });
+    await expect(
+      run(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json'], {
+        cwd: ROOT,
+        maxBuffer: 16 * 1024 * 1024,
+      }),
+    ).resolves.toEqual({ stdout: '', stderr: '' });
   });
 
   it('passes npm run lint (eslint, the layers included)', async () => {
-    await expect(run(process.execPath, [join(ROOT, 'node_modules', 'eslint', 'bin', 'eslint.js'), '.'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 })).resolves.toEqual({ stdout: '', stderr: '' });
+    await expect(
+      run(process.execPath, [join(ROOT, 'node_modules', 'eslint', 'bin', 'eslint.js'), '.'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }),
+    ).resolves.toEqual({ stdout: '', stderr: '' });
+  });
+
+  it('is formatted as npm run format leaves it (Prettier)', async () => {
+    const prettier = join(ROOT, 'node_modules', 'prettier', 'bin', 'prettier.cjs');
+    await expect(
+      run(process.execPath, [prettier, '--check', '--log-level', 'warn', '{src,test,seeds,bench,migrations}/**/*.ts'], {
+        cwd: ROOT,
+        maxBuffer: 16 * 1024 * 1024,
+      }),
+    ).resolves.toEqual({ stdout: '', stderr: '' });
   });
 });

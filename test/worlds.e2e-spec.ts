@@ -23,7 +23,9 @@ const SEPA = '/v1/payments/sepa-credit-transfers';
 const folder = mkdtempSync(join(tmpdir(), 'psd2-worlds-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 function expiringFixtures(): string {
-  const consents = JSON.parse(readFileSync(join(__dirname, '..', 'profiles', 'bank', 'fixtures', 'consents.json'), 'utf8')) as { stored: { id: string; validUntil: string }[] };
+  const consents = JSON.parse(readFileSync(join(__dirname, '..', 'profiles', 'bank', 'fixtures', 'consents.json'), 'utf8')) as {
+    stored: { id: string; validUntil: string }[];
+  };
   consents.stored.find(({ id }) => id === VALID_CONSENT)!.validUntil = '2026-12-31';
   mkdirSync(join(folder, 'fixtures'));
   writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\n');
@@ -39,7 +41,9 @@ async function client(http: App, clientId: string, secret: string): Promise<Clie
   const token = await issueToken(http, clientId, secret);
   return {
     send: (method, path, body, headers = {}) => {
-      const call = request(http)[method](path).set(tppHeaders({ Authorization: `Bearer ${token}`, ...headers }));
+      const call = request(http)
+        [method](path)
+        .set(tppHeaders({ Authorization: `Bearer ${token}`, ...headers }));
       return body ? call.send(body) : call;
     },
   };
@@ -55,11 +59,21 @@ describe('each client its own world (AUTH_MODE=strict): what B does to its world
   beforeAll(async () => {
     a = await client(sandbox.http, 'sandbox-tpp', 'sandbox-secret');
     b = await client(sandbox.http, 'sandbox-tpp-2', 'sandbox-secret-2');
-    const consent = { access: { balances: [{ iban: GEORG }] }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 };
+    const consent = {
+      access: { balances: [{ iban: GEORG }] },
+      recurringIndicator: true,
+      combinedServiceIndicator: false,
+      validUntil: '2026-06-30',
+      frequencyPerDay: 4,
+    };
     consentId = (await a.send('post', '/v1/consents', consent).expect(CREATED)).body.consentId;
     await a.send('post', `/sandbox/sca/consents/${consentId}`, { psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
     // A payment for a later date: it executes when its world's clock reaches that date, not before.
-    paymentId = (await a.send('post', SEPA, sepaPayment('10.00', { requestedExecutionDate: '2026-03-20' }), { 'PSU-IP-Address': '192.0.2.10' }).expect(CREATED)).body.paymentId;
+    paymentId = (
+      await a
+        .send('post', SEPA, sepaPayment('10.00', { requestedExecutionDate: '2026-03-20' }), { 'PSU-IP-Address': '192.0.2.10' })
+        .expect(CREATED)
+    ).body.paymentId;
     await a.send('post', `/sandbox/sca/payments/${paymentId}`, { psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
   });
 
@@ -96,23 +110,54 @@ describe('each client its own world (AUTH_MODE=strict): what B does to its world
     expect(await viewOfA()).toEqual(before);
 
     // B's bank in maintenance and slow: B's requests get 503, A's are answered as before.
-    expect((await b.send('put', '/sandbox/conditions', { maintenance: true, delayMs: 200 }).expect(200)).body).toEqual({ maintenance: true, delayMs: 200 });
+    expect((await b.send('put', '/sandbox/conditions', { maintenance: true, delayMs: 200 }).expect(200)).body).toEqual({
+      maintenance: true,
+      delayMs: 200,
+    });
     const refused = await b.send('get', `/v1/consents/${VALID_CONSENT}/status`).expect(503);
     expect(refused.body).toEqual(tppError('SERVICE_UNAVAILABLE', '{sensitive} XS2A037E: the bank is in maintenance, try again later'));
     expect(await viewOfA()).toEqual(before);
     await b.send('put', '/sandbox/conditions', { maintenance: false, delayMs: 0 }).expect(200);
 
     // B's scenario and its own consent on georg's account, withdrawn as the holder on the dashboard's hook.
-    await b.send('post', '/sandbox/scenarios', { accounts: [{ name: 'B Holder', balances: { interimAvailable: '10.00', forwardAvailable: '10.00' } }] }).expect(201);
-    const theirs = (await b.send('post', '/v1/consents', { access: { balances: [{ iban: GEORG }] }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 }).expect(CREATED)).body.consentId;
+    await b
+      .send('post', '/sandbox/scenarios', {
+        accounts: [{ name: 'B Holder', balances: { interimAvailable: '10.00', forwardAvailable: '10.00' } }],
+      })
+      .expect(201);
+    const theirs = (
+      await b
+        .send('post', '/v1/consents', {
+          access: { balances: [{ iban: GEORG }] },
+          recurringIndicator: true,
+          combinedServiceIndicator: false,
+          validUntil: '2026-06-30',
+          frequencyPerDay: 4,
+        })
+        .expect(CREATED)
+    ).body.consentId;
     await b.send('post', `/sandbox/sca/consents/${theirs}`, { psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
     await b.send('post', `/sandbox/psus/georg.mustermann/permissions/${theirs}/withdrawal`).expect(200);
     // B's holder approves B's next consent on the SCA page, as in a browser: in B's world.
-    const onPage = (await b.send('post', '/v1/consents', { access: { balances: [{ iban: GEORG }] }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 }).expect(CREATED)).body.consentId;
+    const onPage = (
+      await b
+        .send('post', '/v1/consents', {
+          access: { balances: [{ iban: GEORG }] },
+          recurringIndicator: true,
+          combinedServiceIndicator: false,
+          validUntil: '2026-06-30',
+          frequencyPerDay: 4,
+        })
+        .expect(CREATED)
+    ).body.consentId;
     const browser = request.agent(sandbox.http);
     const page = await browser.get(`/sca/consents?consent_id=${onPage}`).expect(200);
     const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
-    await browser.post('/sca/consents').type('form').send({ _csrf: csrf, id: onPage, psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve' }).expect(200);
+    await browser
+      .post('/sca/consents')
+      .type('form')
+      .send({ _csrf: csrf, id: onPage, psuId: 'georg.mustermann', password: 'sandbox', decision: 'approve' })
+      .expect(200);
     expect((await b.send('get', `/v1/consents/${onPage}/status`).expect(200)).body).toEqual({ consentStatus: 'valid' });
     expect(await viewOfA()).toEqual(before);
     // A's consent is none of B's: B's withdrawal of it is answered as for an unknown consent.
@@ -122,7 +167,8 @@ describe('each client its own world (AUTH_MODE=strict): what B does to its world
     // B in the cockpit, signed in with its credentials: a day on, and a month, on B's clock only.
     const cockpit = request.agent(sandbox.http);
     await cockpit.post('/cockpit/sign-in').type('form').send({ clientId: 'sandbox-tpp-2', clientSecret: 'sandbox-secret-2' }).expect(303);
-    for (const by of ['day', 'month']) await cockpit.post('/cockpit/clock/advance').set('Sec-Fetch-Site', 'same-origin').type('form').send({ by }).expect(303);
+    for (const by of ['day', 'month'])
+      await cockpit.post('/cockpit/clock/advance').set('Sec-Fetch-Site', 'same-origin').type('form').send({ by }).expect(303);
     expect((await b.send('get', '/sandbox/clock').expect(200)).body).toEqual({ today: '2026-04-21' });
     expect((await cockpit.get('/cockpit').expect(200)).text).toContain('<strong id="today">2026-04-21</strong>');
     expect(await viewOfA()).toEqual(before);
@@ -137,12 +183,27 @@ describe('each client its own world (AUTH_MODE=strict): what B does to its world
   it("B's largest move holds none of A's reads: A's reads sent after it began are answered before it ends; a day further is refused up front", async () => {
     // A Friday: a move of 4,000 days ends on a Monday, 4,001 on a Tuesday, so that no instalment waits for a working day at either end.
     await b.send('put', '/sandbox/clock', { today: '2026-04-03' }).expect(200);
-    const own = (await b.send('post', '/sandbox/scenarios', { accounts: [{ name: 'B Saver', balances: { interimAvailable: '100000.00', forwardAvailable: '100000.00' } }] }).expect(201)).body;
+    const own = (
+      await b
+        .send('post', '/sandbox/scenarios', {
+          accounts: [{ name: 'B Saver', balances: { interimAvailable: '100000.00', forwardAvailable: '100000.00' } }],
+        })
+        .expect(201)
+    ).body;
     // Five daily orders from today, each of which ran its first instalment at its approval: a move of n days executes 5 x n.
-    const order = { debtorAccount: { iban: own.accounts[0].iban }, instructedAmount: { currency: 'EUR', amount: '1.00' }, creditorAccount: { iban: GEORG }, creditorName: 'Georg Mustermann', startDate: '2026-04-03', frequency: 'Daily' };
+    const order = {
+      debtorAccount: { iban: own.accounts[0].iban },
+      instructedAmount: { currency: 'EUR', amount: '1.00' },
+      creditorAccount: { iban: GEORG },
+      creditorName: 'Georg Mustermann',
+      startDate: '2026-04-03',
+      frequency: 'Daily',
+    };
     const orders: string[] = [];
     for (let count = 0; count < 5; count++) {
-      const { paymentId } = (await b.send('post', '/v1/periodic-payments/sepa-credit-transfers', order, { 'PSU-IP-Address': '192.0.2.10' }).expect(CREATED)).body;
+      const { paymentId } = (
+        await b.send('post', '/v1/periodic-payments/sepa-credit-transfers', order, { 'PSU-IP-Address': '192.0.2.10' }).expect(CREATED)
+      ).body;
       await b.send('post', `/sandbox/sca/payments/${paymentId}`, { psuId: own.psuId, decision: 'approve' }).expect(200);
       orders.push(paymentId);
     }
@@ -150,7 +211,11 @@ describe('each client its own world (AUTH_MODE=strict): what B does to its world
     // A day past the bound: 20,005 instalments. Refused before anything runs.
     const refused = await b.send('post', '/sandbox/clock/advance', { days: 4001 }).expect(400);
     expect(refused.body).toEqual(
-      tppError('FORMAT_ERROR', '{sensitive} XS2A001E: a move of the clock may execute at most 20000 payments and instalments; this one, to 2037-03-17, would execute more: move it in steps', 'days'),
+      tppError(
+        'FORMAT_ERROR',
+        '{sensitive} XS2A001E: a move of the clock may execute at most 20000 payments and instalments; this one, to 2037-03-17, would execute more: move it in steps',
+        'days',
+      ),
     );
     expect((await b.send('get', '/sandbox/clock').expect(200)).body).toEqual({ today: '2026-04-03' });
 
@@ -158,7 +223,10 @@ describe('each client its own world (AUTH_MODE=strict): what B does to its world
     const booked = () => sandbox.dataSource.getRepository(Transaction).countBy({ accountIban: own.accounts[0].iban });
     const before = await booked();
     let ended = false;
-    const move = b.send('post', '/sandbox/clock/advance', { days: 4000 }).expect(200).then((answer) => ((ended = true), answer));
+    const move = b
+      .send('post', '/sandbox/clock/advance', { days: 4000 })
+      .expect(200)
+      .then((answer) => ((ended = true), answer));
     while ((await booked()) === before && !ended) await sleep(5);
     expect(ended).toBe(false);
     const answeredBeforeEnd: boolean[] = [];
@@ -169,14 +237,21 @@ describe('each client its own world (AUTH_MODE=strict): what B does to its world
     expect(answeredBeforeEnd).toEqual([true, true, true, true, true]);
     expect((await move).body).toEqual({ today: '2037-03-16' });
     for (const paymentId of orders) {
-      expect((await b.send('get', `/sandbox/payments/${paymentId}/instalments`).expect(200)).body).toEqual({ instalmentsRun: 4001, nextExecutionDate: '2037-03-17', failed: [] });
+      expect((await b.send('get', `/sandbox/payments/${paymentId}/instalments`).expect(200)).body).toEqual({
+        instalmentsRun: 4001,
+        nextExecutionDate: '2037-03-17',
+        failed: [],
+      });
     }
     expect((await a.send('get', '/sandbox/clock').expect(200)).body).toEqual({ today: '2026-03-20' });
   });
 
   it('a request without a token is refused before any world’s conditions, and names no world', async () => {
     await b.send('put', '/sandbox/conditions', { maintenance: true, delayMs: 0 }).expect(200);
-    const anonymous = await request(sandbox.http).get('/v1/accounts').set({ 'X-Request-ID': randomUUID(), 'Consent-ID': VALID_CONSENT }).expect(401);
+    const anonymous = await request(sandbox.http)
+      .get('/v1/accounts')
+      .set({ 'X-Request-ID': randomUUID(), 'Consent-ID': VALID_CONSENT })
+      .expect(401);
     expect(anonymous.body).toEqual(tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required'));
     await a.send('get', '/v1/accounts', undefined, { 'Consent-ID': VALID_CONSENT }).expect(200);
     await b.send('put', '/sandbox/conditions', { maintenance: false, delayMs: 0 }).expect(200);

@@ -6,7 +6,13 @@ import { Xs2aController } from '../http/request.guard';
 import { AisRequest, ConsentedRequest, RequiresConsent } from '../consent/consent.guard';
 import { AccountInformationService } from './account-information.service';
 import { AccountQueryDto, TransactionsQueryDto } from './dto/account-query.dto';
-import { AccountListResponse, AccountResponse, BalancesResponse, TransactionDetailsResponse, TransactionsResponse } from './dto/account-response.dto';
+import {
+  AccountListResponse,
+  AccountResponse,
+  BalancesResponse,
+  TransactionDetailsResponse,
+  TransactionsResponse,
+} from './dto/account-response.dto';
 
 const ACCOUNT_ID = { name: 'accountId', description: 'resourceId of the account (its IBAN)', example: 'AT099900000000001511' };
 
@@ -30,7 +36,11 @@ export class AccountInformationController {
   @ApiParam(ACCOUNT_ID)
   @ApiOkResponse({ type: AccountResponse, description: 'the bare account object; in PROFILE=berlin-group inside {"account": …}' })
   @WrappedInBerlinGroup('account')
-  details(@ConsentedRequest() ais: AisRequest, @Param('accountId') accountId: string, @Query() { withBalance }: AccountQueryDto): Promise<AccountResponse> {
+  details(
+    @ConsentedRequest() ais: AisRequest,
+    @Param('accountId') accountId: string,
+    @Query() { withBalance }: AccountQueryDto,
+  ): Promise<AccountResponse> {
     return this.accounts.details(ais, accountId, withBalance === 'true');
   }
 
@@ -48,7 +58,11 @@ export class AccountInformationController {
   @ApiOperation({ summary: 'Read the transactions of an account: booked, pending, both, or the standing orders (information)' })
   @ApiParam(ACCOUNT_ID)
   @ApiOkResponse({ type: TransactionsResponse })
-  transactions(@ConsentedRequest() ais: AisRequest, @Param('accountId') accountId: string, @Query() query: TransactionsQueryDto): Promise<TransactionsResponse> {
+  transactions(
+    @ConsentedRequest() ais: AisRequest,
+    @Param('accountId') accountId: string,
+    @Query() query: TransactionsQueryDto,
+  ): Promise<TransactionsResponse> {
     return this.accounts.transactionList(ais, accountId, query);
   }
 
@@ -58,8 +72,16 @@ export class AccountInformationController {
   @ApiParam(ACCOUNT_ID)
   @ApiParam({ name: 'transactionId', description: 'the transactionId of an entry of the transaction list', example: '1511-B01' })
   @ApiOkResponse({ type: TransactionDetailsResponse })
-  @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such account in the consent, or no such transaction on it' })
-  transactionDetails(@ConsentedRequest() ais: AisRequest, @Param('accountId') accountId: string, @Param('transactionId') transactionId: string): Promise<TransactionDetailsResponse> {
+  @ApiResponse({
+    status: 404,
+    type: TppErrorResponse,
+    description: 'RESOURCE_UNKNOWN: no such account in the consent, or no such transaction on it',
+  })
+  transactionDetails(
+    @ConsentedRequest() ais: AisRequest,
+    @Param('accountId') accountId: string,
+    @Param('transactionId') transactionId: string,
+  ): Promise<TransactionDetailsResponse> {
     return this.accounts.transactionDetails(ais, accountId, transactionId);
   }
 }

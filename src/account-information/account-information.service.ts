@@ -36,7 +36,11 @@ export class AccountInformationService {
     const ibans = consentedIbans(consent.access);
     const found = new Map((await this.accounts.find(ibans, world)).map((account) => [account.iban, account]));
     const listed = ibans.flatMap((iban) => found.get(iban) ?? []);
-    await this.limits.spend(consent, listed.map(({ iban }) => iban), psuIpAddress);
+    await this.limits.spend(
+      consent,
+      listed.map(({ iban }) => iban),
+      psuIpAddress,
+    );
     return { accounts: listed.map((account) => toAccountResponse(account, grantedBalances(consent, account, withBalance))) };
   }
 
@@ -52,11 +56,19 @@ export class AccountInformationService {
     return { account: null, balances: account.balances.map(toBalanceResponse) };
   }
 
-  async transactionList({ consent, psuIpAddress, world }: AisRequest, iban: string, query: TransactionsQueryDto): Promise<TransactionsResponse> {
+  async transactionList(
+    { consent, psuIpAddress, world }: AisRequest,
+    iban: string,
+    query: TransactionsQueryDto,
+  ): Promise<TransactionsResponse> {
     const requested = askedStatuses(query);
     if (!(await this.accounts.exists(iban, world))) throw new ResourceUnknownError(iban);
     const rows = await this.accounts.transactionsOf(iban, periodOf(query, requested));
-    const lists = { booked: listOf(rows, requested, 'booked'), pending: listOf(rows, requested, 'pending'), information: listOf(rows, requested, 'information') };
+    const lists = {
+      booked: listOf(rows, requested, 'booked'),
+      pending: listOf(rows, requested, 'pending'),
+      information: listOf(rows, requested, 'information'),
+    };
     const page = onePage(lists, `/v1/accounts/${iban}/transactions`, query);
     // Counted once the request is known to be good (a page beyond the last is not).
     await this.limits.spend(consent, [iban], psuIpAddress);
@@ -69,7 +81,11 @@ export class AccountInformationService {
   }
 
   /** Berlin Group's "Read transaction details": one entry of the list, as the list shows it. */
-  async transactionDetails({ consent, psuIpAddress, world }: AisRequest, iban: string, transactionId: string): Promise<TransactionDetailsResponse> {
+  async transactionDetails(
+    { consent, psuIpAddress, world }: AisRequest,
+    iban: string,
+    transactionId: string,
+  ): Promise<TransactionDetailsResponse> {
     if (!(await this.accounts.exists(iban, world))) throw new ResourceUnknownError(iban);
     const row = await this.accounts.transaction(iban, transactionId);
     if (!row) {

@@ -5,11 +5,16 @@ import type { Authorisation } from './authorisation.entity';
 import { OPEN_SCA_STATUSES, ScaStatus } from './authorisation.machine';
 
 const SCA_STATUSES = [...OPEN_SCA_STATUSES, 'finalised', 'failed'];
-const AUTHORISATION_PATH = '/v1/payments/sepa-credit-transfers/3d9a81b3-a47d-4130-8765-a9c0ff861b99/authorisations/5c3c1c1a-7d1e-4c52-9d4b-1c0a1f1e2d3c';
+const AUTHORISATION_PATH =
+  '/v1/payments/sepa-credit-transfers/3d9a81b3-a47d-4130-8765-a9c0ff861b99/authorisations/5c3c1c1a-7d1e-4c52-9d4b-1c0a1f1e2d3c';
 
 /** The links of an authorisation's answers: the redirect page, or the next step of embedded or decoupled SCA (docs/sca-approaches.md). */
 export class ScaLinks {
-  @ApiPropertyOptional({ type: Href, description: 'redirect: the SCA page', example: { href: 'http://localhost:3000/sca/consents?consent_id=0b9e7a8c-31f4-4d2a-9f55-0c1e6e7d2a10' } })
+  @ApiPropertyOptional({
+    type: Href,
+    description: 'redirect: the SCA page',
+    example: { href: 'http://localhost:3000/sca/consents?consent_id=0b9e7a8c-31f4-4d2a-9f55-0c1e6e7d2a10' },
+  })
   scaRedirect?: Href;
 
   @ApiPropertyOptional({ type: Href, description: 'embedded: PUT the password here', example: { href: AUTHORISATION_PATH } })
@@ -18,13 +23,25 @@ export class ScaLinks {
   @ApiPropertyOptional({ type: Href, description: 'decoupled: PUT {} here with the PSU-ID header', example: { href: AUTHORISATION_PATH } })
   updatePsuIdentification?: Href;
 
-  @ApiPropertyOptional({ type: Href, description: 'embedded, several SCA methods: PUT the authenticationMethodId here', example: { href: AUTHORISATION_PATH } })
+  @ApiPropertyOptional({
+    type: Href,
+    description: 'embedded, several SCA methods: PUT the authenticationMethodId here',
+    example: { href: AUTHORISATION_PATH },
+  })
   selectAuthenticationMethod?: Href;
 
-  @ApiPropertyOptional({ type: Href, description: 'embedded: PUT the TAN (scaAuthenticationData) here', example: { href: AUTHORISATION_PATH } })
+  @ApiPropertyOptional({
+    type: Href,
+    description: 'embedded: PUT the TAN (scaAuthenticationData) here',
+    example: { href: AUTHORISATION_PATH },
+  })
   authoriseTransaction?: Href;
 
-  @ApiPropertyOptional({ type: Href, description: 'the SCA status to read (and, decoupled, to poll)', example: { href: AUTHORISATION_PATH } })
+  @ApiPropertyOptional({
+    type: Href,
+    description: 'the SCA status to read (and, decoupled, to poll)',
+    example: { href: AUTHORISATION_PATH },
+  })
   scaStatus?: Href;
 }
 
@@ -64,13 +81,19 @@ export class ScaStepResponse {
   @ApiPropertyOptional({ type: ChallengeDataResponse, description: 'scaMethodSelected' })
   challengeData?: ChallengeDataResponse;
 
-  @ApiPropertyOptional({ example: 'Please confirm in your SandboxBank app.', description: 'decoupled, started: what the TPP shows the holder' })
+  @ApiPropertyOptional({
+    example: 'Please confirm in your SandboxBank app.',
+    description: 'decoupled, started: what the TPP shows the holder',
+  })
   psuMessage?: string;
 
   @ApiProperty({ type: ScaLinks })
   _links: ScaLinks;
 
-  @ApiPropertyOptional({ type: VopStatus, description: "a payment's authorisation, its one creditor checked: the result, one object as the 1.3.16 yaml types it here" })
+  @ApiPropertyOptional({
+    type: VopStatus,
+    description: "a payment's authorisation, its one creditor checked: the result, one object as the 1.3.16 yaml types it here",
+  })
   originalTransactionInformationAndVopStatus?: VopStatus;
 }
 
@@ -88,7 +111,10 @@ export class ScaStatusResponse {
   @ApiProperty({ enum: SCA_STATUSES, example: 'finalised' })
   scaStatus: ScaStatus;
 
-  @ApiPropertyOptional({ example: 'Please confirm in your SandboxBank app.', description: 'decoupled, started: the holder has not confirmed yet' })
+  @ApiPropertyOptional({
+    example: 'Please confirm in your SandboxBank app.',
+    description: 'decoupled, started: the holder has not confirmed yet',
+  })
   psuMessage?: string;
 }
 
@@ -110,7 +136,11 @@ export const psuMessageOf = ({ approach, status }: Authorisation): { psuMessage?
   approach === 'DECOUPLED' && status === 'started' ? { psuMessage: DECOUPLED_MESSAGE } : {};
 
 /** The bank's answer to a redirect start: the SCA page and the status. `resourcePath` is the consent or payment path the authorisation hangs under, `/authorisations` included. */
-export function toStartAuthorisationResponse(authorisation: Authorisation, scaRedirect: Href, resourcePath: string): StartAuthorisationResponse {
+export function toStartAuthorisationResponse(
+  authorisation: Authorisation,
+  scaRedirect: Href,
+  resourcePath: string,
+): StartAuthorisationResponse {
   return {
     scaStatus: authorisation.status,
     authorisationId: authorisation.id,

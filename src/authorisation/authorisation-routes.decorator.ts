@@ -3,7 +3,14 @@ import { ConfigService } from '@nestjs/config';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiResponseOptions } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Authorisation, AuthorisationKind } from './authorisation.entity';
-import { AuthorisationListResponse, psuMessageOf, ScaStatusResponse, ScaStepResponse, StartAuthorisationResponse, toStartAuthorisationResponse } from './authorisation-response.dto';
+import {
+  AuthorisationListResponse,
+  psuMessageOf,
+  ScaStatusResponse,
+  ScaStepResponse,
+  StartAuthorisationResponse,
+  toStartAuthorisationResponse,
+} from './authorisation-response.dto';
 import { DomainError } from '../common/error-catalogue';
 import { scaRedirectHref } from '../common/links';
 import { AuthorisationRequest, AuthorisationService } from './authorisation.service';
@@ -18,11 +25,22 @@ import { World, RequestWorld } from '../oauth/world';
 import { ScaService, ScaTarget } from '../sca/sca.service';
 import { UpdatePsuDataDto } from '../sca/update-psu-data.dto';
 
-export const AUTHORISATION_ID = { name: 'authorisationId', description: 'an authorisation ID, or authorization_not_yet_available for the first one' };
+export const AUTHORISATION_ID = {
+  name: 'authorisationId',
+  description: 'an authorisation ID, or authorization_not_yet_available for the first one',
+};
 const CONSENT_UNKNOWN = { status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN' } as const;
 const STEP_ERRORS = [
-  { status: 400, type: TppErrorResponse, description: 'FORMAT_ERROR: no step in the body, or no PSU-ID; SCA_INVALID: the authorisation failed; SCA_METHOD_UNKNOWN' },
-  { status: 401, type: TppErrorResponse, description: 'PSU_CREDENTIALS_INVALID: unknown PSU, wrong password or TAN (counted: the third fails the authorisation)' },
+  {
+    status: 400,
+    type: TppErrorResponse,
+    description: 'FORMAT_ERROR: no step in the body, or no PSU-ID; SCA_INVALID: the authorisation failed; SCA_METHOD_UNKNOWN',
+  },
+  {
+    status: 401,
+    type: TppErrorResponse,
+    description: 'PSU_CREDENTIALS_INVALID: unknown PSU, wrong password or TAN (counted: the third fails the authorisation)',
+  },
   { status: 403, type: TppErrorResponse, description: 'SERVICE_BLOCKED: the PSU is blocked' },
   { status: 405, type: TppErrorResponse, description: 'SERVICE_INVALID: a redirect authorisation, which the SCA page decides' },
   { status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the authorisation is not at the step the body is for' },
@@ -33,7 +51,12 @@ export const StepErrors = () => applyDecorators(...STEP_ERRORS.map((error) => Ap
  * The answer to a start: the bank's redirect answer, or (embedded, decoupled) the next step.
  * `path` is the resource's path with `/authorisations` (or `/cancellation-authorisations`).
  */
-export function startAnswer(sca: ScaService, authorisation: Authorisation, path: string, scaRedirect: () => ReturnType<typeof scaRedirectHref>): StartAuthorisationResponse {
+export function startAnswer(
+  sca: ScaService,
+  authorisation: Authorisation,
+  path: string,
+  scaRedirect: () => ReturnType<typeof scaRedirectHref>,
+): StartAuthorisationResponse {
   if (authorisation.approach === 'REDIRECT') return toStartAuthorisationResponse(authorisation, scaRedirect(), path);
   const { scaStatus, ...step } = sca.stepAnswer(authorisation, `${path}/${authorisation.id}`);
   return { scaStatus, authorisationId: authorisation.id, ...step };
@@ -49,7 +72,10 @@ export async function orNone(found: Promise<Authorisation>): Promise<Authorisati
   }
 }
 
-export const scaStatusAnswer = (authorisation: Authorisation): ScaStatusResponse => ({ scaStatus: authorisation.status, ...psuMessageOf(authorisation) });
+export const scaStatusAnswer = (authorisation: Authorisation): ScaStatusResponse => ({
+  scaStatus: authorisation.status,
+  ...psuMessageOf(authorisation),
+});
 
 /** What a consent or a basket lends its authorisation sub-resources: where it lives, its SCA page, and how its authorisations are found and opened. */
 interface AuthorisedResource {
@@ -72,13 +98,23 @@ export class AuthorisationRoutes {
     private readonly resource: AuthorisedResource,
   ) {}
 
-  async start(id: string, body: UpdatePsuDataDto, headers: ScaHeaders, response: Response, world: World): Promise<StartAuthorisationResponse> {
+  async start(
+    id: string,
+    body: UpdatePsuDataDto,
+    headers: ScaHeaders,
+    response: Response,
+    world: World,
+  ): Promise<StartAuthorisationResponse> {
     const target: ScaTarget = { kind: this.resource.kind, resourceId: id };
     const request = await this.authorisations.requestOf(headers, target);
     const authorisation = await this.sca.start(target, () => this.resource.open(id, request, world), body, request, world);
     const { name, parameter } = this.resource.page;
     const scaRedirect = () => scaRedirectHref(this.baseUrl, name, { [parameter]: id }, headers.redirectUri ?? undefined);
-    return announceCreated(response, authorisation.approach, startAnswer(this.sca, authorisation, `${this.resource.path(id)}/authorisations`, scaRedirect));
+    return announceCreated(
+      response,
+      authorisation.approach,
+      startAnswer(this.sca, authorisation, `${this.resource.path(id)}/authorisations`, scaRedirect),
+    );
   }
 
   async list(id: string, world: World): Promise<AuthorisationListResponse> {
@@ -90,7 +126,14 @@ export class AuthorisationRoutes {
     return scaStatusAnswer(await this.sca.poll({ kind: this.resource.kind, resourceId: id }, authorisation, world));
   }
 
-  async update(id: string, authorisationId: string, body: UpdatePsuDataDto, headers: ScaHeaders, response: Response, world: World): Promise<ScaStepResponse> {
+  async update(
+    id: string,
+    authorisationId: string,
+    body: UpdatePsuDataDto,
+    headers: ScaHeaders,
+    response: Response,
+    world: World,
+  ): Promise<ScaStepResponse> {
     const authorisation = await orNone(this.resource.find(id, authorisationId, world));
     const updated = await this.sca.update({ kind: this.resource.kind, resourceId: id }, authorisation, body, headers.psuId, world);
     announceApproach(response, headers, updated.approach);
@@ -153,7 +196,11 @@ export function AuthorisationRoutesOf(docs: RoutesDocs) {
     @ApiOkResponse({ type: ScaStatusResponse })
     @ApiResponse(docs.unknown)
     @ApiResponse(docs.noAuthorisation)
-    scaStatus(@Param(docs.param) id: string, @Param('authorisationId') authorisationId: string, @RequestWorld() world: World): Promise<ScaStatusResponse> {
+    scaStatus(
+      @Param(docs.param) id: string,
+      @Param('authorisationId') authorisationId: string,
+      @RequestWorld() world: World,
+    ): Promise<ScaStatusResponse> {
       return this.of.scaStatus(id, authorisationId, world);
     }
 

@@ -14,11 +14,23 @@ import { announceApproach, ApiScaRequestHeaders, SCA_APPROACH_HEADER, ScaHeaders
 import { World, RequestWorld } from '../oauth/world';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
 import type { PaymentType } from '../payment-initiation/payment.entity';
-import { AuthorisationKindSegment, PaymentController, PaymentRoute, underEveryService } from '../payment-initiation/payment-route.decorator';
+import {
+  AuthorisationKindSegment,
+  PaymentController,
+  PaymentRoute,
+  underEveryService,
+} from '../payment-initiation/payment-route.decorator';
 import { ScaService } from '../sca/sca.service';
 import { UpdatePsuDataDto } from '../sca/update-psu-data.dto';
 import { authorisationVopBlockOf } from '../verification-of-payee/vop-status.dto';
-import { AUTHORISATION_ID, ConsentAuthorisationRoutes, orNone, scaStatusAnswer, startAnswer, StepErrors } from './authorisation-routes.decorator';
+import {
+  AUTHORISATION_ID,
+  ConsentAuthorisationRoutes,
+  orNone,
+  scaStatusAnswer,
+  startAnswer,
+  StepErrors,
+} from './authorisation-routes.decorator';
 
 @ApiTags('Consents')
 @Xs2aController('consents', 'PSP_AI')
@@ -26,14 +38,18 @@ export class ConsentAuthorisationController extends ConsentAuthorisationRoutes {
   protected readonly purpose = 'ais';
 }
 
-
 /** The two kinds of authorisation a payment has, by the path segment of each. */
 const KINDS = { authorisations: 'payment', 'cancellation-authorisations': 'cancellation' } as const;
 type KindSegment = keyof typeof KINDS;
-const underEveryKind = (suffix = '') => Object.keys(KINDS).flatMap((segment) => underEveryService(`:product/:paymentId/${segment}${suffix}`));
+const underEveryKind = (suffix = '') =>
+  Object.keys(KINDS).flatMap((segment) => underEveryService(`:product/:paymentId/${segment}${suffix}`));
 const PRODUCT = { name: 'product', description: 'the payment product' };
 const PAYMENT_ID = { name: 'paymentId', example: '3d9a81b3-a47d-4130-8765-a9c0ff861b99' };
-const PAYMENT_UNKNOWN = { status: 404, type: TppErrorResponse, description: 'PRODUCT_UNKNOWN; RESOURCE_UNKNOWN: no such payment under this product, or no such authorisation' };
+const PAYMENT_UNKNOWN = {
+  status: 404,
+  type: TppErrorResponse,
+  description: 'PRODUCT_UNKNOWN; RESOURCE_UNKNOWN: no such payment under this product, or no such authorisation',
+};
 
 /** The authorisation and cancellation-authorisation sub-resources of a payment, under every service (docs/sca-approaches.md). */
 @ApiTags('Payment initiation')
@@ -48,15 +64,27 @@ export class PaymentAuthorisationController {
 
   @Post(underEveryKind())
   @HttpCode(201)
-  @ApiOperation({ summary: 'Start an authorisation of a RCVD payment (authorisations) or of the cancellation of a PDNG one (cancellation-authorisations); embedded: may carry the password' })
+  @ApiOperation({
+    summary:
+      'Start an authorisation of a RCVD payment (authorisations) or of the cancellation of a PDNG one (cancellation-authorisations); embedded: may carry the password',
+  })
   @ApiParam(PRODUCT)
   @ApiParam(PAYMENT_ID)
   @ApiScaRequestHeaders()
   @ApiBody({ type: UpdatePsuDataDto, required: false })
   @ApiResponse({ status: 201, type: StartAuthorisationResponse, headers: SCA_APPROACH_HEADER })
   @ApiResponse(PAYMENT_UNKNOWN)
-  @ApiResponse({ status: 405, type: TppErrorResponse, description: 'SERVICE_INVALID: a cancellation authorisation of an instant payment, which can never be cancelled' })
-  @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the payment is not RCVD (authorisations) or not PDNG nor a periodic payment with instalments to come (cancellation-authorisations)' })
+  @ApiResponse({
+    status: 405,
+    type: TppErrorResponse,
+    description: 'SERVICE_INVALID: a cancellation authorisation of an instant payment, which can never be cancelled',
+  })
+  @ApiResponse({
+    status: 409,
+    type: TppErrorResponse,
+    description:
+      'STATUS_INVALID: the payment is not RCVD (authorisations) or not PDNG nor a periodic payment with instalments to come (cancellation-authorisations)',
+  })
   @CreatesInBerlinGroup()
   async start(
     @PaymentRoute() type: PaymentType,
@@ -73,7 +101,8 @@ export class PaymentAuthorisationController {
     const authorisation = await this.sca.start({ kind, resourceId: paymentId }, open, body, request, world);
     const query = { payment_id: paymentId, service: type.service, product: type.product };
     const page = kind === 'payment' ? 'payments' : 'payments/cancellation';
-    const scaRedirect = () => scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), page, query, headers.redirectUri ?? undefined);
+    const scaRedirect = () =>
+      scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), page, query, headers.redirectUri ?? undefined);
     const answer = startAnswer(this.sca, authorisation, `/v1/${type.service}/${type.product}/${paymentId}/${segment}`, scaRedirect);
     return announceCreated(response, authorisation.approach, { ...answer, ...(await this.vopOf(kind, paymentId, world)) });
   }
@@ -94,7 +123,10 @@ export class PaymentAuthorisationController {
   }
 
   @Get(underEveryKind('/:authorisationId'))
-  @ApiOperation({ summary: "Read the SCA status of a payment's authorisation or cancellation authorisation (decoupled: poll it until finalised or failed)" })
+  @ApiOperation({
+    summary:
+      "Read the SCA status of a payment's authorisation or cancellation authorisation (decoupled: poll it until finalised or failed)",
+  })
   @ApiParam(PRODUCT)
   @ApiParam(PAYMENT_ID)
   @ApiParam(AUTHORISATION_ID)
@@ -113,7 +145,10 @@ export class PaymentAuthorisationController {
   }
 
   @Put(underEveryKind('/:authorisationId'))
-  @ApiOperation({ summary: "Update PSU data on a payment's authorisation or cancellation authorisation (embedded: password, method, TAN; decoupled: the PSU-ID)" })
+  @ApiOperation({
+    summary:
+      "Update PSU data on a payment's authorisation or cancellation authorisation (embedded: password, method, TAN; decoupled: the PSU-ID)",
+  })
   @ApiParam(PRODUCT)
   @ApiParam(PAYMENT_ID)
   @ApiParam(AUTHORISATION_ID)
@@ -141,7 +176,11 @@ export class PaymentAuthorisationController {
   }
 
   /** The payee result a payment's authorisation answers repeat, as the 1.3.16 yaml places and types it (docs/verification-of-payee.md). */
-  private async vopOf(kind: 'payment' | 'cancellation', paymentId: string, world: World): Promise<ReturnType<typeof authorisationVopBlockOf>> {
+  private async vopOf(
+    kind: 'payment' | 'cancellation',
+    paymentId: string,
+    world: World,
+  ): Promise<ReturnType<typeof authorisationVopBlockOf>> {
     return kind === 'payment' ? authorisationVopBlockOf(await this.payments.findById(paymentId, world)) : {};
   }
 }

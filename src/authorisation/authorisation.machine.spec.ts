@@ -28,11 +28,14 @@ describe('authorisation machine', () => {
     expect(nextStatus(authorisationMachine, from, { failedAttempts: 0 }, event)).toBe(to);
   });
 
-  it.each(['received', 'scaMethodSelected', 'started'])('the failure counter: in %s, wrong credentials fail it at the third attempt, not before', (from) => {
-    const after = (failedAttempts: number) => nextStatus(authorisationMachine, from, { failedAttempts }, { type: 'WRONG_CREDENTIALS' });
-    expect(MAX_FAILED_ATTEMPTS).toBe(3);
-    expect([0, 1, 2].map(after)).toEqual([from, from, 'failed']);
-  });
+  it.each(['received', 'scaMethodSelected', 'started'])(
+    'the failure counter: in %s, wrong credentials fail it at the third attempt, not before',
+    (from) => {
+      const after = (failedAttempts: number) => nextStatus(authorisationMachine, from, { failedAttempts }, { type: 'WRONG_CREDENTIALS' });
+      expect(MAX_FAILED_ATTEMPTS).toBe(3);
+      expect([0, 1, 2].map(after)).toEqual([from, from, 'failed']);
+    },
+  );
 
   it('names every status that is not final as open', () => {
     const states = Object.entries(authorisationMachine.states);

@@ -53,7 +53,13 @@ export class AuthorisationService {
    * PSU is named starts at once: the holder's app asks them; unless `held`, for a payment whose
    * payer must first confirm the payee (release, docs/verification-of-payee.md).
    */
-  async open(kind: AuthorisationKind, resourceId: string, request: AuthorisationRequest, ownerId: string | null, held = false): Promise<Authorisation> {
+  async open(
+    kind: AuthorisationKind,
+    resourceId: string,
+    request: AuthorisationRequest,
+    ownerId: string | null,
+    held = false,
+  ): Promise<Authorisation> {
     const authorisation = Object.assign(new Authorisation(), {
       id: newResourceId(),
       kind,
@@ -70,18 +76,31 @@ export class AuthorisationService {
       createdAt: new Date().toISOString(),
     });
     await this.store.insert(Authorisation, authorisation);
-    await this.history.record({ kind: 'authorisation', resourceId: authorisation.id, parentId: resourceId, fromStatus: null, toStatus: 'received', event: 'CREATED', ownerId });
+    await this.history.record({
+      kind: 'authorisation',
+      resourceId: authorisation.id,
+      parentId: resourceId,
+      fromStatus: null,
+      toStatus: 'received',
+      event: 'CREATED',
+      ownerId,
+    });
     return held ? authorisation : this.release(authorisation);
   }
 
   /** Starts a decoupled authorisation whose PSU is named (the holder's app asks them); any other stays as it is. Part of a Store.write. */
   async release(authorisation: Authorisation): Promise<Authorisation> {
-    if (authorisation.approach === 'DECOUPLED' && authorisation.psuId !== null) return (await this.apply(authorisation, { type: 'START' })).entity;
+    if (authorisation.approach === 'DECOUPLED' && authorisation.psuId !== null)
+      return (await this.apply(authorisation, { type: 'START' })).entity;
     return authorisation;
   }
 
   /** One step of an authorisation (embedded, decoupled), with the columns it sets; part of a Store.write. */
-  apply(authorisation: Authorisation, event: AuthorisationEvent, also: Partial<Authorisation> = {}): Promise<{ entity: Authorisation; accepted: boolean }> {
+  apply(
+    authorisation: Authorisation,
+    event: AuthorisationEvent,
+    also: Partial<Authorisation> = {},
+  ): Promise<{ entity: Authorisation; accepted: boolean }> {
     return applyEvent(this.machine, authorisation, event, also);
   }
 
@@ -102,7 +121,9 @@ export class AuthorisationService {
 
   /** The oldest open authorisation of a resource the SCA page decides (REDIRECT); null when none waits. */
   waitingOnPage(kind: AuthorisationKind, resourceId: string): Promise<Authorisation | null> {
-    return this.store.read(Authorisation).findOne({ where: { kind, resourceId, approach: 'REDIRECT', status: In(OPEN_SCA_STATUSES) }, order: { createdAt: 'ASC' } });
+    return this.store
+      .read(Authorisation)
+      .findOne({ where: { kind, resourceId, approach: 'REDIRECT', status: In(OPEN_SCA_STATUSES) }, order: { createdAt: 'ASC' } });
   }
 
   /**
@@ -117,8 +138,14 @@ export class AuthorisationService {
       order: { createdAt: 'ASC' },
     });
     for (const authorisation of open) await this.apply(authorisation, event);
-    const back = ({ tppRedirectUri, tppNokRedirectUri }: Authorisation) => (event.type === 'FAIL' ? (tppNokRedirectUri ?? tppRedirectUri) : tppRedirectUri);
-    return open.map(back).filter((uri) => uri !== null).at(-1) ?? null;
+    const back = ({ tppRedirectUri, tppNokRedirectUri }: Authorisation) =>
+      event.type === 'FAIL' ? (tppNokRedirectUri ?? tppRedirectUri) : tppRedirectUri;
+    return (
+      open
+        .map(back)
+        .filter((uri) => uri !== null)
+        .at(-1) ?? null
+    );
   }
 
   /**
@@ -139,7 +166,9 @@ export class AuthorisationService {
     const decides = this.config.get('SCA_MODE', { infer: true }) === 'redirect';
     const inherited = async () => (of ? (await this.all(of.kind, of.resourceId))[0]?.approach : undefined) ?? null;
     // The bank decides among the approaches it supports: an unsupported preference gets its default (docs/profiles.md).
-    const approach: ScaApproach = decides ? this.profile.approachFor(headers.preferred ?? (await inherited())) : this.profile.defaultApproach;
+    const approach: ScaApproach = decides
+      ? this.profile.approachFor(headers.preferred ?? (await inherited()))
+      : this.profile.defaultApproach;
     const explicit = headers.explicitPreferred && this.explicitStart;
     return { approach, psuId: headers.psuId, redirectUri: headers.redirectUri, nokRedirectUri: headers.nokRedirectUri, explicit };
   }

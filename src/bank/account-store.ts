@@ -35,7 +35,12 @@ export class AccountStore {
       rows.accounts.map((row) => [
         row.iban,
         {
-          account: { ...row, balances: rows.balances.filter(({ accountIban }) => accountIban === row.iban).sort((a, b) => compare(a.balanceType, b.balanceType)) },
+          account: {
+            ...row,
+            balances: rows.balances
+              .filter(({ accountIban }) => accountIban === row.iban)
+              .sort((a, b) => compare(a.balanceType, b.balanceType)),
+          },
           transactions: rows.transactions.filter(({ accountIban }) => accountIban === row.iban).sort(inOrder),
         },
       ]),
@@ -47,7 +52,9 @@ export class AccountStore {
     const found = ibans.flatMap((iban) => this.fixtures.get(iban)?.account ?? []);
     const elsewhere = ibans.filter((iban) => !this.fixtures.has(iban));
     if (!elsewhere.length) return found;
-    const stored = await this.store.read(Account).find({ where: { iban: In(elsewhere) }, relations: { balances: true }, order: { balances: { balanceType: 'ASC' } } });
+    const stored = await this.store
+      .read(Account)
+      .find({ where: { iban: In(elsewhere) }, relations: { balances: true }, order: { balances: { balanceType: 'ASC' } } });
     return [...found, ...(await this.visibleTo(stored, world))];
   }
 
@@ -84,21 +91,33 @@ export class AccountStore {
     if (fixture) return passing(fixture.transactions, { statuses, from, to });
     const bookingDate = between(from, to);
     return this.store.read(Transaction).find({
-      where: statuses.map((status) => ({ accountIban: iban, bookingStatus: status, ...(bookingDate && isTransaction(status) ? { bookingDate } : {}) })),
+      where: statuses.map((status) => ({
+        accountIban: iban,
+        bookingStatus: status,
+        ...(bookingDate && isTransaction(status) ? { bookingDate } : {}),
+      })),
       order: ORDER,
     });
   }
 }
 
 /** The rows in memory that pass the filter, as the query of transactionsOf selects them. */
-export function passing<T extends Pick<Transaction, 'bookingStatus' | 'bookingDate'>>(rows: T[], { statuses, from, to }: TransactionFilter): T[] {
+export function passing<T extends Pick<Transaction, 'bookingStatus' | 'bookingDate'>>(
+  rows: T[],
+  { statuses, from, to }: TransactionFilter,
+): T[] {
   // As SQL compares: without a date a row fails any bound.
   const inPeriod = (date: string | null) => (!from || (date !== null && date >= from)) && (!to || (date !== null && date <= to));
-  return rows.filter(({ bookingStatus, bookingDate }) => statuses.includes(bookingStatus) && (!isTransaction(bookingStatus) || inPeriod(bookingDate)));
+  return rows.filter(
+    ({ bookingStatus, bookingDate }) => statuses.includes(bookingStatus) && (!isTransaction(bookingStatus) || inPeriod(bookingDate)),
+  );
 }
 
 /** ORDER, for rows in memory, comparing strings as SQL does (by code unit); each status is listed apart, so undated rows never meet dated ones. */
-export function inOrder(a: Pick<Transaction, 'bookingDate' | 'transactionId'>, b: Pick<Transaction, 'bookingDate' | 'transactionId'>): number {
+export function inOrder(
+  a: Pick<Transaction, 'bookingDate' | 'transactionId'>,
+  b: Pick<Transaction, 'bookingDate' | 'transactionId'>,
+): number {
   return compare(b.bookingDate ?? '', a.bookingDate ?? '') || compare(a.transactionId, b.transactionId);
 }
 

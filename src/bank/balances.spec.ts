@@ -2,12 +2,24 @@ import { deriveBalances, LedgerEntry, LiveBalances, withEntry } from './balances
 
 const opening: LiveBalances = { interimAvailable: '100.00', forwardAvailable: '90.00' };
 
-describe('balances derived from the sandbox\'s bookings', () => {
+describe("balances derived from the sandbox's bookings", () => {
   it.each<[string, LedgerEntry[], LiveBalances]>([
     ['none: the opening balances', [], opening],
-    ['a booked debit lowers both', [{ bookingStatus: 'booked', amount: '-30.10' }], { interimAvailable: '69.90', forwardAvailable: '59.90' }],
-    ['a booked credit raises both', [{ bookingStatus: 'booked', amount: '0.20' }], { interimAvailable: '100.20', forwardAvailable: '90.20' }],
-    ['a pending debit lowers forwardAvailable only', [{ bookingStatus: 'pending', amount: '-25.00' }], { interimAvailable: '100.00', forwardAvailable: '65.00' }],
+    [
+      'a booked debit lowers both',
+      [{ bookingStatus: 'booked', amount: '-30.10' }],
+      { interimAvailable: '69.90', forwardAvailable: '59.90' },
+    ],
+    [
+      'a booked credit raises both',
+      [{ bookingStatus: 'booked', amount: '0.20' }],
+      { interimAvailable: '100.20', forwardAvailable: '90.20' },
+    ],
+    [
+      'a pending debit lowers forwardAvailable only',
+      [{ bookingStatus: 'pending', amount: '-25.00' }],
+      { interimAvailable: '100.00', forwardAvailable: '65.00' },
+    ],
     ['a pending credit counts once booked, not before', [{ bookingStatus: 'pending', amount: '25.00' }], opening],
     [
       'exact decimals, whatever the order',

@@ -23,7 +23,8 @@ export function deriveBalances(opening: LiveBalances, entries: LedgerEntry[]): L
 /** The balances once an entry is added (1), or taken away again (-1: a pending debit that executed or was cancelled). */
 export function withEntry(balances: LiveBalances, { bookingStatus, amount }: LedgerEntry, sign: 1 | -1): LiveBalances {
   const change = toThousandths(amount) * BigInt(sign);
-  if (bookingStatus === 'booked') return { interimAvailable: plus(balances.interimAvailable, change), forwardAvailable: plus(balances.forwardAvailable, change) };
+  if (bookingStatus === 'booked')
+    return { interimAvailable: plus(balances.interimAvailable, change), forwardAvailable: plus(balances.forwardAvailable, change) };
   // Pending credits wait for their booking; only the debits already bind what is available ahead.
   return toThousandths(amount) < 0n ? { ...balances, forwardAvailable: plus(balances.forwardAvailable, change) } : balances;
 }

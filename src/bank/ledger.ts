@@ -75,7 +75,10 @@ export class LedgerRun {
     const balances = this.balances.get(row.accountIban);
     if (!balances) throw new Error(`${row.accountIban} is not a live account: nothing books on it`);
     if (row.bookingStatus !== 'information') {
-      this.balances.set(row.accountIban, withEntry(balances, { bookingStatus: row.bookingStatus, amount: row.body.transactionAmount.amount }, 1));
+      this.balances.set(
+        row.accountIban,
+        withEntry(balances, { bookingStatus: row.bookingStatus, amount: row.body.transactionAmount.amount }, 1),
+      );
       this.changed.add(row.accountIban);
     }
     this.added.push(row);
@@ -87,7 +90,10 @@ export class LedgerRun {
     for (const row of await this.store.read(Transaction).findBy({ transactionId: In(transactionIds) })) {
       const balances = this.balances.get(row.accountIban);
       if (balances && row.bookingStatus === 'pending') {
-        this.balances.set(row.accountIban, withEntry(balances, { bookingStatus: 'pending', amount: row.body.transactionAmount.amount }, -1));
+        this.balances.set(
+          row.accountIban,
+          withEntry(balances, { bookingStatus: 'pending', amount: row.body.transactionAmount.amount }, -1),
+        );
         this.changed.add(row.accountIban);
       }
       this.removed.push(row.transactionId);

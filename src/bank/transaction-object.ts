@@ -47,7 +47,8 @@ export function standingOrderDetails(schedule: StandingOrderSchedule): Record<st
   };
 }
 
-const reference = (iban: string | null, currency: string) => (iban === null ? null : { iban, bban: null, pan: null, maskedPan: null, msisdn: null, currency });
+const reference = (iban: string | null, currency: string) =>
+  iban === null ? null : { iban, bban: null, pan: null, maskedPan: null, msisdn: null, currency };
 
 /** A transaction object in the bank's shape: every field of the interface document, in its order. */
 export function transactionObject(facts: TransactionFacts): TransactionBody {

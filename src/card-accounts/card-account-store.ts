@@ -36,7 +36,8 @@ export class CardAccountStore implements OnModuleInit {
     this.kinds.register({
       bankOwned: () => bankOwned,
       heldBy: async (psuId) => (await this.heldBy(psuId)).map(reference),
-      names: async (maskedPans, world) => (await this.withMaskedPans(maskedPans, world)).map(({ maskedPan, name, product }) => [maskedPan, `${name}, ${product}`]),
+      names: async (maskedPans, world) =>
+        (await this.withMaskedPans(maskedPans, world)).map(({ maskedPan, name, product }) => [maskedPan, `${name}, ${product}`]),
     });
   }
 
@@ -52,7 +53,9 @@ export class CardAccountStore implements OnModuleInit {
   async withMaskedPans(maskedPans: string[], world: World): Promise<CardAccount[]> {
     const found = maskedPans.flatMap((maskedPan) => this.byMaskedPan.get(maskedPan) ?? []);
     const elsewhere = maskedPans.filter((maskedPan) => !this.byMaskedPan.has(maskedPan));
-    return elsewhere.length ? [...found, ...(await this.accounts.visibleTo(await this.store.read(CardAccount).findBy({ maskedPan: In(elsewhere) }), world))] : found;
+    return elsewhere.length
+      ? [...found, ...(await this.accounts.visibleTo(await this.store.read(CardAccount).findBy({ maskedPan: In(elsewhere) }), world))]
+      : found;
   }
 
   /** The cards a PSU holds: a fixture PSU's from memory, a scenario PSU's from the database. */
@@ -63,7 +66,9 @@ export class CardAccountStore implements OnModuleInit {
 
   /** A card account's transactions that pass the filter, in list order (a scenario card's are few: filtered as the fixtures' are). */
   async transactionsOf(resourceId: string, filter: TransactionFilter): Promise<CardTransaction[]> {
-    const rows = this.fixtures.get(resourceId)?.transactions ?? (await this.store.read(CardTransaction).findBy({ cardAccountId: resourceId })).sort(inOrder);
+    const rows =
+      this.fixtures.get(resourceId)?.transactions ??
+      (await this.store.read(CardTransaction).findBy({ cardAccountId: resourceId })).sort(inOrder);
     return passing(rows, filter);
   }
 }

@@ -82,8 +82,17 @@ export class CardTransaction {
 }
 
 /** A card account's transactions as rows: a booked one dated by its bookingDate, a pending one by its transactionDate. */
-export function cardTransactionRows(cardAccountId: string, { booked = [], pending = [] }: { booked?: CardTransactionBody[]; pending?: CardTransactionBody[] }): CardTransaction[] {
+export function cardTransactionRows(
+  cardAccountId: string,
+  { booked = [], pending = [] }: { booked?: CardTransactionBody[]; pending?: CardTransactionBody[] },
+): CardTransaction[] {
   const row = (bookingStatus: 'booked' | 'pending', body: CardTransactionBody) =>
-    ({ cardAccountId, transactionId: body.cardTransactionId, bookingStatus, bookingDate: (body.bookingDate ?? body.transactionDate) as string, body }) as CardTransaction;
+    ({
+      cardAccountId,
+      transactionId: body.cardTransactionId,
+      bookingStatus,
+      bookingDate: (body.bookingDate ?? body.transactionDate) as string,
+      body,
+    }) as CardTransaction;
   return [...booked.map((body) => row('booked', body)), ...pending.map((body) => row('pending', body))];
 }

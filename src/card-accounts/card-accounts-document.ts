@@ -13,7 +13,8 @@ export function documentCardAccounts(document: OpenAPIObject, shown: boolean): v
     // With SANDBOX_CONTROL=false there are no scenarios to document.
     delete schemas.CreateScenarioDto?.properties?.cardAccounts;
     delete schemas.ScenarioResponse?.properties?.cardAccounts;
-    for (const name of ['ScenarioCardAccountDto', 'ScenarioCardBalancesDto', 'ScenarioCardTransactionDto', 'ScenarioCardAccountResponse']) delete schemas[name];
+    for (const name of ['ScenarioCardAccountDto', 'ScenarioCardBalancesDto', 'ScenarioCardTransactionDto', 'ScenarioCardAccountResponse'])
+      delete schemas[name];
     return;
   }
   const { iban, currency } = schemas.AccountReferenceDto.properties!;
@@ -24,5 +25,6 @@ export function documentCardAccounts(document: OpenAPIObject, shown: boolean): v
     oneOf: [{ required: ['iban'] }, { required: ['maskedPan'] }],
   };
   const access = schemas.ConsentAccessDto.properties!;
-  for (const list of [access.accounts, access.balances, access.transactions]) list.items = { $ref: '#/components/schemas/ConsentAccountReferenceDto' };
+  for (const list of [access.accounts, access.balances, access.transactions])
+    list.items = { $ref: '#/components/schemas/ConsentAccountReferenceDto' };
 }

@@ -19,7 +19,10 @@ export const CONSENT_FIELDS: DeclaredField[] = [
   { name: 'iban', decorators: [ValidateIf((reference: ConsentAccountReferenceDto) => reference.maskedPan == null, WHERE_CARDS)] },
   {
     name: 'maskedPan',
-    decorators: [IsOptional(WHERE_CARDS), Matches(MASKED_PAN, { message: '$property must be a masked PAN: the first six and the last four digits, x between', ...WHERE_CARDS })],
+    decorators: [
+      IsOptional(WHERE_CARDS),
+      Matches(MASKED_PAN, { message: '$property must be a masked PAN: the first six and the last four digits, x between', ...WHERE_CARDS }),
+    ],
   },
 ];
 
@@ -107,7 +110,15 @@ export class ScenarioCardAccountResponse {
 
 /** A scenario's cards, and the answer's (the scenario's consent names them by maskedPan). */
 export const SCENARIO_FIELDS: { request: DeclaredField; answer: DeclaredField } = {
-  request: { name: 'cardAccounts', decorators: listWhereOffered(CARD_ACCOUNTS, ScenarioCardAccountDto, 10, "the holder's credit cards; the scenario's consent names them by maskedPan") },
+  request: {
+    name: 'cardAccounts',
+    decorators: listWhereOffered(
+      CARD_ACCOUNTS,
+      ScenarioCardAccountDto,
+      10,
+      "the holder's credit cards; the scenario's consent names them by maskedPan",
+    ),
+  },
   // Only where the scenario asked for cards.
   answer: { name: 'cardAccounts', decorators: [ApiPropertyOptional({ type: [ScenarioCardAccountResponse] })] },
 };

@@ -4,7 +4,13 @@ import { AccountQueryDto } from '../account-information/dto/account-query.dto';
 import { AisRequest, ConsentedRequest, RequiresConsent } from '../consent/consent.guard';
 import { Xs2aController } from '../http/request.guard';
 import { CardAccountsService } from './card-accounts.service';
-import { CardAccountDetailsResponse, CardAccountListResponse, CardBalancesResponse, CardTransactionsQueryDto, CardTransactionsResponse } from './dto/card-account.dto';
+import {
+  CardAccountDetailsResponse,
+  CardAccountListResponse,
+  CardBalancesResponse,
+  CardTransactionsQueryDto,
+  CardTransactionsResponse,
+} from './dto/card-account.dto';
 
 // Not `accountId`: ConsentGuard checks an account's coverage by its IBAN; a card's is checked by its service (docs/card-accounts.md).
 const CARD_ACCOUNT_ID = { name: 'cardAccountId', description: 'resourceId of the card account', example: 'card-georg-visa' };
@@ -28,7 +34,11 @@ export class CardAccountsController {
   @ApiOperation({ summary: 'Read one card account' })
   @ApiParam(CARD_ACCOUNT_ID)
   @ApiOkResponse({ type: CardAccountDetailsResponse })
-  async details(@ConsentedRequest() ais: AisRequest, @Param('cardAccountId') id: string, @Query() { withBalance }: AccountQueryDto): Promise<CardAccountDetailsResponse> {
+  async details(
+    @ConsentedRequest() ais: AisRequest,
+    @Param('cardAccountId') id: string,
+    @Query() { withBalance }: AccountQueryDto,
+  ): Promise<CardAccountDetailsResponse> {
     return { cardAccount: await this.cards.details(ais, id, withBalance === 'true') };
   }
 
@@ -46,7 +56,11 @@ export class CardAccountsController {
   @ApiOperation({ summary: 'Read the card transactions of a card account: booked, pending or both' })
   @ApiParam(CARD_ACCOUNT_ID)
   @ApiOkResponse({ type: CardTransactionsResponse })
-  transactions(@ConsentedRequest() ais: AisRequest, @Param('cardAccountId') id: string, @Query() query: CardTransactionsQueryDto): Promise<CardTransactionsResponse> {
+  transactions(
+    @ConsentedRequest() ais: AisRequest,
+    @Param('cardAccountId') id: string,
+    @Query() query: CardTransactionsQueryDto,
+  ): Promise<CardTransactionsResponse> {
     return this.cards.transactions(ais, id, query);
   }
 }

@@ -116,9 +116,11 @@ export const cardAccountsService: SandboxService = {
         const ids = new Set<string>();
         for (const [status, list] of Object.entries(transactions)) {
           list.forEach(({ cardTransactionId, transactionAmount }, position) => {
-            if (ids.has(cardTransactionId)) card(`.transactions.${status}[${position}].cardTransactionId`, `${cardTransactionId} is used twice on this card`);
+            if (ids.has(cardTransactionId))
+              card(`.transactions.${status}[${position}].cardTransactionId`, `${cardTransactionId} is used twice on this card`);
             ids.add(cardTransactionId);
-            if (transactionAmount.currency !== currency) card(`.transactions.${status}[${position}].transactionAmount.currency`, `must be the card's currency, ${currency}`);
+            if (transactionAmount.currency !== currency)
+              card(`.transactions.${status}[${position}].transactionAmount.currency`, `must be the card's currency, ${currency}`);
           });
         }
       });
@@ -128,11 +130,23 @@ export const cardAccountsService: SandboxService = {
       {
         entity: CardAccount,
         conflictPaths: ['resourceId'],
-        rows: cards.map(
-          ({ resourceId, psuId, maskedPan, currency, name, product, creditLimit, balances }): CardAccount => ({ resourceId, psuId, maskedPan, currency, name, product, creditLimit: creditLimit ?? null, balances, scenarioId: null }),
-        ),
+        rows: cards.map(({ resourceId, psuId, maskedPan, currency, name, product, creditLimit, balances }): CardAccount => ({
+          resourceId,
+          psuId,
+          maskedPan,
+          currency,
+          name,
+          product,
+          creditLimit: creditLimit ?? null,
+          balances,
+          scenarioId: null,
+        })),
       },
-      { entity: CardTransaction, conflictPaths: ['cardAccountId', 'transactionId'], rows: cards.flatMap(({ resourceId, transactions = {} }) => cardTransactionRows(resourceId, transactions)) },
+      {
+        entity: CardTransaction,
+        conflictPaths: ['cardAccountId', 'transactionId'],
+        rows: cards.flatMap(({ resourceId, transactions = {} }) => cardTransactionRows(resourceId, transactions)),
+      },
     ],
   },
   scenario: {
@@ -142,10 +156,23 @@ export const cardAccountsService: SandboxService = {
       return {
         tables: [
           { entity: CardAccount, conflictPaths: ['resourceId'], rows: cards.map(({ account }) => account) },
-          { entity: CardTransaction, conflictPaths: ['cardAccountId', 'transactionId'], rows: cards.flatMap(({ transactions }) => transactions) },
+          {
+            entity: CardTransaction,
+            conflictPaths: ['cardAccountId', 'transactionId'],
+            rows: cards.flatMap(({ transactions }) => transactions),
+          },
         ],
         consentAccounts: cards.map(({ account: { maskedPan, currency } }) => ({ maskedPan, currency })),
-        answer: cards.length ? { cardAccounts: cards.map(({ account: { resourceId, maskedPan, currency, name } }) => ({ resourceId, maskedPan, currency, name })) } : {},
+        answer: cards.length
+          ? {
+              cardAccounts: cards.map(({ account: { resourceId, maskedPan, currency, name } }) => ({
+                resourceId,
+                maskedPan,
+                currency,
+                name,
+              })),
+            }
+          : {},
       };
     },
     // Card transactions go with their card accounts (ON DELETE CASCADE).
@@ -153,5 +180,7 @@ export const cardAccountsService: SandboxService = {
   },
   cockpit: CardAccountsCockpit,
   document: (document, profile) => documentCardAccounts(document, profile.provides(CARD_ACCOUNTS)),
-  summary: (profile) => [`Card accounts: ${profile.fixturesOf(CardAccount).length} of the bank's, read under a consent naming their maskedPan or all accounts.`],
+  summary: (profile) => [
+    `Card accounts: ${profile.fixturesOf(CardAccount).length} of the bank's, read under a consent naming their maskedPan or all accounts.`,
+  ],
 };

@@ -36,7 +36,11 @@ export class CardAccountsService {
     const maskedPans = consentedMaskedPans(consent.access);
     const found = new Map((await this.cards.withMaskedPans(maskedPans, world)).map((card) => [card.maskedPan, card]));
     const listed = maskedPans.flatMap((maskedPan) => found.get(maskedPan) ?? []);
-    await this.limits.spend(consent, listed.map(({ maskedPan }) => maskedPan), psuIpAddress);
+    await this.limits.spend(
+      consent,
+      listed.map(({ maskedPan }) => maskedPan),
+      psuIpAddress,
+    );
     return { cardAccounts: listed.map((card) => toCardAccountResponse(card, withBalance && grantsBalances(consent, card))) };
   }
 
@@ -66,7 +70,11 @@ export class CardAccountsService {
     await this.limits.spend(consent, [card.maskedPan], psuIpAddress);
     // A list not asked for is left out (Berlin Group: "booked" only where booked or both was asked).
     const lists = Object.fromEntries(Object.entries(page.lists).filter(([, list]) => list !== null));
-    return { cardAccount: toAccountReferenceResponse(card), debitAccounting: DEBIT_ACCOUNTING, cardTransactions: { ...lists, _links: { cardAccount: href(path), ...page.links } } };
+    return {
+      cardAccount: toAccountReferenceResponse(card),
+      debitAccounting: DEBIT_ACCOUNTING,
+      cardTransactions: { ...lists, _links: { cardAccount: href(path), ...page.links } },
+    };
   }
 
   /** The card account, once the consent is known to cover `service` on it (404 or 401 otherwise, as for an account). */
@@ -79,4 +87,5 @@ export class CardAccountsService {
 }
 
 /** Balances go with a card account only when asked for and granted by the consent, as with an account's. */
-const grantsBalances = (consent: Consent, card: CardAccount): boolean => coverageOf(consent.access, card.maskedPan, 'balances') === 'covered';
+const grantsBalances = (consent: Consent, card: CardAccount): boolean =>
+  coverageOf(consent.access, card.maskedPan, 'balances') === 'covered';

@@ -92,7 +92,10 @@ export class ClockService implements OnModuleInit {
     let cost = 0;
     for (const rule of this.costs) cost += await rule(world, today, MAX_MOVE_EXECUTIONS - cost);
     if (cost > MAX_MOVE_EXECUTIONS) {
-      throw new FormatError(field, `a move of the clock may execute at most ${MAX_MOVE_EXECUTIONS} payments and instalments; this one, to ${today}, would execute more: move it in steps`);
+      throw new FormatError(
+        field,
+        `a move of the clock may execute at most ${MAX_MOVE_EXECUTIONS} payments and instalments; this one, to ${today}, would execute more: move it in steps`,
+      );
     }
   }
 

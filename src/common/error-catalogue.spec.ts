@@ -5,7 +5,11 @@ import { DomainError, ERROR_CATALOGUE } from './error-catalogue';
 describe('error catalogue', () => {
   it("is listed in docs/errors.md, row for row (the services' rows are on their pages: services.spec.ts)", () => {
     const readme = readFileSync(join(__dirname, '..', '..', 'docs', 'errors.md'), 'utf8');
-    const rows = [...readme.matchAll(/^\| (XS2A\d{3}E) \| (\d{3}) \| ([A-Z_]+) \|/gm)].map(([, id, status, code]) => [id, Number(status), code]);
+    const rows = [...readme.matchAll(/^\| (XS2A\d{3}E) \| (\d{3}) \| ([A-Z_]+) \|/gm)].map(([, id, status, code]) => [
+      id,
+      Number(status),
+      code,
+    ]);
     expect(rows).toEqual(Object.entries(ERROR_CATALOGUE).map(([id, { status, code }]) => [id, status, code]));
   });
 

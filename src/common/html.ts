@@ -1,5 +1,6 @@
 /** Text made safe for HTML and SVG, in element content and in quoted attributes. */
-export const escapeHtml = (value: unknown): string => String(value ?? '').replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+export const escapeHtml = (value: unknown): string =>
+  String(value ?? '').replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
 /** A whole page: its title, its one inline stylesheet (which the pages' Content-Security-Policy allows by hash), a banner and the body. */
 export const htmlDocument = (title: string, style: string, banner: string, body: string): string => `<!doctype html>
@@ -30,12 +31,15 @@ export function table(headings: string[], rows: Cell[][], empty = 'none yet'): s
 }
 
 /** A form that POSTs to the cockpit (works without JavaScript); `fields` is its inner HTML. */
-export const form = (action: string, fields: string): string => `<form class="inline" method="post" action="${escapeHtml(action)}">${fields}</form>`;
+export const form = (action: string, fields: string): string =>
+  `<form class="inline" method="post" action="${escapeHtml(action)}">${fields}</form>`;
 export const input = (name: string, label: string, value = '', type = 'text'): string =>
   `<label>${escapeHtml(label)} <input type="${type}" name="${escapeHtml(name)}" value="${escapeHtml(value)}" aria-label="${escapeHtml(label)}"></label>`;
-export const button = (text: string, name?: string, value?: string): string => `<button${name ? ` name="${escapeHtml(name)}" value="${escapeHtml(value ?? '')}"` : ''}>${escapeHtml(text)}</button>`;
+export const button = (text: string, name?: string, value?: string): string =>
+  `<button${name ? ` name="${escapeHtml(name)}" value="${escapeHtml(value ?? '')}"` : ''}>${escapeHtml(text)}</button>`;
 
-export const section = (title: string, body: string, id?: string): string => `<section${id ? ` id="${escapeHtml(id)}"` : ''}><h2>${escapeHtml(title)}</h2>${body}</section>`;
+export const section = (title: string, body: string, id?: string): string =>
+  `<section${id ? ` id="${escapeHtml(id)}"` : ''}><h2>${escapeHtml(title)}</h2>${body}</section>`;
 
 /** A status as the pages show it. */
 export const status = (value: string): Cell => ({ html: `<span class="status">${escapeHtml(value)}</span>` });

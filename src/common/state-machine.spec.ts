@@ -6,7 +6,12 @@ import { initialStatus, nextStatus } from './state-machine';
 describe('the machines, asked by stored status', () => {
   const day = fc.integer({ min: 1, max: 28 }).map((date) => `2026-03-${String(date).padStart(2, '0')}`);
   const amount = fc.integer({ min: 1, max: 400_000 }).map((cents) => (cents / 100).toFixed(2));
-  const context: fc.Arbitrary<PaymentContext> = fc.record({ amount, executionDate: fc.option(day), instant: fc.boolean(), instalmentsToCome: fc.boolean() });
+  const context: fc.Arbitrary<PaymentContext> = fc.record({
+    amount,
+    executionDate: fc.option(day),
+    instant: fc.boolean(),
+    instalmentsToCome: fc.boolean(),
+  });
   const event: fc.Arbitrary<PaymentEvent> = fc.oneof(
     fc.record({
       type: fc.constant('SCA_COMPLETED' as const),
@@ -24,7 +29,10 @@ describe('the machines, asked by stored status', () => {
         // The declared initial state is where an actor starts, whatever its input.
         expect(initialStatus(paymentMachine)).toBe(createActor(paymentMachine, { input: context }).getSnapshot().value);
         // An actor started in the stored status: a refused event leaves it where it was.
-        const actor = createActor(paymentMachine, { snapshot: paymentMachine.resolveState({ value: status, context }), input: context }).start();
+        const actor = createActor(paymentMachine, {
+          snapshot: paymentMachine.resolveState({ value: status, context }),
+          input: context,
+        }).start();
         const accepted = actor.getSnapshot().can(event);
         actor.send(event);
         expect(nextStatus(paymentMachine, status, context, event)).toBe(accepted ? actor.getSnapshot().value : null);

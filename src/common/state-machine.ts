@@ -7,7 +7,8 @@ import { AnyMachineSnapshot, AnyStateMachine, ContextFrom, EventFromLogic, Snaps
  */
 export function initialStatus(machine: AnyStateMachine): string {
   const [initial] = machine.root.initial.target;
-  if (initial.always?.length) throw new Error(`the ${machine.id} machine moves on from its initial state by itself: ask initialTransition with the input`);
+  if (initial.always?.length)
+    throw new Error(`the ${machine.id} machine moves on from its initial state by itself: ask initialTransition with the input`);
   return initial.key;
 }
 

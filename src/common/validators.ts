@@ -1,7 +1,17 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsObject, IsOptional, Matches, ValidateBy, ValidateNested, ValidationOptions, buildMessage } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsObject,
+  IsOptional,
+  Matches,
+  ValidateBy,
+  ValidateNested,
+  ValidationOptions,
+  buildMessage,
+} from 'class-validator';
 import { DATE_PATTERN, isDateOnly } from './dates';
 import { isValidIban } from './iban';
 
@@ -28,7 +38,10 @@ export function IsDateOnly(options?: ValidationOptions): PropertyDecorator {
         name: 'isDateOnly',
         validator: {
           validate: isDateOnly,
-          defaultMessage: buildMessage((each) => `${each}$property must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31`, options),
+          defaultMessage: buildMessage(
+            (each) => `${each}$property must be a real date written YYYY-MM-DD, from 1000-01-01 to 9999-12-31`,
+            options,
+          ),
         },
       },
       options,
@@ -74,7 +87,12 @@ export const MASKED_PAN = /^[0-9]{6}x{2,19}[0-9]{4}$/;
 
 /** A list of objects of the given class: an item that is itself an array is refused the same way. */
 export const NestedObjects = (type: () => new () => object): PropertyDecorator =>
-  applyDecorators(ValidateNested({ each: true }), Type(type), IsObject({ each: true, message: 'each item of $property must be an object' }));
+  applyDecorators(
+    ValidateNested({ each: true }),
+    Type(type),
+    IsObject({ each: true, message: 'each item of $property must be an object' }),
+  );
 
 /** An optional list of up to 1000 objects of the given class; applyDecorators registers in order, so the array check (reported first) goes last. */
-export const List = (type: () => new () => object): PropertyDecorator => applyDecorators(IsOptional(), ArrayMaxSize(1000), NestedObjects(type), IsArray());
+export const List = (type: () => new () => object): PropertyDecorator =>
+  applyDecorators(IsOptional(), ArrayMaxSize(1000), NestedObjects(type), IsArray());

@@ -73,7 +73,8 @@ export class BankConditionsService implements OnModuleInit {
 function delayOf(value: string | undefined): number | null {
   if (value === undefined) return null;
   const delay = Number(value);
-  if (!/^\d+$/.test(value) || delay > MAX_DELAY_MS) throw new FormatError('X-Sandbox-Delay', `X-Sandbox-Delay must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}`);
+  if (!/^\d+$/.test(value) || delay > MAX_DELAY_MS)
+    throw new FormatError('X-Sandbox-Delay', `X-Sandbox-Delay must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}`);
   return delay;
 }
 

@@ -19,7 +19,16 @@ describe('environment', () => {
 
   it('reads the given values, ignores unrelated variables and empty ones', () => {
     expect({
-      ...validateEnvironment({ PORT: '8080', PUBLIC_BASE_URL: 'https://sandbox.example/', SCA_MODE: 'redirect', SANDBOX_DATE: '2026-01-31', DATABASE_PATH: '', DATABASE_URL: 'postgres://sandbox:secret@db:5432/sandbox', PROFILE: 'berlin-group', HOME: '/x' }),
+      ...validateEnvironment({
+        PORT: '8080',
+        PUBLIC_BASE_URL: 'https://sandbox.example/',
+        SCA_MODE: 'redirect',
+        SANDBOX_DATE: '2026-01-31',
+        DATABASE_PATH: '',
+        DATABASE_URL: 'postgres://sandbox:secret@db:5432/sandbox',
+        PROFILE: 'berlin-group',
+        HOME: '/x',
+      }),
     }).toEqual({
       PORT: 8080,
       TLS_PORT: 3443,
@@ -36,7 +45,15 @@ describe('environment', () => {
   });
 
   it('refuses bad values with a message naming each of them', () => {
-    expect(() => validateEnvironment({ PORT: 'eighty', SCA_MODE: 'manual', SANDBOX_DATE: '2026-02-30', PUBLIC_BASE_URL: 'localhost', DATABASE_URL: 'mysql://db/sandbox' })).toThrow(
+    expect(() =>
+      validateEnvironment({
+        PORT: 'eighty',
+        SCA_MODE: 'manual',
+        SANDBOX_DATE: '2026-02-30',
+        PUBLIC_BASE_URL: 'localhost',
+        DATABASE_URL: 'mysql://db/sandbox',
+      }),
+    ).toThrow(
       [
         'Invalid configuration:',
         '  PORT="eighty": PORT must not be greater than 65535; PORT must not be less than 1; PORT must be an integer number',

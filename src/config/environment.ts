@@ -59,7 +59,9 @@ export class Environment {
    * by commas, or `none`. Unset: `localhost,127.0.0.1,::1` with AUTH_MODE=open, none with strict (docs/notifications.md).
    */
   @IsOptional()
-  @Matches(/^[\w.:-]+(\s*,\s*[\w.:-]+)*$/, { message: 'NOTIFICATION_ALLOWED_HOSTS must be host names or addresses separated by commas, or none' })
+  @Matches(/^[\w.:-]+(\s*,\s*[\w.:-]+)*$/, {
+    message: 'NOTIFICATION_ALLOWED_HOSTS must be host names or addresses separated by commas, or none',
+  })
   NOTIFICATION_ALLOWED_HOSTS?: string;
 
   /** Where the sandbox clock starts until it is set; unset means the real UTC date. */
@@ -77,7 +79,9 @@ export function validateEnvironment(raw: Record<string, unknown>): Environment {
   const environment = plainToInstance(Environment, given, { enableImplicitConversion: true });
   const errors = validateSync(environment);
   if (errors.length > 0) {
-    const lines = errors.map((error) => `  ${error.property}=${JSON.stringify(raw[error.property])}: ${Object.values(error.constraints ?? {}).join('; ')}`);
+    const lines = errors.map(
+      (error) => `  ${error.property}=${JSON.stringify(raw[error.property])}: ${Object.values(error.constraints ?? {}).join('; ')}`,
+    );
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   environment.PUBLIC_BASE_URL = environment.PUBLIC_BASE_URL.replace(/\/+$/, '');

@@ -13,5 +13,6 @@ export function documentConsentAccess(document: OpenAPIObject, profile: BankProf
   const schemas = document.components!.schemas! as Record<string, Schema>;
   const request = schemas[CreateConsentDto.name];
   request.required = [...(request.required ?? []), 'combinedServiceIndicator'];
-  for (const list of ['accounts', 'balances', 'transactions']) Object.assign(schemas[ConsentAccessDto.name].properties![list], { minItems: 1, example: [{ iban: 'AT099900000000001511' }] });
+  for (const list of ['accounts', 'balances', 'transactions'])
+    Object.assign(schemas[ConsentAccessDto.name].properties![list], { minItems: 1, example: [{ iban: 'AT099900000000001511' }] });
 }

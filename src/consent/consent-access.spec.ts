@@ -5,7 +5,7 @@ const ref = (iban: string) => ({ iban, currency: 'EUR' });
 const georgHolds = [ref('GEORG'), ref('MARIANNE')];
 
 describe('accessDecidedBy', () => {
-  it('binds the holder\'s accounts to an allAccounts consent', () => {
+  it("binds the holder's accounts to an allAccounts consent", () => {
     const access: ConsentAccess = { accounts: [], balances: [], transactions: [], availableAccounts: 'allAccounts' };
     expect(accessDecidedBy(access, georgHolds)).toEqual({ accounts: georgHolds, balances: [], transactions: [], availableAccounts: null });
   });

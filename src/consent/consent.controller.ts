@@ -10,14 +10,26 @@ import { scaRedirectHref } from '../common/links';
 import { ApiScaRequestHeaders, SCA_APPROACH_HEADER, ScaHeaders, ScaRequestHeaders } from '../http/sca-headers.decorator';
 import { Xs2aController } from '../http/request.guard';
 import { Environment } from '../config/environment';
-import { ConsentCreatedResponse, ConsentResponse, ConsentStatusResponse, toConsentCreatedResponse, toConsentResponse } from './dto/consent-response.dto';
+import {
+  ConsentCreatedResponse,
+  ConsentResponse,
+  ConsentStatusResponse,
+  toConsentCreatedResponse,
+  toConsentResponse,
+} from './dto/consent-response.dto';
 import { CreateConsentDto } from './dto/create-consent.dto';
 import { ConsentService } from './consent.service';
 import type { ConsentPurpose } from './consent.entity';
 import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
 import type { Authorisation } from '../authorisation/authorisation.entity';
 import type { ConsentStatus } from './consent.machine';
-import { announceNotifications, ApiNotificationHeaders, NOTIFICATION_HEADERS, NotificationHeaders, NotificationRequest } from '../notifications/notification-headers.decorator';
+import {
+  announceNotifications,
+  ApiNotificationHeaders,
+  NOTIFICATION_HEADERS,
+  NotificationHeaders,
+  NotificationRequest,
+} from '../notifications/notification-headers.decorator';
 import { NotificationsService } from '../notifications/notifications.service';
 import { BankProfile } from '../profile/bank-profile';
 
@@ -41,7 +53,9 @@ export abstract class ConsentRoutes {
 
   /** Creates the consent (`create`, given the authorisation the headers ask for) and answers it with its headers. */
   protected async created(
-    create: (request: AuthorisationRequest) => Promise<{ consentId: string; consentStatus: ConsentStatus; authorisation: Authorisation | null; stored: boolean }>,
+    create: (
+      request: AuthorisationRequest,
+    ) => Promise<{ consentId: string; consentStatus: ConsentStatus; authorisation: Authorisation | null; stored: boolean }>,
     headers: ScaHeaders,
     notification: NotificationRequest | null,
     response: Response,
@@ -50,8 +64,17 @@ export abstract class ConsentRoutes {
     await this.notifications.admit(notification);
     const { consentId, consentStatus, authorisation, stored } = await create(request);
     announceNotifications(response, notification, stored);
-    const scaRedirect = scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'consents', { consent_id: consentId }, headers.redirectUri ?? undefined);
-    return announceCreated(response, request.approach, toConsentCreatedResponse(this.purpose, consentId, consentStatus, authorisation, scaRedirect, this.profile.habits, request.explicit));
+    const scaRedirect = scaRedirectHref(
+      this.config.get('PUBLIC_BASE_URL', { infer: true }),
+      'consents',
+      { consent_id: consentId },
+      headers.redirectUri ?? undefined,
+    );
+    return announceCreated(
+      response,
+      request.approach,
+      toConsentCreatedResponse(this.purpose, consentId, consentStatus, authorisation, scaRedirect, this.profile.habits, request.explicit),
+    );
   }
 
   @Get(':consentId/status')
@@ -67,7 +90,11 @@ export abstract class ConsentRoutes {
   @ApiOperation({ summary: 'Delete a consent (fixtures answer 204 and stay as they are)' })
   @ApiNoContentResponse({ description: 'deleted: status terminatedByTpp' })
   @ApiResponse(CONSENT_UNKNOWN)
-  @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the consent is already rejected, expired or terminated' })
+  @ApiResponse({
+    status: 409,
+    type: TppErrorResponse,
+    description: 'STATUS_INVALID: the consent is already rejected, expired or terminated',
+  })
   async delete(@Param('consentId') consentId: string, @RequestWorld() world: World): Promise<void> {
     await this.consents.delete(consentId, world, this.purpose);
   }

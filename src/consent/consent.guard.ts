@@ -30,7 +30,12 @@ export class ConsentGuard implements CanActivate {
     if (!consentId) throw new FormatError('Consent-ID', 'the Consent-ID header is required');
 
     // The bank's message numbers for an expired consent: 004 on transactions, 005 on the account list, details and balances.
-    const consent = await this.consents.findValid(consentId, requestWorld(request), 'ais', service === 'transactions' ? 'XS2A004E' : 'XS2A005E');
+    const consent = await this.consents.findValid(
+      consentId,
+      requestWorld(request),
+      'ais',
+      service === 'transactions' ? 'XS2A004E' : 'XS2A005E',
+    );
 
     // An account's IBAN is its ID; a card account's service, which knows its masked PAN, checks it (docs/card-accounts.md).
     const accountId = request.params.accountId as string | undefined;
@@ -54,21 +59,32 @@ export function RequiresConsent(service: AccountService): MethodDecorator {
   return applyDecorators(
     SetMetadata(SERVICE_KEY, service),
     UseGuards(ConsentGuard),
-    ApiHeader({ name: 'Consent-ID', required: true, description: 'ID of a valid consent', schema: { type: 'string', example: 'e6151d43-dca8-4fe1-b139-3a89bfeb57a2' } }),
+    ApiHeader({
+      name: 'Consent-ID',
+      required: true,
+      description: 'ID of a valid consent',
+      schema: { type: 'string', example: 'e6151d43-dca8-4fe1-b139-3a89bfeb57a2' },
+    }),
     ApiHeader({
       name: 'PSU-IP-Address',
       required: false,
-      description: "the account holder's IP address when they are present; without it the read counts against the consent's frequencyPerDay",
+      description:
+        "the account holder's IP address when they are present; without it the read counts against the consent's frequencyPerDay",
       schema: { type: 'string', example: '192.0.2.10' },
     }),
     ApiResponse({
       status: 401,
       type: TppErrorResponse,
-      description: "TOKEN_INVALID; CONSENT_EXPIRED; CONSENT_INVALID (consent not valid, or service not granted); CONSENT_UNKNOWN with XS2A006E: the consent's frequencyPerDay is used up (PROFILE=bank)",
+      description:
+        "TOKEN_INVALID; CONSENT_EXPIRED; CONSENT_INVALID (consent not valid, or service not granted); CONSENT_UNKNOWN with XS2A006E: the consent's frequencyPerDay is used up (PROFILE=bank)",
     }),
     ApiResponse({ status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN' }),
     ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: account unknown or not part of the consent' }),
-    ApiResponse({ status: 429, type: TppErrorResponse, description: "ACCESS_EXCEEDED: the consent's frequencyPerDay is used up for this account today (PROFILE=berlin-group)" }),
+    ApiResponse({
+      status: 429,
+      type: TppErrorResponse,
+      description: "ACCESS_EXCEEDED: the consent's frequencyPerDay is used up for this account today (PROFILE=berlin-group)",
+    }),
   );
 }
 

@@ -1,6 +1,15 @@
 import { createActor } from 'xstate';
 import { nextStatus } from '../common/state-machine';
-import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus, isAwaitingSca, isDueToExpire, isReestablishable, isRevocable } from './consent.machine';
+import {
+  ConsentEvent,
+  consentMachine,
+  ConsentStatus,
+  initialConsentStatus,
+  isAwaitingSca,
+  isDueToExpire,
+  isReestablishable,
+  isRevocable,
+} from './consent.machine';
 
 const context = { validUntil: '2026-03-15' };
 const EXPIRE_AFTER: ConsentEvent = { type: 'EXPIRE', today: '2026-03-16' };
@@ -33,12 +42,21 @@ describe('consent machine', () => {
     // The permission dashboard's way back, until the consent's last day (docs/permission-dashboard.md).
     ['revokedByPsu', REESTABLISH_ON_LAST_DAY, 'valid'],
     ['revokedByPsu', REESTABLISH_AFTER, null],
-    ...(['APPROVE', 'DENY', 'TERMINATE', 'REVOKE'] as const).map((type): [ConsentStatus, ConsentEvent, null] => ['revokedByPsu', { type }, null]),
+    ...(['APPROVE', 'DENY', 'TERMINATE', 'REVOKE'] as const).map((type): [ConsentStatus, ConsentEvent, null] => [
+      'revokedByPsu',
+      { type },
+      null,
+    ]),
     ['revokedByPsu', EXPIRE_AFTER, null],
     ...(['rejected', 'expired', 'terminatedByTpp'] as const).flatMap((final) =>
-      [{ type: 'APPROVE' } as const, { type: 'DENY' } as const, EXPIRE_AFTER, { type: 'TERMINATE' } as const, { type: 'REVOKE' } as const, REESTABLISH_ON_LAST_DAY].map(
-        (event): [ConsentStatus, ConsentEvent, null] => [final, event, null],
-      ),
+      [
+        { type: 'APPROVE' } as const,
+        { type: 'DENY' } as const,
+        EXPIRE_AFTER,
+        { type: 'TERMINATE' } as const,
+        { type: 'REVOKE' } as const,
+        REESTABLISH_ON_LAST_DAY,
+      ].map((event): [ConsentStatus, ConsentEvent, null] => [final, event, null]),
     ),
   ];
 
@@ -59,11 +77,21 @@ describe('consent status questions, asked by name', () => {
     expect(isRevocable(status)).toBe(nextStatus(consentMachine, status, context, { type: 'REVOKE' }) !== null);
   });
 
-  it.each(statuses.flatMap((status) => days.map((today) => [status, today])))('isReestablishable(%s, today %s) holds exactly where the machine accepts REESTABLISH', (status, today) => {
-    expect(isReestablishable({ status, ...context }, today)).toBe(nextStatus(consentMachine, status, context, { type: 'REESTABLISH', today }) !== null);
-  });
+  it.each(statuses.flatMap((status) => days.map((today) => [status, today])))(
+    'isReestablishable(%s, today %s) holds exactly where the machine accepts REESTABLISH',
+    (status, today) => {
+      expect(isReestablishable({ status, ...context }, today)).toBe(
+        nextStatus(consentMachine, status, context, { type: 'REESTABLISH', today }) !== null,
+      );
+    },
+  );
 
-  it.each(statuses.flatMap((status) => days.map((today) => [status, today])))('isDueToExpire(%s, today %s) holds exactly where the machine accepts EXPIRE', (status, today) => {
-    expect(isDueToExpire({ status, ...context }, today)).toBe(nextStatus(consentMachine, status, context, { type: 'EXPIRE', today }) !== null);
-  });
+  it.each(statuses.flatMap((status) => days.map((today) => [status, today])))(
+    'isDueToExpire(%s, today %s) holds exactly where the machine accepts EXPIRE',
+    (status, today) => {
+      expect(isDueToExpire({ status, ...context }, today)).toBe(
+        nextStatus(consentMachine, status, context, { type: 'EXPIRE', today }) !== null,
+      );
+    },
+  );
 });

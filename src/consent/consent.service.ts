@@ -25,7 +25,15 @@ import { AccountKinds } from './account-kinds.service';
 import { consentedIbans } from './coverage';
 import { AllAccountsKind, Consent, ConsentAccess, ConsentedAccount, ConsentPurpose, consentPath, purposeOf } from './consent.entity';
 import type { CreateFundsConsentDto } from './dto/create-funds-consent.dto';
-import { ConsentEvent, consentMachine, ConsentStatus, initialConsentStatus, isAwaitingSca, isDueToExpire, isRevocable } from './consent.machine';
+import {
+  ConsentEvent,
+  consentMachine,
+  ConsentStatus,
+  initialConsentStatus,
+  isAwaitingSca,
+  isDueToExpire,
+  isRevocable,
+} from './consent.machine';
 
 @Injectable()
 export class ConsentService implements OnModuleInit {
@@ -83,12 +91,18 @@ export class ConsentService implements OnModuleInit {
     const requested = this.profile.consentAccess === 'berlin-group' ? berlinGroupAccess(request) : banksAccess(request.access);
     // As the bank's sandbox does: an explicit account list gets the first valid fixture consent, and nothing is stored (answers: bank).
     const fixture = this.profile.consentForExplicitAccounts;
-    if (auto && requested.availableAccounts === null && fixture) return { consentId: fixture, consentStatus: 'received', authorisation: null, stored: false };
+    if (auto && requested.availableAccounts === null && fixture)
+      return { consentId: fixture, consentStatus: 'received', authorisation: null, stored: false };
 
     // The profile's limits (docs/profiles.md, "consents"): a later date or a higher frequency is cut down, and the consent shows what it got.
     const { validUntil, frequencyPerDay } = this.profile.consentTerms(request.validUntil, request.frequencyPerDay, today);
     const granted = auto ? await this.grantedAtOnce(requested) : requested;
-    return this.createStored({ access: granted, recurringIndicator: request.recurringIndicator, validUntil, frequencyPerDay, card: null }, authorisationRequest, world, notification);
+    return this.createStored(
+      { access: granted, recurringIndicator: request.recurringIndicator, validUntil, frequencyPerDay, card: null },
+      authorisationRequest,
+      world,
+      notification,
+    );
   }
 
   /**
@@ -102,10 +116,16 @@ export class ConsentService implements OnModuleInit {
     notification: NotificationRequest | null,
   ): Promise<{ consentId: string; consentStatus: ConsentStatus; authorisation: Authorisation | null; stored: true }> {
     const { account, cardNumber = null, cardExpiryDate = null, cardInformation = null, registrationInformation = null } = request;
-    if (cardExpiryDate !== null && cardExpiryDate < this.clock.today(world)) throw new FormatError('cardExpiryDate', `the card expired on ${cardExpiryDate}`);
+    if (cardExpiryDate !== null && cardExpiryDate < this.clock.today(world))
+      throw new FormatError('cardExpiryDate', `the card expired on ${cardExpiryDate}`);
     return this.createStored(
       {
-        access: { accounts: [{ iban: account.iban, currency: account.currency ?? null }], balances: [], transactions: [], availableAccounts: null },
+        access: {
+          accounts: [{ iban: account.iban, currency: account.currency ?? null }],
+          balances: [],
+          transactions: [],
+          availableAccounts: null,
+        },
         recurringIndicator: true,
         validUntil: cardExpiryDate ?? NO_END,
         // Not limited: a check of funds is no read of the account (docs/funds-confirmation.md).
@@ -131,7 +151,9 @@ export class ConsentService implements OnModuleInit {
       ...terms,
       id: newResourceId(),
       // In auto mode strong customer authentication is deemed done at once.
-      status: auto ? (nextStatus(consentMachine, received, { validUntil: terms.validUntil }, { type: 'APPROVE' }) as ConsentStatus) : received,
+      status: auto
+        ? (nextStatus(consentMachine, received, { validUntil: terms.validUntil }, { type: 'APPROVE' }) as ConsentStatus)
+        : received,
       lastActionDate: this.clock.today(world),
       fixture: false,
       scenarioId: null,
@@ -139,8 +161,20 @@ export class ConsentService implements OnModuleInit {
     });
     const authorisation = await this.store.write(async () => {
       await this.store.insert(Consent, consent);
-      await this.history.record({ kind: 'consent', resourceId: consent.id, fromStatus: null, toStatus: consent.status, event: 'CREATED', ownerId: consent.ownerId });
-      if (notification) await this.notifications.subscribe(notification, { resourceId: consent.id, kind: 'consent', ownerId: consent.ownerId }, consentPath(consent));
+      await this.history.record({
+        kind: 'consent',
+        resourceId: consent.id,
+        fromStatus: null,
+        toStatus: consent.status,
+        event: 'CREATED',
+        ownerId: consent.ownerId,
+      });
+      if (notification)
+        await this.notifications.subscribe(
+          notification,
+          { resourceId: consent.id, kind: 'consent', ownerId: consent.ownerId },
+          consentPath(consent),
+        );
       if (authorisationRequest.explicit) return null;
       const opened = await this.authorisations.open('consent', consent.id, authorisationRequest, consent.ownerId);
       if (auto) await this.authorisations.moveOpen('consent', consent.id, { type: 'FINALISE' });
@@ -161,7 +195,8 @@ export class ConsentService implements OnModuleInit {
   async findValid(consentId: string, world: World, purpose: ConsentPurpose, expiredMessageId: MessageId): Promise<Consent> {
     const consent = await this.findCurrent(consentId, world, purpose);
     if (consent.status === 'expired') throw new DomainError({ messageId: expiredMessageId, description: `consent ${consentId} expired` });
-    if (consent.status !== 'valid') throw new DomainError({ messageId: 'XS2A008E', description: `consent ${consentId} is ${consent.status}, not valid` });
+    if (consent.status !== 'valid')
+      throw new DomainError({ messageId: 'XS2A008E', description: `consent ${consentId} is ${consent.status}, not valid` });
     return consent;
   }
 
@@ -172,7 +207,8 @@ export class ConsentService implements OnModuleInit {
   async findCurrent(consentId: string, world: World, purpose?: ConsentPurpose): Promise<Consent> {
     const consent = this.fixtures.get(consentId) ?? (await this.store.findByKey(Consent, consentId));
     // The bank's fixtures are everyone's; what a client created is its own.
-    if (!consent || !(isBanksFixture(consent) || isOwnedBy(consent, world)) || (purpose && purposeOf(consent) !== purpose)) throw new ConsentUnknownError(consentId);
+    if (!consent || !(isBanksFixture(consent) || isOwnedBy(consent, world)) || (purpose && purposeOf(consent) !== purpose))
+      throw new ConsentUnknownError(consentId);
     // A fixture is served from memory and never changes: each world sees it at its own date (docs/security.md, "Worlds").
     return isBanksFixture(consent) ? asOf(consent, this.clock.today(world)) : this.catchUp(consent);
   }
@@ -193,7 +229,12 @@ export class ConsentService implements OnModuleInit {
    * A further authorisation of a consent still waiting for the holder (Berlin Group start
    * authorisation); in SCA_MODE=auto its SCA is deemed done at once, as a creation's is: the consent is valid.
    */
-  async startAuthorisation(consentId: string, request: AuthorisationRequest, world: World, purpose: ConsentPurpose): Promise<Authorisation> {
+  async startAuthorisation(
+    consentId: string,
+    request: AuthorisationRequest,
+    world: World,
+    purpose: ConsentPurpose,
+  ): Promise<Authorisation> {
     const consent = this.assertWaiting(await this.findCurrent(consentId, world, purpose));
     return this.store.write(async () => {
       const opened = await this.authorisations.open('consent', consentId, request, consent.ownerId);
@@ -233,7 +274,11 @@ export class ConsentService implements OnModuleInit {
    * (decide). A failed SCA (the third wrong TAN) denies with no holder known.
    */
   async settle(consent: Consent, decision: ScaDecision, access?: ConsentAccess): Promise<{ consent: Consent; redirectUri: string | null }> {
-    const { entity, accepted } = await this.apply(consent, decision === 'approve' ? { type: 'APPROVE' } : { type: 'DENY' }, access ? { access } : {});
+    const { entity, accepted } = await this.apply(
+      consent,
+      decision === 'approve' ? { type: 'APPROVE' } : { type: 'DENY' },
+      access ? { access } : {},
+    );
     if (!accepted) throw notWaiting(entity); // another decision won the race
     const redirectUri = await this.authorisations.moveOpen('consent', consent.id, { type: decision === 'approve' ? 'FINALISE' : 'FAIL' });
     return { consent: entity, redirectUri };
@@ -259,7 +304,11 @@ export class ConsentService implements OnModuleInit {
     accessHeldBy(consent, held);
     return this.store.write(async () => {
       const { entity, accepted } = await this.apply(consent, { type: 'REESTABLISH', today: this.clock.today(world) });
-      if (!accepted) throw new DomainError({ messageId: 'XS2A021E', description: `consent ${consentId} is ${entity.status}${entity.status === 'revokedByPsu' ? ' and past its validUntil' : ''}, not a withdrawn consent the holder can re-establish` });
+      if (!accepted)
+        throw new DomainError({
+          messageId: 'XS2A021E',
+          description: `consent ${consentId} is ${entity.status}${entity.status === 'revokedByPsu' ? ' and past its validUntil' : ''}, not a withdrawn consent the holder can re-establish`,
+        });
       return entity;
     });
   }
@@ -302,7 +351,11 @@ export class ConsentService implements OnModuleInit {
   /** When the world's date changed (ClockService.enter): each of its consents past its validUntil expires now, not only when next read; the bank's fixtures never change (asOf). */
   private async expireDue(world: World, today: string): Promise<void> {
     const due = { status: In<ConsentStatus>(['received', 'valid']), validUntil: LessThan(today), ...ownedBy(world) };
-    for (const consent of await this.store.read(Consent).findBy([{ ...due, fixture: false }, { ...due, scenarioId: Not(IsNull()) }])) await this.catchUp(consent);
+    for (const consent of await this.store.read(Consent).findBy([
+      { ...due, fixture: false },
+      { ...due, scenarioId: Not(IsNull()) },
+    ]))
+      await this.catchUp(consent);
   }
 
   /**
@@ -390,11 +443,19 @@ function consented(list: ConsentAccountReferenceDto[] | null | undefined, name: 
 function banksAccess(access: CreateConsentDto['access']): ConsentAccess {
   const allAccounts = [access.availableAccounts, access.availableAccountsWithBalance, access.allPsd2].some((value) => value != null);
   if (!allAccounts && !access.balances?.length && !access.transactions?.length) {
-    throw new FormatError('access', 'access must name an account in balances or transactions, or ask for availableAccounts or allPsd2 "allAccounts"');
+    throw new FormatError(
+      'access',
+      'access must name an account in balances or transactions, or ask for availableAccounts or allPsd2 "allAccounts"',
+    );
   }
   const granted: ConsentAccess = allAccounts
     ? { accounts: [], balances: [], transactions: [], availableAccounts: 'allAccounts' }
-    : { accounts: [], balances: consented(access.balances, 'balances'), transactions: consented(access.transactions, 'transactions'), availableAccounts: null };
+    : {
+        accounts: [],
+        balances: consented(access.balances, 'balances'),
+        transactions: consented(access.transactions, 'transactions'),
+        availableAccounts: null,
+      };
   return withTrustedBeneficiaries(granted, access, allAccounts);
 }
 
@@ -408,19 +469,37 @@ const ALL_ACCOUNTS_KINDS: AllAccountsKind[] = ['availableAccounts', 'availableAc
  * which this bank does not offer; combinedServiceIndicator is required.
  */
 function berlinGroupAccess({ access, combinedServiceIndicator }: CreateConsentDto): ConsentAccess {
-  if (combinedServiceIndicator === undefined || combinedServiceIndicator === null) throw new FormatError('combinedServiceIndicator', 'combinedServiceIndicator is required');
+  if (combinedServiceIndicator === undefined || combinedServiceIndicator === null)
+    throw new FormatError('combinedServiceIndicator', 'combinedServiceIndicator is required');
   const lists = LISTS.filter((name) => access[name] != null);
   const empty = lists.find((name) => access[name]!.length === 0);
-  if (empty) throw new FormatError(`access.${empty}`, `access.${empty} is empty: an empty list asks for a consent on the accounts the holder chooses at the bank, which this bank does not offer; name the accounts, or ask for every account (availableAccounts, availableAccountsWithBalance, allPsd2)`);
+  if (empty)
+    throw new FormatError(
+      `access.${empty}`,
+      `access.${empty} is empty: an empty list asks for a consent on the accounts the holder chooses at the bank, which this bank does not offer; name the accounts, or ask for every account (availableAccounts, availableAccountsWithBalance, allPsd2)`,
+    );
   const kinds = ALL_ACCOUNTS_KINDS.filter((kind) => access[kind] != null);
   if (kinds.length + (lists.length > 0 ? 1 : 0) !== 1) {
-    throw new FormatError('access', 'access asks for exactly one of: named accounts (accounts, balances, transactions), availableAccounts, availableAccountsWithBalance or allPsd2');
+    throw new FormatError(
+      'access',
+      'access asks for exactly one of: named accounts (accounts, balances, transactions), availableAccounts, availableAccountsWithBalance or allPsd2',
+    );
   }
   if (kinds.length === 1) {
     const allAccounts = { kind: kinds[0], value: access[kinds[0]]! };
-    return withTrustedBeneficiaries({ accounts: [], balances: [], transactions: [], availableAccounts: 'allAccounts', allAccounts }, access, true);
+    return withTrustedBeneficiaries(
+      { accounts: [], balances: [], transactions: [], availableAccounts: 'allAccounts', allAccounts },
+      access,
+      true,
+    );
   }
-  const granted: ConsentAccess = { accounts: [], details: consented(access.accounts, 'accounts'), balances: consented(access.balances, 'balances'), transactions: consented(access.transactions, 'transactions'), availableAccounts: null };
+  const granted: ConsentAccess = {
+    accounts: [],
+    details: consented(access.accounts, 'accounts'),
+    balances: consented(access.balances, 'balances'),
+    transactions: consented(access.transactions, 'transactions'),
+    availableAccounts: null,
+  };
   return withTrustedBeneficiaries(granted, access, false);
 }
 
@@ -431,7 +510,9 @@ function withTrustedBeneficiaries(granted: ConsentAccess, access: CreateConsentD
   const named = new Set(consentedIbans(granted));
   const stray = trusted.find(({ iban }) => allAccounts || !named.has(iban));
   if (stray) {
-    const description = allAccounts ? 'with availableAccounts or allPsd2, additionalInformation.trustedBeneficiaries must be empty (every account the holder chooses)' : `${stray.iban} must be named in balances or transactions too`;
+    const description = allAccounts
+      ? 'with availableAccounts or allPsd2, additionalInformation.trustedBeneficiaries must be empty (every account the holder chooses)'
+      : `${stray.iban} must be named in balances or transactions too`;
     throw new FormatError('access.additionalInformation.trustedBeneficiaries', description);
   }
   return { ...granted, trustedBeneficiaries: trusted.map(({ iban, currency }) => ({ iban, currency: currency ?? null })) };

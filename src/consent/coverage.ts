@@ -19,7 +19,12 @@ export function coverageOf(access: ConsentAccess, key: string, service: AccountS
 }
 
 /** Each account a consent names with the services it is covered for (coverageOf's rule, account by account), in the order it names them. */
-export function servicesByAccount({ accounts, details = [], balances, transactions }: ConsentAccess): { reference: ConsentedAccount; services: AccountService[] }[] {
+export function servicesByAccount({
+  accounts,
+  details = [],
+  balances,
+  transactions,
+}: ConsentAccess): { reference: ConsentedAccount; services: AccountService[] }[] {
   const found = new Map<string, { reference: ConsentedAccount; services: Set<AccountService> }>();
   const grant = (list: ConsentedAccount[], services: AccountService[]) => {
     for (const reference of list) {
@@ -39,12 +44,16 @@ export function servicesByAccount({ accounts, details = [], balances, transactio
 export const consentedKeys = (access: ConsentAccess): string[] => named(access, accountKey);
 
 /** The payment accounts a consent names, by IBAN, in the order it names them, each once. */
-export const consentedIbans = (access: ConsentAccess): string[] => named(access, (reference) => ('iban' in reference ? reference.iban : undefined));
+export const consentedIbans = (access: ConsentAccess): string[] =>
+  named(access, (reference) => ('iban' in reference ? reference.iban : undefined));
 
 /** The card accounts a consent names, by masked PAN (docs/card-accounts.md), in the order it names them, each once. */
-export const consentedMaskedPans = (access: ConsentAccess): string[] => named(access, (reference) => ('maskedPan' in reference ? reference.maskedPan : undefined));
+export const consentedMaskedPans = (access: ConsentAccess): string[] =>
+  named(access, (reference) => ('maskedPan' in reference ? reference.maskedPan : undefined));
 
 function named(access: ConsentAccess, keyOf: (reference: ConsentedAccount) => string | undefined): string[] {
-  const keys = [...access.accounts, ...(access.details ?? []), ...access.balances, ...access.transactions].map(keyOf).filter((key): key is string => key !== undefined);
+  const keys = [...access.accounts, ...(access.details ?? []), ...access.balances, ...access.transactions]
+    .map(keyOf)
+    .filter((key): key is string => key !== undefined);
   return [...new Set(keys)];
 }

@@ -186,7 +186,8 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
     if (!message || !shared) {
       this.ignored += 1;
       // 1, 10, 100…: a flood does not flood the log.
-      if (Number.isInteger(Math.log10(this.ignored))) new Logger(ChangeFeed.name).warn(`ignored ${this.ignored} notification(s) on ${CHANNEL} that were not the sandbox's`);
+      if (Number.isInteger(Math.log10(this.ignored)))
+        new Logger(ChangeFeed.name).warn(`ignored ${this.ignored} notification(s) on ${CHANNEL} that were not the sandbox's`);
       return;
     }
     const read = shared.heard(message.key);
@@ -230,7 +231,14 @@ function parsed(payload: string | undefined): { ack: string } | { id: string; to
   const fields = message as Record<string, unknown>;
   const keys = Object.keys(fields).sort().join();
   if (keys === 'ack' && typeof fields.ack === 'string' && UUID.test(fields.ack)) return { ack: fields.ack };
-  if (keys === 'id,key,topic' && typeof fields.id === 'string' && UUID.test(fields.id) && typeof fields.topic === 'string' && typeof fields.key === 'string' && KEY.test(fields.key)) {
+  if (
+    keys === 'id,key,topic' &&
+    typeof fields.id === 'string' &&
+    UUID.test(fields.id) &&
+    typeof fields.topic === 'string' &&
+    typeof fields.key === 'string' &&
+    KEY.test(fields.key)
+  ) {
     return { id: fields.id, topic: fields.topic, key: fields.key };
   }
   return null;

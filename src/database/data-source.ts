@@ -52,7 +52,10 @@ export function databaseName(options: DataSourceOptions): string {
  * the sandbox or a database seeded with another profile is not a passing fault: it fails at once
  * with a message naming the database (docs/operations.md).
  */
-export async function openDataSource(options: DataSourceOptions, seed: (dataSource: DataSource, database: string) => Promise<void>): Promise<DataSource> {
+export async function openDataSource(
+  options: DataSourceOptions,
+  seed: (dataSource: DataSource, database: string) => Promise<void>,
+): Promise<DataSource> {
   const dataSource = new DataSource(options);
   try {
     await dataSource.initialize();
@@ -65,7 +68,10 @@ export async function openDataSource(options: DataSourceOptions, seed: (dataSour
       const known = new Set((options.migrations as (new () => { name?: string })[]).map((migration) => new migration().name));
       const applied = (await dataSource.query('SELECT name FROM migrations')) as { name: string }[];
       const newer = applied.map(({ name }) => name).filter((name) => !known.has(name));
-      if (newer.length > 0) throw new Error(`The database ${databaseName(options)} was migrated by a newer version of the sandbox (${newer.join(', ')}): refusing to start on it`);
+      if (newer.length > 0)
+        throw new Error(
+          `The database ${databaseName(options)} was migrated by a newer version of the sandbox (${newer.join(', ')}): refusing to start on it`,
+        );
       await seed(dataSource, databaseName(options));
     });
   } catch (error) {

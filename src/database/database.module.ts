@@ -33,7 +33,12 @@ export function connectDatabase(options: DataSourceOptions, open: (options: Data
     Store,
     { provide: ChangeFeed, inject: [DataSource], useFactory: (dataSource: DataSource) => ChangeFeed.of(dataSource) },
     // SQLite has one connection and fsyncs each commit: writes that arrive together share one.
-    { provide: WriteStrategy, inject: [DataSource], useFactory: (dataSource: DataSource) => (dataSource.options.type === 'postgres' ? new PooledTransactions(dataSource) : new GroupCommit(dataSource)) },
+    {
+      provide: WriteStrategy,
+      inject: [DataSource],
+      useFactory: (dataSource: DataSource) =>
+        dataSource.options.type === 'postgres' ? new PooledTransactions(dataSource) : new GroupCommit(dataSource),
+    },
   ],
   exports: [Store],
 })

@@ -12,10 +12,12 @@ import { SERVICES } from '../services';
 import { schemaOf } from '../schema/schema';
 
 /** Stores one clock row: the smallest write there is. */
-const storeDay = (id: number) => async ({ manager }: Transaction) => {
-  await manager.insert(SandboxClock, { world: String(id), today: '2026-03-15' });
-  return id;
-};
+const storeDay =
+  (id: number) =>
+  async ({ manager }: Transaction) => {
+    await manager.insert(SandboxClock, { world: String(id), today: '2026-03-15' });
+    return id;
+  };
 
 describe('GroupCommit, on a migrated SQLite file', () => {
   const folder = mkdtempSync(join(tmpdir(), 'psd2-sandbox-group-commit-'));
@@ -24,7 +26,10 @@ describe('GroupCommit, on a migrated SQLite file', () => {
   let writes: GroupCommit;
   /** A second connection: what it sees is committed, not merely written by the first. */
   let observer: Database.Database;
-  const storedIds = () => (observer.prepare('SELECT world FROM sandbox_clock').all() as { world: string }[]).map(({ world }) => Number(world)).sort((a, b) => a - b);
+  const storedIds = () =>
+    (observer.prepare('SELECT world FROM sandbox_clock').all() as { world: string }[])
+      .map(({ world }) => Number(world))
+      .sort((a, b) => a - b);
 
   beforeAll(async () => {
     dataSource = await new DataSource(dataSourceOptions({ DATABASE_PATH: path }, schemaOf(SERVICES))).initialize();
@@ -85,7 +90,12 @@ describe('GroupCommit, on a migrated SQLite file', () => {
     // A deferred foreign key is checked at COMMIT only: the whole batch's commit fails.
     const dangling = writes.run(async ({ manager }) => {
       await manager.query('PRAGMA defer_foreign_keys = ON');
-      await manager.insert(AccessCount, { consentId: 'no-such-consent', accountIban: 'AT099900000000001511', day: '2026-03-15', accesses: 1 });
+      await manager.insert(AccessCount, {
+        consentId: 'no-such-consent',
+        accountIban: 'AT099900000000001511',
+        day: '2026-03-15',
+        accesses: 1,
+      });
     });
     const results = await Promise.allSettled([writes.run(storeDay(1)), dangling]);
     expect(results.map(({ status }) => status)).toEqual(['rejected', 'rejected']);

@@ -53,7 +53,11 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
       tppRedirectUri: null,
       createdAt: '2026-03-15T10:00:00.000Z',
     });
-    await dataSource.manager.insert(AccessToken, { tokenHash: 'a'.repeat(64), clientId: 'sandbox-tpp', expiresAt: '2026-03-15T11:00:00.000Z' });
+    await dataSource.manager.insert(AccessToken, {
+      tokenHash: 'a'.repeat(64),
+      clientId: 'sandbox-tpp',
+      expiresAt: '2026-03-15T11:00:00.000Z',
+    });
   });
   afterAll(async () => {
     await dataSource.destroy();
@@ -82,7 +86,12 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
 
   it('hydrates as the entity declares: booleans, JSON and nulls, not what SQLite stores', async () => {
     const consent = await findByPrimaryKey(dataSource.getRepository(Consent), 'b1f0d3c4-0000-4000-8000-000000000001');
-    expect(consent).toMatchObject({ recurringIndicator: false, fixture: false, scenarioId: null, access: { availableAccounts: 'allAccounts' } });
+    expect(consent).toMatchObject({
+      recurringIndicator: false,
+      fixture: false,
+      scenarioId: null,
+      access: { availableAccounts: 'allAccounts' },
+    });
   });
 
   it('answers null for a key that is not stored', async () => {
@@ -98,13 +107,19 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
       throw new Error('roll back');
     });
     await expect(rolledBack).rejects.toThrow('roll back');
-    expect(inside).toStrictEqual(Object.assign(new AccessToken(), { tokenHash: id, clientId: 'sandbox-tpp', expiresAt: '2026-03-15T11:00:00.000Z' }));
+    expect(inside).toStrictEqual(
+      Object.assign(new AccessToken(), { tokenHash: id, clientId: 'sandbox-tpp', expiresAt: '2026-03-15T11:00:00.000Z' }),
+    );
     await expect(findByPrimaryKey(dataSource.getRepository(AccessToken), id)).resolves.toBeNull();
   });
 
   it("refuses an entity with relations, which would need TypeORM's joins and cascades", async () => {
-    await expect(findByPrimaryKey(dataSource.getRepository(Transaction), 'x')).rejects.toThrow('prebuilt statements: Transaction has relations');
-    await expect(insertRows(dataSource.manager, Transaction, [new Transaction()])).rejects.toThrow('prebuilt statements: Transaction has relations');
+    await expect(findByPrimaryKey(dataSource.getRepository(Transaction), 'x')).rejects.toThrow(
+      'prebuilt statements: Transaction has relations',
+    );
+    await expect(insertRows(dataSource.manager, Transaction, [new Transaction()])).rejects.toThrow(
+      'prebuilt statements: Transaction has relations',
+    );
   });
 
   /** A whole row of each entity it writes, as the services build it: booleans, JSON, a date and nulls. */
@@ -170,15 +185,26 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
         createdAt: '2026-03-15T10:00:00.000Z',
       }),
     ],
-    ['an access token', AccessToken, 'tokenHash', (tokenHash) => ({ tokenHash, clientId: 'sandbox-tpp', expiresAt: '2026-03-15T11:00:00.000Z' })],
+    [
+      'an access token',
+      AccessToken,
+      'tokenHash',
+      (tokenHash) => ({ tokenHash, clientId: 'sandbox-tpp', expiresAt: '2026-03-15T11:00:00.000Z' }),
+    ],
   ];
 
   it.each(written)('writes %s exactly as manager.insert does: the same stored row', async (_, target, key, row) => {
     const { tableName } = dataSource.getMetadata(target);
-    const stored = (value: string) => dataSource.query(`SELECT * FROM "${tableName}" WHERE "${key}" = ${dataSource.driver.createParameter('value', 0)}`, [value]) as Promise<Record<string, unknown>[]>;
+    const stored = (value: string) =>
+      dataSource.query(`SELECT * FROM "${tableName}" WHERE "${key}" = ${dataSource.driver.createParameter('value', 0)}`, [
+        value,
+      ]) as Promise<Record<string, unknown>[]>;
     await dataSource.manager.insert(target, row('c0ffee00-0000-4000-8000-000000000001'));
     await insertRows(dataSource.manager, target, [dataSource.manager.create(target, row('c0ffee00-0000-4000-8000-000000000002'))]);
-    const [[expected], [inserted]] = [await stored('c0ffee00-0000-4000-8000-000000000001'), await stored('c0ffee00-0000-4000-8000-000000000002')];
+    const [[expected], [inserted]] = [
+      await stored('c0ffee00-0000-4000-8000-000000000001'),
+      await stored('c0ffee00-0000-4000-8000-000000000002'),
+    ];
     expect(inserted).toStrictEqual({ ...expected, [key]: 'c0ffee00-0000-4000-8000-000000000002' });
   });
 
@@ -193,7 +219,9 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
     const row = written[3][3]('c0ffee00-0000-4000-8000-000000000004');
     const rolledBack = dataSource.transaction(async (manager) => {
       await insertRows(manager, AccessToken, [Object.assign(new AccessToken(), row)]);
-      await expect(findByPrimaryKey(manager.getRepository(AccessToken), row.tokenHash as string)).resolves.toStrictEqual(Object.assign(new AccessToken(), row));
+      await expect(findByPrimaryKey(manager.getRepository(AccessToken), row.tokenHash as string)).resolves.toStrictEqual(
+        Object.assign(new AccessToken(), row),
+      );
       throw new Error('roll back');
     });
     await expect(rolledBack).rejects.toThrow('roll back');

@@ -103,7 +103,11 @@ export function insertsStatement(manager: EntityManager, pending: PendingInsert[
 function insertStatement(metadata: EntityMetadata, rows: number, offset = 0): string {
   const { driver } = metadata.connection;
   const width = metadata.columns.length;
-  const values = Array.from({ length: rows }, (_, row) => `(${metadata.columns.map(({ databaseName }, column) => driver.createParameter(databaseName, offset + row * width + column)).join(', ')})`);
+  const values = Array.from(
+    { length: rows },
+    (_, row) =>
+      `(${metadata.columns.map(({ databaseName }, column) => driver.createParameter(databaseName, offset + row * width + column)).join(', ')})`,
+  );
   return `INSERT INTO ${tableOf(metadata)} (${columnList(metadata)}) VALUES ${values.join(', ')}`;
 }
 
@@ -121,7 +125,10 @@ function parametersOf<T extends ObjectLiteral>(metadata: EntityMetadata, entitie
 function tableOf(metadata: EntityMetadata): string {
   if (metadata.relations.length) throw new Error(`prebuilt statements: ${metadata.name} has relations`);
   const { driver } = metadata.connection;
-  return metadata.tablePath.split('.').map((part) => driver.escape(part)).join('.');
+  return metadata.tablePath
+    .split('.')
+    .map((part) => driver.escape(part))
+    .join('.');
 }
 
 function columnList(metadata: EntityMetadata): string {

@@ -41,7 +41,14 @@ export async function applyEvent<TEntity extends StatusOwner, TMachine extends A
   const where = { id: entity.id, status: entity.status } as FindOptionsWhere<TEntity>;
   const { affected } = await binding.store.change(binding.target).update(where, { ...also, status } as QueryDeepPartialEntity<TEntity>);
   if (affected) {
-    await binding.history.record({ kind: binding.kind, resourceId: entity.id, fromStatus: entity.status, toStatus: status, event: event.type, ...binding.placeOf(entity) });
+    await binding.history.record({
+      kind: binding.kind,
+      resourceId: entity.id,
+      fromStatus: entity.status,
+      toStatus: status,
+      event: event.type,
+      ...binding.placeOf(entity),
+    });
     return { entity: Object.assign(entity, also, { status }), accepted: true };
   }
   const current = await binding.store.read(binding.target).findOneByOrFail({ id: entity.id } as FindOptionsWhere<TEntity>);

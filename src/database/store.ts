@@ -7,7 +7,10 @@ import { findByPrimaryKey } from './prebuilt-statements';
 import { Transaction, WriteStrategy } from './write-strategy';
 
 /** What may be asked of a table anywhere: the read half of a TypeORM repository. */
-export type Reader<T extends ObjectLiteral> = Pick<Repository<T>, 'find' | 'findBy' | 'findOne' | 'findOneBy' | 'findOneByOrFail' | 'count' | 'existsBy'>;
+export type Reader<T extends ObjectLiteral> = Pick<
+  Repository<T>,
+  'find' | 'findBy' | 'findOne' | 'findOneBy' | 'findOneByOrFail' | 'count' | 'existsBy'
+>;
 
 /** Rows per INSERT statement in insertMany. */
 const INSERT_CHUNK = 500;
@@ -77,7 +80,8 @@ export class Store {
     const write = currentWrite.getStore();
     if (!write) throw new Error('Store.announce outside Store.write');
     write.committed.push(() => shared.set(key, value));
-    if (this.sharedByInstances && this.feed.hearing) write.heard.push((await this.feed.announce(write.transaction.manager, shared.topic, key)).heard);
+    if (this.sharedByInstances && this.feed.hearing)
+      write.heard.push((await this.feed.announce(write.transaction.manager, shared.topic, key)).heard);
   }
 
   /** Inside a write: runs `then` once the write has committed, and never if it is rolled back. */

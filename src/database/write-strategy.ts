@@ -19,7 +19,10 @@ export abstract class WriteStrategy {
 }
 
 /** SQLite: every statement as it comes, on the one connection (group-commit.ts). */
-export const immediate = (manager: EntityManager): Transaction => ({ manager, insert: (target, rows) => insertRows(manager, target, rows) });
+export const immediate = (manager: EntityManager): Transaction => ({
+  manager,
+  insert: (target, rows) => insertRows(manager, target, rows),
+});
 
 /** What TypeORM's query runner sends to open and end a transaction on PostgreSQL. */
 const TRANSACTION_CONTROL = new Set(['START TRANSACTION', 'COMMIT', 'ROLLBACK']);
@@ -95,7 +98,10 @@ export class PooledTransactions extends WriteStrategy {
   }
 }
 
-const UNAVAILABLE = { messageId: 'XS2A029E', description: "the sandbox's database is full or unavailable: nothing was changed, try again later" } as const;
+const UNAVAILABLE = {
+  messageId: 'XS2A029E',
+  description: "the sandbox's database is full or unavailable: nothing was changed, try again later",
+} as const;
 
 /**
  * The engines' codes that mean the database cannot take a write now (a full disk, an I/O fault, a
@@ -103,7 +109,8 @@ const UNAVAILABLE = { messageId: 'XS2A029E', description: "the sandbox's databas
  * SQLSTATE classes 08 (connection), 53 (insufficient resources), 57P (shutdown), 58 (system) and
  * lock_not_available; Node: a connection refused or reset.
  */
-const STORAGE_FAULT = /^(SQLITE_(FULL|IOERR|BUSY|LOCKED|READONLY|CANTOPEN|NOMEM|CORRUPT|NOTADB)|08...|53...|57P0.|58...|55P03|ECONNREFUSED|ECONNRESET|EPIPE)/;
+const STORAGE_FAULT =
+  /^(SQLITE_(FULL|IOERR|BUSY|LOCKED|READONLY|CANTOPEN|NOMEM|CORRUPT|NOTADB)|08...|53...|57P0.|58...|55P03|ECONNREFUSED|ECONNRESET|EPIPE)/;
 
 /** A storage fault becomes the 503 the client can retry on; anything else (a refusal, a bug) stays as it was. */
 export function asUnavailable(error: unknown): unknown {
@@ -111,7 +118,11 @@ export function asUnavailable(error: unknown): unknown {
   const code = (error as { driverError?: { code?: unknown } }).driverError?.code ?? (error as { code?: unknown }).code;
   if (typeof code === 'string' && STORAGE_FAULT.test(code)) return new DomainError(UNAVAILABLE);
   // No code: node-postgres on a connection the server ended or a pool that was closed; better-sqlite3 while group-commit.ts replaces its connection.
-  if (error instanceof Error && /Connection terminated|pool after calling end|Driver not Connected|database connection is not open/.test(error.message)) return new DomainError(UNAVAILABLE);
+  if (
+    error instanceof Error &&
+    /Connection terminated|pool after calling end|Driver not Connected|database connection is not open/.test(error.message)
+  )
+    return new DomainError(UNAVAILABLE);
   return error;
 }
 

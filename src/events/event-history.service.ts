@@ -46,19 +46,17 @@ export class EventHistory {
     const actor = currentActor();
     const certificate = currentCertificate() ?? null;
     const at = new Date().toISOString();
-    const rows = entries.map(
-      ({ sandboxDate: date, parentId, ...entry }): SandboxEvent => ({
-        id: newResourceId(),
-        ...entry,
-        parentId: parentId ?? null,
-        sandboxDate: date ?? this.clock.today(World.of(entry)),
-        cause,
-        psuId: actor?.psuId ?? null,
-        channel: actor?.channel ?? null,
-        certificate,
-        at,
-      }),
-    );
+    const rows = entries.map(({ sandboxDate: date, parentId, ...entry }): SandboxEvent => ({
+      id: newResourceId(),
+      ...entry,
+      parentId: parentId ?? null,
+      sandboxDate: date ?? this.clock.today(World.of(entry)),
+      cause,
+      psuId: actor?.psuId ?? null,
+      channel: actor?.channel ?? null,
+      certificate,
+      at,
+    }));
     await this.store.insertMany(SandboxEvent, rows);
     for (const listener of this.listeners) await listener(rows);
   }
@@ -70,12 +68,23 @@ export class EventHistory {
 
   /** Newest first; a client (AUTH_MODE=strict) sees its own world's events: its resources' and its clock's. */
   async list(filter: EventFilter, world: World): Promise<{ events: SandboxEvent[]; total: number }> {
-    const at = filter.from && filter.to ? Between(filter.from, filter.to) : filter.from ? MoreThanOrEqual(filter.from) : filter.to ? LessThanOrEqual(filter.to) : undefined;
+    const at =
+      filter.from && filter.to
+        ? Between(filter.from, filter.to)
+        : filter.from
+          ? MoreThanOrEqual(filter.from)
+          : filter.to
+            ? LessThanOrEqual(filter.to)
+            : undefined;
     const common: FindOptionsWhere<SandboxEvent> = { ...(filter.kind ? { kind: filter.kind } : {}), ...(at ? { at } : {}) };
     // Where-objects in a list are ORed: the resource itself or what belongs to it.
-    const ofResource: FindOptionsWhere<SandboxEvent>[] = filter.resourceId ? [{ resourceId: filter.resourceId }, { parentId: filter.resourceId }] : [{}];
+    const ofResource: FindOptionsWhere<SandboxEvent>[] = filter.resourceId
+      ? [{ resourceId: filter.resourceId }, { parentId: filter.resourceId }]
+      : [{}];
     const where = ofResource.map((resource) => ({ ...common, ...resource, ...ownedBy(world) }));
-    const events = await this.store.read(SandboxEvent).find({ where, order: { id: 'DESC' }, skip: (filter.page - 1) * filter.pageSize, take: filter.pageSize });
+    const events = await this.store
+      .read(SandboxEvent)
+      .find({ where, order: { id: 'DESC' }, skip: (filter.page - 1) * filter.pageSize, take: filter.pageSize });
     return { events, total: await this.store.read(SandboxEvent).count({ where }) };
   }
 }

@@ -13,18 +13,28 @@ export const MAX_EVENTS_PAGE = 500;
 export const MAX_EVENTS_PAGE_NUMBER = 1_000_000;
 
 /** The kinds a bank records: the core's, and those of the services it offers (SandboxService.eventKinds). */
-export const eventKinds = ({ services }: BankProfile): EventKind[] => [...RESOURCE_KINDS, ...services.flatMap(({ eventKinds = [] }) => eventKinds), ...OTHER_KINDS];
+export const eventKinds = ({ services }: BankProfile): EventKind[] => [
+  ...RESOURCE_KINDS,
+  ...services.flatMap(({ eventKinds = [] }) => eventKinds),
+  ...OTHER_KINDS,
+];
 
 /** The served document lists the kinds the bank records, in the query and in the answer. */
 export function documentEventKinds(document: OpenAPIObject, profile: BankProfile): void {
   const kinds = eventKinds(profile);
-  const query = (document.paths['/sandbox/events']?.get?.parameters as { name?: string; schema?: { enum?: string[] } }[] | undefined)?.find(({ name }) => name === 'kind');
-  const answer = (document.components?.schemas?.EventResponse as { properties?: { kind?: { enum?: string[] } } } | undefined)?.properties?.kind;
+  const query = (document.paths['/sandbox/events']?.get?.parameters as { name?: string; schema?: { enum?: string[] } }[] | undefined)?.find(
+    ({ name }) => name === 'kind',
+  );
+  const answer = (document.components?.schemas?.EventResponse as { properties?: { kind?: { enum?: string[] } } } | undefined)?.properties
+    ?.kind;
   for (const schema of [query?.schema, answer]) if (schema) schema.enum = kinds;
 }
 
 export class EventQueryDto {
-  @ApiPropertyOptional({ maxLength: 64, description: 'a consent, payment, authorisation or transaction ID: its events and those of what belongs to it' })
+  @ApiPropertyOptional({
+    maxLength: 64,
+    description: 'a consent, payment, authorisation or transaction ID: its events and those of what belongs to it',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(64)
@@ -46,7 +56,12 @@ export class EventQueryDto {
   @IsISO8601({ strict: true })
   to?: string;
 
-  @ApiPropertyOptional({ example: 1, minimum: 1, maximum: MAX_EVENTS_PAGE_NUMBER, description: `1 to ${MAX_EVENTS_PAGE_NUMBER} (default 1)` })
+  @ApiPropertyOptional({
+    example: 1,
+    minimum: 1,
+    maximum: MAX_EVENTS_PAGE_NUMBER,
+    description: `1 to ${MAX_EVENTS_PAGE_NUMBER} (default 1)`,
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -76,7 +91,12 @@ export class EventResponse {
   @ApiProperty({ type: String, nullable: true, description: 'the consent or payment an authorisation, instalment or booking belongs to' })
   parentId: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'RCVD', description: 'the status before (null for CREATED); for a booking, the account it is booked on' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'RCVD',
+    description: 'the status before (null for CREATED); for a booking, the account it is booked on',
+  })
   from: string | null;
 
   @ApiProperty({ example: 'ACSP' })
@@ -91,7 +111,12 @@ export class EventResponse {
   @ApiProperty({ type: String, nullable: true, example: 'georg.mustermann', description: 'the PSU who decided' })
   psuId: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'control', description: 'how the PSU decided: page, embedded, decoupled or control' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'control',
+    description: 'how the PSU decided: page, embedded, decoupled or control',
+  })
   channel: string | null;
 
   @ApiProperty({ example: '2026-03-15' })
@@ -100,7 +125,11 @@ export class EventResponse {
   @ApiProperty({ example: '2026-11-24T10:15:30.123Z' })
   at: string;
 
-  @ApiPropertyOptional({ example: '5c3a9f0e1d2b4a6c8e0f1a2b3c4d5e6f', description: 'the serial number of the certificate the causing request was signed with or came over TLS with; absent when none (docs/tpp-identity.md)' })
+  @ApiPropertyOptional({
+    example: '5c3a9f0e1d2b4a6c8e0f1a2b3c4d5e6f',
+    description:
+      'the serial number of the certificate the causing request was signed with or came over TLS with; absent when none (docs/tpp-identity.md)',
+  })
   certificate?: string;
 }
 
@@ -118,7 +147,21 @@ export class EventPageResponse {
   total: number;
 }
 
-export const toEventResponse = ({ id, kind, resourceId, parentId, fromStatus, toStatus, event, cause, psuId, channel, sandboxDate, at, certificate }: SandboxEvent): EventResponse => ({
+export const toEventResponse = ({
+  id,
+  kind,
+  resourceId,
+  parentId,
+  fromStatus,
+  toStatus,
+  event,
+  cause,
+  psuId,
+  channel,
+  sandboxDate,
+  at,
+  certificate,
+}: SandboxEvent): EventResponse => ({
   id,
   kind,
   resourceId,

@@ -8,12 +8,21 @@ import { CreatesInBerlinGroup } from '../http/berlin-group-profile';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { Xs2aController } from '../http/request.guard';
 import { ApiScaRequestHeaders, SCA_APPROACH_HEADER, ScaHeaders, ScaRequestHeaders } from '../http/sca-headers.decorator';
-import { ApiNotificationHeaders, NOTIFICATION_HEADERS, NotificationHeaders, NotificationRequest } from '../notifications/notification-headers.decorator';
+import {
+  ApiNotificationHeaders,
+  NOTIFICATION_HEADERS,
+  NotificationHeaders,
+  NotificationRequest,
+} from '../notifications/notification-headers.decorator';
 import { World, RequestWorld } from '../oauth/world';
 import { FundsConfirmationDto, FundsConfirmationResponse } from './dto/funds-confirmation.dto';
 import { FundsConfirmationService } from './funds-confirmation.service';
 
-const CONSENT_UNKNOWN = { status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN: no consent for the confirmation of funds with this ID' } as const;
+const CONSENT_UNKNOWN = {
+  status: 403,
+  type: TppErrorResponse,
+  description: 'CONSENT_UNKNOWN: no consent for the confirmation of funds with this ID',
+} as const;
 
 /** Berlin Group's confirmation of funds (PIIS), where the profile offers it (docs/funds-confirmation.md). */
 @ApiTags('Confirmation of funds')
@@ -26,13 +35,31 @@ export class FundsConfirmationController {
   @ApiOperation({ summary: "Whether the account's available balance covers an amount now" })
   @ApiBody({ type: FundsConfirmationDto })
   // The served document leaves it out where the bank manages the consents outside the API (funds-document.ts).
-  @ApiHeader({ name: 'Consent-ID', required: true, description: 'a valid consent for the confirmation of funds on the account', schema: { type: 'string' } })
+  @ApiHeader({
+    name: 'Consent-ID',
+    required: true,
+    description: 'a valid consent for the confirmation of funds on the account',
+    schema: { type: 'string' },
+  })
   @ApiOkResponse({ type: FundsConfirmationResponse })
-  @ApiResponse({ status: 400, type: TppErrorResponse, description: "FORMAT_ERROR; NO_PIIS_ACTIVATION: not the consent's account; CARD_INVALID: not the consent's card; PARAMETER_NOT_CONSISTENT: not the account's currency" })
-  @ApiResponse({ status: 401, type: TppErrorResponse, description: 'TOKEN_INVALID; CONSENT_INVALID: the consent is not valid; CONSENT_EXPIRED' })
+  @ApiResponse({
+    status: 400,
+    type: TppErrorResponse,
+    description:
+      "FORMAT_ERROR; NO_PIIS_ACTIVATION: not the consent's account; CARD_INVALID: not the consent's card; PARAMETER_NOT_CONSISTENT: not the account's currency",
+  })
+  @ApiResponse({
+    status: 401,
+    type: TppErrorResponse,
+    description: 'TOKEN_INVALID; CONSENT_INVALID: the consent is not valid; CONSENT_EXPIRED',
+  })
   @ApiResponse(CONSENT_UNKNOWN)
   @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such account' })
-  async check(@Body() body: FundsConfirmationDto, @Headers('consent-id') consentId: string | undefined, @RequestWorld() world: World): Promise<FundsConfirmationResponse> {
+  async check(
+    @Body() body: FundsConfirmationDto,
+    @Headers('consent-id') consentId: string | undefined,
+    @RequestWorld() world: World,
+  ): Promise<FundsConfirmationResponse> {
     return { fundsAvailable: await this.funds.fundsAvailable(body, consentId, world) };
   }
 }

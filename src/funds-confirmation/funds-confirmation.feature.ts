@@ -45,15 +45,34 @@ export const fundsConfirmationService: SandboxService = {
   module: (profile) => FundsConfirmationModule.forProfile(profile.settings.fundsConfirmation!),
   entities: [],
   messages: {
-    XS2A052E: { status: 401, code: 'CONSENT_EXPIRED', when: 'confirmation of funds: the consent has expired (the day after its card\'s expiry date)' },
-    XS2A053E: { status: 400, code: 'NO_PIIS_ACTIVATION', when: 'confirmation of funds: the account is not the one the consent in `Consent-ID` was given for' },
+    XS2A052E: {
+      status: 401,
+      code: 'CONSENT_EXPIRED',
+      when: "confirmation of funds: the consent has expired (the day after its card's expiry date)",
+    },
+    XS2A053E: {
+      status: 400,
+      code: 'NO_PIIS_ACTIVATION',
+      when: 'confirmation of funds: the account is not the one the consent in `Consent-ID` was given for',
+    },
     XS2A054E: { status: 400, code: 'CARD_INVALID', when: 'confirmation of funds: `cardNumber` is not the card the consent was given for' },
-    XS2A055E: { status: 400, code: 'PARAMETER_NOT_CONSISTENT', when: 'confirmation of funds: the amount\'s (or the account reference\'s) currency is not the account\'s' },
-    XS2A056E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'confirmation of funds: the bank holds no such account (or, its consents managed outside the API, none this client may ask about)' },
+    XS2A055E: {
+      status: 400,
+      code: 'PARAMETER_NOT_CONSISTENT',
+      when: "confirmation of funds: the amount's (or the account reference's) currency is not the account's",
+    },
+    XS2A056E: {
+      status: 404,
+      code: 'RESOURCE_UNKNOWN',
+      when: 'confirmation of funds: the bank holds no such account (or, its consents managed outside the API, none this client may ask about)',
+    },
   },
   document: documentFundsConfirmation,
   summary: ({ settings }) => {
-    const consent = settings.fundsConfirmation!.consent === 'api' ? 'under a consent of POST /v2/consents/confirmation-of-funds named in Consent-ID' : 'its consents managed outside the API (no Consent-ID)';
+    const consent =
+      settings.fundsConfirmation!.consent === 'api'
+        ? 'under a consent of POST /v2/consents/confirmation-of-funds named in Consent-ID'
+        : 'its consents managed outside the API (no Consent-ID)';
     return [`Confirmation of funds: offered, ${consent}.`];
   },
 };

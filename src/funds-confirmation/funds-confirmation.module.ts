@@ -21,7 +21,10 @@ export class FundsConfirmationModule {
     return {
       module: FundsConfirmationModule,
       imports: [DatabaseModule, OAuthModule, BankModule, ConsentModule, AuthorisationModule, NotificationsModule, ScaModule],
-      controllers: [FundsConfirmationController, ...(consent === 'api' ? [FundsConsentController, FundsConsentAuthorisationController] : [])],
+      controllers: [
+        FundsConfirmationController,
+        ...(consent === 'api' ? [FundsConsentController, FundsConsentAuthorisationController] : []),
+      ],
       providers: [FundsConfirmationService],
     };
   }

@@ -23,10 +23,18 @@ export class FundsConfirmationService {
   async fundsAvailable(request: FundsConfirmationDto, consentId: string | undefined, world: World): Promise<boolean> {
     const consented = this.profile.settings.fundsConfirmation?.consent === 'api';
     // The account a client may not see is as unknown as one the bank does not hold (docs/security.md, "Whose data").
-    const [account] = await this.accounts.find([consented ? await this.consentedIban(request, consentId, world) : request.account.iban], world);
+    const [account] = await this.accounts.find(
+      [consented ? await this.consentedIban(request, consentId, world) : request.account.iban],
+      world,
+    );
     if (!account) throw unknownAccount(request.account.iban);
     for (const currency of [request.instructedAmount.currency, request.account.currency ?? account.currency]) {
-      if (currency !== account.currency) throw new DomainError({ messageId: 'XS2A055E', path: 'instructedAmount.currency', description: `account ${account.iban} holds ${account.currency}, not ${currency}` });
+      if (currency !== account.currency)
+        throw new DomainError({
+          messageId: 'XS2A055E',
+          path: 'instructedAmount.currency',
+          description: `account ${account.iban} holds ${account.currency}, not ${currency}`,
+        });
     }
     const available = account.balances.find(({ balanceType }) => balanceType === 'interimAvailable')!.amount;
     return !isBelow(available, request.instructedAmount.amount);
@@ -34,11 +42,16 @@ export class FundsConfirmationService {
 
   /** The account of the PIIS consent in Consent-ID, checked in the order of docs/funds-confirmation.md. */
   private async consentedIban(request: FundsConfirmationDto, consentId: string | undefined, world: World): Promise<string> {
-    if (!consentId) throw new FormatError('Consent-ID', 'the Consent-ID header is required: the consent for the confirmation of funds on this account');
+    if (!consentId)
+      throw new FormatError('Consent-ID', 'the Consent-ID header is required: the consent for the confirmation of funds on this account');
     const consent = await this.consents.findValid(consentId, world, 'piis', 'XS2A052E');
     const granted = fundsAccountOf(consent);
     if (granted.iban !== request.account.iban) {
-      throw new DomainError({ messageId: 'XS2A053E', path: 'account', description: `consent ${consentId} is for account ${granted.iban}, not ${request.account.iban}` });
+      throw new DomainError({
+        messageId: 'XS2A053E',
+        path: 'account',
+        description: `consent ${consentId} is for account ${granted.iban}, not ${request.account.iban}`,
+      });
     }
     const card = consent.card!.cardNumber;
     if (card !== null && request.cardNumber !== undefined && request.cardNumber !== card) {
@@ -49,4 +62,5 @@ export class FundsConfirmationService {
   }
 }
 
-const unknownAccount = (iban: string) => new DomainError({ messageId: 'XS2A056E', path: 'account', description: `account ${iban} unknown` });
+const unknownAccount = (iban: string) =>
+  new DomainError({ messageId: 'XS2A056E', path: 'account', description: `account ${iban} unknown` });

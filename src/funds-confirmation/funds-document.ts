@@ -14,5 +14,5 @@ export function documentFundsConfirmation(document: OpenAPIObject, profile: Bank
   delete check.responses['403'];
   check.responses['400'].description = "FORMAT_ERROR; PARAMETER_NOT_CONSISTENT: not the account's currency";
   check.responses['401'].description = 'TOKEN_INVALID';
-  check.responses['404'].description = 'RESOURCE_UNKNOWN: no such account, or (AUTH_MODE=strict) an account of another client\'s scenario';
+  check.responses['404'].description = "RESOURCE_UNKNOWN: no such account, or (AUTH_MODE=strict) an account of another client's scenario";
 }

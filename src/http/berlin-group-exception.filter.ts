@@ -37,7 +37,10 @@ export class BerlinGroupExceptionFilter implements ExceptionFilter {
     const response = http.getResponse<Response>();
     // For the request log (request-log.ts): the code and message number the client reads.
     response.locals.errorCode = `${error.toBody(this.profile).tppMessages[0].code} ${error.details[0].messageId}`;
-    response.status(error.status(this.profile)).set(error.headers).json(renderError(error, this.profile, messageListOf(this.lists, path, this.profile === 'berlin-group')));
+    response
+      .status(error.status(this.profile))
+      .set(error.headers)
+      .json(renderError(error, this.profile, messageListOf(this.lists, path, this.profile === 'berlin-group')));
   }
 
   private toDomainError(exception: unknown, method: string, path: string): DomainError {
@@ -61,7 +64,8 @@ export class BerlinGroupExceptionFilter implements ExceptionFilter {
   }
 }
 
-const speaksOAuth = (method: string, path: string): boolean => (method === 'POST' && /^\/oauth2\/token\/?$/.test(path)) || /^\/register(\/[^/]*)?\/?$/.test(path);
+const speaksOAuth = (method: string, path: string): boolean =>
+  (method === 'POST' && /^\/oauth2\/token\/?$/.test(path)) || /^\/register(\/[^/]*)?\/?$/.test(path);
 
 function isHttpError(value: unknown): value is Error & { status: number; type?: string } {
   return value instanceof Error && typeof (value as { status?: unknown }).status === 'number';

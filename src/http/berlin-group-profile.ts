@@ -32,7 +32,12 @@ export function inBerlinGroupShape<T>(value: T, parent?: string): T {
     (Array.isArray(child) && child.length === 0 && (EMPTY_LEFT_OUT.has(key) || parent === 'access')) ||
     (key === 'monthsOfExecution' && (value as { frequency?: unknown }).frequency !== 'MonthlyVariable');
   const kept = Object.entries(value).filter(([key, child]) => !leftOut(key, child));
-  return Object.fromEntries(kept.map(([key, child]) => [key, key === 'batchBookingPreferred' && typeof child === 'string' ? child === 'true' : inBerlinGroupShape(child, key)])) as T;
+  return Object.fromEntries(
+    kept.map(([key, child]) => [
+      key,
+      key === 'batchBookingPreferred' && typeof child === 'string' ? child === 'true' : inBerlinGroupShape(child, key),
+    ]),
+  ) as T;
 }
 
 /** Lists the seed bank sends even when empty, which Berlin Group leaves out then (docs/profiles.md, "answers"). */
@@ -44,10 +49,12 @@ const CREATES = 'berlin-group:creates';
 const CREATES_EXTENSION = 'x-berlin-group-creates';
 
 /** Berlin Group answers this operation inside `{ <key>: … }` where the bank answers the bare object (account details). */
-export const WrappedInBerlinGroup = (key: string): MethodDecorator => applyDecorators(SetMetadata(WRAP, key), ApiExtension(WRAP_EXTENSION, key));
+export const WrappedInBerlinGroup = (key: string): MethodDecorator =>
+  applyDecorators(SetMetadata(WRAP, key), ApiExtension(WRAP_EXTENSION, key));
 
 /** The operation creates a resource (its headers: created-resource.ts): 201 in Berlin Group, where the bank answers 200. */
-export const CreatesInBerlinGroup = (): MethodDecorator => applyDecorators(SetMetadata(CREATES, true), ApiExtension(CREATES_EXTENSION, true));
+export const CreatesInBerlinGroup = (): MethodDecorator =>
+  applyDecorators(SetMetadata(CREATES, true), ApiExtension(CREATES_EXTENSION, true));
 
 /**
  * Registered for the whole app in PROFILE=berlin-group only (app.module.ts). A creation's
@@ -90,7 +97,8 @@ export interface MessageList {
 }
 
 /** The error list's name for a path, in the profile in force. */
-export const messageListOf = (lists: readonly MessageList[], path: string, berlinGroup: boolean): string => (berlinGroup && lists.find(({ paths }) => paths.test(path))?.name) || 'tppMessages';
+export const messageListOf = (lists: readonly MessageList[], path: string, berlinGroup: boolean): string =>
+  (berlinGroup && lists.find(({ paths }) => paths.test(path))?.name) || 'tppMessages';
 
 type Schema = { nullable?: boolean; required?: string[]; properties?: Record<string, Schema>; items?: Schema; [key: string]: unknown };
 type Operation = { responses: Record<string, { content?: Record<string, { schema: Schema }> }>; [key: string]: unknown };
@@ -113,7 +121,8 @@ export function documentFor(document: OpenAPIObject, berlinGroup: boolean, lists
       if (!berlinGroup) continue;
       const ok = operation.responses['200'];
       if (ok && wrap) {
-        for (const content of Object.values(ok.content ?? {})) content.schema = { type: 'object', required: [wrap], properties: { [wrap]: content.schema } };
+        for (const content of Object.values(ok.content ?? {}))
+          content.schema = { type: 'object', required: [wrap], properties: { [wrap]: content.schema } };
       }
       if (ok && creates) {
         operation.responses['201'] = ok;
@@ -141,7 +150,8 @@ function leaveOutEmptyLists(document: OpenAPIObject): void {
       answers.add(target);
       reach(target);
     });
-  for (const operations of Object.values(document.paths)) for (const operation of Object.values(operations) as Operation[]) if (operation?.responses) reach(operation.responses);
+  for (const operations of Object.values(document.paths))
+    for (const operation of Object.values(operations) as Operation[]) if (operation?.responses) reach(operation.responses);
   const leaveOut = (schema: Schema, names: string[]) => {
     for (const name of names) {
       const property = schema.properties?.[name];
@@ -161,7 +171,8 @@ function leaveOutEmptyLists(document: OpenAPIObject): void {
     });
   }
   for (const operations of Object.values(document.paths)) {
-    for (const operation of Object.values(operations) as Operation[]) if (operation?.responses) visitObjects(operation.responses, (object) => object.properties && leaveOut(object, [...EMPTY_LEFT_OUT]));
+    for (const operation of Object.values(operations) as Operation[])
+      if (operation?.responses) visitObjects(operation.responses, (object) => object.properties && leaveOut(object, [...EMPTY_LEFT_OUT]));
   }
 }
 
@@ -186,11 +197,14 @@ function renameMessageList(document: OpenAPIObject, operations: Record<string, O
 
 /** Any value fits a schema that names no type (the payment object's echoed fields): null too. */
 const TYPED = ['type', '$ref', 'allOf', 'anyOf', 'oneOf', 'enum', 'properties', 'items'];
-const admitsNull = (property: Schema | undefined) => property !== undefined && (property.nullable === true || !TYPED.some((key) => key in property));
+const admitsNull = (property: Schema | undefined) =>
+  property !== undefined && (property.nullable === true || !TYPED.some((key) => key in property));
 
 function leaveOutNulls(schema: Schema): void {
   if (!schema.properties) return;
-  const nullable = Object.entries(schema.properties).filter(([, property]) => admitsNull(property)).map(([name]) => name);
+  const nullable = Object.entries(schema.properties)
+    .filter(([, property]) => admitsNull(property))
+    .map(([name]) => name);
   if (schema.required) schema.required = schema.required.filter((name) => !nullable.includes(name));
   // OpenAPI 3.0 wants at least one name in `required`, and an example the schema admits.
   if (schema.required?.length === 0) delete schema.required;

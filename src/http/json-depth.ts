@@ -15,12 +15,14 @@ export function refuseDeepJson(_request: IncomingMessage, _response: unknown, ra
   for (let index = 0; index < raw.length; index += 1) {
     const byte = raw[index];
     if (inString) {
-      if (byte === 0x5c) index += 1; // a backslash escapes the next byte
+      if (byte === 0x5c)
+        index += 1; // a backslash escapes the next byte
       else if (byte === 0x22) inString = false;
     } else if (byte === 0x22) inString = true;
     else if (byte === 0x7b || byte === 0x5b) {
       depth += 1;
-      if (depth > MAX_JSON_DEPTH) throw Object.assign(new Error(`the body nests deeper than ${MAX_JSON_DEPTH} levels`), { status: 400, type: 'entity.too.deep' });
+      if (depth > MAX_JSON_DEPTH)
+        throw Object.assign(new Error(`the body nests deeper than ${MAX_JSON_DEPTH} levels`), { status: 400, type: 'entity.too.deep' });
     } else if (byte === 0x7d || byte === 0x5d) depth -= 1;
   }
 }

@@ -32,7 +32,8 @@ export const causedBy = <T>(cause: string, work: () => Promise<T>): Promise<T> =
 export const asClock = <T>(work: () => Promise<T>): Promise<T> => causedBy('clock', work);
 
 /** Work a PSU does through a channel: the status changes it causes name them. */
-export const actingAs = <T>(actor: Actor, work: () => Promise<T>): Promise<T> => context.run({ ...(context.getStore() ?? { cause: 'unknown' }), actor }, work);
+export const actingAs = <T>(actor: Actor, work: () => Promise<T>): Promise<T> =>
+  context.run({ ...(context.getStore() ?? { cause: 'unknown' }), actor }, work);
 
 export const currentCause = (): string => context.getStore()?.cause ?? 'startup';
 export const currentActor = (): Actor | undefined => context.getStore()?.actor;

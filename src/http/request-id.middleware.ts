@@ -12,7 +12,9 @@ import type { NextFunction, Request, Response } from 'express';
 export function echoRequestId(request: Request, response: Response, next: NextFunction): void {
   const joined = request.headers['x-request-id'];
   // Only a value Node joined (it holds ", ") needs the raw headers to find the first one sent.
-  const first = joined?.includes(',') ? request.rawHeaders[request.rawHeaders.findIndex((name, position) => position % 2 === 0 && name.toLowerCase() === 'x-request-id') + 1] : joined;
+  const first = joined?.includes(',')
+    ? request.rawHeaders[request.rawHeaders.findIndex((name, position) => position % 2 === 0 && name.toLowerCase() === 'x-request-id') + 1]
+    : joined;
   if (first !== undefined) request.headers['x-request-id'] = first;
   response.setHeader('X-Request-ID', first || randomUUID());
   next();
@@ -23,4 +25,6 @@ export function echoRequestId(request: Request, response: Response, next: NextFu
  * the header a second time, beside the X-Request-ID every operation documents, and a generated
  * client would get two parameters; RequestGuard has checked it is a UUID.
  */
-export const RequestId = createParamDecorator((_: unknown, context: ExecutionContext): string => context.switchToHttp().getRequest<Request>().header('x-request-id')!);
+export const RequestId = createParamDecorator((_: unknown, context: ExecutionContext): string =>
+  context.switchToHttp().getRequest<Request>().header('x-request-id')!,
+);

@@ -6,7 +6,11 @@ import { RequestLog } from './request-log';
 /** A request answered: what observe reads of it, and the finish event Node emits. */
 function answer(log: RequestLog, number: number, world?: World): void {
   const request = { originalUrl: `/v1/payments/${number}?x=1`, method: 'GET', world } as unknown as Request;
-  const response = Object.assign(new EventEmitter(), { statusCode: 200, locals: {}, getHeader: () => `request-${number}` }) as unknown as Response;
+  const response = Object.assign(new EventEmitter(), {
+    statusCode: 200,
+    locals: {},
+    getHeader: () => `request-${number}`,
+  }) as unknown as Response;
   log.observe(request, response, () => undefined);
   response.emit('finish');
 }

@@ -76,8 +76,16 @@ export function assertPsuIpAddress(value: string | undefined): void {
 export const COMMON_ERRORS = [
   ApiResponse({ status: 400, description: 'FORMAT_ERROR: the URL or the body cannot be read', type: TppErrorResponse }),
   ApiResponse({ status: 413, description: 'FORMAT_ERROR: the body is larger than 100 KiB', type: TppErrorResponse }),
-  ApiResponse({ status: 500, description: 'INTERNAL_SERVER_ERROR: a fault of the sandbox (a bug: please report it)', type: TppErrorResponse }),
-  ApiResponse({ status: 503, description: 'SERVICE_UNAVAILABLE: the database is full or unavailable; nothing changed', type: TppErrorResponse }),
+  ApiResponse({
+    status: 500,
+    description: 'INTERNAL_SERVER_ERROR: a fault of the sandbox (a bug: please report it)',
+    type: TppErrorResponse,
+  }),
+  ApiResponse({
+    status: 503,
+    description: 'SERVICE_UNAVAILABLE: the database is full or unavailable; nothing changed',
+    type: TppErrorResponse,
+  }),
 ];
 
 /**
@@ -101,10 +109,26 @@ export function Xs2aController(path: string, role: RouteRole, version: 'v1' | 'v
       schema: { type: 'string', format: 'uuid', example: '99391c7e-ad88-49ec-a2ad-99ddcb1f7721' },
     }),
     ApiResponse({ status: 400, description: 'FORMAT_ERROR: a header, parameter or field is missing or malformed', type: TppErrorResponse }),
-    ApiResponse({ status: 401, description: 'TOKEN_INVALID: no bearer token (or, in AUTH_MODE=strict, not one the sandbox issued); TOKEN_EXPIRED', type: TppErrorResponse }),
-    ApiHeader({ name: 'X-Sandbox-Delay', required: false, description: `sandbox trigger: answer after this many milliseconds (0 to ${MAX_DELAY_MS})` }),
-    ApiHeader({ name: 'X-Sandbox-Maintenance', required: false, description: 'sandbox trigger: true answers 503 SERVICE_UNAVAILABLE, as in maintenance' }),
-    ApiResponse({ status: 503, description: 'SERVICE_UNAVAILABLE: the database is full or unavailable, or the bank is in maintenance; nothing changed', type: TppErrorResponse }),
+    ApiResponse({
+      status: 401,
+      description: 'TOKEN_INVALID: no bearer token (or, in AUTH_MODE=strict, not one the sandbox issued); TOKEN_EXPIRED',
+      type: TppErrorResponse,
+    }),
+    ApiHeader({
+      name: 'X-Sandbox-Delay',
+      required: false,
+      description: `sandbox trigger: answer after this many milliseconds (0 to ${MAX_DELAY_MS})`,
+    }),
+    ApiHeader({
+      name: 'X-Sandbox-Maintenance',
+      required: false,
+      description: 'sandbox trigger: true answers 503 SERVICE_UNAVAILABLE, as in maintenance',
+    }),
+    ApiResponse({
+      status: 503,
+      description: 'SERVICE_UNAVAILABLE: the database is full or unavailable, or the bank is in maintenance; nothing changed',
+      type: TppErrorResponse,
+    }),
   );
 }
 

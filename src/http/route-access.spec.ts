@@ -32,13 +32,17 @@ const start = async (...controllers: (new () => object)[]) => {
 };
 
 describe('RouteAccessCheck: every route declares who may call it (docs/security.md)', () => {
-  it('lists each route with its declaration, in the served document\'s spelling', async () => {
+  it("lists each route with its declaration, in the served document's spelling", async () => {
     const app = await start(Declared);
-    expect(app.get(RouteAccessCheck).routes()).toEqual([{ method: 'GET', path: '/v1/declared/{id}', access: { role: 'PSP_AI' }, handler: 'Declared.read' }]);
+    expect(app.get(RouteAccessCheck).routes()).toEqual([
+      { method: 'GET', path: '/v1/declared/{id}', access: { role: 'PSP_AI' }, handler: 'Declared.read' },
+    ]);
     await app.close();
   });
 
-  it('refuses to start while a route declares nothing, naming it; a handler\'s declaration counts for its route alone', async () => {
-    await expect(start(Declared, Forgotten)).rejects.toThrow('Every route declares who may call it (docs/security.md); these do not: POST /v1/forgotten (Forgotten.create)');
+  it("refuses to start while a route declares nothing, naming it; a handler's declaration counts for its route alone", async () => {
+    await expect(start(Declared, Forgotten)).rejects.toThrow(
+      'Every route declares who may call it (docs/security.md); these do not: POST /v1/forgotten (Forgotten.create)',
+    );
   });
 });

@@ -39,7 +39,9 @@ export class RouteAccessCheck implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     const undeclared = this.routes().filter(({ access }) => access === undefined);
     if (undeclared.length > 0) {
-      throw new Error(`Every route declares who may call it (docs/security.md); these do not: ${undeclared.map(({ method, path, handler }) => `${method} ${path} (${handler})`).join(', ')}`);
+      throw new Error(
+        `Every route declares who may call it (docs/security.md); these do not: ${undeclared.map(({ method, path, handler }) => `${method} ${path} (${handler})`).join(', ')}`,
+      );
     }
   }
 
@@ -54,7 +56,12 @@ export class RouteAccessCheck implements OnApplicationBootstrap {
         if (method === undefined) return [];
         const access = accessOf(this.reflector, handler, metatype);
         return bases.flatMap((base) =>
-          pathsOf(handler).map((path) => ({ method: RequestMethod[method], path: documentPath(base, path), access, handler: `${metatype.name}.${name}` })),
+          pathsOf(handler).map((path) => ({
+            method: RequestMethod[method],
+            path: documentPath(base, path),
+            access,
+            handler: `${metatype.name}.${name}`,
+          })),
         );
       });
     });

@@ -38,12 +38,17 @@ type StoredHeader = keyof typeof HEADER_MAX_LENGTH;
 function storedHeader(request: Request, name: StoredHeader): string | null {
   const value = request.header(name);
   if (value === undefined) return null;
-  if (value.length > HEADER_MAX_LENGTH[name]) throw new FormatError(name, `${name} must not be longer than ${HEADER_MAX_LENGTH[name]} characters`);
+  if (value.length > HEADER_MAX_LENGTH[name])
+    throw new FormatError(name, `${name} must not be longer than ${HEADER_MAX_LENGTH[name]} characters`);
   return value;
 }
 
 /** A stored header as the served document declares it: a string of at most its column's length. */
-export const storedHeaderSchema = (name: StoredHeader, format?: 'uri') => ({ type: 'string' as const, ...(format ? { format } : {}), maxLength: HEADER_MAX_LENGTH[name] });
+export const storedHeaderSchema = (name: StoredHeader, format?: 'uri') => ({
+  type: 'string' as const,
+  ...(format ? { format } : {}),
+  maxLength: HEADER_MAX_LENGTH[name],
+});
 
 /**
  * A URL header (TPP-Redirect-URI, TPP-Nok-Redirect-URI, TPP-Notification-URI), read by this one
@@ -108,9 +113,35 @@ export const SCA_APPROACH_HEADER = {
 /** The request headers that choose the approach and where the holder goes back to, documented once for every operation that reads them. */
 export const ApiScaRequestHeaders = (): MethodDecorator =>
   applyDecorators(
-    ApiHeader({ name: 'TPP-Redirect-URI', required: false, schema: storedHeaderSchema('TPP-Redirect-URI', 'uri'), description: 'where the SCA page sends the account holder back (echoed URL-encoded as redirectBackUrl in scaRedirect)' }),
-    ApiHeader({ name: 'TPP-Nok-Redirect-URI', required: false, schema: storedHeaderSchema('TPP-Nok-Redirect-URI', 'uri'), description: 'where the SCA page sends the account holder after a denial or a failure, instead of TPP-Redirect-URI' }),
-    ApiHeader({ name: 'TPP-Redirect-Preferred', required: false, schema: { type: 'boolean' }, description: 'false: the embedded approach (with SCA_MODE=redirect)' }),
-    ApiHeader({ name: 'TPP-Decoupled-Preferred', required: false, schema: { type: 'boolean' }, description: 'true: the decoupled approach (with SCA_MODE=redirect)' }),
-    ApiHeader({ name: 'PSU-ID', required: false, schema: storedHeaderSchema('PSU-ID'), description: 'the test PSU who authorises (embedded, decoupled)', example: 'susanne.mustermann' }),
+    ApiHeader({
+      name: 'TPP-Redirect-URI',
+      required: false,
+      schema: storedHeaderSchema('TPP-Redirect-URI', 'uri'),
+      description: 'where the SCA page sends the account holder back (echoed URL-encoded as redirectBackUrl in scaRedirect)',
+    }),
+    ApiHeader({
+      name: 'TPP-Nok-Redirect-URI',
+      required: false,
+      schema: storedHeaderSchema('TPP-Nok-Redirect-URI', 'uri'),
+      description: 'where the SCA page sends the account holder after a denial or a failure, instead of TPP-Redirect-URI',
+    }),
+    ApiHeader({
+      name: 'TPP-Redirect-Preferred',
+      required: false,
+      schema: { type: 'boolean' },
+      description: 'false: the embedded approach (with SCA_MODE=redirect)',
+    }),
+    ApiHeader({
+      name: 'TPP-Decoupled-Preferred',
+      required: false,
+      schema: { type: 'boolean' },
+      description: 'true: the decoupled approach (with SCA_MODE=redirect)',
+    }),
+    ApiHeader({
+      name: 'PSU-ID',
+      required: false,
+      schema: storedHeaderSchema('PSU-ID'),
+      description: 'the test PSU who authorises (embedded, decoupled)',
+      example: 'susanne.mustermann',
+    }),
   );

@@ -47,7 +47,12 @@ export function refuseHostless(request: Request, _response: Response, next: Next
  */
 export function refuseNul(request: Request, _response: Response, next: NextFunction): void {
   if (request.originalUrl.includes('%00') || holdsNul(request.body)) {
-    next(new DomainError({ messageId: 'XS2A002E', description: 'malformed request: it holds a NUL character, which no path, parameter or field may hold' }));
+    next(
+      new DomainError({
+        messageId: 'XS2A002E',
+        description: 'malformed request: it holds a NUL character, which no path, parameter or field may hold',
+      }),
+    );
     return;
   }
   next();

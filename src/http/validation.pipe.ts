@@ -41,7 +41,9 @@ class QueryRememberingValidationPipe extends ValidationPipe {
     const wholeQuery = metadata.type === 'query' && metadata.data === undefined && metadata.metatype;
     if (!wholeQuery) return super.transform(value, metadata);
     const query = JSON.stringify(value);
-    return this.passed.recall(wholeQuery, query) ?? this.passed.keep(wholeQuery, query, Object.freeze(await super.transform(value, metadata)));
+    return (
+      this.passed.recall(wholeQuery, query) ?? this.passed.keep(wholeQuery, query, Object.freeze(await super.transform(value, metadata)))
+    );
   }
 }
 

@@ -14,11 +14,20 @@ export interface Outcome {
 export function post(url: URL, body: string, headers: Record<string, string>, agent: http.Agent): Promise<Outcome> {
   return new Promise((resolve) => {
     const send = url.protocol === 'https:' ? https.request : http.request;
-    const request = send(url, { method: 'POST', agent, timeout: TIMEOUT_MS, headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), ...headers } }, (response) => {
-      response.resume(); // the answer's body is not read, but must be drained for the socket to close
-      const status = response.statusCode ?? 0;
-      resolve({ delivered: status >= 200 && status < 300, outcome: `HTTP ${status}` });
-    });
+    const request = send(
+      url,
+      {
+        method: 'POST',
+        agent,
+        timeout: TIMEOUT_MS,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), ...headers },
+      },
+      (response) => {
+        response.resume(); // the answer's body is not read, but must be drained for the socket to close
+        const status = response.statusCode ?? 0;
+        resolve({ delivered: status >= 200 && status < 300, outcome: `HTTP ${status}` });
+      },
+    );
     request.on('timeout', () => request.destroy(Object.assign(new Error('timed out'), { code: 'TIMEOUT' })));
     request.on('error', (error: NodeJS.ErrnoException) => {
       // request-filtering-agent refuses an address with a plain Error whose message says so.

@@ -1,4 +1,11 @@
-import { coreNotifiedKinds, formatContent, isNotified as isNotifiedOf, parseContent, type Change, type NotificationContent } from './notification-content';
+import {
+  coreNotifiedKinds,
+  formatContent,
+  isNotified as isNotifiedOf,
+  parseContent,
+  type Change,
+  type NotificationContent,
+} from './notification-content';
 
 const isNotified = (content: NotificationContent[], change: Change) => isNotifiedOf(content, change, coreNotifiedKinds());
 
@@ -7,7 +14,8 @@ describe('TPP-Notification-Content-Preferred', () => {
     expect(parseContent('status=SCA')).toEqual(['SCA']);
     expect(parseContent('status=SCA, PROCESS, LAST')).toEqual(['SCA', 'PROCESS', 'LAST']);
     expect(parseContent(' Status = last,sca ')).toEqual(['LAST', 'SCA']);
-    for (const malformed of ['', 'SCA', 'status=', 'status=SCA,,LAST', 'status=SCA, SCA', 'status=PUSH', 'state=SCA']) expect(parseContent(malformed)).toBeNull();
+    for (const malformed of ['', 'SCA', 'status=', 'status=SCA,,LAST', 'status=SCA, SCA', 'status=PUSH', 'state=SCA'])
+      expect(parseContent(malformed)).toBeNull();
     expect(formatContent(['SCA', 'PROCESS'])).toBe('status=SCA, PROCESS');
   });
 });
@@ -23,19 +31,23 @@ describe('which changes are notified', () => {
 
   it('PROCESS: every change of the consent or payment; LAST: only the last status it reaches (final, or an executed payment)', () => {
     for (const status of ['PDNG', 'ACSP', 'RJCT', 'CANC']) expect(isNotified(['PROCESS'], change('payment', status))).toBe(true);
-    expect(['PDNG', 'ACSP', 'RJCT', 'CANC'].filter((status) => isNotified(['LAST'], change('payment', status)))).toEqual(['ACSP', 'RJCT', 'CANC']);
-    expect(['valid', 'rejected', 'expired', 'terminatedByTpp', 'revokedByPsu'].filter((status) => isNotified(['LAST'], change('consent', status)))).toEqual([
-      'rejected',
-      'expired',
-      'terminatedByTpp',
-      'revokedByPsu',
+    expect(['PDNG', 'ACSP', 'RJCT', 'CANC'].filter((status) => isNotified(['LAST'], change('payment', status)))).toEqual([
+      'ACSP',
+      'RJCT',
+      'CANC',
     ]);
+    expect(
+      ['valid', 'rejected', 'expired', 'terminatedByTpp', 'revokedByPsu'].filter((status) =>
+        isNotified(['LAST'], change('consent', status)),
+      ),
+    ).toEqual(['rejected', 'expired', 'terminatedByTpp', 'revokedByPsu']);
     expect(isNotified(['PROCESS'], change('authorisation', 'finalised'))).toBe(false);
   });
 
   it('never a creation (the TPP holds its answer), nor what is not a status (instalments, bookings, the clock)', () => {
     expect(isNotified(['SCA', 'PROCESS', 'LAST'], change('payment', 'RCVD', 'CREATED'))).toBe(false);
     expect(isNotified(['SCA', 'PROCESS', 'LAST'], change('authorisation', 'received', 'CREATED'))).toBe(false);
-    for (const kind of ['instalment', 'booking', 'clock', 'notification']) expect(isNotified(['SCA', 'PROCESS', 'LAST'], change(kind, 'executed'))).toBe(false);
+    for (const kind of ['instalment', 'booking', 'clock', 'notification'])
+      expect(isNotified(['SCA', 'PROCESS', 'LAST'], change(kind, 'executed'))).toBe(false);
   });
 });

@@ -18,7 +18,11 @@ export const NotificationHeaders = createParamDecorator((_: unknown, context: Ex
   if (uri === null) return null;
   const preferred = request.header('TPP-Notification-Content-Preferred');
   const content = preferred === undefined ? DEFAULT_CONTENT : parseContent(preferred);
-  if (!content) throw new FormatError('TPP-Notification-Content-Preferred', 'TPP-Notification-Content-Preferred must be "status=" followed by SCA, PROCESS or LAST, separated by commas, each at most once');
+  if (!content)
+    throw new FormatError(
+      'TPP-Notification-Content-Preferred',
+      'TPP-Notification-Content-Preferred must be "status=" followed by SCA, PROCESS or LAST, separated by commas, each at most once',
+    );
   return { uri, content };
 });
 
@@ -31,12 +35,28 @@ export function announceNotifications(response: Response, request: NotificationR
 
 /** The response headers, as the OpenAPI document lists them on a creation's answer. */
 export const NOTIFICATION_HEADERS = {
-  'ASPSP-Notification-Support': { description: 'on an answer to a request with TPP-Notification-URI: true when the sandbox will notify it', schema: { type: 'boolean' } },
-  'ASPSP-Notification-Content': { description: 'what it will notify: status=SCA, PROCESS, LAST (as preferred; PROCESS when no preference came)', schema: { type: 'string' } },
+  'ASPSP-Notification-Support': {
+    description: 'on an answer to a request with TPP-Notification-URI: true when the sandbox will notify it',
+    schema: { type: 'boolean' },
+  },
+  'ASPSP-Notification-Content': {
+    description: 'what it will notify: status=SCA, PROCESS, LAST (as preferred; PROCESS when no preference came)',
+    schema: { type: 'string' },
+  },
 };
 
 export const ApiNotificationHeaders = (): MethodDecorator =>
   applyDecorators(
-    ApiHeader({ name: 'TPP-Notification-URI', required: false, schema: storedHeaderSchema('TPP-Notification-URI', 'uri'), description: 'where the sandbox POSTs status notifications of the created resource (docs/notifications.md)' }),
-    ApiHeader({ name: 'TPP-Notification-Content-Preferred', required: false, description: 'status=SCA, PROCESS, LAST: which changes to notify (default PROCESS)', example: 'status=SCA, PROCESS' }),
+    ApiHeader({
+      name: 'TPP-Notification-URI',
+      required: false,
+      schema: storedHeaderSchema('TPP-Notification-URI', 'uri'),
+      description: 'where the sandbox POSTs status notifications of the created resource (docs/notifications.md)',
+    }),
+    ApiHeader({
+      name: 'TPP-Notification-Content-Preferred',
+      required: false,
+      description: 'status=SCA, PROCESS, LAST: which changes to notify (default PROCESS)',
+      example: 'status=SCA, PROCESS',
+    }),
   );

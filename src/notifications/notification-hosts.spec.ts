@@ -6,8 +6,22 @@ import { NotificationHosts } from './notification-hosts';
 describe('NotificationHosts', () => {
   it('refuses private, loopback, link-local, reserved and unspecified addresses; takes public ones', async () => {
     const hosts = new NotificationHosts('none', 'open');
-    for (const host of ['10.0.0.1', '172.16.5.4', '192.168.1.1', '127.0.0.1', '169.254.169.254', '[::1]', '[fd12::1]', '[fe80::1]', '0.0.0.0', '100.64.0.1', '[::ffff:127.0.0.1]']) {
-      expect(await hosts.refusedAddress(new URL(`http://${host}/hook`))).toBe(host.replace(/^\[(.*)\]$/, '$1').replace('::ffff:127.0.0.1', '::ffff:7f00:1'));
+    for (const host of [
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.1.1',
+      '127.0.0.1',
+      '169.254.169.254',
+      '[::1]',
+      '[fd12::1]',
+      '[fe80::1]',
+      '0.0.0.0',
+      '100.64.0.1',
+      '[::ffff:127.0.0.1]',
+    ]) {
+      expect(await hosts.refusedAddress(new URL(`http://${host}/hook`))).toBe(
+        host.replace(/^\[(.*)\]$/, '$1').replace('::ffff:127.0.0.1', '::ffff:7f00:1'),
+      );
     }
     expect(await hosts.refusedAddress(new URL('https://93.184.215.14/hook'))).toBeNull();
     expect(await hosts.refusedAddress(new URL('https://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/hook'))).toBeNull();
@@ -41,10 +55,19 @@ describe('NotificationHosts', () => {
 
     it('connects to an allowed host, and refuses the connection to a private address however the name came to resolve to it', async () => {
       const url = new URL(`http://localhost:${port}/hook`);
-      expect(await post(url, '{}', {}, new NotificationHosts(undefined, 'open').agentFor(url))).toEqual({ delivered: true, outcome: 'HTTP 204' });
-      expect(await post(url, '{}', {}, new NotificationHosts(undefined, 'strict').agentFor(url))).toEqual({ delivered: false, outcome: 'REFUSED ADDRESS' });
+      expect(await post(url, '{}', {}, new NotificationHosts(undefined, 'open').agentFor(url))).toEqual({
+        delivered: true,
+        outcome: 'HTTP 204',
+      });
+      expect(await post(url, '{}', {}, new NotificationHosts(undefined, 'strict').agentFor(url))).toEqual({
+        delivered: false,
+        outcome: 'REFUSED ADDRESS',
+      });
       const closed = new URL('http://127.0.0.1:1/hook');
-      expect(await post(closed, '{}', {}, new NotificationHosts(undefined, 'open').agentFor(closed))).toEqual({ delivered: false, outcome: 'ECONNREFUSED' });
+      expect(await post(closed, '{}', {}, new NotificationHosts(undefined, 'open').agentFor(closed))).toEqual({
+        delivered: false,
+        outcome: 'ECONNREFUSED',
+      });
     });
   });
 });

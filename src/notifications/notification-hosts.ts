@@ -31,7 +31,12 @@ export class NotificationHosts {
   async refusedAddress(url: URL): Promise<string | null> {
     const host = hostOf(url);
     if (this.allowed.has(host)) return null;
-    const addresses = isIP(host) ? [host] : await lookup(host, { all: true }).then((found) => found.map(({ address }) => address), () => []);
+    const addresses = isIP(host)
+      ? [host]
+      : await lookup(host, { all: true }).then(
+          (found) => found.map(({ address }) => address),
+          () => [],
+        );
     return addresses.find((address) => ipaddr.parse(address).range() !== 'unicast') ?? null;
   }
 

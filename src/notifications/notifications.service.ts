@@ -90,16 +90,29 @@ export class NotificationsService implements OnModuleInit, OnApplicationBootstra
   }
 
   /** Inside the write that creates the consent or payment at `path` (`/v1/consents/<id>`). */
-  async subscribe(request: NotificationRequest, resource: Pick<NotificationSubscription, 'resourceId' | 'kind' | 'ownerId'>, path: string): Promise<void> {
-    await this.store.insert(NotificationSubscription, { ...resource, uri: request.uri, content: formatContent(request.content), statusHref: `${this.baseUrl}${path}/status` });
+  async subscribe(
+    request: NotificationRequest,
+    resource: Pick<NotificationSubscription, 'resourceId' | 'kind' | 'ownerId'>,
+    path: string,
+  ): Promise<void> {
+    await this.store.insert(NotificationSubscription, {
+      ...resource,
+      uri: request.uri,
+      content: formatContent(request.content),
+      statusHref: `${this.baseUrl}${path}/status`,
+    });
   }
 
   /** The changes of subscribed resources that their TPPs asked to hear of, to be delivered once the write commits. */
   private async enqueue(events: SandboxEvent[]): Promise<void> {
     const subjectOf = (event: SandboxEvent) => (event.kind === 'authorisation' ? event.parentId : event.resourceId);
-    const candidates = events.filter((event) => (this.kinds.has(event.kind) || event.kind === 'authorisation') && event.event !== 'CREATED');
+    const candidates = events.filter(
+      (event) => (this.kinds.has(event.kind) || event.kind === 'authorisation') && event.event !== 'CREATED',
+    );
     if (candidates.length === 0) return;
-    const subscriptions = await this.store.read(NotificationSubscription).findBy({ resourceId: In([...new Set(candidates.map(subjectOf))]) });
+    const subscriptions = await this.store
+      .read(NotificationSubscription)
+      .findBy({ resourceId: In([...new Set(candidates.map(subjectOf))]) });
     const byResource = new Map(subscriptions.map((subscription) => [subscription.resourceId, subscription]));
     const rows = candidates.flatMap((event): Notification[] => {
       const subscription = byResource.get(subjectOf(event) ?? '');
@@ -162,14 +175,23 @@ export class NotificationsService implements OnModuleInit, OnApplicationBootstra
   /** One attempt, taken by a compare-and-set on its count so that of two processes only one makes it. */
   private async attempt(notification: Notification): Promise<void> {
     const attempt = notification.attempts + 1;
-    const { affected } = await this.store.write(() => this.store.change(Notification).update({ id: notification.id, attempts: notification.attempts }, { attempts: attempt, nextAttemptAt: later(ATTEMPT_LEASE_MS) }));
+    const { affected } = await this.store.write(() =>
+      this.store
+        .change(Notification)
+        .update({ id: notification.id, attempts: notification.attempts }, { attempts: attempt, nextAttemptAt: later(ATTEMPT_LEASE_MS) }),
+    );
     if (!affected) return;
     const url = new URL(notification.uri);
     const { delivered, outcome } = await post(url, notification.body, { 'X-Request-ID': notification.id }, this.hosts.agentFor(url));
     const state = delivered ? 'delivered' : attempt > RETRY_DELAYS_MS.length ? 'failed' : 'pending';
     await causedBy(notification.cause, () =>
       this.store.write(async () => {
-        await this.store.change(Notification).update({ id: notification.id }, { state, nextAttemptAt: state === 'pending' ? later(RETRY_DELAYS_MS[attempt - 1]) : new Date().toISOString() });
+        await this.store
+          .change(Notification)
+          .update(
+            { id: notification.id },
+            { state, nextAttemptAt: state === 'pending' ? later(RETRY_DELAYS_MS[attempt - 1]) : new Date().toISOString() },
+          );
         await this.history.record({
           kind: 'notification',
           resourceId: notification.id,
@@ -186,7 +208,8 @@ export class NotificationsService implements OnModuleInit, OnApplicationBootstra
 
 /** What a notification says: the resource and its new status, or the authorisation and its new SCA status; and where to read the status. */
 function bodyOf(subscription: NotificationSubscription, event: SandboxEvent, { resource, status }: Naming): Record<string, unknown> {
-  const change = event.kind === 'authorisation' ? { authorisationId: event.resourceId, scaStatus: event.toStatus } : { [status]: event.toStatus };
+  const change =
+    event.kind === 'authorisation' ? { authorisationId: event.resourceId, scaStatus: event.toStatus } : { [status]: event.toStatus };
   return { [resource]: subscription.resourceId, ...change, _links: { status: { href: subscription.statusHref } } };
 }
 

@@ -7,7 +7,8 @@ export const sha256 = (value: string): string => createHash('sha256').update(val
 export const newToken = (): string => randomBytes(32).toString('base64url');
 
 /** The token of an `Authorization: Bearer <token>` header; undefined where there is none. */
-export const bearerToken = (authorization: string | undefined): string | undefined => /^Bearer +(\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
+export const bearerToken = (authorization: string | undefined): string | undefined =>
+  /^Bearer +(\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
 
 /** Whether `value` hashes to `hash`, compared in constant time: SHA-256 hex strings have equal lengths, as timingSafeEqual needs. */
 export function hashMatches(hash: string | null | undefined, value: string): boolean {

@@ -1,6 +1,17 @@
 import { applyDecorators, Body, Controller, Delete, Get, Header, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Environment } from '../config/environment';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { COMMON_ERRORS } from '../http/request.guard';
@@ -22,7 +33,10 @@ class ClientRegistrationRequest {
   @ApiPropertyOptional({ enum: AUTH_METHODS })
   token_endpoint_auth_method?: string;
 
-  @ApiPropertyOptional({ description: 'a certificate the sandbox CA issued (PEM or base64 DER), unrevoked and no other client’s: it becomes this client’s (a sandbox extension)' })
+  @ApiPropertyOptional({
+    description:
+      'a certificate the sandbox CA issued (PEM or base64 DER), unrevoked and no other client’s: it becomes this client’s (a sandbox extension)',
+  })
   certificate?: string;
 }
 
@@ -84,7 +98,11 @@ class RegistrationErrorResponse extends TppErrorResponse {
 }
 
 const REFUSED = [
-  ApiResponse({ status: 401, type: RegistrationErrorResponse, description: 'invalid_token (TOKEN_INVALID): no registration access token, or not this client’s' }),
+  ApiResponse({
+    status: 401,
+    type: RegistrationErrorResponse,
+    description: 'invalid_token (TOKEN_INVALID): no registration access token, or not this client’s',
+  }),
 ];
 
 /**
@@ -106,7 +124,9 @@ export class RegistrationController {
   }
 
   @Get('.well-known/oauth-authorization-server')
-  @ApiOperation({ summary: 'OAuth authorisation server metadata (RFC 8414): the token endpoint and, where open, the registration endpoint' })
+  @ApiOperation({
+    summary: 'OAuth authorisation server metadata (RFC 8414): the token endpoint and, where open, the registration endpoint',
+  })
   @ApiOkResponse({ type: AuthorizationServerMetadata })
   @applyDecorators(...COMMON_ERRORS)
   metadata(): AuthorizationServerMetadata {
@@ -122,11 +142,21 @@ export class RegistrationController {
   @Post('register')
   @HttpCode(201)
   @Header('Cache-Control', 'no-store')
-  @ApiOperation({ summary: 'Register a client (RFC 7591): its ID and secret for the token endpoint, and a world of its own in AUTH_MODE=strict' })
+  @ApiOperation({
+    summary: 'Register a client (RFC 7591): its ID and secret for the token endpoint, and a world of its own in AUTH_MODE=strict',
+  })
   @ApiBody({ type: ClientRegistrationRequest })
   @ApiCreatedResponse({ type: ClientInformationResponse })
-  @ApiResponse({ status: 400, type: RegistrationErrorResponse, description: 'invalid_client_metadata or invalid_redirect_uri (FORMAT_ERROR): nothing is stored' })
-  @ApiResponse({ status: 403, type: RegistrationErrorResponse, description: 'access_denied (SERVICE_BLOCKED): the profile closes registration (tpp.registration: closed)' })
+  @ApiResponse({
+    status: 400,
+    type: RegistrationErrorResponse,
+    description: 'invalid_client_metadata or invalid_redirect_uri (FORMAT_ERROR): nothing is stored',
+  })
+  @ApiResponse({
+    status: 403,
+    type: RegistrationErrorResponse,
+    description: 'access_denied (SERVICE_BLOCKED): the profile closes registration (tpp.registration: closed)',
+  })
   @applyDecorators(...COMMON_ERRORS)
   async register(@Body() body: unknown): Promise<ClientInformationResponse> {
     const { client, registrationToken } = await this.registrations.register(clientMetadataOf(body));
@@ -139,7 +169,10 @@ export class RegistrationController {
   @ApiBearerAuth()
   @ApiOkResponse({ type: ClientInformationResponse })
   @applyDecorators(...REFUSED, ...COMMON_ERRORS)
-  async read(@Param('clientId') clientId: string, @Headers('authorization') authorization: string | undefined): Promise<ClientInformationResponse> {
+  async read(
+    @Param('clientId') clientId: string,
+    @Headers('authorization') authorization: string | undefined,
+  ): Promise<ClientInformationResponse> {
     return this.information(await this.registrations.find(clientId, authorization));
   }
 

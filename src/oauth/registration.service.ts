@@ -48,7 +48,8 @@ export class RegistrationService {
     await this.store.write(async () => {
       await this.store.insert(TppClient, client);
       // In the same write: a certificate another claimed meanwhile leaves no client behind.
-      if (serialNumber !== null && !(await this.certificates.claim(serialNumber, World.ofClient(client.clientId)))) throw certificateRefused();
+      if (serialNumber !== null && !(await this.certificates.claim(serialNumber, World.ofClient(client.clientId))))
+        throw certificateRefused();
     });
     return { client, registrationToken };
   }
@@ -58,7 +59,13 @@ export class RegistrationService {
     const token = bearerToken(authorization);
     const client = token && clientId.length <= 64 ? await this.store.findByKey(TppClient, clientId) : null;
     if (!client || !hashMatches(client.registrationTokenHash, token!)) {
-      throw new OAuthError({ messageId: 'XS2A071E', description: 'send the registration access token the registration answered, as "Authorization: Bearer <token>"' }, 'invalid_token');
+      throw new OAuthError(
+        {
+          messageId: 'XS2A071E',
+          description: 'send the registration access token the registration answered, as "Authorization: Bearer <token>"',
+        },
+        'invalid_token',
+      );
     }
     return client;
   }
@@ -76,6 +83,13 @@ export class RegistrationService {
   }
 
   private assertOpen(): void {
-    if (!this.open) throw new OAuthError({ messageId: 'XS2A072E', description: 'this bank registers no clients (tpp.registration: closed): use the client credentials it handed out' }, 'access_denied');
+    if (!this.open)
+      throw new OAuthError(
+        {
+          messageId: 'XS2A072E',
+          description: 'this bank registers no clients (tpp.registration: closed): use the client credentials it handed out',
+        },
+        'access_denied',
+      );
   }
 }

@@ -12,7 +12,10 @@ const WINDOW_MS = 15 * 60 * 1000;
 /** 429 with Retry-After: the window of failed sign-ins is not over. */
 export class TooManySignIns extends DomainError {
   constructor(readonly retryAfterSeconds: number) {
-    super({ messageId: 'XS2A073E', description: `${MAX_FAILED_SIGN_INS} failed sign-ins from this address: try again in ${retryAfterSeconds} s` });
+    super({
+      messageId: 'XS2A073E',
+      description: `${MAX_FAILED_SIGN_INS} failed sign-ins from this address: try again in ${retryAfterSeconds} s`,
+    });
     this.headers['Retry-After'] = String(retryAfterSeconds);
   }
 }
@@ -53,7 +56,9 @@ export class SignInThrottle {
       await this.store.lock(`sign-in:${key}`);
       const row = await this.store.read(SignInFailures).findOneBy({ key });
       const next: SignInFailures =
-        row && Date.parse(row.windowEndsAt) > now ? { ...row, failures: row.failures + 1 } : { key, failures: 1, windowEndsAt: new Date(now + WINDOW_MS).toISOString() };
+        row && Date.parse(row.windowEndsAt) > now
+          ? { ...row, failures: row.failures + 1 }
+          : { key, failures: 1, windowEndsAt: new Date(now + WINDOW_MS).toISOString() };
       await this.store.change(SignInFailures).save(next);
       // Housekeeping: windows that are over count nothing.
       await this.store.change(SignInFailures).delete({ windowEndsAt: LessThanOrEqual(new Date(now).toISOString()) });

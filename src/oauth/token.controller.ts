@@ -1,5 +1,15 @@
 import { applyDecorators, Body, Controller, Header, Headers, HttpCode, Ip, Post } from '@nestjs/common';
-import { ApiBasicAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBasicAuth,
+  ApiBody,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { COMMON_ERRORS } from '../http/request.guard';
 import { TOKEN_LIFETIME, TokenForm, TokenService } from './token.service';
@@ -58,7 +68,11 @@ export class TokenController {
   @ApiBody({ type: TokenRequest })
   @ApiOkResponse({ type: TokenResponse })
   @ApiResponse({ status: 400, type: OAuthErrorResponse, description: 'invalid_request or unsupported_grant_type (FORMAT_ERROR)' })
-  @ApiResponse({ status: 401, type: OAuthErrorResponse, description: 'invalid_client (TOKEN_INVALID): client credentials missing, unknown (AUTH_MODE=strict) or wrong' })
+  @ApiResponse({
+    status: 401,
+    type: OAuthErrorResponse,
+    description: 'invalid_client (TOKEN_INVALID): client credentials missing, unknown (AUTH_MODE=strict) or wrong',
+  })
   @ApiResponse({
     status: 429,
     type: OAuthErrorResponse,
@@ -66,7 +80,11 @@ export class TokenController {
     description: 'slow_down (ACCESS_EXCEEDED): 5 failed sign-ins of this client from this address within 15 minutes',
   })
   @applyDecorators(...COMMON_ERRORS)
-  async token(@Headers('authorization') authorization: string | undefined, @Ip() address: string, @Body() form: TokenForm = {}): Promise<TokenResponse> {
+  async token(
+    @Headers('authorization') authorization: string | undefined,
+    @Ip() address: string,
+    @Body() form: TokenForm = {},
+  ): Promise<TokenResponse> {
     const { token, expiresIn, scope } = await this.tokens.issue(authorization, form, address);
     return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, ...(scope === undefined ? {} : { scope }) };
   }

@@ -13,7 +13,6 @@ import { World } from './world';
 /** The bank's token lifetime, in seconds. */
 export const TOKEN_LIFETIME = 599;
 
-
 /** Issues client-credentials tokens and tells, per request, whose data the request may see. */
 @Injectable()
 export class TokenService {
@@ -34,13 +33,21 @@ export class TokenService {
    * with `client_id` (and `client_secret`) in the form (§2.3.1), as the bank's own clients do; in
    * open mode a client_id alone will do (the bank authenticates its clients by their certificate).
    */
-  async issue(authorization: string | undefined, form: TokenForm, address: string): Promise<{ token: string; expiresIn: number; scope?: string }> {
+  async issue(
+    authorization: string | undefined,
+    form: TokenForm,
+    address: string,
+  ): Promise<{ token: string; expiresIn: number; scope?: string }> {
     const [clientId, clientSecret] = clientCredentials(authorization, form);
     // Guessing a client's secret is bounded (docs/security.md, "Guessing is bounded"); without a client ID there is nothing to guess.
     const client =
       clientId === undefined
         ? await this.authenticateClient(clientId, clientSecret)
-        : await this.throttle.attempt(`client:${clientId}@${address}`, () => this.authenticateClient(clientId, clientSecret), (error) => error instanceof OAuthError && error.error === 'invalid_client');
+        : await this.throttle.attempt(
+            `client:${clientId}@${address}`,
+            () => this.authenticateClient(clientId, clientSecret),
+            (error) => error instanceof OAuthError && error.error === 'invalid_client',
+          );
     const grantType = form.grant_type;
     if (grantType === undefined || grantType === '') throw grantError('invalid_request', 'grant_type is required');
     if (grantType !== 'client_credentials') throw grantError('unsupported_grant_type', 'grant_type must be client_credentials');
@@ -54,7 +61,11 @@ export class TokenService {
   private async keep(token: string, clientId: string): Promise<void> {
     const now = Date.now();
     await this.store.write(async () => {
-      await this.store.insert(AccessToken, { tokenHash: sha256(token), clientId, expiresAt: new Date(now + TOKEN_LIFETIME * 1000).toISOString() });
+      await this.store.insert(AccessToken, {
+        tokenHash: sha256(token),
+        clientId,
+        expiresAt: new Date(now + TOKEN_LIFETIME * 1000).toISOString(),
+      });
       // Housekeeping: expired tokens are of no use to anyone.
       await this.store.change(AccessToken).delete({ expiresAt: LessThanOrEqual(new Date(now).toISOString()) });
     });
@@ -69,7 +80,10 @@ export class TokenService {
   async worldOf(authorization: string | undefined, bearer: 'required' | 'optional' | 'strictOnly'): Promise<World | null> {
     const token = bearerToken(authorization);
     // Where the token is optional, a broken one is still refused: only a request without the header goes on without it.
-    if (!token && (bearer === 'required' || (bearer === 'optional' && authorization !== undefined) || (this.strict && bearer === 'strictOnly'))) {
+    if (
+      !token &&
+      (bearer === 'required' || (bearer === 'optional' && authorization !== undefined) || (this.strict && bearer === 'strictOnly'))
+    ) {
       throw new DomainError({ messageId: 'XS2A007E', description: 'an Authorization header "Bearer <token>" is required' });
     }
     if (!this.strict) return World.open;
@@ -93,10 +107,15 @@ export class TokenService {
     const client = clientId === undefined ? null : await this.store.read(TppClient).findOneBy({ clientId });
     // Compared by their hashes, in constant time: the comparison does not leak the secret.
     const secretMatches = () => hashMatches(sha256(client!.clientSecret), clientSecret!);
-    const accepted = this.strict ? client !== null && secretMatches() : clientId !== undefined && clientId.length <= 64 && (client === null || clientSecret === '' || secretMatches());
+    const accepted = this.strict
+      ? client !== null && secretMatches()
+      : clientId !== undefined && clientId.length <= 64 && (client === null || clientSecret === '' || secretMatches());
     if (!accepted) {
       throw new OAuthError(
-        { messageId: 'XS2A026E', description: 'client authentication failed: send client_id and client_secret with HTTP Basic or in the form' },
+        {
+          messageId: 'XS2A026E',
+          description: 'client authentication failed: send client_id and client_secret with HTTP Basic or in the form',
+        },
         'invalid_client',
       );
     }
@@ -108,7 +127,11 @@ export class TokenService {
 function clientCredentials(authorization: string | undefined, form: TokenForm): [string, string] | [] {
   const basic = basicCredentials(authorization);
   const inForm = typeof form.client_id === 'string' && form.client_id !== '';
-  if (basic && inForm) throw new OAuthError({ messageId: 'XS2A027E', description: 'send the client credentials either with HTTP Basic or in the form, not both' }, 'invalid_request');
+  if (basic && inForm)
+    throw new OAuthError(
+      { messageId: 'XS2A027E', description: 'send the client credentials either with HTTP Basic or in the form, not both' },
+      'invalid_request',
+    );
   return basic ?? (inForm ? [form.client_id as string, typeof form.client_secret === 'string' ? form.client_secret : ''] : []);
 }
 
@@ -130,7 +153,10 @@ function basicCredentials(authorization: string | undefined): [string, string] |
   const colon = decoded.indexOf(':');
   if (colon < 1) return null;
   try {
-    const credentials: [string, string] = [decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')), decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '))];
+    const credentials: [string, string] = [
+      decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')),
+      decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')),
+    ];
     // Neither may hold a control character (RFC 7617 §2); a NUL would also fail PostgreSQL's lookup.
     return credentials.some((part) => /\p{Cc}/u.test(part)) ? null : credentials;
   } catch {

@@ -7,7 +7,11 @@ describe('World (docs/security.md, "Worlds")', () => {
   it("keeps a client's look-ups to its own rows, and the open world's to all", () => {
     expect(ownedBy(a)).toEqual({ ownerId: 'client-a' });
     expect(ownedBy(World.open)).toEqual({});
-    expect([isOwnedBy({ ownerId: 'client-a' }, a), isOwnedBy({ ownerId: 'client-b' }, a), isOwnedBy({ ownerId: null }, a)]).toEqual([true, false, false]);
+    expect([isOwnedBy({ ownerId: 'client-a' }, a), isOwnedBy({ ownerId: 'client-b' }, a), isOwnedBy({ ownerId: null }, a)]).toEqual([
+      true,
+      false,
+      false,
+    ]);
     expect(isOwnedBy({ ownerId: 'client-b' }, World.open)).toBe(true);
   });
 

@@ -42,13 +42,16 @@ export type WorldRequest = Request & { world?: World };
 export const ownedBy = (world: World): { ownerId?: string } => (world.clientId === null ? {} : { ownerId: world.clientId });
 
 /** The same rule for a row already read: whether it is in the world. */
-export const isOwnedBy = (row: { ownerId: string | null }, world: World): boolean => world.clientId === null || row.ownerId === world.clientId;
+export const isOwnedBy = (row: { ownerId: string | null }, world: World): boolean =>
+  world.clientId === null || row.ownerId === world.clientId;
 
 /**
  * The world a guard found for this request (RequestGuard). A route whose guards found none is
  * refused with a 500 rather than answered with anyone's data (docs/security.md, "Worlds").
  */
-export const RequestWorld = createParamDecorator((_: unknown, context: ExecutionContext): World => requestWorld(context.switchToHttp().getRequest<WorldRequest>()));
+export const RequestWorld = createParamDecorator((_: unknown, context: ExecutionContext): World =>
+  requestWorld(context.switchToHttp().getRequest<WorldRequest>()),
+);
 
 /** The same for a guard that follows RequestGuard. */
 export function requestWorld(request: WorldRequest): World {

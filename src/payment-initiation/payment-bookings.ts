@@ -31,13 +31,33 @@ export interface BookingTerms {
  * booked, a credit of each creditor that is an account of the debtor's scenario. Pending and
  * booked entries of a transfer share their transactionId, so a pending debit keeps its ID once booked.
  */
-export function bookingsOf(payment: Payment, debtor: Account, ledger: LiveAccounts, { date, status, instalment }: BookingTerms): Transaction[] {
+export function bookingsOf(
+  payment: Payment,
+  debtor: Account,
+  ledger: LiveAccounts,
+  { date, status, instalment }: BookingTerms,
+): Transaction[] {
   const booked = status === 'booked';
-  const entry = (transactionId: string, accountIban: string, facts: Omit<TransactionFacts, 'transactionId' | 'bookingDate' | 'valueDate'>): Transaction =>
-    ({ transactionId, accountIban, bookingStatus: status, bookingDate: date, body: transactionObject({ ...facts, transactionId, bookingDate: date, valueDate: booked ? date : null }) }) as Transaction;
+  const entry = (
+    transactionId: string,
+    accountIban: string,
+    facts: Omit<TransactionFacts, 'transactionId' | 'bookingDate' | 'valueDate'>,
+  ): Transaction =>
+    ({
+      transactionId,
+      accountIban,
+      bookingStatus: status,
+      bookingDate: date,
+      body: transactionObject({ ...facts, transactionId, bookingDate: date, valueDate: booked ? date : null }),
+    }) as Transaction;
   const debitCode = booked ? (instalment ? 'PMNT-ICDT-STDO' : 'PMNT-ICDT-ESCT') : null;
   const debits = debitsOf(payment);
-  const rows = debits.map((transfer, index) => entry(entryId(payment, 'D', index, debits.length, instalment), debtor.iban, { ...debitFacts(debtor, transfer), bankTransactionCode: debitCode }));
+  const rows = debits.map((transfer, index) =>
+    entry(entryId(payment, 'D', index, debits.length, instalment), debtor.iban, {
+      ...debitFacts(debtor, transfer),
+      bankTransactionCode: debitCode,
+    }),
+  );
   if (!booked) return rows;
   const transfers = transfersOf(payment);
   const credits = transfers.flatMap((transfer, index) => {
@@ -94,7 +114,16 @@ function debitsOf(payment: Payment): Transfer[] {
   const transfers = transfersOf(payment);
   if (!isBatch(payment)) return transfers;
   const amount = sumAmounts(transfers.map(({ amount }) => amount));
-  return [{ ...transfers[0], amount, creditorName: '', creditorIban: null, endToEndId: null, remittance: `Batch booking of ${transfers.length} payments` }];
+  return [
+    {
+      ...transfers[0],
+      amount,
+      creditorName: '',
+      creditorIban: null,
+      endToEndId: null,
+      remittance: `Batch booking of ${transfers.length} payments`,
+    },
+  ];
 }
 
 /** What the debtor's side of a transfer says, whatever its date and status. */

@@ -18,7 +18,12 @@ import { instalments, Instalment as ScheduledInstalment } from './schedule';
 /** Executions per write when the clock catches up: however far it jumps, a write stays this size, and other worlds' requests are answered between two (docs/scenarios-and-clock.md). */
 const CHUNK = 250;
 
-export const contextOf = ({ amount, executionDate, product, nextExecutionDate }: Pick<Payment, 'amount' | 'executionDate' | 'product' | 'nextExecutionDate'>): PaymentContext => ({
+export const contextOf = ({
+  amount,
+  executionDate,
+  product,
+  nextExecutionDate,
+}: Pick<Payment, 'amount' | 'executionDate' | 'product' | 'nextExecutionDate'>): PaymentContext => ({
   amount,
   executionDate,
   instant: product === 'instant-sepa-credit-transfers',
@@ -49,7 +54,15 @@ export class PaymentExecutionService implements OnModuleInit {
     private readonly clock: ClockService,
     private readonly history: EventHistory,
   ) {
-    this.machine = { store, target: Payment, machine: paymentMachine, contextOf, history, kind: 'payment', placeOf: ({ ownerId }) => ({ ownerId, parentId: null }) };
+    this.machine = {
+      store,
+      target: Payment,
+      machine: paymentMachine,
+      contextOf,
+      history,
+      kind: 'payment',
+      placeOf: ({ ownerId }) => ({ ownerId, parentId: null }),
+    };
   }
 
   onModuleInit(): void {
@@ -90,7 +103,12 @@ export class PaymentExecutionService implements OnModuleInit {
 
   private dueIn(world: World, today: string): Promise<Payment[]> {
     const due = LessThanOrEqual(today);
-    return this.store.read(Payment).find({ where: [{ status: 'PDNG', executionDate: due, ...ownedBy(world) }, { status: 'ACSP', nextExecutionDate: due, ...ownedBy(world) }] });
+    return this.store.read(Payment).find({
+      where: [
+        { status: 'PDNG', executionDate: due, ...ownedBy(world) },
+        { status: 'ACSP', nextExecutionDate: due, ...ownedBy(world) },
+      ],
+    });
   }
 
   /** What fell due in the world by its `today`, in date order and each on its own date, in writes of at most CHUNK executions. */
@@ -116,7 +134,12 @@ export class PaymentExecutionService implements OnModuleInit {
     if (payment.status === 'CANC') {
       if (debtor) await ledger.remove(entriesAhead(payment));
     } else if (payment.status === 'PDNG') {
-      if (debtor) await add(periodic ? [standingOrderOf(payment, debtor)] : bookingsOf(payment, debtor, ledger, { date: payment.executionDate!, status: 'pending' }));
+      if (debtor)
+        await add(
+          periodic
+            ? [standingOrderOf(payment, debtor)]
+            : bookingsOf(payment, debtor, ledger, { date: payment.executionDate!, status: 'pending' }),
+        );
     } else if (payment.status === 'ACSP' && isAwaitingSca(from)) {
       if (periodic) {
         await this.execute(ledger, [payment], today);
@@ -131,16 +154,16 @@ export class PaymentExecutionService implements OnModuleInit {
   private enter(ledger: LedgerRun, payment: Payment, rows: Transaction[]): EventEntry[] {
     rows.forEach((row) => ledger.add(row));
     return rows.map((row) => ({
-        kind: 'booking' as const,
-        resourceId: row.transactionId,
-        parentId: payment.id,
-        // The account it is booked on, where a status change has its former status.
-        fromStatus: row.accountIban,
-        toStatus: row.bookingStatus,
-        event: 'BOOKED',
-        ownerId: payment.ownerId,
-        // A booking happens on its date (an instalment's, say), a pending entry today.
-        sandboxDate: row.bookingStatus === 'booked' ? (row.bookingDate ?? undefined) : undefined,
+      kind: 'booking' as const,
+      resourceId: row.transactionId,
+      parentId: payment.id,
+      // The account it is booked on, where a status change has its former status.
+      fromStatus: row.accountIban,
+      toStatus: row.bookingStatus,
+      event: 'BOOKED',
+      ownerId: payment.ownerId,
+      // A booking happens on its date (an instalment's, say), a pending entry today.
+      sandboxDate: row.bookingStatus === 'booked' ? (row.bookingDate ?? undefined) : undefined,
     }));
   }
 
@@ -148,11 +171,15 @@ export class PaymentExecutionService implements OnModuleInit {
   private async execute(ledger: LedgerRun, payments: Payment[], today: string): Promise<number> {
     // A pending periodic payment is executed (ACSP) from its startDate; its instalments run on their own dates.
     for (const payment of payments.filter(isPeriodic)) {
-      if (isDue(payment.status, contextOf(payment), today)) await applyEvent(this.machine, payment, { type: 'EXECUTE', today: payment.executionDate! });
+      if (isDue(payment.status, contextOf(payment), today))
+        await applyEvent(this.machine, payment, { type: 'EXECUTE', today: payment.executionDate! });
     }
     const executions = payments
       .flatMap((payment) => executionsOf(payment, today))
-      .sort((a, b) => compare(a.date, b.date) || compare(a.payment.id, b.payment.id) || (a.instalment?.number ?? 0) - (b.instalment?.number ?? 0))
+      .sort(
+        (a, b) =>
+          compare(a.date, b.date) || compare(a.payment.id, b.payment.id) || (a.instalment?.number ?? 0) - (b.instalment?.number ?? 0),
+      )
       .slice(0, CHUNK);
     const failed: FailedInstalment[] = [];
     // Recorded at once at the end: a jump of years runs thousands of instalments.
@@ -172,8 +199,12 @@ export class PaymentExecutionService implements OnModuleInit {
       // Each instalment meets the funds rule on its own date; one the balance cannot cover fails and books nothing.
       const available = ledger.available(payment.debtorIban);
       const reasonCode = available === null ? 'AC04' : isBelow(available, payment.amount) ? 'AM04' : null;
-      if (reasonCode) failed.push({ paymentId: payment.id, number: instalment.number, dueDate: instalment.due, executionDate: date, reasonCode });
-      else if (debtor) events.push(...this.enter(ledger, payment, bookingsOf(payment, debtor, ledger, { date, status: 'booked', instalment: instalment.number })));
+      if (reasonCode)
+        failed.push({ paymentId: payment.id, number: instalment.number, dueDate: instalment.due, executionDate: date, reasonCode });
+      else if (debtor)
+        events.push(
+          ...this.enter(ledger, payment, bookingsOf(payment, debtor, ledger, { date, status: 'booked', instalment: instalment.number })),
+        );
       events.push({
         kind: 'instalment',
         resourceId: `${payment.id}/${instalment.number}`,
@@ -201,7 +232,8 @@ export class PaymentExecutionService implements OnModuleInit {
 
 /** What of a payment fell due by `today`: a future-dated payment's one execution, or a periodic payment's instalments (at most CHUNK). */
 function executionsOf(payment: Payment, today: string, most = CHUNK): Execution[] {
-  if (!isPeriodic(payment)) return payment.executionDate !== null && payment.executionDate <= today ? [{ payment, date: payment.executionDate }] : [];
+  if (!isPeriodic(payment))
+    return payment.executionDate !== null && payment.executionDate <= today ? [{ payment, date: payment.executionDate }] : [];
   if (payment.nextExecutionDate === null) return [];
   const due: Execution[] = [];
   const resume = payment.lastDueDate === null ? undefined : { number: payment.instalmentsRun, due: payment.lastDueDate };

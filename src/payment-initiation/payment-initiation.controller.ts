@@ -23,7 +23,13 @@ import { ApiVopRequestHeaders, vopRequestOf } from '../verification-of-payee/vop
 import type { Payment } from './payment.entity';
 import { announceApproach, ApiScaRequestHeaders, SCA_APPROACH_HEADER, ScaHeaders, ScaRequestHeaders } from '../http/sca-headers.decorator';
 import { AuthorisationService } from '../authorisation/authorisation.service';
-import { announceNotifications, ApiNotificationHeaders, NOTIFICATION_HEADERS, NotificationHeaders, NotificationRequest } from '../notifications/notification-headers.decorator';
+import {
+  announceNotifications,
+  ApiNotificationHeaders,
+  NOTIFICATION_HEADERS,
+  NotificationHeaders,
+  NotificationRequest,
+} from '../notifications/notification-headers.decorator';
 import { NotificationsService } from '../notifications/notifications.service';
 import { RequiresPsuIpAddress } from '../http/request.guard';
 import { Environment } from '../config/environment';
@@ -53,7 +59,11 @@ import { PaymentBody } from './payment-terms';
 const PAYMENT_ID = { name: 'paymentId', example: '3d9a81b3-a47d-4130-8765-a9c0ff861b99' };
 // The payments service offers every product; the others offer a subset (404 PRODUCT_UNKNOWN otherwise).
 const PRODUCT = { name: 'product', enum: [...PAYMENT_PRODUCTS.payments] };
-const PAYMENT_UNKNOWN = { status: 404, type: TppErrorResponse, description: 'PRODUCT_UNKNOWN; RESOURCE_UNKNOWN: no such payment under this product' };
+const PAYMENT_UNKNOWN = {
+  status: 404,
+  type: TppErrorResponse,
+  description: 'PRODUCT_UNKNOWN; RESOURCE_UNKNOWN: no such payment under this product',
+};
 
 /** The documentation and checks every initiation endpoint shares; `body` is its product's schema. */
 function Initiation(summary: string, body: Type<PaymentBody>): MethodDecorator {
@@ -67,7 +77,8 @@ function Initiation(summary: string, body: Type<PaymentBody>): MethodDecorator {
     ApiVopRequestHeaders(),
     ApiOkResponse({
       type: PaymentInitiationResponse,
-      description: 'stored, RCVD; with the payee checked: RCVC and the SCA links, or RVCM or RVNC and only the creditorNameConfirmation link',
+      description:
+        'stored, RCVD; with the payee checked: RCVC and the SCA links, or RVCM or RVNC and only the creditorNameConfirmation link',
       headers: { ...SCA_APPROACH_HEADER, ...NOTIFICATION_HEADERS },
     }),
     CreatesInBerlinGroup(),
@@ -106,7 +117,13 @@ export class PaymentInitiationController {
     @Res({ passthrough: true }) response: Response,
     @RequestWorld() world: World,
   ): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'payments', product: 'instant-sepa-credit-transfers' }, body, { headers, notification }, response, world);
+    return this.initiate(
+      { service: 'payments', product: 'instant-sepa-credit-transfers' },
+      body,
+      { headers, notification },
+      response,
+      world,
+    );
   }
 
   @Post('payments/cross-border-credit-transfers')
@@ -118,7 +135,13 @@ export class PaymentInitiationController {
     @Res({ passthrough: true }) response: Response,
     @RequestWorld() world: World,
   ): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'payments', product: 'cross-border-credit-transfers' }, body, { headers, notification }, response, world);
+    return this.initiate(
+      { service: 'payments', product: 'cross-border-credit-transfers' },
+      body,
+      { headers, notification },
+      response,
+      world,
+    );
   }
 
   @Post('bulk-payments/sepa-credit-transfers')
@@ -142,7 +165,13 @@ export class PaymentInitiationController {
     @Res({ passthrough: true }) response: Response,
     @RequestWorld() world: World,
   ): Promise<PaymentInitiationResponse> {
-    return this.initiate({ service: 'periodic-payments', product: 'sepa-credit-transfers' }, body, { headers, notification }, response, world);
+    return this.initiate(
+      { service: 'periodic-payments', product: 'sepa-credit-transfers' },
+      body,
+      { headers, notification },
+      response,
+      world,
+    );
   }
 
   /** Any other product of a known service; declared after the five above, which Express tries first. */
@@ -156,9 +185,16 @@ export class PaymentInitiationController {
   @ApiOperation({ summary: 'Read a payment: its initiation fields as accepted, and its status' })
   @ApiParam(PRODUCT)
   @ApiParam(PAYMENT_ID)
-  @ApiOkResponse({ description: "the product's initiation fields (null where not sent) and transactionStatus", schema: PAYMENT_OBJECT_SCHEMA })
+  @ApiOkResponse({
+    description: "the product's initiation fields (null where not sent) and transactionStatus",
+    schema: PAYMENT_OBJECT_SCHEMA,
+  })
   @ApiResponse(PAYMENT_UNKNOWN)
-  async get(@PaymentRoute() type: PaymentType, @Param('paymentId') paymentId: string, @RequestWorld() world: World): Promise<Record<string, unknown>> {
+  async get(
+    @PaymentRoute() type: PaymentType,
+    @Param('paymentId') paymentId: string,
+    @RequestWorld() world: World,
+  ): Promise<Record<string, unknown>> {
     return toPaymentResponse(await this.payments.find(type, paymentId, world));
   }
 
@@ -168,17 +204,27 @@ export class PaymentInitiationController {
   @ApiParam(PAYMENT_ID)
   @ApiOkResponse({ type: PaymentStatusResponse })
   @ApiResponse(PAYMENT_UNKNOWN)
-  async status(@PaymentRoute() type: PaymentType, @Param('paymentId') paymentId: string, @RequestWorld() world: World): Promise<PaymentStatusResponse> {
+  async status(
+    @PaymentRoute() type: PaymentType,
+    @Param('paymentId') paymentId: string,
+    @RequestWorld() world: World,
+  ): Promise<PaymentStatusResponse> {
     return toStatusResponse(await this.payments.find(type, paymentId, world));
   }
 
   @Put(underEveryService(':product/:paymentId/creditor-confirmation'))
-  @ApiOperation({ summary: 'Pay anyway after the payee check (RVCM, RVNC): the payment moves to RCVC, and the answer carries the links its SCA needs' })
+  @ApiOperation({
+    summary: 'Pay anyway after the payee check (RVCM, RVNC): the payment moves to RCVC, and the answer carries the links its SCA needs',
+  })
   @ApiParam(PRODUCT)
   @ApiParam(PAYMENT_ID)
   @ApiOkResponse({ type: CreditorConfirmationResponse, headers: SCA_APPROACH_HEADER })
   @ApiResponse(PAYMENT_UNKNOWN)
-  @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: not RVCM or RVNC (confirmed already, cancelled, or never waiting for a confirmation)' })
+  @ApiResponse({
+    status: 409,
+    type: TppErrorResponse,
+    description: 'STATUS_INVALID: not RVCM or RVNC (confirmed already, cancelled, or never waiting for a confirmation)',
+  })
   async confirmCreditor(
     @PaymentRoute() type: PaymentType,
     @Param('paymentId') paymentId: string,
@@ -192,12 +238,25 @@ export class PaymentInitiationController {
 
   @Delete(underEveryService(':product/:paymentId'))
   @HttpCode(204)
-  @ApiOperation({ summary: 'Cancel a payment: RCVD at once (204); PDNG, or a periodic payment with instalments to come, needs the holder to authorise it (202)' })
+  @ApiOperation({
+    summary:
+      'Cancel a payment: RCVD at once (204); PDNG, or a periodic payment with instalments to come, needs the holder to authorise it (202)',
+  })
   @ApiParam(PRODUCT)
   @ApiParam(PAYMENT_ID)
   @ApiHeader({ name: 'PSU-IP-Address', required: false, description: "IP address of the account holder's device" })
-  @ApiHeader({ name: 'TPP-Redirect-Preferred', required: false, schema: { type: 'boolean' }, description: 'false: the link to start an embedded cancellation authorisation (with SCA_MODE=redirect)' })
-  @ApiHeader({ name: 'TPP-Decoupled-Preferred', required: false, schema: { type: 'boolean' }, description: 'true: the link to start a decoupled one (with SCA_MODE=redirect)' })
+  @ApiHeader({
+    name: 'TPP-Redirect-Preferred',
+    required: false,
+    schema: { type: 'boolean' },
+    description: 'false: the link to start an embedded cancellation authorisation (with SCA_MODE=redirect)',
+  })
+  @ApiHeader({
+    name: 'TPP-Decoupled-Preferred',
+    required: false,
+    schema: { type: 'boolean' },
+    description: 'true: the link to start a decoupled one (with SCA_MODE=redirect)',
+  })
   @ApiNoContentResponse({ description: 'cancelled: status CANC (RCVD, RCVC, and RVCM or RVNC even when instant)' })
   @ApiAcceptedResponse({
     type: CancellationResponse,
@@ -233,13 +292,20 @@ export class PaymentInitiationController {
     await this.notifications.admit(notification);
     const { payment, authorisation } = await this.payments.initiate(type, body, { request, notification, vop }, world);
     announceNotifications(response, notification, true);
-    const answer = authorisation ? toInitiationResponse(payment, authorisation, this.scaRedirectOf(payment, authorisation), this.profile.habits) : toInitiationWithoutAuthorisation(payment);
+    const answer = authorisation
+      ? toInitiationResponse(payment, authorisation, this.scaRedirectOf(payment, authorisation), this.profile.habits)
+      : toInitiationWithoutAuthorisation(payment);
     return announceCreated(response, request.approach, answer);
   }
 
   /** The redirect SCA page of the payment, with the TPP-Redirect-URI its authorisation was opened with. */
   private scaRedirectOf(payment: Payment, authorisation: Authorisation): Href {
     const query = { payment_id: payment.id, service: payment.service, product: payment.product };
-    return scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'payments', query, authorisation.tppRedirectUri ?? undefined);
+    return scaRedirectHref(
+      this.config.get('PUBLIC_BASE_URL', { infer: true }),
+      'payments',
+      query,
+      authorisation.tppRedirectUri ?? undefined,
+    );
   }
 }

@@ -77,7 +77,11 @@ export class PaymentInitiationService implements OnModuleInit {
     const creditors = creditorsOf(body);
     const vopResults = await this.vop.checkCreditors(creditors, vop, world);
     const terms = termsOf(body);
-    const exempted = await this.exemptions.exempts(terms.debtorIban, creditors.map(({ iban }) => iban), world);
+    const exempted = await this.exemptions.exempts(
+      terms.debtorIban,
+      creditors.map(({ iban }) => iban),
+      world,
+    );
     const payment = Object.assign(new Payment(), {
       id: newResourceId(),
       ...type,
@@ -92,8 +96,20 @@ export class PaymentInitiationService implements OnModuleInit {
     });
     const authorisation = await this.store.write(async () => {
       await this.store.insert(Payment, payment);
-      await this.history.record({ kind: 'payment', resourceId: payment.id, fromStatus: null, toStatus: payment.status, event: 'CREATED', ownerId: payment.ownerId });
-      if (notification) await this.notifications.subscribe(notification, { resourceId: payment.id, kind: 'payment', ownerId: payment.ownerId }, `/v1/${type.service}/${type.product}/${payment.id}`);
+      await this.history.record({
+        kind: 'payment',
+        resourceId: payment.id,
+        fromStatus: null,
+        toStatus: payment.status,
+        event: 'CREATED',
+        ownerId: payment.ownerId,
+      });
+      if (notification)
+        await this.notifications.subscribe(
+          notification,
+          { resourceId: payment.id, kind: 'payment', ownerId: payment.ownerId },
+          `/v1/${type.service}/${type.product}/${payment.id}`,
+        );
       if (vopResults) await applyEvent(this.execution.machine, payment, { type: vopEventOf(vopResults) });
       if (exempted && isAwaitingSca(payment.status)) {
         Object.assign(payment, (await this.execution.settle(payment, this.scaCompleted(payment))).entity);
@@ -140,7 +156,10 @@ export class PaymentInitiationService implements OnModuleInit {
     return this.store.write(async () => {
       const { entity, accepted } = await applyEvent(this.execution.machine, stored, { type: 'CREDITOR_CONFIRMED' });
       if (!accepted) {
-        throw new DomainError({ messageId: 'XS2A040E', description: `payment ${paymentId} is ${entity.status}, not waiting for the payer to confirm the payee` });
+        throw new DomainError({
+          messageId: 'XS2A040E',
+          description: `payment ${paymentId} is ${entity.status}, not waiting for the payer to confirm the payee`,
+        });
       }
       const authorisation = await this.authorisations.find('payment', paymentId, IMPLICIT_AUTHORISATION_ID);
       return { payment: entity, authorisation: await this.authorisations.release(authorisation) };
@@ -229,7 +248,11 @@ export class PaymentInitiationService implements OnModuleInit {
    * The effects of a decision, inside a Store.write, once the holder is known to hold the debtor
    * account (decide). A failed SCA (the third wrong TAN) denies with no holder known.
    */
-  async settle(payment: Payment, kind: 'payment' | 'cancellation', decision: ScaDecision): Promise<{ payment: Payment; redirectUri: string | null }> {
+  async settle(
+    payment: Payment,
+    kind: 'payment' | 'cancellation',
+    decision: ScaDecision,
+  ): Promise<{ payment: Payment; redirectUri: string | null }> {
     const events: Record<typeof kind, Record<ScaDecision, ((available: string | null) => PaymentEvent) | null>> = {
       payment: { approve: this.scaCompleted(payment), deny: () => ({ type: 'SCA_DENIED' }) },
       // A denied cancellation leaves the payment as it is: only its authorisations fail.
@@ -262,7 +285,10 @@ export class PaymentInitiationService implements OnModuleInit {
   }
 
   /** A periodic payment's progress: how many instalments ran, when the next one runs, and those that failed. */
-  async instalments(paymentId: string, world: World): Promise<{ instalmentsRun: number; nextExecutionDate: string | null; failed: FailedInstalment[] }> {
+  async instalments(
+    paymentId: string,
+    world: World,
+  ): Promise<{ instalmentsRun: number; nextExecutionDate: string | null; failed: FailedInstalment[] }> {
     const payment = await this.findById(paymentId, world);
     if (!isPeriodic(payment)) throw paymentUnknown(paymentId);
     // Cancellable exactly while instalments are to come (payment.machine.ts).
@@ -276,7 +302,12 @@ export class PaymentInitiationService implements OnModuleInit {
    * the funds rule against the debtor's interimAvailable balance as it stands, then the date.
    */
   private scaCompleted(payment: Payment): (available: string | null) => PaymentEvent {
-    return (available) => ({ type: 'SCA_COMPLETED', today: this.clock.today(World.of(payment)), available, refusal: refusalOf(payment.body) });
+    return (available) => ({
+      type: 'SCA_COMPLETED',
+      today: this.clock.today(World.of(payment)),
+      available,
+      refusal: refusalOf(payment.body),
+    });
   }
 
   private assertWaiting(payment: Payment, kind: 'payment' | 'cancellation'): Payment {

@@ -41,4 +41,6 @@ class OfferedProduct implements CanActivate {
 export const PaymentController = (): ClassDecorator => applyDecorators(Xs2aController('', 'PSP_PI'), UseGuards(OfferedProduct));
 
 /** The service and product of a payment request, which OfferedProduct has let through. */
-export const PaymentRoute = createParamDecorator((_: unknown, context: ExecutionContext): PaymentType => paymentTypeOf(context.switchToHttp().getRequest<Request>()) as PaymentType);
+export const PaymentRoute = createParamDecorator(
+  (_: unknown, context: ExecutionContext): PaymentType => paymentTypeOf(context.switchToHttp().getRequest<Request>()) as PaymentType,
+);

@@ -10,7 +10,13 @@ const debtorAccount = { iban: 'AT099900000000001511' };
 const creditorAccount = { iban: 'AT439900000000010017' };
 const eur = (amount: string) => ({ currency: 'EUR', amount });
 
-const single = plainToInstance(SepaCreditTransferDto, { debtorAccount, creditorAccount, creditorName: 'G', instructedAmount: eur('1500.00'), requestedExecutionDate: '2026-04-01' });
+const single = plainToInstance(SepaCreditTransferDto, {
+  debtorAccount,
+  creditorAccount,
+  creditorName: 'G',
+  instructedAmount: eur('1500.00'),
+  requestedExecutionDate: '2026-04-01',
+});
 const bulk = plainToInstance(BulkPaymentDto, {
   debtorAccount,
   payments: [
@@ -30,15 +36,33 @@ const periodic = plainToInstance(PeriodicPaymentDto, {
 
 describe('payment terms', () => {
   it('single: the amount and the requested execution date', () => {
-    expect(termsOf(single)).toEqual({ debtorIban: debtorAccount.iban, amount: '1500.00', currency: 'EUR', executionDate: '2026-04-01', nextExecutionDate: null });
+    expect(termsOf(single)).toEqual({
+      debtorIban: debtorAccount.iban,
+      amount: '1500.00',
+      currency: 'EUR',
+      executionDate: '2026-04-01',
+      nextExecutionDate: null,
+    });
   });
 
   it('bulk: the sum of all payments, executed at once', () => {
-    expect(termsOf(bulk)).toEqual({ debtorIban: debtorAccount.iban, amount: '2850.495', currency: 'EUR', executionDate: null, nextExecutionDate: null });
+    expect(termsOf(bulk)).toEqual({
+      debtorIban: debtorAccount.iban,
+      amount: '2850.495',
+      currency: 'EUR',
+      executionDate: null,
+      nextExecutionDate: null,
+    });
   });
 
-  it('periodic: one instalment, from the start date; the first runs on the schedule\'s first execution date', () => {
-    expect(termsOf(periodic)).toEqual({ debtorIban: debtorAccount.iban, amount: '2000.00', currency: 'EUR', executionDate: '2026-03-20', nextExecutionDate: '2026-03-20' });
+  it("periodic: one instalment, from the start date; the first runs on the schedule's first execution date", () => {
+    expect(termsOf(periodic)).toEqual({
+      debtorIban: debtorAccount.iban,
+      amount: '2000.00',
+      currency: 'EUR',
+      executionDate: '2026-03-20',
+      nextExecutionDate: '2026-03-20',
+    });
     expect(termsOf({ ...periodic, startDate: '2026-03-21', dayOfExecution: '1' }).nextExecutionDate).toBe('2026-04-01');
   });
 });
@@ -46,7 +70,12 @@ describe('payment terms', () => {
 describe('funds rule (Marianne: interimAvailable 2850.49)', () => {
   const outcome = (body: PaymentBody) => {
     const { amount, executionDate } = termsOf(body);
-    return nextStatus(paymentMachine, 'RCVD', { amount, executionDate, instant: false, instalmentsToCome: false }, { type: 'SCA_COMPLETED', today: '2026-03-15', available: '2850.49', refusal: null });
+    return nextStatus(
+      paymentMachine,
+      'RCVD',
+      { amount, executionDate, instant: false, instalmentsToCome: false },
+      { type: 'SCA_COMPLETED', today: '2026-03-15', available: '2850.49', refusal: null },
+    );
   };
 
   it('a single payment within the funds passes', () => {
@@ -72,11 +101,15 @@ describe('date checks', () => {
     ['requestedExecutionDate', single, '2026-04-02'],
     ['startDate', periodic, '2026-03-21'],
   ] as const)('refuse a %s before today', (path, body, today) => {
-    expect(() => checkDates(body, today)).toThrow(expect.objectContaining({ details: [expect.objectContaining({ messageId: 'XS2A019E', path })] }));
+    expect(() => checkDates(body, today)).toThrow(
+      expect.objectContaining({ details: [expect.objectContaining({ messageId: 'XS2A019E', path })] }),
+    );
   });
 
   it('refuse a periodic endDate before its startDate', () => {
     const reversed = plainToInstance(PeriodicPaymentDto, { ...periodic, endDate: '2026-03-19' });
-    expect(() => checkDates(reversed, '2026-03-15')).toThrow(expect.objectContaining({ details: [expect.objectContaining({ messageId: 'XS2A001E', path: 'endDate' })] }));
+    expect(() => checkDates(reversed, '2026-03-15')).toThrow(
+      expect.objectContaining({ details: [expect.objectContaining({ messageId: 'XS2A001E', path: 'endDate' })] }),
+    );
   });
 });

@@ -23,10 +23,23 @@ export function termsOf(body: PaymentBody): PaymentTerms {
   const debtorIban = body.debtorAccount.iban;
   if ('payments' in body) {
     const amounts = body.payments.map((entry) => entry.instructedAmount);
-    return { debtorIban, amount: sumAmounts(amounts.map(({ amount }) => amount)), currency: amounts[0].currency, executionDate: body.requestedExecutionDate ?? null, nextExecutionDate: null };
+    return {
+      debtorIban,
+      amount: sumAmounts(amounts.map(({ amount }) => amount)),
+      currency: amounts[0].currency,
+      executionDate: body.requestedExecutionDate ?? null,
+      nextExecutionDate: null,
+    };
   }
   const { amount, currency } = body.instructedAmount;
-  if ('startDate' in body) return { debtorIban, amount, currency, executionDate: body.startDate, nextExecutionDate: instalments(body).next().value?.executionDate ?? null };
+  if ('startDate' in body)
+    return {
+      debtorIban,
+      amount,
+      currency,
+      executionDate: body.startDate,
+      nextExecutionDate: instalments(body).next().value?.executionDate ?? null,
+    };
   return { debtorIban, amount, currency, executionDate: body.requestedExecutionDate ?? null, nextExecutionDate: null };
 }
 

@@ -1,5 +1,16 @@
 import { nextStatus } from '../common/state-machine';
-import { initialPaymentStatus, isAwaitingCancellationSca, isAwaitingCreditorConfirmation, isAwaitingSca, isDue, PaymentContext, PaymentEvent, paymentMachine, PaymentStatus, RejectionReason } from './payment.machine';
+import {
+  initialPaymentStatus,
+  isAwaitingCancellationSca,
+  isAwaitingCreditorConfirmation,
+  isAwaitingSca,
+  isDue,
+  PaymentContext,
+  PaymentEvent,
+  paymentMachine,
+  PaymentStatus,
+  RejectionReason,
+} from './payment.machine';
 
 const TODAY = '2026-03-15';
 const now: PaymentContext = { amount: '100.00', executionDate: null, instant: false, instalmentsToCome: false };
@@ -9,7 +20,12 @@ const instant: PaymentContext = { ...now, instant: true };
 const running: PaymentContext = { ...later, instalmentsToCome: true };
 const ended: PaymentContext = { ...later };
 
-const completed = (available: string | null, refusal: RejectionReason | null = null): PaymentEvent => ({ type: 'SCA_COMPLETED', today: TODAY, available, refusal });
+const completed = (available: string | null, refusal: RejectionReason | null = null): PaymentEvent => ({
+  type: 'SCA_COMPLETED',
+  today: TODAY,
+  available,
+  refusal,
+});
 const FUNDED = completed('100.00');
 const SHORT = completed('99.99');
 const NO_ACCOUNT = completed(null);
@@ -75,16 +91,24 @@ describe('payment machine', () => {
     ['periodic with instalments to come: SCA is over', 'ACSP', running, FUNDED, null],
     ...(['ACSP', 'RJCT', 'CANC'] as const).flatMap((final) =>
       [now, ended].flatMap((context) =>
-        ALL_EVENTS.map((event): [string, PaymentStatus, PaymentContext, PaymentEvent, null] => [`${final} is final`, final, context, event, null]),
+        ALL_EVENTS.map((event): [string, PaymentStatus, PaymentContext, PaymentEvent, null] => [
+          `${final} is final`,
+          final,
+          context,
+          event,
+          null,
+        ]),
       ),
     ),
-    ...ALL_EVENTS.filter((event) => event !== CANCELLATION_AUTHORISED).map((event): [string, PaymentStatus, PaymentContext, PaymentEvent, null] => [
-      'periodic ACSP takes only its cancellation',
-      'ACSP',
-      running,
-      event,
-      null,
-    ]),
+    ...ALL_EVENTS.filter((event) => event !== CANCELLATION_AUTHORISED).map(
+      (event): [string, PaymentStatus, PaymentContext, PaymentEvent, null] => [
+        'periodic ACSP takes only its cancellation',
+        'ACSP',
+        running,
+        event,
+        null,
+      ],
+    ),
   ];
 
   it.each(table)('%s: %s on %j', (_, from, context, event, to) => {
@@ -93,24 +117,28 @@ describe('payment machine', () => {
 });
 
 describe('payment status questions, asked by name', () => {
-  const cases = Object.keys(paymentMachine.states).flatMap((status) => [now, later, instant, running, ended].map((context): [string, PaymentContext] => [status, context]));
+  const cases = Object.keys(paymentMachine.states).flatMap((status) =>
+    [now, later, instant, running, ended].map((context): [string, PaymentContext] => [status, context]),
+  );
 
   it.each(cases)('isAwaitingSca(%s) holds exactly where the machine accepts SCA_DENIED (context %j)', (status, context) => {
     expect(isAwaitingSca(status)).toBe(nextStatus(paymentMachine, status, context, DENIED) !== null);
   });
 
-  it.each(cases)('isAwaitingCreditorConfirmation(%s) holds exactly where the machine accepts CREDITOR_CONFIRMED (context %j)', (status, context) => {
-    expect(isAwaitingCreditorConfirmation(status)).toBe(nextStatus(paymentMachine, status, context, CONFIRMED) !== null);
-  });
+  it.each(cases)(
+    'isAwaitingCreditorConfirmation(%s) holds exactly where the machine accepts CREDITOR_CONFIRMED (context %j)',
+    (status, context) => {
+      expect(isAwaitingCreditorConfirmation(status)).toBe(nextStatus(paymentMachine, status, context, CONFIRMED) !== null);
+    },
+  );
 
   it.each(cases)('isAwaitingCancellationSca(%s, %j) holds exactly where the machine accepts CANCELLATION_AUTHORISED', (status, context) => {
     expect(isAwaitingCancellationSca(status, context)).toBe(nextStatus(paymentMachine, status, context, CANCELLATION_AUTHORISED) !== null);
   });
 
-  it.each(cases.flatMap(([status, context]) => [TODAY, '2026-03-16'].map((today): [string, PaymentContext, string] => [status, context, today])))(
-    'isDue(%s, %j, %s) holds exactly where the machine accepts EXECUTE',
-    (status, context, today) => {
-      expect(isDue(status, context, today)).toBe(nextStatus(paymentMachine, status, context, executeOn(today)) !== null);
-    },
-  );
+  it.each(
+    cases.flatMap(([status, context]) => [TODAY, '2026-03-16'].map((today): [string, PaymentContext, string] => [status, context, today])),
+  )('isDue(%s, %j, %s) holds exactly where the machine accepts EXECUTE', (status, context, today) => {
+    expect(isDue(status, context, today)).toBe(nextStatus(paymentMachine, status, context, executeOn(today)) !== null);
+  });
 });

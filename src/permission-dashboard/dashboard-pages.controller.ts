@@ -51,7 +51,8 @@ const REESTABLISHMENT: Change = {
 };
 
 /** AUTH_MODE=strict: the sign-in names no client's world (docs/security.md, "Worlds"). */
-const NO_TICKET = "Open the dashboard from the link your third-party provider's test asked the sandbox for (POST /sandbox/dashboard-links): it says whose consents you see. This one is missing or has expired.";
+const NO_TICKET =
+  "Open the dashboard from the link your third-party provider's test asked the sandbox for (POST /sandbox/dashboard-links): it says whose consents you see. This one is missing or has expired.";
 
 const FORGED = 'This form has expired or was not sent from this page. Nothing has been changed.';
 
@@ -111,7 +112,11 @@ export class DashboardPages {
       // The holder's credentials, as the SCA pages check them, in the world the ticket opens;
       // guessing them is bounded (docs/security.md, "Guessing is bounded").
       const wrongCredentials = (error: unknown) => error instanceof DomainError && error.details[0].messageId === 'XS2A022E';
-      await this.throttle.attempt(`dashboard:${world.key}:${psuId}@${request.ip}`, () => this.sca.heldBy({ psuId, password }, world), wrongCredentials);
+      await this.throttle.attempt(
+        `dashboard:${world.key}:${psuId}@${request.ip}`,
+        () => this.sca.heldBy({ psuId, password }, world),
+        wrongCredentials,
+      );
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       response.set(error.headers);
@@ -123,17 +128,36 @@ export class DashboardPages {
   }
 
   /** The confirmation step: only for one of the holder's permissions that allows the change now. */
-  async confirm(change: Change, id: string, request: Request, response: Response, refusal?: { status: number; message: string }): Promise<void> {
+  async confirm(
+    change: Change,
+    id: string,
+    request: Request,
+    response: Response,
+    refusal?: { status: number; message: string },
+  ): Promise<void> {
     const session = await this.session(request);
     if (!session) return response.redirect(303, '/dashboard');
-    const list = await this.permissions.list({ psuId: session.psuId }, session.world).catch((error: unknown) => this.ended(error, response));
+    const list = await this.permissions
+      .list({ psuId: session.psuId }, session.world)
+      .catch((error: unknown) => this.ended(error, response));
     if (!list) return;
     const permission = findIn(list, id);
     if (!permission || !change.allowed(permission)) {
-      return html(response, 404, dashboardMessage(this.profile.name, `${change.title}: this is none of your permissions that allows it now. Nothing has been changed.`));
+      return html(
+        response,
+        404,
+        dashboardMessage(
+          this.profile.name,
+          `${change.title}: this is none of your permissions that allows it now. Nothing has been changed.`,
+        ),
+      );
     }
     const hidden = { id, [CSRF_FIELD]: this.csrf.token(request, response) };
-    html(response, refusal?.status ?? 200, confirmationPage(this.profile.name, change.title, change.intro, permission, change.action, hidden, change.button, refusal?.message));
+    html(
+      response,
+      refusal?.status ?? 200,
+      confirmationPage(this.profile.name, change.title, change.intro, permission, change.action, hidden, change.button, refusal?.message),
+    );
   }
 
   async act(change: Change, form: Form | undefined, request: Request, response: Response): Promise<void> {
@@ -166,7 +190,8 @@ export class DashboardPages {
 }
 
 /** One of the holder's permissions, current or on the record, by its consent. */
-const findIn = (list: PermissionList, consentId: string): Permission | undefined => [...list.permissions, ...list.record].find((permission) => permission.consentId === consentId);
+const findIn = (list: PermissionList, consentId: string): Permission | undefined =>
+  [...list.permissions, ...list.record].find((permission) => permission.consentId === consentId);
 
 /** The permission dashboard in the bank's own channel (docs/permission-dashboard.md). */
 @ApiExcludeController()

@@ -34,7 +34,8 @@ ${CREDENTIAL_FIELDS}
 }
 
 /** Who holds the permission, as the holder reads it. */
-export const holderOf = ({ tpp }: Permission): string => tpp.name ?? tpp.organisationName ?? 'A third-party provider (not identified: the sandbox runs without client credentials)';
+export const holderOf = ({ tpp }: Permission): string =>
+  tpp.name ?? tpp.organisationName ?? 'A third-party provider (not identified: the sandbox runs without client credentials)';
 
 /** A permission line by line. */
 export function permissionRows(permission: Permission): Row[] {
@@ -43,10 +44,15 @@ export function permissionRows(permission: Permission): Row[] {
     ['Provider', [tpp.name, tpp.clientId && `client ${tpp.clientId}`].filter(Boolean).join(', ') || 'not identified'],
     ...(tpp.organisationName ? [['Certificate', `${tpp.organisationName}, ${tpp.organisationIdentifier}`] as Row] : []),
     ['Service', permission.service === 'fundsConfirmation' ? 'confirmation of funds' : 'account information'],
-    ...permission.accounts.map((account): Row => [`${account.iban ?? account.maskedPan} (${account.currency ?? 'any currency'})`, account.uses.map((use) => USES[use]).join(', ')]),
+    ...permission.accounts.map((account): Row => [
+      `${account.iban ?? account.maskedPan} (${account.currency ?? 'any currency'})`,
+      account.uses.map((use) => USES[use]).join(', '),
+    ]),
     ['Granted on', permission.grantedOn ?? 'not yet'],
     ['Valid until', permission.validUntil],
-    ...(permission.service === 'fundsConfirmation' ? [] : [['Accesses per day', `${permission.frequencyPerDay} (used today: ${permission.usedToday})`] as Row]),
+    ...(permission.service === 'fundsConfirmation'
+      ? []
+      : [['Accesses per day', `${permission.frequencyPerDay} (used today: ${permission.usedToday})`] as Row]),
     ['Last access', permission.lastAccessOn ?? 'none yet'],
     ['Recurring', permission.recurringIndicator ? 'yes' : 'no (one-off)'],
     ['Status', `${permission.consentStatus} since ${permission.lastActionDate}`],
@@ -61,8 +67,12 @@ export function listPage(bank: string, list: PermissionList, signOut: Hidden, me
     section(
       permission,
       [
-        permission.canWithdraw ? `<a class="action" href="/dashboard/withdrawal?consent_id=${escape(permission.consentId)}">Withdraw access</a>` : '',
-        permission.canReestablish ? `<a class="action" href="/dashboard/reestablishment?consent_id=${escape(permission.consentId)}">Re-establish access</a>` : '',
+        permission.canWithdraw
+          ? `<a class="action" href="/dashboard/withdrawal?consent_id=${escape(permission.consentId)}">Withdraw access</a>`
+          : '',
+        permission.canReestablish
+          ? `<a class="action" href="/dashboard/reestablishment?consent_id=${escape(permission.consentId)}">Re-establish access</a>`
+          : '',
       ].join(''),
     ),
   );
@@ -79,7 +89,16 @@ ${current.join('\n') || '<p>No provider holds access to your accounts.</p>'}
 }
 
 /** The confirmation step of a withdrawal or a re-establishment. */
-export function confirmationPage(bank: string, title: string, intro: string, permission: Permission, action: string, hidden: Hidden, button: string, message?: string): string {
+export function confirmationPage(
+  bank: string,
+  title: string,
+  intro: string,
+  permission: Permission,
+  action: string,
+  hidden: Hidden,
+  button: string,
+  message?: string,
+): string {
   return bankPage(
     bank,
     title,
@@ -97,5 +116,9 @@ ${hiddenFields(hidden)}
 
 /** Where the dashboard cannot go on: why, and the way back. */
 export function dashboardMessage(bank: string, text: string): string {
-  return bankPage(bank, TITLE, `<h1>${TITLE}</h1>\n<p class="outcome">${escape(text)}</p>\n<p><a href="/dashboard">Back to your permissions</a></p>`);
+  return bankPage(
+    bank,
+    TITLE,
+    `<h1>${TITLE}</h1>\n<p class="outcome">${escape(text)}</p>\n<p><a href="/dashboard">Back to your permissions</a></p>`,
+  );
 }

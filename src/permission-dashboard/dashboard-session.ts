@@ -101,6 +101,11 @@ export class DashboardSessions implements OnModuleInit {
   }
 
   private options(): CookieOptions {
-    return { path: '/dashboard', httpOnly: true, sameSite: 'strict', secure: this.config.get('PUBLIC_BASE_URL', { infer: true }).startsWith('https:') };
+    return {
+      path: '/dashboard',
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: this.config.get('PUBLIC_BASE_URL', { infer: true }).startsWith('https:'),
+    };
   }
 }

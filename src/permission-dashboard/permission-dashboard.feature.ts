@@ -32,14 +32,18 @@ export const permissionDashboardService: SandboxService = {
           type: 'object',
           additionalProperties: false,
           properties: {
-            reestablish: { description: 'Whether the holder may re-establish a consent they withdrew, while it has not expired (default true).', type: 'boolean' },
+            reestablish: {
+              description: 'Whether the holder may re-establish a consent they withdrew, while it has not expired (default true).',
+              type: 'boolean',
+            },
           },
         },
       ],
     },
   },
   offeredBy: (settings) => settings.permissionDashboard !== false,
-  module: (profile, environment) => PermissionDashboardModule.forSandbox(settingsOf(profile.settings), environment.SANDBOX_CONTROL === 'true'),
+  module: (profile, environment) =>
+    PermissionDashboardModule.forSandbox(settingsOf(profile.settings), environment.SANDBOX_CONTROL === 'true'),
   entities: [],
   cockpit: PermissionsCockpit,
   // Its headless routes are in the document where the module serves them; nothing else of it is.

@@ -19,12 +19,20 @@ import { DashboardSettings, PermissionsService } from './permissions.service';
 export class PermissionDashboardModule implements NestModule {
   static forSandbox(settings: DashboardSettings, control: boolean): DynamicModule {
     const pages = [DashboardPagesController, ...(settings.reestablish ? [ReestablishmentPageController] : [])];
-    const headless = control ? [PermissionsController, DashboardLinksController, ...(settings.reestablish ? [ReestablishmentController] : [])] : [];
+    const headless = control
+      ? [PermissionsController, DashboardLinksController, ...(settings.reestablish ? [ReestablishmentController] : [])]
+      : [];
     return {
       module: PermissionDashboardModule,
       imports: [DatabaseModule, ClockModule, OAuthModule, ScaModule],
       controllers: [...pages, ...headless],
-      providers: [{ provide: DashboardSettings, useValue: settings }, PermissionsService, DashboardSessions, DashboardPages, PermissionsCockpit],
+      providers: [
+        { provide: DashboardSettings, useValue: settings },
+        PermissionsService,
+        DashboardSessions,
+        DashboardPages,
+        PermissionsCockpit,
+      ],
     };
   }
 

@@ -22,12 +22,25 @@ const consent = (fields: Partial<Consent>): Consent =>
     ...fields,
   }) as Consent;
 
-const facts: PermissionFacts = { tpp: { clientId: 'sandbox-tpp', name: 'Sandbox TPP', organisationName: null, organisationIdentifier: null }, grantedOn: TODAY, counts: [] };
+const facts: PermissionFacts = {
+  tpp: { clientId: 'sandbox-tpp', name: 'Sandbox TPP', organisationName: null, organisationIdentifier: null },
+  grantedOn: TODAY,
+  counts: [],
+};
 const held = new Set([OWN, CARD]);
 
 describe('a consent as the permission dashboard shows it', () => {
   it("names only the holder's own accounts, each with what it may be used for; trusted beneficiaries where the consent lists them", () => {
-    const access = { accounts: [{ maskedPan: CARD, currency: null }], balances: [{ iban: OWN, currency: 'EUR' }, { iban: OTHERS, currency: 'EUR' }], transactions: [{ iban: OWN, currency: 'EUR' }], availableAccounts: null, trustedBeneficiaries: [{ iban: OWN, currency: null }] };
+    const access = {
+      accounts: [{ maskedPan: CARD, currency: null }],
+      balances: [
+        { iban: OWN, currency: 'EUR' },
+        { iban: OTHERS, currency: 'EUR' },
+      ],
+      transactions: [{ iban: OWN, currency: 'EUR' }],
+      availableAccounts: null,
+      trustedBeneficiaries: [{ iban: OWN, currency: null }],
+    };
     expect(toPermission(consent({ access }), held, facts, TODAY, true).accounts).toEqual([
       { maskedPan: CARD, currency: null, uses: ['accountDetails', 'balances', 'transactions'] },
       { iban: OWN, currency: 'EUR', uses: ['accountDetails', 'balances', 'transactions', 'trustedBeneficiaries'] },
@@ -44,7 +57,9 @@ describe('a consent as the permission dashboard shows it', () => {
       { accountIban: CARD, day: TODAY, accesses: 3 },
     ];
     expect(toPermission(consent({}), held, { ...facts, counts }, TODAY, true)).toMatchObject({ usedToday: 3, lastAccessOn: TODAY });
-    expect(toPermission(consent({}), held, { ...facts, counts: [{ accountIban: OWN, day: TODAY, accesses: 0 }] }, TODAY, true)).toMatchObject({ usedToday: 0, lastAccessOn: null });
+    expect(
+      toPermission(consent({}), held, { ...facts, counts: [{ accountIban: OWN, day: TODAY, accesses: 0 }] }, TODAY, true),
+    ).toMatchObject({ usedToday: 0, lastAccessOn: null });
   });
 
   it.each([

@@ -55,7 +55,13 @@ export interface PermissionFacts {
  * naming someone else's account tells them nothing of it), what it may do with each, and whether
  * it can be withdrawn or re-established today.
  */
-export function toPermission(consent: Consent, own: ReadonlySet<string>, facts: PermissionFacts, today: string, reestablish: boolean): Permission {
+export function toPermission(
+  consent: Consent,
+  own: ReadonlySet<string>,
+  facts: PermissionFacts,
+  today: string,
+  reestablish: boolean,
+): Permission {
   const days = facts.counts.flatMap(({ day, accesses }) => (accesses > 0 ? [day] : [])).sort();
   return {
     consentId: consent.id,
@@ -63,7 +69,9 @@ export function toPermission(consent: Consent, own: ReadonlySet<string>, facts: 
     lastActionDate: consent.lastActionDate,
     service: purposeOf(consent) === 'piis' ? 'fundsConfirmation' : 'accountInformation',
     tpp: facts.tpp,
-    accounts: usesOf(consent).filter(({ reference }) => own.has(accountKey(reference))).map(({ reference, uses }) => ({ ...reference, uses })),
+    accounts: usesOf(consent)
+      .filter(({ reference }) => own.has(accountKey(reference)))
+      .map(({ reference, uses }) => ({ ...reference, uses })),
     grantedOn: facts.grantedOn,
     validUntil: consent.validUntil,
     recurringIndicator: consent.recurringIndicator,
@@ -77,10 +85,12 @@ export function toPermission(consent: Consent, own: ReadonlySet<string>, facts: 
 }
 
 /** Current: granted, waiting for the holder, or withdrawn and still re-establishable; the rest is the record. */
-export const isCurrent = ({ consentStatus, canReestablish }: Permission): boolean => consentStatus === 'valid' || consentStatus === 'received' || canReestablish;
+export const isCurrent = ({ consentStatus, canReestablish }: Permission): boolean =>
+  consentStatus === 'valid' || consentStatus === 'received' || canReestablish;
 
 /** The record keeps an ended permission for two years after its last change (docs/permission-dashboard.md). */
-export const isOnRecord = (permission: Permission, today: string): boolean => !isCurrent(permission) && permission.lastActionDate >= addMonths(today, -24);
+export const isOnRecord = (permission: Permission, today: string): boolean =>
+  !isCurrent(permission) && permission.lastActionDate >= addMonths(today, -24);
 
 /** Each account the consent names with what it may be used for (the coverage rule, docs/behaviour.md), in the order it names them. */
 function usesOf(consent: Consent): { reference: ConsentedAccount; uses: AccountUse[] }[] {

@@ -42,21 +42,41 @@ export class PermissionsCockpit implements CockpitSection {
     return {
       title: `Permissions of ${psuId}`,
       sections: [
-        section('Permissions', table([...headings, 'as the holder'], list.permissions.map((permission) => row(permission, true)))),
-        section('Record', table(headings, list.record.map((permission) => row(permission, false)))),
+        section(
+          'Permissions',
+          table(
+            [...headings, 'as the holder'],
+            list.permissions.map((permission) => row(permission, true)),
+          ),
+        ),
+        section(
+          'Record',
+          table(
+            headings,
+            list.record.map((permission) => row(permission, false)),
+          ),
+        ),
       ],
     };
   }
 
   async act(psuId: string, action: string, body: Record<string, unknown>, world: World): Promise<string | undefined> {
-    const change = action === 'withdrawal' ? 'revoke' : action === 'reestablishment' && this.settings.reestablish ? 'reestablish' : undefined;
+    const change =
+      action === 'withdrawal' ? 'revoke' : action === 'reestablishment' && this.settings.reestablish ? 'reestablish' : undefined;
     if (!change) return undefined;
     const permission = await this.permissions.change(change, formValue(body.consentId), { psuId }, world, 'cockpit');
     return `Consent ${permission.consentId} is ${permission.consentStatus}.`;
   }
 
   private actions(psuId: string, permission: Permission): string {
-    const target = (action: string, text: string) => form(`/cockpit/permissions/${encodeURIComponent(psuId)}/${action}`, `<input type="hidden" name="consentId" value="${escape(permission.consentId)}">${button(text)}`);
-    return [permission.canWithdraw ? target('withdrawal', 'Withdraw') : '', permission.canReestablish ? target('reestablishment', 'Re-establish') : ''].join('');
+    const target = (action: string, text: string) =>
+      form(
+        `/cockpit/permissions/${encodeURIComponent(psuId)}/${action}`,
+        `<input type="hidden" name="consentId" value="${escape(permission.consentId)}">${button(text)}`,
+      );
+    return [
+      permission.canWithdraw ? target('withdrawal', 'Withdraw') : '',
+      permission.canReestablish ? target('reestablishment', 'Re-establish') : '',
+    ].join('');
   }
 }

@@ -10,15 +10,28 @@ import { DashboardSessions } from './dashboard-session';
 import { DashboardLinkResponse, PermissionListResponse, PermissionResponse } from './permissions.dto';
 import { PermissionsService } from './permissions.service';
 
-const PSU_INVALID = { status: 401, type: TppErrorResponse, description: "PSU_CREDENTIALS_INVALID: unknown PSU (in AUTH_MODE=strict, another client's scenario PSU too), or one who does not hold every account of the consent" } as const;
-const PSU_BLOCKED = { status: 403, type: TppErrorResponse, description: 'SERVICE_BLOCKED: the PSU is blocked; CONSENT_UNKNOWN: no such consent (in AUTH_MODE=strict, none of this client)' } as const;
+const PSU_INVALID = {
+  status: 401,
+  type: TppErrorResponse,
+  description:
+    "PSU_CREDENTIALS_INVALID: unknown PSU (in AUTH_MODE=strict, another client's scenario PSU too), or one who does not hold every account of the consent",
+} as const;
+const PSU_BLOCKED = {
+  status: 403,
+  type: TppErrorResponse,
+  description: 'SERVICE_BLOCKED: the PSU is blocked; CONSENT_UNKNOWN: no such consent (in AUTH_MODE=strict, none of this client)',
+} as const;
 
 /**
  * The permission dashboard without a browser, for suites (docs/permission-dashboard.md): what the
  * holder sees on /dashboard, and their withdrawal and re-establishment. In AUTH_MODE=strict a
  * client sees and changes only its own consents.
  */
-const PSU = ApiParam({ name: 'psuId', description: "a fixture PSU, or a scenario's (in AUTH_MODE=strict only the client's own scenarios')", example: 'georg.mustermann' });
+const PSU = ApiParam({
+  name: 'psuId',
+  description: "a fixture PSU, or a scenario's (in AUTH_MODE=strict only the client's own scenarios')",
+  example: 'georg.mustermann',
+});
 
 @ApiTags('Sandbox control')
 @SandboxController('sandbox/psus/:psuId/permissions')
@@ -27,7 +40,10 @@ export class PermissionsController {
   constructor(private readonly permissions: PermissionsService) {}
 
   @Get()
-  @ApiOperation({ summary: "A PSU's permission dashboard as JSON: every consent naming their accounts or cards, newest first, and the record of ended ones" })
+  @ApiOperation({
+    summary:
+      "A PSU's permission dashboard as JSON: every consent naming their accounts or cards, newest first, and the record of ended ones",
+  })
   @ApiOkResponse({ type: PermissionListResponse })
   @ApiResponse(PSU_INVALID)
   @ApiResponse({ status: 403, type: TppErrorResponse, description: 'SERVICE_BLOCKED: the PSU is blocked' })
@@ -37,12 +53,22 @@ export class PermissionsController {
 
   @Post(':consentId/withdrawal')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Withdraw a valid consent as its holder on the dashboard: revokedByPsu, its TPP reads nothing any more and is notified' })
+  @ApiOperation({
+    summary: 'Withdraw a valid consent as its holder on the dashboard: revokedByPsu, its TPP reads nothing any more and is notified',
+  })
   @ApiOkResponse({ type: PermissionResponse })
   @ApiResponse(PSU_INVALID)
   @ApiResponse(PSU_BLOCKED)
-  @ApiResponse({ status: 409, type: TppErrorResponse, description: "STATUS_INVALID: not valid (already withdrawn, deleted by the TPP, expired, not yet authorised)" })
-  withdraw(@Param('psuId') psuId: string, @Param('consentId') consentId: string, @RequestWorld() world: World): Promise<PermissionResponse> {
+  @ApiResponse({
+    status: 409,
+    type: TppErrorResponse,
+    description: 'STATUS_INVALID: not valid (already withdrawn, deleted by the TPP, expired, not yet authorised)',
+  })
+  withdraw(
+    @Param('psuId') psuId: string,
+    @Param('consentId') consentId: string,
+    @RequestWorld() world: World,
+  ): Promise<PermissionResponse> {
     return this.permissions.change('revoke', consentId, { psuId }, world, 'dashboard');
   }
 }
@@ -56,12 +82,19 @@ export class ReestablishmentController {
 
   @Post(':consentId/reestablishment')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Re-establish a consent its holder withdrew, while it has not expired: valid again with the same access and limits (not a Berlin Group transition)' })
+  @ApiOperation({
+    summary:
+      'Re-establish a consent its holder withdrew, while it has not expired: valid again with the same access and limits (not a Berlin Group transition)',
+  })
   @ApiOkResponse({ type: PermissionResponse })
   @ApiResponse(PSU_INVALID)
   @ApiResponse(PSU_BLOCKED)
   @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: not withdrawn by its holder, or past its validUntil' })
-  reestablish(@Param('psuId') psuId: string, @Param('consentId') consentId: string, @RequestWorld() world: World): Promise<PermissionResponse> {
+  reestablish(
+    @Param('psuId') psuId: string,
+    @Param('consentId') consentId: string,
+    @RequestWorld() world: World,
+  ): Promise<PermissionResponse> {
     return this.permissions.change('reestablish', consentId, { psuId }, world, 'dashboard');
   }
 }

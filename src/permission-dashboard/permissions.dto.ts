@@ -6,13 +6,24 @@ import type { AccountUse, Permission, PermissionHolder, PermittedAccount } from 
 const USES: AccountUse[] = ['accountDetails', 'balances', 'transactions', 'trustedBeneficiaries', 'fundsConfirmation'];
 
 export class PermissionHolderResponse implements PermissionHolder {
-  @ApiProperty({ type: String, nullable: true, example: 'sandbox-tpp', description: 'the client that created the consent; null where the sandbox runs without client credentials (AUTH_MODE=open)' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'sandbox-tpp',
+    description: 'the client that created the consent; null where the sandbox runs without client credentials (AUTH_MODE=open)',
+  })
   clientId: string | null;
 
   @ApiProperty({ type: String, nullable: true, example: 'Sandbox TPP', description: "the client's name as the bank registered it" })
   name: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'Example AISP GmbH', description: "the organisation of the certificate the consent's creation was signed or sent with (docs/tpp-identity.md); null: none the sandbox issued" })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'Example AISP GmbH',
+    description:
+      "the organisation of the certificate the consent's creation was signed or sent with (docs/tpp-identity.md); null: none the sandbox issued",
+  })
   organisationName: string | null;
 
   @ApiProperty({ type: String, nullable: true, example: 'PSDDE-BAFIN-123456', description: "that certificate's organisation identifier" })
@@ -52,7 +63,12 @@ export class PermissionResponse implements Permission {
   @ApiProperty({ type: [PermittedAccountResponse], description: "the PSU's own accounts the consent names (none of another holder's)" })
   accounts: PermittedAccountResponse[];
 
-  @ApiProperty({ type: String, nullable: true, format: 'date', description: 'the sandbox date it became valid; null: not yet, or valid from its creation by a scenario' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'date',
+    description: 'the sandbox date it became valid; null: not yet, or valid from its creation by a scenario',
+  })
   grantedOn: string | null;
 
   @ApiProperty({ format: 'date', description: 'its last day' })
@@ -67,13 +83,20 @@ export class PermissionResponse implements Permission {
   @ApiProperty({ description: 'the most of those reads any of its accounts had today' })
   usedToday: number;
 
-  @ApiProperty({ type: String, nullable: true, format: 'date', description: 'the last sandbox day it read an account without the holder present; null: never' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'date',
+    description: 'the last sandbox day it read an account without the holder present; null: never',
+  })
   lastAccessOn: string | null;
 
   @ApiProperty({ description: 'valid: the holder may withdraw it' })
   canWithdraw: boolean;
 
-  @ApiProperty({ description: 'withdrawn, not past its validUntil, and the bank lets the holder re-establish it (permissionDashboard.reestablish)' })
+  @ApiProperty({
+    description: 'withdrawn, not past its validUntil, and the bank lets the holder re-establish it (permissionDashboard.reestablish)',
+  })
   canReestablish: boolean;
 }
 
@@ -81,15 +104,25 @@ export class PermissionListResponse {
   @ApiProperty({ example: 'georg.mustermann' })
   psuId: string;
 
-  @ApiProperty({ type: [PermissionResponse], description: 'valid, waiting for the holder, or withdrawn and re-establishable; newest first' })
+  @ApiProperty({
+    type: [PermissionResponse],
+    description: 'valid, waiting for the holder, or withdrawn and re-establishable; newest first',
+  })
   permissions: PermissionResponse[];
 
-  @ApiProperty({ type: [PermissionResponse], description: 'for the record, two years after their last change: expired, rejected, terminated by the TPP, withdrawn for good; newest first' })
+  @ApiProperty({
+    type: [PermissionResponse],
+    description:
+      'for the record, two years after their last change: expired, rejected, terminated by the TPP, withdrawn for good; newest first',
+  })
   record: PermissionResponse[];
 }
 
 export class DashboardLinks {
-  @ApiProperty({ type: Href, description: "the dashboard's sign-in, opening the calling client's world (AUTH_MODE=strict; the link works for an hour)" })
+  @ApiProperty({
+    type: Href,
+    description: "the dashboard's sign-in, opening the calling client's world (AUTH_MODE=strict; the link works for an hour)",
+  })
   dashboard: Href;
 }
 

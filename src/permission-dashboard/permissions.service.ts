@@ -46,11 +46,21 @@ export class PermissionsService {
     const own = new Set((await this.sca.heldBy(login, world)).map(accountKey));
     const described = await this.describe(await this.naming(own, world), own, world);
     const today = this.clock.today(world);
-    return { psuId: login.psuId, permissions: described.filter(isCurrent), record: described.filter((permission) => isOnRecord(permission, today)) };
+    return {
+      psuId: login.psuId,
+      permissions: described.filter(isCurrent),
+      record: described.filter((permission) => isOnRecord(permission, today)),
+    };
   }
 
   /** The holder withdraws a valid consent, or re-establishes one they withdrew: the permission as it is now. */
-  async change(change: 'revoke' | 'reestablish', consentId: string, login: PsuLogin, world: World, channel: Actor['channel']): Promise<Permission> {
+  async change(
+    change: 'revoke' | 'reestablish',
+    consentId: string,
+    login: PsuLogin,
+    world: World,
+    channel: Actor['channel'],
+  ): Promise<Permission> {
     const consent = await this.sca.changeConsent(change, consentId, login, world, channel);
     // The change checked that the holder holds every account it names (accessDecidedBy): all are theirs to see.
     const [permission] = await this.describe([consent], new Set(consentedKeys(consent.access)), world);
@@ -83,9 +93,16 @@ export class PermissionsService {
     const events = await this.store.read(SandboxEvent).find({ where: { kind: 'consent', resourceId: In(ids) }, order: { id: 'ASC' } });
     const counts = await this.store.read(AccessCount).findBy({ consentId: In(ids) });
     const serials = events.flatMap(({ event, certificate }) => (event === 'CREATED' && certificate ? [certificate] : []));
-    const certificates = new Map((await this.store.read(TppCertificate).findBy({ serialNumber: In(serials) })).map((certificate) => [certificate.serialNumber, certificate]));
+    const certificates = new Map(
+      (await this.store.read(TppCertificate).findBy({ serialNumber: In(serials) })).map((certificate) => [
+        certificate.serialNumber,
+        certificate,
+      ]),
+    );
     const clientIds = consents.flatMap(({ ownerId }) => (ownerId ? [ownerId] : []));
-    const clients = new Map((await this.store.read(TppClient).findBy({ clientId: In(clientIds) })).map((client) => [client.clientId, client.name]));
+    const clients = new Map(
+      (await this.store.read(TppClient).findBy({ clientId: In(clientIds) })).map((client) => [client.clientId, client.name]),
+    );
     const today = this.clock.today(world);
     return consents.map((consent) => {
       const history = events.filter(({ resourceId }) => resourceId === consent.id);

@@ -9,7 +9,6 @@ import type { PaymentProduct, PaymentServiceName } from '../payment-initiation/p
 import { ANSWER_HABITS, type AnswerHabits, type AnswerStyle } from '../common/answer-style';
 import { addDays } from '../common/dates';
 
-
 /**
  * profile.yaml once `extends` is resolved (src/profile/profile.schema.json, docs/profiles.md): the
  * core's keys; each service declares its own beside its descriptor (SandboxService.profileKeys).
@@ -22,7 +21,15 @@ export interface ProfileSettings {
   paymentProducts: Partial<Record<PaymentServiceName, PaymentProduct[]>>;
   consents?: { maxValidityDays?: number; maxFrequencyPerDay?: number; access?: AnswerStyle };
   vop?: { mode?: VopMode; closeMatch?: number; payees?: ExternalPayee[] };
-  tpp?: { oauth?: 'required' | 'optional'; signatures?: 'off' | 'optional' | 'required'; qwac?: 'off' | 'header' | 'mtls'; qwacHeader?: string; revoked?: RevokedCode; registration?: 'open' | 'closed'; trustedCAs?: string[] };
+  tpp?: {
+    oauth?: 'required' | 'optional';
+    signatures?: 'off' | 'optional' | 'required';
+    qwac?: 'off' | 'header' | 'mtls';
+    qwacHeader?: string;
+    revoked?: RevokedCode;
+    registration?: 'open' | 'closed';
+    trustedCAs?: string[];
+  };
   scaExemptions?: ScaExemptionSettings;
 }
 
@@ -80,7 +87,18 @@ export interface FixtureFiles {
   psus: FixturePsu[];
   accounts: (Omit<Account, 'balances' | 'psuId' | 'scenarioId'> & { balances: Omit<Balance, 'accountIban' | 'account'>[] })[];
   transactions: Record<string, Partial<Record<BookingStatus, TransactionBody[]>>>;
-  consents: { stored: { id: string; status: ConsentStatus; accounts: string[]; recurringIndicator: boolean; validUntil: string; frequencyPerDay: number; lastActionDate: string }[]; unknown?: string[] };
+  consents: {
+    stored: {
+      id: string;
+      status: ConsentStatus;
+      accounts: string[];
+      recurringIndicator: boolean;
+      validUntil: string;
+      frequencyPerDay: number;
+      lastActionDate: string;
+    }[];
+    unknown?: string[];
+  };
   clients: Pick<TppClient, 'clientId' | 'clientSecret' | 'name'>[];
 }
 
@@ -106,7 +124,11 @@ export interface FixtureRows {
   services: FixtureTable[];
 }
 
-const APPROACH: Record<ProfileSettings['scaApproaches'][number], ScaApproach> = { redirect: 'REDIRECT', embedded: 'EMBEDDED', decoupled: 'DECOUPLED' };
+const APPROACH: Record<ProfileSettings['scaApproaches'][number], ScaApproach> = {
+  redirect: 'REDIRECT',
+  embedded: 'EMBEDDED',
+  decoupled: 'DECOUPLED',
+};
 
 /**
  * The bank in force: its settings and fixtures, loaded and checked once at start (load-profile.ts).
@@ -135,7 +157,12 @@ export class BankProfile {
   ) {
     this.approaches = settings.scaApproaches.map((approach) => APPROACH[approach]);
     this.rows = deepFreeze({ ...fixtureRows(files), services: serviceTables });
-    this.personas = new Map(files.psus.map(({ psuId, scaMethods, decoupledConfirmsAtPoll, blocked }) => [psuId, { scaMethods, decoupledConfirmsAtPoll, blocked: blocked === true }]));
+    this.personas = new Map(
+      files.psus.map(({ psuId, scaMethods, decoupledConfirmsAtPoll, blocked }) => [
+        psuId,
+        { scaMethods, decoupledConfirmsAtPoll, blocked: blocked === true },
+      ]),
+    );
   }
 
   /** A service's fixture rows of one entity (none where the profile holds none). */
@@ -195,7 +222,14 @@ export class BankProfile {
   }
 
   get tpp(): TppIdentitySettings {
-    const { oauth = 'required', signatures = 'off', qwac = 'off', qwacHeader = 'X-SSL-Client-Cert', revoked = 'CERTIFICATE_REVOKE', registration = 'open' } = this.settings.tpp ?? {};
+    const {
+      oauth = 'required',
+      signatures = 'off',
+      qwac = 'off',
+      qwacHeader = 'X-SSL-Client-Cert',
+      revoked = 'CERTIFICATE_REVOKE',
+      registration = 'open',
+    } = this.settings.tpp ?? {};
     return { oauth, signatures, qwac, qwacHeader, revoked, registration };
   }
 
@@ -215,7 +249,9 @@ export class BankProfile {
   /** What the served document's introduction says of the bank (docs/profiles.md). */
   summary(): string {
     const { maxValidityDays, maxFrequencyPerDay } = this.settings.consents ?? {};
-    const products = Object.entries(this.settings.paymentProducts).flatMap(([service, list]) => list.map((product) => `${service}/${product}`));
+    const products = Object.entries(this.settings.paymentProducts).flatMap(([service, list]) =>
+      list.map((product) => `${service}/${product}`),
+    );
     return [
       `The bank: ${this.name} (BIC ${this.settings.bic}), profile ${this.source}.`,
       `SCA approaches: ${this.approaches.join(', ')} (the first is the default; any other preference gets it).`,
@@ -260,25 +296,45 @@ function fixtureRows(files: FixtureFiles): Omit<FixtureRows, 'services'> {
   const currency = new Map(files.accounts.map((account) => [account.iban, account.currency]));
   return {
     psus: files.psus.map(({ psuId, name, password }) => ({ psuId, name, password })),
-    accounts: files.accounts.map(({ iban, name, currency, product, bic }) => ({ iban, name, currency, product, bic, psuId: holder.get(iban) ?? null, scenarioId: null })),
+    accounts: files.accounts.map(({ iban, name, currency, product, bic }) => ({
+      iban,
+      name,
+      currency,
+      product,
+      bic,
+      psuId: holder.get(iban) ?? null,
+      scenarioId: null,
+    })),
     balances: files.accounts.flatMap(({ iban, balances }) => balances.map((balance) => ({ ...balance, accountIban: iban }) as Balance)),
     transactions: Object.entries(files.transactions).flatMap(([accountIban, byStatus]) =>
       Object.entries(byStatus).flatMap(([bookingStatus, bodies]) =>
-        bodies.map((body) => ({ transactionId: body.transactionId, accountIban, bookingStatus: bookingStatus as BookingStatus, bookingDate: body.bookingDate, body }) as Transaction),
+        bodies.map(
+          (body) =>
+            ({
+              transactionId: body.transactionId,
+              accountIban,
+              bookingStatus: bookingStatus as BookingStatus,
+              bookingDate: body.bookingDate,
+              body,
+            }) as Transaction,
+        ),
       ),
     ),
-    consents: files.consents.stored.map(
-      ({ id, status, accounts, ...terms }): Consent => ({
-        id,
-        status,
-        access: { accounts: accounts.map((iban) => ({ iban, currency: currency.get(iban)! })), balances: [], transactions: [], availableAccounts: null },
-        ...terms,
-        fixture: true,
-        scenarioId: null,
-        ownerId: null,
-        card: null,
-      }),
-    ),
+    consents: files.consents.stored.map(({ id, status, accounts, ...terms }): Consent => ({
+      id,
+      status,
+      access: {
+        accounts: accounts.map((iban) => ({ iban, currency: currency.get(iban)! })),
+        balances: [],
+        transactions: [],
+        availableAccounts: null,
+      },
+      ...terms,
+      fixture: true,
+      scenarioId: null,
+      ownerId: null,
+      card: null,
+    })),
     clients: files.clients,
   };
 }

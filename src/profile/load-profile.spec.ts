@@ -16,7 +16,7 @@ describe('loadProfile: extends', () => {
     writeFileSync(join(folder, path), text);
   };
 
-  it("takes every key and fixture file of the profile it extends (itself extending another); its own replace them one by one", () => {
+  it('takes every key and fixture file of the profile it extends (itself extending another); its own replace them one by one', () => {
     write('child/profile.yaml', 'extends: berlin-group\nname: Child Bank\nscaApproaches: [embedded]\n');
     write('child/fixtures/clients.json', JSON.stringify([{ clientId: 'child-tpp', clientSecret: 's', name: 'Child TPP' }]));
     const child = loadProfile(join(folder, 'child'), SERVICES);
@@ -47,7 +47,9 @@ describe('loadProfile: extends', () => {
     write('a/profile.yaml', 'extends: ../b\n');
     write('b/profile.yaml', 'extends: ../a\n');
     const [a, b] = ['a', 'b'].map((name) => relative(process.cwd(), join(folder, name, 'profile.yaml')));
-    expect(() => loadProfile(join(folder, 'a'), SERVICES)).toThrow(`${a}: extends: the profiles extend each other in a circle (${a} -> ${b} -> ${a})`);
+    expect(() => loadProfile(join(folder, 'a'), SERVICES)).toThrow(
+      `${a}: extends: the profiles extend each other in a circle (${a} -> ${b} -> ${a})`,
+    );
   });
 });
 
@@ -78,7 +80,10 @@ describe("loadProfile: a service's keys", () => {
   it("are a registered service's: a key no registered service has, at the top or in scaExemptions, stops the start naming it", () => {
     writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\nexample: true\nscaExemptions:\n  example: false\n');
     expect(loadProfile(folder, [example]).provides('example')).toBe(true);
-    expect(refusal([])).toEqual([`${file}: example: unknown key; allowed: ${core}`, `${file}: scaExemptions.example: unknown key; allowed: none`]);
+    expect(refusal([])).toEqual([
+      `${file}: example: unknown key; allowed: ${core}`,
+      `${file}: scaExemptions.example: unknown key; allowed: none`,
+    ]);
     writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\nexampel: true\n');
     expect(refusal([example])).toEqual([`${file}: exampel: unknown key; allowed: ${core}, example`]);
   });
@@ -90,24 +95,29 @@ describe('loadProfile: vop', () => {
 
   it('defaults to on-request and a close match from 0.8; a payee with a bad IBAN, one of the bank, or listed twice stops the start naming each', () => {
     expect(loadProfile('berlin-group', SERVICES).vop).toEqual({ mode: 'on-request', closeMatch: 0.8 });
-    writeFileSync(join(folder, 'profile.yaml'), [
-      'extends: bank',
-      'vop:',
-      '  mode: always',
-      '  payees:',
-      '    - { iban: DE43500105170012345679, name: Wrong Digits }',
-      '    - { iban: AT439900000000010017, name: Georg Mustermann }',
-      '    - { iban: DE89370400440532013000, name: Twice }',
-      '    - { iban: DE89370400440532013000, name: Twice }',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      join(folder, 'profile.yaml'),
+      [
+        'extends: bank',
+        'vop:',
+        '  mode: always',
+        '  payees:',
+        '    - { iban: DE43500105170012345679, name: Wrong Digits }',
+        '    - { iban: AT439900000000010017, name: Georg Mustermann }',
+        '    - { iban: DE89370400440532013000, name: Twice }',
+        '    - { iban: DE89370400440532013000, name: Twice }',
+        '',
+      ].join('\n'),
+    );
     const file = relative(process.cwd(), join(folder, 'profile.yaml'));
     const problems = [
       `${file}: vop.payees[0].iban: DE43500105170012345679 is not a valid IBAN (its check digits do not match)`,
       `${file}: vop.payees[1].iban: AT439900000000010017 is an account of this bank: its registered name is its name in accounts.json`,
       `${file}: vop.payees[3].iban: DE89370400440532013000 is listed twice`,
     ];
-    expect(() => loadProfile(folder, SERVICES)).toThrow(`PROFILE=${folder} cannot be used:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+    expect(() => loadProfile(folder, SERVICES)).toThrow(
+      `PROFILE=${folder} cannot be used:\n${problems.map((problem) => `  ${problem}`).join('\n')}`,
+    );
   });
 
   it('an unknown mode or a closeMatch out of range is refused by the schema', () => {
@@ -139,13 +149,18 @@ describe('loadProfile: tpp.trustedCAs', () => {
     writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\ntpp:\n  signatures: required\n  trustedCAs: [cas/bank-ca.pem]\n');
     expect(loadProfile(folder, SERVICES).trustedCAs).toEqual([authority.certificate]);
 
-    writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\ntpp:\n  trustedCAs: [cas/bank-ca.pem, cas/missing.pem, cas/notes.txt, cas/leaf.pem]\n');
+    writeFileSync(
+      join(folder, 'profile.yaml'),
+      'extends: bank\ntpp:\n  trustedCAs: [cas/bank-ca.pem, cas/missing.pem, cas/notes.txt, cas/leaf.pem]\n',
+    );
     const file = relative(process.cwd(), join(folder, 'profile.yaml'));
     const problems = [
       `${file}: tpp.trustedCAs[1]: cas/missing.pem is not a file (relative to ${relative(process.cwd(), folder)})`,
       `${file}: tpp.trustedCAs[2]: cas/notes.txt is not a PEM certificate`,
       `${file}: tpp.trustedCAs[3]: cas/leaf.pem is a certificate but not a CA's`,
     ];
-    expect(() => loadProfile(folder, SERVICES)).toThrow(`PROFILE=${folder} cannot be used:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+    expect(() => loadProfile(folder, SERVICES)).toThrow(
+      `PROFILE=${folder} cannot be used:\n${problems.map((problem) => `  ${problem}`).join('\n')}`,
+    );
   });
 });

@@ -54,7 +54,11 @@ function settingsValidator(services: readonly SandboxService[]): SettingsValidat
     else schema.properties[key].properties[member] = keySchema as Map;
   }
   // The maps the file leaves open are those the services add to: closed once they have.
-  for (const map of [schema, ...Object.values(schema.properties).filter((property) => property.properties && !('additionalProperties' in property))]) Object.assign(map, { additionalProperties: false });
+  for (const map of [
+    schema,
+    ...Object.values(schema.properties).filter((property) => property.properties && !('additionalProperties' in property)),
+  ])
+    Object.assign(map, { additionalProperties: false });
   validate = ajv.compile<Settings>(schema);
   settingsValidators.set(services, validate);
   return validate;
@@ -68,7 +72,8 @@ export const BUILT_IN_FOLDER = (() => {
   throw new Error(`The built-in profiles (profiles/bank/profile.yaml) were not found above ${__dirname}`);
 })();
 
-export const builtInProfiles = (): string[] => readdirSync(BUILT_IN_FOLDER).filter((name) => existsSync(join(BUILT_IN_FOLDER, name, 'profile.yaml')));
+export const builtInProfiles = (): string[] =>
+  readdirSync(BUILT_IN_FOLDER).filter((name) => existsSync(join(BUILT_IN_FOLDER, name, 'profile.yaml')));
 
 /**
  * Reads and checks the profile PROFILE names: a built-in name, or a folder relative to the working
@@ -93,7 +98,9 @@ interface Level {
 function read(setting: string, services: readonly SandboxService[], problems: string[]): BankProfile | undefined {
   const folder = folderOf(setting, process.cwd());
   if (folder === undefined) {
-    problems.push(`PROFILE: ${setting} is neither a built-in profile (${builtInProfiles().join(', ')}) nor a folder holding a profile.yaml`);
+    problems.push(
+      `PROFILE: ${setting} is neither a built-in profile (${builtInProfiles().join(', ')}) nor a folder holding a profile.yaml`,
+    );
     return undefined;
   }
   const names = [...FIXTURE_FILES, ...services.flatMap(({ fixtures }) => (fixtures ? [fixtures.name] : []))];
@@ -107,7 +114,9 @@ function read(setting: string, services: readonly SandboxService[], problems: st
   delete settings.fixtures;
   const top = levels[levels.length - 1].file;
   if (!validate(settings)) {
-    for (const error of validate.errors ?? []) if (error.keyword === 'required') problems.push(`${shown(top)}: ${error.params.missingProperty}: required (neither this profile nor one it extends sets it)`);
+    for (const error of validate.errors ?? [])
+      if (error.keyword === 'required')
+        problems.push(`${shown(top)}: ${error.params.missingProperty}: required (neither this profile nor one it extends sets it)`);
     return undefined;
   }
   const where = Object.assign({}, ...levels.map((level) => level.fixtures)) as Level['fixtures'];
@@ -128,10 +137,16 @@ function read(setting: string, services: readonly SandboxService[], problems: st
   const offered = services.filter((service) => service.offeredBy(settings as ProfileSettings));
   for (const { name, fixtures } of services) {
     if (fixtures && own.has(fixtures.name) && !offered.some((service) => service.name === name)) {
-      problems.push(`${shown(where[fixtures.name]!)}: needs ${name}: true in ${shown(top)} (a bank that does not offer it holds none of its fixtures)`);
+      problems.push(
+        `${shown(where[fixtures.name]!)}: needs ${name}: true in ${shown(top)} (a bank that does not offer it holds none of its fixtures)`,
+      );
     }
   }
-  problems.push(...services.flatMap((service) => (service.settingsProblems?.(settings as ProfileSettings) ?? []).map((problem) => `${shown(top)}: ${problem}`)));
+  problems.push(
+    ...services.flatMap((service) =>
+      (service.settingsProblems?.(settings as ProfileSettings) ?? []).map((problem) => `${shown(top)}: ${problem}`),
+    ),
+  );
   problems.push(...referenceProblems(files, where), ...payeeProblems(settings as ProfileSettings, files, top));
   const tables: FixtureTable[] = [];
   for (const { fixtures } of offered) {
@@ -143,7 +158,14 @@ function read(setting: string, services: readonly SandboxService[], problems: st
   if (problems.length > 0) return undefined;
   // The CAs' contents, not their paths, identify the profile: two instances may mount it in different places.
   const trustedCAs = [...levels].reverse().find((level) => level.trustedCAs !== undefined)?.trustedCAs ?? [];
-  const digest = createHash('sha256').update(JSON.stringify({ settings: { ...settings, tpp: settings.tpp && { ...settings.tpp, trustedCAs } }, files: { ...files, ...Object.fromEntries(own) } })).digest('hex');
+  const digest = createHash('sha256')
+    .update(
+      JSON.stringify({
+        settings: { ...settings, tpp: settings.tpp && { ...settings.tpp, trustedCAs } },
+        files: { ...files, ...Object.fromEntries(own) },
+      }),
+    )
+    .digest('hex');
   return new BankProfile(setting, settings as ProfileSettings, files, offered, tables, digest, trustedCAs);
 }
 
@@ -164,7 +186,11 @@ function chain(folder: string, names: string[], validate: SettingsValidator, pro
   const settings = readYaml(file, problems);
   if (settings === undefined) return undefined;
   if (!validate(settings)) {
-    problems.push(...(validate.errors ?? []).filter((error) => error.keyword !== 'if' && error.keyword !== 'required').map((error) => describe(file, error)));
+    problems.push(
+      ...(validate.errors ?? [])
+        .filter((error) => error.keyword !== 'if' && error.keyword !== 'required')
+        .map((error) => describe(file, error)),
+    );
     if (problems.length > 0) return undefined;
   }
   const fixtureFolder = resolve(folder, settings.fixtures ?? 'fixtures');
@@ -172,14 +198,18 @@ function chain(folder: string, names: string[], validate: SettingsValidator, pro
     problems.push(`${shown(file)}: fixtures: ${settings.fixtures} is not a folder (relative to ${shown(folder) || '.'})`);
     return undefined;
   }
-  const fixtures = Object.fromEntries(names.map((name) => [name, join(fixtureFolder, `${name}.json`)]).filter(([, path]) => existsSync(path)));
+  const fixtures = Object.fromEntries(
+    names.map((name) => [name, join(fixtureFolder, `${name}.json`)]).filter(([, path]) => existsSync(path)),
+  );
   const trustedCAs = settings.tpp && readAuthorities(folder, file, settings.tpp.trustedCAs ?? [], problems);
   if (trustedCAs === null) return undefined;
   const level: Level = { file, settings, fixtures, trustedCAs };
   if (settings.extends === undefined) return [level];
   const parent = folderOf(settings.extends, folder);
   if (parent === undefined) {
-    problems.push(`${shown(file)}: extends: ${settings.extends} is neither a built-in profile (${builtInProfiles().join(', ')}) nor a folder holding a profile.yaml`);
+    problems.push(
+      `${shown(file)}: extends: ${settings.extends} is neither a built-in profile (${builtInProfiles().join(', ')}) nor a folder holding a profile.yaml`,
+    );
     return undefined;
   }
   const above = chain(parent, names, validate, problems, [...seen, file]);
@@ -191,11 +221,11 @@ function readAuthorities(folder: string, file: string, paths: string[], problems
   const read = paths.map((path, index) => {
     const at = `${shown(file)}: tpp.trustedCAs[${index}]: ${path}`;
     const pem = existsSync(resolve(folder, path)) ? readFileSync(resolve(folder, path), 'utf8') : undefined;
-    if (pem === undefined) return problems.push(`${at} is not a file (relative to ${shown(folder) || '.'})`), null;
+    if (pem === undefined) return (problems.push(`${at} is not a file (relative to ${shown(folder) || '.'})`), null);
     try {
-      if (!new X509Certificate(pem).ca) return problems.push(`${at} is a certificate but not a CA's`), null;
+      if (!new X509Certificate(pem).ca) return (problems.push(`${at} is a certificate but not a CA's`), null);
     } catch {
-      return problems.push(`${at} is not a PEM certificate`), null;
+      return (problems.push(`${at} is not a PEM certificate`), null);
     }
     return pem;
   });
@@ -266,10 +296,13 @@ function payeeProblems({ vop }: ProfileSettings, files: FixtureFiles, file: stri
   const seen = new Set<string>();
   return (vop?.payees ?? []).flatMap(({ iban }, index) => {
     const at = (text: string) => `${shown(file)}: vop.payees[${index}].iban: ${text}`;
-    const problem = !isValidIban(iban) ? at(`${iban} is not a valid IBAN (its check digits do not match)`)
-      : ours.has(iban) ? at(`${iban} is an account of this bank: its registered name is its name in accounts.json`)
-      : seen.has(iban) ? at(`${iban} is listed twice`)
-      : undefined;
+    const problem = !isValidIban(iban)
+      ? at(`${iban} is not a valid IBAN (its check digits do not match)`)
+      : ours.has(iban)
+        ? at(`${iban} is an account of this bank: its registered name is its name in accounts.json`)
+        : seen.has(iban)
+          ? at(`${iban} is listed twice`)
+          : undefined;
     seen.add(iban);
     return problem === undefined ? [] : [problem];
   });
@@ -284,7 +317,8 @@ function referenceProblems(files: FixtureFiles, where: Level['fixtures']): strin
     if (!isValidIban(iban)) at('accounts', `[${index}].iban`, `${iban} is not a valid IBAN (its check digits do not match)`);
     if (ibans.has(iban)) at('accounts', `[${index}].iban`, `${iban} is listed twice`);
     ibans.add(iban);
-    if (balances[0].balanceType === balances[1].balanceType) at('accounts', `[${index}].balances`, 'must hold forwardAvailable and interimAvailable once each');
+    if (balances[0].balanceType === balances[1].balanceType)
+      at('accounts', `[${index}].balances`, 'must hold forwardAvailable and interimAvailable once each');
   });
   const missing = (iban: string) => `account ${iban} is not in accounts.json`;
   const holders = new Map<string, string>();
@@ -303,7 +337,8 @@ function referenceProblems(files: FixtureFiles, where: Level['fixtures']): strin
     if (!ibans.has(iban)) at('transactions', iban, missing(iban));
     for (const [status, list] of Object.entries(lists)) {
       list.forEach(({ transactionId }, index) => {
-        if (transactionIds.has(transactionId)) at('transactions', `${iban}.${status}[${index}].transactionId`, `${transactionId} is used twice`);
+        if (transactionIds.has(transactionId))
+          at('transactions', `${iban}.${status}[${index}].transactionId`, `${transactionId} is used twice`);
         transactionIds.add(transactionId);
       });
     }

@@ -1,6 +1,19 @@
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import {
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { SandboxController } from '../http/request.guard';
 import { World, RequestWorld } from '../oauth/world';
@@ -10,10 +23,18 @@ import { PSD2_ROLES, Psd2Role } from '../tpp-identity/psd2-statement';
 const ROLES = Object.keys(PSD2_ROLES) as Psd2Role[];
 /** ETSI TS 119 495: PSD, the country, the competent authority, the TPP's ID there. */
 const ORGANISATION_IDENTIFIER = /^PSD[A-Z]{2}-[A-Z0-9]{1,8}-[A-Za-z0-9.-]{1,40}$/;
-const SERIAL = { status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no certificate the sandbox issued (to this client) with this serial number' };
+const SERIAL = {
+  status: 404,
+  type: TppErrorResponse,
+  description: 'RESOURCE_UNKNOWN: no certificate the sandbox issued (to this client) with this serial number',
+};
 
 export class IssueCertificateDto {
-  @ApiProperty({ enum: ['QSEAL', 'QWAC'], example: 'QSEAL', description: 'QSEAL signs requests (Signature); QWAC authenticates the TLS client' })
+  @ApiProperty({
+    enum: ['QSEAL', 'QWAC'],
+    example: 'QSEAL',
+    description: 'QSEAL signs requests (Signature); QWAC authenticates the TLS client',
+  })
   @IsIn(['QSEAL', 'QWAC'])
   type: 'QSEAL' | 'QWAC';
 
@@ -38,21 +59,33 @@ export class IssueCertificateDto {
   @IsIn(ROLES, { each: true })
   roles: Psd2Role[];
 
-  @ApiPropertyOptional({ example: 365, minimum: 1, maximum: 3650, description: 'valid from the sandbox today for this many days (default 365)' })
+  @ApiPropertyOptional({
+    example: 365,
+    minimum: 1,
+    maximum: 3650,
+    description: 'valid from the sandbox today for this many days (default 365)',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(3650)
   validDays?: number;
 
-  @ApiPropertyOptional({ example: 'PSDAT-FMA-12345', pattern: ORGANISATION_IDENTIFIER.source, description: "the subject's organizationIdentifier; default PSDXX-SBX- and the client ID (AUTH_MODE=strict) or a random one" })
+  @ApiPropertyOptional({
+    example: 'PSDAT-FMA-12345',
+    pattern: ORGANISATION_IDENTIFIER.source,
+    description: "the subject's organizationIdentifier; default PSDXX-SBX- and the client ID (AUTH_MODE=strict) or a random one",
+  })
   @IsOptional()
   @Matches(ORGANISATION_IDENTIFIER, { message: '$property must read PSD<country>-<authority>-<ID>, e.g. PSDAT-FMA-12345' })
   organisationIdentifier?: string;
 }
 
 export class CaCertificateResponse {
-  @ApiProperty({ example: '-----BEGIN CERTIFICATE-----\nMIID…\n-----END CERTIFICATE-----', description: "the sandbox CA's certificate, PEM" })
+  @ApiProperty({
+    example: '-----BEGIN CERTIFICATE-----\nMIID…\n-----END CERTIFICATE-----',
+    description: "the sandbox CA's certificate, PEM",
+  })
   certificate: string;
 }
 
@@ -115,7 +148,18 @@ export class CertificatesController {
   async issue(@Body() body: IssueCertificateDto, @RequestWorld() world: World): Promise<IssuedCertificateResponse> {
     const issued = await this.certificates.issue(body, world, world.clientId ?? undefined);
     const { serialNumber, type, organisationName, organisationIdentifier, roles, notBefore, notAfter, certificate, privateKey } = issued;
-    return { serialNumber, type, organisationName, organisationIdentifier, roles, notBefore, notAfter, certificate, privateKey, caCertificate: (await this.certificates.authority()).certificate };
+    return {
+      serialNumber,
+      type,
+      organisationName,
+      organisationIdentifier,
+      roles,
+      notBefore,
+      notAfter,
+      certificate,
+      privateKey,
+      caCertificate: (await this.certificates.authority()).certificate,
+    };
   }
 
   @Post(':serialNumber/revocation')

@@ -22,7 +22,10 @@ export const COCKPIT_STYLE = `
 /** A GET filter over a list: a select per field. */
 export function filter(action: string, selects: { name: string; label: string; options: string[]; value: string }[]): string {
   const fields = selects
-    .map(({ name, label, options, value }) => `<label>${escape(label)} <select name="${escape(name)}">${['', ...options].map((option) => `<option${option === value ? ' selected' : ''}>${escape(option)}</option>`).join('')}</select></label>`)
+    .map(
+      ({ name, label, options, value }) =>
+        `<label>${escape(label)} <select name="${escape(name)}">${['', ...options].map((option) => `<option${option === value ? ' selected' : ''}>${escape(option)}</option>`).join('')}</select></label>`,
+    )
     .join(' ');
   return `<form class="inline" method="get" action="${escape(action)}">${fields} ${button('Filter')}</form>`;
 }
@@ -38,7 +41,15 @@ export const layout = (title: string, body: string, message?: string): string =>
 export function requestTable(requests: AnsweredRequest[]): string {
   return table(
     ['time', 'method', 'path', 'status', 'error', 'X-Request-ID', 'certificate'],
-    requests.map((entry) => [entry.at, entry.method, entry.path, String(entry.status), { html: `<span class="error">${escape(entry.errorCode ?? '')}</span>` }, entry.requestId, entry.certificate ?? '']),
+    requests.map((entry) => [
+      entry.at,
+      entry.method,
+      entry.path,
+      String(entry.status),
+      { html: `<span class="error">${escape(entry.errorCode ?? '')}</span>` },
+      entry.requestId,
+      entry.certificate ?? '',
+    ]),
     'no request answered yet',
   );
 }

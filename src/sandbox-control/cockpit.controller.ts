@@ -80,28 +80,57 @@ export class CockpitController implements OnModuleInit {
             form('/cockpit/clock/advance', `${button('Advance a day', 'by', 'day')} ${button('Advance a month', 'by', 'month')}`),
           'clock',
         ),
-        ...(this.strict ? [section('Signed in', `<p>As client <strong>${escape(world.key)}</strong>.</p>` + form('/cockpit/sign-out', button('Sign out')), 'session')] : []),
+        ...(this.strict
+          ? [
+              section(
+                'Signed in',
+                `<p>As client <strong>${escape(world.key)}</strong>.</p>` + form('/cockpit/sign-out', button('Sign out')),
+                'session',
+              ),
+            ]
+          : []),
         // The profile in force (docs/profiles.md), as the served document's introduction says it.
-        section(`The bank: ${this.profile.name}`, this.profile.summary().split('\n').map((line) => `<p>${escape(line)}</p>`).join(''), 'profile'),
+        section(
+          `The bank: ${this.profile.name}`,
+          this.profile
+            .summary()
+            .split('\n')
+            .map((line) => `<p>${escape(line)}</p>`)
+            .join(''),
+          'profile',
+        ),
         ...parts,
-        section('Last requests', requestTable(this.requests.list(world).slice(0, 20)) + '<p><a href="/cockpit/requests">all kept requests</a></p>', 'requests'),
+        section(
+          'Last requests',
+          requestTable(this.requests.list(world).slice(0, 20)) + '<p><a href="/cockpit/requests">all kept requests</a></p>',
+          'requests',
+        ),
       ];
     });
   }
 
   @Get('requests')
   async requestLog(@Req() request: Request, @Res() response: Response): Promise<void> {
-    await this.page(request, response, async (world) => ['Last requests', section('Newest first (the last 200 this instance answered)', requestTable(this.requests.list(world)))]);
+    await this.page(request, response, async (world) => [
+      'Last requests',
+      section('Newest first (the last 200 this instance answered)', requestTable(this.requests.list(world))),
+    ]);
   }
 
   @Post('clock')
   async setClock(@Req() request: Request, @Res() response: Response, @Body() body: Form): Promise<void> {
-    await this.act(request, response, '/cockpit', async (world) => `Today is ${(await this.control.setClock(world, formValue(body.today))).today}.`);
+    await this.act(
+      request,
+      response,
+      '/cockpit',
+      async (world) => `Today is ${(await this.control.setClock(world, formValue(body.today))).today}.`,
+    );
   }
 
   @Post('clock/advance')
   async advanceClock(@Req() request: Request, @Res() response: Response, @Body() body: Form): Promise<void> {
-    const move = (world: World) => (body.by === 'month' ? this.control.setClock(world, addMonths(this.clock.today(world), 1)) : this.control.advanceClock(world, 1));
+    const move = (world: World) =>
+      body.by === 'month' ? this.control.setClock(world, addMonths(this.clock.today(world), 1)) : this.control.advanceClock(world, 1);
     await this.act(request, response, '/cockpit', async (world) => `Today is ${(await move(world)).today}.`);
   }
 
@@ -116,7 +145,11 @@ export class CockpitController implements OnModuleInit {
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       // 401 for wrong credentials, 429 with Retry-After once they were wrong too often (docs/security.md, "Guessing is bounded").
-      response.status(error.status() === 429 ? 429 : 401).set(error.headers).type('html').send(signInPage(error.message));
+      response
+        .status(error.status() === 429 ? 429 : 401)
+        .set(error.headers)
+        .type('html')
+        .send(signInPage(error.message));
     }
   }
 
@@ -132,17 +165,32 @@ export class CockpitController implements OnModuleInit {
 
   /** A section's page of one of its resources (docs/cockpit.md); declared after the fixed paths, so that theirs match first. */
   @Get(':section/:id')
-  async resourcePage(@Req() request: Request, @Res() response: Response, @Param('section') path: string, @Param('id') id: string): Promise<void> {
+  async resourcePage(
+    @Req() request: Request,
+    @Res() response: Response,
+    @Param('section') path: string,
+    @Param('id') id: string,
+  ): Promise<void> {
     const part = this.sectionAt(path);
     if (!part.page) throw new NotFoundException();
     await this.page(request, response, async (world) => {
       const { title, sections, resource } = await part.page!(id, world);
-      return [title, ...(resource ? await this.resource(id, world, resource.machine, resource.status, sections, resource.actions) : sections)];
+      return [
+        title,
+        ...(resource ? await this.resource(id, world, resource.machine, resource.status, sections, resource.actions) : sections),
+      ];
     });
   }
 
   @Post(':section/:id/:action')
-  async resourceAction(@Req() request: Request, @Res() response: Response, @Param('section') path: string, @Param('id') id: string, @Param('action') action: string, @Body() body: Form): Promise<void> {
+  async resourceAction(
+    @Req() request: Request,
+    @Res() response: Response,
+    @Param('section') path: string,
+    @Param('id') id: string,
+    @Param('action') action: string,
+    @Body() body: Form,
+  ): Promise<void> {
     const part = this.sectionAt(path);
     if (!part.act) throw new NotFoundException();
     await this.act(request, response, `/cockpit/${path}/${id}`, async (world) => {
@@ -160,10 +208,18 @@ export class CockpitController implements OnModuleInit {
   }
 
   /** The machine drawn with the path the resource took, the actions, its sections, its authorisations' machines and the timeline. */
-  private async resource(id: string, world: World, machine: AnyStateMachine, current: string, sections: string[], actions: string): Promise<string[]> {
+  private async resource(
+    id: string,
+    world: World,
+    machine: AnyStateMachine,
+    current: string,
+    sections: string[],
+    actions: string,
+  ): Promise<string[]> {
     const { events } = await this.history.list({ resourceId: id, page: 1, pageSize: 500 }, world);
     const oldestFirst = [...events].reverse();
-    const pathOf = (resourceId: string) => oldestFirst.filter((event) => event.resourceId === resourceId && event.kind !== 'notification').map((event) => event.toStatus);
+    const pathOf = (resourceId: string) =>
+      oldestFirst.filter((event) => event.resourceId === resourceId && event.kind !== 'notification').map((event) => event.toStatus);
     const authorisations = [...new Set(oldestFirst.filter((event) => event.kind === 'authorisation').map((event) => event.resourceId))];
     return [
       section('State machine', drawMachine(machine, { current, path: pathOf(id) }), 'machine'),
@@ -189,7 +245,10 @@ export class CockpitController implements OnModuleInit {
       response.type('html').send(layout(title, sections.join('\n'), formValue(request.query.message) || undefined));
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      response.status(error.status()).type('html').send(layout('Not found', section('', `<p>${escape(error.message)}</p>`)));
+      response
+        .status(error.status())
+        .type('html')
+        .send(layout('Not found', section('', `<p>${escape(error.message)}</p>`)));
     }
   }
 
@@ -211,7 +270,10 @@ export class CockpitController implements OnModuleInit {
       message = await action(world);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      message = `Refused: ${error.toBody().tppMessages.map((tpp) => `${tpp.code} ${tpp.text}`).join('; ')}`;
+      message = `Refused: ${error
+        .toBody()
+        .tppMessages.map((tpp) => `${tpp.code} ${tpp.text}`)
+        .join('; ')}`;
     }
     response.redirect(303, `${back}?message=${encodeURIComponent(message)}`);
   }
@@ -243,7 +305,10 @@ function signInPage(message?: string): string {
     'Sign in',
     section(
       'AUTH_MODE=strict: the cockpit shows what your client owns',
-      form('/cockpit/sign-in', `${input('clientId', 'Client ID')} ${input('clientSecret', 'Client secret', '', 'password')} ${button('Sign in')}`),
+      form(
+        '/cockpit/sign-in',
+        `${input('clientId', 'Client ID')} ${input('clientSecret', 'Client secret', '', 'password')} ${button('Sign in')}`,
+      ),
     ),
     message,
   );

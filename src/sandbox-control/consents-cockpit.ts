@@ -23,13 +23,29 @@ export class ConsentsCockpit implements CockpitSection {
 
   async overview(world: World, query: Record<string, unknown>): Promise<string> {
     const consentStatus = formValue(query.consentStatus);
-    const consents = await this.store.read(Consent).find({ where: { fixture: false, scenarioId: IsNull(), ...ownedBy(world), ...(consentStatus ? { status: consentStatus as Consent['status'] } : {}) }, order: { id: 'DESC' }, take: LISTED });
+    const consents = await this.store.read(Consent).find({
+      where: {
+        fixture: false,
+        scenarioId: IsNull(),
+        ...ownedBy(world),
+        ...(consentStatus ? { status: consentStatus as Consent['status'] } : {}),
+      },
+      order: { id: 'DESC' },
+      take: LISTED,
+    });
     return section(
       'Consents',
-      filter('/cockpit', [{ name: 'consentStatus', label: 'Status', options: Object.keys(consentMachine.root.states), value: consentStatus }]) +
+      filter('/cockpit', [
+        { name: 'consentStatus', label: 'Status', options: Object.keys(consentMachine.root.states), value: consentStatus },
+      ]) +
         table(
           ['consent', 'valid until', 'frequency per day', 'status'],
-          consents.map((consent) => [link(`/cockpit/consents/${consent.id}`, consent.card ? `${consent.id} (confirmation of funds)` : consent.id), consent.validUntil, String(consent.frequencyPerDay), status(consent.status)]),
+          consents.map((consent) => [
+            link(`/cockpit/consents/${consent.id}`, consent.card ? `${consent.id} (confirmation of funds)` : consent.id),
+            consent.validUntil,
+            String(consent.frequencyPerDay),
+            status(consent.status),
+          ]),
         ),
       'consents',
     );
@@ -38,24 +54,41 @@ export class ConsentsCockpit implements CockpitSection {
   async page(id: string, world: World): Promise<CockpitPage> {
     const consent = await this.consents.findCurrent(id, world);
     const actions =
-      form(`/cockpit/consents/${id}/decision`, `${input('psuId', 'PSU ID', 'georg.mustermann')} ${button('Approve', 'decision', 'approve')} ${button('Deny', 'decision', 'deny')}`) +
-      form(`/cockpit/consents/${id}/delete`, button('Delete (as the TPP)'));
-    const data = table(['field', 'value'], [
-      ['consentId', consent.id],
-      ['status', status(consent.status)],
-      ['validUntil', consent.validUntil],
-      ['recurringIndicator', String(consent.recurringIndicator)],
-      ['frequencyPerDay', String(consent.frequencyPerDay)],
-      ['access', { html: `<pre>${escape(JSON.stringify(consent.access, null, 2))}</pre>` }],
-      // A consent for the confirmation of funds shows its card (docs/funds-confirmation.md).
-      ...(consent.card ? [['card', { html: `<pre>${escape(JSON.stringify(consent.card, null, 2))}</pre>` }] as [string, { html: string }]] : []),
-    ]);
-    return { title: `Consent ${id}`, sections: [section('Data', data)], resource: { machine: consentMachine, status: consent.status, actions } };
+      form(
+        `/cockpit/consents/${id}/decision`,
+        `${input('psuId', 'PSU ID', 'georg.mustermann')} ${button('Approve', 'decision', 'approve')} ${button('Deny', 'decision', 'deny')}`,
+      ) + form(`/cockpit/consents/${id}/delete`, button('Delete (as the TPP)'));
+    const data = table(
+      ['field', 'value'],
+      [
+        ['consentId', consent.id],
+        ['status', status(consent.status)],
+        ['validUntil', consent.validUntil],
+        ['recurringIndicator', String(consent.recurringIndicator)],
+        ['frequencyPerDay', String(consent.frequencyPerDay)],
+        ['access', { html: `<pre>${escape(JSON.stringify(consent.access, null, 2))}</pre>` }],
+        // A consent for the confirmation of funds shows its card (docs/funds-confirmation.md).
+        ...(consent.card
+          ? [['card', { html: `<pre>${escape(JSON.stringify(consent.card, null, 2))}</pre>` }] as [string, { html: string }]]
+          : []),
+      ],
+    );
+    return {
+      title: `Consent ${id}`,
+      sections: [section('Data', data)],
+      resource: { machine: consentMachine, status: consent.status, actions },
+    };
   }
 
   async act(id: string, action: string, body: Record<string, unknown>, world: World): Promise<string | undefined> {
     if (action === 'decision') {
-      const { status } = await this.sca.decide({ kind: 'consent', resourceId: id }, body.decision === 'deny' ? 'deny' : 'approve', { psuId: formValue(body.psuId) }, world, 'cockpit');
+      const { status } = await this.sca.decide(
+        { kind: 'consent', resourceId: id },
+        body.decision === 'deny' ? 'deny' : 'approve',
+        { psuId: formValue(body.psuId) },
+        world,
+        'cockpit',
+      );
       return `The consent is ${status}.`;
     }
     if (action === 'delete') {

@@ -17,6 +17,8 @@ describe('machine diagrams', () => {
     expect(svg).toContain('<g class="state visited" data-state="RCVD">');
     expect(svg).toContain('<g class="state" data-state="RJCT">');
     expect(svg.match(/class="transition taken"/g)).toHaveLength(2);
-    expect(svg).toMatch(/<g class="transition taken"><path [^>]+\/><text [^>]+data-from="PDNG" data-event="EXECUTE" data-to="ACSP">EXECUTE \[isDue\]<\/text><\/g>/);
+    expect(svg).toMatch(
+      /<g class="transition taken"><path [^>]+\/><text [^>]+data-from="PDNG" data-event="EXECUTE" data-to="ACSP">EXECUTE \[isDue\]<\/text><\/g>/,
+    );
   });
 });

@@ -37,7 +37,11 @@ export function machineGraph(machine: AnyStateMachine): { states: string[]; init
         for (const target of definition.target ?? [node]) {
           const key = `${node.key}>${target.key}`;
           const edge = edges.get(key) ?? { from: node.key, to: target.key, labels: [] };
-          const guard = definition.guard ? (typeof definition.guard === 'string' ? definition.guard : ((definition.guard as { type?: string }).type ?? 'guard')) : null;
+          const guard = definition.guard
+            ? typeof definition.guard === 'string'
+              ? definition.guard
+              : ((definition.guard as { type?: string }).type ?? 'guard')
+            : null;
           edge.labels.push({ event, guard });
           edges.set(key, edge);
         }
@@ -51,7 +55,7 @@ export function machineGraph(machine: AnyStateMachine): { states: string[]; init
 export function drawMachine(machine: AnyStateMachine, { current, path = [] }: DiagramMarks = {}): string {
   const { states, initial, edges } = machineGraph(machine);
   const depth = new Map([[initial, 0]]);
-  for (let queue = [initial]; queue.length > 0; ) {
+  for (let queue = [initial]; queue.length > 0;) {
     const state = queue.shift()!;
     for (const edge of edges.filter(({ from, to }) => from === state && !depth.has(to))) {
       depth.set(edge.to, depth.get(state)! + 1);
@@ -101,7 +105,11 @@ export function drawMachine(machine: AnyStateMachine, { current, path = [] }: Di
       d = `M${x1},${y1} C${x1},${below} ${x2},${below} ${x2},${y2}`;
       label = { x: (x1 + x2) / 2, y: below - 8 };
     }
-    label.y = freeRow(placed, label, edge.labels.map(({ event, guard }) => `${event}${guard ? ` [${guard}]` : ''}`));
+    label.y = freeRow(
+      placed,
+      label,
+      edge.labels.map(({ event, guard }) => `${event}${guard ? ` [${guard}]` : ''}`),
+    );
     const labels = edge.labels
       .map(
         ({ event, guard }, index) =>
@@ -115,7 +123,10 @@ export function drawMachine(machine: AnyStateMachine, { current, path = [] }: Di
     const { x, y } = at(state);
     const fill = state === current ? '#0b6bcb' : visited.has(state) ? '#dbeafe' : '#ffffff';
     const stroke = visited.has(state) || state === current ? '#0b6bcb' : '#52606d';
-    const final = machine.root.states[state].type === 'final' ? `<rect x="${x + 3}" y="${y + 3}" width="${WIDTH - 6}" height="${HEIGHT - 6}" rx="6" fill="none" stroke="${stroke}"/>` : '';
+    const final =
+      machine.root.states[state].type === 'final'
+        ? `<rect x="${x + 3}" y="${y + 3}" width="${WIDTH - 6}" height="${HEIGHT - 6}" rx="6" fill="none" stroke="${stroke}"/>`
+        : '';
     return (
       `<g class="state${state === current ? ' current' : ''}${visited.has(state) ? ' visited' : ''}" data-state="${escape(state)}"${state === current ? ' data-current="true"' : ''}>` +
       `<rect x="${x}" y="${y}" width="${WIDTH}" height="${HEIGHT}" rx="8" fill="${fill}" stroke="${stroke}" stroke-width="1.5"/>${final}` +
@@ -125,7 +136,8 @@ export function drawMachine(machine: AnyStateMachine, { current, path = [] }: Di
   // The picture reaches as far as its labels do: a self-loop's label sits above its state's row.
   const top = Math.min(0, ...placed.map((box) => box.top - 4));
   const bottom = Math.max(height, ...placed.map((box) => box.bottom + 4));
-  const arrow = (id: string, color: string) => `<marker id="${id}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${color}"/></marker>`;
+  const arrow = (id: string, color: string) =>
+    `<marker id="${id}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${color}"/></marker>`;
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" class="machine" data-machine="${escape(machine.id)}" viewBox="0 ${top} ${width} ${bottom - top}" width="${width}" height="${bottom - top}" font-family="system-ui, sans-serif" font-size="10" role="img" aria-label="${escape(machine.id)} state machine">` +
     `<defs>${arrow('arrow', '#8a97a6')}${arrow('arrow-taken', '#0b6bcb')}</defs>${drawnEdges.join('')}${drawnStates.join('')}</svg>`

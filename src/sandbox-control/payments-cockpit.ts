@@ -24,7 +24,11 @@ export class PaymentsCockpit implements CockpitSection {
   async overview(world: World, query: Record<string, unknown>): Promise<string> {
     const [paymentStatus, service] = [formValue(query.paymentStatus), formValue(query.service)];
     const payments = await this.store.read(Payment).find({
-      where: { ...ownedBy(world), ...(paymentStatus ? { status: paymentStatus as Payment['status'] } : {}), ...(service ? { service: service as Payment['service'] } : {}) },
+      where: {
+        ...ownedBy(world),
+        ...(paymentStatus ? { status: paymentStatus as Payment['status'] } : {}),
+        ...(service ? { service: service as Payment['service'] } : {}),
+      },
       order: { id: 'DESC' },
       take: LISTED,
     });
@@ -36,7 +40,14 @@ export class PaymentsCockpit implements CockpitSection {
       ]) +
         table(
           ['payment', 'service / product', 'amount', 'debtor', 'execution date', 'status'],
-          payments.map((payment) => [link(`/cockpit/payments/${payment.id}`, payment.id), `${payment.service} / ${payment.product}`, `${payment.amount} ${payment.currency}`, payment.debtorIban, payment.executionDate ?? '', status(payment.status)]),
+          payments.map((payment) => [
+            link(`/cockpit/payments/${payment.id}`, payment.id),
+            `${payment.service} / ${payment.product}`,
+            `${payment.amount} ${payment.currency}`,
+            payment.debtorIban,
+            payment.executionDate ?? '',
+            status(payment.status),
+          ]),
         ),
       'payments',
     );
@@ -45,24 +56,46 @@ export class PaymentsCockpit implements CockpitSection {
   async page(id: string, world: World): Promise<CockpitPage> {
     const payment = await this.payments.findAnyProduct(id, world);
     const decide = (kind: string, label: string) =>
-      form(`/cockpit/payments/${id}/decision`, `<input type="hidden" name="kind" value="${kind}">${input('psuId', 'PSU ID', 'georg.mustermann')} ${button(`Approve ${label}`, 'decision', 'approve')} ${button(`Deny ${label}`, 'decision', 'deny')}`);
-    const confirm = isAwaitingCreditorConfirmation(payment.status) ? form(`/cockpit/payments/${id}/creditor-confirmation`, button('Pay anyway (confirm the payee, as the TPP)')) : '';
-    const actions = confirm + decide('payment', 'payment') + form(`/cockpit/payments/${id}/cancel`, button('Cancel (as the TPP)')) + decide('cancellation', 'cancellation');
-    const data = table(['field', 'value'], [
-      ['paymentId', payment.id],
-      ['service / product', `${payment.service} / ${payment.product}`],
-      ['status', status(payment.status)],
-      ['payee check', payeeCheckOf(payment)],
-      ['body', { html: `<pre>${escape(JSON.stringify(payment.body, null, 2))}</pre>` }],
-    ]);
-    return { title: `Payment ${id}`, sections: [section('Data', data)], resource: { machine: paymentMachine, status: payment.status, actions } };
+      form(
+        `/cockpit/payments/${id}/decision`,
+        `<input type="hidden" name="kind" value="${kind}">${input('psuId', 'PSU ID', 'georg.mustermann')} ${button(`Approve ${label}`, 'decision', 'approve')} ${button(`Deny ${label}`, 'decision', 'deny')}`,
+      );
+    const confirm = isAwaitingCreditorConfirmation(payment.status)
+      ? form(`/cockpit/payments/${id}/creditor-confirmation`, button('Pay anyway (confirm the payee, as the TPP)'))
+      : '';
+    const actions =
+      confirm +
+      decide('payment', 'payment') +
+      form(`/cockpit/payments/${id}/cancel`, button('Cancel (as the TPP)')) +
+      decide('cancellation', 'cancellation');
+    const data = table(
+      ['field', 'value'],
+      [
+        ['paymentId', payment.id],
+        ['service / product', `${payment.service} / ${payment.product}`],
+        ['status', status(payment.status)],
+        ['payee check', payeeCheckOf(payment)],
+        ['body', { html: `<pre>${escape(JSON.stringify(payment.body, null, 2))}</pre>` }],
+      ],
+    );
+    return {
+      title: `Payment ${id}`,
+      sections: [section('Data', data)],
+      resource: { machine: paymentMachine, status: payment.status, actions },
+    };
   }
 
   async act(id: string, action: string, body: Record<string, unknown>, world: World): Promise<string | undefined> {
     switch (action) {
       case 'decision': {
         const kind = body.kind === 'cancellation' ? 'cancellation' : 'payment';
-        const { status } = await this.sca.decide({ kind, resourceId: id }, body.decision === 'deny' ? 'deny' : 'approve', { psuId: formValue(body.psuId) }, world, 'cockpit');
+        const { status } = await this.sca.decide(
+          { kind, resourceId: id },
+          body.decision === 'deny' ? 'deny' : 'approve',
+          { psuId: formValue(body.psuId) },
+          world,
+          'cockpit',
+        );
         return `The payment is ${status}.`;
       }
       case 'creditor-confirmation': {
@@ -83,5 +116,10 @@ export class PaymentsCockpit implements CockpitSection {
 function payeeCheckOf(payment: Payment): string {
   const { originalTransactionInformationAndVopStatus: results } = vopBlockOf(payment);
   if (results === undefined) return 'not checked';
-  return results.map(({ transactionStatus, creditorNameMatch, matchedCreditorName }) => `${creditorNameMatch} (${transactionStatus})${matchedCreditorName ? `: registered as ${matchedCreditorName}` : ''}`).join('; ');
+  return results
+    .map(
+      ({ transactionStatus, creditorNameMatch, matchedCreditorName }) =>
+        `${creditorNameMatch} (${transactionStatus})${matchedCreditorName ? `: registered as ${matchedCreditorName}` : ''}`,
+    )
+    .join('; ');
 }

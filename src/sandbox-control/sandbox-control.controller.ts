@@ -21,7 +21,11 @@ import { SandboxControlService } from './sandbox-control.service';
 import { CreateScenarioDto, ScenarioResponse } from './scenario.dto';
 import { ScenarioService } from './scenario.service';
 
-const PSU_INVALID = { status: 401, type: TppErrorResponse, description: 'PSU_CREDENTIALS_INVALID: unknown PSU, or one who does not hold the accounts concerned' } as const;
+const PSU_INVALID = {
+  status: 401,
+  type: TppErrorResponse,
+  description: 'PSU_CREDENTIALS_INVALID: unknown PSU, or one who does not hold the accounts concerned',
+} as const;
 const PSU_BLOCKED = { status: 403, type: TppErrorResponse, description: 'SERVICE_BLOCKED: the PSU is blocked' } as const;
 const NOT_WAITING = { status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: not waiting for a decision' } as const;
 
@@ -44,7 +48,9 @@ export class SandboxControlController {
   ) {}
 
   @Post('scenarios')
-  @ApiOperation({ summary: "Create a test suite's own PSU, accounts, balances, transactions and standing orders, with a valid consent over them" })
+  @ApiOperation({
+    summary: "Create a test suite's own PSU, accounts, balances, transactions and standing orders, with a valid consent over them",
+  })
   @ApiCreatedResponse({ type: ScenarioResponse })
   createScenario(@Body() body: CreateScenarioDto, @RequestWorld() world: World): Promise<ScenarioResponse> {
     return this.scenarios.create(body, world);
@@ -71,7 +77,11 @@ export class SandboxControlController {
     @Body() { psuId, decision }: ScaDecisionDto,
     @RequestWorld() world: World,
   ): Promise<ConsentStatusResponse> {
-    return { consentStatus: (await this.sca.decide<ConsentStatus>({ kind: 'consent', resourceId: consentId }, decision, { psuId }, world, 'control')).status };
+    return {
+      consentStatus: (
+        await this.sca.decide<ConsentStatus>({ kind: 'consent', resourceId: consentId }, decision, { psuId }, world, 'control')
+      ).status,
+    };
   }
 
   @Post('sca/payments/:paymentId')
@@ -87,7 +97,11 @@ export class SandboxControlController {
     @Body() { psuId, decision }: ScaDecisionDto,
     @RequestWorld() world: World,
   ): Promise<PaymentStatusResponse> {
-    return { transactionStatus: (await this.sca.decide<PaymentStatus>({ kind: 'payment', resourceId: paymentId }, decision, { psuId }, world, 'control')).status };
+    return {
+      transactionStatus: (
+        await this.sca.decide<PaymentStatus>({ kind: 'payment', resourceId: paymentId }, decision, { psuId }, world, 'control')
+      ).status,
+    };
   }
 
   @Post('sca/payments/:paymentId/cancellation')
@@ -103,27 +117,40 @@ export class SandboxControlController {
     @Body() { psuId, decision }: ScaDecisionDto,
     @RequestWorld() world: World,
   ): Promise<PaymentStatusResponse> {
-    return { transactionStatus: (await this.sca.decide<PaymentStatus>({ kind: 'cancellation', resourceId: paymentId }, decision, { psuId }, world, 'control')).status };
+    return {
+      transactionStatus: (
+        await this.sca.decide<PaymentStatus>({ kind: 'cancellation', resourceId: paymentId }, decision, { psuId }, world, 'control')
+      ).status,
+    };
   }
 
   @Post('consents/:consentId/revocation')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Revoke a valid consent as the PSU who holds its accounts, as at the bank: revokedByPsu, and it reads nothing any more' })
+  @ApiOperation({
+    summary: 'Revoke a valid consent as the PSU who holds its accounts, as at the bank: revokedByPsu, and it reads nothing any more',
+  })
   @ApiOkResponse({ type: ConsentStatusResponse })
   @ApiResponse(PSU_INVALID)
   @ApiResponse({ status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN; SERVICE_BLOCKED: the PSU is blocked' })
   @ApiResponse({ status: 409, type: TppErrorResponse, description: "STATUS_INVALID: not valid, or one of the bank's fixtures" })
-  async revokeConsent(@Param('consentId') consentId: string, @Body() { psuId }: RevocationDto, @RequestWorld() world: World): Promise<ConsentStatusResponse> {
+  async revokeConsent(
+    @Param('consentId') consentId: string,
+    @Body() { psuId }: RevocationDto,
+    @RequestWorld() world: World,
+  ): Promise<ConsentStatusResponse> {
     return { consentStatus: (await this.sca.changeConsent('revoke', consentId, { psuId }, world, 'control')).status };
   }
 
   @Get('events')
-  @ApiOperation({ summary: 'The event history, newest first: status changes, bookings, instalments, clock moves, with their cause (docs/events.md)' })
+  @ApiOperation({
+    summary: 'The event history, newest first: status changes, bookings, instalments, clock moves, with their cause (docs/events.md)',
+  })
   @ApiOkResponse({ type: EventPageResponse })
   async events(@Query() query: EventQueryDto, @RequestWorld() world: World): Promise<EventPageResponse> {
     // Refused as the validation pipe refuses any kind the bank's document does not list.
     const kinds = eventKinds(this.profile);
-    if (query.kind && !kinds.includes(query.kind)) throw new FormatError('kind', `kind must be one of the following values: ${kinds.join(', ')}`);
+    if (query.kind && !kinds.includes(query.kind))
+      throw new FormatError('kind', `kind must be one of the following values: ${kinds.join(', ')}`);
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? 50;
     const { events, total } = await this.history.list({ ...query, page, pageSize }, world);
@@ -138,14 +165,19 @@ export class SandboxControlController {
   }
 
   @Put('conditions')
-  @ApiOperation({ summary: "Set the bank's conditions: maintenance (every /v1 request answers 503) and a delay of every /v1 answer, until set back" })
+  @ApiOperation({
+    summary: "Set the bank's conditions: maintenance (every /v1 request answers 503) and a delay of every /v1 answer, until set back",
+  })
   @ApiOkResponse({ type: BankConditionsDto })
   setConditions(@Body() conditions: BankConditionsDto, @RequestWorld() world: World): Promise<BankConditionsDto> {
     return this.conditions.set(world, { maintenance: conditions.maintenance, delayMs: conditions.delayMs });
   }
 
   @Get('payments/:paymentId/instalments')
-  @ApiOperation({ summary: "A periodic payment's progress: instalments run, the next execution date, and the instalments that failed with their ISO 20022 reason" })
+  @ApiOperation({
+    summary:
+      "A periodic payment's progress: instalments run, the next execution date, and the instalments that failed with their ISO 20022 reason",
+  })
   @ApiOkResponse({ type: InstalmentsResponse })
   @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such periodic payment' })
   async instalments(@Param('paymentId') paymentId: string, @RequestWorld() world: World): Promise<InstalmentsResponse> {

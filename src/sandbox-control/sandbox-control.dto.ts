@@ -27,7 +27,10 @@ export class FailedInstalmentResponse {
   @ApiProperty({ example: '2026-04-06', description: 'moved off a weekend by executionRule: the date it was due to run' })
   executionDate: string;
 
-  @ApiProperty({ enum: ['AM04', 'AC04'], description: 'why it failed (ISO 20022): AM04 insufficient funds, AC04 the debtor account no longer exists' })
+  @ApiProperty({
+    enum: ['AM04', 'AC04'],
+    description: 'why it failed (ISO 20022): AM04 insufficient funds, AC04 the debtor account no longer exists',
+  })
   reasonCode: string;
 }
 
@@ -35,7 +38,12 @@ export class InstalmentsResponse {
   @ApiProperty({ example: 3, description: 'instalments whose dates have come, executed or failed' })
   instalmentsRun: number;
 
-  @ApiProperty({ type: String, nullable: true, example: '2026-07-10', description: 'when the next one runs; null when none is to come (ended, cancelled, rejected)' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '2026-07-10',
+    description: 'when the next one runs; null when none is to come (ended, cancelled, rejected)',
+  })
   nextExecutionDate: string | null;
 
   @ApiProperty({ type: [FailedInstalmentResponse], description: 'the instalments that booked nothing, in order' })
@@ -47,7 +55,12 @@ export class BankConditionsDto {
   @IsBoolean()
   maintenance: boolean;
 
-  @ApiProperty({ example: 0, minimum: 0, maximum: MAX_DELAY_MS, description: 'every /v1 answer comes this many milliseconds late (a request\'s X-Sandbox-Delay header overrides it)' })
+  @ApiProperty({
+    example: 0,
+    minimum: 0,
+    maximum: MAX_DELAY_MS,
+    description: "every /v1 answer comes this many milliseconds late (a request's X-Sandbox-Delay header overrides it)",
+  })
   @IsInt()
   @Min(0)
   @Max(MAX_DELAY_MS)

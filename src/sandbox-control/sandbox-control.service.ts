@@ -38,7 +38,15 @@ export class SandboxControlService {
   private async moveClock(world: World, to: (today: string) => string, field: string): Promise<{ today: string }> {
     await this.clock.assertBounded(world, to(this.clock.today(world)), field);
     const moved = (from: string, today: string) =>
-      this.history.record({ kind: 'clock', resourceId: 'clock', fromStatus: from, toStatus: today, event: 'MOVED', ownerId: world.ownerId, sandboxDate: today });
+      this.history.record({
+        kind: 'clock',
+        resourceId: 'clock',
+        fromStatus: from,
+        toStatus: today,
+        event: 'MOVED',
+        ownerId: world.ownerId,
+        sandboxDate: today,
+      });
     return { today: await this.clock.move(world, to, moved) };
   }
 }

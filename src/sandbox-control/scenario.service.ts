@@ -27,7 +27,12 @@ export class ScenarioService {
 
   async create(request: CreateScenarioDto, world: World): Promise<ScenarioResponse> {
     const scenarioId = randomUUID();
-    const rows = scenarioRows(request, { scenarioId, consentId: randomUUID(), ownerId: world.ownerId, bic: this.profile.settings.bic }, this.clock.today(world), this.parts);
+    const rows = scenarioRows(
+      request,
+      { scenarioId, consentId: randomUUID(), ownerId: world.ownerId, bic: this.profile.settings.bic },
+      this.clock.today(world),
+      this.parts,
+    );
     // All or nothing: a 201 means the whole scenario is stored.
     await this.store.write(async () => {
       await this.store.change(Psu).insert(rows.psu);

@@ -47,7 +47,14 @@ export function scenarioRows(
   );
   const balances = request.accounts.flatMap(({ balances: amounts }, index) =>
     (['forwardAvailable', 'interimAvailable'] as const).map(
-      (balanceType) => ({ accountIban: accounts[index].iban, balanceType, amount: amounts[balanceType], currency: accounts[index].currency, referenceDate: today }) as Balance,
+      (balanceType) =>
+        ({
+          accountIban: accounts[index].iban,
+          balanceType,
+          amount: amounts[balanceType],
+          currency: accounts[index].currency,
+          referenceDate: today,
+        }) as Balance,
     ),
   );
   const transactions = request.accounts.flatMap((account, index) => {
@@ -58,10 +65,34 @@ export function scenarioRows(
       ({ transactionId: body.transactionId, accountIban: iban, bookingStatus, bookingDate: body.bookingDate, body }) as Transaction;
     return [
       ...booked.map((entry, number) =>
-        row('booked', transactionObject({ ...facts(entry), transactionId: id('B', number), ownIban: iban, ownName: name, currency, bookingDate: entry.bookingDate, valueDate: entry.bookingDate, bankTransactionCode: code(entry.amount) })),
+        row(
+          'booked',
+          transactionObject({
+            ...facts(entry),
+            transactionId: id('B', number),
+            ownIban: iban,
+            ownName: name,
+            currency,
+            bookingDate: entry.bookingDate,
+            valueDate: entry.bookingDate,
+            bankTransactionCode: code(entry.amount),
+          }),
+        ),
       ),
       ...pending.map((entry, number) =>
-        row('pending', transactionObject({ ...facts(entry), transactionId: id('P', number), ownIban: iban, ownName: name, currency, bookingDate: entry.bookingDate, valueDate: null, bankTransactionCode: null })),
+        row(
+          'pending',
+          transactionObject({
+            ...facts(entry),
+            transactionId: id('P', number),
+            ownIban: iban,
+            ownName: name,
+            currency,
+            bookingDate: entry.bookingDate,
+            valueDate: null,
+            bankTransactionCode: null,
+          }),
+        ),
       ),
       ...standingOrders.map((order, number) =>
         row(
@@ -102,7 +133,15 @@ export function scenarioRows(
     ownerId,
     card: null,
   } as Consent;
-  return { psu, accounts, balances, transactions, consent, services: shares.flatMap((share) => share.tables), answer: Object.assign({}, ...shares.map((share) => share.answer)) };
+  return {
+    psu,
+    accounts,
+    balances,
+    transactions,
+    consent,
+    services: shares.flatMap((share) => share.tables),
+    answer: Object.assign({}, ...shares.map((share) => share.answer)),
+  };
 }
 
 export function toScenarioResponse(scenarioId: string, { psu, accounts, consent, answer }: ScenarioRows): ScenarioResponse {
@@ -116,7 +155,12 @@ export function toScenarioResponse(scenarioId: string, { psu, accounts, consent,
   };
 }
 
-const facts = (entry: { amount: string; counterpartyName: string; counterpartyIban: string; remittanceInformationUnstructured?: string }) => ({
+const facts = (entry: {
+  amount: string;
+  counterpartyName: string;
+  counterpartyIban: string;
+  remittanceInformationUnstructured?: string;
+}) => ({
   amount: entry.amount,
   counterpartyName: entry.counterpartyName,
   counterpartyIban: entry.counterpartyIban,

@@ -15,7 +15,9 @@ export class ScenariosCockpit implements CockpitSection {
   constructor(private readonly store: Store) {}
 
   async overview(world: World): Promise<string> {
-    const consents = await this.store.read(Consent).find({ where: { scenarioId: Not(IsNull()), ...ownedBy(world) }, order: { id: 'DESC' }, take: LISTED });
+    const consents = await this.store
+      .read(Consent)
+      .find({ where: { scenarioId: Not(IsNull()), ...ownedBy(world) }, order: { id: 'DESC' }, take: LISTED });
     const scenarioIds = consents.map(({ scenarioId }) => scenarioId!);
     const psus = await this.store.read(Psu).findBy({ scenarioId: In(scenarioIds) });
     const accounts = await this.store.read(Account).findBy({ scenarioId: In(scenarioIds) });

@@ -46,10 +46,16 @@ export class PageCsrf implements OnModuleInit {
     const { config } = this;
     this.csrf = doubleCsrf({
       getSecret: () => secret,
-      getSessionIdentifier: (request) => `${request.path}|${formValue(request.method === 'POST' ? request.body?.id : Object.entries(request.query).find(([name]) => name.endsWith('_id'))?.[1])}`,
+      getSessionIdentifier: (request) =>
+        `${request.path}|${formValue(request.method === 'POST' ? request.body?.id : Object.entries(request.query).find(([name]) => name.endsWith('_id'))?.[1])}`,
       cookieName: 'psd2-sandbox-csrf',
       // The SCA pages' and the permission dashboard's forms (docs/permission-dashboard.md).
-      cookieOptions: { path: '/', sameSite: 'strict', httpOnly: true, secure: config.get('PUBLIC_BASE_URL', { infer: true }).startsWith('https:') },
+      cookieOptions: {
+        path: '/',
+        sameSite: 'strict',
+        httpOnly: true,
+        secure: config.get('PUBLIC_BASE_URL', { infer: true }).startsWith('https:'),
+      },
       getCsrfTokenFromRequest: (request) => formValue(request.body?.[CSRF_FIELD]),
     });
   }

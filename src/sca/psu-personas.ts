@@ -14,4 +14,8 @@ const SCENARIO_PERSONA: Persona = {
 export const personaOf = (profile: BankProfile, psuId: string): Persona => profile.personaOf(psuId) ?? SCENARIO_PERSONA;
 
 /** What the TPP shows for the TAN (Berlin Group challengeData). */
-export const CHALLENGE_DATA = { otpMaxLength: STATIC_TAN.length, otpFormat: 'integer', additionalInformation: `Sandbox: the TAN is ${STATIC_TAN}.` } as const;
+export const CHALLENGE_DATA = {
+  otpMaxLength: STATIC_TAN.length,
+  otpFormat: 'integer',
+  additionalInformation: `Sandbox: the TAN is ${STATIC_TAN}.`,
+} as const;

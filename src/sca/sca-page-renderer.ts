@@ -40,11 +40,20 @@ export class ScaPageRenderer {
 
   /** The page with its form; after a refused decision (`refusal`) again, with the reason, changing nothing. */
   async show(flow: Flow, id: string, request: Request, response: Response, refusal?: { status: number; message: string }): Promise<void> {
-    if (!id) return html(response, 400, messagePage(this.profile.name, flow.title, 'This link is incomplete: it names nothing to authorise. Nothing has been changed.'));
+    if (!id)
+      return html(
+        response,
+        400,
+        messagePage(this.profile.name, flow.title, 'This link is incomplete: it names nothing to authorise. Nothing has been changed.'),
+      );
     try {
       const rows = await flow.rows(id, !refusal);
       const hidden = { id, [CSRF_FIELD]: this.csrf.token(request, response) };
-      html(response, refusal?.status ?? 200, decisionPage(this.profile.name, flow.title, flow.intro, rows, flow.action, hidden, flow.buttons, refusal?.message));
+      html(
+        response,
+        refusal?.status ?? 200,
+        decisionPage(this.profile.name, flow.title, flow.intro, rows, flow.action, hidden, flow.buttons, refusal?.message),
+      );
     } catch (error) {
       this.cannotGoOn(flow, error, response);
     }
@@ -56,10 +65,16 @@ export class ScaPageRenderer {
     const [id, psuId, password, decision] = [formValue(form.id), formValue(form.psuId), formValue(form.password), formValue(form.decision)];
     // A form not sent from this very page (another site's, or a stale one) decides nothing.
     if (!this.csrf.isValid(request)) {
-      return this.show(flow, id, request, response, { status: 403, message: 'This form has expired or was not sent from this page. Nothing has been changed: please decide again.' });
+      return this.show(flow, id, request, response, {
+        status: 403,
+        message: 'This form has expired or was not sent from this page. Nothing has been changed: please decide again.',
+      });
     }
     if (!psuId || !password || !(decision === 'approve' || decision === 'deny') || !flow.buttons[decision]) {
-      return this.show(flow, id, request, response, { status: 400, message: `Enter your PSU ID and password, then choose ${Object.values(flow.buttons).join(' or ')}.` });
+      return this.show(flow, id, request, response, {
+        status: 400,
+        message: `Enter your PSU ID and password, then choose ${Object.values(flow.buttons).join(' or ')}.`,
+      });
     }
     try {
       const { outcome, redirectUri } = await flow.decide(id, decision, { psuId, password });
@@ -69,7 +84,15 @@ export class ScaPageRenderer {
       // Wrong credentials: the holder may try again on the same page, up to the bound the embedded
       // approach has; the last allowed attempt fails the authorisation (docs/sca-flows.md).
       if (error instanceof WrongCredentials && error.failure) {
-        return html(response, error.status(), messagePage(this.profile.name, flow.title, `The PSU ID or password was wrong ${error.attempts.split(' ')[0]} times: ${error.failure}.`));
+        return html(
+          response,
+          error.status(),
+          messagePage(
+            this.profile.name,
+            flow.title,
+            `The PSU ID or password was wrong ${error.attempts.split(' ')[0]} times: ${error.failure}.`,
+          ),
+        );
       }
       if (error instanceof DomainError && error.details[0].messageId === 'XS2A022E') {
         return this.show(flow, id, request, response, {

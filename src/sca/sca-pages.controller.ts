@@ -34,7 +34,13 @@ export class ScaPagesController {
           return consentRows(consent, await sca.accountNames(consent));
         },
         decide: async (id, decision, login) => {
-          const { status, redirectUri } = await sca.decide({ kind: 'consent', resourceId: id }, decision, login, World.of(await consents.findForHolder(id)), 'page');
+          const { status, redirectUri } = await sca.decide(
+            { kind: 'consent', resourceId: id },
+            decision,
+            login,
+            World.of(await consents.findForHolder(id)),
+            'page',
+          );
           return { outcome: `Consent ${decision === 'approve' ? 'approved' : 'denied'}: its status is now ${status}.`, redirectUri };
         },
       },
@@ -43,9 +49,16 @@ export class ScaPagesController {
         intro: 'A third-party provider asks you to authorise this payment.',
         action: '/sca/payments',
         buttons: APPROVE_OR_DENY,
-        rows: async (id, start) => paymentRows(start ? await payments.markStarted(id, 'payment') : await payments.findWaiting(id, 'payment')),
+        rows: async (id, start) =>
+          paymentRows(start ? await payments.markStarted(id, 'payment') : await payments.findWaiting(id, 'payment')),
         decide: async (id, decision, login) => {
-          const { status, redirectUri } = await sca.decide({ kind: 'payment', resourceId: id }, decision, login, World.of(await payments.findWaiting(id, 'payment')), 'page');
+          const { status, redirectUri } = await sca.decide(
+            { kind: 'payment', resourceId: id },
+            decision,
+            login,
+            World.of(await payments.findWaiting(id, 'payment')),
+            'page',
+          );
           return { outcome: `Payment ${decision === 'approve' ? 'authorised' : 'refused'}: its status is now ${status}.`, redirectUri };
         },
       },
@@ -57,8 +70,17 @@ export class ScaPagesController {
         rows: async (id, start) =>
           paymentRows(start ? await payments.markStarted(id, 'cancellation') : await payments.findWaiting(id, 'cancellation')),
         decide: async (id, decision, login) => {
-          const { status, redirectUri } = await sca.decide({ kind: 'cancellation', resourceId: id }, decision, login, World.of(await payments.findWaiting(id, 'cancellation')), 'page');
-          return { outcome: `Cancellation ${decision === 'approve' ? 'authorised' : 'refused'}: the payment's status is now ${status}.`, redirectUri };
+          const { status, redirectUri } = await sca.decide(
+            { kind: 'cancellation', resourceId: id },
+            decision,
+            login,
+            World.of(await payments.findWaiting(id, 'cancellation')),
+            'page',
+          );
+          return {
+            outcome: `Cancellation ${decision === 'approve' ? 'authorised' : 'refused'}: the payment's status is now ${status}.`,
+            redirectUri,
+          };
         },
       },
       revocation: {

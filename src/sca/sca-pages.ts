@@ -35,7 +35,8 @@ export const PAGE_STYLE = `
 `;
 
 /** Every page names the bank of the profile (docs/profiles.md, "name"). */
-export const bankPage = (bank: string, title: string, body: string): string => htmlDocument(`${title} - ${bank}`, PAGE_STYLE, `${escape(bank)} &middot; Online banking`, body);
+export const bankPage = (bank: string, title: string, body: string): string =>
+  htmlDocument(`${title} - ${bank}`, PAGE_STYLE, `${escape(bank)} &middot; Online banking`, body);
 
 export const rowTable = (rows: Row[]): string =>
   `<table>${rows.map(([label, value]) => `<tr><th>${escape(label)}</th><td>${escape(value)}</td></tr>`).join('')}</table>`;
@@ -54,7 +55,16 @@ export const CREDENTIAL_FIELDS = `<label for="psuId">PSU ID</label><input type="
 export type Buttons = Partial<Record<'approve' | 'deny', string>>;
 
 /** The page that asks the account holder to log in and decide. */
-export function decisionPage(bank: string, title: string, intro: string, rows: Row[], action: string, hidden: Hidden, buttons: Buttons, message?: string): string {
+export function decisionPage(
+  bank: string,
+  title: string,
+  intro: string,
+  rows: Row[],
+  action: string,
+  hidden: Hidden,
+  buttons: Buttons,
+  message?: string,
+): string {
   return bankPage(
     bank,
     title,
@@ -95,7 +105,10 @@ export function consentRows(consent: Consent, names: Map<string, string>): Row[]
   const accountRows: Row[] =
     consent.access.availableAccounts === 'allAccounts'
       ? [['All your accounts', 'account details, balances, transactions']]
-      : servicesByAccount(consent.access).map(({ reference, services }) => [named(accountKey(reference)), services.map((service) => SERVICES[service]).join(', ')]);
+      : servicesByAccount(consent.access).map(({ reference, services }) => [
+          named(accountKey(reference)),
+          services.map((service) => SERVICES[service]).join(', '),
+        ]);
   return [
     ...accountRows,
     ['Valid until', consent.validUntil],
@@ -118,7 +131,11 @@ export function paymentRows(payment: Payment): Row[] {
   };
   const parties: Party[] = body.payments ?? [body as Party];
   const when: Row[] = body.startDate
-    ? [['First execution', body.startDate], ['Frequency', body.frequency ?? ''], ['Last execution', body.endDate ?? 'until cancelled']]
+    ? [
+        ['First execution', body.startDate],
+        ['Frequency', body.frequency ?? ''],
+        ['Last execution', body.endDate ?? 'until cancelled'],
+      ]
     : [['Execution date', body.requestedExecutionDate ?? 'immediately']];
   return [
     ['From account', payment.debtorIban],

@@ -64,7 +64,13 @@ export class ScaService {
    * the pages for everyone (undefined). `channel` names them in the event history. `Status` is
    * the status type of the kind's machine, which the caller names (the port keeps kinds apart at run time).
    */
-  async decide<Status extends string = string>(target: ScaTarget, decision: ScaDecision, login: PsuLogin, world: World, channel: Actor['channel']): Promise<Decided<Status>> {
+  async decide<Status extends string = string>(
+    target: ScaTarget,
+    decision: ScaDecision,
+    login: PsuLogin,
+    world: World,
+    channel: Actor['channel'],
+  ): Promise<Decided<Status>> {
     const decide = async () => {
       try {
         return await this.port.of(target.kind).decide(target.resourceId, decision, await this.heldBy(login, world), world);
@@ -81,7 +87,13 @@ export class ScaService {
    * The holder withdraws a valid consent (the revocation page, the permission dashboard, the
    * control API), or re-establishes one they withdrew (the dashboard, docs/permission-dashboard.md).
    */
-  async changeConsent(change: 'revoke' | 'reestablish', consentId: string, login: PsuLogin, world: World, channel: Actor['channel']): Promise<Consent> {
+  async changeConsent(
+    change: 'revoke' | 'reestablish',
+    consentId: string,
+    login: PsuLogin,
+    world: World,
+    channel: Actor['channel'],
+  ): Promise<Consent> {
     return actingAs({ psuId: login.psuId, channel }, async () => this.consents[change](consentId, await this.heldBy(login, world), world));
   }
 
@@ -93,7 +105,10 @@ export class ScaService {
   async accountNames({ access, ownerId }: Consent): Promise<Map<string, string>> {
     const world = World.of({ ownerId });
     const accounts = await this.accounts.find(consentedIbans(access), world);
-    return new Map([...accounts.map(({ iban, name }) => [iban, name] as const), ...(await this.kinds.names(consentedMaskedPans(access), world))]);
+    return new Map([
+      ...accounts.map(({ iban, name }) => [iban, name] as const),
+      ...(await this.kinds.names(consentedMaskedPans(access), world)),
+    ]);
   }
 
   /**
@@ -101,12 +116,19 @@ export class ScaService {
    * then what the request carries: a password (startAuthorisationWithPsuAuthentication), or a PSU
    * to identify (decoupled).
    */
-  async start(target: ScaTarget, open: () => Promise<Authorisation>, body: UpdatePsuDataDto, request: AuthorisationRequest, world: World): Promise<Authorisation> {
+  async start(
+    target: ScaTarget,
+    open: () => Promise<Authorisation>,
+    body: UpdatePsuDataDto,
+    request: AuthorisationRequest,
+    world: World,
+  ): Promise<Authorisation> {
     // A PSU the bank refuses outright (unknown for decoupled, blocked for either) opens nothing.
     if (request.approach === 'DECOUPLED' && request.psuId) await this.heldBy({ psuId: request.psuId }, world);
     if (request.approach === 'EMBEDDED' && request.psuId && personaOf(this.profile, request.psuId).blocked) throw blocked(request.psuId);
     const authorisation = await open();
-    if (request.approach === 'EMBEDDED' && body.psuData?.password !== undefined) return this.update(target, authorisation, body, request.psuId, world);
+    if (request.approach === 'EMBEDDED' && body.psuData?.password !== undefined)
+      return this.update(target, authorisation, body, request.psuId, world);
     return authorisation;
   }
 
@@ -114,21 +136,45 @@ export class ScaService {
    * Update PSU data (PUT on the sub-resource): the next step of an embedded or decoupled
    * authorisation; the step is named by the body. A redirect one takes none: the page decides.
    */
-  async update(target: ScaTarget, authorisation: Authorisation | null, body: UpdatePsuDataDto, psuIdHeader: string | null, world: World): Promise<Authorisation> {
+  async update(
+    target: ScaTarget,
+    authorisation: Authorisation | null,
+    body: UpdatePsuDataDto,
+    psuIdHeader: string | null,
+    world: World,
+  ): Promise<Authorisation> {
     // As the bank answers any PUT: its redirect authorisations take no PSU data, and neither does one that is not there.
     if (authorisation === null || authorisation.approach === 'REDIRECT') throw updatePsuDataNotOffered();
-    if (authorisation.status === 'failed') throw new DomainError({ messageId: 'XS2A034E', description: `authorisation ${authorisation.id} failed: start a new one` });
+    if (authorisation.status === 'failed')
+      throw new DomainError({ messageId: 'XS2A034E', description: `authorisation ${authorisation.id} failed: start a new one` });
     const psuId = psuIdHeader ?? authorisation.psuId;
     // The event history names the PSU and the channel of every change these steps make.
-    if (psuId) return actingAs({ psuId, channel: authorisation.approach === 'DECOUPLED' ? 'decoupled' : 'embedded' }, () => this.next(target, authorisation, body, psuId, world));
+    if (psuId)
+      return actingAs({ psuId, channel: authorisation.approach === 'DECOUPLED' ? 'decoupled' : 'embedded' }, () =>
+        this.next(target, authorisation, body, psuId, world),
+      );
     return this.next(target, authorisation, body, psuId, world);
   }
 
-  private async next(target: ScaTarget, authorisation: Authorisation, body: UpdatePsuDataDto, psuId: string | null, world: World): Promise<Authorisation> {
+  private async next(
+    target: ScaTarget,
+    authorisation: Authorisation,
+    body: UpdatePsuDataDto,
+    psuId: string | null,
+    world: World,
+  ): Promise<Authorisation> {
     if (authorisation.approach === 'DECOUPLED') return this.identify(authorisation, psuId, world);
-    if (body.psuData?.password !== undefined) return this.authenticate(target, this.expect(authorisation, 'received'), { psuId: required(psuId), password: body.psuData.password }, world);
-    if (body.authenticationMethodId !== undefined) return this.selectMethod(this.expect(authorisation, 'psuAuthenticated'), body.authenticationMethodId);
-    if (body.scaAuthenticationData !== undefined) return this.authorise(target, this.expect(authorisation, 'scaMethodSelected'), body.scaAuthenticationData, world);
+    if (body.psuData?.password !== undefined)
+      return this.authenticate(
+        target,
+        this.expect(authorisation, 'received'),
+        { psuId: required(psuId), password: body.psuData.password },
+        world,
+      );
+    if (body.authenticationMethodId !== undefined)
+      return this.selectMethod(this.expect(authorisation, 'psuAuthenticated'), body.authenticationMethodId);
+    if (body.scaAuthenticationData !== undefined)
+      return this.authorise(target, this.expect(authorisation, 'scaMethodSelected'), body.scaAuthenticationData, world);
     throw new FormatError('psuData', 'the body must carry psuData.password, authenticationMethodId or scaAuthenticationData');
   }
 
@@ -145,7 +191,9 @@ export class ScaService {
       return { ...authorisation, polls };
     }
     try {
-      await actingAs({ psuId: authorisation.psuId!, channel: 'decoupled' }, () => this.approve(target, { psuId: authorisation.psuId! }, world));
+      await actingAs({ psuId: authorisation.psuId!, channel: 'decoupled' }, () =>
+        this.approve(target, { psuId: authorisation.psuId! }, world),
+      );
     } catch (error) {
       // The app cannot confirm for a PSU who is unknown, blocked or does not hold the accounts: the SCA fails.
       if (!(error instanceof DomainError) || !['XS2A022E', 'XS2A033E'].includes(error.details[0].messageId)) throw error;
@@ -162,11 +210,17 @@ export class ScaService {
   }
 
   /** Embedded, the password: a PSU with several methods chooses next, one with one gets its TAN, one with none is exempted. */
-  private async authenticate(target: ScaTarget, authorisation: Authorisation, login: Required<PsuLogin>, world: World): Promise<Authorisation> {
+  private async authenticate(
+    target: ScaTarget,
+    authorisation: Authorisation,
+    login: Required<PsuLogin>,
+    world: World,
+  ): Promise<Authorisation> {
     let held: ConsentedAccount[];
     try {
       held = await this.heldBy(login, world);
-      if (!(await this.holds(target, held))) throw new DomainError({ messageId: 'XS2A022E', description: 'the PSU does not hold the accounts concerned' });
+      if (!(await this.holds(target, held)))
+        throw new DomainError({ messageId: 'XS2A022E', description: 'the PSU does not hold the accounts concerned' });
     } catch (error) {
       throw await this.counted(target, authorisation, error);
     }
@@ -180,15 +234,22 @@ export class ScaService {
   }
 
   private async selectMethod(authorisation: Authorisation, methodId: string): Promise<Authorisation> {
-    if (!personaOf(this.profile, authorisation.psuId!).scaMethods.some(({ authenticationMethodId }) => authenticationMethodId === methodId)) {
-      throw new DomainError({ messageId: 'XS2A035E', path: 'authenticationMethodId', description: `${methodId} is none of the PSU's SCA methods` });
+    if (
+      !personaOf(this.profile, authorisation.psuId!).scaMethods.some(({ authenticationMethodId }) => authenticationMethodId === methodId)
+    ) {
+      throw new DomainError({
+        messageId: 'XS2A035E',
+        path: 'authenticationMethodId',
+        description: `${methodId} is none of the PSU's SCA methods`,
+      });
     }
     return this.step(authorisation, { type: 'SELECT_METHOD' }, { scaMethodId: methodId });
   }
 
   /** Embedded, the TAN: the right one has the effects of an approval at the page. */
   private async authorise(target: ScaTarget, authorisation: Authorisation, tan: string, world: World): Promise<Authorisation> {
-    if (tan !== STATIC_TAN) throw await this.counted(target, authorisation, new DomainError({ messageId: 'XS2A022E', description: 'wrong TAN' }));
+    if (tan !== STATIC_TAN)
+      throw await this.counted(target, authorisation, new DomainError({ messageId: 'XS2A022E', description: 'wrong TAN' }));
     await this.approve(target, { psuId: authorisation.psuId! }, world);
     return this.reread(authorisation);
   }
@@ -207,7 +268,11 @@ export class ScaService {
       if (entity.status === 'failed') await this.fail(target);
       return entity.status === 'failed';
     });
-    return new WrongCredentials(error.message, `${failedAttempts} of ${MAX_FAILED_ATTEMPTS} attempts`, failed ? `the authorisation failed and the ${this.port.of(target.kind).failedOutcome}` : null);
+    return new WrongCredentials(
+      error.message,
+      `${failedAttempts} of ${MAX_FAILED_ATTEMPTS} attempts`,
+      failed ? `the authorisation failed and the ${this.port.of(target.kind).failedOutcome}` : null,
+    );
   }
 
   /** The approval of `login`'s PSU, with every check of the page (the accounts held). */
@@ -285,4 +350,7 @@ const notAtStep = ({ id, status }: Authorisation) =>
  * 405 SERVICE_INVALID answers it rather than "no route".
  */
 export const updatePsuDataNotOffered = (): DomainError =>
-  new DomainError({ messageId: 'XS2A031E', description: 'PUT on an authorisation is not offered: the sandbox uses the redirect approach, follow scaRedirect' });
+  new DomainError({
+    messageId: 'XS2A031E',
+    description: 'PUT on an authorisation is not offered: the sandbox uses the redirect approach, follow scaRedirect',
+  });

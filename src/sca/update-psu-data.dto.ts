@@ -29,7 +29,7 @@ export class UpdatePsuDataDto {
   @MaxLength(35)
   authenticationMethodId?: string;
 
-  @ApiPropertyOptional({ example: '123456', maxLength: 64, description: 'the TAN (every test PSU\'s is 123456)' })
+  @ApiPropertyOptional({ example: '123456', maxLength: 64, description: "the TAN (every test PSU's is 123456)" })
   @IsOptional()
   @IsString()
   @MaxLength(64)

@@ -36,9 +36,52 @@ import type { Schema } from '../database/data-source';
 import type { SandboxService } from '../core/sandbox-service';
 
 /** The core's tables; each registered service adds its own (SandboxService.entities). */
-export const CORE_ENTITIES = [Consent, Psu, Account, Balance, Transaction, Payment, Authorisation, SandboxClock, SandboxSecret, TppClient, AccessToken, AccessCount, FailedInstalment, BankConditions, SandboxEvent, NotificationSubscription, Notification, SeededProfile, PayeeCheck, CertificateAuthority, TppCertificate, SignedRequest, SignInFailures, EndedSession];
+export const CORE_ENTITIES = [
+  Consent,
+  Psu,
+  Account,
+  Balance,
+  Transaction,
+  Payment,
+  Authorisation,
+  SandboxClock,
+  SandboxSecret,
+  TppClient,
+  AccessToken,
+  AccessCount,
+  FailedInstalment,
+  BankConditions,
+  SandboxEvent,
+  NotificationSubscription,
+  Notification,
+  SeededProfile,
+  PayeeCheck,
+  CertificateAuthority,
+  TppCertificate,
+  SignedRequest,
+  SignInFailures,
+  EndedSession,
+];
 // Listed as classes, not globs, so the same list works from ts-jest and from dist/.
-const MIGRATIONS = [InitialSchema1795200000000, Payments1795300000000, ScaAndClock1795400000000, Scenarios1795500000000, Hardening1795600000000, SharedState1795700000000, LivingBank1795800000000, ScaApproaches1795900000000, EventHistory1796000000000, Notifications1796100000000, SeededProfile1796200000000, VerificationOfPayee1796300000000, TppIdentity1796400000000, FundsConfirmation1796500000000, Worlds1796900000000, ClientRegistration1797000000000, BoundRequests1797100000000];
+const MIGRATIONS = [
+  InitialSchema1795200000000,
+  Payments1795300000000,
+  ScaAndClock1795400000000,
+  Scenarios1795500000000,
+  Hardening1795600000000,
+  SharedState1795700000000,
+  LivingBank1795800000000,
+  ScaApproaches1795900000000,
+  EventHistory1796000000000,
+  Notifications1796100000000,
+  SeededProfile1796200000000,
+  VerificationOfPayee1796300000000,
+  TppIdentity1796400000000,
+  FundsConfirmation1796500000000,
+  Worlds1796900000000,
+  ClientRegistration1797000000000,
+  BoundRequests1797100000000,
+];
 
 /**
  * What the database holds: the core's tables and migrations, and the registered services' (src/services.ts).

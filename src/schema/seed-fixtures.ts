@@ -36,8 +36,10 @@ export async function seedFixtures(manager: EntityManager, profile: BankProfile,
   // TypeORM's deep-partial type cannot follow the open-ended JSON body; the rows are whole entities.
   await manager.upsert(Transaction, transactions as QueryDeepPartialEntity<Transaction>[], ['transactionId']);
   await manager.upsert(Consent, consents, ['id']);
-  for (const { entity, conflictPaths, rows } of profile.rows.services) if (rows.length) await manager.upsert(entity, structuredClone(rows) as QueryDeepPartialEntity<object>[], conflictPaths);
-  if (!seeded) await manager.insert(SeededProfile, { id: 1, source: profile.source.slice(0, 500), name: profile.name, digest: profile.digest });
+  for (const { entity, conflictPaths, rows } of profile.rows.services)
+    if (rows.length) await manager.upsert(entity, structuredClone(rows) as QueryDeepPartialEntity<object>[], conflictPaths);
+  if (!seeded)
+    await manager.insert(SeededProfile, { id: 1, source: profile.source.slice(0, 500), name: profile.name, digest: profile.digest });
 }
 
 /**
@@ -50,7 +52,21 @@ export async function resetSandbox(dataSource: DataSource, profile: BankProfile,
     // (they name accounts), consents, accounts (their data cascades), PSUs and clients.
     const core = new Set<unknown>(CORE_ENTITIES);
     const services = dataSource.entityMetadatas.map(({ target }) => target).filter((target) => !core.has(target));
-    for (const entity of [...services, Payment, PayeeCheck, Consent, Account, Psu, AccessToken, TppClient, BankConditions, SandboxEvent, Notification, NotificationSubscription, SeededProfile]) {
+    for (const entity of [
+      ...services,
+      Payment,
+      PayeeCheck,
+      Consent,
+      Account,
+      Psu,
+      AccessToken,
+      TppClient,
+      BankConditions,
+      SandboxEvent,
+      Notification,
+      NotificationSubscription,
+      SeededProfile,
+    ]) {
       await manager.createQueryBuilder().delete().from(entity).execute();
     }
     await seedFixtures(manager, profile, database);

@@ -9,7 +9,11 @@ import { SigningBasketService } from './signing-basket.service';
 import { basketPath } from './signing-basket.dto';
 import { AuthorisationRoutes, AuthorisationRoutesOf } from '../authorisation/authorisation-routes.decorator';
 
-const BASKET_UNKNOWN = { status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such signing basket, or no such authorisation of it' } as const;
+const BASKET_UNKNOWN = {
+  status: 404,
+  type: TppErrorResponse,
+  description: 'RESOURCE_UNKNOWN: no such signing basket, or no such authorisation of it',
+} as const;
 
 /** The authorisation sub-resources of a signing basket (docs/signing-baskets.md), served where the profile offers baskets. */
 @ApiTags('Signing baskets')
@@ -25,7 +29,12 @@ export class BasketAuthorisationController extends AuthorisationRoutesOf({
 }) {
   protected readonly of: AuthorisationRoutes;
 
-  constructor(sca: ScaService, baskets: SigningBasketService, authorisations: AuthorisationService, config: ConfigService<Environment, true>) {
+  constructor(
+    sca: ScaService,
+    baskets: SigningBasketService,
+    authorisations: AuthorisationService,
+    config: ConfigService<Environment, true>,
+  ) {
     super();
     this.of = new AuthorisationRoutes(sca, authorisations, config.get('PUBLIC_BASE_URL', { infer: true }), {
       kind: 'basket',

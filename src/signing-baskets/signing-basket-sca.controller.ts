@@ -39,8 +39,17 @@ export class SigningBasketPageController {
         return basketRows(waiting.payments, waiting.consents);
       },
       decide: async (id, decision, login) => {
-        const { status, redirectUri } = await sca.decide({ kind: 'basket', resourceId: id }, decision, login, World.of((await baskets.findWaiting(id)).basket), 'page');
-        return { outcome: `Signing basket ${decision === 'approve' ? 'authorised' : 'refused'}: its status is now ${status}.`, redirectUri };
+        const { status, redirectUri } = await sca.decide(
+          { kind: 'basket', resourceId: id },
+          decision,
+          login,
+          World.of((await baskets.findWaiting(id)).basket),
+          'page',
+        );
+        return {
+          outcome: `Signing basket ${decision === 'approve' ? 'authorised' : 'refused'}: its status is now ${status}.`,
+          redirectUri,
+        };
       },
     };
   }
@@ -66,22 +75,39 @@ export class SigningBasketControlController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Approve or deny a signing basket as a test PSU: approval authorises each member still waiting' })
   @ApiOkResponse({ type: BasketStatusResponse })
-  @ApiResponse({ status: 401, type: TppErrorResponse, description: 'PSU_CREDENTIALS_INVALID: unknown PSU, or one who does not hold the accounts of every member' })
+  @ApiResponse({
+    status: 401,
+    type: TppErrorResponse,
+    description: 'PSU_CREDENTIALS_INVALID: unknown PSU, or one who does not hold the accounts of every member',
+  })
   @ApiResponse({ status: 403, type: TppErrorResponse, description: 'SERVICE_BLOCKED: the PSU is blocked' })
   @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such signing basket' })
   @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the basket is no longer open' })
-  async decide(@Param('basketId') basketId: string, @Body() { psuId, decision }: ScaDecisionDto, @RequestWorld() world: World): Promise<BasketStatusResponse> {
-    return { transactionStatus: (await this.sca.decide<BasketStatus>({ kind: 'basket', resourceId: basketId }, decision, { psuId }, world, 'control')).status };
+  async decide(
+    @Param('basketId') basketId: string,
+    @Body() { psuId, decision }: ScaDecisionDto,
+    @RequestWorld() world: World,
+  ): Promise<BasketStatusResponse> {
+    return {
+      transactionStatus: (
+        await this.sca.decide<BasketStatus>({ kind: 'basket', resourceId: basketId }, decision, { psuId }, world, 'control')
+      ).status,
+    };
   }
 }
 
 /** What one SCA of a signing basket authorises: each member still waiting, a payment or a consent in a line. */
 function basketRows(payments: Payment[], consents: Consent[]): Row[] {
   return [
-    ...payments.map((payment): Row => [`Payment ${payment.id}`, `${payment.amount} ${payment.currency} from ${payment.debtorIban}${payment.executionDate ? ` on ${payment.executionDate}` : ''}`]),
+    ...payments.map((payment): Row => [
+      `Payment ${payment.id}`,
+      `${payment.amount} ${payment.currency} from ${payment.debtorIban}${payment.executionDate ? ` on ${payment.executionDate}` : ''}`,
+    ]),
     ...consents.map(({ id, access, card }): Row => [
       `Consent ${id}`,
-      card ? `confirmation of funds on ${fundsAccountOf({ access }).iban}` : `access to ${access.availableAccounts === 'allAccounts' ? 'all your accounts' : consentedKeys(access).join(', ')}`,
+      card
+        ? `confirmation of funds on ${fundsAccountOf({ access }).iban}`
+        : `access to ${access.availableAccounts === 'allAccounts' ? 'all your accounts' : consentedKeys(access).join(', ')}`,
     ]),
   ];
 }

@@ -11,9 +11,22 @@ import { TppErrorResponse } from '../http/error-response.dto';
 import { Xs2aController } from '../http/request.guard';
 import { ApiScaRequestHeaders, SCA_APPROACH_HEADER, ScaHeaders, ScaRequestHeaders } from '../http/sca-headers.decorator';
 import { World, RequestWorld } from '../oauth/world';
-import { announceNotifications, ApiNotificationHeaders, NOTIFICATION_HEADERS, NotificationHeaders, NotificationRequest } from '../notifications/notification-headers.decorator';
+import {
+  announceNotifications,
+  ApiNotificationHeaders,
+  NOTIFICATION_HEADERS,
+  NotificationHeaders,
+  NotificationRequest,
+} from '../notifications/notification-headers.decorator';
 import { NotificationsService } from '../notifications/notifications.service';
-import { BasketCreatedResponse, BasketResponse, BasketStatusResponse, CreateSigningBasketDto, toBasketCreatedResponse, toBasketResponse } from './signing-basket.dto';
+import {
+  BasketCreatedResponse,
+  BasketResponse,
+  BasketStatusResponse,
+  CreateSigningBasketDto,
+  toBasketCreatedResponse,
+  toBasketResponse,
+} from './signing-basket.dto';
 import { SigningBasketService } from './signing-basket.service';
 
 const BASKET_UNKNOWN = { status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such signing basket' } as const;
@@ -36,8 +49,16 @@ export class SigningBasketController {
   @ApiScaRequestHeaders()
   @ApiNotificationHeaders()
   @ApiOkResponse({ type: BasketCreatedResponse, headers: { ...SCA_APPROACH_HEADER, ...NOTIFICATION_HEADERS } })
-  @ApiResponse({ status: 400, type: TppErrorResponse, description: 'FORMAT_ERROR: no member, or a malformed list; RESOURCE_UNKNOWN: an ID names no payment or consent of this client' })
-  @ApiResponse({ status: 409, type: TppErrorResponse, description: 'REFERENCE_STATUS_INVALID: a member is not waiting for SCA, or is in another open basket' })
+  @ApiResponse({
+    status: 400,
+    type: TppErrorResponse,
+    description: 'FORMAT_ERROR: no member, or a malformed list; RESOURCE_UNKNOWN: an ID names no payment or consent of this client',
+  })
+  @ApiResponse({
+    status: 409,
+    type: TppErrorResponse,
+    description: 'REFERENCE_STATUS_INVALID: a member is not waiting for SCA, or is in another open basket',
+  })
   @CreatesInBerlinGroup()
   async create(
     @Body() body: CreateSigningBasketDto,
@@ -50,7 +71,12 @@ export class SigningBasketController {
     await this.notifications.admit(notification);
     const { basket, authorisation } = await this.baskets.create(body, request, world, notification);
     announceNotifications(response, notification, true);
-    const scaRedirect = scaRedirectHref(this.config.get('PUBLIC_BASE_URL', { infer: true }), 'signing-baskets', { basket_id: basket.id }, headers.redirectUri ?? undefined);
+    const scaRedirect = scaRedirectHref(
+      this.config.get('PUBLIC_BASE_URL', { infer: true }),
+      'signing-baskets',
+      { basket_id: basket.id },
+      headers.redirectUri ?? undefined,
+    );
     return announceCreated(response, request.approach, toBasketCreatedResponse(basket, authorisation, scaRedirect));
   }
 
@@ -75,7 +101,11 @@ export class SigningBasketController {
   @ApiOperation({ summary: 'Delete an open signing basket (CANC); its members stay as they are' })
   @ApiNoContentResponse({ description: 'deleted: status CANC' })
   @ApiResponse(BASKET_UNKNOWN)
-  @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: the basket is already authorised, rejected or deleted' })
+  @ApiResponse({
+    status: 409,
+    type: TppErrorResponse,
+    description: 'STATUS_INVALID: the basket is already authorised, rejected or deleted',
+  })
   async delete(@Param('basketId') basketId: string, @RequestWorld() world: World): Promise<void> {
     await this.baskets.delete(basketId, world);
   }

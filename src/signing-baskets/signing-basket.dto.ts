@@ -11,7 +11,12 @@ const BASKET = '/v1/signing-baskets/1234-basket-567';
 
 /** Berlin Group's signing basket request: at least one entry in either list. */
 export class CreateSigningBasketDto {
-  @ApiPropertyOptional({ type: [String], maxItems: 100, example: ['3d9a81b3-a47d-4130-8765-a9c0ff861b99'], description: "payments of this client waiting for SCA (RCVD, RCVC)" })
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 100,
+    example: ['3d9a81b3-a47d-4130-8765-a9c0ff861b99'],
+    description: 'payments of this client waiting for SCA (RCVD, RCVC)',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
@@ -19,7 +24,12 @@ export class CreateSigningBasketDto {
   @MaxLength(36, { each: true })
   paymentIds?: string[];
 
-  @ApiPropertyOptional({ type: [String], maxItems: 100, example: [], description: 'consents of this client waiting for SCA (received): account information or confirmation of funds' })
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 100,
+    example: [],
+    description: 'consents of this client waiting for SCA (received): account information or confirmation of funds',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
@@ -29,7 +39,11 @@ export class CreateSigningBasketDto {
 }
 
 export class BasketLinks extends OmitType(ScaLinks, ['scaRedirect']) {
-  @ApiPropertyOptional({ type: Href, description: 'redirect: the SCA page of the basket', example: { href: 'http://localhost:3000/sca/signing-baskets?basket_id=1234-basket-567' } })
+  @ApiPropertyOptional({
+    type: Href,
+    description: 'redirect: the SCA page of the basket',
+    example: { href: 'http://localhost:3000/sca/signing-baskets?basket_id=1234-basket-567' },
+  })
   scaRedirect?: Href;
 
   @ApiProperty({ type: Href, example: { href: BASKET } })
@@ -83,7 +97,9 @@ export function toBasketCreatedResponse(basket: SigningBasket, authorisation: Au
   return {
     transactionStatus: basket.status,
     basketId: basket.id,
-    _links: redirect ? { scaRedirect, ...ownLinks(basket.id) } : { ...nextStepLinks(authorisation, `${basketPath(basket.id)}/authorisations/${authorisation.id}`), ...ownLinks(basket.id) },
+    _links: redirect
+      ? { scaRedirect, ...ownLinks(basket.id) }
+      : { ...nextStepLinks(authorisation, `${basketPath(basket.id)}/authorisations/${authorisation.id}`), ...ownLinks(basket.id) },
     psuMessage: (!redirect && psuMessageOf(authorisation).psuMessage) || null,
   };
 }

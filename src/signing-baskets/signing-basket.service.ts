@@ -58,7 +58,15 @@ export class SigningBasketService implements OnModuleInit {
     private readonly port: AuthorisationPort,
     private readonly config: ConfigService<Environment, true>,
   ) {
-    this.machine = { store, target: SigningBasket, machine: basketMachine, contextOf: () => ({}), history, kind: 'basket', placeOf: ({ ownerId }) => ({ ownerId, parentId: null }) };
+    this.machine = {
+      store,
+      target: SigningBasket,
+      machine: basketMachine,
+      contextOf: () => ({}),
+      history,
+      kind: 'basket',
+      placeOf: ({ ownerId }) => ({ ownerId, parentId: null }),
+    };
   }
 
   onModuleInit(): void {
@@ -89,14 +97,33 @@ export class SigningBasketService implements OnModuleInit {
   ): Promise<{ basket: SigningBasket; authorisation: Authorisation }> {
     const paymentIds = [...new Set(request.paymentIds ?? [])];
     const consentIds = [...new Set(request.consentIds ?? [])];
-    if (paymentIds.length + consentIds.length === 0) throw new FormatError('paymentIds', 'the basket must name at least one payment or consent (paymentIds, consentIds)');
-    const basket = Object.assign(new SigningBasket(), { id: newResourceId(), status: initialBasketStatus(), paymentIds, consentIds, ownerId: world.ownerId });
+    if (paymentIds.length + consentIds.length === 0)
+      throw new FormatError('paymentIds', 'the basket must name at least one payment or consent (paymentIds, consentIds)');
+    const basket = Object.assign(new SigningBasket(), {
+      id: newResourceId(),
+      status: initialBasketStatus(),
+      paymentIds,
+      consentIds,
+      ownerId: world.ownerId,
+    });
     const authorisation = await this.store.write(async () => {
       await this.store.lock('signing-baskets');
       await this.assertFree(await this.membersOf(basket, world), world);
       await this.store.insert(SigningBasket, basket);
-      await this.history.record({ kind: 'basket', resourceId: basket.id, fromStatus: null, toStatus: basket.status, event: 'CREATED', ownerId: basket.ownerId });
-      if (notification) await this.notifications.subscribe(notification, { resourceId: basket.id, kind: 'basket', ownerId: basket.ownerId }, basketPath(basket.id));
+      await this.history.record({
+        kind: 'basket',
+        resourceId: basket.id,
+        fromStatus: null,
+        toStatus: basket.status,
+        event: 'CREATED',
+        ownerId: basket.ownerId,
+      });
+      if (notification)
+        await this.notifications.subscribe(
+          notification,
+          { resourceId: basket.id, kind: 'basket', ownerId: basket.ownerId },
+          basketPath(basket.id),
+        );
       return this.authorisations.open('basket', basket.id, authorisationRequest, basket.ownerId);
     });
     return { basket, authorisation };
@@ -168,7 +195,12 @@ export class SigningBasketService implements OnModuleInit {
   }
 
   /** The holder's decision (docs/signing-baskets.md); 401 where they do not hold every member still waiting. */
-  async decide(basketId: string, decision: ScaDecision, held: ConsentedAccount[], world: World): Promise<{ basket: SigningBasket; redirectUri: string | null }> {
+  async decide(
+    basketId: string,
+    decision: ScaDecision,
+    held: ConsentedAccount[],
+    world: World,
+  ): Promise<{ basket: SigningBasket; redirectUri: string | null }> {
     const basket = assertOpen(await this.find(basketId, world));
     return this.store.write(() => this.settle(basket, decision, held));
   }
@@ -179,15 +211,23 @@ export class SigningBasketService implements OnModuleInit {
    * rejects the basket only, and its members wait for their own SCA. A holder named (`held`) must
    * hold every member still waiting: 401 otherwise, and the write changes nothing.
    */
-  async settle(basket: SigningBasket, decision: ScaDecision, held?: ConsentedAccount[]): Promise<{ basket: SigningBasket; redirectUri: string | null }> {
+  async settle(
+    basket: SigningBasket,
+    decision: ScaDecision,
+    held?: ConsentedAccount[],
+  ): Promise<{ basket: SigningBasket; redirectUri: string | null }> {
     // Payments book: the ledger first, before any other change of this write (bank/ledger.ts).
     if (decision === 'approve') await this.ledger.serialize();
     const { consents, payments } = waitingOf(await this.membersOf(basket, World.of(basket)));
     if (held && !this.holds({ consents, payments }, held)) {
-      throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the accounts of every member of signing basket ${basket.id}` });
+      throw new DomainError({
+        messageId: 'XS2A022E',
+        description: `the PSU does not hold the accounts of every member of signing basket ${basket.id}`,
+      });
     }
     if (decision === 'approve') {
-      for (const consent of consents) await unlessGone(this.consents.settle(consent, 'approve', accessDecidedBy(consent.access, held ?? []) ?? undefined));
+      for (const consent of consents)
+        await unlessGone(this.consents.settle(consent, 'approve', accessDecidedBy(consent.access, held ?? []) ?? undefined));
       for (const payment of payments) await unlessGone(this.payments.settle(payment, 'payment', 'approve'));
     }
     const { entity, accepted } = await this.apply(basket, decision === 'approve' ? { type: 'SCA_COMPLETED' } : { type: 'SCA_DENIED' });
@@ -223,7 +263,10 @@ export class SigningBasketService implements OnModuleInit {
       if (other) throw referenceInvalid(`payment ${payment.id} is in signing basket ${other.id} already`);
     }
     for (const consent of consents) {
-      if (!consentAwaitsSca(consent.status) || consent.fixture) throw referenceInvalid(`consent ${consent.id} is ${consent.fixture ? "one of the bank's fixtures" : consent.status}, not waiting for SCA`);
+      if (!consentAwaitsSca(consent.status) || consent.fixture)
+        throw referenceInvalid(
+          `consent ${consent.id} is ${consent.fixture ? "one of the bank's fixtures" : consent.status}, not waiting for SCA`,
+        );
       const other = inBasket(consent.id, 'consentIds');
       if (other) throw referenceInvalid(`consent ${consent.id} is in signing basket ${other.id} already`);
     }
@@ -231,7 +274,10 @@ export class SigningBasketService implements OnModuleInit {
 
   /** Whether `held` covers the members: their consents' accounts and their payments' debtors. */
   private holds({ consents, payments }: Members, held: ConsentedAccount[]): boolean {
-    return consents.every((consent) => this.consents.isHeldBy(consent, held)) && payments.every((payment) => this.payments.isHeldBy(payment, held));
+    return (
+      consents.every((consent) => this.consents.isHeldBy(consent, held)) &&
+      payments.every((payment) => this.payments.isHeldBy(payment, held))
+    );
   }
 
   private apply(basket: SigningBasket, event: BasketEvent): Promise<{ entity: SigningBasket; accepted: boolean }> {
@@ -259,9 +305,13 @@ function assertOpen(basket: SigningBasket): SigningBasket {
 }
 
 const notOpen = ({ id, status }: SigningBasket) =>
-  new DomainError({ messageId: 'XS2A061E', description: `signing basket ${id} is ${status}: only an open (RCVD) basket is authorised or deleted` });
+  new DomainError({
+    messageId: 'XS2A061E',
+    description: `signing basket ${id} is ${status}: only an open (RCVD) basket is authorised or deleted`,
+  });
 
-const unknownMember = (id: string) => new DomainError({ messageId: 'XS2A058E', description: `${id} is no payment or consent of this client` });
+const unknownMember = (id: string) =>
+  new DomainError({ messageId: 'XS2A058E', description: `${id} is no payment or consent of this client` });
 
 const referenceInvalid = (description: string) => new DomainError({ messageId: 'XS2A059E', description });
 

@@ -11,7 +11,8 @@ const EXPLICIT: Parameter = {
   in: 'header',
   required: false,
   schema: { enum: ['true', 'false'] },
-  description: 'true: no implicit authorisation; the answer links startAuthorisation, and the resource may join a signing basket (docs/signing-baskets.md)',
+  description:
+    'true: no implicit authorisation; the answer links startAuthorisation, and the resource may join a signing basket (docs/signing-baskets.md)',
 };
 
 /**
@@ -23,7 +24,10 @@ export function documentSigningBaskets(document: OpenAPIObject, profile: BankPro
   const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
   if (profile.provides('signingBaskets')) {
     for (const [path, operations] of Object.entries(document.paths)) {
-      const creates = path === '/v1/consents' || path === '/v2/consents/confirmation-of-funds' || PAYMENT_SERVICES.some((service) => path.startsWith(`/v1/${service}/`) && path.split('/').length === 4);
+      const creates =
+        path === '/v1/consents' ||
+        path === '/v2/consents/confirmation-of-funds' ||
+        PAYMENT_SERVICES.some((service) => path.startsWith(`/v1/${service}/`) && path.split('/').length === 4);
       const post = (operations as { post?: Operation }).post;
       if (creates && post) post.parameters = [...(post.parameters ?? []), EXPLICIT];
     }

@@ -36,17 +36,33 @@ declare module '../authorisation/authorisation.entity' {
 export const signingBasketsService: SandboxService = {
   name: 'signingBaskets',
   profileKeys: {
-    signingBaskets: { description: 'Signing baskets (docs/signing-baskets.md): POST /v1/signing-baskets and its authorisations. Absent or false: not offered.', type: 'boolean' },
+    signingBaskets: {
+      description:
+        'Signing baskets (docs/signing-baskets.md): POST /v1/signing-baskets and its authorisations. Absent or false: not offered.',
+      type: 'boolean',
+    },
   },
   offeredBy: (settings) => settings.signingBaskets === true,
   module: (profile, environment) => SigningBasketsModule.forSandbox(environment.SANDBOX_CONTROL === 'true'),
   entities: [SigningBasket],
   migrations: [SigningBaskets1796700000000],
   messages: {
-    XS2A058E: { status: 400, code: 'RESOURCE_UNKNOWN', when: 'signing basket: a `paymentIds` or `consentIds` entry names no payment or consent of this client' },
-    XS2A059E: { status: 409, code: 'REFERENCE_STATUS_INVALID', when: 'signing basket: a member is not waiting for SCA (authorised, rejected, cancelled, a fixture) or is in another open basket' },
+    XS2A058E: {
+      status: 400,
+      code: 'RESOURCE_UNKNOWN',
+      when: 'signing basket: a `paymentIds` or `consentIds` entry names no payment or consent of this client',
+    },
+    XS2A059E: {
+      status: 409,
+      code: 'REFERENCE_STATUS_INVALID',
+      when: 'signing basket: a member is not waiting for SCA (authorised, rejected, cancelled, a fixture) or is in another open basket',
+    },
     XS2A060E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no signing basket with this ID (of this client)' },
-    XS2A061E: { status: 409, code: 'STATUS_INVALID', when: 'signing basket: it is no longer open (ACTC, RJCT, CANC), so it is neither authorised nor deleted' },
+    XS2A061E: {
+      status: 409,
+      code: 'STATUS_INVALID',
+      when: 'signing basket: it is no longer open (ACTC, RJCT, CANC), so it is neither authorised nor deleted',
+    },
   },
   eventKinds: ['basket'],
   cockpit: SigningBasketsCockpit,

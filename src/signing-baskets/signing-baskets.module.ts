@@ -23,8 +23,22 @@ export class SigningBasketsModule {
   static forSandbox(control: boolean): DynamicModule {
     return {
       module: SigningBasketsModule,
-      imports: [DatabaseModule, BankModule, OAuthModule, AuthorisationModule, ConsentModule, PaymentInitiationModule, NotificationsModule, ScaModule],
-      controllers: [SigningBasketController, BasketAuthorisationController, SigningBasketPageController, ...(control ? [SigningBasketControlController] : [])],
+      imports: [
+        DatabaseModule,
+        BankModule,
+        OAuthModule,
+        AuthorisationModule,
+        ConsentModule,
+        PaymentInitiationModule,
+        NotificationsModule,
+        ScaModule,
+      ],
+      controllers: [
+        SigningBasketController,
+        BasketAuthorisationController,
+        SigningBasketPageController,
+        ...(control ? [SigningBasketControlController] : []),
+      ],
       providers: [SigningBasketService, SigningBasketsCockpit],
     };
   }

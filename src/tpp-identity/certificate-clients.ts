@@ -23,10 +23,19 @@ export class CertificateClients {
   async worldOf(request: Request): Promise<World> {
     const der = presentedQwac(request, this.profile.tpp) ?? presentedSeal(request, this.profile.tpp);
     if (!der) {
-      throw new DomainError({ messageId: 'XS2A063E', description: 'no bearer token, and no certificate the sandbox issued to a client (a QWAC, or the QSealC of a signed request): send one of them' });
+      throw new DomainError({
+        messageId: 'XS2A063E',
+        description:
+          'no bearer token, and no certificate the sandbox issued to a client (a QWAC, or the QSealC of a signed request): send one of them',
+      });
     }
     const owner = await this.certificates.ownerOf(der);
-    if (!owner) throw new DomainError({ messageId: 'XS2A064E', description: 'no bearer token, and the certificate was issued to no client of this sandbox: send a token, or a certificate from POST /sandbox/certificates' });
+    if (!owner)
+      throw new DomainError({
+        messageId: 'XS2A064E',
+        description:
+          'no bearer token, and the certificate was issued to no client of this sandbox: send a token, or a certificate from POST /sandbox/certificates',
+      });
     return World.ofClient(owner);
   }
 }

@@ -9,7 +9,8 @@ const sequence = (length: number): Buffer => {
   const header = length < 0x80 ? [0x30, length] : [0x30, 0x82, length >> 8, length & 0xff];
   return Buffer.concat([Buffer.from(header), Buffer.alloc(length, 7)]);
 };
-const pem = (der: Buffer) => `-----BEGIN CERTIFICATE-----\n${der.toString('base64').replace(/(.{64})/g, '$1\n')}\n-----END CERTIFICATE-----\n`;
+const pem = (der: Buffer) =>
+  `-----BEGIN CERTIFICATE-----\n${der.toString('base64').replace(/(.{64})/g, '$1\n')}\n-----END CERTIFICATE-----\n`;
 
 describe('certificateDer: exactly one certificate in a header (docs/security.md, row 2)', () => {
   const one = sequence(300);
@@ -31,7 +32,7 @@ describe('certificateDer: exactly one certificate in a header (docs/security.md,
   });
 });
 
-describe('namesIssuer: keyId\'s CA names the issuer, compared as names (row 8)', () => {
+describe("namesIssuer: keyId's CA names the issuer, compared as names (row 8)", () => {
   const issuer = AsnConvert.parse(new Name('CN=PSD2 Sandbox Test CA, O=PSD2 Sandbox').toArrayBuffer(), AsnName);
   it.each([
     ['the same name', 'CN=PSD2 Sandbox Test CA,O=PSD2 Sandbox', true],

@@ -32,7 +32,11 @@ export function namesIssuer(distinguishedName: string, issuer: AsnName): boolean
   const attributes = (name: Name) =>
     name
       .toJSON()
-      .flatMap((rdn) => Object.entries(rdn).flatMap(([type, values]) => values.map((value) => `${type.toUpperCase()}=${value.trim().replace(/\s+/g, ' ').toLowerCase()}`)))
+      .flatMap((rdn) =>
+        Object.entries(rdn).flatMap(([type, values]) =>
+          values.map((value) => `${type.toUpperCase()}=${value.trim().replace(/\s+/g, ' ').toLowerCase()}`),
+        ),
+      )
       .sort();
   try {
     const named = attributes(new Name(distinguishedName));

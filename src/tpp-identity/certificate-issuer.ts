@@ -58,27 +58,48 @@ export async function createAuthority(): Promise<KeyedCertificate> {
     notAfter: new Date('2099-12-31T23:59:59Z'),
     keys,
     signingAlgorithm: ALGORITHM,
-    extensions: [new BasicConstraintsExtension(true, 0, true), new KeyUsagesExtension(KeyUsageFlags.keyCertSign | KeyUsageFlags.cRLSign, true)],
+    extensions: [
+      new BasicConstraintsExtension(true, 0, true),
+      new KeyUsagesExtension(KeyUsageFlags.keyCertSign | KeyUsageFlags.cRLSign, true),
+    ],
   });
   return { certificate: certificate.toString('pem'), privateKey: await pemOf(keys.privateKey) };
 }
 
 /** A TPP's certificate: the organisation in the subject, its PSD2 roles in the qcStatements, signed by the authority. */
-export async function issueCertificate(authority: KeyedCertificate, serial: string, request: CertificateRequest): Promise<KeyedCertificate> {
-  const subject: JsonName = [{ CN: [request.organisationName] }, { O: [request.organisationName] }, { '2.5.4.97': [request.organisationIdentifier] }];
+export async function issueCertificate(
+  authority: KeyedCertificate,
+  serial: string,
+  request: CertificateRequest,
+): Promise<KeyedCertificate> {
+  const subject: JsonName = [
+    { CN: [request.organisationName] },
+    { O: [request.organisationName] },
+    { '2.5.4.97': [request.organisationIdentifier] },
+  ];
   // A seal signs (non-repudiation); a website certificate authenticates a TLS client.
   const usages =
     request.type === 'QSEAL'
       ? [new KeyUsagesExtension(KeyUsageFlags.digitalSignature | KeyUsageFlags.nonRepudiation, true)]
-      : [new KeyUsagesExtension(KeyUsageFlags.digitalSignature | KeyUsageFlags.keyEncipherment, true), new ExtendedKeyUsageExtension([ExtendedKeyUsage.clientAuth])];
+      : [
+          new KeyUsagesExtension(KeyUsageFlags.digitalSignature | KeyUsageFlags.keyEncipherment, true),
+          new ExtendedKeyUsageExtension([ExtendedKeyUsage.clientAuth]),
+        ];
   // A central bank or public authority has no competent authority: its statement names NA (ETSI TS 119 495 V1.8.1).
   const competent = request.roles.some((role) => WITHOUT_AUTHORITY.includes(role)) ? NO_AUTHORITY : COMPETENT_AUTHORITY;
   return issue(authority, serial, subject, request, [...usages, qcStatementsExtension(request.type, request.roles, competent)]);
 }
 
 /** The HTTPS listener's own certificate (tpp.qwac: mtls), for these host names and addresses. */
-export async function issueServerCertificate(authority: KeyedCertificate, hosts: string[], today: string, notAfter: string): Promise<KeyedCertificate> {
-  const names = hosts.map((host) => (/^[\d.]+$|:/.test(host) ? { type: 'ip' as const, value: host } : { type: 'dns' as const, value: host }));
+export async function issueServerCertificate(
+  authority: KeyedCertificate,
+  hosts: string[],
+  today: string,
+  notAfter: string,
+): Promise<KeyedCertificate> {
+  const names = hosts.map((host) =>
+    /^[\d.]+$|:/.test(host) ? { type: 'ip' as const, value: host } : { type: 'dns' as const, value: host },
+  );
   return issue(authority, newSerial(), [{ CN: [hosts[0]] }], { notBefore: today, notAfter }, [
     new KeyUsagesExtension(KeyUsageFlags.digitalSignature | KeyUsageFlags.keyEncipherment, true),
     new ExtendedKeyUsageExtension([ExtendedKeyUsage.serverAuth]),
@@ -86,7 +107,13 @@ export async function issueServerCertificate(authority: KeyedCertificate, hosts:
   ]);
 }
 
-async function issue(authority: KeyedCertificate, serial: string, subject: JsonName, { notBefore, notAfter }: { notBefore: string; notAfter: string }, extensions: Extension[]): Promise<KeyedCertificate> {
+async function issue(
+  authority: KeyedCertificate,
+  serial: string,
+  subject: JsonName,
+  { notBefore, notAfter }: { notBefore: string; notAfter: string },
+  extensions: Extension[],
+): Promise<KeyedCertificate> {
   const keys = (await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const signingKey = await webcrypto.subtle.importKey('pkcs8', PemConverter.decodeFirst(authority.privateKey), ALGORITHM, false, ['sign']);
   const certificate = await X509CertificateGenerator.create({

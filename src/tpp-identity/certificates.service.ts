@@ -7,7 +7,14 @@ import { DomainError, FormatError } from '../common/error-catalogue';
 import { Store } from '../database/store';
 import { isOwnedBy, World } from '../oauth/world';
 import { BankProfile } from '../profile/bank-profile';
-import { CertificateRequest, createAuthority, issueCertificate, issueServerCertificate, KeyedCertificate, newSerial } from './certificate-issuer';
+import {
+  CertificateRequest,
+  createAuthority,
+  issueCertificate,
+  issueServerCertificate,
+  KeyedCertificate,
+  newSerial,
+} from './certificate-issuer';
 import { certificateDer } from './certificate-header';
 import { serialKey } from './http-signature';
 import { CertificateType, Psd2Role, QualifiedFacts, qualifiedFactsOf, WITHOUT_AUTHORITY } from './psd2-statement';
@@ -27,7 +34,8 @@ export interface CheckedCertificate {
 /** PSD2's own roles, whose certificates name the competent authority that authorised them. */
 const REGULATED: readonly Psd2Role[] = ['PSP_AS', 'PSP_PI', 'PSP_AI', 'PSP_IC'];
 
-const refused = (messageId: 'XS2A046E' | 'XS2A047E' | 'XS2A048E' | 'XS2A049E' | 'XS2A062E', description: string) => new DomainError({ messageId, description });
+const refused = (messageId: 'XS2A046E' | 'XS2A047E' | 'XS2A048E' | 'XS2A049E' | 'XS2A062E', description: string) =>
+  new DomainError({ messageId, description });
 
 /**
  * The sandbox CA, the certificates it issues to TPPs, and the checks every certificate a request
@@ -68,7 +76,10 @@ export class CertificatesService {
    * identifier may spell it (the client, the organisation), else a random one.
    */
   async issue(
-    request: Omit<CertificateRequest, 'notBefore' | 'notAfter' | 'organisationIdentifier'> & { validDays?: number; organisationIdentifier?: string },
+    request: Omit<CertificateRequest, 'notBefore' | 'notAfter' | 'organisationIdentifier'> & {
+      validDays?: number;
+      organisationIdentifier?: string;
+    },
     world: World,
     holder: string | undefined,
   ): Promise<TppCertificate & KeyedCertificate> {
@@ -76,9 +87,14 @@ export class CertificatesService {
     const unregulated = request.roles.filter((role) => WITHOUT_AUTHORITY.includes(role));
     const regulated = request.roles.filter((role) => REGULATED.includes(role));
     if (unregulated.length > 0 && regulated.length > 0) {
-      throw new FormatError('roles', `${unregulated.join(', ')} name no competent authority (NA) and cannot stand beside ${regulated.join(', ')}, whose certificates name theirs (ETSI TS 119 495 V1.8.1)`);
+      throw new FormatError(
+        'roles',
+        `${unregulated.join(', ')} name no competent authority (NA) and cannot stand beside ${regulated.join(', ')}, whose certificates name theirs (ETSI TS 119 495 V1.8.1)`,
+      );
     }
-    const organisationIdentifier = request.organisationIdentifier ?? `PSDXX-${unregulated.length > 0 ? 'NA' : 'SBX'}-${holder?.replace(/[^A-Za-z0-9.-]/g, '').slice(0, 40) || randomBytes(4).toString('hex')}`;
+    const organisationIdentifier =
+      request.organisationIdentifier ??
+      `PSDXX-${unregulated.length > 0 ? 'NA' : 'SBX'}-${holder?.replace(/[^A-Za-z0-9.-]/g, '').slice(0, 40) || randomBytes(4).toString('hex')}`;
     const terms = { ...request, organisationIdentifier, notBefore: today, notAfter: addDays(today, request.validDays ?? 365) };
     const serialNumber = newSerial();
     const issued = await issueCertificate(await this.authority(), serialNumber, terms);
@@ -100,7 +116,8 @@ export class CertificatesService {
   /** Revokes a certificate the sandbox issued (the world's, in AUTH_MODE=strict); 404 when there is none. */
   async revoke(serialNumber: string, world: World): Promise<TppCertificate> {
     const found = await this.store.findByKey(TppCertificate, serialKey(serialNumber));
-    if (!found || !isOwnedBy(found, world)) throw new DomainError({ messageId: 'XS2A051E', description: `certificate ${serialNumber} unknown` });
+    if (!found || !isOwnedBy(found, world))
+      throw new DomainError({ messageId: 'XS2A051E', description: `certificate ${serialNumber} unknown` });
     await this.store.write(() => this.store.change(TppCertificate).update({ serialNumber: found.serialNumber }, { revoked: true }));
     return { ...found, revoked: true };
   }
@@ -155,15 +172,30 @@ export class CertificatesService {
         throw error;
       },
     );
-    const issuer = (await this.authoritiesMemo).find((authority) => certificate.checkIssued(authority) && certificate.verify(authority.publicKey));
-    if (!issuer) throw refused('XS2A047E', `the certificate ${certificate.serialNumber} is issued neither by the sandbox CA nor by a CA the profile trusts`);
-    if (facts.type !== use) throw refused('XS2A047E', `the certificate ${certificate.serialNumber} is ${facts.type === null ? 'no qualified certificate' : `a ${NAMES[facts.type]}`}, not a ${NAMES[use]}`);
+    const issuer = (await this.authoritiesMemo).find(
+      (authority) => certificate.checkIssued(authority) && certificate.verify(authority.publicKey),
+    );
+    if (!issuer)
+      throw refused(
+        'XS2A047E',
+        `the certificate ${certificate.serialNumber} is issued neither by the sandbox CA nor by a CA the profile trusts`,
+      );
+    if (facts.type !== use)
+      throw refused(
+        'XS2A047E',
+        `the certificate ${certificate.serialNumber} is ${facts.type === null ? 'no qualified certificate' : `a ${NAMES[facts.type]}`}, not a ${NAMES[use]}`,
+      );
     const today = this.clock.today(world);
     const [from, until] = [certificate.validFrom, certificate.validTo].map((date) => new Date(date).toISOString().slice(0, 10));
-    if (today < from || today >= until) throw refused('XS2A048E', `the certificate ${certificate.serialNumber} is valid from ${from} until ${until}, and today is ${today}`);
+    if (today < from || today >= until)
+      throw refused('XS2A048E', `the certificate ${certificate.serialNumber} is valid from ${from} until ${until}, and today is ${today}`);
     const serialNumber = serialKey(certificate.serialNumber);
     const issued = await this.store.findByKey(TppCertificate, serialNumber);
-    if (issued?.revoked) throw refused(this.profile.tpp.revoked === 'CERTIFICATE_REVOKED' ? 'XS2A062E' : 'XS2A049E', `the certificate ${certificate.serialNumber} is revoked`);
+    if (issued?.revoked)
+      throw refused(
+        this.profile.tpp.revoked === 'CERTIFICATE_REVOKED' ? 'XS2A062E' : 'XS2A049E',
+        `the certificate ${certificate.serialNumber} is revoked`,
+      );
     return { serialNumber, certificate, roles: facts.roles, issuer: facts.issuer, ownerId: issued?.ownerId };
   }
 }

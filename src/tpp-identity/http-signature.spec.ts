@@ -5,7 +5,12 @@ describe('parseSignature', () => {
   it.each([
     [
       'keyId="SN=5C3A,CA=CN=PSD2 Sandbox Test CA, O=PSD2 Sandbox",algorithm="rsa-sha256",headers="digest x-request-id",signature="c2ln"',
-      { keyId: 'SN=5C3A,CA=CN=PSD2 Sandbox Test CA, O=PSD2 Sandbox', algorithm: 'rsa-sha256', headers: ['digest', 'x-request-id'], signature: 'c2ln' },
+      {
+        keyId: 'SN=5C3A,CA=CN=PSD2 Sandbox Test CA, O=PSD2 Sandbox',
+        algorithm: 'rsa-sha256',
+        headers: ['digest', 'x-request-id'],
+        signature: 'c2ln',
+      },
     ],
     [
       'signature="c2ln", headers="Digest X-Request-ID  PSU-ID", algorithm="rsa-sha256", keyId="SN=1,CA=x"',
@@ -28,8 +33,14 @@ describe('parseSignature', () => {
 
 describe('keyId and serial numbers', () => {
   it('splits SN and CA, the CA with its own commas', () => {
-    expect(parseKeyId('SN=00AB12,CA=CN=PSD2 Sandbox Test CA, O=PSD2 Sandbox')).toEqual({ serialNumber: '00AB12', issuer: 'CN=PSD2 Sandbox Test CA, O=PSD2 Sandbox' });
-    expect(parseKeyId('SN=9FA1,CA=CN=D-TRUST%20CA%202-1%202015,O=D-Trust%20GmbH,C=DE')).toEqual({ serialNumber: '9FA1', issuer: 'CN=D-TRUST CA 2-1 2015,O=D-Trust GmbH,C=DE' });
+    expect(parseKeyId('SN=00AB12,CA=CN=PSD2 Sandbox Test CA, O=PSD2 Sandbox')).toEqual({
+      serialNumber: '00AB12',
+      issuer: 'CN=PSD2 Sandbox Test CA, O=PSD2 Sandbox',
+    });
+    expect(parseKeyId('SN=9FA1,CA=CN=D-TRUST%20CA%202-1%202015,O=D-Trust%20GmbH,C=DE')).toEqual({
+      serialNumber: '9FA1',
+      issuer: 'CN=D-TRUST CA 2-1 2015,O=D-Trust GmbH,C=DE',
+    });
     expect(parseKeyId('SN=9FA1,CA=CN=D-TRUST%2')).toBeNull();
     expect(parseKeyId('CA=x,SN=12')).toBeNull();
     expect(parseKeyId('SN=XYZ,CA=x')).toBeNull();
@@ -51,16 +62,29 @@ describe('the headers a signature covers', () => {
     [['x-request-id'], [], ['digest']],
     [['digest', 'x-request-id'], ['psu-id'], ['psu-id']],
     [['digest', 'x-request-id', 'psu-id', 'tpp-redirect-uri', 'date'], ['psu-id', 'tpp-redirect-uri'], []],
-    [['digest', 'x-request-id'], ['psu-corporate-id', 'date', 'tpp-notification-uri', 'tpp-redirect-preferred'], ['psu-corporate-id', 'date', 'tpp-notification-uri']],
+    [
+      ['digest', 'x-request-id'],
+      ['psu-corporate-id', 'date', 'tpp-notification-uri', 'tpp-redirect-preferred'],
+      ['psu-corporate-id', 'date', 'tpp-notification-uri'],
+    ],
   ])('covering %j with %j sent misses %j', (covered, sent, missing) => {
     expect(uncoveredHeaders(covered, (name) => sent.includes(name))).toEqual(missing);
   });
 });
 
 describe('signingString', () => {
-  const headers: Record<string, string> = { digest: 'SHA-256=47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=', 'x-request-id': '99391c7e-ad88-49ec-a2ad-99ddcb1f7721', 'psu-id': 'PSU-1234' };
-  it('a line per covered header, in the signature\'s order, (request-target) with the lower-case method', () => {
-    expect(signingString(['(request-target)', 'digest', 'x-request-id', 'psu-id'], (name) => headers[name], { method: 'POST', path: '/v1/consents' })).toBe(
+  const headers: Record<string, string> = {
+    digest: 'SHA-256=47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=',
+    'x-request-id': '99391c7e-ad88-49ec-a2ad-99ddcb1f7721',
+    'psu-id': 'PSU-1234',
+  };
+  it("a line per covered header, in the signature's order, (request-target) with the lower-case method", () => {
+    expect(
+      signingString(['(request-target)', 'digest', 'x-request-id', 'psu-id'], (name) => headers[name], {
+        method: 'POST',
+        path: '/v1/consents',
+      }),
+    ).toBe(
       '(request-target): post /v1/consents\ndigest: SHA-256=47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\nx-request-id: 99391c7e-ad88-49ec-a2ad-99ddcb1f7721\npsu-id: PSU-1234',
     );
   });

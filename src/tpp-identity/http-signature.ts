@@ -21,7 +21,15 @@ export interface SignatureParameters {
  * value the sandbox stores and later sends the holder or the TPP to (docs/tpp-identity.md).
  */
 const ALWAYS_COVERED = ['digest', 'x-request-id'];
-const COVERED_WHEN_SENT = ['psu-id', 'psu-corporate-id', 'tpp-redirect-uri', 'date', 'tpp-nok-redirect-uri', 'tpp-notification-uri', 'tpp-notification-content-preferred'];
+const COVERED_WHEN_SENT = [
+  'psu-id',
+  'psu-corporate-id',
+  'tpp-redirect-uri',
+  'date',
+  'tpp-nok-redirect-uri',
+  'tpp-notification-uri',
+  'tpp-notification-content-preferred',
+];
 const DIGESTS: Record<string, string> = { 'SHA-256': 'sha256', 'SHA-512': 'sha512' };
 
 /** `keyId="…",algorithm="…",headers="…",signature="…"` (any order, spaces after commas allowed); null when malformed or a parameter is missing. */
@@ -63,7 +71,11 @@ export function uncoveredHeaders(covered: string[], sent: (name: string) => bool
 }
 
 /** The signed string: a line `name: value` per covered header in the signature's order; `(request-target)` is `method path`, lower-case method. */
-export function signingString(covered: string[], header: (name: string) => string | undefined, requestTarget: { method: string; path: string }): string | null {
+export function signingString(
+  covered: string[],
+  header: (name: string) => string | undefined,
+  requestTarget: { method: string; path: string },
+): string | null {
   const lines = covered.map((name) => {
     if (name === '(request-target)') return `${name}: ${requestTarget.method.toLowerCase()} ${requestTarget.path}`;
     const value = header(name);

@@ -9,7 +9,8 @@ type Operation = {
   responses?: Record<string, { description?: string }>;
 };
 
-const refusals = (revoked: string) => `where the profile asks for certificates (docs/tpp-identity.md): SIGNATURE_MISSING, SIGNATURE_INVALID, CERTIFICATE_MISSING, CERTIFICATE_INVALID, CERTIFICATE_EXPIRED, ${revoked}, ROLE_INVALID`;
+const refusals = (revoked: string) =>
+  `where the profile asks for certificates (docs/tpp-identity.md): SIGNATURE_MISSING, SIGNATURE_INVALID, CERTIFICATE_MISSING, CERTIFICATE_INVALID, CERTIFICATE_EXPIRED, ${revoked}, ROLE_INVALID`;
 
 /**
  * The served document says what the profile's tpp keys ask of every /v1 (and /v2) request: the signature
@@ -27,10 +28,33 @@ export function documentIdentity(document: OpenAPIObject, profile: BankProfile, 
       ? []
       : [
           { name: 'Digest', description: 'SHA-256=<base64> or SHA-512=<base64> of the exact body (of nothing, for a request without one)' },
-          { name: 'Signature', description: 'keyId="SN=<serial hex>,CA=<issuer>",algorithm="rsa-sha256",headers="digest x-request-id [psu-id] [psu-corporate-id] [tpp-redirect-uri] …",signature="<base64>"' },
-          { name: 'TPP-Signature-Certificate', description: 'the QSealC that signs, base64 DER (PEM accepted), with the PSD2 role of the service' },
-        ].map((header) => ({ ...header, in: 'header', required, schema: { type: 'string' }, description: `${required ? '' : 'checked when sent: '}${header.description}` }))),
-    ...(qwac === 'header' ? [{ name: qwacHeader, in: 'header', required: true, schema: { type: 'string' }, description: 'the QWAC as a TLS-terminating proxy forwards it: URL-encoded PEM' }] : []),
+          {
+            name: 'Signature',
+            description:
+              'keyId="SN=<serial hex>,CA=<issuer>",algorithm="rsa-sha256",headers="digest x-request-id [psu-id] [psu-corporate-id] [tpp-redirect-uri] …",signature="<base64>"',
+          },
+          {
+            name: 'TPP-Signature-Certificate',
+            description: 'the QSealC that signs, base64 DER (PEM accepted), with the PSD2 role of the service',
+          },
+        ].map((header) => ({
+          ...header,
+          in: 'header',
+          required,
+          schema: { type: 'string' },
+          description: `${required ? '' : 'checked when sent: '}${header.description}`,
+        }))),
+    ...(qwac === 'header'
+      ? [
+          {
+            name: qwacHeader,
+            in: 'header',
+            required: true,
+            schema: { type: 'string' },
+            description: 'the QWAC as a TLS-terminating proxy forwards it: URL-encoded PEM',
+          },
+        ]
+      : []),
   ];
   const roles = new Map(routes.map(({ method, path, access }) => [`${method.toLowerCase()} ${path}`, access?.role]));
   const REFUSALS = refusals(revoked);
@@ -41,12 +65,14 @@ export function documentIdentity(document: OpenAPIObject, profile: BankProfile, 
       const role = roles.get(`${method} ${path}`);
       if (role) operation['x-psd2-role'] = role;
       const unauthorised = operation.responses?.['401'];
-      if (unauthorised && !unauthorised.description?.includes(REFUSALS)) unauthorised.description = `${unauthorised.description ?? ''}; ${REFUSALS}`;
+      if (unauthorised && !unauthorised.description?.includes(REFUSALS))
+        unauthorised.description = `${unauthorised.description ?? ''}; ${REFUSALS}`;
     }
   }
 }
 
-const WITHOUT_TOKEN = 'without a bearer token (tpp.oauth: optional), AUTH_MODE=strict: CERTIFICATE_MISSING (no certificate), CERTIFICATE_INVALID (one the sandbox issued to no client)';
+const WITHOUT_TOKEN =
+  'without a bearer token (tpp.oauth: optional), AUTH_MODE=strict: CERTIFICATE_MISSING (no certificate), CERTIFICATE_INVALID (one the sandbox issued to no client)';
 
 /** tpp.oauth: optional: every /v1 (and /v2) operation may come without a token, as the Berlin Group yaml's `security` allows (the empty requirement). */
 function documentOptionalToken(document: OpenAPIObject): void {

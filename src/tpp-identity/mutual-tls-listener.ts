@@ -34,8 +34,13 @@ export class MutualTlsListener implements OnApplicationBootstrap, BeforeApplicat
     const { hostname } = new URL(this.config.get('PUBLIC_BASE_URL', { infer: true }));
     const { certificate, privateKey } = await this.certificates.serverCertificate([...new Set([hostname, 'localhost', '127.0.0.1'])]);
     const ca = [(await this.certificates.authority()).certificate, ...this.profile.trustedCAs];
-    const server = createServer({ key: privateKey, cert: certificate, ca, requestCert: true, rejectUnauthorized: false }, this.adapterHost.httpAdapter.getInstance());
-    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(this.config.get('TLS_PORT', { infer: true }), resolve));
+    const server = createServer(
+      { key: privateKey, cert: certificate, ca, requestCert: true, rejectUnauthorized: false },
+      this.adapterHost.httpAdapter.getInstance(),
+    );
+    await new Promise<void>((resolve, reject) =>
+      server.once('error', reject).listen(this.config.get('TLS_PORT', { infer: true }), resolve),
+    );
     this.server = server;
     new Logger('Sandbox').log(`Serving HTTPS with client certificates (tpp.qwac: mtls) on port ${this.port}`);
   }

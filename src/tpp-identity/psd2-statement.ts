@@ -92,7 +92,9 @@ function statement(statementId: string, info?: ArrayBuffer): QCStatement {
 /** The qcStatements extension of a sandbox certificate: qualified, of its type, and the PSD2 statement with its roles and competent authority. */
 export function qcStatementsExtension(type: CertificateType, roles: Psd2Role[], authority: { name: string; id: string }): Extension {
   const psd2 = Object.assign(new Psd2QcType(), {
-    rolesOfPsp: new RolesOfPsp(roles.map((role) => Object.assign(new RoleOfPsp(), { roleOfPspOid: PSD2_ROLES[role], roleOfPspName: role }))),
+    rolesOfPsp: new RolesOfPsp(
+      roles.map((role) => Object.assign(new RoleOfPsp(), { roleOfPspOid: PSD2_ROLES[role], roleOfPspName: role })),
+    ),
     nCAName: authority.name,
     nCAId: authority.id,
   });

@@ -21,7 +21,12 @@ export type RawBodyRequest = WorldRequest & { rawBody?: Buffer };
  * The hash of an RSA signature by its `algorithm`: the draft's names (the yaml's example) and the
  * hash alone, as Berlin Group's guidelines name it and clients send it (docs/tpp-identity.md).
  */
-const SIGNATURE_HASHES: Partial<Record<string, 'sha256' | 'sha512'>> = { 'rsa-sha256': 'sha256', 'sha-256': 'sha256', 'rsa-sha512': 'sha512', 'sha-512': 'sha512' };
+const SIGNATURE_HASHES: Partial<Record<string, 'sha256' | 'sha512'>> = {
+  'rsa-sha256': 'sha256',
+  'sha-256': 'sha256',
+  'rsa-sha512': 'sha512',
+  'sha-512': 'sha512',
+};
 
 const invalidSignature = (description: string) => new DomainError({ messageId: 'XS2A044E', path: 'Signature', description });
 
@@ -48,7 +53,8 @@ export class TppIdentityGuard implements CanActivate {
     // The role of the route the request reached, whatever spelling of its path reached it (docs/security.md).
     const access = accessOf(this.reflector, context.getHandler(), context.getClass());
     if (access?.role == null) throw new Error(`${context.getClass().name}.${context.getHandler().name} declares no PSD2 role`);
-    if (qwac !== 'off') this.accept(await this.certificates.check(this.qwacOf(request), 'QWAC', requestWorld(request)), access.role, request, response);
+    if (qwac !== 'off')
+      this.accept(await this.certificates.check(this.qwacOf(request), 'QWAC', requestWorld(request)), access.role, request, response);
     if (signatures === 'required' || (signatures === 'optional' && request.header('Signature') !== undefined)) {
       this.accept(await this.signer(request), access.role, request, response);
     }
@@ -60,38 +66,68 @@ export class TppIdentityGuard implements CanActivate {
     const qwac = presentedQwac(request, this.profile.tpp);
     if (qwac) return qwac;
     const { qwac: where, qwacHeader } = this.profile.tpp;
-    throw new DomainError({ messageId: 'XS2A046E', description: where === 'mtls' ? 'no client certificate on the TLS connection (the HTTPS listener, docs/tpp-identity.md)' : `no QWAC in ${qwacHeader}` });
+    throw new DomainError({
+      messageId: 'XS2A046E',
+      description:
+        where === 'mtls'
+          ? 'no client certificate on the TLS connection (the HTTPS listener, docs/tpp-identity.md)'
+          : `no QWAC in ${qwacHeader}`,
+    });
   }
 
   /** The QSealC a request is signed with, once the signature verifies over the signing string and the Digest is its body's. */
   private async signer(request: RawBodyRequest): Promise<CheckedCertificate> {
     const header = request.header('Signature');
-    if (header === undefined) throw new DomainError({ messageId: 'XS2A043E', path: 'Signature', description: 'every request to this bank is signed (Signature, Digest, TPP-Signature-Certificate)' });
+    if (header === undefined)
+      throw new DomainError({
+        messageId: 'XS2A043E',
+        path: 'Signature',
+        description: 'every request to this bank is signed (Signature, Digest, TPP-Signature-Certificate)',
+      });
     const sent = request.header('TPP-Signature-Certificate');
-    if (!sent) throw new DomainError({ messageId: 'XS2A046E', path: 'TPP-Signature-Certificate', description: 'a signed request carries its certificate in TPP-Signature-Certificate' });
+    if (!sent)
+      throw new DomainError({
+        messageId: 'XS2A046E',
+        path: 'TPP-Signature-Certificate',
+        description: 'a signed request carries its certificate in TPP-Signature-Certificate',
+      });
     const signer = await this.certificates.check(certificateDer(sent), 'QSEAL', requestWorld(request));
     const parameters = parseSignature(header);
     if (!parameters) throw invalidSignature('Signature must be keyId="SN=…,CA=…",algorithm="rsa-sha256",headers="…",signature="…"');
     const hash = SIGNATURE_HASHES[parameters.algorithm.toLowerCase()];
-    if (!hash) throw invalidSignature(`algorithm ${parameters.algorithm}: this bank verifies rsa-sha256 or rsa-sha512 (also spelt sha-256, sha-512)`);
+    if (!hash)
+      throw invalidSignature(
+        `algorithm ${parameters.algorithm}: this bank verifies rsa-sha256 or rsa-sha512 (also spelt sha-256, sha-512)`,
+      );
     const keyId = parseKeyId(parameters.keyId);
-    if (!keyId || !sameSerial(keyId.serialNumber, signer.serialNumber)) throw invalidSignature(`keyId ${parameters.keyId} does not name the certificate sent (SN=${signer.serialNumber})`);
-    if (!namesIssuer(keyId.issuer, signer.issuer)) throw invalidSignature(`keyId ${parameters.keyId} does not name the issuer of the certificate sent (CA=${signer.certificate.issuer.split('\n').join(',')})`);
+    if (!keyId || !sameSerial(keyId.serialNumber, signer.serialNumber))
+      throw invalidSignature(`keyId ${parameters.keyId} does not name the certificate sent (SN=${signer.serialNumber})`);
+    if (!namesIssuer(keyId.issuer, signer.issuer))
+      throw invalidSignature(
+        `keyId ${parameters.keyId} does not name the issuer of the certificate sent (CA=${signer.certificate.issuer.split('\n').join(',')})`,
+      );
     const digest = request.header('Digest');
     if (!digest || !digestMatches(digest, request.rawBody ?? Buffer.alloc(0))) {
-      throw new DomainError({ messageId: 'XS2A045E', path: 'Digest', description: 'Digest must be SHA-256=<base64> or SHA-512=<base64> of the exact body (of nothing, when there is none)' });
+      throw new DomainError({
+        messageId: 'XS2A045E',
+        path: 'Digest',
+        description: 'Digest must be SHA-256=<base64> or SHA-512=<base64> of the exact body (of nothing, when there is none)',
+      });
     }
     const uncovered = uncoveredHeaders(parameters.headers, (name) => request.header(name) !== undefined);
     if (uncovered.length > 0) throw invalidSignature(`the signature must cover ${uncovered.join(', ')}`);
     const signed = signingString(parameters.headers, (name) => request.header(name), { method: request.method, path: request.originalUrl });
-    if (signed === null) throw invalidSignature(`the signature covers a header the request does not have (${parameters.headers.join(' ')})`);
+    if (signed === null)
+      throw invalidSignature(`the signature covers a header the request does not have (${parameters.headers.join(' ')})`);
     if (!verify(hash, Buffer.from(signed), signer.certificate.publicKey, Buffer.from(parameters.signature, 'base64'))) {
       throw invalidSignature('the signature does not verify with the certificate over the covered headers');
     }
     // Last, so that only a signature that holds is spent (RequestGuard has checked the X-Request-ID is a UUID).
     const requestId = request.header('X-Request-ID')!;
     if (!(await this.signedRequests.spend(signer.serialNumber, requestId))) {
-      throw invalidSignature(`X-Request-ID ${requestId} was signed for an earlier request with this certificate: a signature is good for one request`);
+      throw invalidSignature(
+        `X-Request-ID ${requestId} was signed for an earlier request with this certificate: a signature is good for one request`,
+      );
     }
     return signer;
   }
@@ -99,10 +135,16 @@ export class TppIdentityGuard implements CanActivate {
   /** The certificate grants the service's role and, in AUTH_MODE=strict, belongs to the token's client; what the request causes then names it. */
   private accept(checked: CheckedCertificate, role: RouteRole, request: RawBodyRequest, response: Response): void {
     if (!grantsRoute(checked.roles, role)) {
-      throw new DomainError({ messageId: 'XS2A050E', description: `the certificate ${checked.serialNumber} grants ${checked.roles.join(', ') || 'no PSD2 role'}, not ${role}` });
+      throw new DomainError({
+        messageId: 'XS2A050E',
+        description: `the certificate ${checked.serialNumber} grants ${checked.roles.join(', ') || 'no PSD2 role'}, not ${role}`,
+      });
     }
     if (checked.ownerId != null && !isOwnedBy({ ownerId: checked.ownerId }, requestWorld(request))) {
-      throw new DomainError({ messageId: 'XS2A047E', description: `the certificate ${checked.serialNumber} was issued to another client than the token's` });
+      throw new DomainError({
+        messageId: 'XS2A047E',
+        description: `the certificate ${checked.serialNumber} was issued to another client than the token's`,
+      });
     }
     // The signature's certificate, when both, names the request in the history and the cockpit's request log.
     identifiedBy(checked.serialNumber);

@@ -20,6 +20,7 @@ export function documentTrustedBeneficiaries(document: OpenAPIObject, { listed, 
   if (listed && exempted) {
     const status = schemas.PaymentInitiationResponse.properties!.transactionStatus;
     status.enum = [...status.enum!, 'ACSP', 'PDNG', 'RJCT'];
-    status.description = 'a payment to trusted beneficiaries is exempted from SCA: it moved on at once (ACSP, PDNG, RJCT), with no SCA links';
+    status.description =
+      'a payment to trusted beneficiaries is exempted from SCA: it moved on at once (ACSP, PDNG, RJCT), with no SCA links';
   }
 }

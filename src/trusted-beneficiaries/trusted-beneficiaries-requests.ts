@@ -16,7 +16,11 @@ const WHERE_OFFERED = onlyWhereOffered(TRUSTED_BENEFICIARIES);
 
 /** Berlin Group's additional information of a consent: here its trusted beneficiaries. */
 export class AdditionalInformationAccessDto {
-  @ApiPropertyOptional({ type: [AccountReferenceDto], example: [{ iban: 'AT439900000000010017' }], description: 'the accounts whose trusted beneficiaries the TPP may list; empty: every account of the consent' })
+  @ApiPropertyOptional({
+    type: [AccountReferenceDto],
+    example: [{ iban: 'AT439900000000010017' }],
+    description: 'the accounts whose trusted beneficiaries the TPP may list; empty: every account of the consent',
+  })
   @IsOptional(WHERE_OFFERED)
   @IsArray(WHERE_OFFERED)
   @ValidateNested({ each: true, ...WHERE_OFFERED })
@@ -60,5 +64,13 @@ export class ScenarioTrustedBeneficiaryDto {
 
 /** A scenario's trusted payees. */
 export const SCENARIO_FIELDS: { request: DeclaredField } = {
-  request: { name: 'trustedBeneficiaries', decorators: listWhereOffered(TRUSTED_BENEFICIARIES, ScenarioTrustedBeneficiaryDto, 100, "payees the holder trusts for all the scenario's accounts; its consent may then list them") },
+  request: {
+    name: 'trustedBeneficiaries',
+    decorators: listWhereOffered(
+      TRUSTED_BENEFICIARIES,
+      ScenarioTrustedBeneficiaryDto,
+      100,
+      "payees the holder trusts for all the scenario's accounts; its consent may then list them",
+    ),
+  },
 };

@@ -10,7 +10,11 @@ export class TrustedBeneficiaryResponse {
   @ApiProperty({ example: 'tb-georg-stadtwerke' })
   trustedBeneficiaryId: string;
 
-  @ApiProperty({ type: AccountReferenceResponse, nullable: true, description: 'the account it is trusted for; null: every account of the holder' })
+  @ApiProperty({
+    type: AccountReferenceResponse,
+    nullable: true,
+    description: 'the account it is trusted for; null: every account of the holder',
+  })
   debtorAccount: AccountReferenceResponse | null;
 
   @ApiProperty({ type: AccountReferenceResponse })
@@ -31,7 +35,14 @@ export class TrustedBeneficiariesResponse {
   trustedBeneficiaries: TrustedBeneficiaryResponse[];
 }
 
-const toResponse = ({ trustedBeneficiaryId, debtorIban, creditorIban, creditorAgent, creditorName, creditorAlias }: TrustedBeneficiary): TrustedBeneficiaryResponse => ({
+const toResponse = ({
+  trustedBeneficiaryId,
+  debtorIban,
+  creditorIban,
+  creditorAgent,
+  creditorName,
+  creditorAlias,
+}: TrustedBeneficiary): TrustedBeneficiaryResponse => ({
   trustedBeneficiaryId,
   debtorAccount: debtorIban === null ? null : toAccountReferenceResponse({ iban: debtorIban, currency: null }),
   creditorAccount: toAccountReferenceResponse({ iban: creditorIban, currency: null }),
@@ -48,7 +59,10 @@ export class TrustedBeneficiariesController {
 
   @Get()
   @RequiresConsent('details')
-  @ApiOperation({ summary: "The payees the holder trusts, of the accounts the consent's additionalInformation.trustedBeneficiaries names (CONSENT_INVALID where it names none)" })
+  @ApiOperation({
+    summary:
+      "The payees the holder trusts, of the accounts the consent's additionalInformation.trustedBeneficiaries names (CONSENT_INVALID where it names none)",
+  })
   @ApiOkResponse({ type: TrustedBeneficiariesResponse })
   async list(@ConsentedRequest() { consent, world }: AisRequest): Promise<TrustedBeneficiariesResponse> {
     return { trustedBeneficiaries: (await this.trusted.listedFor(consent, world)).map(toResponse) };

@@ -10,7 +10,6 @@ import { exemptsTrustedBeneficiaries } from './trusted-beneficiaries.service';
 import { TrustedBeneficiary } from './trusted-beneficiary.entity';
 import schema from './fixtures.schema.json';
 
-
 /** A payee a scenario's holder trusts (the scenario DTO's trustedBeneficiaries). */
 interface ScenarioTrustedBeneficiary {
   creditorIban: string;
@@ -54,7 +53,8 @@ export const trustedBeneficiariesService: SandboxService = {
       type: 'boolean',
     },
     'scaExemptions.trustedBeneficiaries': {
-      description: "true: a payment to a trusted beneficiary of its debtor account's holder needs no SCA (needs trustedBeneficiaries: true).",
+      description:
+        "true: a payment to a trusted beneficiary of its debtor account's holder needs no SCA (needs trustedBeneficiaries: true).",
       type: 'boolean',
     },
   },
@@ -63,7 +63,11 @@ export const trustedBeneficiariesService: SandboxService = {
   entities: [TrustedBeneficiary],
   migrations: [TrustedBeneficiaries1796600000000],
   messages: {
-    XS2A057E: { status: 401, code: 'CONSENT_INVALID', when: 'trusted beneficiaries: the consent does not ask for them (`access.additionalInformation.trustedBeneficiaries`)' },
+    XS2A057E: {
+      status: 401,
+      code: 'CONSENT_INVALID',
+      when: 'trusted beneficiaries: the consent does not ask for them (`access.additionalInformation.trustedBeneficiaries`)',
+    },
   },
   requestGroup: TRUSTED_BENEFICIARIES,
   fields: CONSENT_FIELDS.map((field) => ({ dto: ConsentAccessDto, field })),
@@ -78,7 +82,8 @@ export const trustedBeneficiariesService: SandboxService = {
         if (ids.has(trustedBeneficiaryId)) problems.push([`[${index}].trustedBeneficiaryId`, `${trustedBeneficiaryId} is listed twice`]);
         ids.add(trustedBeneficiaryId);
         if (!psus.some((psu) => psu.psuId === psuId)) problems.push([`[${index}].psuId`, `${psuId} is not in psus.json`]);
-        else if (debtorAccount !== undefined && holders.get(debtorAccount) !== psuId) problems.push([`[${index}].debtorAccount`, `account ${debtorAccount} is not held by ${psuId}`]);
+        else if (debtorAccount !== undefined && holders.get(debtorAccount) !== psuId)
+          problems.push([`[${index}].debtorAccount`, `account ${debtorAccount} is not held by ${psuId}`]);
       });
       return problems;
     },
@@ -87,7 +92,15 @@ export const trustedBeneficiariesService: SandboxService = {
         entity: TrustedBeneficiary,
         conflictPaths: ['trustedBeneficiaryId'],
         rows: entries.map(
-          ({ trustedBeneficiaryId, psuId, debtorAccount, creditorAccount, creditorName, creditorAgent, creditorAlias }): TrustedBeneficiary => ({
+          ({
+            trustedBeneficiaryId,
+            psuId,
+            debtorAccount,
+            creditorAccount,
+            creditorName,
+            creditorAgent,
+            creditorAlias,
+          }): TrustedBeneficiary => ({
             trustedBeneficiaryId,
             psuId,
             debtorIban: debtorAccount ?? null,
@@ -102,7 +115,9 @@ export const trustedBeneficiariesService: SandboxService = {
     ],
   },
   settingsProblems: (settings) =>
-    exemptsTrustedBeneficiaries(settings) && settings.trustedBeneficiaries !== true ? ['scaExemptions.trustedBeneficiaries: needs trustedBeneficiaries: true (the bank must list them to exempt them)'] : [],
+    exemptsTrustedBeneficiaries(settings) && settings.trustedBeneficiaries !== true
+      ? ['scaExemptions.trustedBeneficiaries: needs trustedBeneficiaries: true (the bank must list them to exempt them)']
+      : [],
   scenario: {
     ...SCENARIO_FIELDS,
     // Where the scenario's holder trusts payees, its consent lists them too (of every account).
@@ -113,18 +128,16 @@ export const trustedBeneficiariesService: SandboxService = {
               {
                 entity: TrustedBeneficiary,
                 conflictPaths: ['trustedBeneficiaryId'],
-                rows: trustedBeneficiaries.map(
-                  ({ creditorIban, creditorName, creditorAlias }): TrustedBeneficiary => ({
-                    trustedBeneficiaryId: randomUUID(),
-                    psuId,
-                    debtorIban: null,
-                    creditorIban,
-                    creditorName,
-                    creditorAgent: null,
-                    creditorAlias: creditorAlias ?? null,
-                    scenarioId,
-                  }),
-                ),
+                rows: trustedBeneficiaries.map(({ creditorIban, creditorName, creditorAlias }): TrustedBeneficiary => ({
+                  trustedBeneficiaryId: randomUUID(),
+                  psuId,
+                  debtorIban: null,
+                  creditorIban,
+                  creditorName,
+                  creditorAgent: null,
+                  creditorAlias: creditorAlias ?? null,
+                  scenarioId,
+                })),
               },
             ],
             access: { trustedBeneficiaries: [] },
@@ -132,6 +145,12 @@ export const trustedBeneficiariesService: SandboxService = {
         : { tables: [] },
     tables: [TrustedBeneficiary],
   },
-  document: (document, profile) => documentTrustedBeneficiaries(document, { listed: profile.provides(TRUSTED_BENEFICIARIES), exempted: exemptsTrustedBeneficiaries(profile.settings) }),
-  summary: ({ settings }) => [`Trusted beneficiaries: listed; a payment to one ${exemptsTrustedBeneficiaries(settings) ? 'is exempted from SCA' : 'needs SCA as any other'}.`],
+  document: (document, profile) =>
+    documentTrustedBeneficiaries(document, {
+      listed: profile.provides(TRUSTED_BENEFICIARIES),
+      exempted: exemptsTrustedBeneficiaries(profile.settings),
+    }),
+  summary: ({ settings }) => [
+    `Trusted beneficiaries: listed; a payment to one ${exemptsTrustedBeneficiaries(settings) ? 'is exempted from SCA' : 'needs SCA as any other'}.`,
+  ],
 };

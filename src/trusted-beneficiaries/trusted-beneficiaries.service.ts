@@ -33,14 +33,18 @@ export class TrustedBeneficiaries implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    if (exemptsTrustedBeneficiaries(this.profile.settings)) this.exemptions.register((debtorIban, creditorIbans, world) => this.exempts(debtorIban, creditorIbans, world));
+    if (exemptsTrustedBeneficiaries(this.profile.settings))
+      this.exemptions.register((debtorIban, creditorIbans, world) => this.exempts(debtorIban, creditorIbans, world));
   }
 
   /** Those a valid consent lets the TPP list: of the accounts its additionalInformation names (none: all of the consent's), by ID. */
   async listedFor(consent: Consent, world: World): Promise<TrustedBeneficiary[]> {
     const { trustedBeneficiaries } = consent.access;
     if (!trustedBeneficiaries) {
-      throw new DomainError({ messageId: 'XS2A057E', description: `consent ${consent.id} does not grant the trusted beneficiaries (access.additionalInformation.trustedBeneficiaries)` });
+      throw new DomainError({
+        messageId: 'XS2A057E',
+        description: `consent ${consent.id} does not grant the trusted beneficiaries (access.additionalInformation.trustedBeneficiaries)`,
+      });
     }
     const ibans = trustedBeneficiaries.length ? trustedBeneficiaries.map(({ iban }) => iban) : consentedIbans(consent.access);
     const rows = await this.ofAccounts(ibans, world);
@@ -68,6 +72,8 @@ export class TrustedBeneficiaries implements OnModuleInit {
       ...(elsewhere.length ? await this.store.read(TrustedBeneficiary).findBy({ psuId: In(elsewhere) }) : []),
     ];
     const accountOf = new Map(held.map(({ iban, psuId }) => [iban, psuId]));
-    return rows.filter(({ psuId, debtorIban }) => (debtorIban === null ? held.some((account) => account.psuId === psuId) : accountOf.get(debtorIban) === psuId));
+    return rows.filter(({ psuId, debtorIban }) =>
+      debtorIban === null ? held.some((account) => account.psuId === psuId) : accountOf.get(debtorIban) === psuId,
+    );
   }
 }

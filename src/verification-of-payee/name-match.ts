@@ -6,7 +6,29 @@ export type NameMatch = 'MTCH' | 'CMTC' | 'NMTC' | 'NOAP';
 export type IdMatch = 'MTCH' | 'NMTC' | 'NOAP';
 
 /** Legal forms a name may carry or leave out, as they read once normalised ("e.V." is "ev", "S.A." is "sa"). */
-const LEGAL_FORMS = new Set(['ag', 'co', 'eg', 'ev', 'gbr', 'gmbh', 'inc', 'kg', 'kgaa', 'llc', 'ltd', 'nv', 'bv', 'ohg', 'plc', 'sa', 'sarl', 'se', 'spa', 'srl', 'ug']);
+const LEGAL_FORMS = new Set([
+  'ag',
+  'co',
+  'eg',
+  'ev',
+  'gbr',
+  'gmbh',
+  'inc',
+  'kg',
+  'kgaa',
+  'llc',
+  'ltd',
+  'nv',
+  'bv',
+  'ohg',
+  'plc',
+  'sa',
+  'sarl',
+  'se',
+  'spa',
+  'srl',
+  'ug',
+]);
 
 /**
  * A name as the match compares it: compatibility forms unfolded, diacritics and case dropped, "ß"

@@ -35,15 +35,27 @@ export class PayeeVerificationController {
   @ApiOperation({ summary: "Check a payee's name and/or organisation ID against those registered for the account" })
   @ApiOkResponse({ type: PayeeVerificationResponse })
   @ApiResponse(VOP_OFF)
-  async verify(@Body() body: PayeeVerificationDto, @RequestId() requestId: string, @RequestWorld() world: World): Promise<PayeeVerificationResponse> {
+  async verify(
+    @Body() body: PayeeVerificationDto,
+    @RequestId() requestId: string,
+    @RequestWorld() world: World,
+  ): Promise<PayeeVerificationResponse> {
     const [check] = await this.vop.check([body as CheckedParty], requestId, world, false);
     return toVerificationResponse(check);
   }
 
   @Post('bulk-payee-verifications')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Check up to 100 payees at once: every answer at once, or (Client-Asynchronous-Process-Preferred: true) 202 and read them later' })
-  @ApiHeader({ name: 'Client-Asynchronous-Process-Preferred', required: false, schema: { type: 'boolean' }, description: 'true: 202 with vopBulkId; the answers are read at the status link' })
+  @ApiOperation({
+    summary:
+      'Check up to 100 payees at once: every answer at once, or (Client-Asynchronous-Process-Preferred: true) 202 and read them later',
+  })
+  @ApiHeader({
+    name: 'Client-Asynchronous-Process-Preferred',
+    required: false,
+    schema: { type: 'boolean' },
+    description: 'true: 202 with vopBulkId; the answers are read at the status link',
+  })
   @ApiOkResponse({ type: BulkPayeeVerificationResponse, description: 'completed: every entry answered, in the order sent' })
   @ApiAcceptedResponse({ type: BulkPayeeVerificationResponse, description: 'recieved: read GET .../{vopBulkId}' })
   @ApiResponse(VOP_OFF)
@@ -68,7 +80,11 @@ export class PayeeVerificationController {
   @ApiOkResponse({ type: BulkPayeeVerificationResultResponse })
   @ApiResponse(BULK_UNKNOWN)
   async bulk(@Param('vopBulkId') vopBulkId: string, @RequestWorld() world: World): Promise<BulkPayeeVerificationResultResponse> {
-    return { vopBulkId, vopBulkStatus: 'completed', partyVerificationRequestsAndResults: toBulkEntries(await this.vop.bulk(vopBulkId, world)) };
+    return {
+      vopBulkId,
+      vopBulkStatus: 'completed',
+      partyVerificationRequestsAndResults: toBulkEntries(await this.vop.bulk(vopBulkId, world)),
+    };
   }
 
   @Get('bulk-payee-verifications/:vopBulkId/status')

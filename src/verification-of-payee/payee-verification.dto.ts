@@ -1,5 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsDefined,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
 import { AccountReferenceDto } from '../common/account-reference.dto';
 import { Href } from '../common/links';
 import { IsBic, NestedObject, NestedObjects } from '../common/validators';
@@ -143,13 +155,25 @@ export class VopBulkLinks {
  * (the yaml's list, where present, has at least one item).
  */
 export class BulkPayeeVerificationResponse {
-  @ApiPropertyOptional({ format: 'uuid', example: '1f3b8a52-6c1e-4a51-9a43-2f1de1a0c7b4', description: '202 only: where the answers are read' })
+  @ApiPropertyOptional({
+    format: 'uuid',
+    example: '1f3b8a52-6c1e-4a51-9a43-2f1de1a0c7b4',
+    description: '202 only: where the answers are read',
+  })
   vopBulkId?: string;
 
-  @ApiProperty({ enum: ['recieved', 'completed'], example: 'completed', description: "recieved (Berlin Group's spelling) in the 202 answer; completed at the next read" })
+  @ApiProperty({
+    enum: ['recieved', 'completed'],
+    example: 'completed',
+    description: "recieved (Berlin Group's spelling) in the 202 answer; completed at the next read",
+  })
   vopBulkStatus: 'recieved' | 'completed';
 
-  @ApiPropertyOptional({ type: [BulkPayeeVerificationEntryResponse], minItems: 1, description: '200: every entry, in the order sent (none yet in the 202 answer)' })
+  @ApiPropertyOptional({
+    type: [BulkPayeeVerificationEntryResponse],
+    minItems: 1,
+    description: '200: every entry, in the order sent (none yet in the 202 answer)',
+  })
   partyVerificationResponses?: BulkPayeeVerificationEntryResponse[];
 
   @ApiPropertyOptional({ type: VopBulkLinks, description: '202 only' })

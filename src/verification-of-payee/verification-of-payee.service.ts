@@ -52,8 +52,12 @@ export class VerificationOfPayeeService {
 
   /** Dedicated checks: each answered in order, and stored in one write (as one bulk when `bulk`). */
   async check(parties: CheckedParty[], requestId: string, world: World, bulk: boolean): Promise<PayeeCheck[]> {
-    if (this.profile.vop.mode === 'off') throw new DomainError({ messageId: 'XS2A041E', description: 'this bank offers no Verification of Payee (vop.mode: off)' });
-    const registered = await this.registered(parties.map(({ partyAccount }) => partyAccount.iban), world);
+    if (this.profile.vop.mode === 'off')
+      throw new DomainError({ messageId: 'XS2A041E', description: 'this bank offers no Verification of Payee (vop.mode: off)' });
+    const registered = await this.registered(
+      parties.map(({ partyAccount }) => partyAccount.iban),
+      world,
+    );
     const bulkId = bulk ? newResourceId() : null;
     const checks = parties.map((request, index): PayeeCheck => {
       const found = registered.get(request.partyAccount.iban);
@@ -93,7 +97,10 @@ export class VerificationOfPayeeService {
     const { mode } = this.profile.vop;
     if (mode === 'off' || (mode === 'on-request' && request.requested !== true && request.requestId === null)) return null;
     if (request.requestId !== null) await this.assertEarlierCheck(request.requestId, creditors, world);
-    const registered = await this.registered(creditors.map(({ iban }) => iban), world);
+    const registered = await this.registered(
+      creditors.map(({ iban }) => iban),
+      world,
+    );
     return creditors.map(({ iban, name }) => {
       const found = registered.get(iban);
       const creditorNameMatch = this.nameMatch(name, found);
@@ -110,7 +117,9 @@ export class VerificationOfPayeeService {
   }
 
   private async assertEarlierCheck(requestId: string, creditors: { iban: string }[], world: World): Promise<void> {
-    const earlier = await this.store.read(PayeeCheck).existsBy({ requestId, iban: In(creditors.map(({ iban }) => iban)), ...ownedBy(world) });
+    const earlier = await this.store
+      .read(PayeeCheck)
+      .existsBy({ requestId, iban: In(creditors.map(({ iban }) => iban)), ...ownedBy(world) });
     if (!earlier) {
       throw new DomainError({
         messageId: 'XS2A039E',
@@ -138,8 +147,11 @@ export class VerificationOfPayeeService {
 /** The organisation IDs a party's identification gives (lei, anyBIC, others[].identification); a person's ID is never registered here. */
 function idMatch(identification: Record<string, unknown>, registered: Registered | undefined): IdMatch {
   if (registered === undefined || registered.unreachable) return 'NOAP';
-  const organisation = identification.organisationId as { lei?: string | null; anyBIC?: string | null; others?: { identification: string }[] | null } | null | undefined;
+  const organisation = identification.organisationId as
+    { lei?: string | null; anyBIC?: string | null; others?: { identification: string }[] | null } | null | undefined;
   if (organisation == null) return 'NOAP';
-  const given = [organisation.lei, organisation.anyBIC, ...(organisation.others ?? []).map((other) => other.identification)].filter((id): id is string => typeof id === 'string');
+  const given = [organisation.lei, organisation.anyBIC, ...(organisation.others ?? []).map((other) => other.identification)].filter(
+    (id): id is string => typeof id === 'string',
+  );
   return matchOrganisationId(given, registered.organisationId);
 }

@@ -7,7 +7,11 @@ export class VopStatus {
   @ApiPropertyOptional({ example: 'E2E-2026-0001', description: "the creditor's endToEndIdentification, where it has one" })
   originalEndToEndId?: string;
 
-  @ApiProperty({ enum: ['RCVC', 'RVCM', 'RVNC'], example: 'RVCM', description: "this creditor's check: RCVC matched, RVCM the payer must confirm, RVNC its bank did not answer" })
+  @ApiProperty({
+    enum: ['RCVC', 'RVCM', 'RVNC'],
+    example: 'RVCM',
+    description: "this creditor's check: RCVC matched, RVCM the payer must confirm, RVNC its bank did not answer",
+  })
   transactionStatus: PaymentStatus;
 
   @ApiProperty({ enum: ['MTCH', 'CMTC', 'NMTC', 'NOAP'], example: 'CMTC' })
@@ -22,15 +26,22 @@ export class VopStatus {
  * creditor; a bulk of several creditors has it in its initiation and status answers only
  * (docs/verification-of-payee.md).
  */
-export function authorisationVopBlockOf(payment: Pick<Payment, 'vopResults' | 'body'>): { originalTransactionInformationAndVopStatus?: VopStatus } {
+export function authorisationVopBlockOf(payment: Pick<Payment, 'vopResults' | 'body'>): {
+  originalTransactionInformationAndVopStatus?: VopStatus;
+} {
   const results = vopBlockOf(payment).originalTransactionInformationAndVopStatus;
   return results?.length === 1 ? { originalTransactionInformationAndVopStatus: results[0] } : {};
 }
 
-export const VOP_BLOCK: ApiPropertyOptions = { type: [VopStatus], description: 'when the payee was checked: each creditor, in the order of the body' };
+export const VOP_BLOCK: ApiPropertyOptions = {
+  type: [VopStatus],
+  description: 'when the payee was checked: each creditor, in the order of the body',
+};
 
 /** The Verification of Payee block of a checked payment: each creditor's result, by its own outcome. */
-export function vopBlockOf({ vopResults, body }: Pick<Payment, 'vopResults' | 'body'>): { originalTransactionInformationAndVopStatus?: VopStatus[] } {
+export function vopBlockOf({ vopResults, body }: Pick<Payment, 'vopResults' | 'body'>): {
+  originalTransactionInformationAndVopStatus?: VopStatus[];
+} {
   if (vopResults === null) return {};
   const entries: { endToEndIdentification?: string }[] = 'payments' in body ? body.payments : [body];
   return {

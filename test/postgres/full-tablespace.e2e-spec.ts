@@ -27,7 +27,8 @@ describe('a full tablespace on PostgreSQL', () => {
   });
 
   /** 200 rows of incompressible text, about 200 KB. */
-  const ROWS = "SELECT string_agg(md5(random()::text), '') FROM generate_series(1, 30) CROSS JOIN generate_series(1, 200) AS row GROUP BY row";
+  const ROWS =
+    "SELECT string_agg(md5(random()::text), '') FROM generate_series(1, 30) CROSS JOIN generate_series(1, 200) AS row GROUP BY row";
 
   /**
    * Fills the tablespace with a filler table until it refuses a row (53100 disk_full), then drops
@@ -50,7 +51,9 @@ describe('a full tablespace on PostgreSQL', () => {
   it('answers 503 to what it cannot commit, never 2xx, and commits again once there is room', async () => {
     await fill();
     const acknowledged = await postUntilFull(sandbox.http);
-    const stored: { id: string; status: string }[] = await committed.query('SELECT id, status FROM payments WHERE id = ANY($1)', [acknowledged]);
+    const stored: { id: string; status: string }[] = await committed.query('SELECT id, status FROM payments WHERE id = ANY($1)', [
+      acknowledged,
+    ]);
     expect(stored.map(({ id }) => id).sort()).toEqual([...acknowledged].sort());
     expect(new Set(stored.map(({ status }) => status))).toEqual(new Set(['RCVD']));
 

@@ -7,7 +7,8 @@ import { PooledTransactions } from '../../src/database/write-strategy';
 import { findByPrimaryKey } from '../../src/database/prebuilt-statements';
 import { prepareDatabase, removeDatabase, secondConnection, temporaryDatabase } from '../support/engine';
 
-const token = (tokenHash: string) => Object.assign(new AccessToken(), { tokenHash, clientId: 'sandbox-tpp', expiresAt: '2026-03-15T11:00:00.000Z' });
+const token = (tokenHash: string) =>
+  Object.assign(new AccessToken(), { tokenHash, clientId: 'sandbox-tpp', expiresAt: '2026-03-15T11:00:00.000Z' });
 /**
  * PostgreSQL's writes hold their inserts back and send them as one statement (write-strategy.ts,
  * docs/benchmark.md): what that must never change is what a write sees and what it commits.
@@ -75,7 +76,9 @@ describe("PostgreSQL's writes: inserts held back and sent together", () => {
   it('checks foreign keys at the end of the statement: a row may go in before the row it names', async () => {
     await writes.run(async (transaction) => {
       await transaction.insert(AccessToken, [{ ...token('named-1'), clientId: 'new-client' }]);
-      await transaction.insert(TppClient, [Object.assign(new TppClient(), { clientId: 'new-client', clientSecret: 'x', name: 'New client' })]);
+      await transaction.insert(TppClient, [
+        Object.assign(new TppClient(), { clientId: 'new-client', clientSecret: 'x', name: 'New client' }),
+      ]);
     });
     expect(await stored('named-1')).toBe(true);
     const dangling = writes.run((transaction) => transaction.insert(AccessToken, [{ ...token('named-2'), clientId: 'no-such-client' }]));

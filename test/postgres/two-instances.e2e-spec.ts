@@ -8,7 +8,13 @@ import { removeDatabase, Sandbox, startSandbox, temporaryDatabase, tppError, tpp
 
 const SEPA = '/v1/payments/sepa-credit-transfers';
 const paymentHeaders = () => tppHeaders({ 'PSU-IP-Address': '192.0.2.10' });
-const consentRequest = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4 };
+const consentRequest = {
+  access: { availableAccounts: 'allAccounts' },
+  recurringIndicator: true,
+  combinedServiceIndicator: false,
+  validUntil: '2026-06-30',
+  frequencyPerDay: 4,
+};
 
 /**
  * Two instances of the app on one PostgreSQL database, as replicas behind a load balancer run:
@@ -38,20 +44,33 @@ describe('two instances on one PostgreSQL database', () => {
   });
 
   it('a clock set on one holds on the other at once, and so do its effects', async () => {
-    const { paymentId } = (await request(one.http).post(SEPA).set(paymentHeaders()).send(sepaPayment('10.00', { requestedExecutionDate: '2026-03-20' })).expect(CREATED)).body;
+    const { paymentId } = (
+      await request(one.http)
+        .post(SEPA)
+        .set(paymentHeaders())
+        .send(sepaPayment('10.00', { requestedExecutionDate: '2026-03-20' }))
+        .expect(CREATED)
+    ).body;
     await request(one.http).post(`/sandbox/sca/payments/${paymentId}`).send({ psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
     await request(one.http).put('/sandbox/clock').send({ today: '2026-03-20' }).expect(200);
     expect((await request(other.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-20' });
-    expect((await request(other.http).get(`${SEPA}/${paymentId}/status`).set(tppHeaders()).expect(200)).body).toEqualBody({ transactionStatus: 'ACSP' });
+    expect((await request(other.http).get(`${SEPA}/${paymentId}/status`).set(tppHeaders()).expect(200)).body).toEqualBody({
+      transactionStatus: 'ACSP',
+    });
     // The other way round, and back to where the other tests start.
     await request(other.http).put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
     expect((await request(one.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-15' });
   });
 
   it("the bank's conditions set on one hold on the other at once", async () => {
-    const accounts = (sandbox: Sandbox) => request(sandbox.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': VALID_CONSENT }));
+    const accounts = (sandbox: Sandbox) =>
+      request(sandbox.http)
+        .get('/v1/accounts')
+        .set(tppHeaders({ 'Consent-ID': VALID_CONSENT }));
     await request(one.http).put('/sandbox/conditions').send({ maintenance: true, delayMs: 0 }).expect(200);
-    expect((await accounts(other).expect(503)).body).toEqual(tppError('SERVICE_UNAVAILABLE', '{sensitive} XS2A037E: the bank is in maintenance, try again later'));
+    expect((await accounts(other).expect(503)).body).toEqual(
+      tppError('SERVICE_UNAVAILABLE', '{sensitive} XS2A037E: the bank is in maintenance, try again later'),
+    );
     expect((await request(other.http).get('/sandbox/conditions').expect(200)).body).toEqual({ maintenance: true, delayMs: 0 });
     await request(other.http).put('/sandbox/conditions').send({ maintenance: false, delayMs: 0 }).expect(200);
     await accounts(one).expect(200);
@@ -81,7 +100,13 @@ describe('two instances on one PostgreSQL database', () => {
     const tables = ['sandbox_clock', 'bank_conditions', 'events', 'consents', 'payments'];
     const stored = async () => Promise.all(tables.map((table) => one.dataSource.query(`SELECT * FROM "${table}" ORDER BY 1`)));
     const seen = async () =>
-      Promise.all([one, other].flatMap((sandbox) => [request(sandbox.http).get('/sandbox/clock').expect(200), request(sandbox.http).get('/sandbox/conditions').expect(200)].map(async (answer) => (await answer).body)));
+      Promise.all(
+        [one, other].flatMap((sandbox) =>
+          [request(sandbox.http).get('/sandbox/clock').expect(200), request(sandbox.http).get('/sandbox/conditions').expect(200)].map(
+            async (answer) => (await answer).body,
+          ),
+        ),
+      );
     try {
       await expect(probe.query('SELECT * FROM sandbox_clock')).rejects.toThrow('permission denied');
       const [rowsBefore, valuesBefore] = [await stored(), await seen()];
@@ -105,10 +130,18 @@ describe('two instances on one PostgreSQL database', () => {
         'not JSON',
       ];
       for (let round = 0; round < 5; round++) {
-        for (const payload of payloads) await probe.query('SELECT pg_notify($1, $2)', ['psd2_sandbox_changes', typeof payload === 'string' ? payload : JSON.stringify(payload)]);
+        for (const payload of payloads)
+          await probe.query('SELECT pg_notify($1, $2)', [
+            'psd2_sandbox_changes',
+            typeof payload === 'string' ? payload : JSON.stringify(payload),
+          ]);
       }
       // Every instance is still answering, in service, at the date it stood at.
-      for (const sandbox of [one, other]) await request(sandbox.http).get('/v1/accounts').set(tppHeaders({ 'Consent-ID': VALID_CONSENT })).expect(200);
+      for (const sandbox of [one, other])
+        await request(sandbox.http)
+          .get('/v1/accounts')
+          .set(tppHeaders({ 'Consent-ID': VALID_CONSENT }))
+          .expect(200);
       expect(await seen()).toEqual(valuesBefore);
       expect(await stored()).toEqual(rowsBefore);
       // And a real change is still heard at once.
@@ -140,7 +173,11 @@ describe('two instances on one PostgreSQL database', () => {
   async function statementsOfAccountList(): Promise<number> {
     const sent = jest.spyOn(Client.prototype, 'query');
     try {
-      for (const sandbox of [one, other]) await request(sandbox.http).get('/v1/accounts?withBalance=true').set(tppHeaders({ 'Consent-ID': VALID_CONSENT })).expect(200);
+      for (const sandbox of [one, other])
+        await request(sandbox.http)
+          .get('/v1/accounts?withBalance=true')
+          .set(tppHeaders({ 'Consent-ID': VALID_CONSENT }))
+          .expect(200);
       return sent.mock.calls.length;
     } finally {
       sent.mockRestore();
@@ -149,12 +186,20 @@ describe('two instances on one PostgreSQL database', () => {
 
   it('of 20 cancellations of one payment spread over both, exactly one wins', async () => {
     const { paymentId } = (await request(one.http).post(SEPA).set(paymentHeaders()).send(sepaPayment('10.00')).expect(CREATED)).body;
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => request((i % 2 ? other : one).http).delete(`${SEPA}/${paymentId}`).set(tppHeaders())));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        request((i % 2 ? other : one).http)
+          .delete(`${SEPA}/${paymentId}`)
+          .set(tppHeaders()),
+      ),
+    );
     const statuses = answers.map(({ status }) => status).sort();
     // The winner cancels (204); the others find the payment CANC, which cannot be cancelled (405).
     expect(statuses).toEqual([204, ...Array(19).fill(405)]);
     for (const sandbox of [one, other]) {
-      expect((await request(sandbox.http).get(`${SEPA}/${paymentId}/status`).set(tppHeaders()).expect(200)).body).toEqualBody({ transactionStatus: 'CANC' });
+      expect((await request(sandbox.http).get(`${SEPA}/${paymentId}/status`).set(tppHeaders()).expect(200)).body).toEqualBody({
+        transactionStatus: 'CANC',
+      });
     }
   });
 
@@ -164,18 +209,60 @@ describe('two instances on one PostgreSQL database', () => {
     const second = await startSandbox({ AUTH_MODE: 'strict' }, strictDatabase);
     try {
       const tokenOf = async (clientId: string, secret: string) =>
-        (await request(first.http).post('/oauth2/token').auth(clientId, secret).type('form').send('grant_type=client_credentials').expect(200)).body.access_token as string;
+        (
+          await request(first.http)
+            .post('/oauth2/token')
+            .auth(clientId, secret)
+            .type('form')
+            .send('grant_type=client_credentials')
+            .expect(200)
+        ).body.access_token as string;
       const [a, b] = [await tokenOf('sandbox-tpp', 'sandbox-secret'), await tokenOf('sandbox-tpp-2', 'sandbox-secret-2')];
-      const { consentId } = (await request(first.http).post('/v1/consents').set(tppHeaders({ Authorization: `Bearer ${a}` })).send(consentRequest).expect(CREATED)).body;
-      await request(second.http).get(`/v1/consents/${consentId}/status`).set(tppHeaders({ Authorization: `Bearer ${a}` })).expect(200);
+      const { consentId } = (
+        await request(first.http)
+          .post('/v1/consents')
+          .set(tppHeaders({ Authorization: `Bearer ${a}` }))
+          .send(consentRequest)
+          .expect(CREATED)
+      ).body;
+      await request(second.http)
+        .get(`/v1/consents/${consentId}/status`)
+        .set(tppHeaders({ Authorization: `Bearer ${a}` }))
+        .expect(200);
       // A client registered on one gets a token on the other and acts there.
-      const registered = (await request(first.http).post('/register').send({ client_name: 'Registered', redirect_uris: ['https://tpp.example/cb'] }).expect(201)).body;
-      const theirs = (await request(second.http).post('/oauth2/token').auth(registered.client_id, registered.client_secret).type('form').send('grant_type=client_credentials').expect(200)).body.access_token;
-      await request(first.http).post('/v1/consents').set(tppHeaders({ Authorization: `Bearer ${theirs}` })).send(consentRequest).expect(CREATED);
-      const clockOf = async (sandbox: Sandbox, token: string) => (await request(sandbox.http).get('/sandbox/clock').set({ Authorization: `Bearer ${token}` }).expect(200)).body;
+      const registered = (
+        await request(first.http)
+          .post('/register')
+          .send({ client_name: 'Registered', redirect_uris: ['https://tpp.example/cb'] })
+          .expect(201)
+      ).body;
+      const theirs = (
+        await request(second.http)
+          .post('/oauth2/token')
+          .auth(registered.client_id, registered.client_secret)
+          .type('form')
+          .send('grant_type=client_credentials')
+          .expect(200)
+      ).body.access_token;
+      await request(first.http)
+        .post('/v1/consents')
+        .set(tppHeaders({ Authorization: `Bearer ${theirs}` }))
+        .send(consentRequest)
+        .expect(CREATED);
+      const clockOf = async (sandbox: Sandbox, token: string) =>
+        (
+          await request(sandbox.http)
+            .get('/sandbox/clock')
+            .set({ Authorization: `Bearer ${token}` })
+            .expect(200)
+        ).body;
       for (let day = 16; day <= 25; day++) {
         const [mover, reader] = day % 2 ? [first, second] : [second, first];
-        await request(mover.http).put('/sandbox/clock').set({ Authorization: `Bearer ${a}` }).send({ today: `2026-03-${day}` }).expect(200);
+        await request(mover.http)
+          .put('/sandbox/clock')
+          .set({ Authorization: `Bearer ${a}` })
+          .send({ today: `2026-03-${day}` })
+          .expect(200);
         expect(await clockOf(reader, a)).toEqual({ today: `2026-03-${day}` });
         expect([await clockOf(first, b), await clockOf(second, b)]).toEqual([{ today: '2026-03-15' }, { today: '2026-03-15' }]);
       }
@@ -186,22 +273,45 @@ describe('two instances on one PostgreSQL database', () => {
     }
   });
 
-  it("failed sign-ins count on both: 3 wrong secrets on one and 2 on the other lock the client out of both", async () => {
-    const guess = (sandbox: Sandbox, secret: string) => request(sandbox.http).post('/oauth2/token').auth('sandbox-tpp-2', secret).type('form').send('grant_type=client_credentials');
-    for (const [sandbox, attempt] of [[one, 1], [other, 2], [one, 3], [other, 4], [one, 5]] as const) await guess(sandbox, `guess-${attempt}`).expect(401);
-    for (const sandbox of [one, other]) expect((await guess(sandbox, 'sandbox-secret-2').expect(429)).headers['retry-after']).toMatch(/^\d+$/);
+  it('failed sign-ins count on both: 3 wrong secrets on one and 2 on the other lock the client out of both', async () => {
+    const guess = (sandbox: Sandbox, secret: string) =>
+      request(sandbox.http).post('/oauth2/token').auth('sandbox-tpp-2', secret).type('form').send('grant_type=client_credentials');
+    for (const [sandbox, attempt] of [
+      [one, 1],
+      [other, 2],
+      [one, 3],
+      [other, 4],
+      [one, 5],
+    ] as const)
+      await guess(sandbox, `guess-${attempt}`).expect(401);
+    for (const sandbox of [one, other])
+      expect((await guess(sandbox, 'sandbox-secret-2').expect(429)).headers['retry-after']).toMatch(/^\d+$/);
   });
 
-  it("a dashboard session signed out on one is worthless on the other at once", async () => {
-    const cookiesOf = (answer: request.Response) => ([] as string[]).concat(answer.headers['set-cookie'] ?? []).map((cookie) => cookie.split(';')[0]);
+  it('a dashboard session signed out on one is worthless on the other at once', async () => {
+    const cookiesOf = (answer: request.Response) =>
+      ([] as string[]).concat(answer.headers['set-cookie'] ?? []).map((cookie) => cookie.split(';')[0]);
     const tokenOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)![1];
     const page = await request(one.http).get('/dashboard').expect(200);
     const csrf = cookiesOf(page);
-    const signedIn = await request(one.http).post('/dashboard').set('Cookie', csrf).type('form').send({ _csrf: tokenOf(page.text), psuId: 'georg.mustermann', password: 'sandbox' }).expect(303);
+    const signedIn = await request(one.http)
+      .post('/dashboard')
+      .set('Cookie', csrf)
+      .type('form')
+      .send({ _csrf: tokenOf(page.text), psuId: 'georg.mustermann', password: 'sandbox' })
+      .expect(303);
     const session = cookiesOf(signedIn).find((cookie) => cookie.startsWith('psd2-sandbox-dashboard='))!;
-    const list = await request(other.http).get('/dashboard').set('Cookie', [...csrf, session]).expect(200);
+    const list = await request(other.http)
+      .get('/dashboard')
+      .set('Cookie', [...csrf, session])
+      .expect(200);
     expect(list.text).toContain('Signed in as georg.mustermann');
-    await request(other.http).post('/dashboard').set('Cookie', [...csrf, session]).type('form').send({ _csrf: tokenOf(list.text), decision: 'sign-out' }).expect(303);
+    await request(other.http)
+      .post('/dashboard')
+      .set('Cookie', [...csrf, session])
+      .type('form')
+      .send({ _csrf: tokenOf(list.text), decision: 'sign-out' })
+      .expect(303);
     expect((await request(one.http).get('/dashboard').set('Cookie', session).expect(200)).text).not.toContain('Signed in as');
   });
 

@@ -43,7 +43,10 @@ export class BerlinGroupYaml {
   static async load(file: string): Promise<BerlinGroupYaml> {
     const definition = parse(readFileSync(file, 'utf8')) as object;
     visitObjects(definition, (schema) => {
-      for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+      for (const [exclusive, bound] of [
+        ['exclusiveMinimum', 'minimum'],
+        ['exclusiveMaximum', 'maximum'],
+      ] as const) {
         if (typeof schema[exclusive] !== 'boolean') continue;
         if (schema[exclusive]) schema[exclusive] = schema[bound];
         else delete schema[exclusive];
@@ -83,12 +86,20 @@ export class BerlinGroupYaml {
     const service = /^\/v1\/((?:bulk-|periodic-)?payments)\//.exec(exchange.url)?.[1];
     const key = (part: string) => `${operation.operationId}${service ? ` ${service}` : ''} ${exchange.status} ${part}`;
     const add = (part: string, errors: { instancePath: string; message?: string }[] | null | undefined) => {
-      if (errors?.length) found.push({ key: key(part), details: errors.map(({ instancePath, message }) => `${instancePath || '/'} ${message}`).join('; ') });
+      if (errors?.length)
+        found.push({ key: key(part), details: errors.map(({ instancePath, message }) => `${instancePath || '/'} ${message}`).join('; ') });
     };
     const [path, query] = exchange.url.split('?');
-    const request = this.api.validateRequest({ method: exchange.method, path, query: query ?? '', headers: exchange.requestHeaders, body: exchange.requestBody }, operation);
+    const request = this.api.validateRequest(
+      { method: exchange.method, path, query: query ?? '', headers: exchange.requestHeaders, body: exchange.requestBody },
+      operation,
+    );
     const parts = new Set((request.errors ?? []).map(({ instancePath }) => instancePath.split('/')[1]));
-    for (const part of parts) add(`request ${part}`, request.errors!.filter(({ instancePath }) => instancePath.split('/')[1] === part));
+    for (const part of parts)
+      add(
+        `request ${part}`,
+        request.errors!.filter(({ instancePath }) => instancePath.split('/')[1] === part),
+      );
     const status = String(exchange.status);
     if (!operation.responses?.[status]) {
       found.push({ key: key('status'), details: `not among ${Object.keys(operation.responses ?? {}).join(', ')}` });
@@ -96,10 +107,15 @@ export class BerlinGroupYaml {
     }
     add('response body', this.api.validateResponse(exchange.responseBody, operation, exchange.status).errors);
     // openapi-backend's "superset" check takes every header as required; the yaml says which are.
-    const headers = this.api.validateResponseHeaders(exchange.responseHeaders, operation, { statusCode: exchange.status, setMatchType: 'any' as never });
+    const headers = this.api.validateResponseHeaders(exchange.responseHeaders, operation, {
+      statusCode: exchange.status,
+      setMatchType: 'any' as never,
+    });
     for (const error of headers.errors ?? []) add(`response header ${error.instancePath.split('/')[2]}`, [error]);
     const declared = Object.entries((operation.responses[status] as { headers?: Record<string, { required?: boolean }> }).headers ?? {});
-    for (const [name] of declared.filter(([name, header]) => header.required && exchange.responseHeaders[name.toLowerCase()] === undefined)) {
+    for (const [name] of declared.filter(
+      ([name, header]) => header.required && exchange.responseHeaders[name.toLowerCase()] === undefined,
+    )) {
       found.push({ key: key(`response header ${name.toLowerCase()}`), details: 'required, not sent' });
     }
     return found;

@@ -7,7 +7,6 @@ import { BrowserContext, chromium } from 'playwright-core';
 import { freePort } from './server-process';
 import { removeDatabase, Sandbox, startSandbox } from './sandbox';
 
-
 export interface Browser {
   context: BrowserContext;
   close(): Promise<void>;
@@ -20,7 +19,15 @@ export async function openBrowser(): Promise<Browser> {
     executablePath: process.env.CHROMIUM_PATH,
     headless: true,
     // Without the networking switches Chromium keeps calling home, which this sandboxed machine refuses.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   return {
     context,

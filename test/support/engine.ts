@@ -38,14 +38,18 @@ export function databaseSettings(database: string): Record<string, string> {
  * its file itself. Given a built-in `profile`, a new database is a copy of the one jest's global setup
  * migrated and seeded with it (test/support/global-setup.ts), as a restart of the sandbox finds it.
  */
-export async function prepareDatabase(database: string, { tablespace, profile }: { tablespace?: string; profile?: string } = {}): Promise<void> {
+export async function prepareDatabase(
+  database: string,
+  { tablespace, profile }: { tablespace?: string; profile?: string } = {},
+): Promise<void> {
   const template = profile === undefined ? undefined : templates()?.[ENGINE][profile];
   if (ENGINE === 'postgres') return createPostgresDatabase(database, postgresUrl(), { tablespace, template });
   if (template && !existsSync(database)) copyFileSync(template, database);
 }
 
 /** The run's migrated and seeded databases, where jest's global setup made them. */
-const templates = (): Templates | undefined => (process.env.TEST_TEMPLATES ? (JSON.parse(process.env.TEST_TEMPLATES) as Templates) : undefined);
+const templates = (): Templates | undefined =>
+  process.env.TEST_TEMPLATES ? (JSON.parse(process.env.TEST_TEMPLATES) as Templates) : undefined;
 
 export async function removeDatabase(database: string): Promise<void> {
   if (ENGINE === 'sqlite') return rmSync(join(database, '..'), { recursive: true, force: true });
@@ -53,28 +57,41 @@ export async function removeDatabase(database: string): Promise<void> {
 }
 
 /** Creates the PostgreSQL database at `database` unless it exists, as the user of `administrator`: a copy of the database at `template` if given. */
-export async function createPostgresDatabase(database: string, administrator: string, { tablespace, template }: { tablespace?: string; template?: string } = {}): Promise<void> {
+export async function createPostgresDatabase(
+  database: string,
+  administrator: string,
+  { tablespace, template }: { tablespace?: string; template?: string } = {},
+): Promise<void> {
   const name = new URL(database).pathname.slice(1);
   await asAdministrator(administrator, async (client) => {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (rowCount) return;
-    const options = [template && `TEMPLATE "${new URL(template).pathname.slice(1)}"`, tablespace && `TABLESPACE "${tablespace}"`].filter(Boolean);
+    const options = [template && `TEMPLATE "${new URL(template).pathname.slice(1)}"`, tablespace && `TABLESPACE "${tablespace}"`].filter(
+      Boolean,
+    );
     await client.query(`CREATE DATABASE "${name}"${options.map((option) => ` ${option}`).join('')}`);
   });
 }
 
 export async function dropPostgresDatabase(database: string, administrator: string): Promise<void> {
-  await asAdministrator(administrator, (client) => client.query(`DROP DATABASE IF EXISTS "${new URL(database).pathname.slice(1)}" WITH (FORCE)`));
+  await asAdministrator(administrator, (client) =>
+    client.query(`DROP DATABASE IF EXISTS "${new URL(database).pathname.slice(1)}" WITH (FORCE)`),
+  );
 }
 
 /** A second connection to `database`, as another process has it: it sees only what is committed. */
 export function secondConnection(database: string): Promise<DataSource> {
-  return new DataSource(dataSourceOptions({ DATABASE_PATH: database, ...(ENGINE === 'postgres' ? { DATABASE_URL: database } : {}) }, schemaOf(SERVICES))).initialize();
+  return new DataSource(
+    dataSourceOptions({ DATABASE_PATH: database, ...(ENGINE === 'postgres' ? { DATABASE_URL: database } : {}) }, schemaOf(SERVICES)),
+  ).initialize();
 }
 
 function postgresUrl(): string {
   const url = process.env.TEST_POSTGRES_URL;
-  if (!url) throw new Error('TEST_ENGINE=postgres needs TEST_POSTGRES_URL, the URL of a PostgreSQL cluster whose user may create databases (README, "Tests")');
+  if (!url)
+    throw new Error(
+      'TEST_ENGINE=postgres needs TEST_POSTGRES_URL, the URL of a PostgreSQL cluster whose user may create databases (README, "Tests")',
+    );
   return url;
 }
 
@@ -91,10 +108,14 @@ async function asAdministrator<T>(administrator: string, work: (client: Client) 
 /** A real fault: from now on the database refuses every UPDATE of `table`, until allowUpdates. */
 export async function refuseUpdates(dataSource: DataSource, table: string): Promise<void> {
   if (ENGINE === 'sqlite') {
-    await dataSource.query(`CREATE TRIGGER refuse_updates_${table} BEFORE UPDATE ON ${table} BEGIN SELECT RAISE(ABORT, 'injected fault'); END`);
+    await dataSource.query(
+      `CREATE TRIGGER refuse_updates_${table} BEFORE UPDATE ON ${table} BEGIN SELECT RAISE(ABORT, 'injected fault'); END`,
+    );
     return;
   }
-  await dataSource.query(`CREATE OR REPLACE FUNCTION refuse_updates() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'injected fault'; END $$ LANGUAGE plpgsql`);
+  await dataSource.query(
+    `CREATE OR REPLACE FUNCTION refuse_updates() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'injected fault'; END $$ LANGUAGE plpgsql`,
+  );
   await dataSource.query(`CREATE TRIGGER refuse_updates_${table} BEFORE UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION refuse_updates()`);
 }
 

@@ -27,14 +27,18 @@ export default function findBrowser(): void {
   }
   let found = CANDIDATES.find(executable);
   if (!found && process.getuid?.() === 0 && executable('/usr/bin/apt-get')) {
-    process.stdout.write("\nNo Chromium on this machine: installing Debian's chromium for the browser tests (apt-get install chromium)...\n");
+    process.stdout.write(
+      "\nNo Chromium on this machine: installing Debian's chromium for the browser tests (apt-get install chromium)...\n",
+    );
     const quiet = { stdio: 'ignore' as const, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } };
     execFileSync('apt-get', ['update', '-qq'], quiet);
     execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], quiet);
     found = CANDIDATES.find(executable);
   }
   if (!found) {
-    throw new Error("No Chromium for the browser tests: install Debian's package (sudo apt-get install chromium), or set CHROMIUM_PATH to a Chrome or Chromium binary");
+    throw new Error(
+      "No Chromium for the browser tests: install Debian's package (sudo apt-get install chromium), or set CHROMIUM_PATH to a Chrome or Chromium binary",
+    );
   }
   process.env.CHROMIUM_PATH = found;
 }

@@ -72,4 +72,6 @@ export const transaction = (fields: Record<string, unknown>) => ({
 
 /** The masked PANs of the fixture card accounts each PSU holds (docs/card-accounts.md): berlin-group's two; the bank shows none, nor a sandbox built without the card service (the removal proof). */
 const CARDS = PROFILE === 'berlin-group' && SERVICES.some(({ name }) => name === 'cardAccounts');
-export const FIXTURE_CARDS: Record<string, string[]> = CARDS ? { 'georg.mustermann': ['492950xxxxxx4711'], 'susanne.mustermann': ['545454xxxxxx2476'] } : {};
+export const FIXTURE_CARDS: Record<string, string[]> = CARDS
+  ? { 'georg.mustermann': ['492950xxxxxx4711'], 'susanne.mustermann': ['545454xxxxxx2476'] }
+  : {};

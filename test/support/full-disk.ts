@@ -7,11 +7,22 @@ import { tppError, tppHeaders } from './sandbox';
 const SEPA = '/v1/payments/sepa-credit-transfers';
 
 /** A payment whose remittance fills pages quickly. */
-const bulky = (index: number) => sepaPayment('1.00', { remittanceInformationStructured: { reference: `R${index}`.padEnd(35, 'x') }, endToEndIdentification: `E2E-${index}` });
+const bulky = (index: number) =>
+  sepaPayment('1.00', {
+    remittanceInformationStructured: { reference: `R${index}`.padEnd(35, 'x') },
+    endToEndIdentification: `E2E-${index}`,
+  });
 
 /** `count` bulky payments posted at once, numbered from `first`. */
 export function postPayments(http: App, first: number, count: number): Promise<request.Response[]> {
-  return Promise.all(Array.from({ length: count }, (_, index) => request(http).post(SEPA).set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' })).send(bulky(first + index))));
+  return Promise.all(
+    Array.from({ length: count }, (_, index) =>
+      request(http)
+        .post(SEPA)
+        .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' }))
+        .send(bulky(first + index)),
+    ),
+  );
 }
 
 /**
@@ -34,7 +45,12 @@ export async function postUntilFull(http: App, beforeRound: () => Promise<unknow
   for (const answer of refused) {
     expect(answer.status).toBe(503);
     expect(answer.headers['x-request-id']).toEqual(expect.any(String));
-    expect(answer.body).toEqualBody(tppError('SERVICE_UNAVAILABLE', "{sensitive} XS2A029E: the sandbox's database is full or unavailable: nothing was changed, try again later"));
+    expect(answer.body).toEqualBody(
+      tppError(
+        'SERVICE_UNAVAILABLE',
+        "{sensitive} XS2A029E: the sandbox's database is full or unavailable: nothing was changed, try again later",
+      ),
+    );
   }
   return acknowledged;
 }

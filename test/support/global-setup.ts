@@ -26,7 +26,8 @@ export default async function globalSetup(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'psd2-templates-'));
   const administrator = process.env.TEST_POSTGRES_URL;
   const templates: Templates = { folder, sqlite: {}, postgres: {} };
-  const seed = (settings: Record<string, string>) => run(process.execPath, [build.script('seeds/seed.js')], { env: { ...process.env, NODE_PATH: build.nodePath, ...settings } });
+  const seed = (settings: Record<string, string>) =>
+    run(process.execPath, [build.script('seeds/seed.js')], { env: { ...process.env, NODE_PATH: build.nodePath, ...settings } });
   await Promise.all(
     builtInProfiles().flatMap((profile) => [
       (async () => {

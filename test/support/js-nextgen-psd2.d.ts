@@ -2,7 +2,12 @@
 declare module 'js-nextgen-psd2' {
   class PSD2Client {
     constructor(signingCertificate: Buffer, signingKey: Buffer, options?: { sslCertificate?: Buffer; sslKey?: Buffer; timeout?: number });
-    send(method: string, url: string, headers?: Record<string, string>, body?: object): Promise<{ request: string; status: number; headers: Record<string, string>; body: unknown }>;
+    send(
+      method: string,
+      url: string,
+      headers?: Record<string, string>,
+      body?: object,
+    ): Promise<{ request: string; status: number; headers: Record<string, string>; body: unknown }>;
   }
   export = PSD2Client;
 }

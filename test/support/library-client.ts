@@ -32,7 +32,11 @@ const GEORG = 'AT439900000000010017';
  * the first step whose answer gives no ID to go on with.
  */
 export async function libraryFlow({ baseUrl, signing, ssl, headers = {}, approve }: LibraryFlowOptions): Promise<LibraryStep[]> {
-  const client = new PSD2Client(Buffer.from(signing.certificate), Buffer.from(signing.privateKey), ssl ? { sslCertificate: Buffer.from(ssl.certificate), sslKey: Buffer.from(ssl.privateKey) } : {});
+  const client = new PSD2Client(
+    Buffer.from(signing.certificate),
+    Buffer.from(signing.privateKey),
+    ssl ? { sslCertificate: Buffer.from(ssl.certificate), sslKey: Buffer.from(ssl.privateKey) } : {},
+  );
   const steps: LibraryStep[] = [];
   const send = async (step: string, method: string, path: string, extra: Record<string, string> = {}, body?: object) => {
     const answer = await client.send(method, `${baseUrl}${path}`, { ...headers, ...extra }, body);

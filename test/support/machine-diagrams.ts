@@ -8,7 +8,11 @@ function written(machine: AnyStateMachine): { states: string[]; transitions: [st
   const states = machine.config.states as Record<string, { on?: Record<string, Target | readonly Target[]> }>;
   const transitions = Object.entries(states).flatMap(([state, { on = {} }]) =>
     Object.entries(on).flatMap(([event, targets]) =>
-      (Array.isArray(targets) ? targets : [targets]).map((target: Target): [string, string, string] => [state, event, typeof target === 'string' ? target : (target?.target ?? state)]),
+      (Array.isArray(targets) ? targets : [targets]).map((target: Target): [string, string, string] => [
+        state,
+        event,
+        typeof target === 'string' ? target : (target?.target ?? state),
+      ]),
     ),
   );
   return { states: Object.keys(states), transitions };
@@ -33,20 +37,26 @@ export function drawsWhole(machines: [string, AnyStateMachine][]): void {
 
   it.each(machines)('the %s machine: no two labels of its edges overlap, and none leaves the picture', (_, machine: AnyStateMachine) => {
     // Each label line's box, as wide as its characters at about 5.6 px each, one line (12 px) high.
-    const boxes = [...drawMachine(machine).matchAll(/<text x="(-?[\d.]+)" y="(-?[\d.]+)" text-anchor="(middle|start)" data-from="[^"]*" data-event="[^"]*" data-to="[^"]*">([^<]*)<\/text>/g)].map(
-      ([, x, y, anchor, text]) => {
-        const width = text.length * 5.6;
-        const left = anchor === 'start' ? Number(x) : Number(x) - width / 2;
-        return { text, left, right: left + width, top: Number(y) - 10, bottom: Number(y) + 2 };
-      },
-    );
+    const boxes = [
+      ...drawMachine(machine).matchAll(
+        /<text x="(-?[\d.]+)" y="(-?[\d.]+)" text-anchor="(middle|start)" data-from="[^"]*" data-event="[^"]*" data-to="[^"]*">([^<]*)<\/text>/g,
+      ),
+    ].map(([, x, y, anchor, text]) => {
+      const width = text.length * 5.6;
+      const left = anchor === 'start' ? Number(x) : Number(x) - width / 2;
+      return { text, left, right: left + width, top: Number(y) - 10, bottom: Number(y) + 2 };
+    });
     expect(boxes.length).toBe(written(machine).transitions.length);
     const overlapping = boxes.flatMap((a, index) =>
-      boxes.slice(index + 1).filter((b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom).map((b) => `${a.text} / ${b.text}`),
+      boxes
+        .slice(index + 1)
+        .filter((b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+        .map((b) => `${a.text} / ${b.text}`),
     );
     expect(overlapping).toEqual([]);
     // And every label inside the picture.
     const [, top, width, height] = /viewBox="0 (-?[\d.]+) ([\d.]+) ([\d.]+)"/.exec(drawMachine(machine))!.map(Number);
-    for (const box of boxes) expect([box.text, box.left >= 0 && box.right <= width && box.top >= top && box.bottom <= top + height]).toEqual([box.text, true]);
+    for (const box of boxes)
+      expect([box.text, box.left >= 0 && box.right <= width && box.top >= top && box.bottom <= top + height]).toEqual([box.text, true]);
   });
 }

@@ -53,7 +53,11 @@ export class OpenApiContract {
       path = url.split('?')[0];
     }
     const template = this.paths.find(({ pattern }) => pattern.test(path))?.template;
-    const operation = template && (this.document.paths[template] as Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>)[method];
+    const operation =
+      template &&
+      (this.document.paths[template] as Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>)[
+        method
+      ];
     if (!operation) return;
     this.checked++;
     const status = String(response.statusCode);

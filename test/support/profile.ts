@@ -10,11 +10,14 @@ export const PROFILE: 'bank' | 'berlin-group' = process.env.TEST_PROFILE === 'be
 export const CREATED = PROFILE === 'berlin-group' ? 201 : 200;
 
 /** A creation's `Location` (docs/profiles.md): the bank's path, or Berlin Group's absolute URL on the sandbox's PUBLIC_BASE_URL. */
-export const locationOf = (path: string, baseUrl: string, profile: 'bank' | 'berlin-group' = PROFILE) => (profile === 'berlin-group' ? `${baseUrl}${path}` : path);
+export const locationOf = (path: string, baseUrl: string, profile: 'bank' | 'berlin-group' = PROFILE) =>
+  profile === 'berlin-group' ? `${baseUrl}${path}` : path;
 
 /** A redirect cancellation's startAuthorisation link: the bank's fixed text, or Berlin Group's link to the start (`path` is the payment's). */
 export const cancellationStart = (path: string, profile: 'bank' | 'berlin-group' = PROFILE) => ({
-  startAuthorisation: { href: profile === 'berlin-group' ? `${path}/cancellation-authorisations` : 'cancellation_authorisation_not_available' },
+  startAuthorisation: {
+    href: profile === 'berlin-group' ? `${path}/cancellation-authorisations` : 'cancellation_authorisation_not_available',
+  },
 });
 
 /** The status link of a resource's first authorisation: the seed bank's placeholder, Berlin Group's link by its ID. */
@@ -34,9 +37,20 @@ export function inProfile<T>(profile: 'bank' | 'berlin-group', body: T, parent?:
   if (profile === 'bank') return body;
   if (Array.isArray(body)) return body.map((item) => inProfile(profile, item)) as T;
   if (body === null || typeof body !== 'object' || Object.getPrototypeOf(body) !== Object.prototype) return body;
-  const empty = (key: string, value: unknown) => value === '' || (Array.isArray(value) && value.length === 0 && (parent === 'access' || ['scaMethods', 'tppMessages'].includes(key)));
-  const fields = Object.entries(body).filter(([key, value]) => value !== null && !empty(key, value) && !(key === 'monthsOfExecution' && (body as { frequency?: unknown }).frequency !== 'MonthlyVariable'));
-  return Object.fromEntries(fields.map(([key, value]) => [key, key === 'batchBookingPreferred' && typeof value === 'string' ? value === 'true' : inProfile(profile, value, key)])) as T;
+  const empty = (key: string, value: unknown) =>
+    value === '' || (Array.isArray(value) && value.length === 0 && (parent === 'access' || ['scaMethods', 'tppMessages'].includes(key)));
+  const fields = Object.entries(body).filter(
+    ([key, value]) =>
+      value !== null &&
+      !empty(key, value) &&
+      !(key === 'monthsOfExecution' && (body as { frequency?: unknown }).frequency !== 'MonthlyVariable'),
+  );
+  return Object.fromEntries(
+    fields.map(([key, value]) => [
+      key,
+      key === 'batchBookingPreferred' && typeof value === 'string' ? value === 'true' : inProfile(profile, value, key),
+    ]),
+  ) as T;
 }
 
 /** A body as this run's profile answers it. */

@@ -34,7 +34,14 @@ export { removeDatabase, temporaryDatabase } from './engine';
 export async function startSandbox(settings: Record<string, string | undefined> = {}, database = temporaryDatabase()): Promise<Sandbox> {
   await prepareDatabase(database, { profile: settings.PROFILE ?? PROFILE });
   // A setting given as undefined is left unset (SANDBOX_DATE: undefined, a clock that follows the real date).
-  const environment: Record<string, string | undefined> = { NODE_ENV: 'test', LOG_LEVEL: 'silent', ...databaseSettings(database), SANDBOX_DATE: TODAY, PROFILE, ...settings };
+  const environment: Record<string, string | undefined> = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    ...databaseSettings(database),
+    SANDBOX_DATE: TODAY,
+    PROFILE,
+    ...settings,
+  };
   const saved = Object.fromEntries(Object.keys(environment).map((key) => [key, process.env[key]]));
   const apply = (values: Record<string, string | undefined>) => {
     for (const [key, value] of Object.entries(values)) {
@@ -93,7 +100,14 @@ export function tppHeaders(extra: Record<string, string> = {}): Record<string, s
  * the same as availableAccounts, under Berlin Group's the one that grants balances and transactions.
  */
 export async function allAccountsConsent(http: App, terms: object = {}, created: number = CREATED): Promise<string> {
-  const body = { access: { allPsd2: 'allAccounts' }, recurringIndicator: true, combinedServiceIndicator: false, validUntil: '2026-06-30', frequencyPerDay: 4, ...terms };
+  const body = {
+    access: { allPsd2: 'allAccounts' },
+    recurringIndicator: true,
+    combinedServiceIndicator: false,
+    validUntil: '2026-06-30',
+    frequencyPerDay: 4,
+    ...terms,
+  };
   const response = await request(http).post('/v1/consents').set(tppHeaders()).send(body).expect(created);
   return response.body.consentId;
 }
@@ -112,6 +126,11 @@ export const basic = (clientId: string, secret: string) => `Basic ${Buffer.from(
 
 /** A fresh token of a fixture client (profiles/bank/fixtures/clients.json). */
 export async function issueToken(http: App, clientId = 'sandbox-tpp', secret = 'sandbox-secret'): Promise<string> {
-  const response = await request(http).post('/oauth2/token').set('Authorization', basic(clientId, secret)).type('form').send('grant_type=client_credentials').expect(200);
+  const response = await request(http)
+    .post('/oauth2/token')
+    .set('Authorization', basic(clientId, secret))
+    .type('form')
+    .send('grant_type=client_credentials')
+    .expect(200);
   return response.body.access_token;
 }

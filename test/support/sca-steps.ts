@@ -16,11 +16,15 @@ export async function authoriseAsSusanne(put: (path: string, body: object) => Te
     challengeData: CHALLENGE,
     _links: { authoriseTransaction: { href: path }, scaStatus: { href: path } },
   });
-  expect((await put(path, { scaAuthenticationData: '123456' }).expect(200)).body).toEqual({ scaStatus: 'finalised', _links: { scaStatus: { href: path } } });
+  expect((await put(path, { scaAuthenticationData: '123456' }).expect(200)).body).toEqual({
+    scaStatus: 'finalised',
+    _links: { scaStatus: { href: path } },
+  });
 }
 
 /** Decoupled SCA: susanne's app confirms at the third poll of the authorisation at `path`. */
 export async function confirmedAtThirdPoll(get: (path: string) => Test, path: string): Promise<void> {
-  for (let poll = 1; poll < 3; poll++) expect((await get(path).expect(200)).body).toEqual({ scaStatus: 'started', psuMessage: DECOUPLED_MESSAGE });
+  for (let poll = 1; poll < 3; poll++)
+    expect((await get(path).expect(200)).body).toEqual({ scaStatus: 'started', psuMessage: DECOUPLED_MESSAGE });
   expect((await get(path).expect(200)).body).toEqual({ scaStatus: 'finalised' });
 }

@@ -25,7 +25,9 @@ export function spawnServer(args: string[], environment: Record<string, string>)
     errors += chunk.toString();
   });
   // 'close', not 'exit': by then everything the process wrote has been read.
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
   return { child, output: () => output, errors: () => errors, exited };
 }
 
@@ -60,7 +62,11 @@ export async function freePort(): Promise<number> {
 export function buildServer(): Built {
   const folder = mkdtempSync(join(tmpdir(), 'psd2-sandbox-build-'));
   // --noCheck: the same files as a checked build, in half the time; the run type-checks once (test/static-checks.spec.ts).
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', join(folder, 'dist'), '--noCheck'], { stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', join(folder, 'dist'), '--noCheck'],
+    { stdio: 'inherit' },
+  );
   // The built-in profiles sit beside dist/, as in the project and the image.
   symlinkSync(join(process.cwd(), 'profiles'), join(folder, 'profiles'));
   return builtIn(folder);
@@ -87,6 +93,6 @@ export const builtIn = (folder: string): Built => ({
 /** The build jest's global setup made for this run (test/support/global-setup.ts). */
 export function builtServer(): Built {
   const folder = process.env.TEST_BUILD;
-  if (!folder) throw new Error('TEST_BUILD is unset: the build is made by jest\'s global setup (jest.config.js)');
+  if (!folder) throw new Error("TEST_BUILD is unset: the build is made by jest's global setup (jest.config.js)");
   return builtIn(folder);
 }

@@ -26,7 +26,15 @@ export async function issuedCertificate(http: App, folder: string, body: object,
 }
 
 /** What a signature must cover when the request has it (docs/tpp-identity.md, "A signature binds its request"). */
-const COVERED_WHEN_SENT = ['psu-id', 'psu-corporate-id', 'tpp-redirect-uri', 'date', 'tpp-nok-redirect-uri', 'tpp-notification-uri', 'tpp-notification-content-preferred'];
+const COVERED_WHEN_SENT = [
+  'psu-id',
+  'psu-corporate-id',
+  'tpp-redirect-uri',
+  'date',
+  'tpp-nok-redirect-uri',
+  'tpp-notification-uri',
+  'tpp-notification-content-preferred',
+];
 
 export const base64Der = (pem: string) => pem.replace(/-----(BEGIN|END) CERTIFICATE-----|\s/g, '');
 
@@ -41,13 +49,20 @@ export interface Signing {
 }
 
 /** The headers of a request signed with `signer`'s key by openssl: Digest, Signature, TPP-Signature-Certificate. */
-export function signedHeaders(signer: Issued, body: string, headers: Record<string, string>, signing: Signing = {}): Record<string, string> {
+export function signedHeaders(
+  signer: Issued,
+  body: string,
+  headers: Record<string, string>,
+  signing: Signing = {},
+): Record<string, string> {
   const digest = `SHA-256=${createHash('sha256').update(body).digest('base64')}`;
   const all: Record<string, string> = { ...headers, Digest: digest };
   const lower = Object.fromEntries(Object.entries(all).map(([name, value]) => [name.toLowerCase(), value]));
   const covered = signing.covered ?? ['digest', 'x-request-id', ...COVERED_WHEN_SENT.filter((name) => name in lower)];
   const signingString = covered.map((name) => `${name}: ${lower[name]}`).join('\n');
-  const signature = signing.signatureOf?.(signingString) ?? execFileSync('openssl', ['dgst', '-sha256', '-sign', signer.keyFile], { input: signingString }).toString('base64');
+  const signature =
+    signing.signatureOf?.(signingString) ??
+    execFileSync('openssl', ['dgst', '-sha256', '-sign', signer.keyFile], { input: signingString }).toString('base64');
   const keyId = signing.keyId ?? `SN=${signer.serialNumber.toUpperCase()},CA=CN=PSD2 Sandbox Test CA,O=PSD2 Sandbox`;
   const result: Record<string, string> = {
     ...all,
@@ -60,4 +75,3 @@ export function signedHeaders(signer: Issued, body: string, headers: Record<stri
   else if (signing.certificate !== undefined) result['TPP-Signature-Certificate'] = signing.certificate;
   return result;
 }
-

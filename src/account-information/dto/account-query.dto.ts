@@ -30,12 +30,18 @@ export class TransactionsQueryDto {
   @IsDateOnly()
   dateTo?: string;
 
-  @ApiPropertyOptional({ example: '2', description: 'which page of the lists, from 1 (default 1); `transactions._links` links the first, previous, next and last' })
+  @ApiPropertyOptional({
+    example: '2',
+    description: 'which page of the lists, from 1 (default 1); `transactions._links` links the first, previous, next and last',
+  })
   @IsOptional()
   @Matches(/^[1-9][0-9]{0,8}$/, { message: 'page must be a whole number from 1' })
   page?: string;
 
-  @ApiPropertyOptional({ example: '100', description: `entries of each list on a page, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})` })
+  @ApiPropertyOptional({
+    example: '100',
+    description: `entries of each list on a page, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`,
+  })
   @IsOptional()
   @Matches(/^([1-9][0-9]{0,2}|1000)$/, { message: `pageSize must be a whole number from 1 to ${MAX_PAGE_SIZE}` })
   pageSize?: string;

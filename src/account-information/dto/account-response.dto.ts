@@ -110,7 +110,12 @@ export class TransactionListLinks {
 }
 
 export class TransactionLists {
-  @ApiProperty({ type: 'array', items: { type: 'object' }, nullable: true, description: 'Berlin Group transaction objects; null when not requested' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object' },
+    nullable: true,
+    description: 'Berlin Group transaction objects; null when not requested',
+  })
   booked: TransactionBody[] | null;
 
   @ApiProperty({ type: 'array', items: { type: 'object' }, nullable: true })
@@ -138,7 +143,11 @@ export class TransactionsResponse {
 }
 
 export class TransactionDetails {
-  @ApiProperty({ type: 'object', description: 'the Berlin Group transaction object, as the transaction list shows it', additionalProperties: true })
+  @ApiProperty({
+    type: 'object',
+    description: 'the Berlin Group transaction object, as the transaction list shows it',
+    additionalProperties: true,
+  })
   transactionDetails: TransactionBody;
 }
 
@@ -148,7 +157,12 @@ export class TransactionDetailsResponse {
   transactionsDetails: TransactionDetails;
 }
 
-export function toBalanceResponse({ currency, amount, balanceType, referenceDate }: Pick<Balance, 'currency' | 'amount' | 'balanceType' | 'referenceDate'>): BalanceResponse {
+export function toBalanceResponse({
+  currency,
+  amount,
+  balanceType,
+  referenceDate,
+}: Pick<Balance, 'currency' | 'amount' | 'balanceType' | 'referenceDate'>): BalanceResponse {
   return { balanceAmount: { currency, amount }, balanceType, lastChangeDateTime: null, referenceDate, lastCommittedTransaction: null };
 }
 

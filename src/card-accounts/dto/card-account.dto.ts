@@ -100,7 +100,11 @@ export class CardTransactionListLinks {
 
 /** Berlin Group's cardAccountReport: a list only where bookingStatus asked for it. */
 export class CardTransactionLists {
-  @ApiPropertyOptional({ type: 'array', items: { type: 'object', required: ['cardTransactionId', 'transactionAmount'] }, description: 'Berlin Group cardTransaction objects, newest first' })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'object', required: ['cardTransactionId', 'transactionAmount'] },
+    description: 'Berlin Group cardTransaction objects, newest first',
+  })
   booked?: CardTransactionBody[];
 
   @ApiPropertyOptional({ type: 'array', items: { type: 'object', required: ['cardTransactionId', 'transactionAmount'] } })
@@ -141,4 +145,5 @@ export function toCardAccountResponse(card: CardAccount, withBalances: boolean):
   };
 }
 
-export const cardBalances = ({ balances, currency }: CardAccount): BalanceResponse[] => balances.map((balance) => toBalanceResponse({ ...balance, currency }));
+export const cardBalances = ({ balances, currency }: CardAccount): BalanceResponse[] =>
+  balances.map((balance) => toBalanceResponse({ ...balance, currency }));

@@ -11,13 +11,19 @@ export const CONSENT_STATUSES = ['received', 'valid', 'rejected', 'expired', 'te
 export class ConsentLinks extends OmitType(ScaLinks, ['scaRedirect']) {
   @ApiPropertyOptional({
     type: Href,
-    description: 'redirect (the bank\'s answer): the SCA page',
-    example: { href: 'http://localhost:3000/sca/consents?consent_id=e6151d43-dca8-4fe1-b139-3a89bfeb57a2&redirectBackUrl=https%3A%2F%2Ftpp.example%2Fcallback' },
+    description: "redirect (the bank's answer): the SCA page",
+    example: {
+      href: 'http://localhost:3000/sca/consents?consent_id=e6151d43-dca8-4fe1-b139-3a89bfeb57a2&redirectBackUrl=https%3A%2F%2Ftpp.example%2Fcallback',
+    },
   })
   scaRedirect?: Href;
 
   // Only where the bank offers signing baskets (signing-baskets-document.ts).
-  @ApiPropertyOptional({ type: Href, example: { href: '/v1/consents/e6151d43-dca8-4fe1-b139-3a89bfeb57a2/authorisations' }, description: 'TPP-Explicit-Authorisation-Preferred: true: POST here to start the authorisation, or put the consent in a signing basket' })
+  @ApiPropertyOptional({
+    type: Href,
+    example: { href: '/v1/consents/e6151d43-dca8-4fe1-b139-3a89bfeb57a2/authorisations' },
+    description: 'TPP-Explicit-Authorisation-Preferred: true: POST here to start the authorisation, or put the consent in a signing basket',
+  })
   startAuthorisation?: Href;
 
   @ApiProperty({ type: Href, example: { href: '/v1/consents/e6151d43-dca8-4fe1-b139-3a89bfeb57a2' } })
@@ -97,10 +103,20 @@ export class ConsentAccessResponse {
   })
   availableAccounts: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: null, description: "Berlin Group's rules: allAccounts or allAccountsWithOwnerName, as asked" })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: "Berlin Group's rules: allAccounts or allAccountsWithOwnerName, as asked",
+  })
   availableAccountsWithBalance: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: null, description: "Berlin Group's rules: allAccounts or allAccountsWithOwnerName, as asked" })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: "Berlin Group's rules: allAccounts or allAccountsWithOwnerName, as asked",
+  })
   allPsd2: string | null;
 
   @ApiProperty({ type: [String], nullable: true, example: null })
@@ -153,7 +169,15 @@ export function toConsentCreatedResponse(
   const self = { self: href(path), status: href(`${path}/status`) };
   // The TPP starts the authorisation itself (docs/signing-baskets.md).
   if (explicit && isAwaitingSca(consentStatus)) {
-    return { consentStatus, consentId, scaMethods: null, chosenScaMethod: null, challengeData: null, psuMessage: null, _links: { startAuthorisation: href(`${path}/authorisations`), ...self } };
+    return {
+      consentStatus,
+      consentId,
+      scaMethods: null,
+      chosenScaMethod: null,
+      challengeData: null,
+      psuMessage: null,
+      _links: { startAuthorisation: href(`${path}/authorisations`), ...self },
+    };
   }
   const other = authorisation !== null && authorisation.approach !== 'REDIRECT';
   // Valid at creation (SCA_MODE=auto): nothing is left to authorise.
@@ -165,7 +189,11 @@ export function toConsentCreatedResponse(
     chosenScaMethod: null,
     challengeData: null,
     psuMessage: (other && psuMessageOf(authorisation).psuMessage) || null,
-    _links: !sca ? self : other ? { ...nextStepLinks(authorisation, `${path}/authorisations/${authorisation.id}`), ...self } : { scaRedirect, ...self },
+    _links: !sca
+      ? self
+      : other
+        ? { ...nextStepLinks(authorisation, `${path}/authorisations/${authorisation.id}`), ...self }
+        : { scaRedirect, ...self },
   };
 }
 
@@ -209,7 +237,9 @@ export function toConsentResponse(consent: Consent): ConsentResponse {
       accounts: listed([...accounts, ...details]),
       balances: listed(balances),
       transactions: listed(transactions),
-      additionalInformation: consent.access.trustedBeneficiaries ? { trustedBeneficiaries: consent.access.trustedBeneficiaries.map(toAccountReferenceResponse) } : null,
+      additionalInformation: consent.access.trustedBeneficiaries
+        ? { trustedBeneficiaries: consent.access.trustedBeneficiaries.map(toAccountReferenceResponse) }
+        : null,
       availableAccounts: allAccounts ? null : availableAccounts,
       availableAccountsWithBalance: null,
       allPsd2: null,

@@ -37,17 +37,27 @@ export class ConsentAccessDto {
   @NestedObjects(() => ConsentAccountReferenceDto)
   transactions?: ConsentAccountReferenceDto[] | null;
 
-  @ApiPropertyOptional({ enum: ALL_ACCOUNTS, description: "every account the holder has: the seed bank's rules grant every service on them (and ignore the lists), Berlin Group's their details only" })
+  @ApiPropertyOptional({
+    enum: ALL_ACCOUNTS,
+    description:
+      "every account the holder has: the seed bank's rules grant every service on them (and ignore the lists), Berlin Group's their details only",
+  })
   @IsOptional()
   @IsIn(ALL_ACCOUNTS)
   availableAccounts?: (typeof ALL_ACCOUNTS)[number];
 
-  @ApiPropertyOptional({ enum: ALL_ACCOUNTS, description: "every account the holder has with its balances (Berlin Group's rules); the seed bank's: as availableAccounts" })
+  @ApiPropertyOptional({
+    enum: ALL_ACCOUNTS,
+    description: "every account the holder has with its balances (Berlin Group's rules); the seed bank's: as availableAccounts",
+  })
   @IsOptional()
   @IsIn(ALL_ACCOUNTS)
   availableAccountsWithBalance?: (typeof ALL_ACCOUNTS)[number];
 
-  @ApiPropertyOptional({ enum: ALL_ACCOUNTS, description: "every service on every account the holder has; the seed bank's rules: as availableAccounts" })
+  @ApiPropertyOptional({
+    enum: ALL_ACCOUNTS,
+    description: "every service on every account the holder has; the seed bank's rules: as availableAccounts",
+  })
   @IsOptional()
   @IsIn(ALL_ACCOUNTS)
   allPsd2?: (typeof ALL_ACCOUNTS)[number];
@@ -66,18 +76,31 @@ export class CreateConsentDto {
   @IsBoolean()
   recurringIndicator: boolean;
 
-  @ApiPropertyOptional({ example: false, description: "whether the session also initiates a payment; required by Berlin Group's access rules (consents.access: berlin-group); the sandbox stores no combined session" })
+  @ApiPropertyOptional({
+    example: false,
+    description:
+      "whether the session also initiates a payment; required by Berlin Group's access rules (consents.access: berlin-group); the sandbox stores no combined session",
+  })
   @IsOptional()
   @IsBoolean()
   combinedServiceIndicator?: boolean;
 
-  @ApiProperty({ example: '2026-12-31', description: "last day of validity, not before today; a later date is cut down to the bank's longest validity (this document's introduction)" })
+  @ApiProperty({
+    example: '2026-12-31',
+    description:
+      "last day of validity, not before today; a later date is cut down to the bank's longest validity (this document's introduction)",
+  })
   @IsDateOnly()
   validUntil: string;
 
   // No upper bound of 4 (the Berlin Group default): the bank accepts more. The maximum only keeps
   // the value exact and inside an integer column on every database.
-  @ApiProperty({ example: 4, minimum: 1, maximum: 2147483647, description: "a higher frequency is cut down to the bank's maximum, where it has one (this document's introduction)" })
+  @ApiProperty({
+    example: 4,
+    minimum: 1,
+    maximum: 2147483647,
+    description: "a higher frequency is cut down to the bank's maximum, where it has one (this document's introduction)",
+  })
   @IsInt()
   @Min(1)
   @Max(2147483647)

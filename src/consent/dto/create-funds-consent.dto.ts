@@ -16,7 +16,10 @@ export class CreateFundsConsentDto {
   @MaxLength(35)
   cardNumber?: string;
 
-  @ApiPropertyOptional({ example: '2030-12-31', description: 'the consent expires the day after (and with no date, never): not before today' })
+  @ApiPropertyOptional({
+    example: '2030-12-31',
+    description: 'the consent expires the day after (and with no date, never): not before today',
+  })
   @IsOptional()
   @IsDateOnly()
   cardExpiryDate?: string;

@@ -6,7 +6,11 @@ import { AmountDto } from '../../payment-initiation/dto/payment-parts.dto';
 
 /** Berlin Group's confirmation of funds request (1.3.11 yaml, confirmationOfFunds). */
 export class FundsConfirmationDto {
-  @ApiPropertyOptional({ example: '1234567891234', maxLength: 35, description: 'the card the PIISP issued; must be the consent\'s card where the consent names one' })
+  @ApiPropertyOptional({
+    example: '1234567891234',
+    maxLength: 35,
+    description: "the card the PIISP issued; must be the consent's card where the consent names one",
+  })
   @IsOptional()
   @IsString()
   @MaxLength(35)

@@ -47,7 +47,11 @@ const MAX_BULK_SIZE = 100;
 /** POST /v1/bulk-payments/sepa-credit-transfers. */
 export class BulkPaymentDto {
   // Both forms, echoed as sent: the bank's clients send a string, clients generated from the yaml a boolean.
-  @ApiPropertyOptional({ oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }], example: 'true', description: 'a boolean, or a boolean literal in a string as the bank sends it' })
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }],
+    example: 'true',
+    description: 'a boolean, or a boolean literal in a string as the bank sends it',
+  })
   @IsOptional()
   @IsIn([true, false, 'true', 'false'], { message: '$property must be true or false, as a boolean or a string' })
   batchBookingPreferred?: boolean | 'true' | 'false';

@@ -73,11 +73,19 @@ export class RemittanceStructuredDto {
 
 /** A mandatory account reference `{iban, currency?}`. */
 export const AccountField = (iban: string): PropertyDecorator =>
-  applyDecorators(ApiProperty({ type: AccountReferenceDto, example: { iban } }), NestedObject(() => AccountReferenceDto), IsDefined());
+  applyDecorators(
+    ApiProperty({ type: AccountReferenceDto, example: { iban } }),
+    NestedObject(() => AccountReferenceDto),
+    IsDefined(),
+  );
 
 /** An optional nested object of the given class, validated as such. */
 export const OptionalObject = (type: new () => object): PropertyDecorator =>
-  applyDecorators(ApiPropertyOptional({ type }), NestedObject(() => type), IsOptional());
+  applyDecorators(
+    ApiPropertyOptional({ type }),
+    NestedObject(() => type),
+    IsOptional(),
+  );
 
 /** The mandatory creditor name, at most 70 characters (Berlin Group). */
 export const CreditorNameField = (example = 'Georg Mustermann'): PropertyDecorator =>

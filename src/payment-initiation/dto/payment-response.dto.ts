@@ -29,7 +29,9 @@ export class PaymentLinks extends OmitType(ScaLinks, ['scaRedirect', 'scaStatus'
   @ApiPropertyOptional({
     type: Href,
     description: "redirect (the bank's answer): the SCA page",
-    example: { href: 'http://localhost:3000/sca/payments?payment_id=3d9a81b3-a47d-4130-8765-a9c0ff861b99&service=payments&product=sepa-credit-transfers' },
+    example: {
+      href: 'http://localhost:3000/sca/payments?payment_id=3d9a81b3-a47d-4130-8765-a9c0ff861b99&service=payments&product=sepa-credit-transfers',
+    },
   })
   scaRedirect?: Href;
 
@@ -39,14 +41,26 @@ export class PaymentLinks extends OmitType(ScaLinks, ['scaRedirect', 'scaStatus'
   @ApiProperty({ type: Href, example: { href: `${PAYMENT}/status` } })
   status: Href;
 
-  @ApiPropertyOptional({ type: Href, example: { href: `${PAYMENT}/authorisations/authorization_not_yet_available` }, description: 'not in RVCM or RVNC' })
+  @ApiPropertyOptional({
+    type: Href,
+    example: { href: `${PAYMENT}/authorisations/authorization_not_yet_available` },
+    description: 'not in RVCM or RVNC',
+  })
   scaStatus?: Href;
 
-  @ApiPropertyOptional({ type: Href, example: { href: `${PAYMENT}/creditor-confirmation` }, description: 'RVCM, RVNC: PUT here to pay anyway (the only way on but DELETE)' })
+  @ApiPropertyOptional({
+    type: Href,
+    example: { href: `${PAYMENT}/creditor-confirmation` },
+    description: 'RVCM, RVNC: PUT here to pay anyway (the only way on but DELETE)',
+  })
   creditorNameConfirmation?: Href;
 
   // Only where the bank offers signing baskets (signing-baskets-document.ts).
-  @ApiPropertyOptional({ type: Href, example: { href: `${PAYMENT}/authorisations` }, description: 'TPP-Explicit-Authorisation-Preferred: true: POST here to start the authorisation, or put the payment in a signing basket' })
+  @ApiPropertyOptional({
+    type: Href,
+    example: { href: `${PAYMENT}/authorisations` },
+    description: 'TPP-Explicit-Authorisation-Preferred: true: POST here to start the authorisation, or put the payment in a signing basket',
+  })
   startAuthorisation?: Href;
 }
 
@@ -94,25 +108,40 @@ export class PaymentStatusResponse {
   @ApiPropertyOptional(VOP_BLOCK)
   originalTransactionInformationAndVopStatus?: VopStatus[];
 
-  @ApiPropertyOptional({ enum: ['AC01', 'AC04', 'AC06', 'AM04', 'MS03'], description: 'RJCT by a refused creditor (docs/failures.md): the ISO 20022 reason' })
+  @ApiPropertyOptional({
+    enum: ['AC01', 'AC04', 'AC06', 'AM04', 'MS03'],
+    description: 'RJCT by a refused creditor (docs/failures.md): the ISO 20022 reason',
+  })
   transactionStatusReason?: RejectionReason;
 
-  @ApiPropertyOptional({ example: 'Rejected (AC04): the creditor account is closed.', description: 'RJCT by a refused creditor: the reason in words' })
+  @ApiPropertyOptional({
+    example: 'Rejected (AC04): the creditor account is closed.',
+    description: 'RJCT by a refused creditor: the reason in words',
+  })
   psuMessage?: string;
 }
 
 export class CancellationLinks {
   @ApiPropertyOptional({
     type: Href,
-    description: "redirect: the bank's fixed text cancellation_authorisation_not_available, no link (answers: bank); the link to start the cancellation authorisation (answers: berlin-group)",
+    description:
+      "redirect: the bank's fixed text cancellation_authorisation_not_available, no link (answers: bank); the link to start the cancellation authorisation (answers: berlin-group)",
     example: { href: 'cancellation_authorisation_not_available' },
   })
   startAuthorisation?: Href;
 
-  @ApiPropertyOptional({ type: Href, description: 'embedded: POST the password here', example: { href: `${PAYMENT}/cancellation-authorisations` } })
+  @ApiPropertyOptional({
+    type: Href,
+    description: 'embedded: POST the password here',
+    example: { href: `${PAYMENT}/cancellation-authorisations` },
+  })
   startAuthorisationWithPsuAuthentication?: Href;
 
-  @ApiPropertyOptional({ type: Href, description: 'decoupled: POST here with the PSU-ID header', example: { href: `${PAYMENT}/cancellation-authorisations` } })
+  @ApiPropertyOptional({
+    type: Href,
+    description: 'decoupled: POST here with the PSU-ID header',
+    example: { href: `${PAYMENT}/cancellation-authorisations` },
+  })
   startAuthorisationWithPsuIdentification?: Href;
 }
 
@@ -131,7 +160,12 @@ export class CancellationResponse {
  * The bank's answer, with the redirect page; for an embedded or decoupled authorisation, the link
  * to its next step instead, and (decoupled) what the holder is told (docs/sca-approaches.md).
  */
-export function toInitiationResponse(payment: Payment, authorisation: Authorisation, scaRedirect: Href, habits: AnswerHabits): PaymentInitiationResponse {
+export function toInitiationResponse(
+  payment: Payment,
+  authorisation: Authorisation,
+  scaRedirect: Href,
+  habits: AnswerHabits,
+): PaymentInitiationResponse {
   const { id, service, product, status } = payment;
   const self = `/v1/${service}/${product}/${id}`;
   const vop = vopBlockOf(payment);
@@ -152,7 +186,13 @@ export function toInitiationResponse(payment: Payment, authorisation: Authorisat
 export function toInitiationWithoutAuthorisation(payment: Payment): PaymentInitiationResponse {
   const self = `/v1/${payment.service}/${payment.product}/${payment.id}`;
   const start = isAwaitingSca(payment.status) ? { startAuthorisation: href(`${self}/authorisations`) } : {};
-  return { transactionStatus: payment.status, paymentId: payment.id, _links: { ...start, self: href(self), status: href(`${self}/status`) }, ...vopBlockOf(payment), tppMessages: [] };
+  return {
+    transactionStatus: payment.status,
+    paymentId: payment.id,
+    _links: { ...start, self: href(self), status: href(`${self}/status`) },
+    ...vopBlockOf(payment),
+    tppMessages: [],
+  };
 }
 
 /**
@@ -160,12 +200,21 @@ export function toInitiationWithoutAuthorisation(payment: Payment): PaymentIniti
  * embedded or decoupled authorisation the link to its next step instead, and (decoupled) what
  * the holder is told (docs/sca-approaches.md).
  */
-export function toConfirmationResponse({ id, service, product, status }: Payment, authorisation: Authorisation, scaRedirect: Href, habits: AnswerHabits): CreditorConfirmationResponse {
+export function toConfirmationResponse(
+  { id, service, product, status }: Payment,
+  authorisation: Authorisation,
+  scaRedirect: Href,
+  habits: AnswerHabits,
+): CreditorConfirmationResponse {
   const self = `/v1/${service}/${product}/${id}`;
   const links = { self: href(self), status: href(`${self}/status`) };
   if (authorisation.approach === 'REDIRECT') {
     const named = habits.placeholderScaStatus ? IMPLICIT_AUTHORISATION_ID : authorisation.id;
-    return { transactionStatus: status, scaMethods: [], _links: { scaRedirect, ...links, scaStatus: href(`${self}/authorisations/${named}`) } };
+    return {
+      transactionStatus: status,
+      scaMethods: [],
+      _links: { scaRedirect, ...links, scaStatus: href(`${self}/authorisations/${named}`) },
+    };
   }
   const { scaStatus, ...next } = nextStepLinks(authorisation, `${self}/authorisations/${authorisation.id}`);
   return { transactionStatus: status, scaMethods: [], _links: { ...next, ...links, scaStatus }, ...psuMessageOf(authorisation) };
@@ -192,9 +241,18 @@ export const PAYMENT_OBJECT_SCHEMA = {
     additionalProperties: false,
     required: [...echoedFields(type), 'transactionStatus'],
     properties: {
-      ...Object.fromEntries(echoedFields(type).map((field) => [field, { description: `as accepted (see the request schema ${type.name}), or null where not sent` }])),
+      ...Object.fromEntries(
+        echoedFields(type).map((field) => [
+          field,
+          { description: `as accepted (see the request schema ${type.name}), or null where not sent` },
+        ]),
+      ),
       transactionStatus: { type: 'string', enum: STATUSES },
-      originalTransactionInformationAndVopStatus: { type: 'array', items: { $ref: '#/components/schemas/VopStatus' }, description: VOP_BLOCK.description },
+      originalTransactionInformationAndVopStatus: {
+        type: 'array',
+        items: { $ref: '#/components/schemas/VopStatus' },
+        description: VOP_BLOCK.description,
+      },
     },
   })),
 };
@@ -204,7 +262,11 @@ export function toPaymentResponse(payment: Payment): Record<string, unknown> {
   const { service, product, body, status } = payment;
   const fields = echoedFields(PAYMENT_BODY_TYPES[`${service}/${product}` as keyof typeof PAYMENT_BODY_TYPES]);
   const echoed = body as unknown as Record<string, unknown>;
-  return { ...Object.fromEntries(fields.map((field) => [field, echoed[field] ?? null])), transactionStatus: status, ...vopBlockOf(payment) };
+  return {
+    ...Object.fromEntries(fields.map((field) => [field, echoed[field] ?? null])),
+    transactionStatus: status,
+    ...vopBlockOf(payment),
+  };
 }
 
 /**

@@ -15,18 +15,34 @@ import {
   SepaAmountDto,
 } from './payment-parts.dto';
 
-const FREQUENCIES = ['Daily', 'Weekly', 'EveryTwoWeeks', 'Monthly', 'EveryTwoMonths', 'Quarterly', 'SemiAnnual', 'Annual', 'MonthlyVariable'];
+const FREQUENCIES = [
+  'Daily',
+  'Weekly',
+  'EveryTwoWeeks',
+  'Monthly',
+  'EveryTwoMonths',
+  'Quarterly',
+  'SemiAnnual',
+  'Annual',
+  'MonthlyVariable',
+];
 const DAYS_OF_MONTH = Array.from({ length: 31 }, (_, day) => String(day + 1));
 const MONTHS = DAYS_OF_MONTH.slice(0, 12);
 const EXECUTION_RULES = ['following', 'preceding'];
 
 /** The schedule fields, checked and documented alike in a periodic payment and in a scenario's standing order. */
 export const Schedule = {
-  startDate: (example: string, description?: string): PropertyDecorator => applyDecorators(ApiProperty({ example, description }), IsDateOnly()),
-  endDate: (example: string, description?: string): PropertyDecorator => applyDecorators(ApiPropertyOptional({ example, description }), IsOptional(), IsDateOnly()),
+  startDate: (example: string, description?: string): PropertyDecorator =>
+    applyDecorators(ApiProperty({ example, description }), IsDateOnly()),
+  endDate: (example: string, description?: string): PropertyDecorator =>
+    applyDecorators(ApiPropertyOptional({ example, description }), IsOptional(), IsDateOnly()),
   frequency: (): PropertyDecorator => applyDecorators(ApiProperty({ enum: FREQUENCIES, example: 'Monthly' }), IsIn(FREQUENCIES)),
   dayOfExecution: (): PropertyDecorator =>
-    applyDecorators(ApiPropertyOptional({ type: String, nullable: true, enum: DAYS_OF_MONTH, example: '1' }), IsOptional(), IsIn(DAYS_OF_MONTH)),
+    applyDecorators(
+      ApiPropertyOptional({ type: String, nullable: true, enum: DAYS_OF_MONTH, example: '1' }),
+      IsOptional(),
+      IsIn(DAYS_OF_MONTH),
+    ),
 };
 
 /** POST /v1/periodic-payments/sepa-credit-transfers: one instalment per `frequency` from startDate; the bank's fields and Berlin Group's. */
@@ -86,7 +102,12 @@ export class PeriodicPaymentDto {
   @Schedule.dayOfExecution()
   dayOfExecution?: string | null;
 
-  @ApiPropertyOptional({ type: [String], enum: MONTHS, maxItems: 11, description: 'with frequency MonthlyVariable: the months of execution' })
+  @ApiPropertyOptional({
+    type: [String],
+    enum: MONTHS,
+    maxItems: 11,
+    description: 'with frequency MonthlyVariable: the months of execution',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(11)
