@@ -117,6 +117,10 @@ export function asUnavailable(error: unknown): unknown {
   if (error instanceof DomainError) return error;
   const code = (error as { driverError?: { code?: unknown } }).driverError?.code ?? (error as { code?: unknown }).code;
   if (typeof code === 'string' && STORAGE_FAULT.test(code)) return new DomainError(UNAVAILABLE);
+  // PostgreSQL ended the session: a new connection that could not start (on a full disk, its
+  // relcache init file: "could not write init file", XX000), a backend that crashed. Worth a retry.
+  const severity = (error as { driverError?: { severity?: unknown } }).driverError?.severity ?? (error as { severity?: unknown }).severity;
+  if (severity === 'FATAL' || severity === 'PANIC') return new DomainError(UNAVAILABLE);
   // No code: node-postgres on a connection the server ended or a pool that was closed; better-sqlite3 while group-commit.ts replaces its connection.
   if (
     error instanceof Error &&
