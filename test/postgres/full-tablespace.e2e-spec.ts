@@ -49,6 +49,10 @@ describe('a full tablespace on PostgreSQL', () => {
   }
 
   it('answers 503 to what it cannot commit, never 2xx, and commits again once there is room', async () => {
+    // A serving instance's pool is warm. A connection opened after the fill cannot start (its
+    // relcache file, which the fill's DROP TABLE invalidated, cannot be written): it answers 503,
+    // and a cold pool would leave the room the fill left unused.
+    await postPayments(sandbox.http, 10_000, 10);
     await fill();
     const acknowledged = await postUntilFull(sandbox.http);
     const stored: { id: string; status: string }[] = await committed.query('SELECT id, status FROM payments WHERE id = ANY($1)', [
