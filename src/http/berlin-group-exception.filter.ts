@@ -37,7 +37,7 @@ export class BerlinGroupExceptionFilter implements ExceptionFilter {
     const response = http.getResponse<Response>();
     // The request's own log line (pino-http) carries the cause of a 5xx, its stack and the driver's code: a 500 in a
     // run whose other logs are off still says what it was (docs/operations.md, "Logs").
-    if (error.status() >= 500) (response as Response & { err?: unknown }).err = exception;
+    if (error.status() >= 500) response.err = exception instanceof Error ? exception : new Error(String(exception));
     // For the request log (request-log.ts): the code and message number the client reads.
     response.locals.errorCode = `${error.toBody(this.profile).tppMessages[0].code} ${error.details[0].messageId}`;
     response
