@@ -6,7 +6,7 @@ import { BankProfile } from '../profile/bank-profile';
 import { formValue } from '../common/html';
 import { CSRF_FIELD, PageCsrf } from './page-security';
 import { Buttons, decisionPage, messagePage, Row } from './sca-pages';
-import { type PsuLogin, WrongCredentials } from './sca.service';
+import { attemptsOf, type PsuLogin, WrongCredentials } from './sca.service';
 
 /** One thing the account holder can be asked to authorise, and how its page reads. */
 export interface Flow {
@@ -87,17 +87,13 @@ export class ScaPageRenderer {
         return html(
           response,
           error.status(),
-          messagePage(
-            this.profile.name,
-            flow.title,
-            `The PSU ID or password was wrong ${error.attempts.split(' ')[0]} times: ${error.failure}.`,
-          ),
+          messagePage(this.profile.name, flow.title, `The PSU ID or password was wrong ${error.attempt} times: ${error.failure}.`),
         );
       }
       if (error instanceof DomainError && error.details[0].messageId === 'XS2A022E') {
         return this.show(flow, id, request, response, {
           status: error.status(),
-          message: `The PSU ID or password is wrong, or this PSU does not hold the accounts concerned${error instanceof WrongCredentials ? ` (${error.attempts})` : ''}.`,
+          message: `The PSU ID or password is wrong, or this PSU does not hold the accounts concerned${error instanceof WrongCredentials ? ` (${attemptsOf(error.attempt)})` : ''}.`,
         });
       }
       this.cannotGoOn(flow, error, response);

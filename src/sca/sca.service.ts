@@ -270,7 +270,7 @@ export class ScaService {
     });
     return new WrongCredentials(
       error.message,
-      `${failedAttempts} of ${MAX_FAILED_ATTEMPTS} attempts`,
+      failedAttempts,
       failed ? `the authorisation failed and the ${this.port.of(target.kind).failedOutcome}` : null,
     );
   }
@@ -327,12 +327,15 @@ export class ScaService {
 export class WrongCredentials extends DomainError {
   constructor(
     why: string,
-    readonly attempts: string,
+    readonly attempt: number,
     readonly failure: string | null,
   ) {
-    super({ messageId: 'XS2A022E', description: `${why} (${attempts})${failure ? `: ${failure}` : ''}` });
+    super({ messageId: 'XS2A022E', description: `${why} (${attemptsOf(attempt)})${failure ? `: ${failure}` : ''}` });
   }
 }
+
+/** `2 of 3 attempts`: how a wrong password or TAN is counted, in the answer and on the page. */
+export const attemptsOf = (attempt: number): string => `${attempt} of ${MAX_FAILED_ATTEMPTS} attempts`;
 
 /** The PSU-ID header names whose password or app it is. */
 function required(psuId: string | null): string {
