@@ -22,8 +22,7 @@ import { ConsentModule } from './consent/consent.module';
 import { connectDatabase, DatabaseModule } from './database/database.module';
 import { PaymentInitiationModule } from './payment-initiation/payment-initiation.module';
 import { SandboxControlModule } from './sandbox-control/sandbox-control.module';
-import { declareScenarioFields } from './sandbox-control/scenario.dto';
-import { declareField } from './common/declare-field';
+import { fillScenarioSlot } from './sandbox-control/scenario.dto';
 import { registerMessages } from './common/error-catalogue';
 import { ScaModule } from './sca/sca.module';
 import { AuthorisationRoutesModule } from './authorisation/authorisation-routes.module';
@@ -47,12 +46,9 @@ export class AppModule {
   static forRoot(): DynamicModule {
     const environment = validateEnvironment(process.env);
     const profile = loadProfile(environment.PROFILE, SERVICES);
-    // Every registered service's messages and fields, offered or not: where not, its group leaves the fields unread.
-    for (const { messages = {}, fields = [] } of SERVICES) {
-      registerMessages(messages);
-      for (const { dto, field } of fields) declareField(dto, field);
-    }
-    declareScenarioFields(SERVICES.flatMap(({ scenario }) => (scenario ? [scenario] : [])));
+    // Every registered service's messages and scenario field, offered or not: where not, its group leaves the field unread.
+    for (const { messages = {} } of SERVICES) registerMessages(messages);
+    fillScenarioSlot(SERVICES);
     return {
       module: AppModule,
       imports: [

@@ -8,8 +8,10 @@ import { documentFor, visitObjects } from './http/berlin-group-profile';
 import type { DeclaredRoute } from './http/route-access';
 import { documentEventKinds } from './events/events.dto';
 import { VOP_MESSAGE_LIST } from './verification-of-payee/vop-message-list';
+import { offeredFields } from './core/offered-by';
 
 type Parameter = { name?: string; in?: string; schema?: { enum?: string[] } };
+type Schemas = Record<string, { properties?: Record<string, unknown> }>;
 type Headers = { 'ASPSP-SCA-Approach'?: { schema?: { enum?: string[] } } };
 
 /**
@@ -38,6 +40,7 @@ export function documentForProfile(
         if (parameter.in === 'path' && parameter.name === 'product') parameter.schema = { ...parameter.schema, enum: offered };
     }
   }
+  leaveOutUnoffered(document, profile.requestGroups);
   for (const service of services) service.document(document, profile);
   documentEventKinds(document, profile);
   documentIdentity(document, profile, routes);
@@ -47,4 +50,31 @@ export function documentForProfile(
     if (approach?.schema?.enum) approach.schema.enum = [...profile.approaches];
   });
   return documentFor(document, profile.answers === 'berlin-group', [VOP_MESSAGE_LIST]);
+}
+
+/**
+ * The fields of services the bank does not offer (OfferedBy), and the schemas only they used, are
+ * left out: what the validation pipe strips unread is not documented.
+ */
+function leaveOutUnoffered(document: OpenAPIObject, offered: string[]): void {
+  const schemas = document.components!.schemas as Schemas;
+  const before = schemasUsed(document);
+  for (const [dto, field, service] of offeredFields()) if (!offered.includes(service)) delete schemas[dto.name]?.properties?.[field];
+  const after = schemasUsed(document);
+  for (const name of before) if (!after.has(name)) delete schemas[name];
+}
+
+/** The schemas the document's paths use, directly or through other schemas. */
+function schemasUsed(document: OpenAPIObject): Set<string> {
+  const schemas = document.components!.schemas as Schemas;
+  const used = new Set<string>();
+  const reach = (node: unknown) =>
+    visitObjects(node, ({ $ref }) => {
+      const name = typeof $ref === 'string' ? $ref.split('#/components/schemas/')[1] : undefined;
+      if (name === undefined || used.has(name)) return;
+      used.add(name);
+      reach(schemas[name]);
+    });
+  reach(document.paths);
+  return used;
 }

@@ -1,30 +1,26 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { AccountReferenceDto } from '../common/account-reference.dto';
+import { MASKED_PAN } from '../common/validators';
+import { ConsentAccessDto, ConsentAccountReferenceDto } from '../consent/dto/create-consent.dto';
 
 type Schema = { type?: string; items?: unknown; properties?: Record<string, Schema>; [key: string]: unknown };
 
 /**
- * The served document says what the profile does with card accounts (docs/card-accounts.md):
- * where the bank shows them, a consent's account may be a card named by its masked PAN; where
- * not, the scenario fields that create cards are left out (the validation pipe strips them unread).
+ * Where the bank shows card accounts, the served document says that a consent's account may be a
+ * card named by its masked PAN (docs/card-accounts.md): one of the two. Where not, the fields that
+ * offer cards are left out as every unoffered field is (OfferedBy).
  */
 export function documentCardAccounts(document: OpenAPIObject, shown: boolean): void {
+  if (!shown) return;
   const schemas = document.components!.schemas as Record<string, Schema>;
-  if (!shown) {
-    // With SANDBOX_CONTROL=false there are no scenarios to document.
-    delete schemas.CreateScenarioDto?.properties?.cardAccounts;
-    delete schemas.ScenarioResponse?.properties?.cardAccounts;
-    for (const name of ['ScenarioCardAccountDto', 'ScenarioCardBalancesDto', 'ScenarioCardTransactionDto', 'ScenarioCardAccountResponse'])
-      delete schemas[name];
-    return;
-  }
-  const { iban, currency } = schemas.AccountReferenceDto.properties!;
-  schemas.ConsentAccountReferenceDto = {
+  const { iban, currency } = schemas[AccountReferenceDto.name].properties!;
+  schemas[ConsentAccountReferenceDto.name] = {
     type: 'object',
     description: 'an account by its IBAN, or a card account by its maskedPan: one of the two',
-    properties: { iban, maskedPan: { type: 'string', pattern: '^[0-9]{6}x{2,19}[0-9]{4}$', example: '492950xxxxxx4711' }, currency },
+    properties: { iban, maskedPan: { type: 'string', pattern: MASKED_PAN.source, example: '492950xxxxxx4711' }, currency },
     oneOf: [{ required: ['iban'] }, { required: ['maskedPan'] }],
   };
-  const access = schemas.ConsentAccessDto.properties!;
+  const access = schemas[ConsentAccessDto.name].properties!;
   for (const list of [access.accounts, access.balances, access.transactions])
-    list.items = { $ref: '#/components/schemas/ConsentAccountReferenceDto' };
+    list.items = { $ref: `#/components/schemas/${ConsentAccountReferenceDto.name}` };
 }

@@ -1,30 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
-import type { DeclaredField } from '../common/declare-field';
-import { IsCurrency, IsDateOnly, IsSignedAmount, List, MASKED_PAN, NestedObject } from '../common/validators';
-import { ConsentAccountReferenceDto } from '../consent/dto/create-consent.dto';
-import { listWhereOffered, onlyWhereOffered } from '../http/validation.pipe';
+import { IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsCurrency, IsDateOnly, IsSignedAmount, List, NestedObject } from '../common/validators';
+import { FIELD_SERVICES } from '../core/offered-by';
+import type { ScenarioPart } from '../core/sandbox-service';
+import { optionalList } from '../http/validation.pipe';
 
 /**
- * The fields card accounts add to other features' requests and answers (docs/card-accounts.md),
- * read only where the bank shows card accounts (the group CARD_ACCOUNTS); the served document says
- * so there (card-accounts-document.ts).
+ * Card accounts' group: the fields of other features' requests it offers (a consent's maskedPan,
+ * a scenario's cards) are read only where the bank shows card accounts (docs/card-accounts.md).
  */
-export const CARD_ACCOUNTS = 'cardAccounts';
-const WHERE_CARDS = onlyWhereOffered(CARD_ACCOUNTS);
-
-/** A consent's account may be a card account named by its masked PAN, instead of an IBAN. */
-export const CONSENT_FIELDS: DeclaredField[] = [
-  // A masked PAN sent as null counts as absent (class-validator's IsOptional lets null through).
-  { name: 'iban', decorators: [ValidateIf((reference: ConsentAccountReferenceDto) => reference.maskedPan == null, WHERE_CARDS)] },
-  {
-    name: 'maskedPan',
-    decorators: [
-      IsOptional(WHERE_CARDS),
-      Matches(MASKED_PAN, { message: '$property must be a masked PAN: the first six and the last four digits, x between', ...WHERE_CARDS }),
-    ],
-  },
-];
+export const CARD_ACCOUNTS = FIELD_SERVICES.cardAccounts;
 
 /** A card payment on a scenario's card account (docs/card-accounts.md). */
 export class ScenarioCardTransactionDto {
@@ -109,16 +94,9 @@ export class ScenarioCardAccountResponse {
 }
 
 /** A scenario's cards, and the answer's (the scenario's consent names them by maskedPan). */
-export const SCENARIO_FIELDS: { request: DeclaredField; answer: DeclaredField } = {
-  request: {
-    name: 'cardAccounts',
-    decorators: listWhereOffered(
-      CARD_ACCOUNTS,
-      ScenarioCardAccountDto,
-      10,
-      "the holder's credit cards; the scenario's consent names them by maskedPan",
-    ),
-  },
+export const SCENARIO_FIELD: Pick<ScenarioPart, 'field' | 'request' | 'answer'> = {
+  field: 'cardAccounts',
+  request: optionalList(ScenarioCardAccountDto, 10, "the holder's credit cards; the scenario's consent names them by maskedPan"),
   // Only where the scenario asked for cards.
-  answer: { name: 'cardAccounts', decorators: [ApiPropertyOptional({ type: [ScenarioCardAccountResponse] })] },
+  answer: [ApiPropertyOptional({ type: [ScenarioCardAccountResponse] })],
 };

@@ -2,8 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { CardAccounts1796800000000 } from '../../migrations/1796800000000-CardAccounts';
 import type { SandboxService, ScenarioContext } from '../core/sandbox-service';
 import type { FixtureFiles } from '../profile/bank-profile';
-import { ConsentAccountReferenceDto } from '../consent/dto/create-consent.dto';
-import { CARD_ACCOUNTS, CONSENT_FIELDS, SCENARIO_FIELDS } from './card-accounts-requests';
+import { CARD_ACCOUNTS, SCENARIO_FIELD } from './card-accounts-requests';
 import { CardAccount, type CardBalance, CardTransaction, type CardTransactionBody, cardTransactionRows } from './card-account.entity';
 import { CardAccountsModule } from './card-accounts.module';
 import { CardAccountsCockpit } from './card-accounts-cockpit';
@@ -99,7 +98,6 @@ export const cardAccountsService: SandboxService = {
   entities: [CardAccount, CardTransaction],
   migrations: [CardAccounts1796800000000],
   requestGroup: CARD_ACCOUNTS,
-  fields: CONSENT_FIELDS.map((field) => ({ dto: ConsentAccountReferenceDto, field })),
   fixtures: {
     name: 'cardAccounts',
     schema,
@@ -150,7 +148,7 @@ export const cardAccountsService: SandboxService = {
     ],
   },
   scenario: {
-    ...SCENARIO_FIELDS,
+    ...SCENARIO_FIELD,
     rows: ({ cardAccounts = [] }: { cardAccounts?: ScenarioCard[] }, scenario) => {
       const cards = cardAccounts.map((card, index) => scenarioCard(card, scenario, index));
       return {

@@ -3,7 +3,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import type { MigrationInterface } from 'typeorm';
 import type { Environment } from '../config/environment';
 import type { CockpitSection } from './cockpit-section';
-import type { DeclaredField } from '../common/declare-field';
+import type { WhereOffered } from './offered-by';
 import type { MessageRow } from '../common/error-catalogue';
 import type { EventKind } from '../events/sandbox-event.entity';
 import type { ConsentAccess, ConsentedAccount } from '../consent/consent.entity';
@@ -41,10 +41,12 @@ export interface SandboxService {
   document(document: OpenAPIObject, profile: BankProfile): void;
   /** Its lines of the document's introduction where the bank offers it. */
   summary(profile: BankProfile): string[];
-  /** The group of its fields of other features' requests (`fields`, the scenario's), read only where it is offered (docs/profiles.md). */
+  /**
+   * The group of its fields of other features' requests, read only where it is offered
+   * (docs/profiles.md): the core's fields it offers say so where they are written (OfferedBy), its
+   * scenario field is read in it.
+   */
   readonly requestGroup?: string;
-  /** Its fields of the core's requests (a consent's), each declared on its DTO when the app is made. */
-  readonly fields?: { dto: Type; field: DeclaredField }[];
   /** The event kinds only it records. */
   readonly eventKinds?: EventKind[];
   /** Its part of a test suite's scenario (POST /sandbox/scenarios), where the bank offers it. */
@@ -64,9 +66,11 @@ export interface ScenarioContext {
 
 /** What a service adds to a scenario from the request's fields it reads (validated by the scenario DTO). */
 export interface ScenarioPart<Request = never> {
-  /** Its field of the scenario's request, and of the answer. */
-  readonly request: DeclaredField;
-  readonly answer?: DeclaredField;
+  /** The name of its field in the scenario's request and answer: the control layer's slot for it (scenario.dto.ts). */
+  readonly field: string;
+  /** The field's rules in the request, as written on it (`where`: read only where the service is offered), and in the answer. */
+  request(where: WhereOffered): PropertyDecorator[];
+  readonly answer?: PropertyDecorator[];
   rows(request: Request, scenario: ScenarioContext): ScenarioShare;
   /** Its tables holding a scenario's rows: deleted with the scenario by scenarioId. */
   readonly tables: Type[];

@@ -1,6 +1,8 @@
 import { ArgumentMetadata } from '@nestjs/common';
 import { AccountQueryDto, TransactionsQueryDto } from '../account-information/dto/account-query.dto';
+import { IsOptional, IsString, Matches } from 'class-validator';
 import { DomainError } from '../common/error-catalogue';
+import { OfferedBy, offeredFields } from '../core/offered-by';
 import { createValidationPipe } from './validation.pipe';
 
 const query = (metatype: ArgumentMetadata['metatype']): ArgumentMetadata => ({ type: 'query', metatype });
@@ -27,5 +29,32 @@ describe('the validation pipe on a whole query', () => {
     await expect(pipe.transform({}, query(AccountQueryDto))).resolves.toEqual({});
     // bookingStatus is required on transactions.
     await expect(pipe.transform({}, query(TransactionsQueryDto))).rejects.toThrow(DomainError);
+  });
+});
+
+describe("a service's field (OfferedBy)", () => {
+  class Probe {
+    @IsString()
+    name: string;
+
+    @OfferedBy('probes', (where) => [IsOptional(where), Matches(/^x+$/, { message: '$property must be x', ...where })])
+    code?: string;
+  }
+  const body: ArgumentMetadata = { type: 'body', metatype: Probe };
+
+  it('is stripped unread where the bank does not offer its service', async () => {
+    await expect(createValidationPipe(['other']).transform({ name: 'n', code: 'y' }, body)).resolves.toEqual({ name: 'n' });
+  });
+
+  it('is read by its rules where it does', async () => {
+    const pipe = createValidationPipe(['probes']);
+    await expect(pipe.transform({ name: 'n', code: 'xx' }, body)).resolves.toEqual({ name: 'n', code: 'xx' });
+    await expect(pipe.transform({ name: 'n', code: 'y' }, body)).rejects.toMatchObject({
+      details: [{ messageId: 'XS2A001E', path: 'code', description: 'code must be x' }],
+    });
+  });
+
+  it('is recorded for the served document with its service', () => {
+    expect(offeredFields()).toContainEqual([Probe, 'code', 'probes']);
   });
 });

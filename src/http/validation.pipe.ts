@@ -4,11 +4,12 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsObject, IsOptional, ValidateNested } from 'class-validator';
 import { AnswerMemo } from '../common/answer-memo';
 import { DomainError, ErrorDetail } from '../common/error-catalogue';
+import type { WhereOffered } from '../core/offered-by';
 
 /**
  * The global pipe: DTO validation failures become one FORMAT_ERROR message per field, with `path`
  * naming it (`access.balances[0].iban`). Unknown fields are stripped, never a reason to reject.
- * A field of a service only some banks offer is validated in its group (OnlyWhereOffered), and
+ * A field of a service only some banks offer is validated in its group (OfferedBy), and
  * only the profile's `groups` are read: elsewhere it is stripped unread, as an unknown field is.
  */
 export function createValidationPipe(groups: string[] = []): ValidationPipe {
@@ -63,13 +64,10 @@ function toDetails(error: ValidationError, parentPath: string): ErrorDetail[] {
   return [{ messageId: 'XS2A001E', path, description }, ...children];
 }
 
-/** The options of a field's decorators that only banks offering `group`'s service read (BankProfile.requestGroups). */
-export const onlyWhereOffered = (group: string) => ({ groups: [group], always: false });
-
-/** The decorators of an optional list of `type` objects, at most `maxItems`, that only banks offering `group`'s service read. */
-export function listWhereOffered(group: string, type: new () => object, maxItems: number, description: string): PropertyDecorator[] {
-  const where = onlyWhereOffered(group);
-  return [
+/** The rules of an optional list of `type` objects, at most `maxItems`, as written on a field: for a service's field (OfferedBy). */
+export const optionalList =
+  (type: new () => object, maxItems: number, description: string) =>
+  (where: WhereOffered): PropertyDecorator[] => [
     ApiPropertyOptional({ type: [type], maxItems, description }),
     IsOptional(where),
     IsArray(where),
@@ -78,4 +76,3 @@ export function listWhereOffered(group: string, type: new () => object, maxItems
     IsObject({ each: true, message: 'each item of $property must be an object', ...where }),
     Type(() => type),
   ];
-}

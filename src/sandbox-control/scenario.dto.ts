@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsCurrency, IsDateOnly, IsIban, IsSignedAmount, List, NestedObject, NestedObjects } from '../common/validators';
-import { declareField } from '../common/declare-field';
-import type { ScenarioPart } from '../core/sandbox-service';
+import { OfferedBy } from '../core/offered-by';
+import type { SandboxService } from '../core/sandbox-service';
 import { Schedule } from '../payment-initiation/dto/periodic-payment.dto';
 
 export class ScenarioTransactionDto {
@@ -111,6 +111,7 @@ export class ScenarioAccountDto {
   standingOrders?: ScenarioStandingOrderDto[] | null;
 }
 
+/** A test suite's scenario; each offered service's part is a further field (fillScenarioSlot). */
 export class CreateScenarioDto {
   @ApiProperty({ type: [ScenarioAccountDto], minItems: 1, maxItems: 20 })
   @IsArray()
@@ -134,6 +135,7 @@ export class ScenarioAccountResponse {
   name: string;
 }
 
+/** The scenario's rows; each offered service's part that answers is a further field (fillScenarioSlot). */
 export class ScenarioResponse {
   @ApiProperty({ format: 'uuid' })
   scenarioId: string;
@@ -151,10 +153,20 @@ export class ScenarioResponse {
   accounts: ScenarioAccountResponse[];
 }
 
-/** The services' fields of a scenario and of its answer (SandboxService.scenario), on the two DTOs: once, however many apps start. */
-export function declareScenarioFields(parts: ScenarioPart[]): void {
-  for (const { request, answer } of parts) {
-    declareField(CreateScenarioDto, request);
-    if (answer) declareField(ScenarioResponse, answer);
+const filled = new Set<string>();
+
+/**
+ * The control layer's slot for the services' parts of a scenario (SandboxService.scenario): each
+ * fills its field of the request and of the answer, read and documented only where the bank offers
+ * the service (OfferedBy). Filled once a process, however many apps start.
+ */
+export function fillScenarioSlot(services: readonly SandboxService[]): void {
+  for (const { name, requestGroup, scenario } of services) {
+    if (!scenario || filled.has(scenario.field)) continue;
+    if (!requestGroup) throw new Error(`${name}: a scenario part is read in the service's requestGroup, and it has none`);
+    filled.add(scenario.field);
+    OfferedBy(requestGroup, scenario.request)(CreateScenarioDto.prototype, scenario.field);
+    const { answer } = scenario;
+    if (answer) OfferedBy(requestGroup, () => answer)(ScenarioResponse.prototype, scenario.field);
   }
 }

@@ -1,47 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsArray, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { AccountReferenceDto } from '../common/account-reference.dto';
-import type { DeclaredField } from '../common/declare-field';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsIban } from '../common/validators';
-import { listWhereOffered, onlyWhereOffered } from '../http/validation.pipe';
+import { FIELD_SERVICES, whereOffered } from '../core/offered-by';
+import type { ScenarioPart } from '../core/sandbox-service';
+import { optionalList } from '../http/validation.pipe';
 
 /**
- * The fields trusted beneficiaries add to other features' requests (docs/trusted-beneficiaries.md),
- * read only where the bank lists them (the group TRUSTED_BENEFICIARIES); left out of the served
- * document elsewhere (trusted-beneficiaries-document.ts).
+ * Trusted beneficiaries' group: the fields of other features' requests it offers (a consent's
+ * additionalInformation, a scenario's trusted payees) are read only where the bank lists them
+ * (docs/trusted-beneficiaries.md).
  */
-export const TRUSTED_BENEFICIARIES = 'trustedBeneficiaries';
-const WHERE_OFFERED = onlyWhereOffered(TRUSTED_BENEFICIARIES);
-
-/** Berlin Group's additional information of a consent: here its trusted beneficiaries. */
-export class AdditionalInformationAccessDto {
-  @ApiPropertyOptional({
-    type: [AccountReferenceDto],
-    example: [{ iban: 'AT439900000000010017' }],
-    description: 'the accounts whose trusted beneficiaries the TPP may list; empty: every account of the consent',
-  })
-  @IsOptional(WHERE_OFFERED)
-  @IsArray(WHERE_OFFERED)
-  @ValidateNested({ each: true, ...WHERE_OFFERED })
-  @IsObject({ each: true, message: 'each item of $property must be an object', ...WHERE_OFFERED })
-  @Type(() => AccountReferenceDto)
-  trustedBeneficiaries?: AccountReferenceDto[];
-}
-
-/** A consent's access may ask for the list (access.additionalInformation.trustedBeneficiaries). */
-export const CONSENT_FIELDS: DeclaredField[] = [
-  {
-    name: 'additionalInformation',
-    decorators: [
-      ApiPropertyOptional({ type: AdditionalInformationAccessDto }),
-      IsOptional(WHERE_OFFERED),
-      ValidateNested(WHERE_OFFERED),
-      IsObject({ message: '$property must be an object', ...WHERE_OFFERED }),
-      Type(() => AdditionalInformationAccessDto),
-    ],
-  },
-];
+export const TRUSTED_BENEFICIARIES = FIELD_SERVICES.trustedBeneficiaries;
+const WHERE_OFFERED = whereOffered(TRUSTED_BENEFICIARIES);
 
 /** A payee the scenario's holder trusts for every account of theirs (docs/trusted-beneficiaries.md). */
 export class ScenarioTrustedBeneficiaryDto {
@@ -63,14 +33,11 @@ export class ScenarioTrustedBeneficiaryDto {
 }
 
 /** A scenario's trusted payees. */
-export const SCENARIO_FIELDS: { request: DeclaredField } = {
-  request: {
-    name: 'trustedBeneficiaries',
-    decorators: listWhereOffered(
-      TRUSTED_BENEFICIARIES,
-      ScenarioTrustedBeneficiaryDto,
-      100,
-      "payees the holder trusts for all the scenario's accounts; its consent may then list them",
-    ),
-  },
+export const SCENARIO_FIELD: Pick<ScenarioPart, 'field' | 'request'> = {
+  field: 'trustedBeneficiaries',
+  request: optionalList(
+    ScenarioTrustedBeneficiaryDto,
+    100,
+    "payees the holder trusts for all the scenario's accounts; its consent may then list them",
+  ),
 };

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TrustedBeneficiaries1796600000000 } from '../../migrations/1796600000000-TrustedBeneficiaries';
 import type { SandboxService } from '../core/sandbox-service';
 import type { FixtureFiles } from '../profile/bank-profile';
-import { ConsentAccessDto } from '../consent/dto/create-consent.dto';
-import { CONSENT_FIELDS, SCENARIO_FIELDS, TRUSTED_BENEFICIARIES } from './trusted-beneficiaries-requests';
+import { SCENARIO_FIELD, TRUSTED_BENEFICIARIES } from './trusted-beneficiaries-requests';
 import { TrustedBeneficiariesModule } from './trusted-beneficiaries.module';
 import { documentTrustedBeneficiaries } from './trusted-beneficiaries-document';
 import { exemptsTrustedBeneficiaries } from './trusted-beneficiaries.service';
@@ -70,7 +69,6 @@ export const trustedBeneficiariesService: SandboxService = {
     },
   },
   requestGroup: TRUSTED_BENEFICIARIES,
-  fields: CONSENT_FIELDS.map((field) => ({ dto: ConsentAccessDto, field })),
   fixtures: {
     name: TRUSTED_BENEFICIARIES,
     schema,
@@ -119,7 +117,7 @@ export const trustedBeneficiariesService: SandboxService = {
       ? ['scaExemptions.trustedBeneficiaries: needs trustedBeneficiaries: true (the bank must list them to exempt them)']
       : [],
   scenario: {
-    ...SCENARIO_FIELDS,
+    ...SCENARIO_FIELD,
     // Where the scenario's holder trusts payees, its consent lists them too (of every account).
     rows: ({ trustedBeneficiaries }: { trustedBeneficiaries?: ScenarioTrustedBeneficiary[] }, { scenarioId, psuId }) =>
       trustedBeneficiaries

@@ -1,14 +1,58 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  Matches,
+  Max,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
-import { IsDateOnly, NestedObject, NestedObjects } from '../../common/validators';
+import { IsCurrency, IsDateOnly, IsIban, MASKED_PAN, NestedObject, NestedObjects } from '../../common/validators';
+import { FIELD_SERVICES, OfferedBy, WhereOffered } from '../../core/offered-by';
 
 /**
- * An account a consent names: by IBAN, or, where a service declares the field (card accounts), by
- * masked PAN instead (docs/development.md, "A service plugs in").
+ * An account a consent names: by IBAN as any account reference, or where the bank shows card
+ * accounts, a card by its masked PAN instead (docs/card-accounts.md). The served document shows
+ * AccountReferenceDto, or the card service's one of the two (card-accounts-document.ts).
  */
-export class ConsentAccountReferenceDto extends AccountReferenceDto {
-  declare maskedPan?: string;
+export class ConsentAccountReferenceDto {
+  // A masked PAN sent as null counts as absent (class-validator's IsOptional lets null through).
+  @WhereOffered(FIELD_SERVICES.cardAccounts, (where) => [
+    ValidateIf((reference: ConsentAccountReferenceDto) => reference.maskedPan == null, where),
+  ])
+  @IsIban()
+  iban: string;
+
+  @IsOptional()
+  @IsCurrency()
+  currency?: string;
+
+  @OfferedBy(FIELD_SERVICES.cardAccounts, (where) => [
+    IsOptional(where),
+    Matches(MASKED_PAN, { message: '$property must be a masked PAN: the first six and the last four digits, x between', ...where }),
+  ])
+  maskedPan?: string;
+}
+
+/** Berlin Group's additional information of a consent: here its trusted beneficiaries (docs/trusted-beneficiaries.md). */
+export class AdditionalInformationAccessDto {
+  @ApiPropertyOptional({
+    type: [AccountReferenceDto],
+    example: [{ iban: 'AT439900000000010017' }],
+    description: 'the accounts whose trusted beneficiaries the TPP may list; empty: every account of the consent',
+  })
+  @IsOptional()
+  @IsArray()
+  @NestedObjects(() => AccountReferenceDto)
+  trustedBeneficiaries?: AccountReferenceDto[];
 }
 
 const ALL_ACCOUNTS = ['allAccounts', 'allAccountsWithOwnerName'] as const;
@@ -62,8 +106,14 @@ export class ConsentAccessDto {
   @IsIn(ALL_ACCOUNTS)
   allPsd2?: (typeof ALL_ACCOUNTS)[number];
 
-  /** Berlin Group's additional information of a consent, where a service declares it (trusted beneficiaries). */
-  declare additionalInformation?: { trustedBeneficiaries?: AccountReferenceDto[] };
+  @ApiPropertyOptional({ type: AdditionalInformationAccessDto })
+  @OfferedBy(FIELD_SERVICES.trustedBeneficiaries, (where) => [
+    IsOptional(where),
+    ValidateNested(where),
+    IsObject({ message: '$property must be an object', ...where }),
+    Type(() => AdditionalInformationAccessDto),
+  ])
+  additionalInformation?: AdditionalInformationAccessDto;
 }
 
 export class CreateConsentDto {
