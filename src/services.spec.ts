@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ERROR_CATALOGUE } from './common/error-catalogue';
+import { ERROR_CATALOGUE, refusal, registerMessages } from './common/error-catalogue';
 import { SERVICES } from './services';
 
 describe('the registered services', () => {
@@ -19,5 +19,14 @@ describe('the registered services', () => {
     for (const row of registered) expect(listed.filter(([id]) => id === row[0])).toEqual([row]);
     const numbers = [...Object.keys(ERROR_CATALOGUE), ...registered.map(([id]) => id)];
     expect(new Set(numbers).size).toBe(numbers.length);
+  });
+
+  it('refuse with their messages by name, each name once in the catalogue', () => {
+    const rows = SERVICES.flatMap(({ messages = {} }) => Object.entries(messages));
+    const names = [...Object.values(ERROR_CATALOGUE), ...rows.map(([, row]) => row)].map(({ name }) => name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const { messages = {} } of SERVICES) registerMessages(messages);
+    for (const [id, { name, status }] of rows)
+      expect([refusal(name, 'why').details[0].messageId, refusal(name, 'why').status()]).toEqual([id, status]);
   });
 });

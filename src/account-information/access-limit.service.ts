@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ClockService } from '../clock/clock.service';
-import { DomainError } from '../common/error-catalogue';
+import { refusal } from '../common/error-catalogue';
 import { assertPsuIpAddress } from '../http/request.guard';
 import type { Consent } from '../consent/consent.entity';
 import { Store } from '../database/store';
@@ -39,10 +39,10 @@ export class AccessLimitService {
           .andWhere('accesses < :limit', { limit: consent.frequencyPerDay })
           .execute();
         if (!affected) {
-          throw new DomainError({
-            messageId: 'XS2A006E',
-            description: `consent ${consent.id} has used its ${consent.frequencyPerDay} accesses per day to ${accountIban} on ${day}`,
-          });
+          throw refusal(
+            'frequencyUsedUp',
+            `consent ${consent.id} has used its ${consent.frequencyPerDay} accesses per day to ${accountIban} on ${day}`,
+          );
         }
       }
     });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, ResourceUnknownError } from '../common/error-catalogue';
+import { ResourceUnknownError, refusal } from '../common/error-catalogue';
 import { href } from '../common/links';
 import type { Consent } from '../consent/consent.entity';
 import type { AisRequest } from '../consent/consent.guard';
@@ -89,7 +89,7 @@ export class AccountInformationService {
     if (!(await this.accounts.exists(iban, world))) throw new ResourceUnknownError(iban);
     const row = await this.accounts.transaction(iban, transactionId);
     if (!row) {
-      throw new DomainError({ messageId: 'XS2A032E', description: `transaction ${transactionId} unknown on account ${iban}` });
+      throw refusal('transactionUnknown', `transaction ${transactionId} unknown on account ${iban}`);
     }
     await this.limits.spend(consent, [iban], psuIpAddress);
     return { transactionsDetails: { transactionDetails: row.body } };

@@ -1,6 +1,6 @@
 import type { BookingStatus } from '../bank/account.entity';
 import type { TransactionFilter } from '../bank/account-store';
-import { DomainError, FormatError } from '../common/error-catalogue';
+import { FormatError, refusal } from '../common/error-catalogue';
 import { href, Href } from '../common/links';
 import { DEFAULT_PAGE_SIZE } from './dto/account-query.dto';
 
@@ -29,7 +29,7 @@ export const listOf = <Body>(
 /** The filter of the query; 400 PERIOD_INVALID (XS2A010E) where dateFrom is after dateTo. */
 export function periodOf({ dateFrom, dateTo }: ListQuery, statuses: BookingStatus[]): TransactionFilter {
   if (dateFrom && dateTo && dateFrom > dateTo) {
-    throw new DomainError({ messageId: 'XS2A010E', path: 'dateFrom', description: `dateFrom ${dateFrom} is after dateTo ${dateTo}` });
+    throw refusal('periodInvalid', `dateFrom ${dateFrom} is after dateTo ${dateTo}`, 'dateFrom');
   }
   return { statuses, from: dateFrom, to: dateTo };
 }

@@ -11,7 +11,7 @@ import {
   StartAuthorisationResponse,
   toStartAuthorisationResponse,
 } from './authorisation-response.dto';
-import { DomainError } from '../common/error-catalogue';
+import { isRefusal } from '../common/error-catalogue';
 import { scaRedirectHref } from '../common/links';
 import { AuthorisationRequest, AuthorisationService } from './authorisation.service';
 import { Environment } from '../config/environment';
@@ -67,7 +67,7 @@ export async function orNone(found: Promise<Authorisation>): Promise<Authorisati
   try {
     return await found;
   } catch (error) {
-    if (error instanceof DomainError && error.details[0].messageId === 'XS2A020E') return null;
+    if (isRefusal(error, 'authorisationUnknown')) return null;
     throw error;
   }
 }

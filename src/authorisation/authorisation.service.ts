@@ -5,7 +5,7 @@ import { BankProfile } from '../profile/bank-profile';
 import { EventHistory } from '../events/event-history.service';
 import type { ScaHeaders } from '../http/sca-headers.decorator';
 import { In } from 'typeorm';
-import { DomainError } from '../common/error-catalogue';
+import { refusal } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
 import { applyEvent, MachineBinding } from '../database/status-change';
 import { Store } from '../database/store';
@@ -114,7 +114,7 @@ export class AuthorisationService {
         ? (await this.all(kind, resourceId))[0]
         : await this.store.findByKey(Authorisation, authorisationId);
     if (!authorisation || authorisation.kind !== kind || authorisation.resourceId !== resourceId) {
-      throw new DomainError({ messageId: 'XS2A020E', description: `authorisation ${authorisationId} unknown` });
+      throw refusal('authorisationUnknown', `authorisation ${authorisationId} unknown`);
     }
     return authorisation;
   }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DomainError, ERROR_CATALOGUE } from './error-catalogue';
+import { detail, DomainError, ERROR_CATALOGUE, isRefusal, refusal } from './error-catalogue';
 
 describe('error catalogue', () => {
   it("is listed in docs/errors.md, row for row (the services' rows are on their pages: services.spec.ts)", () => {
@@ -15,8 +15,8 @@ describe('error catalogue', () => {
 
   it('renders the Berlin Group body, one message per detail, with the status of the first', () => {
     const error = new DomainError(
-      { messageId: 'XS2A010E', path: 'dateFrom', description: 'dateFrom is after dateTo' },
-      { messageId: 'XS2A001E', path: 'dateTo', description: 'dateTo is required' },
+      detail('periodInvalid', 'dateFrom is after dateTo', 'dateFrom'),
+      detail('formatError', 'dateTo is required', 'dateTo'),
     );
     expect(error.status()).toBe(400);
     expect(error.toBody()).toEqual({
@@ -26,5 +26,23 @@ describe('error catalogue', () => {
       ],
       _links: null,
     });
+  });
+
+  it('names every message once: the code refuses by name, and tells refusals apart by name', () => {
+    const names = Object.values(ERROR_CATALOGUE).map(({ name }) => name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const [id, { name, status }] of Object.entries(ERROR_CATALOGUE)) {
+      const error = refusal(name, 'why', 'where');
+      expect([error.details, error.status(), error.is(name), isRefusal(error, name)]).toEqual([
+        [{ messageId: id, path: 'where', description: 'why' }],
+        status,
+        true,
+        true,
+      ]);
+    }
+    expect([isRefusal(refusal('paymentUnknown', 'x'), 'consentUnknown'), isRefusal(new Error('x'), 'paymentUnknown')]).toEqual([
+      false,
+      false,
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { CanActivate, Injectable, OnModuleInit } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DomainError, FormatError } from '../common/error-catalogue';
+import { FormatError, refusal } from '../common/error-catalogue';
 import { Shared } from '../database/change-feed';
 import { Store } from '../database/store';
 import { requestWorld, type World, type WorldRequest } from '../oauth/world';
@@ -65,7 +65,7 @@ export class BankConditionsService implements OnModuleInit {
     const delay = delayOf(request.header('x-sandbox-delay')) ?? delayMs;
     if (delay > 0) await sleep(delay);
     if (maintenance || request.header('x-sandbox-maintenance') === 'true') {
-      throw new DomainError({ messageId: 'XS2A037E', description: 'the bank is in maintenance, try again later' });
+      throw refusal('maintenance', 'the bank is in maintenance, try again later');
     }
   }
 }

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import { requestWorld, type World, type WorldRequest } from '../oauth/world';
 import { AccountService, coverageOf } from './coverage';
-import { DomainError, FormatError, ResourceUnknownError } from '../common/error-catalogue';
+import { FormatError, ResourceUnknownError, refusal } from '../common/error-catalogue';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { Consent } from './consent.entity';
 import { ConsentService } from './consent.service';
@@ -34,7 +34,7 @@ export class ConsentGuard implements CanActivate {
       consentId,
       requestWorld(request),
       'ais',
-      service === 'transactions' ? 'XS2A004E' : 'XS2A005E',
+      service === 'transactions' ? 'transactionsConsentExpired' : 'consentExpired',
     );
 
     // An account's IBAN is its ID; a card account's service, which knows its masked PAN, checks it (docs/card-accounts.md).
@@ -50,7 +50,7 @@ export function assertCovered(consent: Consent, key: string, service: AccountSer
   const coverage = coverageOf(consent.access, key, service);
   if (coverage === 'notInConsent') throw new ResourceUnknownError(accountId);
   if (coverage === 'serviceNotGranted') {
-    throw new DomainError({ messageId: 'XS2A009E', description: `consent ${consent.id} does not grant ${service} on ${accountId}` });
+    throw refusal('serviceNotGranted', `consent ${consent.id} does not grant ${service} on ${accountId}`);
   }
 }
 

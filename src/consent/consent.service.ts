@@ -9,7 +9,7 @@ import { AuthorisationRequest, AuthorisationService } from '../authorisation/aut
 import type { ScaDecision } from '../authorisation/authorisation.machine';
 import { addDays } from '../common/dates';
 import { ClockService } from '../clock/clock.service';
-import { ConsentUnknownError, DomainError, FormatError, MessageId } from '../common/error-catalogue';
+import { ConsentUnknownError, FormatError, refusal, type MessageName } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
 import { nextStatus } from '../common/state-machine';
 import { Environment } from '../config/environment';
@@ -192,11 +192,10 @@ export class ConsentService implements OnModuleInit {
    * The consent in Consent-ID, which must be valid for any use (docs/behaviour.md, "Account
    * information"): 401 with `expiredMessageId` where it expired, XS2A008E where it is not valid.
    */
-  async findValid(consentId: string, world: World, purpose: ConsentPurpose, expiredMessageId: MessageId): Promise<Consent> {
+  async findValid(consentId: string, world: World, purpose: ConsentPurpose, expired: MessageName): Promise<Consent> {
     const consent = await this.findCurrent(consentId, world, purpose);
-    if (consent.status === 'expired') throw new DomainError({ messageId: expiredMessageId, description: `consent ${consentId} expired` });
-    if (consent.status !== 'valid')
-      throw new DomainError({ messageId: 'XS2A008E', description: `consent ${consentId} is ${consent.status}, not valid` });
+    if (consent.status === 'expired') throw refusal(expired, `consent ${consentId} expired`);
+    if (consent.status !== 'valid') throw refusal('consentNotValid', `consent ${consentId} is ${consent.status}, not valid`);
     return consent;
   }
 
@@ -219,7 +218,7 @@ export class ConsentService implements OnModuleInit {
     await this.store.write(async () => {
       const { entity: now, accepted } = await this.apply(consent, { type: 'TERMINATE' });
       if (!accepted) {
-        throw new DomainError({ messageId: 'XS2A011E', description: `consent ${consentId} is ${now.status} and cannot be deleted` });
+        throw refusal('consentAlreadyFinal', `consent ${consentId} is ${now.status} and cannot be deleted`);
       }
       await this.authorisations.moveOpen('consent', consentId, { type: 'FAIL' });
     });
@@ -305,10 +304,10 @@ export class ConsentService implements OnModuleInit {
     return this.store.write(async () => {
       const { entity, accepted } = await this.apply(consent, { type: 'REESTABLISH', today: this.clock.today(world) });
       if (!accepted)
-        throw new DomainError({
-          messageId: 'XS2A021E',
-          description: `consent ${consentId} is ${entity.status}${entity.status === 'revokedByPsu' ? ' and past its validUntil' : ''}, not a withdrawn consent the holder can re-establish`,
-        });
+        throw refusal(
+          'notWaiting',
+          `consent ${consentId} is ${entity.status}${entity.status === 'revokedByPsu' ? ' and past its validUntil' : ''}, not a withdrawn consent the holder can re-establish`,
+        );
       return entity;
     });
   }
@@ -413,18 +412,17 @@ const isBanksFixture = ({ fixture, scenarioId }: Consent): boolean => fixture &&
 /** What the consent grants, decided by the accounts `held`; 401 when the PSU does not hold them all. */
 function accessHeldBy(consent: Consent, held: ConsentedAccount[]): ConsentAccess {
   const access = accessDecidedBy(consent.access, held);
-  if (!access) throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the accounts of consent ${consent.id}` });
+  if (!access) throw refusal('psuCredentialsInvalid', `the PSU does not hold the accounts of consent ${consent.id}`);
   return access;
 }
 
 const notRevocable = (consent: Consent) =>
-  new DomainError({
-    messageId: 'XS2A021E',
-    description: `consent ${consent.id} is ${isBanksFixture(consent) ? "one of the bank's fixtures" : consent.status}, not a valid consent the holder can revoke`,
-  });
+  refusal(
+    'notWaiting',
+    `consent ${consent.id} is ${isBanksFixture(consent) ? "one of the bank's fixtures" : consent.status}, not a valid consent the holder can revoke`,
+  );
 
-const notWaiting = ({ id, status }: Consent) =>
-  new DomainError({ messageId: 'XS2A021E', description: `consent ${id} is ${status}, not waiting for the account holder` });
+const notWaiting = ({ id, status }: Consent) => refusal('notWaiting', `consent ${id} is ${status}, not waiting for the account holder`);
 
 /** The accounts a list of the request names: by IBAN, or (a card account, where the bank shows them) by masked PAN; not both. */
 function consented(list: ConsentAccountReferenceDto[] | null | undefined, name: string): ConsentedAccount[] {

@@ -4,7 +4,7 @@ import type { MigrationInterface } from 'typeorm';
 import type { Environment } from '../config/environment';
 import type { CockpitSection } from './cockpit-section';
 import type { WhereOffered } from './offered-by';
-import type { MessageRow } from '../common/error-catalogue';
+import type { ServiceMessageRows } from '../common/error-catalogue';
 import type { EventKind } from '../events/sandbox-event.entity';
 import type { ConsentAccess, ConsentedAccount } from '../consent/consent.entity';
 import type { BankProfile, FixtureFiles, ProfileSettings } from '../profile/bank-profile';
@@ -30,7 +30,7 @@ export interface SandboxService {
   /** Its tables, in the order a reset empties them (before the core's: they name accounts and PSUs). */
   readonly entities: Type[];
   /** Its rows of the error catalogue (docs/errors.md): numbers no other row takes, listed on its page. */
-  readonly messages?: Record<string, MessageRow>;
+  readonly messages?: ServiceMessageRows;
   /** The migrations that make its tables (in migrations/, as the core's). */
   readonly migrations?: Type<MigrationInterface>[];
   /** Its fixture file, where a profile may hold one. */

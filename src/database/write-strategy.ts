@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
-import { DomainError } from '../common/error-catalogue';
+import { DomainError, refusal } from '../common/error-catalogue';
 import { insertRows, insertsStatement, PendingInsert } from './prebuilt-statements';
 
 /** A write's transaction, as Store uses it. */
@@ -98,11 +98,6 @@ export class PooledTransactions extends WriteStrategy {
   }
 }
 
-const UNAVAILABLE = {
-  messageId: 'XS2A029E',
-  description: "the sandbox's database is full or unavailable: nothing was changed, try again later",
-} as const;
-
 /**
  * The engines' codes that mean the database cannot take a write now (a full disk, an I/O fault, a
  * lock, a lost connection), not that the write is wrong. SQLite: its result codes; PostgreSQL:
@@ -116,19 +111,20 @@ const STORAGE_FAULT =
 export function asUnavailable(error: unknown): unknown {
   if (error instanceof DomainError) return error;
   const code = (error as { driverError?: { code?: unknown } }).driverError?.code ?? (error as { code?: unknown }).code;
-  if (typeof code === 'string' && STORAGE_FAULT.test(code)) return new DomainError(UNAVAILABLE);
+  if (typeof code === 'string' && STORAGE_FAULT.test(code)) return unavailable();
   // PostgreSQL ended the session: a new connection that could not start (on a full disk, its
   // relcache init file: "could not write init file", XX000), a backend that crashed. Worth a retry.
   const severity = (error as { driverError?: { severity?: unknown } }).driverError?.severity ?? (error as { severity?: unknown }).severity;
-  if (severity === 'FATAL' || severity === 'PANIC') return new DomainError(UNAVAILABLE);
+  if (severity === 'FATAL' || severity === 'PANIC') return unavailable();
   // No code: node-postgres on a connection the server ended or a pool that was closed; better-sqlite3 while group-commit.ts replaces its connection.
   if (
     error instanceof Error &&
     /Connection terminated|pool after calling end|Driver not Connected|database connection is not open/.test(error.message)
   )
-    return new DomainError(UNAVAILABLE);
+    return unavailable();
   return error;
 }
 
-/** Thrown when SQLite rolled the whole batch back by itself (group-commit.ts). */
-export const unavailable = () => new DomainError(UNAVAILABLE);
+/** A storage fault, as the client sees it; also thrown when SQLite rolled the whole batch back by itself (group-commit.ts). */
+export const unavailable = (): DomainError =>
+  refusal('storageUnavailable', "the sandbox's database is full or unavailable: nothing was changed, try again later");

@@ -9,11 +9,11 @@ export interface FundsConfirmationSettings {
 
 declare module '../common/error-catalogue' {
   interface ServiceMessages {
-    XS2A052E: true;
-    XS2A053E: true;
-    XS2A054E: true;
-    XS2A055E: true;
-    XS2A056E: true;
+    XS2A052E: 'fundsConsentExpired';
+    XS2A053E: 'noPiisActivation';
+    XS2A054E: 'cardInvalid';
+    XS2A055E: 'currencyInconsistent';
+    XS2A056E: 'fundsAccountUnknown';
   }
 }
 
@@ -46,22 +46,31 @@ export const fundsConfirmationService: SandboxService = {
   entities: [],
   messages: {
     XS2A052E: {
+      name: 'fundsConsentExpired',
       status: 401,
       code: 'CONSENT_EXPIRED',
       when: "confirmation of funds: the consent has expired (the day after its card's expiry date)",
     },
     XS2A053E: {
+      name: 'noPiisActivation',
       status: 400,
       code: 'NO_PIIS_ACTIVATION',
       when: 'confirmation of funds: the account is not the one the consent in `Consent-ID` was given for',
     },
-    XS2A054E: { status: 400, code: 'CARD_INVALID', when: 'confirmation of funds: `cardNumber` is not the card the consent was given for' },
+    XS2A054E: {
+      name: 'cardInvalid',
+      status: 400,
+      code: 'CARD_INVALID',
+      when: 'confirmation of funds: `cardNumber` is not the card the consent was given for',
+    },
     XS2A055E: {
+      name: 'currencyInconsistent',
       status: 400,
       code: 'PARAMETER_NOT_CONSISTENT',
       when: "confirmation of funds: the amount's (or the account reference's) currency is not the account's",
     },
     XS2A056E: {
+      name: 'fundsAccountUnknown',
       status: 404,
       code: 'RESOURCE_UNKNOWN',
       when: 'confirmation of funds: the bank holds no such account (or, its consents managed outside the API, none this client may ask about)',

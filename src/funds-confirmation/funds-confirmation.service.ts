@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isBelow } from '../common/amount';
-import { DomainError, FormatError } from '../common/error-catalogue';
+import { FormatError, refusal } from '../common/error-catalogue';
 import { AccountStore } from '../bank/account-store';
 import { fundsAccountOf } from '../consent/consent.entity';
 import { ConsentService } from '../consent/consent.service';
@@ -30,11 +30,11 @@ export class FundsConfirmationService {
     if (!account) throw unknownAccount(request.account.iban);
     for (const currency of [request.instructedAmount.currency, request.account.currency ?? account.currency]) {
       if (currency !== account.currency)
-        throw new DomainError({
-          messageId: 'XS2A055E',
-          path: 'instructedAmount.currency',
-          description: `account ${account.iban} holds ${account.currency}, not ${currency}`,
-        });
+        throw refusal(
+          'currencyInconsistent',
+          `account ${account.iban} holds ${account.currency}, not ${currency}`,
+          'instructedAmount.currency',
+        );
     }
     const available = account.balances.find(({ balanceType }) => balanceType === 'interimAvailable')!.amount;
     return !isBelow(available, request.instructedAmount.amount);
@@ -44,23 +44,18 @@ export class FundsConfirmationService {
   private async consentedIban(request: FundsConfirmationDto, consentId: string | undefined, world: World): Promise<string> {
     if (!consentId)
       throw new FormatError('Consent-ID', 'the Consent-ID header is required: the consent for the confirmation of funds on this account');
-    const consent = await this.consents.findValid(consentId, world, 'piis', 'XS2A052E');
+    const consent = await this.consents.findValid(consentId, world, 'piis', 'fundsConsentExpired');
     const granted = fundsAccountOf(consent);
     if (granted.iban !== request.account.iban) {
-      throw new DomainError({
-        messageId: 'XS2A053E',
-        path: 'account',
-        description: `consent ${consentId} is for account ${granted.iban}, not ${request.account.iban}`,
-      });
+      throw refusal('noPiisActivation', `consent ${consentId} is for account ${granted.iban}, not ${request.account.iban}`, 'account');
     }
     const card = consent.card!.cardNumber;
     if (card !== null && request.cardNumber !== undefined && request.cardNumber !== card) {
-      throw new DomainError({ messageId: 'XS2A054E', path: 'cardNumber', description: `consent ${consentId} is for another card` });
+      throw refusal('cardInvalid', `consent ${consentId} is for another card`, 'cardNumber');
     }
     // A consent valid without SCA (SCA_MODE=auto) may name an account the bank does not hold.
     return granted.iban;
   }
 }
 
-const unknownAccount = (iban: string) =>
-  new DomainError({ messageId: 'XS2A056E', path: 'account', description: `account ${iban} unknown` });
+const unknownAccount = (iban: string) => refusal('fundsAccountUnknown', `account ${iban} unknown`, 'account');

@@ -4,7 +4,7 @@ import type { AnswerStyle } from '../common/answer-style';
 import { BankProfile } from '../profile/bank-profile';
 import { asUnavailable } from '../database/write-strategy';
 import { inBerlinGroupShape, MessageList, messageListOf } from './berlin-group-profile';
-import { DomainError, OAuthError } from '../common/error-catalogue';
+import { DomainError, OAuthError, refusal } from '../common/error-catalogue';
 
 /** The one place that turns any failure into the Berlin Group error body: no framework error page ever shows. */
 @Catch()
@@ -50,20 +50,20 @@ export class BerlinGroupExceptionFilter implements ExceptionFilter {
     if (exception instanceof DomainError) return exception;
     // Nest's router throws NotFoundException for unmatched routes; our code never does.
     if (exception instanceof NotFoundException) {
-      return new DomainError({ messageId: 'XS2A012E', description: `no route ${method} ${path}` });
+      return refusal('routeUnknown', `no route ${method} ${path}`);
     }
     // body-parser's own error for a body over the limit set in app.factory.ts.
     if (isHttpError(exception) && exception.type === 'entity.too.large') {
-      return new DomainError({ messageId: 'XS2A003E', description: 'the request body is larger than 100 KiB' });
+      return refusal('bodyTooLarge', 'the request body is larger than 100 KiB');
     }
     // Nest maps body-parser's JSON SyntaxError and Express's URIError to BadRequestException;
     // body-parser's other refusals (unsupported charset or encoding) arrive as client http-errors.
     if (exception instanceof BadRequestException || (isHttpError(exception) && exception.status < 500)) {
-      return new DomainError({ messageId: 'XS2A002E', description: `malformed request: ${exception.message}` });
+      return refusal('malformedRequest', `malformed request: ${exception.message}`);
     }
     // A read that met a storage fault (a write's is already a DomainError): 503, worth a retry.
     const unavailable = asUnavailable(exception);
-    return unavailable instanceof DomainError ? unavailable : new DomainError({ messageId: 'XS2A013E', description: 'unexpected error' });
+    return unavailable instanceof DomainError ? unavailable : refusal('internalError', 'unexpected error');
   }
 }
 

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
 import type { AnswerStyle } from '../common/answer-style';
 import { renderError } from './berlin-group-exception.filter';
-import { DomainError } from '../common/error-catalogue';
+import { refusal } from '../common/error-catalogue';
 
 /**
  * Node answers a request it cannot even parse (a broken request line or header, headers over
@@ -19,13 +19,13 @@ export function answerUnparsableRequests(server: Server, profile: AnswerStyle): 
       socket.destroy();
       return;
     }
-    const refusal =
+    const refused =
       error.code === 'HPE_HEADER_OVERFLOW'
-        ? new DomainError({ messageId: 'XS2A028E', description: 'the request headers are larger than 16 KiB' })
-        : new DomainError({ messageId: 'XS2A002E', description: `malformed request: ${error.message}` });
-    const body = JSON.stringify(renderError(refusal, profile));
+        ? refusal('headersTooLarge', 'the request headers are larger than 16 KiB')
+        : refusal('malformedRequest', `malformed request: ${error.message}`);
+    const body = JSON.stringify(renderError(refused, profile));
     socket.end(
-      `HTTP/1.1 ${refusal.status()} ${STATUS_CODES[refusal.status()]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `HTTP/1.1 ${refused.status()} ${STATUS_CODES[refused.status()]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
@@ -34,7 +34,7 @@ export function answerUnparsableRequests(server: Server, profile: AnswerStyle): 
 /** HTTP/1.1 requires a Host header (RFC 9112 §3.2); a request without one gets the Berlin Group body. */
 export function refuseHostless(request: Request, _response: Response, next: NextFunction): void {
   if (request.httpVersion === '1.1' && request.headers.host === undefined) {
-    next(new DomainError({ messageId: 'XS2A002E', description: 'malformed request: an HTTP/1.1 request needs a Host header' }));
+    next(refusal('malformedRequest', 'malformed request: an HTTP/1.1 request needs a Host header'));
     return;
   }
   next();
@@ -47,12 +47,7 @@ export function refuseHostless(request: Request, _response: Response, next: Next
  */
 export function refuseNul(request: Request, _response: Response, next: NextFunction): void {
   if (request.originalUrl.includes('%00') || holdsNul(request.body)) {
-    next(
-      new DomainError({
-        messageId: 'XS2A002E',
-        description: 'malformed request: it holds a NUL character, which no path, parameter or field may hold',
-      }),
-    );
+    next(refusal('malformedRequest', 'malformed request: it holds a NUL character, which no path, parameter or field may hold'));
     return;
   }
   next();

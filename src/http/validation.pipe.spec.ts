@@ -1,7 +1,7 @@
 import { ArgumentMetadata } from '@nestjs/common';
 import { AccountQueryDto, TransactionsQueryDto } from '../account-information/dto/account-query.dto';
 import { IsOptional, IsString, Matches } from 'class-validator';
-import { DomainError } from '../common/error-catalogue';
+import { detail, DomainError } from '../common/error-catalogue';
 import { OfferedBy, offeredFields } from '../core/offered-by';
 import { createValidationPipe } from './validation.pipe';
 
@@ -50,7 +50,7 @@ describe("a service's field (OfferedBy)", () => {
     const pipe = createValidationPipe(['probes']);
     await expect(pipe.transform({ name: 'n', code: 'xx' }, body)).resolves.toEqual({ name: 'n', code: 'xx' });
     await expect(pipe.transform({ name: 'n', code: 'y' }, body)).rejects.toMatchObject({
-      details: [{ messageId: 'XS2A001E', path: 'code', description: 'code must be x' }],
+      details: [detail('formatError', 'code must be x', 'code')],
     });
   });
 

@@ -3,7 +3,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsObject, IsOptional, ValidateNested } from 'class-validator';
 import { AnswerMemo } from '../common/answer-memo';
-import { DomainError, ErrorDetail } from '../common/error-catalogue';
+import { DomainError, ErrorDetail, detail } from '../common/error-catalogue';
 import type { WhereOffered } from '../core/offered-by';
 
 /**
@@ -61,7 +61,7 @@ function toDetails(error: ValidationError, parentPath: string): ErrorDetail[] {
   const { nestedValidation, ...checks } = error.constraints;
   const message = Object.values(checks).at(-1) ?? nestedValidation;
   const description = error.value === undefined ? `${path} is required` : message.replace(error.property, path);
-  return [{ messageId: 'XS2A001E', path, description }, ...children];
+  return [detail('formatError', description, path), ...children];
 }
 
 /** The rules of an optional list of `type` objects, at most `maxItems`, as written on a field: for a service's field (OfferedBy). */

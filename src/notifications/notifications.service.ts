@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { In } from 'typeorm';
-import { DomainError } from '../common/error-catalogue';
+import { refusal } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
 import type { Environment } from '../config/environment';
 import { Store } from '../database/store';
@@ -81,11 +81,11 @@ export class NotificationsService implements OnModuleInit, OnApplicationBootstra
     if (!request) return;
     const refused = await this.hosts.refusedAddress(new URL(request.uri));
     if (refused) {
-      throw new DomainError({
-        messageId: 'XS2A038E',
-        path: 'TPP-Notification-URI',
-        description: `TPP-Notification-URI names a host on a private, loopback or reserved network (${refused}), which this sandbox does not notify unless NOTIFICATION_ALLOWED_HOSTS names it`,
-      });
+      throw refusal(
+        'notificationHostRefused',
+        `TPP-Notification-URI names a host on a private, loopback or reserved network (${refused}), which this sandbox does not notify unless NOTIFICATION_ALLOWED_HOSTS names it`,
+        'TPP-Notification-URI',
+      );
     }
   }
 

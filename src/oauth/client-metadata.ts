@@ -1,5 +1,5 @@
 import { isURL } from 'class-validator';
-import { OAuthError } from '../common/error-catalogue';
+import { OAuthError, detail } from '../common/error-catalogue';
 
 /** What a client registering itself sends (RFC 7591 §2, docs/security.md "Clients register themselves"), checked. */
 export interface ClientMetadata {
@@ -16,7 +16,7 @@ export const AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
 const MAX_REDIRECT_URIS = 10;
 
 const invalid = (error: 'invalid_client_metadata' | 'invalid_redirect_uri', path: string, description: string) =>
-  new OAuthError({ messageId: 'XS2A070E', path, description }, error);
+  new OAuthError(detail('clientMetadataInvalid', description, path), error);
 
 /** The registration request's metadata, or the RFC 7591 §3.2.2 error naming the field. */
 export function clientMetadataOf(body: unknown): ClientMetadata {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { OAuthError } from '../common/error-catalogue';
+import { OAuthError, detail } from '../common/error-catalogue';
 import { Store } from '../database/store';
 import { BankProfile } from '../profile/bank-profile';
 import { CertificatesService } from '../tpp-identity/certificates.service';
@@ -60,10 +60,10 @@ export class RegistrationService {
     const client = token && clientId.length <= 64 ? await this.store.findByKey(TppClient, clientId) : null;
     if (!client || !hashMatches(client.registrationTokenHash, token!)) {
       throw new OAuthError(
-        {
-          messageId: 'XS2A071E',
-          description: 'send the registration access token the registration answered, as "Authorization: Bearer <token>"',
-        },
+        detail(
+          'registrationTokenInvalid',
+          'send the registration access token the registration answered, as "Authorization: Bearer <token>"',
+        ),
         'invalid_token',
       );
     }
@@ -85,10 +85,7 @@ export class RegistrationService {
   private assertOpen(): void {
     if (!this.open)
       throw new OAuthError(
-        {
-          messageId: 'XS2A072E',
-          description: 'this bank registers no clients (tpp.registration: closed): use the client credentials it handed out',
-        },
+        detail('registrationClosed', 'this bank registers no clients (tpp.registration: closed): use the client credentials it handed out'),
         'access_denied',
       );
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LessThanOrEqual } from 'typeorm';
-import { DomainError } from '../common/error-catalogue';
+import { DomainError, detail } from '../common/error-catalogue';
 import { Store } from '../database/store';
 import { sha256 } from './credentials';
 import { EndedSession, SignInFailures } from './sign-in.entity';
@@ -12,10 +12,7 @@ const WINDOW_MS = 15 * 60 * 1000;
 /** 429 with Retry-After: the window of failed sign-ins is not over. */
 export class TooManySignIns extends DomainError {
   constructor(readonly retryAfterSeconds: number) {
-    super({
-      messageId: 'XS2A073E',
-      description: `${MAX_FAILED_SIGN_INS} failed sign-ins from this address: try again in ${retryAfterSeconds} s`,
-    });
+    super(detail('tooManySignIns', `${MAX_FAILED_SIGN_INS} failed sign-ins from this address: try again in ${retryAfterSeconds} s`));
     this.headers['Retry-After'] = String(retryAfterSeconds);
   }
 }

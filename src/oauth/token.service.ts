@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { LessThanOrEqual } from 'typeorm';
 import { AnswerMemo } from '../common/answer-memo';
-import { DomainError, OAuthError } from '../common/error-catalogue';
+import { OAuthError, refusal, detail } from '../common/error-catalogue';
 import { Environment } from '../config/environment';
 import { Store } from '../database/store';
 import { AccessToken, TppClient } from './client.entity';
@@ -84,21 +84,21 @@ export class TokenService {
       !token &&
       (bearer === 'required' || (bearer === 'optional' && authorization !== undefined) || (this.strict && bearer === 'strictOnly'))
     ) {
-      throw new DomainError({ messageId: 'XS2A007E', description: 'an Authorization header "Bearer <token>" is required' });
+      throw refusal('tokenMissing', 'an Authorization header "Bearer <token>" is required');
     }
     if (!this.strict) return World.open;
     if (!token) return null;
     const tokenHash = sha256(token);
     const issued = this.issued.recall(AccessToken, tokenHash) ?? (await this.readIssued(tokenHash));
     if (issued.expiresAt <= new Date().toISOString()) {
-      throw new DomainError({ messageId: 'XS2A025E', description: `the bearer token expired at ${issued.expiresAt}` });
+      throw refusal('tokenExpired', `the bearer token expired at ${issued.expiresAt}`);
     }
     return World.ofClient(issued.clientId);
   }
 
   private async readIssued(tokenHash: string): Promise<AccessToken> {
     const issued = await this.store.findByKey(AccessToken, tokenHash);
-    if (!issued) throw new DomainError({ messageId: 'XS2A024E', description: 'the bearer token was not issued by this sandbox' });
+    if (!issued) throw refusal('tokenUnknown', 'the bearer token was not issued by this sandbox');
     return this.issued.keep(AccessToken, tokenHash, issued);
   }
 
@@ -112,10 +112,7 @@ export class TokenService {
       : clientId !== undefined && clientId.length <= 64 && (client === null || clientSecret === '' || secretMatches());
     if (!accepted) {
       throw new OAuthError(
-        {
-          messageId: 'XS2A026E',
-          description: 'client authentication failed: send client_id and client_secret with HTTP Basic or in the form',
-        },
+        detail('clientUnauthenticated', 'client authentication failed: send client_id and client_secret with HTTP Basic or in the form'),
         'invalid_client',
       );
     }
@@ -129,7 +126,7 @@ function clientCredentials(authorization: string | undefined, form: TokenForm): 
   const inForm = typeof form.client_id === 'string' && form.client_id !== '';
   if (basic && inForm)
     throw new OAuthError(
-      { messageId: 'XS2A027E', description: 'send the client credentials either with HTTP Basic or in the form, not both' },
+      detail('tokenRequestMalformed', 'send the client credentials either with HTTP Basic or in the form, not both'),
       'invalid_request',
     );
   return basic ?? (inForm ? [form.client_id as string, typeof form.client_secret === 'string' ? form.client_secret : ''] : []);
@@ -144,7 +141,7 @@ export interface TokenForm {
 }
 
 const grantError = (error: 'invalid_request' | 'unsupported_grant_type', description: string) =>
-  new OAuthError({ messageId: 'XS2A027E', path: 'grant_type', description }, error);
+  new OAuthError(detail('tokenRequestMalformed', description, 'grant_type'), error);
 
 /** `Basic base64(urlencoded id ":" urlencoded secret)` (RFC 6749 §2.3.1); null when malformed. */
 function basicCredentials(authorization: string | undefined): [string, string] | null {

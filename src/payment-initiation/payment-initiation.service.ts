@@ -5,7 +5,7 @@ import { Authorisation, AuthorisationKind } from '../authorisation/authorisation
 import { AuthorisationPort } from '../authorisation/authorisation-port.service';
 import { AuthorisationRequest, AuthorisationService, IMPLICIT_AUTHORISATION_ID } from '../authorisation/authorisation.service';
 import { ClockService } from '../clock/clock.service';
-import { DomainError } from '../common/error-catalogue';
+import { refusal } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
 import { Environment } from '../config/environment';
 import { EventHistory } from '../events/event-history.service';
@@ -156,10 +156,7 @@ export class PaymentInitiationService implements OnModuleInit {
     return this.store.write(async () => {
       const { entity, accepted } = await applyEvent(this.execution.machine, stored, { type: 'CREDITOR_CONFIRMED' });
       if (!accepted) {
-        throw new DomainError({
-          messageId: 'XS2A040E',
-          description: `payment ${paymentId} is ${entity.status}, not waiting for the payer to confirm the payee`,
-        });
+        throw refusal('payeeNotAwaited', `payment ${paymentId} is ${entity.status}, not waiting for the payer to confirm the payee`);
       }
       const authorisation = await this.authorisations.find('payment', paymentId, IMPLICIT_AUTHORISATION_ID);
       return { payment: entity, authorisation: await this.authorisations.release(authorisation) };
@@ -234,7 +231,7 @@ export class PaymentInitiationService implements OnModuleInit {
   ): Promise<{ payment: Payment; redirectUri: string | null }> {
     const payment = this.assertWaiting(await this.findById(paymentId, world), kind);
     if (!this.isHeldBy(payment, held)) {
-      throw new DomainError({ messageId: 'XS2A022E', description: `the PSU does not hold the debtor account of payment ${paymentId}` });
+      throw refusal('psuCredentialsInvalid', `the PSU does not hold the debtor account of payment ${paymentId}`);
     }
     return this.store.write(() => this.settle(payment, kind, decision));
   }
@@ -322,10 +319,9 @@ export class PaymentInitiationService implements OnModuleInit {
   }
 }
 
-const paymentUnknown = (paymentId: string) => new DomainError({ messageId: 'XS2A015E', description: `payment ${paymentId} unknown` });
-const notWaiting = ({ id, status }: Payment) =>
-  new DomainError({ messageId: 'XS2A021E', description: `payment ${id} is ${status}, not waiting for the account holder` });
+const paymentUnknown = (paymentId: string) => refusal('paymentUnknown', `payment ${paymentId} unknown`);
+const notWaiting = ({ id, status }: Payment) => refusal('notWaiting', `payment ${id} is ${status}, not waiting for the account holder`);
 const cancellationNotOffered = ({ id }: Payment) =>
-  new DomainError({ messageId: 'XS2A030E', description: `payment ${id} is an instant payment and can never be cancelled` });
+  refusal('neverCancellable', `payment ${id} is an instant payment and can never be cancelled`);
 const cancellationInvalid = ({ id, status }: Payment) =>
-  new DomainError({ messageId: 'XS2A018E', description: `payment ${id} is ${status} and cannot be cancelled` });
+  refusal('cancellationInvalid', `payment ${id} is ${status} and cannot be cancelled`);

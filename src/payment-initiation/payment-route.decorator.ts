@@ -1,6 +1,6 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
-import { DomainError } from '../common/error-catalogue';
+import { DomainError, refusal } from '../common/error-catalogue';
 import { Xs2aController } from '../http/request.guard';
 import { BankProfile } from '../profile/bank-profile';
 import { PAYMENT_SERVICES, PaymentServiceName, PaymentType } from './payment-products';
@@ -16,7 +16,7 @@ export const AuthorisationKindSegment = createParamDecorator((_: unknown, contex
 export const underEveryService = (suffix: string): string[] => PAYMENT_SERVICES.map((service) => `${service}/${suffix}`);
 
 export function productUnknown(product: string): DomainError {
-  return new DomainError({ messageId: 'XS2A014E', path: 'payment-product', description: `payment product ${product} unknown` });
+  return refusal('productUnknown', `payment product ${product} unknown`, 'payment-product');
 }
 
 /** The service and product of the matched route `/v1/<service>/<product or :product>/...`. */

@@ -2,6 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { BulkPaymentDto } from './dto/bulk-payment.dto';
 import { PeriodicPaymentDto } from './dto/periodic-payment.dto';
 import { SepaCreditTransferDto } from './dto/sepa-credit-transfer.dto';
+import { detail } from '../common/error-catalogue';
 import { nextStatus } from '../common/state-machine';
 import { paymentMachine } from './payment.machine';
 import { checkDates, PaymentBody, termsOf } from './payment-terms';
@@ -102,14 +103,14 @@ describe('date checks', () => {
     ['startDate', periodic, '2026-03-21'],
   ] as const)('refuse a %s before today', (path, body, today) => {
     expect(() => checkDates(body, today)).toThrow(
-      expect.objectContaining({ details: [expect.objectContaining({ messageId: 'XS2A019E', path })] }),
+      expect.objectContaining({ details: [detail('executionDateInvalid', expect.any(String) as string, path)] }),
     );
   });
 
   it('refuse a periodic endDate before its startDate', () => {
     const reversed = plainToInstance(PeriodicPaymentDto, { ...periodic, endDate: '2026-03-19' });
     expect(() => checkDates(reversed, '2026-03-15')).toThrow(
-      expect.objectContaining({ details: [expect.objectContaining({ messageId: 'XS2A001E', path: 'endDate' })] }),
+      expect.objectContaining({ details: [detail('formatError', expect.any(String) as string, 'endDate')] }),
     );
   });
 });

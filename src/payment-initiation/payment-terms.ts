@@ -1,5 +1,5 @@
 import { sumAmounts } from '../common/amount';
-import { DomainError, FormatError } from '../common/error-catalogue';
+import { FormatError, refusal } from '../common/error-catalogue';
 import type { BulkPaymentDto } from './dto/bulk-payment.dto';
 import type { CrossBorderCreditTransferDto } from './dto/cross-border-credit-transfer.dto';
 import type { PeriodicPaymentDto } from './dto/periodic-payment.dto';
@@ -57,7 +57,7 @@ export function checkDates(body: PaymentBody, today: string): void {
   ];
   for (const [path, date] of dates) {
     if (date && date < today) {
-      throw new DomainError({ messageId: 'XS2A019E', path, description: `${path} ${date} is before today (${today})` });
+      throw refusal('executionDateInvalid', `${path} ${date} is before today (${today})`, path);
     }
   }
   if ('startDate' in body && body.endDate && body.endDate < body.startDate) {

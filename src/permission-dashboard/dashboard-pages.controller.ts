@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Injectable, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { DomainError } from '../common/error-catalogue';
+import { DomainError, isRefusal } from '../common/error-catalogue';
 import { formValue } from '../common/html';
 import { Access } from '../http/route-access';
 import { BankProfile } from '../profile/bank-profile';
@@ -111,16 +111,15 @@ export class DashboardPages {
     try {
       // The holder's credentials, as the SCA pages check them, in the world the ticket opens;
       // guessing them is bounded (docs/security.md, "Guessing is bounded").
-      const wrongCredentials = (error: unknown) => error instanceof DomainError && error.details[0].messageId === 'XS2A022E';
       await this.throttle.attempt(
         `dashboard:${world.key}:${psuId}@${request.ip}`,
         () => this.sca.heldBy({ psuId, password }, world),
-        wrongCredentials,
+        (error) => isRefusal(error, 'psuCredentialsInvalid'),
       );
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       response.set(error.headers);
-      const wrong = error.details[0].messageId === 'XS2A022E';
+      const wrong = error.is('psuCredentialsInvalid');
       return this.home(request, response, wrong ? 'The PSU ID or password is wrong.' : `${error.message}.`, error.status());
     }
     this.sessions.open({ psuId, world }, response);

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Account, Balance, Psu, Transaction } from '../bank/account.entity';
 import { World, ownedBy } from '../oauth/world';
 import { ClockService } from '../clock/clock.service';
-import { DomainError } from '../common/error-catalogue';
+import { refusal } from '../common/error-catalogue';
 import { Consent } from '../consent/consent.entity';
 import { Store } from '../database/store';
 import { BankProfile } from '../profile/bank-profile';
@@ -55,6 +55,6 @@ export class ScenarioService {
       await this.store.change(Account).delete({ scenarioId });
       return (await this.store.change(Psu).delete({ scenarioId })).affected;
     });
-    if (!deleted) throw new DomainError({ messageId: 'XS2A023E', description: `scenario ${scenarioId} unknown` });
+    if (!deleted) throw refusal('scenarioUnknown', `scenario ${scenarioId} unknown`);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { DomainError } from '../common/error-catalogue';
+import { DomainError, isRefusal } from '../common/error-catalogue';
 import type { ScaDecision } from '../authorisation/authorisation.machine';
 import { BankProfile } from '../profile/bank-profile';
 import { formValue } from '../common/html';
@@ -90,7 +90,7 @@ export class ScaPageRenderer {
           messagePage(this.profile.name, flow.title, `The PSU ID or password was wrong ${error.attempt} times: ${error.failure}.`),
         );
       }
-      if (error instanceof DomainError && error.details[0].messageId === 'XS2A022E') {
+      if (isRefusal(error, 'psuCredentialsInvalid')) {
         return this.show(flow, id, request, response, {
           status: error.status(),
           message: `The PSU ID or password is wrong, or this PSU does not hold the accounts concerned${error instanceof WrongCredentials ? ` (${attemptsOf(error.attempt)})` : ''}.`,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Account, Psu } from '../bank/account.entity';
 import { AccountStore } from '../bank/account-store';
 import { isOwnedBy, World } from '../oauth/world';
-import { DomainError, FormatError } from '../common/error-catalogue';
+import { DomainError, FormatError, refusal, detail, isRefusal } from '../common/error-catalogue';
 import { Store } from '../database/store';
 import type { Consent, ConsentedAccount } from '../consent/consent.entity';
 import { consentedIbans, consentedMaskedPans } from '../consent/coverage';
@@ -145,8 +145,7 @@ export class ScaService {
   ): Promise<Authorisation> {
     // As the bank answers any PUT: its redirect authorisations take no PSU data, and neither does one that is not there.
     if (authorisation === null || authorisation.approach === 'REDIRECT') throw updatePsuDataNotOffered();
-    if (authorisation.status === 'failed')
-      throw new DomainError({ messageId: 'XS2A034E', description: `authorisation ${authorisation.id} failed: start a new one` });
+    if (authorisation.status === 'failed') throw refusal('scaFailed', `authorisation ${authorisation.id} failed: start a new one`);
     const psuId = psuIdHeader ?? authorisation.psuId;
     // The event history names the PSU and the channel of every change these steps make.
     if (psuId)
@@ -196,7 +195,7 @@ export class ScaService {
       );
     } catch (error) {
       // The app cannot confirm for a PSU who is unknown, blocked or does not hold the accounts: the SCA fails.
-      if (!(error instanceof DomainError) || !['XS2A022E', 'XS2A033E'].includes(error.details[0].messageId)) throw error;
+      if (!isRefusal(error, 'psuCredentialsInvalid', 'psuBlocked')) throw error;
       await this.store.write(() => this.fail(target));
     }
     return this.reread(authorisation);
@@ -219,8 +218,7 @@ export class ScaService {
     let held: ConsentedAccount[];
     try {
       held = await this.heldBy(login, world);
-      if (!(await this.holds(target, held)))
-        throw new DomainError({ messageId: 'XS2A022E', description: 'the PSU does not hold the accounts concerned' });
+      if (!(await this.holds(target, held))) throw refusal('psuCredentialsInvalid', 'the PSU does not hold the accounts concerned');
     } catch (error) {
       throw await this.counted(target, authorisation, error);
     }
@@ -237,19 +235,14 @@ export class ScaService {
     if (
       !personaOf(this.profile, authorisation.psuId!).scaMethods.some(({ authenticationMethodId }) => authenticationMethodId === methodId)
     ) {
-      throw new DomainError({
-        messageId: 'XS2A035E',
-        path: 'authenticationMethodId',
-        description: `${methodId} is none of the PSU's SCA methods`,
-      });
+      throw refusal('scaMethodUnknown', `${methodId} is none of the PSU's SCA methods`, 'authenticationMethodId');
     }
     return this.step(authorisation, { type: 'SELECT_METHOD' }, { scaMethodId: methodId });
   }
 
   /** Embedded, the TAN: the right one has the effects of an approval at the page. */
   private async authorise(target: ScaTarget, authorisation: Authorisation, tan: string, world: World): Promise<Authorisation> {
-    if (tan !== STATIC_TAN)
-      throw await this.counted(target, authorisation, new DomainError({ messageId: 'XS2A022E', description: 'wrong TAN' }));
+    if (tan !== STATIC_TAN) throw await this.counted(target, authorisation, refusal('psuCredentialsInvalid', 'wrong TAN'));
     await this.approve(target, { psuId: authorisation.psuId! }, world);
     return this.reread(authorisation);
   }
@@ -260,7 +253,7 @@ export class ScaService {
    * stays as it is). Any other refusal (a blocked PSU) is answered as it is, counting nothing.
    */
   private async counted(target: ScaTarget, authorisation: Authorisation, error: unknown): Promise<unknown> {
-    if (!(error instanceof DomainError) || error.details[0].messageId !== 'XS2A022E') return error;
+    if (!isRefusal(error, 'psuCredentialsInvalid')) return error;
     const failedAttempts = authorisation.failedAttempts + 1;
     const failed = await this.store.write(async () => {
       const { entity, accepted } = await this.authorisations.apply(authorisation, { type: 'WRONG_CREDENTIALS' }, { failedAttempts });
@@ -315,7 +308,7 @@ export class ScaService {
     const psu = await this.store.read(Psu).findOneBy({ psuId });
     const foreign = psu !== null && psu.scenarioId !== null && !isOwnedBy(psu, world);
     if (!psu || foreign || (password !== undefined && password !== psu.password)) {
-      throw new DomainError({ messageId: 'XS2A022E', description: 'unknown PSU ID or wrong password' });
+      throw refusal('psuCredentialsInvalid', 'unknown PSU ID or wrong password');
     }
     if (personaOf(this.profile, psuId).blocked) throw blocked(psuId);
     const accounts = await this.store.read(Account).find({ where: { psuId }, order: { iban: 'ASC' } });
@@ -330,7 +323,7 @@ export class WrongCredentials extends DomainError {
     readonly attempt: number,
     readonly failure: string | null,
   ) {
-    super({ messageId: 'XS2A022E', description: `${why} (${attemptsOf(attempt)})${failure ? `: ${failure}` : ''}` });
+    super(detail('psuCredentialsInvalid', `${why} (${attemptsOf(attempt)})${failure ? `: ${failure}` : ''}`));
   }
 }
 
@@ -343,17 +336,14 @@ function required(psuId: string | null): string {
   return psuId;
 }
 
-const blocked = (psuId: string) => new DomainError({ messageId: 'XS2A033E', description: `PSU ${psuId} is blocked by the bank` });
+const blocked = (psuId: string) => refusal('psuBlocked', `PSU ${psuId} is blocked by the bank`);
 
 const notAtStep = ({ id, status }: Authorisation) =>
-  new DomainError({ messageId: 'XS2A036E', description: `authorisation ${id} is ${status}: this step does not apply to it now` });
+  refusal('stepInvalid', `authorisation ${id} is ${status}: this step does not apply to it now`);
 
 /**
  * PUT on a redirect authorisation: it updates no PSU data, the SCA page decides. Berlin Group's
  * 405 SERVICE_INVALID answers it rather than "no route".
  */
 export const updatePsuDataNotOffered = (): DomainError =>
-  new DomainError({
-    messageId: 'XS2A031E',
-    description: 'PUT on an authorisation is not offered: the sandbox uses the redirect approach, follow scaRedirect',
-  });
+  refusal('redirectTakesNoPsuData', 'PUT on an authorisation is not offered: the sandbox uses the redirect approach, follow scaRedirect');

@@ -5,7 +5,7 @@ import type { ScaDecision } from '../authorisation/authorisation.machine';
 import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
 import { AuthorisationPort } from '../authorisation/authorisation-port.service';
 import { Ledger } from '../bank/ledger';
-import { DomainError, FormatError } from '../common/error-catalogue';
+import { FormatError, refusal, isRefusal } from '../common/error-catalogue';
 import type { Environment } from '../config/environment';
 import { newResourceId } from '../common/resource-id';
 import type { Consent, ConsentedAccount } from '../consent/consent.entity';
@@ -141,7 +141,7 @@ export class SigningBasketService implements OnModuleInit {
       return (await this.store.write(() => this.settle(basket, 'approve'))).basket;
     } catch (error) {
       // A concurrent read or the TPP's delete settled it first: answer it as it now stands.
-      if (error instanceof DomainError && error.details[0].messageId === 'XS2A061E') return this.find(basketId, world);
+      if (isRefusal(error, 'basketClosed')) return this.find(basketId, world);
       throw error;
     }
   }
@@ -220,10 +220,7 @@ export class SigningBasketService implements OnModuleInit {
     if (decision === 'approve') await this.ledger.serialize();
     const { consents, payments } = waitingOf(await this.membersOf(basket, World.of(basket)));
     if (held && !this.holds({ consents, payments }, held)) {
-      throw new DomainError({
-        messageId: 'XS2A022E',
-        description: `the PSU does not hold the accounts of every member of signing basket ${basket.id}`,
-      });
+      throw refusal('psuCredentialsInvalid', `the PSU does not hold the accounts of every member of signing basket ${basket.id}`);
     }
     if (decision === 'approve') {
       for (const consent of consents)
@@ -242,7 +239,7 @@ export class SigningBasketService implements OnModuleInit {
       try {
         return await find();
       } catch (error) {
-        if (error instanceof DomainError && ['XS2A015E', 'XS2A017E'].includes(error.details[0].messageId)) throw unknownMember(id);
+        if (isRefusal(error, 'paymentUnknown', 'consentUnknown')) throw unknownMember(id);
         throw error;
       }
     };
@@ -290,7 +287,7 @@ async function unlessGone(settled: Promise<unknown>): Promise<void> {
   try {
     await settled;
   } catch (error) {
-    if (!(error instanceof DomainError && error.details[0].messageId === 'XS2A021E')) throw error;
+    if (!isRefusal(error, 'notWaiting')) throw error;
   }
 }
 
@@ -305,14 +302,10 @@ function assertOpen(basket: SigningBasket): SigningBasket {
 }
 
 const notOpen = ({ id, status }: SigningBasket) =>
-  new DomainError({
-    messageId: 'XS2A061E',
-    description: `signing basket ${id} is ${status}: only an open (RCVD) basket is authorised or deleted`,
-  });
+  refusal('basketClosed', `signing basket ${id} is ${status}: only an open (RCVD) basket is authorised or deleted`);
 
-const unknownMember = (id: string) =>
-  new DomainError({ messageId: 'XS2A058E', description: `${id} is no payment or consent of this client` });
+const unknownMember = (id: string) => refusal('basketMemberUnknown', `${id} is no payment or consent of this client`);
 
-const referenceInvalid = (description: string) => new DomainError({ messageId: 'XS2A059E', description });
+const referenceInvalid = (description: string) => refusal('basketMemberInvalid', description);
 
-const basketUnknown = (basketId: string) => new DomainError({ messageId: 'XS2A060E', description: `signing basket ${basketId} unknown` });
+const basketUnknown = (basketId: string) => refusal('basketUnknown', `signing basket ${basketId} unknown`);

@@ -7,10 +7,10 @@ import { SigningBasketsCockpit } from './signing-baskets-cockpit';
 
 declare module '../common/error-catalogue' {
   interface ServiceMessages {
-    XS2A058E: true;
-    XS2A059E: true;
-    XS2A060E: true;
-    XS2A061E: true;
+    XS2A058E: 'basketMemberUnknown';
+    XS2A059E: 'basketMemberInvalid';
+    XS2A060E: 'basketUnknown';
+    XS2A061E: 'basketClosed';
   }
 }
 
@@ -48,17 +48,20 @@ export const signingBasketsService: SandboxService = {
   migrations: [SigningBaskets1796700000000],
   messages: {
     XS2A058E: {
+      name: 'basketMemberUnknown',
       status: 400,
       code: 'RESOURCE_UNKNOWN',
       when: 'signing basket: a `paymentIds` or `consentIds` entry names no payment or consent of this client',
     },
     XS2A059E: {
+      name: 'basketMemberInvalid',
       status: 409,
       code: 'REFERENCE_STATUS_INVALID',
       when: 'signing basket: a member is not waiting for SCA (authorised, rejected, cancelled, a fixture) or is in another open basket',
     },
-    XS2A060E: { status: 404, code: 'RESOURCE_UNKNOWN', when: 'no signing basket with this ID (of this client)' },
+    XS2A060E: { name: 'basketUnknown', status: 404, code: 'RESOURCE_UNKNOWN', when: 'no signing basket with this ID (of this client)' },
     XS2A061E: {
+      name: 'basketClosed',
       status: 409,
       code: 'STATUS_INVALID',
       when: 'signing basket: it is no longer open (ACTC, RJCT, CANC), so it is neither authorised nor deleted',

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { DomainError } from '../common/error-catalogue';
+import { refusal } from '../common/error-catalogue';
 import { World } from '../oauth/world';
 import { BankProfile } from '../profile/bank-profile';
 import { CertificatesService } from './certificates.service';
@@ -23,19 +23,17 @@ export class CertificateClients {
   async worldOf(request: Request): Promise<World> {
     const der = presentedQwac(request, this.profile.tpp) ?? presentedSeal(request, this.profile.tpp);
     if (!der) {
-      throw new DomainError({
-        messageId: 'XS2A063E',
-        description:
-          'no bearer token, and no certificate the sandbox issued to a client (a QWAC, or the QSealC of a signed request): send one of them',
-      });
+      throw refusal(
+        'tokenOrCertificateMissing',
+        'no bearer token, and no certificate the sandbox issued to a client (a QWAC, or the QSealC of a signed request): send one of them',
+      );
     }
     const owner = await this.certificates.ownerOf(der);
     if (!owner)
-      throw new DomainError({
-        messageId: 'XS2A064E',
-        description:
-          'no bearer token, and the certificate was issued to no client of this sandbox: send a token, or a certificate from POST /sandbox/certificates',
-      });
+      throw refusal(
+        'certificateOfNoClient',
+        'no bearer token, and the certificate was issued to no client of this sandbox: send a token, or a certificate from POST /sandbox/certificates',
+      );
     return World.ofClient(owner);
   }
 }

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { IsNull } from 'typeorm';
 import { ClockService } from '../clock/clock.service';
 import { addDays } from '../common/dates';
-import { DomainError, FormatError } from '../common/error-catalogue';
+import { FormatError, refusal } from '../common/error-catalogue';
 import { Store } from '../database/store';
 import { isOwnedBy, World } from '../oauth/world';
 import { BankProfile } from '../profile/bank-profile';
@@ -33,9 +33,6 @@ export interface CheckedCertificate {
 
 /** PSD2's own roles, whose certificates name the competent authority that authorised them. */
 const REGULATED: readonly Psd2Role[] = ['PSP_AS', 'PSP_PI', 'PSP_AI', 'PSP_IC'];
-
-const refused = (messageId: 'XS2A046E' | 'XS2A047E' | 'XS2A048E' | 'XS2A049E' | 'XS2A062E', description: string) =>
-  new DomainError({ messageId, description });
 
 /**
  * The sandbox CA, the certificates it issues to TPPs, and the checks every certificate a request
@@ -116,8 +113,7 @@ export class CertificatesService {
   /** Revokes a certificate the sandbox issued (the world's, in AUTH_MODE=strict); 404 when there is none. */
   async revoke(serialNumber: string, world: World): Promise<TppCertificate> {
     const found = await this.store.findByKey(TppCertificate, serialKey(serialNumber));
-    if (!found || !isOwnedBy(found, world))
-      throw new DomainError({ messageId: 'XS2A051E', description: `certificate ${serialNumber} unknown` });
+    if (!found || !isOwnedBy(found, world)) throw refusal('certificateUnknown', `certificate ${serialNumber} unknown`);
     await this.store.write(() => this.store.change(TppCertificate).update({ serialNumber: found.serialNumber }, { revoked: true }));
     return { ...found, revoked: true };
   }
@@ -164,7 +160,8 @@ export class CertificatesService {
   async check(der: Buffer | null, use: CertificateType, world: World): Promise<CheckedCertificate> {
     const facts = der ? qualifiedFactsOf(der) : null;
     const certificate = der && facts ? readable(der) : null;
-    if (!facts || !certificate) throw refused('XS2A047E', 'the header holds no single X.509 certificate (base64 DER, or one PEM block)');
+    if (!facts || !certificate)
+      throw refusal('certificateInvalid', 'the header holds no single X.509 certificate (base64 DER, or one PEM block)');
     this.authoritiesMemo ??= this.authority().then(
       ({ certificate: own }) => [own, ...this.profile.trustedCAs].map((pem) => new NodeCertificate(pem)),
       (error: unknown) => {
@@ -176,24 +173,27 @@ export class CertificatesService {
       (authority) => certificate.checkIssued(authority) && certificate.verify(authority.publicKey),
     );
     if (!issuer)
-      throw refused(
-        'XS2A047E',
+      throw refusal(
+        'certificateInvalid',
         `the certificate ${certificate.serialNumber} is issued neither by the sandbox CA nor by a CA the profile trusts`,
       );
     if (facts.type !== use)
-      throw refused(
-        'XS2A047E',
+      throw refusal(
+        'certificateInvalid',
         `the certificate ${certificate.serialNumber} is ${facts.type === null ? 'no qualified certificate' : `a ${NAMES[facts.type]}`}, not a ${NAMES[use]}`,
       );
     const today = this.clock.today(world);
     const [from, until] = [certificate.validFrom, certificate.validTo].map((date) => new Date(date).toISOString().slice(0, 10));
     if (today < from || today >= until)
-      throw refused('XS2A048E', `the certificate ${certificate.serialNumber} is valid from ${from} until ${until}, and today is ${today}`);
+      throw refusal(
+        'certificateExpired',
+        `the certificate ${certificate.serialNumber} is valid from ${from} until ${until}, and today is ${today}`,
+      );
     const serialNumber = serialKey(certificate.serialNumber);
     const issued = await this.store.findByKey(TppCertificate, serialNumber);
     if (issued?.revoked)
-      throw refused(
-        this.profile.tpp.revoked === 'CERTIFICATE_REVOKED' ? 'XS2A062E' : 'XS2A049E',
+      throw refusal(
+        this.profile.tpp.revoked === 'CERTIFICATE_REVOKED' ? 'certificateRevoked' : 'certificateRevoke',
         `the certificate ${certificate.serialNumber} is revoked`,
       );
     return { serialNumber, certificate, roles: facts.roles, issuer: facts.issuer, ownerId: issued?.ownerId };

@@ -1,6 +1,6 @@
 import type { TLSSocket } from 'node:tls';
 import type { Request } from 'express';
-import { DomainError } from '../common/error-catalogue';
+import { refusal } from '../common/error-catalogue';
 import type { TppIdentitySettings } from '../profile/bank-profile';
 import { certificateDer } from './certificate-header';
 
@@ -17,7 +17,7 @@ export function presentedQwac(request: Request, { qwac, qwacHeader }: TppIdentit
   try {
     return certificateDer(decodeURIComponent(forwarded));
   } catch {
-    throw new DomainError({ messageId: 'XS2A047E', path: qwacHeader, description: `${qwacHeader} is not a URL-encoded PEM certificate` });
+    throw refusal('certificateInvalid', `${qwacHeader} is not a URL-encoded PEM certificate`, qwacHeader);
   }
 }
 

@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { accessOf } from '../http/route-access';
-import { DomainError } from '../common/error-catalogue';
+import { refusal } from '../common/error-catalogue';
 import { identifiedBy } from '../http/request-context';
 import { isOwnedBy, requestWorld, type WorldRequest } from '../oauth/world';
 import { BankProfile } from '../profile/bank-profile';
@@ -28,7 +28,7 @@ const SIGNATURE_HASHES: Partial<Record<string, 'sha256' | 'sha512'>> = {
   'sha-512': 'sha512',
 };
 
-const invalidSignature = (description: string) => new DomainError({ messageId: 'XS2A044E', path: 'Signature', description });
+const invalidSignature = (description: string) => refusal('signatureInvalid', description, 'Signature');
 
 /**
  * The TPP's certificates on every /v1 request, as the profile asks (tpp.qwac, tpp.signatures;
@@ -66,31 +66,26 @@ export class TppIdentityGuard implements CanActivate {
     const qwac = presentedQwac(request, this.profile.tpp);
     if (qwac) return qwac;
     const { qwac: where, qwacHeader } = this.profile.tpp;
-    throw new DomainError({
-      messageId: 'XS2A046E',
-      description:
-        where === 'mtls'
-          ? 'no client certificate on the TLS connection (the HTTPS listener, docs/tpp-identity.md)'
-          : `no QWAC in ${qwacHeader}`,
-    });
+    throw refusal(
+      'certificateMissing',
+      where === 'mtls'
+        ? 'no client certificate on the TLS connection (the HTTPS listener, docs/tpp-identity.md)'
+        : `no QWAC in ${qwacHeader}`,
+    );
   }
 
   /** The QSealC a request is signed with, once the signature verifies over the signing string and the Digest is its body's. */
   private async signer(request: RawBodyRequest): Promise<CheckedCertificate> {
     const header = request.header('Signature');
     if (header === undefined)
-      throw new DomainError({
-        messageId: 'XS2A043E',
-        path: 'Signature',
-        description: 'every request to this bank is signed (Signature, Digest, TPP-Signature-Certificate)',
-      });
+      throw refusal('signatureMissing', 'every request to this bank is signed (Signature, Digest, TPP-Signature-Certificate)', 'Signature');
     const sent = request.header('TPP-Signature-Certificate');
     if (!sent)
-      throw new DomainError({
-        messageId: 'XS2A046E',
-        path: 'TPP-Signature-Certificate',
-        description: 'a signed request carries its certificate in TPP-Signature-Certificate',
-      });
+      throw refusal(
+        'certificateMissing',
+        'a signed request carries its certificate in TPP-Signature-Certificate',
+        'TPP-Signature-Certificate',
+      );
     const signer = await this.certificates.check(certificateDer(sent), 'QSEAL', requestWorld(request));
     const parameters = parseSignature(header);
     if (!parameters) throw invalidSignature('Signature must be keyId="SN=…,CA=…",algorithm="rsa-sha256",headers="…",signature="…"');
@@ -108,11 +103,11 @@ export class TppIdentityGuard implements CanActivate {
       );
     const digest = request.header('Digest');
     if (!digest || !digestMatches(digest, request.rawBody ?? Buffer.alloc(0))) {
-      throw new DomainError({
-        messageId: 'XS2A045E',
-        path: 'Digest',
-        description: 'Digest must be SHA-256=<base64> or SHA-512=<base64> of the exact body (of nothing, when there is none)',
-      });
+      throw refusal(
+        'digestInvalid',
+        'Digest must be SHA-256=<base64> or SHA-512=<base64> of the exact body (of nothing, when there is none)',
+        'Digest',
+      );
     }
     const uncovered = uncoveredHeaders(parameters.headers, (name) => request.header(name) !== undefined);
     if (uncovered.length > 0) throw invalidSignature(`the signature must cover ${uncovered.join(', ')}`);
@@ -135,16 +130,13 @@ export class TppIdentityGuard implements CanActivate {
   /** The certificate grants the service's role and, in AUTH_MODE=strict, belongs to the token's client; what the request causes then names it. */
   private accept(checked: CheckedCertificate, role: RouteRole, request: RawBodyRequest, response: Response): void {
     if (!grantsRoute(checked.roles, role)) {
-      throw new DomainError({
-        messageId: 'XS2A050E',
-        description: `the certificate ${checked.serialNumber} grants ${checked.roles.join(', ') || 'no PSD2 role'}, not ${role}`,
-      });
+      throw refusal(
+        'roleInvalid',
+        `the certificate ${checked.serialNumber} grants ${checked.roles.join(', ') || 'no PSD2 role'}, not ${role}`,
+      );
     }
     if (checked.ownerId != null && !isOwnedBy({ ownerId: checked.ownerId }, requestWorld(request))) {
-      throw new DomainError({
-        messageId: 'XS2A047E',
-        description: `the certificate ${checked.serialNumber} was issued to another client than the token's`,
-      });
+      throw refusal('certificateInvalid', `the certificate ${checked.serialNumber} was issued to another client than the token's`);
     }
     // The signature's certificate, when both, names the request in the history and the cockpit's request log.
     identifiedBy(checked.serialNumber);

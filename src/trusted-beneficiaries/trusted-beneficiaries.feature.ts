@@ -29,7 +29,7 @@ interface FixtureTrustedBeneficiary {
 
 declare module '../common/error-catalogue' {
   interface ServiceMessages {
-    XS2A057E: true;
+    XS2A057E: 'trustedBeneficiariesNotGranted';
   }
 }
 
@@ -63,6 +63,7 @@ export const trustedBeneficiariesService: SandboxService = {
   migrations: [TrustedBeneficiaries1796600000000],
   messages: {
     XS2A057E: {
+      name: 'trustedBeneficiariesNotGranted',
       status: 401,
       code: 'CONSENT_INVALID',
       when: 'trusted beneficiaries: the consent does not ask for them (`access.additionalInformation.trustedBeneficiaries`)',

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { In } from 'typeorm';
 import { AccountStore } from '../bank/account-store';
-import { DomainError } from '../common/error-catalogue';
+import { refusal } from '../common/error-catalogue';
 import type { Consent } from '../consent/consent.entity';
 import { consentedIbans } from '../consent/coverage';
 import { Store } from '../database/store';
@@ -41,10 +41,10 @@ export class TrustedBeneficiaries implements OnModuleInit {
   async listedFor(consent: Consent, world: World): Promise<TrustedBeneficiary[]> {
     const { trustedBeneficiaries } = consent.access;
     if (!trustedBeneficiaries) {
-      throw new DomainError({
-        messageId: 'XS2A057E',
-        description: `consent ${consent.id} does not grant the trusted beneficiaries (access.additionalInformation.trustedBeneficiaries)`,
-      });
+      throw refusal(
+        'trustedBeneficiariesNotGranted',
+        `consent ${consent.id} does not grant the trusted beneficiaries (access.additionalInformation.trustedBeneficiaries)`,
+      );
     }
     const ibans = trustedBeneficiaries.length ? trustedBeneficiaries.map(({ iban }) => iban) : consentedIbans(consent.access);
     const rows = await this.ofAccounts(ibans, world);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { AccountStore } from '../bank/account-store';
-import { DomainError } from '../common/error-catalogue';
+import { refusal } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
 import { Store } from '../database/store';
 import { ownedBy, World } from '../oauth/world';
@@ -52,8 +52,7 @@ export class VerificationOfPayeeService {
 
   /** Dedicated checks: each answered in order, and stored in one write (as one bulk when `bulk`). */
   async check(parties: CheckedParty[], requestId: string, world: World, bulk: boolean): Promise<PayeeCheck[]> {
-    if (this.profile.vop.mode === 'off')
-      throw new DomainError({ messageId: 'XS2A041E', description: 'this bank offers no Verification of Payee (vop.mode: off)' });
+    if (this.profile.vop.mode === 'off') throw refusal('vopOff', 'this bank offers no Verification of Payee (vop.mode: off)');
     const registered = await this.registered(
       parties.map(({ partyAccount }) => partyAccount.iban),
       world,
@@ -84,7 +83,7 @@ export class VerificationOfPayeeService {
   /** A bulk's entries in their order; 404 when there is none the world may see. */
   async bulk(vopBulkId: string, world: World): Promise<PayeeCheck[]> {
     const checks = await this.store.read(PayeeCheck).find({ where: { bulkId: vopBulkId, ...ownedBy(world) }, order: { position: 'ASC' } });
-    if (checks.length === 0) throw new DomainError({ messageId: 'XS2A042E', description: `bulk payee check ${vopBulkId} unknown` });
+    if (checks.length === 0) throw refusal('bulkPayeeCheckUnknown', `bulk payee check ${vopBulkId} unknown`);
     return checks;
   }
 
@@ -121,11 +120,11 @@ export class VerificationOfPayeeService {
       .read(PayeeCheck)
       .existsBy({ requestId, iban: In(creditors.map(({ iban }) => iban)), ...ownedBy(world) });
     if (!earlier) {
-      throw new DomainError({
-        messageId: 'XS2A039E',
-        path: 'Client-VOP-Request-ID',
-        description: `Client-VOP-Request-ID ${requestId} names no payee check of this client for the creditor of this payment`,
-      });
+      throw refusal(
+        'vopRequestUnknown',
+        `Client-VOP-Request-ID ${requestId} names no payee check of this client for the creditor of this payment`,
+        'Client-VOP-Request-ID',
+      );
     }
   }
 
