@@ -19,11 +19,11 @@ const TYPES_UP_TO = 'core domain';
 
 const STORE = { name: '@nestjs/typeorm', message: 'use Store (src/database/store.ts)' };
 const SEEDS = { group: ['**/seeds/*'], message: "src/ never imports seeds/: the bank's data is in profiles/" };
-/** Folders whose internals another folder may not import: it uses their module, services, entities, machines, guards, route decorators, DTOs and the coverage rule. */
+/** Folders whose internals another folder may not import: it uses their module, services, entities, machines, guards, route decorators, DTOs, controllers (a service's extends one) and the coverage rule. */
 const GUARDED = ['account-information', 'authorisation', 'consent', 'notifications', 'payment-initiation', 'sandbox-control', 'sca'];
 const INTERNALS = {
-  regex: `^\\.\\./(${GUARDED.join('|')})/(?!(.+\\.(module|service|entity|machine|guard|decorator|dto)|dto/.+|coverage)$)`,
-  message: "another feature's internals: use its module, service, entity, machine, guard, route decorator or DTO",
+  regex: `^\\.\\./(${GUARDED.join('|')})/(?!(.+\\.(module|service|entity|machine|guard|decorator|dto|controller)|dto/.+|coverage)$)`,
+  message: "another feature's internals: use its module, service, entity, machine, guard, route decorator, DTO or controller (to extend)",
 };
 const PLAIN = { group: ['@nestjs/*', 'typeorm', 'typeorm/*'], message: 'a machine file is plain TypeScript (docs/development.md)' };
 

@@ -4,11 +4,12 @@ import { OAuthModule } from '../oauth/oauth.module';
 import { PaymentInitiationModule } from '../payment-initiation/payment-initiation.module';
 import { ScaModule } from '../sca/sca.module';
 import { AuthorisationModule } from './authorisation.module';
-import { ConsentAuthorisationController, PaymentAuthorisationController } from './authorisation.controller';
+import { ConsentAuthorisationController } from './consent-authorisation.controller';
+import { PaymentAuthorisationController } from './payment-authorisation.controller';
 
 /**
  * The authorisation sub-resources of consents and payments (docs/sca-approaches.md); a service's
- * own are its module's, on the same routes (AuthorisationRoutesOf). Apart from AuthorisationModule,
+ * own are its module's, with the same route decorators and flow (AuthorisationFlow). Apart from AuthorisationModule,
  * which the features below SCA import.
  */
 @Module({

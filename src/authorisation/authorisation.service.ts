@@ -108,14 +108,19 @@ export class AuthorisationService {
     return (await this.all(kind, resourceId)).map(({ id }) => id);
   }
 
-  async find(kind: AuthorisationKind, resourceId: string, authorisationId: string): Promise<Authorisation> {
+  /** The resource's authorisation with this ID, or null where it has none such. */
+  async lookUp(kind: AuthorisationKind, resourceId: string, authorisationId: string): Promise<Authorisation | null> {
     const authorisation =
       authorisationId === IMPLICIT_AUTHORISATION_ID
         ? (await this.all(kind, resourceId))[0]
         : await this.store.findByKey(Authorisation, authorisationId);
-    if (!authorisation || authorisation.kind !== kind || authorisation.resourceId !== resourceId) {
-      throw refusal('authorisationUnknown', `authorisation ${authorisationId} unknown`);
-    }
+    return authorisation && authorisation.kind === kind && authorisation.resourceId === resourceId ? authorisation : null;
+  }
+
+  /** One the sandbox has just opened or knows to be there: 404 RESOURCE_UNKNOWN otherwise. */
+  async find(kind: AuthorisationKind, resourceId: string, authorisationId: string): Promise<Authorisation> {
+    const authorisation = await this.lookUp(kind, resourceId, authorisationId);
+    if (!authorisation) throw refusal('authorisationUnknown', `authorisation ${authorisationId} unknown`);
     return authorisation;
   }
 

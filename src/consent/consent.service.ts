@@ -248,9 +248,14 @@ export class ConsentService implements OnModuleInit {
     return this.authorisations.ids('consent', consentId);
   }
 
-  async findAuthorisation(consentId: string, authorisationId: string, world: World, purpose: ConsentPurpose): Promise<Authorisation> {
+  async findAuthorisation(
+    consentId: string,
+    authorisationId: string,
+    world: World,
+    purpose: ConsentPurpose,
+  ): Promise<Authorisation | null> {
     await this.findCurrent(consentId, world, purpose);
-    return this.authorisations.find('consent', consentId, authorisationId);
+    return this.authorisations.lookUp('consent', consentId, authorisationId);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { ApiTags } from '@nestjs/swagger';
 import { Xs2aController } from '../http/request.guard';
-import { ConsentAuthorisationRoutes } from '../authorisation/authorisation-routes.decorator';
+import { ConsentAuthorisationRoutes } from '../authorisation/consent-authorisation.controller';
 
 /** Served where the profile offers the confirmation of funds with its consents (FundsConfirmationModule). */
 @ApiTags('Confirmation of funds')

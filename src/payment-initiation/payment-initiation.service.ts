@@ -207,9 +207,9 @@ export class PaymentInitiationService implements OnModuleInit {
     kind: 'payment' | 'cancellation',
     authorisationId: string,
     world: World,
-  ): Promise<Authorisation> {
+  ): Promise<Authorisation | null> {
     await this.findStored(type, paymentId, world);
-    return this.authorisations.find(kind, paymentId, authorisationId);
+    return this.authorisations.lookUp(kind, paymentId, authorisationId);
   }
 
   async findById(paymentId: string, world: World): Promise<Payment> {

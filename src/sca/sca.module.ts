@@ -10,12 +10,13 @@ import { PageCsrf, pageHeaders } from './page-security';
 import { ScaPagesController } from './sca-pages.controller';
 import { ScaPageRenderer } from './sca-page-renderer';
 import { ScaService } from './sca.service';
+import { AuthorisationFlow } from './authorisation-flow.service';
 
 @Module({
   imports: [DatabaseModule, BankModule, OAuthModule, AuthorisationModule, ConsentModule, PaymentInitiationModule],
   controllers: [ScaPagesController],
-  providers: [ScaService, PageCsrf, ScaPageRenderer],
-  exports: [ScaService, ScaPageRenderer, PageCsrf],
+  providers: [ScaService, AuthorisationFlow, PageCsrf, ScaPageRenderer],
+  exports: [ScaService, AuthorisationFlow, ScaPageRenderer, PageCsrf],
 })
 export class ScaModule implements NestModule {
   /** The SCA pages' cookie and headers, mounted once for their path: by controller, Nest adds two layers per route that every request of the app walks past (docs/benchmark.md). */

@@ -173,9 +173,9 @@ export class SigningBasketService implements OnModuleInit {
     return this.authorisations.ids('basket', basketId);
   }
 
-  async findAuthorisation(basketId: string, authorisationId: string, world: World): Promise<Authorisation> {
+  async findAuthorisation(basketId: string, authorisationId: string, world: World): Promise<Authorisation | null> {
     await this.find(basketId, world);
-    return this.authorisations.find('basket', basketId, authorisationId);
+    return this.authorisations.lookUp('basket', basketId, authorisationId);
   }
 
   /** An open basket, as the SCA page shows it, with its members still waiting; 409 otherwise. */
