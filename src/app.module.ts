@@ -30,6 +30,9 @@ import { VerificationOfPayeeModule } from './verification-of-payee/verification-
 import { TppIdentityModule } from './tpp-identity/tpp-identity.module';
 import { MutualTlsListener } from './tpp-identity/mutual-tls-listener';
 import { SERVICES } from './services';
+import { ServicePortsRegistration } from './service-ports';
+import { AuthorisationModule } from './authorisation/authorisation.module';
+import { NotificationsModule } from './notifications/notifications.module';
 import { dataSourceOptions, openDataSource } from './database/data-source';
 import { schemaOf } from './schema/schema';
 import { seeding } from './schema/seed-fixtures';
@@ -71,6 +74,8 @@ export class AppModule {
         VerificationOfPayeeModule,
         ScaModule,
         AuthorisationRoutesModule,
+        AuthorisationModule,
+        NotificationsModule,
         // The services beyond the seed bank's (Berlin Group's, the PSR's permission dashboard): only where the profile offers them.
         ...profile.services.map((service) => service.module(profile, environment)),
         ...(environment.SANDBOX_CONTROL === 'true' ? [SandboxControlModule] : []),
@@ -80,6 +85,7 @@ export class AppModule {
         GracefulStop,
         MutualTlsListener,
         RouteAccessCheck,
+        ServicePortsRegistration,
         { provide: APP_PIPE, useFactory: (bank: BankProfile) => createValidationPipe(bank.requestGroups), inject: [BankProfile] },
         {
           provide: APP_FILTER,

@@ -155,7 +155,7 @@ export class AuthorisationService {
 
   /**
    * Honours TPP-Explicit-Authorisation-Preferred from now on: a service where one authorisation
-   * covers several resources (signing baskets) calls it when its module starts. Berlin Group: the
+   * covers several resources (signing baskets) asks for it in its descriptor's ports. Berlin Group: the
    * preference "might be ignored by the ASPSP, if a signing basket is not supported".
    */
   acceptExplicitStart(): void {

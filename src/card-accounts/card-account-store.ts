@@ -1,10 +1,10 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { AccountStore, inOrder, passing, TransactionFilter } from '../bank/account-store';
 import type { World } from '../oauth/world';
 import { Store } from '../database/store';
 import { BankProfile } from '../profile/bank-profile';
-import { AccountKinds } from '../consent/account-kinds.service';
+import type { AccountKind } from '../consent/account-kinds.service';
 import { CardAccount, CardTransaction } from './card-account.entity';
 
 /**
@@ -12,7 +12,7 @@ import { CardAccount, CardTransaction } from './card-account.entity';
  * the profile's fixture cards are answered from memory; a scenario's are read from the database.
  */
 @Injectable()
-export class CardAccountStore implements OnModuleInit {
+export class CardAccountStore {
   private readonly fixtures = new Map<string, { account: CardAccount; transactions: CardTransaction[] }>();
   private readonly byMaskedPan: Map<string, CardAccount>;
 
@@ -20,7 +20,6 @@ export class CardAccountStore implements OnModuleInit {
     private readonly store: Store,
     private readonly profile: BankProfile,
     private readonly accounts: AccountStore,
-    private readonly kinds: AccountKinds,
   ) {
     for (const account of profile.fixturesOf(CardAccount)) {
       const transactions = profile.fixturesOf(CardTransaction).filter(({ cardAccountId }) => cardAccountId === account.resourceId);
@@ -29,16 +28,16 @@ export class CardAccountStore implements OnModuleInit {
     this.byMaskedPan = new Map(profile.fixturesOf(CardAccount).map((account) => [account.maskedPan, account]));
   }
 
-  /** Consents name cards beside accounts: the bank's in a consent for all accounts, a holder's in the holder check, their names on the SCA page. */
-  onModuleInit(): void {
+  /** Consents name cards beside accounts (the descriptor's ports): the bank's in a consent for all accounts, a holder's in the holder check, their names on the SCA page. */
+  accountKind(): AccountKind {
     const reference = ({ maskedPan, currency }: CardAccount) => ({ maskedPan, currency });
     const bankOwned = [...this.byMaskedPan.values()].sort((a, b) => (a.maskedPan < b.maskedPan ? -1 : 1)).map(reference);
-    this.kinds.register({
+    return {
       bankOwned: () => bankOwned,
       heldBy: async (psuId) => (await this.heldBy(psuId)).map(reference),
       names: async (maskedPans, world) =>
         (await this.withMaskedPans(maskedPans, world)).map(({ maskedPan, name, product }) => [maskedPan, `${name}, ${product}`]),
-    });
+    };
   }
 
   /** The card account with this resourceId, or null; null too where `world` may not see it (AccountStore.visibleTo). */

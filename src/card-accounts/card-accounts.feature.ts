@@ -6,6 +6,7 @@ import { CARD_ACCOUNTS, SCENARIO_FIELD } from './card-accounts-requests';
 import { CardAccount, type CardBalance, CardTransaction, type CardTransactionBody, cardTransactionRows } from './card-account.entity';
 import { CardAccountsModule } from './card-accounts.module';
 import { CardAccountsCockpit } from './card-accounts-cockpit';
+import { CardAccountStore } from './card-account-store';
 import { documentCardAccounts } from './card-accounts-document';
 import schema from './fixtures.schema.json';
 
@@ -176,6 +177,7 @@ export const cardAccountsService: SandboxService = {
     // Card transactions go with their card accounts (ON DELETE CASCADE).
     tables: [CardAccount],
   },
+  ports: { accountKind: (get) => get(CardAccountStore).accountKind() },
   cockpit: CardAccountsCockpit,
   document: (document, profile) => documentCardAccounts(document, profile.provides(CARD_ACCOUNTS)),
   summary: (profile) => [

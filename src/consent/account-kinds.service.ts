@@ -4,7 +4,7 @@ import type { CardAccountReference } from './consent.entity';
 
 /**
  * Accounts a consent names beside payment accounts (card accounts, by masked PAN): the service
- * that offers them registers here when its module starts (docs/development.md, "A service plugs
+ * that offers them lists them in its descriptor's ports (docs/development.md, "A service plugs
  * in"), so that consents, their holder check and the SCA pages know them without knowing the service.
  */
 export interface AccountKind {

@@ -8,6 +8,10 @@ import type { ServiceMessageRows } from '../common/error-catalogue';
 import type { EventKind } from '../events/sandbox-event.entity';
 import type { ConsentAccess, ConsentedAccount } from '../consent/consent.entity';
 import type { BankProfile, FixtureFiles, ProfileSettings } from '../profile/bank-profile';
+import type { Authorisable } from '../authorisation/authorisation-port.service';
+import type { AccountKind } from '../consent/account-kinds.service';
+import type { Naming } from '../notifications/notifications.service';
+import type { ScaExemption } from '../payment-initiation/sca-exemptions.service';
 
 /**
  * What the core asks of a Berlin Group service beyond the seed bank's (docs/development.md,
@@ -53,6 +57,25 @@ export interface SandboxService {
   readonly scenario?: ScenarioPart;
   /** Its part of the cockpit: a provider of its module, found by this class (docs/cockpit.md). */
   readonly cockpit?: Type<CockpitSection>;
+  /** What it changes in the core's behaviour, through the core's ports: registered for it where it is offered (src/service-ports.ts). */
+  readonly ports?: ServicePorts;
+}
+
+/** A port a service fills from a provider of its module (`get` finds one by its class), or none where its settings want none. */
+export type PortOf<Port> = (get: <T>(type: Type<T>) => T, profile: BankProfile) => Port | null;
+
+/** The core's ports a service may fill (docs/development.md, "A service plugs in"). */
+export interface ServicePorts {
+  /** A kind of resource the account holder authorises, for the SCA of every channel (AuthorisationPort). */
+  readonly authorisable?: PortOf<Authorisable>;
+  /** An SCA exemption of payments (ScaExemptions). */
+  readonly scaExemption?: PortOf<ScaExemption>;
+  /** A kind of account a consent names beside payment accounts (AccountKinds). */
+  readonly accountKind?: PortOf<AccountKind>;
+  /** A kind of resource a TPP may be notified of: its LAST statuses, and how a notification names it (NotificationsService). */
+  readonly notified?: { kind: string; lastStatuses: string[]; naming: Naming };
+  /** Its resources may be authorised explicitly: TPP-Explicit-Authorisation-Preferred is honoured (AuthorisationService). */
+  readonly explicitStart?: boolean;
 }
 
 /** A scenario as its parts see it: every row they make carries its scenarioId and belongs to its PSU. */

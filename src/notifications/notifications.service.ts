@@ -214,7 +214,8 @@ function bodyOf(subscription: NotificationSubscription, event: SandboxEvent, { r
 }
 
 /** The fields of a notification's body that name the resource and its status. */
-interface Naming {
+/** How a notification names a kind's resource and its status (docs/notifications.md). */
+export interface Naming {
   resource: string;
   status: string;
 }

@@ -6,7 +6,7 @@ export type ScaExemption = (debtorIban: string, creditorIbans: string[], world: 
 
 /**
  * The SCA exemptions a payment is asked for (PSD2 RTS articles 10-18): a service that grants one
- * registers its rule when its module starts (docs/trusted-beneficiaries.md); a bank with none
+ * lists its rule in its descriptor's ports (docs/trusted-beneficiaries.md); a bank with none
  * exempts nothing, at no cost.
  */
 @Injectable()

@@ -1,9 +1,9 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Authorisation } from '../authorisation/authorisation.entity';
 import type { ScaDecision } from '../authorisation/authorisation.machine';
 import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
-import { AuthorisationPort } from '../authorisation/authorisation-port.service';
+import type { Authorisable } from '../authorisation/authorisation-port.service';
 import { Ledger } from '../bank/ledger';
 import { FormatError, refusal, isRefusal } from '../common/error-catalogue';
 import type { Environment } from '../config/environment';
@@ -23,7 +23,6 @@ import { SigningBasket } from './signing-basket.entity';
 import { basketPath } from './signing-basket.dto';
 import type { NotificationRequest } from '../notifications/notification-headers.decorator';
 import { NotificationsService } from '../notifications/notifications.service';
-import { finalStatuses } from '../common/state-machine';
 import { basketMachine, BasketEvent, initialBasketStatus, isOpen } from './signing-basket.machine';
 
 /** What a basket asks to authorise: payment and consent IDs of its client. */
@@ -44,7 +43,7 @@ interface Members {
  * to cancel or delete until then; the basket's SCA skips what no longer waits.
  */
 @Injectable()
-export class SigningBasketService implements OnModuleInit {
+export class SigningBasketService {
   private readonly machine: MachineBinding<SigningBasket, typeof basketMachine>;
 
   constructor(
@@ -55,7 +54,6 @@ export class SigningBasketService implements OnModuleInit {
     private readonly ledger: Ledger,
     private readonly history: EventHistory,
     private readonly notifications: NotificationsService,
-    private readonly port: AuthorisationPort,
     private readonly config: ConfigService<Environment, true>,
   ) {
     this.machine = {
@@ -69,10 +67,9 @@ export class SigningBasketService implements OnModuleInit {
     };
   }
 
-  onModuleInit(): void {
-    this.notifications.notifyOf('basket', finalStatuses(basketMachine), { resource: 'basketId', status: 'transactionStatus' });
-    this.authorisations.acceptExplicitStart();
-    this.port.register({
+  /** A basket as an authorisable kind: what the SCA of every channel asks of it (the descriptor's ports). */
+  authorisable(): Authorisable {
+    return {
       kind: 'basket',
       failedOutcome: 'signing basket is rejected (its members wait for their own SCA)',
       isHeldBy: async (basketId, held) => this.holds((await this.findWaiting(basketId)).waiting, held),
@@ -81,7 +78,7 @@ export class SigningBasketService implements OnModuleInit {
         return { status: basket.status, redirectUri };
       },
       fail: async (basketId) => void (await this.settle((await this.findWaiting(basketId)).basket, 'deny')),
-    });
+    };
   }
 
   /**

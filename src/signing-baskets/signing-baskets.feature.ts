@@ -4,6 +4,9 @@ import { SigningBasket } from './signing-basket.entity';
 import { SigningBasketsModule } from './signing-baskets.module';
 import { documentSigningBaskets } from './signing-baskets-document';
 import { SigningBasketsCockpit } from './signing-baskets-cockpit';
+import { SigningBasketService } from './signing-basket.service';
+import { basketMachine } from './signing-basket.machine';
+import { finalStatuses } from '../common/state-machine';
 
 declare module '../common/error-catalogue' {
   interface ServiceMessages {
@@ -68,6 +71,12 @@ export const signingBasketsService: SandboxService = {
     },
   },
   eventKinds: ['basket'],
+  ports: {
+    authorisable: (get) => get(SigningBasketService).authorisable(),
+    notified: { kind: 'basket', lastStatuses: finalStatuses(basketMachine), naming: { resource: 'basketId', status: 'transactionStatus' } },
+    // One authorisation covers its members: a TPP may start each member's itself (docs/signing-baskets.md).
+    explicitStart: true,
+  },
   cockpit: SigningBasketsCockpit,
   document: documentSigningBaskets,
   summary: () => ['Signing baskets: offered; one SCA authorises every payment and consent of a basket.'],

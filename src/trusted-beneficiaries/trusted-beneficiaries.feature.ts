@@ -5,7 +5,7 @@ import type { FixtureFiles } from '../profile/bank-profile';
 import { SCENARIO_FIELD, TRUSTED_BENEFICIARIES } from './trusted-beneficiaries-requests';
 import { TrustedBeneficiariesModule } from './trusted-beneficiaries.module';
 import { documentTrustedBeneficiaries } from './trusted-beneficiaries-document';
-import { exemptsTrustedBeneficiaries } from './trusted-beneficiaries.service';
+import { exemptsTrustedBeneficiaries, TrustedBeneficiaries } from './trusted-beneficiaries.service';
 import { TrustedBeneficiary } from './trusted-beneficiary.entity';
 import schema from './fixtures.schema.json';
 
@@ -112,6 +112,12 @@ export const trustedBeneficiariesService: SandboxService = {
         ),
       },
     ],
+  },
+  ports: {
+    scaExemption: (get, { settings }) =>
+      exemptsTrustedBeneficiaries(settings)
+        ? (debtorIban, creditorIbans, world) => get(TrustedBeneficiaries).exempts(debtorIban, creditorIbans, world)
+        : null,
   },
   settingsProblems: (settings) =>
     exemptsTrustedBeneficiaries(settings) && settings.trustedBeneficiaries !== true

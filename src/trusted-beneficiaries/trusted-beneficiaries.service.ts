@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { AccountStore } from '../bank/account-store';
 import { refusal } from '../common/error-catalogue';
@@ -6,7 +6,6 @@ import type { Consent } from '../consent/consent.entity';
 import { consentedIbans } from '../consent/coverage';
 import { Store } from '../database/store';
 import { BankProfile, type ProfileSettings } from '../profile/bank-profile';
-import { ScaExemptions } from '../payment-initiation/sca-exemptions.service';
 import type { World } from '../oauth/world';
 import { TrustedBeneficiary } from './trusted-beneficiary.entity';
 
@@ -19,22 +18,16 @@ export const exemptsTrustedBeneficiaries = (settings: ProfileSettings): boolean 
  * payment's exemption check then costs no query); a scenario PSU's are read from the database.
  */
 @Injectable()
-export class TrustedBeneficiaries implements OnModuleInit {
+export class TrustedBeneficiaries {
   private readonly fixtures = new Map<string, TrustedBeneficiary[]>();
 
   constructor(
     private readonly store: Store,
     private readonly accounts: AccountStore,
     private readonly profile: BankProfile,
-    private readonly exemptions: ScaExemptions,
   ) {
     for (const { psuId } of profile.rows.psus) this.fixtures.set(psuId, []);
     for (const row of profile.fixturesOf(TrustedBeneficiary)) this.fixtures.get(row.psuId)!.push(row);
-  }
-
-  onModuleInit(): void {
-    if (exemptsTrustedBeneficiaries(this.profile.settings))
-      this.exemptions.register((debtorIban, creditorIbans, world) => this.exempts(debtorIban, creditorIbans, world));
   }
 
   /** Those a valid consent lets the TPP list: of the accounts its additionalInformation names (none: all of the consent's), by ID. */
@@ -56,7 +49,7 @@ export class TrustedBeneficiaries implements OnModuleInit {
    * of that account (the exemption, where scaExemptions.trustedBeneficiaries grants it). Never from an
    * account the client may not see: to it that account has no holder.
    */
-  private async exempts(debtorIban: string, creditorIbans: string[], world: World): Promise<boolean> {
+  async exempts(debtorIban: string, creditorIbans: string[], world: World): Promise<boolean> {
     if (creditorIbans.length === 0) return false;
     const trusted = new Set((await this.ofAccounts([debtorIban], world)).map(({ creditorIban }) => creditorIban));
     return creditorIbans.every((iban) => trusted.has(iban));
