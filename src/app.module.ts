@@ -5,7 +5,7 @@ import { AccountInformationModule } from './account-information/account-informat
 import { OAuthModule } from './oauth/oauth.module';
 import { BerlinGroupExceptionFilter } from './http/berlin-group-exception.filter';
 import { VOP_MESSAGE_LIST } from './verification-of-payee/vop-message-list';
-import { BerlinGroupAnswers } from './http/berlin-group-profile';
+import { BerlinGroupAnswers } from './http/berlin-group-answers';
 import { ClockModule } from './clock/clock.module';
 import { ConditionsModule } from './conditions/conditions.module';
 import { EventsModule } from './events/events.module';

@@ -4,7 +4,7 @@ import type { BankProfile } from './profile/bank-profile';
 import { PAYMENT_SERVICES } from './payment-initiation/payment-products';
 import { documentIdentity } from './tpp-identity/identity-document';
 import { documentConsentAccess } from './consent/consent-access-document';
-import { documentFor, visitObjects } from './http/berlin-group-profile';
+import { documentFor, visitObjects } from './http/berlin-group-answers';
 import type { DeclaredRoute } from './http/route-access';
 import { documentEventKinds } from './events/events.dto';
 import { VOP_MESSAGE_LIST } from './verification-of-payee/vop-message-list';

@@ -6,7 +6,7 @@ import request from 'supertest';
 import type { App } from 'supertest/types';
 import { ibanOf } from '../src/common/iban';
 import { RouteAccessCheck } from '../src/http/route-access';
-import { messageListOf } from '../src/http/berlin-group-profile';
+import { messageListOf } from '../src/http/berlin-group-answers';
 import { VOP_MESSAGE_LIST } from '../src/verification-of-payee/vop-message-list';
 import { GEORG, MARIANNE, sepaPayment } from './support/fixtures';
 import { inProfile } from './support/profile';

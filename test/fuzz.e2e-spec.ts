@@ -10,7 +10,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { openApiDocument } from '../src/app.factory';
 import { messageRow, MessageId } from '../src/common/error-catalogue';
-import { messageListOf } from '../src/http/berlin-group-profile';
+import { messageListOf } from '../src/http/berlin-group-answers';
 import { VOP_MESSAGE_LIST } from '../src/verification-of-payee/vop-message-list';
 import { ENGINE, secondConnection } from './support/engine';
 import { GEORG, MARIANNE, SUSANNE, UNKNOWN_CONSENT, VALID_CONSENT } from './support/fixtures';

@@ -1,8 +1,8 @@
 import { Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { TppErrorResponse } from '../http/error-response.dto';
-import { WrappedInBerlinGroup } from '../http/berlin-group-profile';
-import { Xs2aController } from '../http/request.guard';
+import { WrappedInBerlinGroup } from '../http/berlin-group-answers';
+import { Xs2aController } from '../http/controller.decorator';
 import { AisRequest, ConsentedRequest, RequiresConsent } from '../consent/consent.guard';
 import { AccountInformationService } from './account-information.service';
 import { AccountQueryDto, TransactionsQueryDto } from './dto/account-query.dto';

@@ -1,7 +1,7 @@
 import { applyDecorators, Get, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiParamOptions, ApiResponse, ApiResponseOptions } from '@nestjs/swagger';
 import { AuthorisationListResponse, ScaStatusResponse, ScaStepResponse, StartAuthorisationResponse } from './authorisation-response.dto';
-import { CreatesInBerlinGroup } from '../http/berlin-group-profile';
+import { CreatesInBerlinGroup } from '../http/berlin-group-answers';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { ApiScaRequestHeaders, SCA_APPROACH_HEADER } from '../http/sca-headers.decorator';
 import { UpdatePsuDataDto } from '../sca/update-psu-data.dto';

@@ -12,7 +12,7 @@ import {
 import { ConsentService } from '../consent/consent.service';
 import { CONSENT_PATHS, ConsentPurpose } from '../consent/consent.entity';
 import { TppErrorResponse } from '../http/error-response.dto';
-import { Xs2aController } from '../http/request.guard';
+import { Xs2aController } from '../http/controller.decorator';
 import { ScaHeaders, ScaRequestHeaders } from '../http/sca-headers.decorator';
 import { RequestWorld, World } from '../oauth/world';
 import { AuthorisationFlow, AuthorisedResource } from '../sca/authorisation-flow.service';

@@ -2,7 +2,7 @@ import { Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AccountQueryDto } from '../account-information/dto/account-query.dto';
 import { AisRequest, ConsentedRequest, RequiresConsent } from '../consent/consent.guard';
-import { Xs2aController } from '../http/request.guard';
+import { Xs2aController } from '../http/controller.decorator';
 import { CardAccountsService } from './card-accounts.service';
 import {
   CardAccountDetailsResponse,

@@ -4,11 +4,11 @@ import { ApiBody, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import type { Response } from 'express';
 import { RequestWorld, World } from '../oauth/world';
 import { announceCreated } from '../http/created-resource';
-import { CreatesInBerlinGroup } from '../http/berlin-group-profile';
+import { CreatesInBerlinGroup } from '../http/berlin-group-answers';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { scaRedirectHref } from '../common/links';
 import { ApiScaRequestHeaders, SCA_APPROACH_HEADER, ScaHeaders, ScaRequestHeaders } from '../http/sca-headers.decorator';
-import { Xs2aController } from '../http/request.guard';
+import { Xs2aController } from '../http/controller.decorator';
 import { Environment } from '../config/environment';
 import {
   ConsentCreatedResponse,

@@ -4,9 +4,9 @@ import type { Response } from 'express';
 import { CreateFundsConsentDto } from '../consent/dto/create-funds-consent.dto';
 import { ConsentRoutes } from '../consent/consent.controller';
 import { ConsentCreatedResponse, FundsConsentResponse, toFundsConsentResponse } from '../consent/dto/consent-response.dto';
-import { CreatesInBerlinGroup } from '../http/berlin-group-profile';
+import { CreatesInBerlinGroup } from '../http/berlin-group-answers';
 import { TppErrorResponse } from '../http/error-response.dto';
-import { Xs2aController } from '../http/request.guard';
+import { Xs2aController } from '../http/controller.decorator';
 import { ApiScaRequestHeaders, SCA_APPROACH_HEADER, ScaHeaders, ScaRequestHeaders } from '../http/sca-headers.decorator';
 import {
   ApiNotificationHeaders,

@@ -1,5 +1,5 @@
 import { ApiTags } from '@nestjs/swagger';
-import { Xs2aController } from '../http/request.guard';
+import { Xs2aController } from '../http/controller.decorator';
 import { ConsentAuthorisationRoutes } from '../authorisation/consent-authorisation.controller';
 
 /** Served where the profile offers the confirmation of funds with its consents (FundsConfirmationModule). */

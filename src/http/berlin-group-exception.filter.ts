@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { AnswerStyle } from '../common/answer-style';
 import { BankProfile } from '../profile/bank-profile';
 import { asUnavailable } from '../database/write-strategy';
-import { inBerlinGroupShape, MessageList, messageListOf } from './berlin-group-profile';
+import { inBerlinGroupShape, MessageList, messageListOf } from './berlin-group-answers';
 import { DomainError, OAuthError, refusal } from '../common/error-catalogue';
 
 /** The one place that turns any failure into the Berlin Group error body: no framework error page ever shows. */

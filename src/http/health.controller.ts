@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '
 import { DataSource } from 'typeorm';
 import { BankProfile } from '../profile/bank-profile';
 import { TppErrorResponse } from './error-response.dto';
-import { COMMON_ERRORS } from './request.guard';
+import { COMMON_ERRORS } from './controller.decorator';
 import { Access } from './route-access';
 
 class HealthProfile {

@@ -14,7 +14,7 @@ import {
 } from '@nestjs/swagger';
 import type { Environment } from '../config/environment';
 import { TppErrorResponse } from '../http/error-response.dto';
-import { COMMON_ERRORS } from '../http/request.guard';
+import { COMMON_ERRORS } from '../http/controller.decorator';
 import { Access } from '../http/route-access';
 import { AUTH_METHODS, clientMetadataOf } from './client-metadata';
 import type { TppClient } from './client.entity';

@@ -11,7 +11,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { TppErrorResponse } from '../http/error-response.dto';
-import { COMMON_ERRORS } from '../http/request.guard';
+import { COMMON_ERRORS } from '../http/controller.decorator';
 import { TOKEN_LIFETIME, TokenForm, TokenService } from './token.service';
 import { Access } from '../http/route-access';
 

@@ -15,7 +15,7 @@ import {
 import type { Response } from 'express';
 import { World, RequestWorld } from '../oauth/world';
 import { announceCreated } from '../http/created-resource';
-import { CreatesInBerlinGroup } from '../http/berlin-group-profile';
+import { CreatesInBerlinGroup } from '../http/berlin-group-answers';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { Href, scaRedirectHref } from '../common/links';
 import type { Authorisation } from '../authorisation/authorisation.entity';
@@ -31,7 +31,7 @@ import {
   NotificationRequest,
 } from '../notifications/notification-headers.decorator';
 import { NotificationsService } from '../notifications/notifications.service';
-import { RequiresPsuIpAddress } from '../http/request.guard';
+import { RequiresPsuIpAddress } from '../http/controller.decorator';
 import { Environment } from '../config/environment';
 import { BankProfile } from '../profile/bank-profile';
 import { BulkPaymentDto } from './dto/bulk-payment.dto';

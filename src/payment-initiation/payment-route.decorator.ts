@@ -1,7 +1,7 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
 import { DomainError, refusal } from '../common/error-catalogue';
-import { Xs2aController } from '../http/request.guard';
+import { Xs2aController } from '../http/controller.decorator';
 import { BankProfile } from '../profile/bank-profile';
 import { PAYMENT_SERVICES, PaymentServiceName, PaymentType } from './payment-products';
 

@@ -2,7 +2,7 @@ import { Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { TppErrorResponse } from '../http/error-response.dto';
-import { SandboxController } from '../http/request.guard';
+import { SandboxController } from '../http/controller.decorator';
 import { type World, RequestWorld } from '../oauth/world';
 import { href } from '../common/links';
 import type { Environment } from '../config/environment';

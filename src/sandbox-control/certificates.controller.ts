@@ -15,7 +15,7 @@ import {
   Min,
 } from 'class-validator';
 import { TppErrorResponse } from '../http/error-response.dto';
-import { SandboxController } from '../http/request.guard';
+import { SandboxController } from '../http/controller.decorator';
 import { World, RequestWorld } from '../oauth/world';
 import { CertificatesService } from '../tpp-identity/certificates.service';
 import { PSD2_ROLES, Psd2Role } from '../tpp-identity/psd2-statement';

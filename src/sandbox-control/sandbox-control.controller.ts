@@ -7,7 +7,7 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import { World, RequestWorld } from '../oauth/world';
 import { ClockService } from '../clock/clock.service';
 import { TppErrorResponse } from '../http/error-response.dto';
-import { SandboxController } from '../http/request.guard';
+import { SandboxController } from '../http/controller.decorator';
 import { ConsentStatusResponse } from '../consent/dto/consent-response.dto';
 import { PaymentStatusResponse } from '../payment-initiation/dto/payment-response.dto';
 import { ScaService } from '../sca/sca.service';

@@ -15,7 +15,7 @@ import {
   UpdatePsuDataRoute,
 } from '../authorisation/authorisation-routes.decorator';
 import { TppErrorResponse } from '../http/error-response.dto';
-import { Xs2aController } from '../http/request.guard';
+import { Xs2aController } from '../http/controller.decorator';
 import { ScaHeaders, ScaRequestHeaders } from '../http/sca-headers.decorator';
 import { RequestWorld, World } from '../oauth/world';
 import { AuthorisationFlow, AuthorisedResource } from '../sca/authorisation-flow.service';

@@ -3,7 +3,7 @@ import type { BasketStatus } from './signing-basket.machine';
 import { ApiExcludeController, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { TppErrorResponse } from '../http/error-response.dto';
-import { SandboxController } from '../http/request.guard';
+import { SandboxController } from '../http/controller.decorator';
 import { World, RequestWorld } from '../oauth/world';
 import { ScaDecisionDto } from '../sca/sca-decision.dto';
 import { formValue } from '../common/html';

@@ -5,10 +5,10 @@ import type { Response } from 'express';
 import { AuthorisationService } from '../authorisation/authorisation.service';
 import { scaRedirectHref } from '../common/links';
 import { Environment } from '../config/environment';
-import { CreatesInBerlinGroup } from '../http/berlin-group-profile';
+import { CreatesInBerlinGroup } from '../http/berlin-group-answers';
 import { announceCreated } from '../http/created-resource';
 import { TppErrorResponse } from '../http/error-response.dto';
-import { Xs2aController } from '../http/request.guard';
+import { Xs2aController } from '../http/controller.decorator';
 import { ApiScaRequestHeaders, SCA_APPROACH_HEADER, ScaHeaders, ScaRequestHeaders } from '../http/sca-headers.decorator';
 import { World, RequestWorld } from '../oauth/world';
 import {

@@ -2,7 +2,7 @@ import { Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { AisRequest, ConsentedRequest, RequiresConsent } from '../consent/consent.guard';
 import { AccountReferenceResponse, toAccountReferenceResponse } from '../consent/dto/consent-response.dto';
-import { Xs2aController } from '../http/request.guard';
+import { Xs2aController } from '../http/controller.decorator';
 import type { TrustedBeneficiary } from './trusted-beneficiary.entity';
 import { TrustedBeneficiaries } from './trusted-beneficiaries.service';
 

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { href } from '../common/links';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { RequestId } from '../http/request-id.middleware';
-import { Xs2aController } from '../http/request.guard';
+import { Xs2aController } from '../http/controller.decorator';
 import { booleanHeader } from '../http/sca-headers.decorator';
 import { World, RequestWorld } from '../oauth/world';
 import { CheckedParty } from './payee-check.entity';

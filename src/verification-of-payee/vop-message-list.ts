@@ -1,4 +1,4 @@
-import type { MessageList } from '../http/berlin-group-profile';
+import type { MessageList } from '../http/berlin-group-answers';
 
 /**
  * The 1.3.16 yaml names the error list of its Verification of Party operations `apiClientMessages`

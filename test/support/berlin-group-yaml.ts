@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import addFormats from 'ajv-formats';
 import { OpenAPIBackend, type Operation } from 'openapi-backend';
 import { parse } from 'yaml';
-import { visitObjects } from '../../src/http/berlin-group-profile';
+import { visitObjects } from '../../src/http/berlin-group-answers';
 
 /** One request a client sent and the answer it got, as the wire carried them. */
 export interface Exchange {
