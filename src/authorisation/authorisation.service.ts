@@ -30,10 +30,16 @@ export class AuthorisationService {
   private readonly machine: MachineBinding<Authorisation, typeof authorisationMachine>;
   /** Whether a TPP may ask to start a resource's authorisation itself (TPP-Explicit-Authorisation-Preferred). */
   private explicitStart = false;
+  /**
+   * SCA_MODE=auto: there is no holder to ask, so an SCA is deemed done as soon as it would start
+   * (docs/sca-flows.md): at a consent's creation, at a further authorisation's start, at the first
+   * read of a payment or a signing basket that awaits one. The one place the rule is read.
+   */
+  readonly decidesAtOnce: boolean;
 
   constructor(
     private readonly store: Store,
-    private readonly config: ConfigService<Environment, true>,
+    config: ConfigService<Environment, true>,
     private readonly history: EventHistory,
     private readonly profile: BankProfile,
   ) {
@@ -46,6 +52,25 @@ export class AuthorisationService {
       kind: 'authorisation',
       placeOf: ({ ownerId, resourceId }) => ({ ownerId, parentId: resourceId }),
     };
+    this.decidesAtOnce = config.get('SCA_MODE', { infer: true }) === 'auto';
+  }
+
+  /**
+   * Part of a Store.write: a further authorisation of a resource waiting for its holder (Berlin
+   * Group start authorisation); where SCA is deemed done at once (decidesAtOnce), `approve` settles
+   * the resource, and the authorisation is answered as that left it.
+   */
+  async start(
+    kind: AuthorisationKind,
+    resourceId: string,
+    request: AuthorisationRequest,
+    ownerId: string | null,
+    approve: () => Promise<unknown>,
+  ): Promise<Authorisation> {
+    const opened = await this.open(kind, resourceId, request, ownerId);
+    if (!this.decidesAtOnce) return opened;
+    await approve();
+    return this.find(kind, resourceId, opened.id);
   }
 
   /**
@@ -168,12 +193,11 @@ export class AuthorisationService {
    * of its kind. In auto mode no holder is asked: the bank's default approach, whatever the headers.
    */
   async requestOf(headers: ScaHeaders, of?: { kind: AuthorisationKind; resourceId: string }): Promise<AuthorisationRequest> {
-    const decides = this.config.get('SCA_MODE', { infer: true }) === 'redirect';
     const inherited = async () => (of ? (await this.all(of.kind, of.resourceId))[0]?.approach : undefined) ?? null;
     // The bank decides among the approaches it supports: an unsupported preference gets its default (docs/profiles.md).
-    const approach: ScaApproach = decides
-      ? this.profile.approachFor(headers.preferred ?? (await inherited()))
-      : this.profile.defaultApproach;
+    const approach: ScaApproach = this.decidesAtOnce
+      ? this.profile.defaultApproach
+      : this.profile.approachFor(headers.preferred ?? (await inherited()));
     const explicit = headers.explicitPreferred && this.explicitStart;
     return { approach, psuId: headers.psuId, redirectUri: headers.redirectUri, nokRedirectUri: headers.nokRedirectUri, explicit };
   }

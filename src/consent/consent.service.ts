@@ -1,5 +1,4 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { In, IsNull, LessThan, Not } from 'typeorm';
 import { Account } from '../bank/account.entity';
 import { isOwnedBy, ownedBy, World } from '../oauth/world';
@@ -12,7 +11,6 @@ import { ClockService } from '../clock/clock.service';
 import { ConsentUnknownError, FormatError, refusal, type MessageName } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
 import { nextStatus } from '../common/state-machine';
-import { Environment } from '../config/environment';
 import { BankProfile } from '../profile/bank-profile';
 import { EventHistory } from '../events/event-history.service';
 import type { NotificationRequest } from '../notifications/notification-headers.decorator';
@@ -45,7 +43,6 @@ export class ConsentService implements OnModuleInit {
     private readonly store: Store,
     private readonly authorisations: AuthorisationService,
     private readonly clock: ClockService,
-    private readonly config: ConfigService<Environment, true>,
     private readonly history: EventHistory,
     private readonly notifications: NotificationsService,
     private readonly profile: BankProfile,
@@ -183,9 +180,9 @@ export class ConsentService implements OnModuleInit {
     return { consentId: consent.id, consentStatus: consent.status, authorisation, stored: true };
   }
 
-  /** SCA_MODE=auto deems a new consent's SCA done, unless the TPP will authorise it explicitly (docs/signing-baskets.md): then there is none to deem done. */
+  /** A new consent's SCA is deemed done (decidesAtOnce), unless the TPP will authorise it explicitly (docs/signing-baskets.md): then there is none to deem done. */
   private autoDecides({ explicit }: AuthorisationRequest): boolean {
-    return this.config.get('SCA_MODE', { infer: true }) === 'auto' && !explicit;
+    return this.authorisations.decidesAtOnce && !explicit;
   }
 
   /**
@@ -235,12 +232,11 @@ export class ConsentService implements OnModuleInit {
     purpose: ConsentPurpose,
   ): Promise<Authorisation> {
     const consent = this.assertWaiting(await this.findCurrent(consentId, world, purpose));
-    return this.store.write(async () => {
-      const opened = await this.authorisations.open('consent', consentId, request, consent.ownerId);
-      if (this.config.get('SCA_MODE', { infer: true }) !== 'auto') return opened;
-      await this.settle(consent, 'approve', await this.grantedAtOnce(consent.access));
-      return this.authorisations.find('consent', consentId, opened.id);
-    });
+    return this.store.write(async () =>
+      this.authorisations.start('consent', consentId, request, consent.ownerId, async () =>
+        this.settle(consent, 'approve', await this.grantedAtOnce(consent.access)),
+      ),
+    );
   }
 
   async authorisationIds(consentId: string, world: World, purpose: ConsentPurpose): Promise<string[]> {

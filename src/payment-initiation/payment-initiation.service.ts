@@ -1,5 +1,4 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { isOwnedBy, World } from '../oauth/world';
 import { Authorisation, AuthorisationKind } from '../authorisation/authorisation.entity';
 import { AuthorisationPort } from '../authorisation/authorisation-port.service';
@@ -7,7 +6,6 @@ import { AuthorisationRequest, AuthorisationService, IMPLICIT_AUTHORISATION_ID }
 import { ClockService } from '../clock/clock.service';
 import { refusal } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
-import { Environment } from '../config/environment';
 import { EventHistory } from '../events/event-history.service';
 import type { NotificationRequest } from '../notifications/notification-headers.decorator';
 import { NotificationsService } from '../notifications/notifications.service';
@@ -36,7 +34,6 @@ export class PaymentInitiationService implements OnModuleInit {
     private readonly authorisations: AuthorisationService,
     private readonly execution: PaymentExecutionService,
     private readonly clock: ClockService,
-    private readonly config: ConfigService<Environment, true>,
     private readonly history: EventHistory,
     private readonly notifications: NotificationsService,
     private readonly vop: VerificationOfPayeeService,
@@ -138,7 +135,7 @@ export class PaymentInitiationService implements OnModuleInit {
    * business (ClockService.catchUp).
    */
   private async catchUp(stored: Payment): Promise<Payment> {
-    if (this.config.get('SCA_MODE', { infer: true }) !== 'auto' || !isAwaitingSca(stored.status)) return stored; // the common read opens no transaction
+    if (!this.authorisations.decidesAtOnce || !isAwaitingSca(stored.status)) return stored; // the common read opens no transaction
     return this.store.write(async () => {
       // The holder approves at once; the payment's authorisations are finalised with it.
       const { entity, accepted } = await this.execution.settle(stored, this.scaCompleted(stored));
@@ -187,13 +184,9 @@ export class PaymentInitiationService implements OnModuleInit {
     const payment = await this.findStored(type, paymentId, world);
     if (kind === 'cancellation' && payment.product === 'instant-sepa-credit-transfers') throw cancellationNotOffered(payment);
     if (!awaits(payment, kind)) throw notWaiting(payment);
-    return this.store.write(async () => {
-      const opened = await this.authorisations.open(kind, paymentId, request, payment.ownerId);
-      // SCA_MODE=auto: no holder to ask, so the SCA that starts here (the payment's, or its cancellation's) is deemed done at once.
-      if (this.config.get('SCA_MODE', { infer: true }) !== 'auto') return opened;
-      await this.settle(payment, kind, 'approve');
-      return this.authorisations.find(kind, paymentId, opened.id);
-    });
+    return this.store.write(() =>
+      this.authorisations.start(kind, paymentId, request, payment.ownerId, () => this.settle(payment, kind, 'approve')),
+    );
   }
 
   async authorisationIds(type: PaymentType, paymentId: string, kind: 'payment' | 'cancellation', world: World): Promise<string[]> {

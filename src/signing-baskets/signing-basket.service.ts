@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import type { Authorisation } from '../authorisation/authorisation.entity';
 import type { ScaDecision } from '../authorisation/authorisation.machine';
 import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
 import type { Authorisable } from '../authorisation/authorisation-port.service';
 import { Ledger } from '../bank/ledger';
 import { FormatError, refusal, isRefusal } from '../common/error-catalogue';
-import type { Environment } from '../config/environment';
 import { newResourceId } from '../common/resource-id';
 import type { Consent, ConsentedAccount } from '../consent/consent.entity';
 import { isAwaitingSca as consentAwaitsSca } from '../consent/consent.machine';
@@ -54,7 +52,6 @@ export class SigningBasketService {
     private readonly ledger: Ledger,
     private readonly history: EventHistory,
     private readonly notifications: NotificationsService,
-    private readonly config: ConfigService<Environment, true>,
   ) {
     this.machine = {
       store,
@@ -133,7 +130,7 @@ export class SigningBasketService {
    */
   async read(basketId: string, world: World): Promise<SigningBasket> {
     const basket = await this.find(basketId, world);
-    if (this.config.get('SCA_MODE', { infer: true }) !== 'auto' || basket.status !== 'RCVD') return basket;
+    if (!this.authorisations.decidesAtOnce || basket.status !== 'RCVD') return basket;
     try {
       return (await this.store.write(() => this.settle(basket, 'approve'))).basket;
     } catch (error) {
