@@ -15,7 +15,7 @@ import { BankProfile } from '../profile/bank-profile';
 import { EventHistory } from '../events/event-history.service';
 import type { NotificationRequest } from '../notifications/notification-headers.decorator';
 import { NotificationsService } from '../notifications/notifications.service';
-import { applyEvent, MachineBinding } from '../database/status-change';
+import { applyEvent, insertNew, MachineBinding } from '../database/status-change';
 import { Store } from '../database/store';
 import { ConsentAccountReferenceDto, CreateConsentDto } from './dto/create-consent.dto';
 import { accessDecidedBy, allAccountsGranted } from './consent-access';
@@ -43,7 +43,7 @@ export class ConsentService implements OnModuleInit {
     private readonly store: Store,
     private readonly authorisations: AuthorisationService,
     private readonly clock: ClockService,
-    private readonly history: EventHistory,
+    history: EventHistory,
     private readonly notifications: NotificationsService,
     private readonly profile: BankProfile,
     private readonly port: AuthorisationPort,
@@ -55,7 +55,7 @@ export class ConsentService implements OnModuleInit {
       target: Consent,
       machine: consentMachine,
       contextOf: ({ validUntil }) => ({ validUntil }),
-      history: this.history,
+      history,
       kind: 'consent',
       placeOf: ({ ownerId }) => ({ ownerId, parentId: null }),
     };
@@ -157,15 +157,7 @@ export class ConsentService implements OnModuleInit {
       ownerId: world.ownerId,
     });
     const authorisation = await this.store.write(async () => {
-      await this.store.insert(Consent, consent);
-      await this.history.record({
-        kind: 'consent',
-        resourceId: consent.id,
-        fromStatus: null,
-        toStatus: consent.status,
-        event: 'CREATED',
-        ownerId: consent.ownerId,
-      });
+      await insertNew(this.machine, consent);
       if (notification)
         await this.notifications.subscribe(
           notification,

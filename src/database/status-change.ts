@@ -24,6 +24,22 @@ export interface MachineBinding<TEntity extends StatusOwner, TMachine extends An
   placeOf(entity: TEntity): { ownerId: string | null; parentId: string | null };
 }
 
+/** A new aggregate, in its first status, stored with its creation in the history, in the caller's Store.write. */
+export async function insertNew<TEntity extends StatusOwner, TMachine extends AnyStateMachine>(
+  binding: MachineBinding<TEntity, TMachine>,
+  entity: TEntity,
+): Promise<void> {
+  await binding.store.insert(binding.target, entity);
+  await binding.history.record({
+    kind: binding.kind,
+    resourceId: entity.id,
+    fromStatus: null,
+    toStatus: entity.status,
+    event: 'CREATED',
+    ...binding.placeOf(entity),
+  });
+}
+
 /**
  * Lets the machine decide an event, then writes the new status (with `also`) by a
  * compare-and-set on the old status, so that of two racing requests only one wins, on either

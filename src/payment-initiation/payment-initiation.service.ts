@@ -6,10 +6,9 @@ import { AuthorisationRequest, AuthorisationService, IMPLICIT_AUTHORISATION_ID }
 import { ClockService } from '../clock/clock.service';
 import { refusal } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
-import { EventHistory } from '../events/event-history.service';
 import type { NotificationRequest } from '../notifications/notification-headers.decorator';
 import { NotificationsService } from '../notifications/notifications.service';
-import { applyEvent } from '../database/status-change';
+import { applyEvent, insertNew } from '../database/status-change';
 import { Store } from '../database/store';
 import type { ScaDecision } from '../authorisation/authorisation.machine';
 import type { ConsentedAccount } from '../consent/consent.entity';
@@ -34,7 +33,6 @@ export class PaymentInitiationService implements OnModuleInit {
     private readonly authorisations: AuthorisationService,
     private readonly execution: PaymentExecutionService,
     private readonly clock: ClockService,
-    private readonly history: EventHistory,
     private readonly notifications: NotificationsService,
     private readonly vop: VerificationOfPayeeService,
     private readonly exemptions: ScaExemptions,
@@ -92,15 +90,7 @@ export class PaymentInitiationService implements OnModuleInit {
       vopResults,
     });
     const authorisation = await this.store.write(async () => {
-      await this.store.insert(Payment, payment);
-      await this.history.record({
-        kind: 'payment',
-        resourceId: payment.id,
-        fromStatus: null,
-        toStatus: payment.status,
-        event: 'CREATED',
-        ownerId: payment.ownerId,
-      });
+      await insertNew(this.execution.machine, payment);
       if (notification)
         await this.notifications.subscribe(
           notification,

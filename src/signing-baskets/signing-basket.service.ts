@@ -10,7 +10,7 @@ import type { Consent, ConsentedAccount } from '../consent/consent.entity';
 import { isAwaitingSca as consentAwaitsSca } from '../consent/consent.machine';
 import { accessDecidedBy } from '../consent/consent-access';
 import { ConsentService } from '../consent/consent.service';
-import { applyEvent, MachineBinding } from '../database/status-change';
+import { applyEvent, insertNew, MachineBinding } from '../database/status-change';
 import { Store } from '../database/store';
 import { EventHistory } from '../events/event-history.service';
 import { isOwnedBy, ownedBy, World } from '../oauth/world';
@@ -50,7 +50,7 @@ export class SigningBasketService {
     private readonly consents: ConsentService,
     private readonly payments: PaymentInitiationService,
     private readonly ledger: Ledger,
-    private readonly history: EventHistory,
+    history: EventHistory,
     private readonly notifications: NotificationsService,
   ) {
     this.machine = {
@@ -103,15 +103,7 @@ export class SigningBasketService {
     const authorisation = await this.store.write(async () => {
       await this.store.lock('signing-baskets');
       await this.assertFree(await this.membersOf(basket, world), world);
-      await this.store.insert(SigningBasket, basket);
-      await this.history.record({
-        kind: 'basket',
-        resourceId: basket.id,
-        fromStatus: null,
-        toStatus: basket.status,
-        event: 'CREATED',
-        ownerId: basket.ownerId,
-      });
+      await insertNew(this.machine, basket);
       if (notification)
         await this.notifications.subscribe(
           notification,
