@@ -22,7 +22,6 @@ import { accessDecidedBy, allAccountsGranted } from './consent-access';
 import { AccountKinds } from './account-kinds.service';
 import { consentedIbans } from './coverage';
 import { AllAccountsKind, Consent, ConsentAccess, ConsentedAccount, ConsentPurpose, consentPath, purposeOf } from './consent.entity';
-import type { CreateFundsConsentDto } from './dto/create-funds-consent.dto';
 import {
   ConsentEvent,
   consentMachine,
@@ -102,41 +101,8 @@ export class ConsentService implements OnModuleInit {
     );
   }
 
-  /**
-   * A consent for the confirmation of funds on one account (docs/funds-confirmation.md): it lasts
-   * until the card expires, and its holder authorises it as an account-information consent's.
-   */
-  async createForFunds(
-    request: CreateFundsConsentDto,
-    authorisationRequest: AuthorisationRequest,
-    world: World,
-    notification: NotificationRequest | null,
-  ): Promise<{ consentId: string; consentStatus: ConsentStatus; authorisation: Authorisation | null; stored: true }> {
-    const { account, cardNumber = null, cardExpiryDate = null, cardInformation = null, registrationInformation = null } = request;
-    if (cardExpiryDate !== null && cardExpiryDate < this.clock.today(world))
-      throw new FormatError('cardExpiryDate', `the card expired on ${cardExpiryDate}`);
-    return this.createStored(
-      {
-        access: {
-          accounts: [{ iban: account.iban, currency: account.currency ?? null }],
-          balances: [],
-          transactions: [],
-          availableAccounts: null,
-        },
-        recurringIndicator: true,
-        validUntil: cardExpiryDate ?? NO_END,
-        // Not limited: a check of funds is no read of the account (docs/funds-confirmation.md).
-        frequencyPerDay: 0,
-        card: { cardNumber, cardExpiryDate, cardInformation, registrationInformation },
-      },
-      authorisationRequest,
-      world,
-      notification,
-    );
-  }
-
-  /** A new consent with its history, its subscription and its first authorisation (none for an explicit start), in one write; in SCA_MODE=auto it is valid at once (autoDecides). */
-  private async createStored(
+  /** A new consent on these terms with its history, its subscription and its first authorisation (none for an explicit start), in one write; in SCA_MODE=auto it is valid at once (autoDecides). */
+  async createStored(
     terms: Pick<Consent, 'access' | 'recurringIndicator' | 'validUntil' | 'frequencyPerDay' | 'card'>,
     authorisationRequest: AuthorisationRequest,
     world: World,
@@ -389,7 +355,6 @@ export class ConsentService implements OnModuleInit {
 }
 
 /** The last day of a consent for funds whose card names no expiry date: as the bank's fixtures never expire. */
-const NO_END = '9999-12-31';
 
 /**
  * A fixture consent as a world sees it at its date `today`: expired the day after its validUntil,

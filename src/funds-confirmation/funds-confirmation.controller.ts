@@ -1,9 +1,10 @@
-import { Body, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Get, Headers, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CreateFundsConsentDto } from '../consent/dto/create-funds-consent.dto';
+import { CreateFundsConsentDto } from './dto/create-funds-consent.dto';
 import { ConsentRoutes } from '../consent/consent.controller';
-import { ConsentCreatedResponse, FundsConsentResponse, toFundsConsentResponse } from '../consent/dto/consent-response.dto';
+import { ConsentCreatedResponse } from '../consent/dto/consent-response.dto';
+import { FundsConsentResponse, toFundsConsentResponse } from './dto/funds-consent-response.dto';
 import { CreatesInBerlinGroup } from '../http/berlin-group-answers';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { Xs2aController } from '../http/controller.decorator';
@@ -69,6 +70,8 @@ export class FundsConfirmationController {
 @Xs2aController('consents/confirmation-of-funds', 'PSP_IC', 'v2')
 export class FundsConsentController extends ConsentRoutes {
   protected readonly purpose = 'piis';
+  // Beside the consent routes' own constructor: what makes a consent for the confirmation of funds.
+  @Inject(FundsConfirmationService) private readonly funds: FundsConfirmationService;
 
   @Post()
   @HttpCode(200)
@@ -85,7 +88,7 @@ export class FundsConsentController extends ConsentRoutes {
     @Res({ passthrough: true }) response: Response,
     @RequestWorld() world: World,
   ): Promise<ConsentCreatedResponse> {
-    return this.created((request) => this.consents.createForFunds(body, request, world, notification), headers, notification, response);
+    return this.created((request) => this.funds.createConsent(body, request, world, notification), headers, notification, response);
   }
 
   @Get(':consentId')

@@ -7,10 +7,20 @@ import { ConsentService } from '../consent/consent.service';
 import type { World } from '../oauth/world';
 import { BankProfile } from '../profile/bank-profile';
 import type { FundsConfirmationDto } from './dto/funds-confirmation.dto';
+import type { CreateFundsConsentDto } from './dto/create-funds-consent.dto';
+import type { Authorisation } from '../authorisation/authorisation.entity';
+import type { AuthorisationRequest } from '../authorisation/authorisation.service';
+import { ClockService } from '../clock/clock.service';
+import type { ConsentStatus } from '../consent/consent.machine';
+import type { NotificationRequest } from '../notifications/notification-headers.decorator';
+
+/** A consent whose card has no expiry date lasts as long as dates go. */
+const NO_END = '9999-12-31';
 
 /**
  * Berlin Group's confirmation of funds (docs/funds-confirmation.md): whether the account's
- * interimAvailable balance covers the amount now. A question: it changes nothing and counts nothing.
+ * interimAvailable balance covers the amount now, a question that changes nothing and counts
+ * nothing; and the consents it may be asked under.
  */
 @Injectable()
 export class FundsConfirmationService {
@@ -18,7 +28,41 @@ export class FundsConfirmationService {
     private readonly accounts: AccountStore,
     private readonly consents: ConsentService,
     private readonly profile: BankProfile,
+    private readonly clock: ClockService,
   ) {}
+
+  /**
+   * A consent for the confirmation of funds on one account (docs/funds-confirmation.md): it lasts
+   * until the card expires, and its holder authorises it as an account-information consent's.
+   */
+  async createConsent(
+    request: CreateFundsConsentDto,
+    authorisationRequest: AuthorisationRequest,
+    world: World,
+    notification: NotificationRequest | null,
+  ): Promise<{ consentId: string; consentStatus: ConsentStatus; authorisation: Authorisation | null; stored: true }> {
+    const { account, cardNumber = null, cardExpiryDate = null, cardInformation = null, registrationInformation = null } = request;
+    if (cardExpiryDate !== null && cardExpiryDate < this.clock.today(world))
+      throw new FormatError('cardExpiryDate', `the card expired on ${cardExpiryDate}`);
+    return this.consents.createStored(
+      {
+        access: {
+          accounts: [{ iban: account.iban, currency: account.currency ?? null }],
+          balances: [],
+          transactions: [],
+          availableAccounts: null,
+        },
+        recurringIndicator: true,
+        validUntil: cardExpiryDate ?? NO_END,
+        // Not limited: a check of funds is no read of the account (docs/funds-confirmation.md).
+        frequencyPerDay: 0,
+        card: { cardNumber, cardExpiryDate, cardInformation, registrationInformation },
+      },
+      authorisationRequest,
+      world,
+      notification,
+    );
+  }
 
   async fundsAvailable(request: FundsConfirmationDto, consentId: string | undefined, world: World): Promise<boolean> {
     const consented = this.profile.settings.fundsConfirmation?.consent === 'api';

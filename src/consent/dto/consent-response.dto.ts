@@ -3,7 +3,7 @@ import type { Authorisation } from '../../authorisation/authorisation.entity';
 import { nextStepLinks, psuMessageOf, ScaLinks } from '../../authorisation/authorisation-response.dto';
 import { href, Href } from '../../common/links';
 import type { AnswerHabits } from '../../common/answer-style';
-import { Consent, CONSENT_PATHS, ConsentedAccount, ConsentPurpose, fundsAccountOf } from '../consent.entity';
+import { Consent, CONSENT_PATHS, ConsentedAccount, ConsentPurpose } from '../consent.entity';
 import { ConsentStatus, isAwaitingSca } from '../consent.machine';
 
 export const CONSENT_STATUSES = ['received', 'valid', 'rejected', 'expired', 'terminatedByTpp', 'revokedByPsu'];
@@ -195,31 +195,6 @@ export function toConsentCreatedResponse(
         ? { ...nextStepLinks(authorisation, `${path}/authorisations/${authorisation.id}`), ...self }
         : { scaRedirect, ...self },
   };
-}
-
-/** A consent for the confirmation of funds as Berlin Group's PIIS consent 2.0 shows it. */
-export class FundsConsentResponse {
-  @ApiProperty({ type: AccountReferenceResponse })
-  account: AccountReferenceResponse;
-
-  @ApiProperty({ type: String, nullable: true, example: '1234567891234' })
-  cardNumber: string | null;
-
-  @ApiProperty({ type: String, nullable: true, example: '2030-12-31' })
-  cardExpiryDate: string | null;
-
-  @ApiProperty({ type: String, nullable: true, example: 'MyMerchant Loyalty Card' })
-  cardInformation: string | null;
-
-  @ApiProperty({ type: String, nullable: true, example: 'Your contract 1234 with MyMerchant' })
-  registrationInformation: string | null;
-
-  @ApiProperty({ enum: CONSENT_STATUSES, example: 'valid' })
-  consentStatus: ConsentStatus;
-}
-
-export function toFundsConsentResponse(consent: Consent): FundsConsentResponse {
-  return { account: toAccountReferenceResponse(fundsAccountOf(consent)), ...consent.card!, consentStatus: consent.status };
 }
 
 /**
