@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ERROR_CATALOGUE, refusal, registerMessages } from './common/error-catalogue';
+import { ERROR_CATALOGUE, type MessageName, refusal, registerMessages } from './common/error-catalogue';
 import { SERVICES } from './services';
 
 describe('the registered services', () => {
@@ -26,7 +26,10 @@ describe('the registered services', () => {
     const names = [...Object.values(ERROR_CATALOGUE), ...rows.map(([, row]) => row)].map(({ name }) => name);
     expect(new Set(names).size).toBe(names.length);
     for (const { messages = {} } of SERVICES) registerMessages(messages);
-    for (const [id, { name, status }] of rows)
-      expect([refusal(name, 'why').details[0].messageId, refusal(name, 'why').status()]).toEqual([id, status]);
+    // Each name as the service declared it (ServiceMessages): the code refuses with it.
+    for (const [id, { name, status }] of rows) {
+      const refused = refusal(name as MessageName, 'why');
+      expect([refused.details[0].messageId, refused.status()]).toEqual([id, status]);
+    }
   });
 });

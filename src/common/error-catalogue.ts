@@ -339,8 +339,11 @@ type Numbers = { [Id in keyof typeof ERROR_CATALOGUE as (typeof ERROR_CATALOGUE)
 };
 export type MessageName = keyof Numbers;
 
-/** A service's rows, each under its declared name (ServiceMessages). */
-export type ServiceMessageRows = { [Id in keyof ServiceMessages]?: MessageRow & { name: ServiceMessages[Id] } };
+/** A service's rows: a number it declared takes its declared name (ServiceMessages). */
+export type ServiceMessageRows = { [Id in keyof ServiceMessages]?: MessageRow & { name: ServiceMessages[Id] } } & Record<
+  string,
+  MessageRow
+>;
 
 const rows = new Map<string, MessageRow>(Object.entries(ERROR_CATALOGUE));
 const numbers = new Map<string, MessageId>(Object.entries(ERROR_CATALOGUE).map(([id, { name }]) => [name, id as MessageId]));
