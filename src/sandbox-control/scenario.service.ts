@@ -35,11 +35,11 @@ export class ScenarioService {
     );
     // All or nothing: a 201 means the whole scenario is stored.
     await this.store.write(async () => {
-      await this.store.change(Psu).insert(rows.psu);
-      await this.store.change(Account).insert(rows.accounts);
-      await this.store.change(Balance).insert(rows.balances);
+      await this.store.insert(Psu, rows.psu);
+      await this.store.insertMany(Account, rows.accounts);
+      await this.store.insertMany(Balance, rows.balances);
       await this.store.insertMany(Transaction, rows.transactions);
-      await this.store.change(Consent).insert(rows.consent);
+      await this.store.insert(Consent, rows.consent);
       for (const { entity, rows: serviceRows } of rows.services) if (serviceRows.length) await this.store.insertMany(entity, serviceRows);
     });
     return toScenarioResponse(scenarioId, rows);
