@@ -5,6 +5,9 @@
 export const DATE_PATTERN = '^[1-9][0-9]{3}-[0-9]{2}-[0-9]{2}$';
 const DATE_ONLY = new RegExp(DATE_PATTERN);
 
+/** The last date the sandbox takes: what never ends (a consent without a card's expiry, an open-ended schedule) ends on it. */
+export const LAST_DATE = '9999-12-31';
+
 /** A real calendar date written `YYYY-MM-DD` from 1000-01-01 to 9999-12-31 (rejects 2024-02-30). */
 export function isDateOnly(value: unknown): value is string {
   if (typeof value !== 'string' || !DATE_ONLY.test(value)) return false;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isBelow } from '../common/amount';
+import { LAST_DATE } from '../common/dates';
 import { FormatError, refusal } from '../common/error-catalogue';
 import { AccountStore } from '../bank/account-store';
 import { fundsAccountOf } from '../consent/consent.entity';
@@ -13,9 +14,6 @@ import type { AuthorisationRequest } from '../authorisation/authorisation.servic
 import { ClockService } from '../clock/clock.service';
 import type { ConsentStatus } from '../consent/consent.machine';
 import type { NotificationRequest } from '../notifications/notification-headers.decorator';
-
-/** A consent whose card has no expiry date lasts as long as dates go. */
-const NO_END = '9999-12-31';
 
 /**
  * Berlin Group's confirmation of funds (docs/funds-confirmation.md): whether the account's
@@ -53,7 +51,7 @@ export class FundsConfirmationService {
           availableAccounts: null,
         },
         recurringIndicator: true,
-        validUntil: cardExpiryDate ?? NO_END,
+        validUntil: cardExpiryDate ?? LAST_DATE,
         // Not limited: a check of funds is no read of the account (docs/funds-confirmation.md).
         frequencyPerDay: 0,
         card: { cardNumber, cardExpiryDate, cardInformation, registrationInformation },

@@ -1,4 +1,4 @@
-import { addDays } from '../common/dates';
+import { addDays, LAST_DATE } from '../common/dates';
 
 /** A periodic payment's schedule fields, as the Berlin Group body carries them. */
 export interface ScheduleTerms {
@@ -27,7 +27,6 @@ export interface Instalment {
 
 const DAYS: Record<string, number> = { Daily: 1, Weekly: 7, EveryTwoWeeks: 14 };
 const MONTHS: Record<string, number> = { Monthly: 1, MonthlyVariable: 1, EveryTwoMonths: 2, Quarterly: 3, SemiAnnual: 6, Annual: 12 };
-const LAST_DATE = '9999-12-31';
 
 /**
  * The instalments of a periodic payment in order (docs/living-bank.md, "Periodic payments"):

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Account, Balance, Psu, Transaction } from '../bank/account.entity';
 import { standingOrderDetails, transactionObject } from '../bank/transaction-object';
+import { LAST_DATE } from '../common/dates';
 import { ibanOf } from '../common/iban';
 import type { Consent } from '../consent/consent.entity';
 import type { FixtureTable, ScenarioPart } from '../core/sandbox-service';
@@ -125,7 +126,7 @@ export function scenarioRows(
       ...Object.assign({}, ...shares.map((share) => share.access)),
     },
     recurringIndicator: true,
-    validUntil: '9999-12-31',
+    validUntil: LAST_DATE,
     frequencyPerDay: 4,
     lastActionDate: today,
     fixture: true,
