@@ -114,10 +114,7 @@ export const trustedBeneficiariesService: SandboxService = {
     ],
   },
   ports: {
-    scaExemption: (get, { settings }) =>
-      exemptsTrustedBeneficiaries(settings)
-        ? (debtorIban, creditorIbans, world) => get(TrustedBeneficiaries).exempts(debtorIban, creditorIbans, world)
-        : null,
+    scaExemption: (get, { settings }) => (exemptsTrustedBeneficiaries(settings) ? get(TrustedBeneficiaries).exemption() : null),
   },
   settingsProblems: (settings) =>
     exemptsTrustedBeneficiaries(settings) && settings.trustedBeneficiaries !== true

@@ -7,6 +7,7 @@ import { consentedIbans } from '../consent/coverage';
 import { Store } from '../database/store';
 import { BankProfile, type ProfileSettings } from '../profile/bank-profile';
 import type { World } from '../oauth/world';
+import type { ScaExemption } from '../payment-initiation/sca-exemptions.service';
 import { TrustedBeneficiary } from './trusted-beneficiary.entity';
 
 /** Whether a payment to a trusted beneficiary is exempted from SCA (profile key scaExemptions.trustedBeneficiaries). */
@@ -45,11 +46,15 @@ export class TrustedBeneficiaries {
   }
 
   /**
-   * Whether a payment from `debtorIban` to every one of `creditorIbans` goes to trusted beneficiaries
-   * of that account (the exemption, where scaExemptions.trustedBeneficiaries grants it). Never from an
-   * account the client may not see: to it that account has no holder.
+   * The SCA exemption (the descriptor's ports, where scaExemptions.trustedBeneficiaries grants it):
+   * a payment from `debtorIban` to every one of `creditorIbans` goes to trusted beneficiaries of
+   * that account. Never from an account the client may not see: to it that account has no holder.
    */
-  async exempts(debtorIban: string, creditorIbans: string[], world: World): Promise<boolean> {
+  exemption(): ScaExemption {
+    return (debtorIban, creditorIbans, world) => this.exempts(debtorIban, creditorIbans, world);
+  }
+
+  private async exempts(debtorIban: string, creditorIbans: string[], world: World): Promise<boolean> {
     if (creditorIbans.length === 0) return false;
     const trusted = new Set((await this.ofAccounts([debtorIban], world)).map(({ creditorIban }) => creditorIban));
     return creditorIbans.every((iban) => trusted.has(iban));
