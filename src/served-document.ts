@@ -4,7 +4,7 @@ import type { BankProfile } from './profile/bank-profile';
 import { PAYMENT_SERVICES } from './payment-initiation/payment-products';
 import { documentIdentity } from './tpp-identity/identity-document';
 import { documentConsentAccess } from './consent/consent-access-document';
-import { documentFor, visitObjects } from './http/berlin-group-answers';
+import { documentFor, schemasUsed, visitObjects } from './http/berlin-group-answers';
 import type { DeclaredRoute } from './http/route-access';
 import { documentEventKinds } from './events/events.dto';
 import { VOP_MESSAGE_LIST } from './verification-of-payee/vop-message-list';
@@ -58,23 +58,8 @@ export function documentForProfile(
  */
 function leaveOutUnoffered(document: OpenAPIObject, offered: string[]): void {
   const schemas = document.components!.schemas as Schemas;
-  const before = schemasUsed(document);
+  const before = schemasUsed(document, [document.paths]);
   for (const [dto, field, service] of offeredFields()) if (!offered.includes(service)) delete schemas[dto.name]?.properties?.[field];
-  const after = schemasUsed(document);
+  const after = schemasUsed(document, [document.paths]);
   for (const name of before) if (!after.has(name)) delete schemas[name];
-}
-
-/** The schemas the document's paths use, directly or through other schemas. */
-function schemasUsed(document: OpenAPIObject): Set<string> {
-  const schemas = document.components!.schemas as Schemas;
-  const used = new Set<string>();
-  const reach = (node: unknown) =>
-    visitObjects(node, ({ $ref }) => {
-      const name = typeof $ref === 'string' ? $ref.split('#/components/schemas/')[1] : undefined;
-      if (name === undefined || used.has(name)) return;
-      used.add(name);
-      reach(schemas[name]);
-    });
-  reach(document.paths);
-  return used;
 }

@@ -142,16 +142,10 @@ function leaveOutEmptyLists(document: OpenAPIObject): void {
   const schemas = document.components!.schemas! as Record<string, Schema>;
   const resolved = (schema: Schema | undefined) => (typeof schema?.$ref === 'string' ? schemas[schema.$ref.split('/').pop()!] : schema);
   // The schemas the answers use, at any depth: a request's lists are the request's rules (consent-access-document.ts).
-  const answers = new Set<Schema>();
-  const reach = (node: unknown) =>
-    visitObjects(node, (object) => {
-      const target = resolved(object);
-      if (target === object || !target || answers.has(target)) return;
-      answers.add(target);
-      reach(target);
-    });
-  for (const operations of Object.values(document.paths))
-    for (const operation of Object.values(operations) as Operation[]) if (operation?.responses) reach(operation.responses);
+  const responses = Object.values(document.paths).flatMap((operations) =>
+    (Object.values(operations) as Operation[]).flatMap((operation) => (operation?.responses ? [operation.responses] : [])),
+  );
+  const answers = [...schemasUsed(document, responses)].flatMap((name) => schemas[name] ?? []);
   const leaveOut = (schema: Schema, names: string[]) => {
     for (const name of names) {
       const property = schema.properties?.[name];
@@ -213,6 +207,21 @@ function leaveOutNulls(schema: Schema): void {
     delete property.nullable;
     if (property.example === null) delete property.example;
   }
+}
+
+/** The names of the component schemas `roots` use, directly or through other schemas. */
+export function schemasUsed(document: OpenAPIObject, roots: unknown[]): Set<string> {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
+  const used = new Set<string>();
+  const reach = (node: unknown) =>
+    visitObjects(node, ({ $ref }) => {
+      const name = typeof $ref === 'string' ? $ref.split('#/components/schemas/')[1] : undefined;
+      if (name === undefined || used.has(name)) return;
+      used.add(name);
+      reach(schemas[name]);
+    });
+  roots.forEach(reach);
+  return used;
 }
 
 /** Calls `visit` on every object of the document, at any depth. */
