@@ -442,22 +442,19 @@ export class DomainError extends Error {
 
 export class FormatError extends DomainError {
   constructor(path: string, description: string) {
-    super({ messageId: 'XS2A001E', path, description });
+    super(detail('formatError', description, path));
   }
 }
 
 export class ConsentUnknownError extends DomainError {
   constructor(consentId: string) {
-    super({ messageId: 'XS2A017E', description: `consent ${consentId} unknown` });
+    super(detail('consentUnknown', `consent ${consentId} unknown`));
   }
 }
 
 export class ResourceUnknownError extends DomainError {
   constructor(resourceId: string) {
-    super({
-      messageId: 'XS2A016E',
-      description: `resource ${resourceId} unknown, not found or not part of the current consent`,
-    });
+    super(detail('accountUnknown', `resource ${resourceId} unknown, not found or not part of the current consent`));
   }
 }
 

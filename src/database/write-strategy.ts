@@ -110,11 +110,12 @@ const STORAGE_FAULT =
 /** A storage fault becomes the 503 the client can retry on; anything else (a refusal, a bug) stays as it was. */
 export function asUnavailable(error: unknown): unknown {
   if (error instanceof DomainError) return error;
-  const code = (error as { driverError?: { code?: unknown } }).driverError?.code ?? (error as { code?: unknown }).code;
+  // The driver's own error: inside TypeORM's QueryFailedError, or thrown as it is.
+  type DriverFields = { code?: unknown; severity?: unknown };
+  const { code, severity } = (error as { driverError?: DriverFields }).driverError ?? (error as DriverFields);
   if (typeof code === 'string' && STORAGE_FAULT.test(code)) return unavailable();
   // PostgreSQL ended the session: a new connection that could not start (on a full disk, its
   // relcache init file: "could not write init file", XX000), a backend that crashed. Worth a retry.
-  const severity = (error as { driverError?: { severity?: unknown } }).driverError?.severity ?? (error as { severity?: unknown }).severity;
   if (severity === 'FATAL' || severity === 'PANIC') return unavailable();
   // No code: node-postgres on a connection the server ended or a pool that was closed; better-sqlite3 while group-commit.ts replaces its connection.
   if (
