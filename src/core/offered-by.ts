@@ -9,9 +9,9 @@ import type { ValidationOptions } from 'class-validator';
 export const FIELD_SERVICES = { cardAccounts: 'cardAccounts', trustedBeneficiaries: 'trustedBeneficiaries' } as const;
 
 /** The options a rule of `service`'s takes: read only in its group, which the profile's banks offering it set (createValidationPipe). */
-export type WhereOffered = ValidationOptions & { groups: [string]; always: false };
+export type OfferedGroup = ValidationOptions & { groups: [string]; always: false };
 
-export const whereOffered = (service: string): WhereOffered => ({ groups: [service], always: false });
+export const whereOffered = (service: string): OfferedGroup => ({ groups: [service], always: false });
 
 /** A DTO class, as the served document names its schema. */
 type Dto = { readonly name: string };
@@ -23,7 +23,7 @@ const OFFERED = new Map<Dto, Map<string, string>>();
  * Rules of a field, listed as they would be written on it, that apply only where the bank offers
  * `service`: elsewhere the field is read as if they were not written.
  */
-export const WhereOffered = (service: string, rules: (where: WhereOffered) => PropertyDecorator[]): PropertyDecorator =>
+export const WhereOffered = (service: string, rules: (where: OfferedGroup) => PropertyDecorator[]): PropertyDecorator =>
   // TypeScript applies a field's decorators from the last written; applyDecorators in its order.
   applyDecorators(...rules(whereOffered(service)).reverse()) as PropertyDecorator;
 
@@ -32,7 +32,7 @@ export const WhereOffered = (service: string, rules: (where: WhereOffered) => Pr
  * that elsewhere the validation pipe strips it unread, as any unknown field; and the served
  * document leaves it out there (served-document.ts).
  */
-export function OfferedBy(service: string, rules: (where: WhereOffered) => PropertyDecorator[]): PropertyDecorator {
+export function OfferedBy(service: string, rules: (where: OfferedGroup) => PropertyDecorator[]): PropertyDecorator {
   return (target, property) => {
     const dto = target.constructor as Dto;
     const fields = OFFERED.get(dto) ?? new Map<string, string>();

@@ -3,7 +3,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import type { MigrationInterface } from 'typeorm';
 import type { Environment } from '../config/environment';
 import type { CockpitSection } from './cockpit-section';
-import type { WhereOffered } from './offered-by';
+import type { OfferedGroup } from './offered-by';
 import type { ServiceMessageRows } from '../common/error-catalogue';
 import type { EventKind } from '../events/sandbox-event.entity';
 import type { ConsentAccess, ConsentedAccount } from '../consent/consent.entity';
@@ -92,7 +92,7 @@ export interface ScenarioPart<Request = never> {
   /** The name of its field in the scenario's request and answer: the control layer's slot for it (scenario.dto.ts). */
   readonly field: string;
   /** The field's rules in the request, as written on it (`where`: read only where the service is offered), and in the answer. */
-  request(where: WhereOffered): PropertyDecorator[];
+  request(where: OfferedGroup): PropertyDecorator[];
   readonly answer?: PropertyDecorator[];
   rows(request: Request, scenario: ScenarioContext): ScenarioShare;
   /** Its tables holding a scenario's rows: deleted with the scenario by scenarioId. */

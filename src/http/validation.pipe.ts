@@ -4,7 +4,7 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsObject, IsOptional, ValidateNested } from 'class-validator';
 import { AnswerMemo } from '../common/answer-memo';
 import { DomainError, ErrorDetail, detail } from '../common/error-catalogue';
-import type { WhereOffered } from '../core/offered-by';
+import type { OfferedGroup } from '../core/offered-by';
 
 /**
  * The global pipe: DTO validation failures become one FORMAT_ERROR message per field, with `path`
@@ -67,7 +67,7 @@ function toDetails(error: ValidationError, parentPath: string): ErrorDetail[] {
 /** The rules of an optional list of `type` objects, at most `maxItems`, as written on a field: for a service's field (OfferedBy). */
 export const optionalList =
   (type: new () => object, maxItems: number, description: string) =>
-  (where: WhereOffered): PropertyDecorator[] => [
+  (where: OfferedGroup): PropertyDecorator[] => [
     ApiPropertyOptional({ type: [type], maxItems, description }),
     IsOptional(where),
     IsArray(where),

@@ -51,7 +51,6 @@ export class AuthorisationFlow {
     this.baseUrl = config.get('PUBLIC_BASE_URL', { infer: true });
   }
 
-  /** Redirect: the bank's answer with the SCA page; embedded and decoupled: the next step. */
   async start(
     resource: AuthorisedResource,
     body: UpdatePsuDataDto,
@@ -61,19 +60,18 @@ export class AuthorisationFlow {
   ): Promise<StartAuthorisationResponse> {
     const request = await this.authorisations.requestOf(headers, resource.target);
     const authorisation = await this.sca.start(resource.target, () => resource.open(request), body, request, world);
-    const answer = (): StartAuthorisationResponse => {
-      if (authorisation.approach === 'REDIRECT') {
-        const { name, query } = resource.page;
-        return toStartAuthorisationResponse(
-          authorisation,
-          scaRedirectHref(this.baseUrl, name, query, headers.redirectUri ?? undefined),
-          resource.path,
-        );
-      }
-      const { scaStatus, ...step } = this.sca.stepAnswer(authorisation, `${resource.path}/${authorisation.id}`);
-      return { scaStatus, authorisationId: authorisation.id, ...step };
-    };
-    return announceCreated(response, authorisation.approach, { ...answer(), ...(await resource.also?.()) });
+    const answer = this.startAnswer(resource, authorisation, headers.redirectUri);
+    return announceCreated(response, authorisation.approach, { ...answer, ...(await resource.also?.()) });
+  }
+
+  /** Redirect: the bank's answer with the SCA page; embedded and decoupled: the next step. */
+  private startAnswer(resource: AuthorisedResource, authorisation: Authorisation, redirectUri: string | null): StartAuthorisationResponse {
+    if (authorisation.approach === 'REDIRECT') {
+      const scaRedirect = scaRedirectHref(this.baseUrl, resource.page.name, resource.page.query, redirectUri ?? undefined);
+      return toStartAuthorisationResponse(authorisation, scaRedirect, resource.path);
+    }
+    const { scaStatus, ...step } = this.sca.stepAnswer(authorisation, `${resource.path}/${authorisation.id}`);
+    return { scaStatus, authorisationId: authorisation.id, ...step };
   }
 
   async list(resource: AuthorisedResource): Promise<AuthorisationListResponse> {
