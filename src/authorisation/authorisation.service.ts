@@ -7,7 +7,7 @@ import type { ScaHeaders } from '../http/sca-headers.decorator';
 import { In } from 'typeorm';
 import { refusal } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
-import { applyEvent, MachineBinding } from '../database/status-change';
+import { applyEvent, insertNew, MachineBinding } from '../database/status-change';
 import { Store } from '../database/store';
 import { Authorisation, AuthorisationKind, ScaApproach } from './authorisation.entity';
 import { AuthorisationEvent, authorisationMachine, OPEN_SCA_STATUSES } from './authorisation.machine';
@@ -40,7 +40,7 @@ export class AuthorisationService {
   constructor(
     private readonly store: Store,
     config: ConfigService<Environment, true>,
-    private readonly history: EventHistory,
+    history: EventHistory,
     private readonly profile: BankProfile,
   ) {
     this.machine = {
@@ -48,7 +48,7 @@ export class AuthorisationService {
       target: Authorisation,
       machine: authorisationMachine,
       contextOf: ({ failedAttempts }) => ({ failedAttempts }),
-      history: this.history,
+      history,
       kind: 'authorisation',
       placeOf: ({ ownerId, resourceId }) => ({ ownerId, parentId: resourceId }),
     };
@@ -100,16 +100,7 @@ export class AuthorisationService {
       ownerId,
       createdAt: new Date().toISOString(),
     });
-    await this.store.insert(Authorisation, authorisation);
-    await this.history.record({
-      kind: 'authorisation',
-      resourceId: authorisation.id,
-      parentId: resourceId,
-      fromStatus: null,
-      toStatus: 'received',
-      event: 'CREATED',
-      ownerId,
-    });
+    await insertNew(this.machine, authorisation);
     return held ? authorisation : this.release(authorisation);
   }
 
