@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { DataSource, DataSourceOptions, MigrationInterface } from 'typeorm';
 import { Environment } from '../config/environment';
+import { SendHeldInserts } from './write-strategy';
 
 /** Where the data lives: DATABASE_URL (PostgreSQL) when set, else the SQLite file at DATABASE_PATH. */
 export type DatabaseSetting = Pick<Environment, 'DATABASE_PATH' | 'DATABASE_URL'>;
@@ -14,8 +15,17 @@ export interface Schema {
 /** The one TypeORM definition used by the app, the TypeORM CLI, the seed scripts and the tests. */
 export function dataSourceOptions({ DATABASE_PATH, DATABASE_URL }: DatabaseSetting, { entities, migrations }: Schema): DataSourceOptions {
   if (DATABASE_URL) {
-    // Pooled connections: each write is its own transaction, and they run side by side (write-strategy.ts).
-    return { type: 'postgres', url: DATABASE_URL, entities, migrations, synchronize: false, extra: { max: 10 } };
+    // Pooled connections: each write is its own transaction, and they run side by side; a write's
+    // statements wait for the inserts it holds back (write-strategy.ts).
+    return {
+      type: 'postgres',
+      url: DATABASE_URL,
+      entities,
+      migrations,
+      subscribers: [SendHeldInserts],
+      synchronize: false,
+      extra: { max: 10 },
+    };
   }
   // TypeORM's better-sqlite3 driver creates the file's folder when it connects.
   return {

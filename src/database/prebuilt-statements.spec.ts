@@ -113,11 +113,8 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
     await expect(findByPrimaryKey(dataSource.getRepository(AccessToken), id)).resolves.toBeNull();
   });
 
-  it("refuses an entity with relations, which would need TypeORM's joins and cascades", async () => {
+  it('refuses to read an entity with relations, whose columns TypeORM hydrates through them', async () => {
     await expect(findByPrimaryKey(dataSource.getRepository(Transaction), 'x')).rejects.toThrow(
-      'prebuilt statements: Transaction has relations',
-    );
-    await expect(insertRows(dataSource.manager, Transaction, [new Transaction()])).rejects.toThrow(
       'prebuilt statements: Transaction has relations',
     );
   });
@@ -191,6 +188,19 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
       'tokenHash',
       (tokenHash) => ({ tokenHash, clientId: 'sandbox-tpp', expiresAt: '2026-03-15T11:00:00.000Z' }),
     ],
+    [
+      // Its account's column is also its relation's: read from the property, as TypeORM reads it.
+      'a transaction',
+      Transaction,
+      'transactionId',
+      (transactionId) => ({
+        transactionId,
+        accountIban: 'AT099900000000001511',
+        bookingStatus: 'booked',
+        bookingDate: '2026-03-15',
+        body: { transactionAmount: { currency: 'EUR', amount: '-12.30' }, remittanceInformationUnstructured: 'Rent' },
+      }),
+    ],
   ];
 
   it.each(written)('writes %s exactly as manager.insert does: the same stored row', async (_, target, key, row) => {
@@ -199,20 +209,59 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
       dataSource.query(`SELECT * FROM "${tableName}" WHERE "${key}" = ${dataSource.driver.createParameter('value', 0)}`, [
         value,
       ]) as Promise<Record<string, unknown>[]>;
-    await dataSource.manager.insert(target, row('c0ffee00-0000-4000-8000-000000000001'));
-    await insertRows(dataSource.manager, target, [dataSource.manager.create(target, row('c0ffee00-0000-4000-8000-000000000002'))]);
+    await dataSource.manager.insert(target, row('c0ffee00-0000-4000-8000-00000000001'));
+    await insertRows(dataSource.manager, target, [dataSource.manager.create(target, row('c0ffee00-0000-4000-8000-00000000002'))]);
     const [[expected], [inserted]] = [
-      await stored('c0ffee00-0000-4000-8000-000000000001'),
-      await stored('c0ffee00-0000-4000-8000-000000000002'),
+      await stored('c0ffee00-0000-4000-8000-00000000001'),
+      await stored('c0ffee00-0000-4000-8000-00000000002'),
     ];
-    expect(inserted).toStrictEqual({ ...expected, [key]: 'c0ffee00-0000-4000-8000-000000000002' });
+    expect(inserted).toStrictEqual({ ...expected, [key]: 'c0ffee00-0000-4000-8000-00000000002' });
   });
 
-  it('refuses a row with a column not set, which the statement would store as null rather than its default, and stores nothing', async () => {
+  it('gives a column a row leaves unset what manager.insert gives it: its default, or null, and the row holds the default too', async () => {
+    const unset = { fixture: undefined, scenarioId: undefined, card: undefined };
+    const [expected, inserted] = [
+      dataSource.manager.create(Consent, { ...written[0][3]('c0ffee00-0000-4000-8000-000000000005'), ...unset }),
+      dataSource.manager.create(Consent, { ...written[0][3]('c0ffee00-0000-4000-8000-000000000006'), ...unset }),
+    ];
+    await dataSource.manager.insert(Consent, expected);
+    await insertRows(dataSource.manager, Consent, [inserted]);
+    expect({ ...inserted }).toStrictEqual({ ...expected, id: inserted.id });
+    const stored = async (id: string) => ({ ...(await dataSource.getRepository(Consent).findOneByOrFail({ id })) });
+    expect(await stored(inserted.id)).toStrictEqual({ ...(await stored(expected.id)), id: inserted.id });
+    expect(await stored(inserted.id)).toMatchObject({ fixture: false, scenarioId: null, card: null });
+  });
+
+  it('refuses a row without a column that has no default and may not be null, and stores nothing', async () => {
     const id = 'c0ffee00-0000-4000-8000-000000000003';
-    const consent = dataSource.manager.create(Consent, { ...written[0][3](id), fixture: undefined });
-    await expect(insertRows(dataSource.manager, Consent, [consent])).rejects.toThrow('insertRows: Consent.fixture is not set');
+    const consent = dataSource.manager.create(Consent, { ...written[0][3](id), status: undefined });
+    await expect(insertRows(dataSource.manager, Consent, [consent])).rejects.toThrow(
+      'insertRows: Consent.status is not set, and only the database could fill it',
+    );
     await expect(dataSource.getRepository(Consent).findOneBy({ id })).resolves.toBeNull();
+  });
+
+  it('leaves out, if asked, a row whose key is taken, and inserts the others', async () => {
+    const taken = written[3][3]('c0ffee00-0000-4000-8000-000000000007');
+    const fresh = written[3][3]('c0ffee00-0000-4000-8000-000000000008');
+    await insertRows(dataSource.manager, AccessToken, [Object.assign(new AccessToken(), taken)]);
+    await insertRows(
+      dataSource.manager,
+      AccessToken,
+      [Object.assign(new AccessToken(), { ...taken, clientId: 'other' }), Object.assign(new AccessToken(), fresh)],
+      true,
+    );
+    await expect(dataSource.getRepository(AccessToken).findOneByOrFail({ tokenHash: taken.tokenHash as string })).resolves.toMatchObject({
+      clientId: 'sandbox-tpp',
+    });
+    await expect(dataSource.getRepository(AccessToken).findOneByOrFail({ tokenHash: fresh.tokenHash as string })).resolves.toMatchObject({
+      clientId: 'sandbox-tpp',
+    });
+    // Without ifAbsent, the key taken is refused (better-sqlite3's error is not always an Error to jest: its code is asserted).
+    await expect(insertRows(dataSource.manager, AccessToken, [Object.assign(new AccessToken(), taken)])).rejects.toHaveProperty(
+      'code',
+      ENGINE === 'sqlite' ? 'SQLITE_CONSTRAINT_PRIMARYKEY' : '23505',
+    );
   });
 
   it('writes inside the transaction it is given, undone with it', async () => {

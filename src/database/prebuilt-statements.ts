@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { preparedOn, sqliteConnectionOf } from './sqlite-connection';
 
@@ -8,8 +9,7 @@ import { preparedOn, sqliteConnectionOf } from './sqlite-connection';
  * the same statement again on every call, which was most of their time. The driver escapes the
  * names, writes the placeholders and converts each column's value as TypeORM's own find and insert
  * do, so these run on any database TypeORM supports; on SQLite they run on better-sqlite3's own
- * connection (run). Only for entities of plain columns: a relation would need TypeORM's joins and
- * cascades.
+ * connection (run).
  */
 const selects = new WeakMap<EntityMetadata, { text: string; name: string }>();
 
@@ -19,6 +19,7 @@ export async function findByPrimaryKey<T extends ObjectLiteral>(repository: Repo
   const { driver } = manager.connection;
   let statement = selects.get(metadata);
   if (!statement) {
+    if (metadata.relations.length) throw new Error(`prebuilt statements: ${metadata.name} has relations`);
     const [primary] = metadata.primaryColumns;
     const text = `SELECT ${columnList(metadata)} FROM ${tableOf(metadata)} WHERE ${driver.escape(primary.databaseName)} = ${driver.createParameter(primary.databaseName, 0)}`;
     statement = { text, name: `read_by_key_${metadata.tableName}` };
@@ -32,14 +33,19 @@ export async function findByPrimaryKey<T extends ObjectLiteral>(repository: Repo
 }
 
 /**
- * `manager.insert(target, entities)` of whole rows, in one statement: TypeORM's builds each value
- * anew, about 60 µs a row, which a jump of the clock over thousands of instalments (each one an
- * event of the history) pays thousands of times. Every column must be set (null for none), as the
- * statement names them all and so cannot fall back on a column's default. The statement of one
- * row, what a request stores, is built once: a POST stores four.
+ * `manager.insert(target, entities)`, in one statement: TypeORM's builds each value anew, about
+ * 60 µs a row, which a jump of the clock over thousands of instalments (each one an event of the
+ * history) pays thousands of times. The statement of one row, what a request stores, is built
+ * once: a POST stores four. `ifAbsent`: a row whose key is taken is left out (ON CONFLICT DO
+ * NOTHING), so that of two racing inserts one wins and the other does nothing.
  */
-export async function insertRows<T extends ObjectLiteral>(manager: EntityManager, target: EntityTarget<T>, entities: T[]): Promise<void> {
-  const { text, values, name } = insertsStatement(manager, [{ target, rows: entities }]);
+export async function insertRows<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  entities: T[],
+  ifAbsent = false,
+): Promise<void> {
+  const { text, values, name } = insertsStatement(manager, [{ target, rows: entities, ifAbsent }]);
   await run(manager, text, values, name);
 }
 
@@ -65,10 +71,11 @@ async function run(manager: EntityManager, sql: string, parameters: unknown[], n
   }
 }
 
-/** Rows a write holds back, to insert with others (write-strategy.ts). */
+/** Rows to insert, as one statement or with others a write holds back (write-strategy.ts). */
 export interface PendingInsert {
   target: EntityTarget<ObjectLiteral>;
   rows: ObjectLiteral[];
+  ifAbsent?: boolean;
 }
 
 const inserts = new Map<string, { text: string; name?: string }>();
@@ -82,12 +89,12 @@ const inserts = new Map<string, { text: string; name?: string }>();
 export function insertsStatement(manager: EntityManager, pending: PendingInsert[]): { text: string; values: unknown[]; name?: string } {
   const metadatas = pending.map(({ target }) => manager.connection.getMetadata(target));
   const oneRowEach = pending.every(({ rows }) => rows.length === 1);
-  const shape = metadatas.map(({ name }) => name).join(' ');
+  const shape = pending.map(({ ifAbsent }, index) => `${metadatas[index].name}${ifAbsent ? '?' : ''}`).join(' ');
   let statement = oneRowEach ? inserts.get(shape) : undefined;
   if (!statement) {
     let offset = 0;
-    const each = pending.map(({ rows }, index) => {
-      const insert = insertStatement(metadatas[index], rows.length, offset);
+    const each = pending.map(({ rows, ifAbsent }, index) => {
+      const insert = insertStatement(metadatas[index], rows.length, offset, ifAbsent);
       offset += rows.length * metadatas[index].columns.length;
       return insert;
     });
@@ -100,7 +107,7 @@ export function insertsStatement(manager: EntityManager, pending: PendingInsert[
   return { ...statement, values: pending.flatMap(({ rows }, index) => parametersOf(metadatas[index], rows)) };
 }
 
-function insertStatement(metadata: EntityMetadata, rows: number, offset = 0): string {
+function insertStatement(metadata: EntityMetadata, rows: number, offset: number, ifAbsent = false): string {
   const { driver } = metadata.connection;
   const width = metadata.columns.length;
   const values = Array.from(
@@ -108,22 +115,40 @@ function insertStatement(metadata: EntityMetadata, rows: number, offset = 0): st
     (_, row) =>
       `(${metadata.columns.map(({ databaseName }, column) => driver.createParameter(databaseName, offset + row * width + column)).join(', ')})`,
   );
-  return `INSERT INTO ${tableOf(metadata)} (${columnList(metadata)}) VALUES ${values.join(', ')}`;
+  return `INSERT INTO ${tableOf(metadata)} (${columnList(metadata)}) VALUES ${values.join(', ')}${ifAbsent ? ' ON CONFLICT DO NOTHING' : ''}`;
 }
 
+/**
+ * Each row's values, as TypeORM's insert binds them. The statement names every column, so a column
+ * a row leaves unset gets what the database would give it: its declared default, which the row
+ * then holds too (as TypeORM's insert reads it back), else null. A relation's column is read from
+ * the related object or from its own property, as TypeORM reads it.
+ */
 function parametersOf<T extends ObjectLiteral>(metadata: EntityMetadata, entities: T[]): unknown[] {
   const { driver } = metadata.connection;
   return entities.flatMap((entity) =>
     metadata.columns.map((column) => {
-      const value: unknown = column.getEntityValue(entity);
-      if (value === undefined) throw new Error(`insertRows: ${metadata.name}.${column.propertyName} is not set`);
+      let value: unknown = column.getEntityValue(entity);
+      if (value === undefined) {
+        value = defaultOf(metadata, column);
+        if (value !== null) column.setEntityValue(entity, value);
+      }
       return driver.preparePersistentValue(value, column) as unknown;
     }),
   );
 }
 
+/** A column's declared default, or null where it has none and may be null; a default the database computes, or a required column, has to be set. */
+function defaultOf(metadata: EntityMetadata, column: ColumnMetadata): unknown {
+  const declared: unknown = column.default;
+  if (typeof declared !== 'function' && !column.isGenerated) {
+    if (declared !== undefined && declared !== null) return declared;
+    if (column.isNullable) return null;
+  }
+  throw new Error(`insertRows: ${metadata.name}.${column.propertyName} is not set, and only the database could fill it`);
+}
+
 function tableOf(metadata: EntityMetadata): string {
-  if (metadata.relations.length) throw new Error(`prebuilt statements: ${metadata.name} has relations`);
   const { driver } = metadata.connection;
   return metadata.tablePath
     .split('.')

@@ -1,10 +1,11 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
+import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver';
 
-/** better-sqlite3's connection under TypeORM's driver when the database is a SQLite file; undefined on any other engine. */
+/** better-sqlite3's connection under TypeORM's driver (its public `databaseConnection`) when the database is a SQLite file; undefined on any other engine. */
 export function sqliteConnectionOf(dataSource: DataSource): Database | undefined {
   if (dataSource.options.type !== 'better-sqlite3') return undefined;
-  return (dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection;
+  return (dataSource.driver as BetterSqlite3Driver).databaseConnection as Database;
 }
 
 /** Statements prepared on a connection, by their text; a new connection (GroupCommit.recover) prepares its own. */

@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { ChangeFeed, Shared } from './change-feed';
 import { findByPrimaryKey } from './prebuilt-statements';
 import { Transaction, WriteStrategy } from './write-strategy';
@@ -101,8 +100,10 @@ export class Store {
   }
 
   /** The row by its key, locked until the write commits: a read-modify-write on it is then never lost to a concurrent one. */
-  findForUpdate<T extends ObjectLiteral>(target: EntityTarget<T>, where: FindOptionsWhere<T>): Promise<T | null> {
-    return this.transaction().getRepository(target).findOne({ where, lock: this.rowLock });
+  async findForUpdate<T extends ObjectLiteral>(target: EntityTarget<T>, where: FindOptionsWhere<T>): Promise<T | null> {
+    const transaction = this.current();
+    await transaction.begin();
+    return transaction.manager.getRepository(target).findOne({ where, lock: this.rowLock });
   }
 
   /** The repository to change rows with, inside a write only. */
@@ -110,25 +111,16 @@ export class Store {
     return this.transaction().getRepository(target);
   }
 
-  /** Inserts one whole row (every column set, null for none), from a statement built once. */
+  /** Inserts one row, as TypeORM's insert does (a column left unset gets its default), from a statement built once. */
   async insert<T extends ObjectLiteral>(target: EntityTarget<T>, row: T): Promise<void> {
     return this.current().insert(target, [row]);
   }
 
-  /**
-   * Inserts whole rows, in statements of a size every engine takes (SQLite binds at most 32,766
-   * parameters to one): prebuilt for an entity of plain columns, TypeORM's for one with relations.
-   */
+  /** Inserts rows, in statements of a size every engine takes (SQLite binds at most 32,766 parameters to one). */
   async insertMany<T extends ObjectLiteral>(target: EntityTarget<T>, rows: T[]): Promise<void> {
     const transaction = this.current();
-    const { manager } = transaction;
-    const plain = manager.connection.getMetadata(target).relations.length === 0;
-    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-      const chunk = rows.slice(start, start + INSERT_CHUNK);
-      if (plain) await transaction.insert(target, chunk);
-      // TypeORM's deep-partial type cannot follow an open-ended JSON column; these are whole entities.
-      else await manager.getRepository(target).insert(chunk as QueryDeepPartialEntity<T>[]);
-    }
+    for (let start = 0; start < rows.length; start += INSERT_CHUNK)
+      await transaction.insert(target, rows.slice(start, start + INSERT_CHUNK));
   }
 
   /**
@@ -141,8 +133,8 @@ export class Store {
   }
 
   /** Inserts the row unless one with its key exists (a concurrent insert then wins, and this one does nothing). */
-  async insertIfAbsent<T extends ObjectLiteral>(target: EntityTarget<T>, row: QueryDeepPartialEntity<T>): Promise<void> {
-    await this.transaction().getRepository(target).createQueryBuilder().insert().values(row).orIgnore().execute();
+  async insertIfAbsent<T extends ObjectLiteral>(target: EntityTarget<T>, row: T): Promise<void> {
+    return this.current().insert(target, [row], true);
   }
 
   /** Inside a write, its transaction, so that a read sees the write's own changes. */

@@ -1,13 +1,24 @@
 import type { PoolClient } from 'pg';
-import { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import {
+  BeforeQueryEvent,
+  DataSource,
+  EntityManager,
+  EntitySubscriberInterface,
+  EntityTarget,
+  EventSubscriber,
+  ObjectLiteral,
+  QueryRunner,
+} from 'typeorm';
 import { DomainError, refusal } from '../common/error-catalogue';
 import { insertRows, insertsStatement, PendingInsert } from './prebuilt-statements';
 
 /** A write's transaction, as Store uses it. */
 export interface Transaction {
   manager: EntityManager;
-  /** Inserts whole rows of an entity of plain columns (prebuilt-statements.ts). */
-  insert<T extends ObjectLiteral>(target: EntityTarget<T>, rows: T[]): Promise<void>;
+  /** Inserts rows as `manager.insert` does (prebuilt-statements.ts); `ifAbsent` leaves out a row whose key is taken. */
+  insert<T extends ObjectLiteral>(target: EntityTarget<T>, rows: T[], ifAbsent?: boolean): Promise<void>;
+  /** Opens the transaction now, where it is not yet: TypeORM takes a row lock only in one it knows of. */
+  begin(): Promise<void>;
 }
 
 export type Work<T> = (transaction: Transaction) => Promise<T>;
@@ -21,11 +32,28 @@ export abstract class WriteStrategy {
 /** SQLite: every statement as it comes, on the one connection (group-commit.ts). */
 export const immediate = (manager: EntityManager): Transaction => ({
   manager,
-  insert: (target, rows) => insertRows(manager, target, rows),
+  insert: (target, rows, ifAbsent) => insertRows(manager, target, rows, ifAbsent),
+  begin: async () => undefined, // the batch's, open already
 });
 
 /** What TypeORM's query runner sends to open and end a transaction on PostgreSQL. */
 const TRANSACTION_CONTROL = new Set(['START TRANSACTION', 'COMMIT', 'ROLLBACK']);
+
+/** What readies each write under way on PostgreSQL for its next statement, by its query runner. */
+const writesUnderWay = new WeakMap<QueryRunner, () => Promise<void>>();
+
+/**
+ * TypeORM tells its subscribers of each statement a query runner is about to send, and waits for
+ * them (`beforeQuery`): a statement of a write first waits for its transaction to be open and for
+ * the inserts the write holds back to be sent (PooledTransactions). TypeORM's own BEGIN, COMMIT and
+ * ROLLBACK go straight on. A subscriber of the PostgreSQL data source (data-source.ts).
+ */
+@EventSubscriber()
+export class SendHeldInserts implements EntitySubscriberInterface {
+  beforeQuery({ queryRunner, query }: BeforeQueryEvent): Promise<void> | undefined {
+    return TRANSACTION_CONTROL.has(query) ? undefined : writesUnderWay.get(queryRunner)?.();
+  }
+}
 
 /** The most parameters the inserts a write holds back may bind (PostgreSQL takes 65,535 a statement). */
 const PENDING_PARAMETERS = 30_000;
@@ -48,7 +76,6 @@ export class PooledTransactions extends WriteStrategy {
 
   async run<T>(work: Work<T>): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
-    const query = runner.query.bind(runner);
     let pending: PendingInsert[] = [];
     let pendingParameters = 0;
     let begun: Promise<void> | undefined;
@@ -68,20 +95,17 @@ export class PooledTransactions extends WriteStrategy {
       await begun;
       await flush();
     };
-    // Every statement of the write, TypeORM's included, goes through its runner's query: there it
-    // waits for the transaction and for what is held back. TypeORM's own BEGIN, COMMIT and ROLLBACK go straight on.
-    runner.query = (async (...statement: Parameters<typeof query>) => {
-      if (!TRANSACTION_CONTROL.has(statement[0])) await ready();
-      return query(...statement);
-    }) as typeof query;
+    // Every statement of the write, TypeORM's included, waits for the transaction and for what is held back (SendHeldInserts).
+    writesUnderWay.set(runner, ready);
     const transaction: Transaction = {
       manager: runner.manager,
-      insert: async (target, rows) => {
+      insert: async (target, rows, ifAbsent) => {
         const parameters = rows.length * runner.manager.connection.getMetadata(target).columns.length;
         if (pendingParameters + parameters > PENDING_PARAMETERS) await ready();
-        pending.push({ target, rows });
+        pending.push({ target, rows, ifAbsent });
         pendingParameters += parameters;
       },
+      begin: ready,
     };
     try {
       const value = await work(transaction);
@@ -93,6 +117,7 @@ export class PooledTransactions extends WriteStrategy {
       if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
       throw asUnavailable(error);
     } finally {
+      writesUnderWay.delete(runner);
       await runner.release();
     }
   }

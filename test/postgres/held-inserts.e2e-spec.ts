@@ -29,7 +29,8 @@ describe("PostgreSQL's writes: inserts held back and sent together", () => {
     await seedFixtures(dataSource.manager, loadProfile('bank', SERVICES), database);
     observer = await secondConnection(database);
     writes = new PooledTransactions(dataSource);
-    dataSource.subscribers.push({ beforeQuery: ({ query }: { query: string }) => void typeormStatements.push(query) });
+    // As each is answered, so in the order sent: before it is sent, a statement first waits for what the write holds back (SendHeldInserts).
+    dataSource.subscribers.push({ afterQuery: ({ query }: { query: string }) => void typeormStatements.push(query) });
   });
   beforeEach(() => {
     typeormStatements = [];
