@@ -3,12 +3,15 @@ import { ModuleRef } from '@nestjs/core';
 import { AuthorisationPort } from './authorisation/authorisation-port.service';
 import { AuthorisationService } from './authorisation/authorisation.service';
 import { AccountKinds } from './consent/account-kinds.service';
+import { ConsentService } from './consent/consent.service';
+import { PaymentInitiationService } from './payment-initiation/payment-initiation.service';
 import { NotificationsService } from './notifications/notifications.service';
 import { ScaExemptions } from './payment-initiation/sca-exemptions.service';
 import { BankProfile } from './profile/bank-profile';
 
 /**
- * Fills the core's ports with what each offered service's descriptor lists (SandboxService.ports):
+ * Fills the core's ports: with the core's own authorisable kinds (consents, payments and their
+ * cancellations), and with what each offered service's descriptor lists (SandboxService.ports):
  * the one place a service changes the core's behaviour, once its module's providers exist
  * (docs/development.md, "A service plugs in").
  */
@@ -26,6 +29,7 @@ export class ServicePortsRegistration implements OnModuleInit {
 
   onModuleInit(): void {
     const get = <T>(type: Type<T>): T => this.modules.get(type, { strict: false });
+    this.port.register(get(ConsentService).authorisable(), ...get(PaymentInitiationService).authorisables());
     for (const { ports } of this.profile.services) {
       if (!ports) continue;
       const { authorisable, scaExemption, accountKind, notified, explicitStart } = ports;

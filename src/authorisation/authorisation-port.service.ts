@@ -27,7 +27,7 @@ export interface Authorisable {
   fail(resourceId: string): Promise<void>;
 }
 
-/** The one list of authorisable kinds: the core's register themselves, a service's are its descriptor's ports (src/service-ports.ts). */
+/** The one list of authorisable kinds, filled in one place (src/service-ports.ts): the core's and the services' ports. */
 @Injectable()
 export class AuthorisationPort {
   private readonly adapters = new Map<AuthorisationKind, Authorisable>();

@@ -3,7 +3,7 @@ import { In, IsNull, LessThan, Not } from 'typeorm';
 import { Account } from '../bank/account.entity';
 import { isOwnedBy, ownedBy, World } from '../oauth/world';
 import { Authorisation } from '../authorisation/authorisation.entity';
-import { AuthorisationPort } from '../authorisation/authorisation-port.service';
+import type { Authorisable } from '../authorisation/authorisation-port.service';
 import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
 import type { ScaDecision } from '../authorisation/authorisation.machine';
 import { addDays } from '../common/dates';
@@ -45,7 +45,6 @@ export class ConsentService implements OnModuleInit {
     history: EventHistory,
     private readonly notifications: NotificationsService,
     private readonly profile: BankProfile,
-    private readonly port: AuthorisationPort,
     private readonly kinds: AccountKinds,
   ) {
     this.fixtures = new Map(profile.rows.consents.map((consent) => [consent.id, consent]));
@@ -62,7 +61,11 @@ export class ConsentService implements OnModuleInit {
 
   onModuleInit(): void {
     this.clock.whenTimeMoves((world, today) => this.expireDue(world, today));
-    this.port.register({
+  }
+
+  /** A consent as an authorisable kind: what the SCA of every channel asks of it (registered in src/service-ports.ts). */
+  authorisable(): Authorisable {
+    return {
       kind: 'consent',
       failedOutcome: 'consent is rejected',
       isHeldBy: async (consentId, held) => this.isHeldBy(await this.findWaiting(consentId), held),
@@ -71,7 +74,7 @@ export class ConsentService implements OnModuleInit {
         return { status: consent.status, redirectUri };
       },
       fail: async (consentId) => void (await this.settle(await this.findWaiting(consentId), 'deny')),
-    });
+    };
   }
 
   /** Answers the Consent-ID, the status to report (docs/behaviour.md) and the implicit authorisation, if one was stored. */

@@ -1,7 +1,7 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { isOwnedBy, World } from '../oauth/world';
 import { Authorisation, AuthorisationKind } from '../authorisation/authorisation.entity';
-import { AuthorisationPort } from '../authorisation/authorisation-port.service';
+import type { Authorisable } from '../authorisation/authorisation-port.service';
 import { AuthorisationRequest, AuthorisationService, IMPLICIT_AUTHORISATION_ID } from '../authorisation/authorisation.service';
 import { ClockService } from '../clock/clock.service';
 import { refusal } from '../common/error-catalogue';
@@ -27,7 +27,7 @@ const awaits = (payment: Payment, kind: Exclude<AuthorisationKind, 'consent'>): 
   kind === 'payment' ? isAwaitingSca(payment.status) : isAwaitingCancellationSca(payment.status, contextOf(payment));
 
 @Injectable()
-export class PaymentInitiationService implements OnModuleInit {
+export class PaymentInitiationService {
   constructor(
     private readonly store: Store,
     private readonly authorisations: AuthorisationService,
@@ -36,23 +36,20 @@ export class PaymentInitiationService implements OnModuleInit {
     private readonly notifications: NotificationsService,
     private readonly vop: VerificationOfPayeeService,
     private readonly exemptions: ScaExemptions,
-    private readonly port: AuthorisationPort,
   ) {}
 
-  /** A payment's SCA and its cancellation's are two kinds of authorisation (docs/development.md, "Authorisation"). */
-  onModuleInit(): void {
-    this.port.register(
-      ...(['payment', 'cancellation'] as const).map((kind) => ({
-        kind,
-        failedOutcome: kind === 'payment' ? 'payment is rejected' : 'payment stays as it is',
-        isHeldBy: async (paymentId: string, held: ConsentedAccount[]) => this.isHeldBy(await this.findWaiting(paymentId, kind), held),
-        decide: async (paymentId: string, decision: ScaDecision, held: ConsentedAccount[], world: World) => {
-          const { payment, redirectUri } = await this.decide(paymentId, kind, decision, held, world);
-          return { status: payment.status, redirectUri };
-        },
-        fail: async (paymentId: string) => void (await this.settle(await this.findWaiting(paymentId, kind), kind, 'deny')),
-      })),
-    );
+  /** A payment's SCA and its cancellation's are two authorisable kinds (docs/development.md, "Authorisation"; registered in src/service-ports.ts). */
+  authorisables(): Authorisable[] {
+    return (['payment', 'cancellation'] as const).map((kind) => ({
+      kind,
+      failedOutcome: kind === 'payment' ? 'payment is rejected' : 'payment stays as it is',
+      isHeldBy: async (paymentId: string, held: ConsentedAccount[]) => this.isHeldBy(await this.findWaiting(paymentId, kind), held),
+      decide: async (paymentId: string, decision: ScaDecision, held: ConsentedAccount[], world: World) => {
+        const { payment, redirectUri } = await this.decide(paymentId, kind, decision, held, world);
+        return { status: payment.status, redirectUri };
+      },
+      fail: async (paymentId: string) => void (await this.settle(await this.findWaiting(paymentId, kind), kind, 'deny')),
+    }));
   }
 
   /**
