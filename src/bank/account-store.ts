@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Between, FindOperator, In, LessThanOrEqual, MoreThanOrEqual } from 'typeorm';
 import { Store } from '../database/store';
-import { BankProfile } from '../profile/bank-profile';
 import type { World } from '../oauth/world';
-import { Account, BookingStatus, Psu, Transaction } from './account.entity';
+import { Account, Balance, BookingStatus, Psu, Transaction } from './account.entity';
+import { Fixtures } from './fixtures';
 
 /** Which transactions a read asks for: the period applies to transactions (booked, pending), never to standing orders. */
 export interface TransactionFilter {
@@ -20,37 +20,21 @@ const ORDER = { bookingDate: 'DESC', transactionId: 'ASC' } as const;
 
 /**
  * Where account reads come from. The profile's fixture accounts are immutable scenery (the seed
- * upserts the same rows on every start and nothing changes them), so they are answered from
- * memory; any other account (a scenario's, a bulk load's) is read from the database.
+ * upserts the same rows on every start and nothing changes them), so they are answered from the
+ * profile's index (Fixtures); any other account (a scenario's, a bulk load's) is
+ * read from the database.
  */
 @Injectable()
 export class AccountStore {
-  private readonly fixtures: Map<string, { account: Account; transactions: Transaction[] }>;
-
   constructor(
     private readonly store: Store,
-    { rows }: BankProfile,
-  ) {
-    this.fixtures = new Map(
-      rows.accounts.map((row) => [
-        row.iban,
-        {
-          account: {
-            ...row,
-            balances: rows.balances
-              .filter(({ accountIban }) => accountIban === row.iban)
-              .sort((a, b) => compare(a.balanceType, b.balanceType)),
-          },
-          transactions: rows.transactions.filter(({ accountIban }) => accountIban === row.iban).sort(inOrder),
-        },
-      ]),
-    );
-  }
+    private readonly fixtures: Fixtures,
+  ) {}
 
   /** The accounts (with their balances by type) among `ibans` that `world` may see (visibleTo), in no particular order. */
   async find(ibans: string[], world: World): Promise<Account[]> {
-    const found = ibans.flatMap((iban) => this.fixtures.get(iban)?.account ?? []);
-    const elsewhere = ibans.filter((iban) => !this.fixtures.has(iban));
+    const found = ibans.flatMap((iban) => this.fixture(iban) ?? []);
+    const elsewhere = ibans.filter((iban) => !this.isFixture(iban));
     if (!elsewhere.length) return found;
     const stored = await this.store
       .read(Account)
@@ -60,7 +44,7 @@ export class AccountStore {
 
   /** Whether `world` may see an account with this IBAN (visibleTo), without reading its balances. */
   async exists(iban: string, world: World): Promise<boolean> {
-    return this.fixtures.has(iban) || (await this.visibleTo(await this.store.read(Account).findBy({ iban }), world)).length > 0;
+    return this.isFixture(iban) || (await this.visibleTo(await this.store.read(Account).findBy({ iban }), world)).length > 0;
   }
 
   /**
@@ -79,16 +63,14 @@ export class AccountStore {
   /** One booked or pending transaction of the account (standing orders have no details), or null. */
   async transaction(iban: string, transactionId: string): Promise<Transaction | null> {
     const wanted = (row: Transaction) => row.transactionId === transactionId && isTransaction(row.bookingStatus);
-    const fixture = this.fixtures.get(iban);
-    if (fixture) return fixture.transactions.find(wanted) ?? null;
+    if (this.isFixture(iban)) return this.fixtures.with(Transaction, 'accountIban', iban).find(wanted) ?? null;
     const row = await this.store.read(Transaction).findOneBy({ accountIban: iban, transactionId });
     return row && wanted(row) ? row : null;
   }
 
   /** An account's transactions that pass the filter, in list order. */
   async transactionsOf(iban: string, { statuses, from, to }: TransactionFilter): Promise<Transaction[]> {
-    const fixture = this.fixtures.get(iban);
-    if (fixture) return passing(fixture.transactions, { statuses, from, to });
+    if (this.isFixture(iban)) return passing(this.fixtures.with(Transaction, 'accountIban', iban), { statuses, from, to }).sort(inOrder);
     const bookingDate = between(from, to);
     return this.store.read(Transaction).find({
       where: statuses.map((status) => ({
@@ -99,11 +81,23 @@ export class AccountStore {
       order: ORDER,
     });
   }
+
+  private isFixture(iban: string): boolean {
+    return this.fixtures.has(Account, 'iban', iban);
+  }
+
+  /** A fixture account with its balances by type, as the database's are read. */
+  private fixture(iban: string): Account | undefined {
+    const [account] = this.fixtures.with(Account, 'iban', iban);
+    if (!account) return undefined;
+    const balances = [...this.fixtures.with(Balance, 'accountIban', iban)].sort((a, b) => compare(a.balanceType, b.balanceType));
+    return { ...account, balances };
+  }
 }
 
 /** The rows in memory that pass the filter, as the query of transactionsOf selects them. */
 export function passing<T extends Pick<Transaction, 'bookingStatus' | 'bookingDate'>>(
-  rows: T[],
+  rows: readonly T[],
   { statuses, from, to }: TransactionFilter,
 ): T[] {
   // As SQL compares: without a date a row fails any bound.

@@ -2,6 +2,7 @@ import { NotificationsModule } from '../notifications/notifications.module';
 import { Module } from '@nestjs/common';
 import { OAuthModule } from '../oauth/oauth.module';
 import { AuthorisationModule } from '../authorisation/authorisation.module';
+import { BankModule } from '../bank/bank.module';
 import { ClockModule } from '../clock/clock.module';
 import { DatabaseModule } from '../database/database.module';
 import { ConsentController } from './consent.controller';
@@ -10,7 +11,7 @@ import { ConsentService } from './consent.service';
 import { AccountKinds } from './account-kinds.service';
 
 @Module({
-  imports: [DatabaseModule, ClockModule, OAuthModule, AuthorisationModule, NotificationsModule],
+  imports: [DatabaseModule, BankModule, ClockModule, OAuthModule, AuthorisationModule, NotificationsModule],
   controllers: [ConsentController],
   providers: [ConsentService, ConsentGuard, AccountKinds],
   exports: [ConsentService, ConsentGuard, AccountKinds],

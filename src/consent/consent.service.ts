@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { In, IsNull, LessThan, Not } from 'typeorm';
 import { Account } from '../bank/account.entity';
+import { Fixtures } from '../bank/fixtures';
 import { isOwnedBy, ownedBy, World } from '../oauth/world';
 import { Authorisation } from '../authorisation/authorisation.entity';
 import type { Authorisable } from '../authorisation/authorisation-port.service';
@@ -35,8 +36,6 @@ import {
 @Injectable()
 export class ConsentService implements OnModuleInit {
   private readonly machine: MachineBinding<Consent, typeof consentMachine>;
-  /** The profile's fixture consents: no request changes them (a TPP's delete leaves them, none waits for a decision). */
-  private readonly fixtures: Map<string, Consent>;
 
   constructor(
     private readonly store: Store,
@@ -46,8 +45,8 @@ export class ConsentService implements OnModuleInit {
     private readonly notifications: NotificationsService,
     private readonly profile: BankProfile,
     private readonly kinds: AccountKinds,
+    private readonly fixtures: Fixtures,
   ) {
-    this.fixtures = new Map(profile.rows.consents.map((consent) => [consent.id, consent]));
     this.machine = {
       store,
       target: Consent,
@@ -162,7 +161,9 @@ export class ConsentService implements OnModuleInit {
    * Asked for one `purpose` (a TPP's path names it), a consent for the other is unknown there.
    */
   async findCurrent(consentId: string, world: World, purpose?: ConsentPurpose): Promise<Consent> {
-    const consent = this.fixtures.get(consentId) ?? (await this.store.findByKey(Consent, consentId));
+    // The profile's fixture consents from its index: no request changes them (a TPP's delete leaves them, none waits for a decision).
+    const [fixture] = this.fixtures.with(Consent, 'id', consentId);
+    const consent = fixture ?? (await this.store.findByKey(Consent, consentId));
     // The bank's fixtures are everyone's; what a client created is its own.
     if (!consent || !(isBanksFixture(consent) || isOwnedBy(consent, world)) || (purpose && purposeOf(consent) !== purpose))
       throw new ConsentUnknownError(consentId);

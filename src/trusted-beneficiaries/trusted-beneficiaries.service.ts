@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { AccountStore } from '../bank/account-store';
+import { Fixtures } from '../bank/fixtures';
 import { refusal } from '../common/error-catalogue';
 import type { Consent } from '../consent/consent.entity';
 import { consentedIbans } from '../consent/coverage';
@@ -15,21 +16,17 @@ export const exemptsTrustedBeneficiaries = (settings: ProfileSettings): boolean 
 
 /**
  * The payees each account holder trusts (docs/trusted-beneficiaries.md). The fixture PSUs' are the
- * profile's immutable scenery, answered from memory as AccountStore answers their accounts (a
+ * profile's immutable scenery, answered from its index as AccountStore answers their accounts (a
  * payment's exemption check then costs no query); a scenario PSU's are read from the database.
  */
 @Injectable()
 export class TrustedBeneficiaries {
-  private readonly fixtures = new Map<string, TrustedBeneficiary[]>();
-
   constructor(
     private readonly store: Store,
     private readonly accounts: AccountStore,
     private readonly profile: BankProfile,
-  ) {
-    for (const { psuId } of profile.rows.psus) this.fixtures.set(psuId, []);
-    for (const row of profile.fixturesOf(TrustedBeneficiary)) this.fixtures.get(row.psuId)!.push(row);
-  }
+    private readonly fixtures: Fixtures,
+  ) {}
 
   /** Those a valid consent lets the TPP list: of the accounts its additionalInformation names (none: all of the consent's), by ID. */
   async listedFor(consent: Consent, world: World): Promise<TrustedBeneficiary[]> {
@@ -64,9 +61,9 @@ export class TrustedBeneficiaries {
   private async ofAccounts(ibans: string[], world: World): Promise<TrustedBeneficiary[]> {
     const held = (await this.accounts.find(ibans, world)).filter(({ psuId }) => psuId !== null);
     const holders = [...new Set(held.map(({ psuId }) => psuId!))];
-    const elsewhere = holders.filter((psuId) => !this.fixtures.has(psuId));
+    const elsewhere = holders.filter((psuId) => !this.profile.personaOf(psuId));
     const rows = [
-      ...holders.flatMap((psuId) => this.fixtures.get(psuId) ?? []),
+      ...holders.flatMap((psuId) => this.fixtures.with(TrustedBeneficiary, 'psuId', psuId)),
       ...(elsewhere.length ? await this.store.read(TrustedBeneficiary).findBy({ psuId: In(elsewhere) }) : []),
     ];
     const accountOf = new Map(held.map(({ iban, psuId }) => [iban, psuId]));
