@@ -14,6 +14,12 @@ import { withRequestContext } from './http/request-context';
 import { RequestLog } from './http/request-log';
 import type { RawBodyRequest } from './tpp-identity/tpp-identity.guard';
 import { answerUnparsableRequests, refuseHostless, refuseNul } from './http/unparsable-request';
+import { exampleValues, filledExamples } from './common/document-examples';
+import { ClockService } from './clock/clock.service';
+import { World } from './oauth/world';
+import { HOW_TO_GET_ONE } from './oauth/token.service';
+import { ConfigService } from '@nestjs/config';
+import type { Environment } from './config/environment';
 
 /** The app exactly as it serves, for main.ts and for the e2e tests: settings come from process.env. */
 export async function createApp(): Promise<NestExpressApplication> {
@@ -41,21 +47,45 @@ export async function createApp(): Promise<NestExpressApplication> {
   app.set('etag', false); // no client revalidates these answers; hashing every body only costs time
   answerUnparsableRequests(app.getHttpServer(), app.get(BankProfile).answers);
 
-  SwaggerModule.setup('docs', app, () => openApiDocument(app), { jsonDocumentUrl: 'docs-json' });
+  // Built once; its examples' dates are filled in at each request, from the sandbox's today (document-examples.ts).
+  SwaggerModule.setup('docs', app, () => documentTemplate(app), {
+    jsonDocumentUrl: 'docs-json',
+    patchDocumentOnRequest: (request, response, document) => withExamples(app, document),
+  });
   return app;
 }
 
-/** The document /docs-json serves, for the profile in force; the e2e suite checks every answer against it. */
+/** The document /docs-json serves now, for the profile in force; the e2e suite checks every answer against it. */
 export function openApiDocument(app: INestApplication): OpenAPIObject {
+  return withExamples(app, documentTemplate(app));
+}
+
+const withExamples = (app: INestApplication, document: OpenAPIObject): OpenAPIObject =>
+  filledExamples(document, exampleValues(app.get(BankProfile)), app.get(ClockService).today(World.open));
+
+function documentTemplate(app: INestApplication): OpenAPIObject {
   const profile = app.get(BankProfile);
-  const config = new DocumentBuilder()
+  const config = app.get<ConfigService<Environment, true>>(ConfigService);
+  const strict = config.get('AUTH_MODE', { infer: true }) === 'strict';
+  const builder = new DocumentBuilder()
     .setTitle(`PSD2 sandbox: ${profile.name}`)
     .setDescription(
       `A stateful sandbox of a bank's Berlin Group NextGenPSD2 (XS2A) interface: consents, account information, payment initiation, SCA authorisations and sandbox control.\n\n${profile.summary()}`,
     )
     .setVersion('1')
-    .addBearerAuth()
-    .addBasicAuth()
+    .addServer(config.get('PUBLIC_BASE_URL', { infer: true }), profile.name)
+    // Tokens are opaque: Nest's default bearerFormat JWT is taken out; the dialog says where to get one.
+    .addBearerAuth({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: undefined,
+      description: `A bearer token: ${strict ? HOW_TO_GET_ONE.strict : HOW_TO_GET_ONE.open}.`,
+    })
+    .addBasicAuth({
+      type: 'http',
+      scheme: 'basic',
+      description: 'The token endpoint’s client authentication: client_id and client_secret.',
+    })
     .build();
-  return documentForProfile(SwaggerModule.createDocument(app, config), profile, SERVICES, app.get(RouteAccessCheck).routes());
+  return documentForProfile(SwaggerModule.createDocument(app, builder), profile, SERVICES, app.get(RouteAccessCheck).routes());
 }

@@ -9,8 +9,10 @@ import type { DeclaredRoute } from './http/route-access';
 import { documentEventKinds } from './events/events.dto';
 import { VOP_MESSAGE_LIST } from './verification-of-payee/vop-message-list';
 import { offeredFields } from './core/offered-by';
+import { CORE_TAGS, describeOperations } from './http/document-front-door';
+import { exampleParameters } from './common/document-examples';
 
-type Parameter = { name?: string; in?: string; schema?: { enum?: string[] } };
+type Parameter = { name?: string; in?: string; schema?: { enum?: string[] }; example?: string };
 type Schemas = Record<string, { properties?: Record<string, unknown> }>;
 type Headers = { 'ASPSP-SCA-Approach'?: { schema?: { enum?: string[] } } };
 
@@ -26,6 +28,7 @@ export function documentForProfile(
   services: readonly SandboxService[],
   routes: DeclaredRoute[],
 ): OpenAPIObject {
+  const used = schemasUsed(document, [document.paths]);
   for (const [path, operations] of Object.entries(document.paths)) {
     const service = PAYMENT_SERVICES.find((name) => path.startsWith(`/v1/${name}/`));
     if (service === undefined) continue;
@@ -37,14 +40,19 @@ export function documentForProfile(
     }
     for (const operation of Object.values(operations) as { parameters?: Parameter[] }[]) {
       for (const parameter of operation.parameters ?? [])
-        if (parameter.in === 'path' && parameter.name === 'product') parameter.schema = { ...parameter.schema, enum: offered };
+        if (parameter.in === 'path' && parameter.name === 'product') {
+          parameter.schema = { ...parameter.schema, enum: offered };
+          parameter.example = offered[0];
+        }
     }
   }
-  leaveOutUnoffered(document, profile.requestGroups);
+  leaveOutUnoffered(document, profile.requestGroups, used);
   for (const service of services) service.document(document, profile);
   documentEventKinds(document, profile);
   documentIdentity(document, profile, routes);
   documentConsentAccess(document, profile);
+  exampleParameters(document);
+  describeOperations(document, [...CORE_TAGS, ...profile.services.flatMap((service) => (service.tag ? [service.tag] : []))], routes);
   visitObjects(document, (node) => {
     const approach = (node.headers as Headers | undefined)?.['ASPSP-SCA-Approach'];
     if (approach?.schema?.enum) approach.schema.enum = [...profile.approaches];
@@ -54,11 +62,11 @@ export function documentForProfile(
 
 /**
  * The fields of services the bank does not offer (OfferedBy), and the schemas only they used, are
- * left out: what the validation pipe strips unread is not documented.
+ * left out: what the validation pipe strips unread is not documented. So are the schemas only the
+ * operations of unoffered products used (`before`: the schemas used before those were left out).
  */
-function leaveOutUnoffered(document: OpenAPIObject, offered: string[]): void {
+function leaveOutUnoffered(document: OpenAPIObject, offered: string[], before: Set<string>): void {
   const schemas = document.components!.schemas as Schemas;
-  const before = schemasUsed(document, [document.paths]);
   for (const [dto, field, service] of offeredFields()) if (!offered.includes(service)) delete schemas[dto.name]?.properties?.[field];
   const after = schemasUsed(document, [document.paths]);
   for (const name of before) if (!after.has(name)) delete schemas[name];

@@ -23,6 +23,8 @@ describe('docker-compose.yml', () => {
     expect(sandbox.volumes).toEqual(['sandbox-data:/data']);
     expect(sandbox.environment.DATABASE_PATH).toBe('/data/sandbox.sqlite');
     expect(sandbox.environment.DATABASE_URL).toBe('');
+    // Links and Location name the published port unless PUBLIC_BASE_URL says otherwise.
+    expect(sandbox.environment.PUBLIC_BASE_URL).toBe('${PUBLIC_BASE_URL:-http://localhost:${HOST_PORT:-3000}}');
   });
 
   it('passes every setting of the sandbox through the environment', () => {

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { CREATED, PROFILE } from './support/profile';
 import type { App } from 'supertest/types';
 import { sepaPayment, VALID_CONSENT } from './support/fixtures';
-import { basic, issueToken, tppError, tppHeaders, useSandbox } from './support/sandbox';
+import { basic, issueToken, tppError, tppHeaders, useSandbox, TOKEN_MISSING } from './support/sandbox';
 import { Consent } from '../src/consent/consent.entity';
 import { AccessToken } from '../src/oauth/client.entity';
 
@@ -185,7 +185,7 @@ describe('AUTH_MODE=strict', () => {
             'CERTIFICATE_MISSING',
             '{sensitive} XS2A063E: no bearer token, and no certificate the sandbox issued to a client (a QWAC, or the QSealC of a signed request): send one of them',
           )
-        : tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required'),
+        : tppError('TOKEN_INVALID', TOKEN_MISSING.strict),
     );
     for (const authorization of ['Bearer sandbox-token', `Bearer ${'x'.repeat(43)}`]) {
       const response = await request(sandbox.http)
@@ -352,9 +352,7 @@ describe('AUTH_MODE=strict', () => {
 
   it('the control endpoints need a token too', async () => {
     const response = await request(sandbox.http).get('/sandbox/clock').expect(401);
-    expect(response.body).toEqualBody(
-      tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required'),
-    );
+    expect(response.body).toEqualBody(tppError('TOKEN_INVALID', TOKEN_MISSING.strict));
     await request(sandbox.http)
       .get('/sandbox/clock')
       .set('Authorization', `Bearer ${await issueToken(sandbox.http)}`)

@@ -22,7 +22,12 @@ describe('the OpenAPI document', () => {
     const response = await request(sandbox.http).get('/docs-json').expect(200);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     paths = response.body.paths;
-    expect(response.body.components.securitySchemes.bearer).toEqualBody({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    // Opaque tokens (no bearerFormat), and where to get one.
+    expect(response.body.components.securitySchemes.bearer).toEqualBody({
+      type: 'http',
+      scheme: 'bearer',
+      description: 'A bearer token: POST /oauth2/token with grant_type=client_credentials&client_id=<any> answers one.',
+    });
   });
 
   /** Every API operation also documents 413 (body over the limit), 500 (a bug) and 503 (a database that is full or unavailable). */
@@ -57,7 +62,12 @@ describe('the OpenAPI document', () => {
     const operation = paths[path].post;
     expect(operation.requestBody).toEqual({
       required: true,
-      content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+      content: {
+        'application/json': {
+          schema: { $ref: `#/components/schemas/${schema}` },
+          examples: { 'Try it out': { value: expect.any(Object) } },
+        },
+      },
     });
     expect(operation.parameters).toEqual(
       expect.arrayContaining([expect.objectContaining({ name: 'PSU-IP-Address', in: 'header', required: true })]),
@@ -79,9 +89,15 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents the consent request body and the Consent-ID header and query parameters of account information', () => {
+    // One example an access form: the first is what Swagger UI's Try it out sends.
     expect(paths['/v1/consents'].post.requestBody).toEqual({
       required: true,
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateConsentDto' } } },
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/CreateConsentDto' },
+          examples: { accounts: expect.any(Object), allAccounts: expect.any(Object), allPsd2: expect.any(Object) },
+        },
+      },
     });
     expect(headersOf(paths['/v1/consents'].post)).toEqual(expect.arrayContaining(['PSU-IP-Address', 'X-Request-ID']));
     for (const path of [
@@ -137,6 +153,7 @@ describe('the OpenAPI document', () => {
       'ASPSP-SCA-Approach': expect.objectContaining({ schema: { type: 'string', enum: ['REDIRECT', 'EMBEDDED', 'DECOUPLED'] } }),
       'ASPSP-Notification-Support': expect.objectContaining({ schema: { type: 'boolean' } }),
       'ASPSP-Notification-Content': expect.objectContaining({ schema: { type: 'string' } }),
+      'Sandbox-Fixture-Consent': expect.objectContaining({ schema: { type: 'string' } }),
     });
   });
 

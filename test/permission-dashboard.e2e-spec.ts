@@ -7,7 +7,7 @@ import type { App } from 'supertest/types';
 import { GEORG, SUSANNE } from './support/fixtures';
 import { NotificationReceiver } from './support/notification-receiver';
 import { inProfile } from './support/profile';
-import { issueToken, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';
+import { issueToken, TODAY, tppError, tppHeaders, useSandbox, TOKEN_MISSING } from './support/sandbox';
 import { type Issued, issuedCertificate, signedHeaders } from './support/signing';
 
 /**
@@ -422,9 +422,7 @@ describe('the permission dashboard, headless (berlin-group, signatures optional,
       });
     expect(links[0]._links.dashboard.href).not.toBe(links[1]._links.dashboard.href);
     const refused = await request(sandbox.http).post('/sandbox/dashboard-links').expect(401);
-    expect(refused.body).toEqual(
-      bg(tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required')),
-    );
+    expect(refused.body).toEqual(bg(tppError('TOKEN_INVALID', TOKEN_MISSING.strict)));
   });
 
   it('a withdrawn consent past its validUntil cannot be re-established, and goes to the record', async () => {

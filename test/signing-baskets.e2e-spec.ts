@@ -398,15 +398,12 @@ describe('signing baskets, SCA_MODE=auto: no holder to ask, so SCA is deemed don
     ).body.consentId;
     expect(await tpp.consentStatus(consent)).toBe('received');
     const started = await tpp.http().post(`/v1/consents/${consent}/authorisations`).set(tpp.as()).send({}).expect(201);
-    // The start answers as a creation does in this mode: finalised, with the links the approach names.
+    // The start answers as a creation does in this mode: finalised, so no SCA page is linked, only the status.
     const consentAuthorisation = `/v1/consents/${consent}/authorisations/${started.body.authorisationId}`;
     expect(started.body).toEqual({
       scaStatus: 'finalised',
       authorisationId: expect.stringMatching(NEW_RESOURCE_ID),
-      _links: {
-        scaRedirect: { href: `http://sandbox.test/sca/consents?consent_id=${consent}` },
-        scaStatus: { href: consentAuthorisation },
-      },
+      _links: { scaStatus: { href: consentAuthorisation } },
     });
     expect(await tpp.consentStatus(consent)).toBe('valid');
     await tpp
@@ -430,11 +427,10 @@ describe('signing baskets, SCA_MODE=auto: no holder to ask, so SCA is deemed don
         .expect(201)
     ).body.paymentId;
     const paymentStart = (await tpp.http().post(`${path}/${paymentId}/authorisations`).set(tpp.as()).send({}).expect(201)).body;
-    const page = `http://sandbox.test/sca/payments?payment_id=${paymentId}&service=periodic-payments&product=sepa-credit-transfers`;
     expect(paymentStart).toEqual({
       scaStatus: 'finalised',
       authorisationId: expect.stringMatching(NEW_RESOURCE_ID),
-      _links: { scaRedirect: { href: page }, scaStatus: { href: `${path}/${paymentId}/authorisations/${paymentStart.authorisationId}` } },
+      _links: { scaStatus: { href: `${path}/${paymentId}/authorisations/${paymentStart.authorisationId}` } },
     });
     expect((await tpp.get(`${path}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'PDNG' });
     const cancelled = await tpp.http().delete(`${path}/${paymentId}`).set(tpp.as()).expect(202);
@@ -447,10 +443,7 @@ describe('signing baskets, SCA_MODE=auto: no holder to ask, so SCA is deemed don
     expect(cancellationStart).toEqual({
       scaStatus: 'finalised',
       authorisationId: expect.stringMatching(NEW_RESOURCE_ID),
-      _links: {
-        scaRedirect: { href: page.replace('/sca/payments?', '/sca/payments/cancellation?') },
-        scaStatus: { href: `${path}/${paymentId}/cancellation-authorisations/${cancellationStart.authorisationId}` },
-      },
+      _links: { scaStatus: { href: `${path}/${paymentId}/cancellation-authorisations/${cancellationStart.authorisationId}` } },
     });
     expect((await tpp.get(`${path}/${paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'CANC' });
   });

@@ -8,7 +8,7 @@ import type { App } from 'supertest/types';
 import { Transaction } from '../src/bank/account.entity';
 import { GEORG, sepaPayment, VALID_CONSENT } from './support/fixtures';
 import { CREATED } from './support/profile';
-import { issueToken, TODAY, tppError, tppHeaders, useSandbox } from './support/sandbox';
+import { issueToken, TODAY, tppError, tppHeaders, useSandbox, TOKEN_MISSING } from './support/sandbox';
 
 /**
  * Each client a world of its own in AUTH_MODE=strict (docs/security.md, "Worlds"): its clock, its
@@ -252,7 +252,7 @@ describe('each client its own world (AUTH_MODE=strict): what B does to its world
       .get('/v1/accounts')
       .set({ 'X-Request-ID': randomUUID(), 'Consent-ID': VALID_CONSENT })
       .expect(401);
-    expect(anonymous.body).toEqual(tppError('TOKEN_INVALID', '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required'));
+    expect(anonymous.body).toEqual(tppError('TOKEN_INVALID', TOKEN_MISSING.strict));
     await a.send('get', '/v1/accounts', undefined, { 'Consent-ID': VALID_CONSENT }).expect(200);
     await b.send('put', '/sandbox/conditions', { maintenance: false, delayMs: 0 }).expect(200);
   });

@@ -135,7 +135,11 @@ export function nextStepLinks(authorisation: Authorisation, path: string): Recor
 export const psuMessageOf = ({ approach, status }: Authorisation): { psuMessage?: string } =>
   approach === 'DECOUPLED' && status === 'started' ? { psuMessage: DECOUPLED_MESSAGE } : {};
 
-/** The bank's answer to a redirect start: the SCA page and the status. `resourcePath` is the consent or payment path the authorisation hangs under, `/authorisations` included. */
+/**
+ * The bank's answer to a redirect start: the SCA page and the status. `resourcePath` is the consent
+ * or payment path the authorisation hangs under, `/authorisations` included. An authorisation that
+ * is over already (SCA_MODE=auto decides at once) links no page: there is nothing left to do there.
+ */
 export function toStartAuthorisationResponse(
   authorisation: Authorisation,
   scaRedirect: Href,
@@ -144,6 +148,9 @@ export function toStartAuthorisationResponse(
   return {
     scaStatus: authorisation.status,
     authorisationId: authorisation.id,
-    _links: { scaRedirect, scaStatus: href(`${resourcePath}/${authorisation.id}`) },
+    _links: {
+      ...(OPEN_SCA_STATUSES.includes(authorisation.status) ? { scaRedirect } : {}),
+      scaStatus: href(`${resourcePath}/${authorisation.id}`),
+    },
   };
 }

@@ -1,3 +1,4 @@
+import { EXAMPLE } from '../common/document-examples';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { BankProfile } from '../profile/bank-profile';
 import { ConsentAccessDto, CreateConsentDto } from './dto/create-consent.dto';
@@ -14,5 +15,5 @@ export function documentConsentAccess(document: OpenAPIObject, profile: BankProf
   const request = schemas[CreateConsentDto.name];
   request.required = [...(request.required ?? []), 'combinedServiceIndicator'];
   for (const list of ['accounts', 'balances', 'transactions'])
-    Object.assign(schemas[ConsentAccessDto.name].properties![list], { minItems: 1, example: [{ iban: 'AT099900000000001511' }] });
+    Object.assign(schemas[ConsentAccessDto.name].properties![list], { minItems: 1, example: [{ iban: EXAMPLE.iban }] });
 }

@@ -1,3 +1,4 @@
+import { EXAMPLE } from '../common/document-examples';
 import { Body, Delete, Get, HttpCode, Injectable, Param, Post, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiBody, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
@@ -64,6 +65,7 @@ export abstract class ConsentRoutes {
     await this.notifications.admit(notification);
     const { consentId, consentStatus, authorisation, stored } = await create(request);
     announceNotifications(response, notification, stored);
+    if (!stored) response.setHeader(FIXTURE_CONSENT_HEADER, `${consentId}; reason="${FIXTURE_CONSENT_REASON}"`);
     const scaRedirect = scaRedirectHref(
       this.config.get('PUBLIC_BASE_URL', { infer: true }),
       'consents',
@@ -100,6 +102,30 @@ export abstract class ConsentRoutes {
   }
 }
 
+/**
+ * The bank answers an explicit account list with its first valid fixture consent (docs/behaviour.md,
+ * "Consents"); its body must stay the bank's, so a header tells a TPP what happened.
+ */
+const FIXTURE_CONSENT_HEADER = 'Sandbox-Fixture-Consent';
+const FIXTURE_CONSENT_REASON =
+  'as the bank does, an explicit account list is answered with its first valid fixture consent: nothing was stored, the fixture keeps its own accounts, validUntil and frequencyPerDay, and DELETE leaves it valid; ask for availableAccounts for a consent of your own';
+
+/**
+ * One access form a request (Swagger UI would otherwise merge every form into one body): the
+ * first is what Try it out sends. validUntil is cut down to the bank's longest validity.
+ */
+const consentExample = (access: object) => ({
+  value: { access, recurringIndicator: true, validUntil: EXAMPLE.date(90), frequencyPerDay: 4, combinedServiceIndicator: false },
+});
+const CONSENT_EXAMPLES = {
+  accounts: {
+    summary: 'Balances and transactions of one account',
+    ...consentExample({ accounts: [{ iban: EXAMPLE.iban }], balances: [{ iban: EXAMPLE.iban }], transactions: [{ iban: EXAMPLE.iban }] }),
+  },
+  allAccounts: { summary: 'The list of every account of the holder', ...consentExample({ availableAccounts: 'allAccounts' }) },
+  allPsd2: { summary: 'Every service on every account of the holder', ...consentExample({ allPsd2: 'allAccounts' }) },
+};
+
 @ApiTags('Consents')
 @Xs2aController('consents', 'PSP_AI')
 export class ConsentController extends ConsentRoutes {
@@ -108,11 +134,21 @@ export class ConsentController extends ConsentRoutes {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create an account-information consent' })
-  @ApiBody({ type: CreateConsentDto })
+  @ApiBody({ type: CreateConsentDto, examples: CONSENT_EXAMPLES })
   @ApiHeader({ name: 'PSU-IP-Address', required: false, description: "IP address of the account holder's device" })
   @ApiScaRequestHeaders()
   @ApiNotificationHeaders()
-  @ApiOkResponse({ type: ConsentCreatedResponse, headers: { ...SCA_APPROACH_HEADER, ...NOTIFICATION_HEADERS } })
+  @ApiOkResponse({
+    type: ConsentCreatedResponse,
+    headers: {
+      ...SCA_APPROACH_HEADER,
+      ...NOTIFICATION_HEADERS,
+      [FIXTURE_CONSENT_HEADER]: {
+        description: 'where the bank answered with its fixture consent instead of storing one: `<Consent-ID>; reason="…"`',
+        schema: { type: 'string' },
+      },
+    },
+  })
   @CreatesInBerlinGroup()
   async create(
     @Body() body: CreateConsentDto,

@@ -12,6 +12,7 @@ import type { Authorisable } from '../authorisation/authorisation-port.service';
 import type { AccountKind } from '../consent/account-kinds.service';
 import type { Naming } from '../notifications/notifications.service';
 import type { ScaExemption } from '../payment-initiation/sca-exemptions.service';
+import type { DocumentTag } from '../http/document-front-door';
 
 /**
  * What the core asks of a Berlin Group service beyond the seed bank's (docs/development.md,
@@ -43,6 +44,8 @@ export interface SandboxService {
   settingsProblems?(settings: ProfileSettings): string[];
   /** Its part of the served document, in every profile: it also takes out what the bank does not offer. */
   document(document: OpenAPIObject, profile: BankProfile): void;
+  /** The group of operations it adds to the served document, where it has one of its own. */
+  readonly tag?: DocumentTag;
   /** Its lines of the document's introduction where the bank offers it. */
   summary(profile: BankProfile): string[];
   /**

@@ -77,6 +77,7 @@ export const fundsConfirmationService: SandboxService = {
     },
   },
   document: documentFundsConfirmation,
+  tag: { name: 'Confirmation of funds', description: 'Whether an amount is available on an account (PIIS), under a consent of its own.' },
   summary: ({ settings }) => {
     const consent =
       settings.fundsConfirmation!.consent === 'api'

@@ -1,3 +1,4 @@
+import { EXAMPLE } from '../common/document-examples';
 import { applyDecorators, createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { isURL } from 'class-validator';
@@ -142,6 +143,6 @@ export const ApiScaRequestHeaders = (): MethodDecorator =>
       required: false,
       schema: storedHeaderSchema('PSU-ID'),
       description: 'the test PSU who authorises (embedded, decoupled)',
-      example: 'susanne.mustermann',
+      example: EXAMPLE.psuId,
     }),
   );

@@ -145,7 +145,10 @@ export class RegistrationController {
   @ApiOperation({
     summary: 'Register a client (RFC 7591): its ID and secret for the token endpoint, and a world of its own in AUTH_MODE=strict',
   })
-  @ApiBody({ type: ClientRegistrationRequest })
+  @ApiBody({
+    type: ClientRegistrationRequest,
+    examples: { 'Try it out': { value: { client_name: 'Example AISP', redirect_uris: ['https://tpp.example/callback'] } } },
+  })
   @ApiCreatedResponse({ type: ClientInformationResponse })
   @ApiResponse({
     status: 400,

@@ -14,16 +14,18 @@ import { TppErrorResponse } from '../http/error-response.dto';
 import { COMMON_ERRORS } from '../http/controller.decorator';
 import { TOKEN_LIFETIME, TokenForm, TokenService } from './token.service';
 import { Access } from '../http/route-access';
+import { EXAMPLE } from '../common/document-examples';
 
 /** Documents the form; the fields are checked by TokenService, which answers OAuth's own error codes. */
 class TokenRequest {
-  @ApiProperty({ enum: ['client_credentials'] })
+  @ApiProperty({ enum: ['client_credentials'], example: 'client_credentials' })
   grant_type: string;
 
-  @ApiPropertyOptional({ description: 'the client ID, when not sent with HTTP Basic' })
+  // A fixture client: accepted in either AUTH_MODE (docs/security.md).
+  @ApiPropertyOptional({ example: EXAMPLE.clientId, description: 'the client ID, when not sent with HTTP Basic; in AUTH_MODE=open any' })
   client_id?: string;
 
-  @ApiPropertyOptional({ description: 'the client secret, with client_id (required in AUTH_MODE=strict)' })
+  @ApiPropertyOptional({ example: EXAMPLE.clientSecret, description: 'the client secret, with client_id (required in AUTH_MODE=strict)' })
   client_secret?: string;
 
   @ApiPropertyOptional({ example: 'AIS PIS', description: 'accepted and echoed' })

@@ -13,6 +13,13 @@ import { World } from './world';
 /** The bank's token lifetime, in seconds. */
 export const TOKEN_LIFETIME = 599;
 
+/** How to get a token, in the 401 that asks for one and in the document's Authorize dialog (docs/security.md). */
+export const HOW_TO_GET_ONE = {
+  open: 'POST /oauth2/token with grant_type=client_credentials&client_id=<any> answers one',
+  strict:
+    'POST /oauth2/token with grant_type=client_credentials, a client_id and its client_secret answers one: those POST /register (RFC 7591) answers, or a fixture client’s (docs/security.md)',
+};
+
 /** Issues client-credentials tokens and tells, per request, whose data the request may see. */
 @Injectable()
 export class TokenService {
@@ -84,7 +91,10 @@ export class TokenService {
       !token &&
       (bearer === 'required' || (bearer === 'optional' && authorization !== undefined) || (this.strict && bearer === 'strictOnly'))
     ) {
-      throw refusal('tokenMissing', 'an Authorization header "Bearer <token>" is required');
+      throw refusal(
+        'tokenMissing',
+        `an Authorization header "Bearer <token>" is required: ${this.strict ? HOW_TO_GET_ONE.strict : HOW_TO_GET_ONE.open}`,
+      );
     }
     if (!this.strict) return World.open;
     if (!token) return null;

@@ -55,6 +55,7 @@ import { PaymentInitiationService } from './payment-initiation.service';
 import { PAYMENT_PRODUCTS, PaymentType } from './payment-products';
 import { PaymentController, PaymentRoute, productUnknown, underEveryService } from './payment-route.decorator';
 import { PaymentBody } from './payment-terms';
+import { PAYMENT_EXAMPLES } from './dto/payment-examples';
 
 const PAYMENT_ID = { name: 'paymentId', example: '3d9a81b3-a47d-4130-8765-a9c0ff861b99' };
 // The payments service offers every product; the others offer a subset (404 PRODUCT_UNKNOWN otherwise).
@@ -66,12 +67,12 @@ const PAYMENT_UNKNOWN = {
 };
 
 /** The documentation and checks every initiation endpoint shares; `body` is its product's schema. */
-function Initiation(summary: string, body: Type<PaymentBody>): MethodDecorator {
+function Initiation(summary: string, body: Type<PaymentBody>, example: object): MethodDecorator {
   return applyDecorators(
     HttpCode(200),
     RequiresPsuIpAddress(),
     ApiOperation({ summary }),
-    ApiBody({ type: body }),
+    ApiBody({ type: body, examples: { 'Try it out': { value: example } } }),
     ApiScaRequestHeaders(),
     ApiNotificationHeaders(),
     ApiVopRequestHeaders(),
@@ -97,7 +98,7 @@ export class PaymentInitiationController {
   ) {}
 
   @Post('payments/sepa-credit-transfers')
-  @Initiation('Initiate a SEPA credit transfer', SepaCreditTransferDto)
+  @Initiation('Initiate a SEPA credit transfer', SepaCreditTransferDto, PAYMENT_EXAMPLES.sepa)
   sepa(
     @Body() body: SepaCreditTransferDto,
     @ScaRequestHeaders() headers: ScaHeaders,
@@ -109,7 +110,7 @@ export class PaymentInitiationController {
   }
 
   @Post('payments/instant-sepa-credit-transfers')
-  @Initiation('Initiate an instant SEPA credit transfer', InstantSepaCreditTransferDto)
+  @Initiation('Initiate an instant SEPA credit transfer', InstantSepaCreditTransferDto, PAYMENT_EXAMPLES.instant)
   instant(
     @Body() body: InstantSepaCreditTransferDto,
     @ScaRequestHeaders() headers: ScaHeaders,
@@ -127,7 +128,7 @@ export class PaymentInitiationController {
   }
 
   @Post('payments/cross-border-credit-transfers')
-  @Initiation('Initiate a cross-border credit transfer', CrossBorderCreditTransferDto)
+  @Initiation('Initiate a cross-border credit transfer', CrossBorderCreditTransferDto, PAYMENT_EXAMPLES.crossBorder)
   crossBorder(
     @Body() body: CrossBorderCreditTransferDto,
     @ScaRequestHeaders() headers: ScaHeaders,
@@ -145,7 +146,7 @@ export class PaymentInitiationController {
   }
 
   @Post('bulk-payments/sepa-credit-transfers')
-  @Initiation('Initiate a bulk of SEPA credit transfers', BulkPaymentDto)
+  @Initiation('Initiate a bulk of SEPA credit transfers', BulkPaymentDto, PAYMENT_EXAMPLES.bulk)
   bulk(
     @Body() body: BulkPaymentDto,
     @ScaRequestHeaders() headers: ScaHeaders,
@@ -157,7 +158,7 @@ export class PaymentInitiationController {
   }
 
   @Post('periodic-payments/sepa-credit-transfers')
-  @Initiation('Initiate a periodic SEPA credit transfer', PeriodicPaymentDto)
+  @Initiation('Initiate a periodic SEPA credit transfer', PeriodicPaymentDto, PAYMENT_EXAMPLES.periodic)
   periodic(
     @Body() body: PeriodicPaymentDto,
     @ScaRequestHeaders() headers: ScaHeaders,

@@ -1,3 +1,4 @@
+import { EXAMPLE } from '../common/document-examples';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Href } from '../common/links';
 import { CONSENT_STATUSES } from '../consent/dto/consent-response.dto';
@@ -101,7 +102,7 @@ export class PermissionResponse implements Permission {
 }
 
 export class PermissionListResponse {
-  @ApiProperty({ example: 'georg.mustermann' })
+  @ApiProperty({ example: EXAMPLE.psuId })
   psuId: string;
 
   @ApiProperty({

@@ -1,10 +1,11 @@
+import { EXAMPLE } from '../common/document-examples';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsInt, IsNotEmpty, IsString, Max, MaxLength, Min } from 'class-validator';
 import { MAX_DELAY_MS } from '../conditions/bank-conditions.service';
 import { IsDateOnly } from '../common/validators';
 
 export class ClockDto {
-  @ApiProperty({ example: '2026-12-24' })
+  @ApiProperty({ example: EXAMPLE.date(0) })
   @IsDateOnly()
   today: string;
 }
@@ -68,7 +69,7 @@ export class BankConditionsDto {
 }
 
 export class RevocationDto {
-  @ApiProperty({ example: 'georg.mustermann', maxLength: 64, description: "the test PSU who holds the consent's accounts" })
+  @ApiProperty({ example: EXAMPLE.psuId, maxLength: 64, description: "the test PSU who holds the consent's accounts" })
   @IsString()
   @IsNotEmpty()
   @MaxLength(64)

@@ -79,5 +79,6 @@ export const signingBasketsService: SandboxService = {
   },
   cockpit: SigningBasketsCockpit,
   document: documentSigningBaskets,
+  tag: { name: 'Signing baskets', description: 'Several payments and consents authorised with one SCA (PISP, AISP).' },
   summary: () => ['Signing baskets: offered; one SCA authorises every payment and consent of a basket.'],
 };

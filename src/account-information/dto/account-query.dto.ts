@@ -16,22 +16,22 @@ const MAX_PAGE_SIZE = 1000;
 export const BOOKING_STATUSES = ['booked', 'pending', 'both', 'information'] as const;
 
 export class TransactionsQueryDto {
-  @ApiProperty({ enum: BOOKING_STATUSES, description: '`both` is booked and pending; `information` the standing orders' })
+  @ApiProperty({ enum: BOOKING_STATUSES, example: 'both', description: '`both` is booked and pending; `information` the standing orders' })
   @IsIn(BOOKING_STATUSES)
   bookingStatus: (typeof BOOKING_STATUSES)[number];
 
-  @ApiPropertyOptional({ example: '2019-03-01', description: 'first booking date of booked and pending transactions' })
+  @ApiPropertyOptional({ format: 'date', description: 'first booking date of booked and pending transactions' })
   @IsOptional()
   @IsDateOnly()
   dateFrom?: string;
 
-  @ApiPropertyOptional({ example: '2019-03-31', description: 'last booking date of booked and pending transactions' })
+  @ApiPropertyOptional({ format: 'date', description: 'last booking date of booked and pending transactions' })
   @IsOptional()
   @IsDateOnly()
   dateTo?: string;
 
   @ApiPropertyOptional({
-    example: '2',
+    example: '1',
     description: 'which page of the lists, from 1 (default 1); `transactions._links` links the first, previous, next and last',
   })
   @IsOptional()

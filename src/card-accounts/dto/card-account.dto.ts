@@ -11,7 +11,7 @@ const CARD_STATUSES = ['booked', 'pending', 'both'] as const;
 
 /** The query of a card account's transaction list: Berlin Group's bookingStatusCard, and the period and pages of an account's. */
 export class CardTransactionsQueryDto extends OmitType(TransactionsQueryDto, ['bookingStatus']) {
-  @ApiProperty({ enum: CARD_STATUSES, description: '`both` is booked and pending' })
+  @ApiProperty({ enum: CARD_STATUSES, example: 'both', description: '`both` is booked and pending' })
   @IsIn(CARD_STATUSES)
   bookingStatus: (typeof CARD_STATUSES)[number];
 }

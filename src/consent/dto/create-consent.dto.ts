@@ -1,3 +1,4 @@
+import { EXAMPLE } from '../../common/document-examples';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -46,7 +47,7 @@ export class ConsentAccountReferenceDto {
 export class AdditionalInformationAccessDto {
   @ApiPropertyOptional({
     type: [AccountReferenceDto],
-    example: [{ iban: 'AT439900000000010017' }],
+    example: [{ iban: EXAMPLE.creditorIban }],
     description: 'the accounts whose trusted beneficiaries the TPP may list; empty: every account of the consent',
   })
   @IsOptional()
@@ -61,7 +62,7 @@ const ALL_ACCOUNTS = ['allAccounts', 'allAccountsWithOwnerName'] as const;
 export class ConsentAccessDto {
   @ApiPropertyOptional({
     type: [AccountReferenceDto],
-    example: [{ iban: 'AT099900000000001511' }],
+    example: [{ iban: EXAMPLE.iban }],
     description: "Berlin Group's access rules (consents.access: berlin-group): the accounts' details only; the seed bank's rules ignore it",
   })
   @IsOptional()
@@ -69,7 +70,7 @@ export class ConsentAccessDto {
   @NestedObjects(() => ConsentAccountReferenceDto)
   accounts?: ConsentAccountReferenceDto[] | null;
 
-  @ApiPropertyOptional({ type: [AccountReferenceDto], example: [{ iban: 'AT099900000000001511' }] })
+  @ApiPropertyOptional({ type: [AccountReferenceDto], example: [{ iban: EXAMPLE.iban }] })
   @IsOptional()
   @IsArray()
   @NestedObjects(() => ConsentAccountReferenceDto)
@@ -136,7 +137,7 @@ export class CreateConsentDto {
   combinedServiceIndicator?: boolean;
 
   @ApiProperty({
-    example: '2026-12-31',
+    example: EXAMPLE.date(90),
     description:
       "last day of validity, not before today; a later date is cut down to the bank's longest validity (this document's introduction)",
   })

@@ -1,3 +1,4 @@
+import { EXAMPLE } from '../../common/document-examples';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
@@ -26,7 +27,7 @@ export class BulkEntryDto {
   @CreditorNameField()
   creditorName: string;
 
-  @AccountField('AT439900000000010017')
+  @AccountField(EXAMPLE.creditorIban)
   creditorAccount: AccountReferenceDto;
 
   @CreditorAgentField()
@@ -56,15 +57,15 @@ export class BulkPaymentDto {
   @IsIn([true, false, 'true', 'false'], { message: '$property must be true or false, as a boolean or a string' })
   batchBookingPreferred?: boolean | 'true' | 'false';
 
-  @AccountField('AT099900000000001511')
+  @AccountField(EXAMPLE.iban)
   debtorAccount: AccountReferenceDto;
 
-  @ApiPropertyOptional({ example: '2026-12-01', description: 'not before today; a later date makes the bulk PDNG' })
+  @ApiPropertyOptional({ example: EXAMPLE.date(7), description: 'not before today; a later date makes the bulk PDNG' })
   @IsOptional()
   @IsDateOnly()
   requestedExecutionDate?: string;
 
-  @ApiPropertyOptional({ example: '2026-12-01T10:00:00+01:00' })
+  @ApiPropertyOptional({ example: `${EXAMPLE.date(7)}T10:00:00+01:00` })
   @IsOptional()
   @IsDateTimeWithOffset()
   requestedExecutionTime?: string;

@@ -1,3 +1,4 @@
+import { EXAMPLE } from '../../common/document-examples';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
@@ -16,7 +17,7 @@ import {
 
 /** POST /v1/payments/cross-border-credit-transfers: the bank's flat creditor fields, and Berlin Group's address object. */
 export class CrossBorderCreditTransferDto {
-  @AccountField('AT439900000000010017')
+  @AccountField(EXAMPLE.creditorIban)
   debtorAccount: AccountReferenceDto;
 
   @AccountField('GB29NWBK60161331926819')
@@ -89,7 +90,7 @@ export class CrossBorderCreditTransferDto {
   @RemittanceUnstructuredField('Invoice 2026-17')
   remittanceInformationUnstructured?: string;
 
-  @ApiPropertyOptional({ example: '2026-12-01' })
+  @ApiPropertyOptional({ example: EXAMPLE.date(7) })
   @IsOptional()
   @IsDateOnly()
   requestedExecutionDate?: string;

@@ -1,3 +1,4 @@
+import { EXAMPLE } from '../../common/document-examples';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsDefined, IsIn, IsOptional } from 'class-validator';
@@ -50,7 +51,7 @@ export class PeriodicPaymentDto {
   @EndToEndIdField('E2E-RENT-2026')
   endToEndIdentification?: string;
 
-  @AccountField('AT099900000000001511')
+  @AccountField(EXAMPLE.iban)
   debtorAccount: AccountReferenceDto;
 
   @ApiPropertyOptional({ type: String, nullable: true, example: null })
@@ -58,7 +59,7 @@ export class PeriodicPaymentDto {
   @IsDateOnly()
   requestedExecutionDate?: string | null;
 
-  @AccountField('AT439900000000010017')
+  @AccountField(EXAMPLE.creditorIban)
   creditorAccount: AccountReferenceDto;
 
   @CreditorAgentField()
@@ -85,10 +86,10 @@ export class PeriodicPaymentDto {
   @OptionalObject(RemittanceStructuredDto)
   remittanceInformationStructured?: RemittanceStructuredDto;
 
-  @Schedule.startDate('2026-12-01', 'first execution; not before today; a later date makes the payment PDNG')
+  @Schedule.startDate(EXAMPLE.date(0), 'first execution; not before today; a later date makes the payment PDNG')
   startDate: string;
 
-  @Schedule.endDate('2027-11-30', 'not before startDate')
+  @Schedule.endDate(EXAMPLE.date(365), 'not before startDate')
   endDate?: string;
 
   @ApiPropertyOptional({ enum: EXECUTION_RULES, description: 'a date on a weekend moves to the following or preceding working day' })

@@ -1,3 +1,4 @@
+import { EXAMPLE } from '../../common/document-examples';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsOptional } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
@@ -20,7 +21,7 @@ export class SepaCreditTransferDto {
   @EndToEndIdField()
   endToEndIdentification?: string;
 
-  @AccountField('AT099900000000001511')
+  @AccountField(EXAMPLE.iban)
   debtorAccount: AccountReferenceDto;
 
   @ApiProperty({ type: SepaAmountDto })
@@ -28,7 +29,7 @@ export class SepaCreditTransferDto {
   @NestedObject(() => SepaAmountDto)
   instructedAmount: SepaAmountDto;
 
-  @AccountField('AT439900000000010017')
+  @AccountField(EXAMPLE.creditorIban)
   creditorAccount: AccountReferenceDto;
 
   @CreditorAgentField()
@@ -49,7 +50,7 @@ export class SepaCreditTransferDto {
   @OptionalObject(RemittanceStructuredDto)
   remittanceInformationStructured?: RemittanceStructuredDto;
 
-  @ApiPropertyOptional({ example: '2026-12-01', description: 'not before today; a later date makes the payment PDNG' })
+  @ApiPropertyOptional({ example: EXAMPLE.date(7), description: 'not before today; a later date makes the payment PDNG' })
   @IsOptional()
   @IsDateOnly()
   requestedExecutionDate?: string;
@@ -57,7 +58,7 @@ export class SepaCreditTransferDto {
 
 /** POST /v1/payments/instant-sepa-credit-transfers: the SEPA fields plus an execution time. */
 export class InstantSepaCreditTransferDto extends SepaCreditTransferDto {
-  @ApiPropertyOptional({ example: '2026-12-01T10:00:00+01:00' })
+  @ApiPropertyOptional({ example: `${EXAMPLE.date(7)}T10:00:00+01:00` })
   @IsOptional()
   @IsDateTimeWithOffset()
   requestedExecutionTime?: string;

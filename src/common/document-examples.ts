@@ -1,0 +1,91 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import type { BankProfile } from '../profile/bank-profile';
+import { addDays } from './dates';
+
+/**
+ * Examples that Swagger UI's Try it out sends as they stand (docs/development.md, "The served
+ * document"): a decorator writes a placeholder where an example names the bank's data or a date,
+ * and the document is filled in when it is served, from the profile's fixtures and the sandbox's
+ * today. So the prefilled account is one the prefilled consent covers and the prefilled PSU holds,
+ * in every profile, and no date goes stale as the calendar or the sandbox clock moves on.
+ */
+export const EXAMPLE = {
+  /** The first account of the first valid fixture consent. */
+  iban: '{example:iban}',
+  /** Its holder (a fixture PSU). */
+  psuId: '{example:psuId}',
+  /** Another fixture account, to pay to. */
+  creditorIban: '{example:creditorIban}',
+  creditorName: '{example:creditorName}',
+  /** The first valid fixture consent. */
+  consentId: '{example:consentId}',
+  /** The first booked fixture transaction of `iban`. */
+  transactionId: '{example:transactionId}',
+  /** The first fixture client, which the token endpoint accepts in either AUTH_MODE. */
+  clientId: '{example:clientId}',
+  clientSecret: '{example:clientSecret}',
+  /** The sandbox's today moved by `days`. */
+  date: (days = 0) => `{example:today${days < 0 ? '-' : '+'}${Math.abs(days)}}`,
+} as const;
+
+type Name = Exclude<keyof typeof EXAMPLE, 'date'>;
+
+/** What the placeholders stand for in this profile; a profile without a valid fixture consent leaves its own out. */
+export function exampleValues(profile: BankProfile): Record<Name, string> {
+  const { consents, accounts, psus, transactions } = profile.rows;
+  const consent = consents.find(({ status }) => status === 'valid');
+  const named = consent?.access.accounts.find((account) => 'iban' in account);
+  const iban = (named && 'iban' in named ? named.iban : accounts[0]?.iban) ?? '';
+  const creditor = accounts.find((account) => account.iban !== iban);
+  const client = profile.rows.clients[0];
+  return {
+    iban,
+    psuId: accounts.find((account) => account.iban === iban)?.psuId ?? psus[0]?.psuId ?? '',
+    creditorIban: creditor?.iban ?? iban,
+    creditorName: creditor?.name ?? '',
+    consentId: consent?.id ?? '',
+    transactionId:
+      transactions.find(({ accountIban, bookingStatus }) => accountIban === iban && bookingStatus === 'booked')?.transactionId ?? '',
+    clientId: client?.clientId ?? 'sandbox-tpp',
+    clientSecret: client?.clientSecret ?? '',
+  };
+}
+
+/** A copy of the document with every placeholder filled in. */
+export function filledExamples(document: OpenAPIObject, values: Record<Name, string>, today: string): OpenAPIObject {
+  const text = JSON.stringify(document).replace(/\{example:([A-Za-z]+)([+-]\d+)?\}/g, (placeholder, name: string, days?: string) => {
+    const value = name === 'today' ? addDays(today, Number(days ?? 0)) : values[name as Name];
+    if (value === undefined) throw new Error(`The served document names an example nobody fills in: ${placeholder}`);
+    return JSON.stringify(value).slice(1, -1);
+  });
+  return JSON.parse(text) as OpenAPIObject;
+}
+
+type Parameter = { name?: string; in?: string; example?: unknown };
+
+/** The parameters that name the bank's data, by name, and the fixture each is prefilled with. */
+const PARAMETERS: Record<string, string> = {
+  'path accountId': EXAMPLE.iban,
+  'path transactionId': EXAMPLE.transactionId,
+  'path psuId': EXAMPLE.psuId,
+  'header PSU-ID': EXAMPLE.psuId,
+  'header Consent-ID': EXAMPLE.consentId,
+};
+
+/**
+ * Every parameter that names an account, a transaction, a PSU or an account-information consent
+ * is prefilled with the profile's fixture, wherever it is declared; a consent in a path only under
+ * /v1/consents and /sandbox (other consents are not account-information consents).
+ */
+export function exampleParameters(document: OpenAPIObject): void {
+  for (const [path, item] of Object.entries(document.paths)) {
+    const consents = path.startsWith('/v1/consents/') || path.startsWith('/sandbox/');
+    for (const operation of Object.values(item) as { parameters?: Parameter[] }[]) {
+      for (const parameter of operation.parameters ?? []) {
+        const key = `${parameter.in} ${parameter.name}`;
+        const example = PARAMETERS[key] ?? (key === 'path consentId' && consents ? EXAMPLE.consentId : undefined);
+        if (example !== undefined) parameter.example = example;
+      }
+    }
+  }
+}

@@ -1,0 +1,138 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+
+/**
+ * The request Swagger UI sends when a user presses Try it out and then Execute without typing
+ * anything, after Authorize: each parameter prefilled as Swagger UI prefills it (its first
+ * `examples` entry, its `example`, its schema's `example`, its schema's `default`, in that order;
+ * an empty one is not sent), the body from the media type's first example, the token on every
+ * operation whose `security` names the bearer scheme. The first server's URL is the base.
+ */
+export interface ExampleRequest {
+  operation: string;
+  method: string;
+  path: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  documented: string[];
+}
+
+type Schema = {
+  example?: unknown;
+  default?: unknown;
+  enum?: unknown[];
+  type?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  allOf?: Schema[];
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+  readOnly?: boolean;
+  $ref?: string;
+};
+type Parameter = {
+  name: string;
+  in: string;
+  example?: unknown;
+  examples?: Record<string, { value?: unknown }>;
+  schema?: Schema;
+  $ref?: string;
+};
+type Media = { example?: unknown; examples?: Record<string, { value?: unknown }>; schema?: Schema };
+type Operation = {
+  operationId: string;
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, Media> };
+  responses: Record<string, { content?: Record<string, unknown> }>;
+  security?: Record<string, string[]>[];
+};
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+const firstExample = (node: { example?: unknown; examples?: Record<string, { value?: unknown }> }): unknown =>
+  node.examples ? Object.values(node.examples)[0]?.value : node.example;
+
+const asText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/**
+ * The body Swagger UI makes of a schema without an example of the media type's: each property's
+ * example, else its default, else its first enum value, else a value of its type (swagger-ui's
+ * sample generator, as far as this document uses it).
+ */
+function sample(reference: Schema | undefined, document: OpenAPIObject): unknown {
+  const schema = resolve(reference, document);
+  if (schema === undefined) return undefined;
+  if (schema.example !== undefined) return schema.example;
+  if (schema.default !== undefined) return schema.default;
+  if (schema.enum) return schema.enum[0];
+  const first = (schema.allOf ?? schema.oneOf ?? schema.anyOf)?.[0];
+  if (first) return sample(first, document);
+  if (schema.type === 'array') return [sample(schema.items, document)];
+  if (schema.type === 'object' || schema.properties) {
+    const entries = Object.entries(schema.properties ?? {}).filter(([, property]) => !resolve(property, document)?.readOnly);
+    return Object.fromEntries(entries.map(([name, property]) => [name, sample(property, document)]));
+  }
+  return { string: 'string', number: 0, integer: 0, boolean: true }[schema.type ?? 'string'];
+}
+
+/** Swagger UI's form for a urlencoded body: one field a property, prefilled from its example or default. */
+function formBody(schema: Schema | undefined, document: OpenAPIObject): string {
+  const resolved = resolve(schema, document);
+  const fields = Object.entries(resolved?.properties ?? {})
+    .map(([name, property]) => [name, property.example ?? property.default] as const)
+    .filter(([, value]) => value !== undefined && value !== '');
+  return new URLSearchParams(fields.map(([name, value]): [string, string] => [name, asText(value)])).toString();
+}
+
+function resolve<T extends { $ref?: string }>(node: T | undefined, document: OpenAPIObject): T | undefined {
+  if (!node?.$ref) return node;
+  const path = node.$ref.replace(/^#\//, '').split('/');
+  return path.reduce((at: unknown, key) => (at as Record<string, unknown>)[key], document) as T;
+}
+
+export function exampleRequests(document: OpenAPIObject, token: string): ExampleRequest[] {
+  const base = (document.servers?.[0]?.url ?? '').replace(/\/$/, '');
+  const requests: ExampleRequest[] = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of METHODS) {
+      const operation = (item as Record<string, Operation | undefined>)[method];
+      if (!operation) continue;
+      const headers: Record<string, string> = {};
+      const query = new URLSearchParams();
+      let filled = path;
+      for (const reference of operation.parameters ?? []) {
+        const parameter = resolve(reference, document)!;
+        const schema = resolve(parameter.schema, document);
+        const value = firstExample(parameter) ?? schema?.example ?? schema?.default;
+        if (value === undefined || value === '') continue;
+        if (parameter.in === 'path') filled = filled.replace(`{${parameter.name}}`, encodeURIComponent(asText(value)));
+        else if (parameter.in === 'query') query.append(parameter.name, asText(value));
+        else if (parameter.in === 'header') headers[parameter.name] = asText(value);
+      }
+      if (operation.security?.some((scheme) => 'bearer' in scheme)) headers.Authorization = `Bearer ${token}`;
+      let body: string | undefined;
+      const [mediaType, media] = Object.entries(operation.requestBody?.content ?? {})[0] ?? [];
+      if (mediaType && media) {
+        headers['Content-Type'] = mediaType;
+        body =
+          mediaType === 'application/x-www-form-urlencoded'
+            ? formBody(media.schema, document)
+            : asText(firstExample(media) ?? sample(media.schema, document));
+      }
+      const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'));
+      const accept = Object.keys(success?.[1].content ?? {})[0];
+      headers.Accept = accept ?? '*/*';
+      const search = query.toString();
+      requests.push({
+        operation: `${method.toUpperCase()} ${path}`,
+        method: method.toUpperCase(),
+        path: `${filled}${search ? `?${search}` : ''}`,
+        url: `${base}${filled}${search ? `?${search}` : ''}`,
+        headers,
+        body,
+        documented: Object.keys(operation.responses),
+      });
+    }
+  }
+  return requests;
+}
