@@ -51,8 +51,30 @@ export async function createApp(): Promise<NestExpressApplication> {
   SwaggerModule.setup('docs', app, () => documentTemplate(app), {
     jsonDocumentUrl: 'docs-json',
     patchDocumentOnRequest: (request, response, document) => withExamples(app, document),
+    swaggerOptions: { persistAuthorization: true, requestInterceptor: freshRequestIds },
   });
   return app;
+}
+
+/**
+ * Swagger UI's request interceptor, run in the browser (Swagger UI sends its source as it stands):
+ * an X-Request-ID this page sent before, the prefilled one on a second Execute, is sent as a
+ * fresh UUID, so that each Execute is a request of its own (docs/development.md, "The served document").
+ */
+function freshRequestIds(request: { headers: Record<string, string> }): { headers: Record<string, string> } {
+  const page = globalThis as unknown as { sentRequestIds?: Set<string> };
+  const sent = (page.sentRequestIds ??= new Set<string>());
+  const id = request.headers['X-Request-ID'];
+  // randomUUID only in a secure context (https, localhost); getRandomValues everywhere.
+  const uuid = () =>
+    typeof crypto.randomUUID === 'function'
+      ? crypto.randomUUID()
+      : '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (digit) =>
+          (Number(digit) ^ (crypto.getRandomValues(new Uint8Array(1))[0] & (15 >> (Number(digit) / 4)))).toString(16),
+        );
+  if (id !== undefined && sent.has(id)) request.headers['X-Request-ID'] = uuid();
+  if (id !== undefined) sent.add(request.headers['X-Request-ID']);
+  return request;
 }
 
 /** The document /docs-json serves now, for the profile in force; the e2e suite checks every answer against it. */

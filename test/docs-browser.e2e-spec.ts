@@ -1,5 +1,11 @@
 import { statSync } from 'node:fs';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { builtInProfiles } from '../src/profile/load-profile';
 import { useBrowserSandbox } from './support/browser';
+import { answersAsDocumented, exampleRequests } from './support/swagger-ui-examples';
+
+/** What the user types into the Authorize dialog: any token in AUTH_MODE=open. */
+const TOKEN = 'sandbox';
 
 jest.setTimeout(60_000);
 
@@ -30,4 +36,78 @@ describe('Swagger UI at /docs in headless Chromium', () => {
     expect(statSync(screenshot).size).toBeGreaterThan(20_000); // a rendered page, not a blank one
     await page.close();
   });
+});
+
+/**
+ * Try it out and Execute, pressed on every operation in Chromium after Authorize, in every built-in
+ * profile (docs/development.md, "The served document"): each answers as its operation documents,
+ * and each request Swagger UI sent is the one test/support/swagger-ui-examples.ts says it sends, so
+ * that the suite sending those over HTTP (on other dates and in strict mode too) stands for it.
+ */
+describe.each(builtInProfiles())('Swagger UI of PROFILE=%s, Execute pressed on every operation', (profile) => {
+  const web = useBrowserSandbox({ PROFILE: profile, SANDBOX_CONTROL: 'true' });
+
+  it('answers each prefilled example as its operation documents, sent as predicted', async () => {
+    const page = await web.browser.context.newPage();
+    await page.goto(`${web.base}/docs`);
+    await page.locator('.opblock').first().waitFor();
+    await page.getByRole('button', { name: 'Authorize' }).click();
+    await page.locator('#auth-bearer-value').fill(TOKEN);
+    const bearer = page.locator('.auth-container').filter({ has: page.locator('#auth-bearer-value') });
+    await bearer.getByRole('button', { name: 'Apply credentials' }).click();
+    await page.getByRole('button', { name: 'Remove authorization' }).first().waitFor();
+    await page.locator('.modal-ux .btn-done').first().click();
+
+    const document = (await (await fetch(`${web.base}/docs-json`)).json()) as OpenAPIObject;
+    const examples = new Map(exampleRequests(document, TOKEN).map((example) => [example.operation, example]));
+    const blocks = page.locator('.opblock');
+    expect(await blocks.count()).toBe(examples.size);
+    const broken: string[] = [];
+    const ids: string[] = [];
+    // Swagger UI lists the operations by tag: each block is matched to its example by method and path.
+    for (let index = 0; index < examples.size; index++) {
+      const block = blocks.nth(index);
+      const method = (await block.locator('.opblock-summary-method').innerText()).trim();
+      const example = examples.get(`${method} ${await block.locator('.opblock-summary-path').getAttribute('data-path')}`)!;
+      await block.locator('.opblock-summary').click();
+      await block.locator('button.try-out__btn').click();
+      // Swagger UI sends nothing while a required field is empty: then no answer comes.
+      const answered = page.waitForResponse((response) => response.url().startsWith(`${web.base}/`) && !response.url().includes('/docs'), {
+        timeout: 5_000,
+      });
+      await block.locator('button.execute').click();
+      const response = await answered.catch(() => null);
+      await block.locator('.opblock-summary').click();
+      if (!response) {
+        broken.push(`${example.operation}: not sent`);
+        continue;
+      }
+      const sent = response.request();
+      const headers = await sent.allHeaders();
+      ids.push(headers['x-request-id']);
+      const body = sent.postData();
+      const url = new URL(sent.url());
+      const same =
+        sent.method() === example.method &&
+        `${url.pathname}${url.search}` === example.path &&
+        (example.body === undefined
+          ? body === null
+          : headers['content-type'] === 'application/x-www-form-urlencoded'
+            ? body === example.body
+            : JSON.stringify(JSON.parse(body ?? 'null')) === JSON.stringify(JSON.parse(example.body)));
+      if (!same)
+        broken.push(
+          `${example.operation} sent ${sent.method()} ${url.pathname}${url.search} ${body}, predicted ${example.path} ${example.body}`,
+        );
+      for (const [name, value] of Object.entries(example.headers).filter(([name]) => !['Accept', 'X-Request-ID'].includes(name)))
+        if (headers[name.toLowerCase()] !== value)
+          broken.push(`${example.operation} sent ${name}: ${headers[name.toLowerCase()]}, predicted ${value}`);
+      if (!answersAsDocumented(example, response.status())) broken.push(`${example.operation} answered ${response.status()}`);
+    }
+    expect(broken).toEqual([]);
+    // Each Execute is a request of its own: the prefilled X-Request-ID is sent once, then fresh ones.
+    const requestIds = ids.filter((id) => id !== undefined);
+    expect(new Set(requestIds).size).toBe(requestIds.length);
+    await page.close();
+  }, 240_000);
 });

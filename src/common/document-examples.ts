@@ -68,14 +68,23 @@ const PARAMETERS: Record<string, string> = {
   'path accountId': EXAMPLE.iban,
   'path transactionId': EXAMPLE.transactionId,
   'path psuId': EXAMPLE.psuId,
+  'path clientId': EXAMPLE.clientId,
   'header PSU-ID': EXAMPLE.psuId,
   'header Consent-ID': EXAMPLE.consentId,
 };
 
 /**
- * Every parameter that names an account, a transaction, a PSU or an account-information consent
- * is prefilled with the profile's fixture, wherever it is declared; a consent in a path only under
- * /v1/consents and /sandbox (other consents are not account-information consents).
+ * An ID of a kind no fixture holds yet (docs/development.md, "The served document"): Swagger UI
+ * sends what is prefilled, and the operation answers its documented refusal (404, or 403 for a
+ * consent) rather than nothing at all, where no example of its own names one.
+ */
+export const NAMES_NOTHING_YET = '00000000-0000-4000-8000-000000000000';
+
+/**
+ * Every parameter that names an account, a transaction, a PSU, a client or an account-information
+ * consent is prefilled with the profile's fixture, wherever it is declared; a consent in a path only
+ * under /v1/consents and /sandbox (other consents are not account-information consents). Any
+ * other path parameter without an example gets NAMES_NOTHING_YET.
  */
 export function exampleParameters(document: OpenAPIObject): void {
   for (const [path, item] of Object.entries(document.paths)) {
@@ -85,6 +94,7 @@ export function exampleParameters(document: OpenAPIObject): void {
         const key = `${parameter.in} ${parameter.name}`;
         const example = PARAMETERS[key] ?? (key === 'path consentId' && consents ? EXAMPLE.consentId : undefined);
         if (example !== undefined) parameter.example = example;
+        else if (parameter.in === 'path' && parameter.example === undefined) parameter.example = NAMES_NOTHING_YET;
       }
     }
   }

@@ -15,7 +15,7 @@ export const TOKEN_LIFETIME = 599;
 
 /** How to get a token, in the 401 that asks for one and in the document's Authorize dialog (docs/security.md). */
 export const HOW_TO_GET_ONE = {
-  open: 'POST /oauth2/token with grant_type=client_credentials&client_id=<any> answers one',
+  open: 'POST /oauth2/token with grant_type=client_credentials and any client_id answers one',
   strict:
     'POST /oauth2/token with grant_type=client_credentials, a client_id and its client_secret answers one: those POST /register (RFC 7591) answers, or a fixture client’s (docs/security.md)',
 };

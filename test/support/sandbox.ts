@@ -123,7 +123,7 @@ export function tppError(code: string, text: string, path: string | null = null,
 
 /** The 401 text of a request without a bearer token, which says where to get one in either AUTH_MODE (docs/security.md). */
 export const TOKEN_MISSING = {
-  open: '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required: POST /oauth2/token with grant_type=client_credentials&client_id=<any> answers one',
+  open: '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required: POST /oauth2/token with grant_type=client_credentials and any client_id answers one',
   strict:
     '{sensitive} XS2A007E: an Authorization header "Bearer <token>" is required: POST /oauth2/token with grant_type=client_credentials, a client_id and its client_secret answers one: those POST /register (RFC 7591) answers, or a fixture client’s (docs/security.md)',
 };
