@@ -11,6 +11,7 @@ import { VOP_MESSAGE_LIST } from './verification-of-payee/vop-message-list';
 import { offeredFields } from './core/offered-by';
 import { CORE_TAGS, describeOperations } from './http/document-front-door';
 import { exampleParameters } from './common/document-examples';
+import { documentErrorExamples } from './http/error-examples';
 
 type Parameter = { name?: string; in?: string; schema?: { enum?: string[] }; example?: string };
 type Schemas = Record<string, { properties?: Record<string, unknown> }>;
@@ -57,6 +58,7 @@ export function documentForProfile(
     const approach = (node.headers as Headers | undefined)?.['ASPSP-SCA-Approach'];
     if (approach?.schema?.enum) approach.schema.enum = [...profile.approaches];
   });
+  documentErrorExamples(document, profile.answers, [VOP_MESSAGE_LIST]);
   return documentFor(document, profile.answers === 'berlin-group', [VOP_MESSAGE_LIST]);
 }
 

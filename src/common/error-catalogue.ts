@@ -380,8 +380,11 @@ export function messageRow(messageId: MessageId): MessageRow {
   return row;
 }
 
+/** Every row, the core's and the registered services', by number. */
+export const messageRows = (): [MessageId, MessageRow][] => [...rows] as [MessageId, MessageRow][];
+
 /** A row's status and code in the profile in force: the bank's, unless Berlin Group answers otherwise (docs/profiles.md). */
-function answerOf(messageId: MessageId, profile: AnswerStyle): { status: number; code: string } {
+export function answerOf(messageId: MessageId, profile: AnswerStyle): { status: number; code: string } {
   const row = messageRow(messageId);
   return (profile === 'berlin-group' && row.berlinGroup) || row;
 }

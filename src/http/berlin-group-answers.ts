@@ -183,8 +183,12 @@ function renameMessageList(document: OpenAPIObject, operations: Record<string, O
   // New answer objects: the document shares one between operations.
   for (const operation of Object.values(operations)) {
     for (const [status, response] of Object.entries(operation.responses ?? {})) {
-      if (response.content?.['application/json']?.schema.$ref !== ERROR_BODY) continue;
-      operation.responses[status] = { ...response, content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } };
+      const media = response.content?.['application/json'];
+      if (media?.schema.$ref !== ERROR_BODY) continue;
+      operation.responses[status] = {
+        ...response,
+        content: { 'application/json': { ...media, schema: { $ref: `#/components/schemas/${name}` } } },
+      };
     }
   }
 }
