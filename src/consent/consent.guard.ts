@@ -76,14 +76,15 @@ export function RequiresConsent(service: AccountService): MethodDecorator {
       status: 401,
       type: TppErrorResponse,
       description:
-        "TOKEN_INVALID; CONSENT_EXPIRED; CONSENT_INVALID (consent not valid, or service not granted); CONSENT_UNKNOWN with XS2A006E: the consent's frequencyPerDay is used up (PROFILE=bank)",
+        "TOKEN_INVALID; CONSENT_EXPIRED; CONSENT_INVALID (consent not valid, or service not granted); CONSENT_UNKNOWN: the consent's frequencyPerDay is used up (the bank's answer)",
     }),
     ApiResponse({ status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN' }),
     ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: account unknown or not part of the consent' }),
     ApiResponse({
       status: 429,
       type: TppErrorResponse,
-      description: "ACCESS_EXCEEDED: the consent's frequencyPerDay is used up for this account today (PROFILE=berlin-group)",
+      // Listed where the profile answers it so: Berlin Group's answers (error-examples.ts).
+      description: "ACCESS_EXCEEDED (XS2A006E): the consent's frequencyPerDay is used up for this account today",
     }),
   );
 }

@@ -7,11 +7,12 @@ import { renderError } from './berlin-group-exception.filter';
 type Response = { description?: string; content?: Record<string, { schema?: { $ref?: string }; examples?: object }> };
 
 const CODE = /\b[A-Z][A-Z_]{3,}[A-Z]\b/g;
+const NUMBER = /\bXS2A\d{3}E\b/g;
 
 /**
  * Each error answer of the served document shows the messages it stands for (docs/errors.md): an
- * example a message of the catalogue whose status it is and whose code its description names (all
- * of that status where it names none), as the filter renders it in the profile, with its number and
+ * example a message of the catalogue whose status it is and whose number its description names,
+ * else whose code it names, else all of that status, as the filter renders it in the profile, with its number and
  * when it is answered. A status no message answers in the profile is not listed. Only Berlin
  * Group's error body: the OAuth endpoints' own bodies keep theirs.
  */
@@ -24,9 +25,15 @@ export function documentErrorExamples(document: OpenAPIObject, profile: AnswerSt
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         const media = response.content?.['application/json'];
         if (Number(status) < 400 || !media?.schema?.$ref?.endsWith('/TppErrorResponse')) continue;
+        const numbers = new Set(response.description?.match(NUMBER) ?? []);
         const named = new Set(response.description?.match(CODE) ?? []);
         const rows = catalogue.filter((message) => message.status === Number(status));
-        const shown = rows.some(({ code }) => named.has(code)) ? rows.filter(({ code }) => named.has(code)) : rows;
+        const shown =
+          numbers.size > 0
+            ? rows.filter(({ id }) => numbers.has(id))
+            : rows.some(({ code }) => named.has(code))
+              ? rows.filter(({ code }) => named.has(code))
+              : rows;
         if (shown.length === 0) {
           delete operation.responses![status]; // no message answers it in this profile (413 in Berlin Group's: 400)
           continue;
