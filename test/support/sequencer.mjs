@@ -5,7 +5,7 @@ import Sequencer from '@jest/test-sequencer';
  * they start first, so that two workers end together. Jest orders by the durations of a previous run
  * where it has them (a developer's second run) and otherwise by file size, which puts these late.
  */
-const LONGEST_FIRST = ['service-removal', 'fuzz', 'built-server', 'access', 'conformance', 'openapi-lint', 'static-checks'];
+const LONGEST_FIRST = ['service-removal', 'docs-browser', 'fuzz', 'built-server', 'access', 'conformance', 'openapi-lint', 'static-checks'];
 
 const rank = (test) => {
   const index = LONGEST_FIRST.findIndex((name) => test.path.endsWith(`/${name}.e2e-spec.ts`) || test.path.endsWith(`/${name}.spec.ts`));
