@@ -32,7 +32,7 @@ const BOTH_PROFILES = ['common', 'account-information', 'consents', 'payments', 
  * instances on one database, its writes' held inserts, and a full disk, which needs a tablespace on a small filesystem that
  * .ci/run mounts where it may.
  */
-const NOT_ON_POSTGRES = ['sqlite-file', 'disk-full', 'built-server', 'server-process', 'openapi-lint', 'swagger-examples', 'docs-browser', 'permission-dashboard-browser', 'service-removal', 'conformance', ...(process.env.TEST_POSTGRES_SMALL_TABLESPACE ? [] : ['full-tablespace'])];
+const NOT_ON_POSTGRES = ['sqlite-file', 'disk-full', 'built-server', 'server-process', 'openapi-lint', 'swagger-examples', 'readme-walk', 'docs-browser', 'permission-dashboard-browser', 'service-removal', 'conformance', ...(process.env.TEST_POSTGRES_SMALL_TABLESPACE ? [] : ['full-tablespace'])];
 
 module.exports = {
   // Two workers, each its own ports, databases and temporary folders (docs/development.md): jest's
