@@ -15,6 +15,7 @@ import { RequestLog } from './http/request-log';
 import type { RawBodyRequest } from './tpp-identity/tpp-identity.guard';
 import { answerUnparsableRequests, refuseHostless, refuseNul } from './http/unparsable-request';
 import { exampleValues, filledExamples } from './common/document-examples';
+import { AnswerMemo } from './common/answer-memo';
 import { ClockService } from './clock/clock.service';
 import { World } from './oauth/world';
 import { HOW_TO_GET_ONE } from './oauth/token.service';
@@ -82,8 +83,15 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
   return withExamples(app, documentTemplate(app));
 }
 
-const withExamples = (app: INestApplication, document: OpenAPIObject): OpenAPIObject =>
-  filledExamples(document, exampleValues(app.get(BankProfile)), app.get(ClockService).today(World.open));
+/** The filled document of each built one and date: filled once a date, not at every request of it (an unauthenticated route). */
+const filled = new AnswerMemo<OpenAPIObject>(2);
+
+const withExamples = (app: INestApplication, document: OpenAPIObject): OpenAPIObject => {
+  const today = app.get(ClockService).today(World.open);
+  return (
+    filled.recall(document, today) ?? filled.keep(document, today, filledExamples(document, exampleValues(app.get(BankProfile)), today))
+  );
+};
 
 function documentTemplate(app: INestApplication): OpenAPIObject {
   const profile = app.get(BankProfile);
