@@ -113,9 +113,14 @@ describe('consents (SCA_MODE=auto)', () => {
         expect(response.body).toEqualBody(
           created('received', VALID_CONSENT, `http://sandbox.test:3000/sca/consents?consent_id=${VALID_CONSENT}&${redirectBack}`),
         );
+        // The body is the bank's; a header says the fixture answered and why (docs/behaviour.md).
+        expect(response.headers['sandbox-fixture-consent']).toBe(
+          `${VALID_CONSENT}; reason="as the bank does, an explicit account list is answered with its first valid fixture consent: nothing was stored, the fixture keeps its own accounts, validUntil and frequencyPerDay, and DELETE leaves it valid; ask for availableAccounts for a consent of your own"`,
+        );
         expect(await countConsents()).toBe(before);
         return;
       }
+      expect(response.headers['sandbox-fixture-consent']).toBeUndefined();
       // A generic client that asks for Marianne's balances gets a consent to exactly that, valid at once (docs/behaviour.md).
       const { consentId } = response.body;
       expect(consentId).toMatch(NEW_RESOURCE_ID);
@@ -424,6 +429,10 @@ describe('consents (SCA_MODE=auto)', () => {
       const before = await request(sandbox.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
       const response = await request(sandbox.http).delete(`/v1/consents/${consentId}`).set(tppHeaders()).expect(204);
       expect(response.text).toBe('');
+      // The bank's 204, and a header that says nothing changed and why (docs/behaviour.md).
+      expect(response.headers['sandbox-fixture-consent']).toBe(
+        `${consentId}; reason="a fixture of the bank: as the bank does, DELETE answers 204 and leaves it valid; a consent of your own (availableAccounts) ends as terminatedByTpp"`,
+      );
       const after = await request(sandbox.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
       expect(after.body).toEqualBody(before.body);
     });
@@ -433,6 +442,7 @@ describe('consents (SCA_MODE=auto)', () => {
       const headers = tppHeaders();
       const response = await request(sandbox.http).delete(`/v1/consents/${consentId}`).set(headers).expect(204);
       expect(response.headers['x-request-id']).toBe(headers['X-Request-ID']);
+      expect(response.headers['sandbox-fixture-consent']).toBeUndefined();
       expect(response.text).toBe('');
       const status = await request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200);
       expect(status.body).toEqualBody({ consentStatus: 'terminatedByTpp' });

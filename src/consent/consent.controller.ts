@@ -34,6 +34,16 @@ import {
 import { NotificationsService } from '../notifications/notifications.service';
 import { BankProfile } from '../profile/bank-profile';
 
+/**
+ * The bank answers an explicit account list with its first valid fixture consent (docs/behaviour.md,
+ * "Consents"); its body must stay the bank's, so a header tells a TPP what happened.
+ */
+const FIXTURE_CONSENT_HEADER = 'Sandbox-Fixture-Consent';
+const FIXTURE_DELETED_REASON =
+  'a fixture of the bank: as the bank does, DELETE answers 204 and leaves it valid; a consent of your own (availableAccounts) ends as terminatedByTpp';
+const FIXTURE_CONSENT_REASON =
+  'as the bank does, an explicit account list is answered with its first valid fixture consent: nothing was stored, the fixture keeps its own accounts, validUntil and frequencyPerDay, and DELETE leaves it valid; ask for availableAccounts for a consent of your own';
+
 const CONSENT_UNKNOWN = { status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN' } as const;
 
 /**
@@ -90,25 +100,30 @@ export abstract class ConsentRoutes {
   @Delete(':consentId')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a consent (fixtures answer 204 and stay as they are)' })
-  @ApiNoContentResponse({ description: 'deleted: status terminatedByTpp' })
+  @ApiNoContentResponse({
+    description: 'deleted: status terminatedByTpp; a fixture stays as it is',
+    headers: {
+      [FIXTURE_CONSENT_HEADER]: {
+        description: 'where the consent is a fixture, which stays valid: `<Consent-ID>; reason="…"`',
+        schema: { type: 'string' },
+      },
+    },
+  })
   @ApiResponse(CONSENT_UNKNOWN)
   @ApiResponse({
     status: 409,
     type: TppErrorResponse,
     description: 'STATUS_INVALID: the consent is already rejected, expired or terminated',
   })
-  async delete(@Param('consentId') consentId: string, @RequestWorld() world: World): Promise<void> {
-    await this.consents.delete(consentId, world, this.purpose);
+  async delete(
+    @Param('consentId') consentId: string,
+    @RequestWorld() world: World,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<void> {
+    if ((await this.consents.delete(consentId, world, this.purpose)) === 'fixture')
+      response.setHeader(FIXTURE_CONSENT_HEADER, `${consentId}; reason="${FIXTURE_DELETED_REASON}"`);
   }
 }
-
-/**
- * The bank answers an explicit account list with its first valid fixture consent (docs/behaviour.md,
- * "Consents"); its body must stay the bank's, so a header tells a TPP what happened.
- */
-const FIXTURE_CONSENT_HEADER = 'Sandbox-Fixture-Consent';
-const FIXTURE_CONSENT_REASON =
-  'as the bank does, an explicit account list is answered with its first valid fixture consent: nothing was stored, the fixture keeps its own accounts, validUntil and frequencyPerDay, and DELETE leaves it valid; ask for availableAccounts for a consent of your own';
 
 /**
  * One access form a request (Swagger UI would otherwise merge every form into one body): the

@@ -171,9 +171,10 @@ export class ConsentService implements OnModuleInit {
     return isBanksFixture(consent) ? asOf(consent, this.clock.today(world)) : this.catchUp(consent);
   }
 
-  async delete(consentId: string, world: World, purpose?: ConsentPurpose): Promise<void> {
+  /** Terminates a consent; a fixture, the bank's scenery, stays as it is (answered 204 all the same: 'fixture'). */
+  async delete(consentId: string, world: World, purpose?: ConsentPurpose): Promise<'terminated' | 'fixture'> {
     const consent = await this.findCurrent(consentId, world, purpose);
-    if (consent.fixture) return; // the bank's scenery: deleting answers 204 and changes nothing
+    if (consent.fixture) return 'fixture';
     await this.store.write(async () => {
       const { entity: now, accepted } = await this.apply(consent, { type: 'TERMINATE' });
       if (!accepted) {
@@ -181,6 +182,7 @@ export class ConsentService implements OnModuleInit {
       }
       await this.authorisations.moveOpen('consent', consentId, { type: 'FAIL' });
     });
+    return 'terminated';
   }
 
   /**
