@@ -186,7 +186,10 @@ describe('failures on demand (SCA_MODE=redirect)', () => {
     expect(revoked.text).toContain('Access revoked: the consent&#39;s status is now revokedByPsu.');
     await get('/v1/accounts', { 'Consent-ID': consentId }).expect(401);
     const fixture = await request(sandbox.http).get('/sca/consents/revocation?consent_id=e6151d43-dca8-4fe1-b139-3a89bfeb57a2').expect(409);
-    expect(fixture.text).toContain('not a valid consent the holder can revoke');
+    // A fixture stays as it is, and the page says what to do instead.
+    expect(fixture.text).toContain(
+      'one of the bank&#39;s fixtures, which stay as they are: create a consent of your own (POST /v1/consents with availableAccounts) to try this',
+    );
   });
 
   it('TPP-Nok-Redirect-URI receives the browser after a denial; TPP-Redirect-URI after an approval', async () => {
