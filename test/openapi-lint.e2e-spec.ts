@@ -7,12 +7,15 @@ import { startSandbox } from './support/sandbox';
 /**
  * The served document is what TPPs generate clients from: in every built-in profile it passes
  * Spectral's OpenAPI ruleset without a finding: no error, and no warning either (every operation
- * described, every tag defined, a server named, no component left unused).
+ * described, every tag defined, a server named, no component left unused), with the control API
+ * and without it, in either AUTH_MODE.
  * The document does not depend on the engine, so this runs once, on the bank project's engine.
  */
+const SETTINGS = [{}, { AUTH_MODE: 'strict', SANDBOX_CONTROL: 'false' }];
+
 describe.each(builtInProfiles())('the document served in PROFILE=%s', (profile) => {
-  it('has no finding under spectral:oas', async () => {
-    const sandbox = await startSandbox({ PROFILE: profile });
+  it.each(SETTINGS)('has no finding under spectral:oas, with %j', async (settings) => {
+    const sandbox = await startSandbox({ PROFILE: profile, ...settings });
     try {
       const response = await request(sandbox.http).get('/docs-json').expect(200);
       const spectral = new Spectral();
