@@ -46,7 +46,7 @@ export function exampleValues(profile: BankProfile): Record<Name, string> {
     consentId: consent?.id ?? '',
     transactionId:
       transactions.find(({ accountIban, bookingStatus }) => accountIban === iban && bookingStatus === 'booked')?.transactionId ?? '',
-    clientId: client?.clientId ?? 'sandbox-tpp',
+    clientId: client?.clientId ?? '',
     clientSecret: client?.clientSecret ?? '',
   };
 }

@@ -15,7 +15,7 @@ export const CORE_TAGS: readonly DocumentTag[] = [
   {
     name: 'Authentication',
     description:
-      'Tokens for every /v1 request: POST /oauth2/token with any client_id in AUTH_MODE=open; in AUTH_MODE=strict register first (POST /register, RFC 7591) and use the client_id and client_secret it answers.',
+      'Tokens for every /v1 request: POST /oauth2/token with any client_id in AUTH_MODE=open; in AUTH_MODE=strict with a client_id and its client_secret, those POST /register (RFC 7591) answers or a fixture client’s.',
   },
   { name: 'Consents', description: 'Account-information consents (AISP): create, read, delete, and their SCA authorisations.' },
   { name: 'Account information', description: 'Accounts, balances and transactions (AISP), read with a Consent-ID.' },

@@ -11,10 +11,10 @@ const NUMBER = /\bXS2A\d{3}E\b/g;
 
 /**
  * Each error answer of the served document shows the messages it stands for (docs/errors.md): an
- * example a message of the catalogue whose status it is and whose number its description names,
- * else whose code it names, else all of that status, as the filter renders it in the profile, with its number and
- * when it is answered. A status no message answers in the profile is not listed. Only Berlin
- * Group's error body: the OAuth endpoints' own bodies keep theirs.
+ * example a catalogue message of its status whose number its description names, else whose code
+ * it names, else every one of that status; each as the filter renders it in the profile, with its
+ * number and when it is answered. A status no message answers in the profile is not listed. Only
+ * Berlin Group's error body: the OAuth endpoints' own bodies keep theirs.
  */
 export function documentErrorExamples(document: OpenAPIObject, profile: AnswerStyle, lists: readonly MessageList[]): void {
   const catalogue = messageRows().map(([id, row]) => ({ id, row, ...answerOf(id, profile) }));

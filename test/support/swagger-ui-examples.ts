@@ -5,13 +5,12 @@ import type { OpenAPIObject } from '@nestjs/swagger';
  * anything, after Authorize: each parameter prefilled as Swagger UI prefills it (its first
  * `examples` entry, its `example`, its schema's `example`, its schema's `default`, in that order;
  * an empty one is not sent), the body from the media type's first example, the token on every
- * operation whose `security` names the bearer scheme. The first server's URL is the base.
+ * operation whose `security` names the bearer scheme; `path` is below the document's server.
  */
 export interface ExampleRequest {
   operation: string;
   method: string;
   path: string;
-  url: string;
   headers: Record<string, string>;
   body?: string;
   documented: string[];
@@ -93,7 +92,6 @@ function resolve<T extends { $ref?: string }>(node: T | undefined, document: Ope
 }
 
 export function exampleRequests(document: OpenAPIObject, token: string): ExampleRequest[] {
-  const base = (document.servers?.[0]?.url ?? '').replace(/\/$/, '');
   const requests: ExampleRequest[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of METHODS) {
@@ -132,7 +130,6 @@ export function exampleRequests(document: OpenAPIObject, token: string): Example
         operation: `${method.toUpperCase()} ${path}`,
         method: method.toUpperCase(),
         path: `${filled}${search ? `?${search}` : ''}`,
-        url: `${base}${filled}${search ? `?${search}` : ''}`,
         headers,
         body,
         documented: Object.keys(operation.responses),
