@@ -533,9 +533,12 @@ describe('consents (SCA_MODE=redirect)', () => {
     'a refusal about fixture consent %s names that consent, not another fixture',
     async (consentId) => {
       const response = await request(sandbox.http).post(`/v1/consents/${consentId}/authorisations`).set(tppHeaders()).expect(409);
-      const status = consentId === EXPIRED_CONSENT ? 'expired' : 'valid';
+      // A fixture stays as it is, and the refusal says what to do instead (docs/behaviour.md).
       expect(response.body).toEqualBody(
-        tppError('STATUS_INVALID', `{sensitive} XS2A021E: consent ${consentId} is ${status}, not waiting for the account holder`),
+        tppError(
+          'STATUS_INVALID',
+          `{sensitive} XS2A021E: consent ${consentId} is one of the bank's fixtures, which stay as they are: create a consent of your own (POST /v1/consents with availableAccounts) to try this`,
+        ),
       );
     },
   );
