@@ -39,6 +39,10 @@ import { BankProfile } from '../profile/bank-profile';
  * "Consents"); its body must stay the bank's, so a header tells a TPP what happened.
  */
 const FIXTURE_CONSENT_HEADER = 'Sandbox-Fixture-Consent';
+/** The header as an answer documents it, `where` it is sent. */
+const fixtureConsentHeader = (where: string) => ({
+  [FIXTURE_CONSENT_HEADER]: { description: `${where}: \`<Consent-ID>; reason="…"\``, schema: { type: 'string' } },
+});
 const FIXTURE_DELETED_REASON =
   'a fixture of the bank: as the bank does, DELETE answers 204 and leaves it valid; a consent of your own (availableAccounts) ends as terminatedByTpp';
 const FIXTURE_CONSENT_REASON =
@@ -102,12 +106,7 @@ export abstract class ConsentRoutes {
   @ApiOperation({ summary: 'Delete a consent (fixtures answer 204 and stay as they are)' })
   @ApiNoContentResponse({
     description: 'deleted: status terminatedByTpp; a fixture stays as it is',
-    headers: {
-      [FIXTURE_CONSENT_HEADER]: {
-        description: 'where the consent is a fixture, which stays valid: `<Consent-ID>; reason="…"`',
-        schema: { type: 'string' },
-      },
-    },
+    headers: fixtureConsentHeader('where the consent is a fixture, which stays valid'),
   })
   @ApiResponse(CONSENT_UNKNOWN)
   @ApiResponse({
@@ -158,10 +157,7 @@ export class ConsentController extends ConsentRoutes {
     headers: {
       ...SCA_APPROACH_HEADER,
       ...NOTIFICATION_HEADERS,
-      [FIXTURE_CONSENT_HEADER]: {
-        description: 'where the bank answered with its fixture consent instead of storing one: `<Consent-ID>; reason="…"`',
-        schema: { type: 'string' },
-      },
+      ...fixtureConsentHeader('where the bank answered with its fixture consent instead of storing one'),
     },
   })
   @CreatesInBerlinGroup()

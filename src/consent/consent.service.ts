@@ -271,7 +271,7 @@ export class ConsentService implements OnModuleInit {
       if (!accepted)
         throw refusal(
           'notWaiting',
-          `consent ${consentId} is ${isBanksFixture(consent) ? FIXTURE_STAYS : `${entity.status}${entity.status === 'revokedByPsu' ? ' and past its validUntil' : ''}, not a withdrawn consent the holder can re-establish`}`,
+          `consent ${consentId} is ${fixtureOr(consent, `${entity.status}${entity.status === 'revokedByPsu' ? ' and past its validUntil' : ''}, not a withdrawn consent the holder can re-establish`)}`,
         );
       return entity;
     });
@@ -379,17 +379,13 @@ function accessHeldBy(consent: Consent, held: ConsentedAccount[]): ConsentAccess
 }
 
 /** What a refusal says of one of the bank's fixtures (docs/behaviour.md, "Consents"): it stays as it is, and what to do instead. */
-const FIXTURE_STAYS =
-  "one of the bank's fixtures, which stay as they are: create a consent of your own (POST /v1/consents with availableAccounts) to try this";
+const fixtureOr = (consent: Consent, why: string): string =>
+  isBanksFixture(consent)
+    ? "one of the bank's fixtures, which stay as they are: create a consent of your own (POST /v1/consents with availableAccounts) to try this"
+    : why;
 
 const notRevocable = (consent: Consent) =>
-  refusal(
-    'notWaiting',
-    `consent ${consent.id} is ${isBanksFixture(consent) ? FIXTURE_STAYS : `${consent.status}, not a valid consent the holder can revoke`}`,
-  );
+  refusal('notWaiting', `consent ${consent.id} is ${fixtureOr(consent, `${consent.status}, not a valid consent the holder can revoke`)}`);
 
 const notWaiting = (consent: Consent) =>
-  refusal(
-    'notWaiting',
-    `consent ${consent.id} is ${isBanksFixture(consent) ? FIXTURE_STAYS : `${consent.status}, not waiting for the account holder`}`,
-  );
+  refusal('notWaiting', `consent ${consent.id} is ${fixtureOr(consent, `${consent.status}, not waiting for the account holder`)}`);

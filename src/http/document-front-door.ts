@@ -15,7 +15,7 @@ export const CORE_TAGS: readonly DocumentTag[] = [
   {
     name: 'Authentication',
     description:
-      'Tokens for every /v1 request: POST /oauth2/token with any client_id in AUTH_MODE=open; in AUTH_MODE=strict with a client_id and its client_secret, those POST /register (RFC 7591) answers or a fixture client’s.',
+      'Tokens for every /v1 request (the Authorize dialog says how to get one in this AUTH_MODE), and clients registered for AUTH_MODE=strict (RFC 7591, RFC 7592).',
   },
   { name: 'Consents', description: 'Account-information consents (AISP): create, read, delete, and their SCA authorisations.' },
   { name: 'Account information', description: 'Accounts, balances and transactions (AISP), read with a Consent-ID.' },
