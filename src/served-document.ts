@@ -11,6 +11,8 @@ import { VOP_MESSAGE_LIST } from './verification-of-payee/vop-message-list';
 import { offeredFields } from './core/offered-by';
 import { CORE_TAGS, describeOperations } from './http/document-front-door';
 import { exampleParameters } from './common/document-examples';
+import { documentFixturePayments, INSTALMENTS } from './payment-initiation/fixture-payments';
+import { documentFixturePayeeCheck } from './verification-of-payee/fixture-checks';
 import { documentErrorExamples } from './http/error-examples';
 
 type Parameter = { name?: string; in?: string; schema?: { enum?: string[] }; example?: string };
@@ -31,6 +33,8 @@ export function documentForProfile(
 ): OpenAPIObject {
   const used = schemasUsed(document, [document.paths]);
   for (const [path, operations] of Object.entries(document.paths)) {
+    // A periodic payment's instalments, where the bank offers periodic payments.
+    if (path === INSTALMENTS && !profile.settings.paymentProducts['periodic-payments']?.length) delete document.paths[path];
     const service = PAYMENT_SERVICES.find((name) => path.startsWith(`/v1/${name}/`));
     if (service === undefined) continue;
     const offered = [...(profile.settings.paymentProducts[service] ?? [])] as string[];
@@ -48,11 +52,14 @@ export function documentForProfile(
     }
   }
   leaveOutUnoffered(document, profile.requestGroups, used);
+  documentFixturePayments(document);
+  documentFixturePayeeCheck(document);
+  // The core's examples first: a service's own (its fixtures) take their place.
+  exampleParameters(document);
   for (const service of services) service.document(document, profile);
   documentEventKinds(document, profile);
   documentIdentity(document, profile, routes);
   documentConsentAccess(document, profile);
-  exampleParameters(document);
   describeOperations(document, [...CORE_TAGS, ...profile.services.flatMap((service) => (service.tag ? [service.tag] : []))], routes);
   visitObjects(document, (node) => {
     const approach = (node.headers as Headers | undefined)?.['ASPSP-SCA-Approach'];

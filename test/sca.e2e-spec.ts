@@ -171,14 +171,17 @@ describe('headless SCA and authorisations (SCA_MODE=redirect)', () => {
       expect(again.body.tppMessages[0].code).toBe('STATUS_INVALID');
     });
 
-    it('authorisation sub-resources: unknown consent 403, unknown authorisation 404, fixtures have none', async () => {
+    it("authorisation sub-resources: unknown consent 403, unknown authorisation 404, a fixture's is its finalised one", async () => {
       await get(`/v1/consents/${UNKNOWN_CONSENT}/authorisations`).expect(403);
       const consentId = await createConsent({ availableAccounts: 'allAccounts' });
       const response = await get(`/v1/consents/${consentId}/authorisations/3d9a81b3-a47d-4130-8765-a9c0ff861b99`).expect(404);
       expect(response.body).toEqualBody(
         tppError('RESOURCE_UNKNOWN', '{sensitive} XS2A020E: authorisation 3d9a81b3-a47d-4130-8765-a9c0ff861b99 unknown'),
       );
-      expect((await get(`/v1/consents/${VALID_CONSENT}/authorisations`).expect(200)).body).toEqualBody({ authorisationIds: [] });
+      const [fixture] = (await get(`/v1/consents/${VALID_CONSENT}/authorisations`).expect(200)).body.authorisationIds;
+      expect((await get(`/v1/consents/${VALID_CONSENT}/authorisations/${fixture}`).expect(200)).body).toEqualBody({
+        scaStatus: 'finalised',
+      });
     });
   });
 

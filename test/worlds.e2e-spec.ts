@@ -4,11 +4,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import type { App } from 'supertest/types';
 import { Transaction } from '../src/bank/account.entity';
 import { GEORG, sepaPayment, VALID_CONSENT } from './support/fixtures';
 import { CREATED } from './support/profile';
-import { issueToken, TODAY, tppError, tppHeaders, useSandbox, TOKEN_MISSING } from './support/sandbox';
+import { TODAY, tppError, useSandbox, TOKEN_MISSING, worldClient, WorldClient } from './support/sandbox';
 
 /**
  * Each client a world of its own in AUTH_MODE=strict (docs/security.md, "Worlds"): its clock, its
@@ -33,32 +32,16 @@ function expiringFixtures(): string {
   return folder;
 }
 
-interface Client {
-  send(method: 'get' | 'post' | 'put' | 'delete', path: string, body?: object, headers?: Record<string, string>): request.Test;
-}
-
-async function client(http: App, clientId: string, secret: string): Promise<Client> {
-  const token = await issueToken(http, clientId, secret);
-  return {
-    send: (method, path, body, headers = {}) => {
-      const call = request(http)
-        [method](path)
-        .set(tppHeaders({ Authorization: `Bearer ${token}`, ...headers }));
-      return body ? call.send(body) : call;
-    },
-  };
-}
-
 describe('each client its own world (AUTH_MODE=strict): what B does to its world leaves A’s answers as they were', () => {
   const sandbox = useSandbox({ PROFILE: expiringFixtures(), AUTH_MODE: 'strict', SCA_MODE: 'redirect' });
-  let a: Client;
-  let b: Client;
+  let a: WorldClient;
+  let b: WorldClient;
   let consentId: string;
   let paymentId: string;
 
   beforeAll(async () => {
-    a = await client(sandbox.http, 'sandbox-tpp', 'sandbox-secret');
-    b = await client(sandbox.http, 'sandbox-tpp-2', 'sandbox-secret-2');
+    a = await worldClient(sandbox.http, 'sandbox-tpp', 'sandbox-secret');
+    b = await worldClient(sandbox.http, 'sandbox-tpp-2', 'sandbox-secret-2');
     const consent = {
       access: { balances: [{ iban: GEORG }] },
       recurringIndicator: true,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Environment } from '../config/environment';
 import { BankProfile } from '../profile/bank-profile';
+import { Fixtures } from '../bank/fixtures';
 import { EventHistory } from '../events/event-history.service';
 import type { ScaHeaders } from '../http/sca-headers.decorator';
 import { In } from 'typeorm';
@@ -42,6 +43,7 @@ export class AuthorisationService {
     config: ConfigService<Environment, true>,
     history: EventHistory,
     private readonly profile: BankProfile,
+    private readonly fixtures: Fixtures,
   ) {
     this.machine = {
       store,
@@ -129,7 +131,7 @@ export class AuthorisationService {
     const authorisation =
       authorisationId === IMPLICIT_AUTHORISATION_ID
         ? (await this.all(kind, resourceId))[0]
-        : await this.store.findByKey(Authorisation, authorisationId);
+        : (this.fixtures.with(Authorisation, 'id', authorisationId)[0] ?? (await this.store.findByKey(Authorisation, authorisationId)));
     return authorisation && authorisation.kind === kind && authorisation.resourceId === resourceId ? authorisation : null;
   }
 
@@ -193,7 +195,15 @@ export class AuthorisationService {
     return { approach, psuId: headers.psuId, redirectUri: headers.redirectUri, nokRedirectUri: headers.nokRedirectUri, explicit };
   }
 
-  private all(kind: AuthorisationKind, resourceId: string): Promise<Authorisation[]> {
+  /** Whether it is the record of a fixture resource's SCA (docs/profiles.md, "Fixtures"), which nothing changes. */
+  isFixture({ id }: Authorisation): boolean {
+    return this.fixtures.has(Authorisation, 'id', id);
+  }
+
+  /** A fixture resource's authorisations are fixtures, from memory; any other resource's are in the database. */
+  private async all(kind: AuthorisationKind, resourceId: string): Promise<Authorisation[]> {
+    const fixtures = this.fixtures.with(Authorisation, 'resourceId', resourceId);
+    if (fixtures.length) return fixtures.filter((authorisation) => authorisation.kind === kind);
     return this.store.read(Authorisation).find({ where: { kind, resourceId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 }

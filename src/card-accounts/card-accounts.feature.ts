@@ -8,6 +8,7 @@ import { CardAccountsModule } from './card-accounts.module';
 import { CardAccountsCockpit } from './card-accounts-cockpit';
 import { CardAccountStore } from './card-account-store';
 import { documentCardAccounts } from './card-accounts-document';
+import { documentFixtureCardConsent, fixtureCardConsent } from './fixture-consent';
 import schema from './fixtures.schema.json';
 
 /** One entry of cardAccounts.json (docs/card-accounts.md). */
@@ -179,7 +180,11 @@ export const cardAccountsService: SandboxService = {
   },
   ports: { accountKind: (get) => get(CardAccountStore).accountKind() },
   cockpit: CardAccountsCockpit,
-  document: (document, profile) => documentCardAccounts(document, profile.provides(CARD_ACCOUNTS)),
+  derivedFixtures: fixtureCardConsent,
+  document: (document, profile) => {
+    documentCardAccounts(document, profile.provides(CARD_ACCOUNTS));
+    if (profile.provides(CARD_ACCOUNTS)) documentFixtureCardConsent(document, profile);
+  },
   summary: (profile) => [
     `Card accounts: ${profile.fixturesOf(CardAccount).length} of the bank's, read under a consent naming their maskedPan or all accounts.`,
   ],

@@ -1,4 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { fixtureAuthorisationId } from './resource-id';
 import type { BankProfile } from '../profile/bank-profile';
 import { addDays } from './dates';
 
@@ -19,6 +20,8 @@ export const EXAMPLE = {
   creditorName: '{example:creditorName}',
   /** The first valid fixture consent. */
   consentId: '{example:consentId}',
+  /** Its authorisation (a fixture too). */
+  consentAuthorisationId: '{example:consentAuthorisationId}',
   /** The first booked fixture transaction of `iban`. */
   transactionId: '{example:transactionId}',
   /** The first fixture client, which the token endpoint accepts in either AUTH_MODE. */
@@ -44,6 +47,7 @@ export function exampleValues(profile: BankProfile): Record<Name, string> {
     creditorIban: creditor?.iban ?? iban,
     creditorName: creditor?.name ?? '',
     consentId: consent?.id ?? '',
+    consentAuthorisationId: consent ? fixtureAuthorisationId('consent', consent.id) : '',
     transactionId:
       transactions.find(({ accountIban, bookingStatus }) => accountIban === iban && bookingStatus === 'booked')?.transactionId ?? '',
     clientId: client?.clientId ?? '',
@@ -51,14 +55,14 @@ export function exampleValues(profile: BankProfile): Record<Name, string> {
   };
 }
 
-/** A copy of the document with every placeholder filled in. */
-export function filledExamples(document: OpenAPIObject, values: Record<Name, string>, today: string): OpenAPIObject {
+/** A copy of the document (or of any example in it) with every placeholder filled in. */
+export function filledExamples<T extends object>(document: T, values: Record<Name, string>, today: string): T {
   const text = JSON.stringify(document).replace(/\{example:([A-Za-z]+)([+-]\d+)?\}/g, (placeholder, name: string, days?: string) => {
     const value = name === 'today' ? addDays(today, Number(days ?? 0)) : values[name as Name];
     if (value === undefined) throw new Error(`The served document names an example nobody fills in: ${placeholder}`);
     return JSON.stringify(value).slice(1, -1);
   });
-  return JSON.parse(text) as OpenAPIObject;
+  return JSON.parse(text) as T;
 }
 
 type Parameter = { name?: string; in?: string; example?: unknown };
@@ -83,8 +87,8 @@ export const NAMES_NOTHING_YET = '00000000-0000-4000-8000-000000000000';
 /**
  * Every parameter that names an account, a transaction, a PSU, a client or an account-information
  * consent is prefilled with the profile's fixture, wherever it is declared; a consent in a path only
- * under /v1/consents and /sandbox (other consents are not account-information consents). Any
- * other path parameter without an example gets NAMES_NOTHING_YET.
+ * under /v1/consents and /sandbox (other consents are not account-information consents), and its
+ * authorisation under /v1/consents. Any other path parameter without an example gets NAMES_NOTHING_YET.
  */
 export function exampleParameters(document: OpenAPIObject): void {
   for (const [path, item] of Object.entries(document.paths)) {
@@ -92,10 +96,23 @@ export function exampleParameters(document: OpenAPIObject): void {
     for (const operation of Object.values(item) as { parameters?: Parameter[] }[]) {
       for (const parameter of operation.parameters ?? []) {
         const key = `${parameter.in} ${parameter.name}`;
-        const example = PARAMETERS[key] ?? (key === 'path consentId' && consents ? EXAMPLE.consentId : undefined);
+        const example =
+          PARAMETERS[key] ??
+          (key === 'path consentId' && consents ? EXAMPLE.consentId : undefined) ??
+          (key === 'path authorisationId' && path.startsWith('/v1/consents/') ? EXAMPLE.consentAuthorisationId : undefined);
         if (example !== undefined) parameter.example = example;
         else if (parameter.in === 'path' && parameter.example === undefined) parameter.example = NAMES_NOTHING_YET;
       }
     }
+  }
+}
+
+/** Sets the examples of the parameters so named on every path `where` holds (a service's fixtures, in its part of the document). */
+export function exampleParametersWhere(document: OpenAPIObject, where: (path: string) => boolean, examples: Record<string, string>): void {
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (!where(path)) continue;
+    for (const operation of Object.values(item) as { parameters?: Parameter[] }[])
+      for (const parameter of operation.parameters ?? [])
+        if (parameter.name !== undefined && parameter.name in examples) parameter.example = examples[parameter.name];
   }
 }

@@ -365,6 +365,14 @@ export function detail(name: MessageName, description: string, path?: string | n
   return path === undefined ? { messageId, description } : { messageId, path, description };
 }
 
+/**
+ * What a refusal says of one of the bank's fixtures, which every world shares (docs/profiles.md,
+ * "Fixtures"): it stays as it is, and what to do instead; of anything else, `why`.
+ */
+export const fixtureOr = (isFixture: boolean, instead: string, why: string): string => (isFixture ? staysAsFixture(instead) : why);
+
+export const staysAsFixture = (instead: string): string => `one of the bank's fixtures, which stay as they are: ${instead} to try this`;
+
 /** A refusal by its message's name: `refusal('consentNotValid', 'consent … is expired')`. */
 export const refusal = (name: MessageName, description: string, path?: string | null): DomainError =>
   new DomainError(detail(name, description, path));

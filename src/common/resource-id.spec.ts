@@ -1,4 +1,4 @@
-import { newResourceId } from './resource-id';
+import { fixtureResourceId, newResourceId } from './resource-id';
 
 describe('newResourceId', () => {
   it('is a version 7 UUID', () => {
@@ -17,5 +17,14 @@ describe('newResourceId', () => {
     const created = parseInt(id.replace(/-/g, '').slice(0, 12), 16);
     expect(created).toBeGreaterThanOrEqual(before);
     expect(created).toBeLessThanOrEqual(Date.now());
+  });
+});
+
+describe('fixtureResourceId', () => {
+  it('is a version 5 UUID, the same for the same name on every start, another for another name', () => {
+    const id = fixtureResourceId('payment payments');
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(fixtureResourceId('payment payments')).toBe(id);
+    expect(fixtureResourceId('payment bulk-payments')).not.toBe(id);
   });
 });

@@ -9,7 +9,7 @@ import { AuthorisationRequest, AuthorisationService } from '../authorisation/aut
 import type { ScaDecision } from '../authorisation/authorisation.machine';
 import { addDays } from '../common/dates';
 import { ClockService } from '../clock/clock.service';
-import { ConsentUnknownError, FormatError, refusal, type MessageName } from '../common/error-catalogue';
+import { ConsentUnknownError, fixtureOr as fixtureOrAny, FormatError, refusal, type MessageName } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
 import { nextStatus } from '../common/state-machine';
 import { BankProfile } from '../profile/bank-profile';
@@ -378,11 +378,9 @@ function accessHeldBy(consent: Consent, held: ConsentedAccount[]): ConsentAccess
   return access;
 }
 
-/** What a refusal says of one of the bank's fixtures (docs/behaviour.md, "Consents"): it stays as it is, and what to do instead. */
+/** What a refusal says of a consent: of one of the bank's fixtures, that it stays as it is, and what to do instead. */
 const fixtureOr = (consent: Consent, why: string): string =>
-  isBanksFixture(consent)
-    ? "one of the bank's fixtures, which stay as they are: create a consent of your own (POST /v1/consents with availableAccounts) to try this"
-    : why;
+  fixtureOrAny(isBanksFixture(consent), 'create a consent of your own (POST /v1/consents with availableAccounts)', why);
 
 const notRevocable = (consent: Consent) =>
   refusal('notWaiting', `consent ${consent.id} is ${fixtureOr(consent, `${consent.status}, not a valid consent the holder can revoke`)}`);

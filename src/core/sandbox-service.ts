@@ -40,6 +40,12 @@ export interface SandboxService {
   readonly migrations?: Type<MigrationInterface>[];
   /** Its fixture file, where a profile may hold one. */
   readonly fixtures?: ServiceFixtures;
+  /**
+   * Fixtures it derives from the profile's where the bank offers it (docs/profiles.md, "Fixtures"),
+   * so that its operations' examples name something in a fresh sandbox: served from memory to
+   * every world, never stored, never changed.
+   */
+  derivedFixtures?(profile: BankProfile): DerivedFixtures;
   /** What its settings say that the profile schema cannot, offered or not: a line per problem, naming the key. */
   settingsProblems?(settings: ProfileSettings): string[];
   /** Its part of the served document, in every profile: it also takes out what the bank does not offer. */
@@ -111,6 +117,9 @@ export interface ScenarioShare {
   /** Further keys of the answer (ScenarioResponse). */
   answer?: Record<string, unknown>;
 }
+
+/** Derived fixture rows, by entity (Fixtures): several sources may add rows of one entity. */
+export type DerivedFixtures = [Type<object>, readonly object[]][];
 
 /** Fixture rows as the database holds them: upserted on their conflict columns, emptied on reset with their entity. */
 export interface FixtureTable<Row extends object = object> {

@@ -1,6 +1,7 @@
 import type { SandboxService } from '../core/sandbox-service';
 import { documentFundsConfirmation } from './funds-document';
 import { FundsConfirmationModule } from './funds-confirmation.module';
+import { fixtureFundsConsent } from './fixture-consent';
 
 /** The confirmation of funds, where the bank offers it (docs/funds-confirmation.md): whether its PIIS consents are the API's or managed outside it. */
 export interface FundsConfirmationSettings {
@@ -76,6 +77,7 @@ export const fundsConfirmationService: SandboxService = {
       when: 'confirmation of funds: the bank holds no such account (or, its consents managed outside the API, none this client may ask about)',
     },
   },
+  derivedFixtures: fixtureFundsConsent,
   document: documentFundsConfirmation,
   tag: { name: 'Confirmation of funds', description: 'Whether an amount is available on an account (PIIS), under a consent of its own.' },
   summary: ({ settings }) => {

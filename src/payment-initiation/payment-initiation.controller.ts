@@ -57,7 +57,8 @@ import { PaymentController, PaymentRoute, productUnknown, underEveryService } fr
 import { PaymentBody } from './payment-terms';
 import { PAYMENT_EXAMPLES } from './dto/payment-examples';
 
-const PAYMENT_ID = { name: 'paymentId', example: '3d9a81b3-a47d-4130-8765-a9c0ff861b99' };
+// Its example names the service's fixture payment (fixture-payments.ts).
+const PAYMENT_ID = { name: 'paymentId' };
 // The payments service offers every product; the others offer a subset (404 PRODUCT_UNKNOWN otherwise).
 const PRODUCT = { name: 'product', enum: [...PAYMENT_PRODUCTS.payments] };
 const PAYMENT_UNKNOWN = {

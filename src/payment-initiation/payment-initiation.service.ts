@@ -4,7 +4,8 @@ import { Authorisation, AuthorisationKind } from '../authorisation/authorisation
 import type { Authorisable } from '../authorisation/authorisation-port.service';
 import { AuthorisationRequest, AuthorisationService, IMPLICIT_AUTHORISATION_ID } from '../authorisation/authorisation.service';
 import { ClockService } from '../clock/clock.service';
-import { refusal } from '../common/error-catalogue';
+import { fixtureOr, refusal } from '../common/error-catalogue';
+import { Fixtures } from '../bank/fixtures';
 import { newResourceId } from '../common/resource-id';
 import type { NotificationRequest } from '../notifications/notification-headers.decorator';
 import { NotificationsService } from '../notifications/notifications.service';
@@ -36,6 +37,7 @@ export class PaymentInitiationService {
     private readonly notifications: NotificationsService,
     private readonly vop: VerificationOfPayeeService,
     private readonly exemptions: ScaExemptions,
+    private readonly fixtures: Fixtures,
   ) {}
 
   /** A payment's SCA and its cancellation's are two authorisable kinds (docs/development.md, "Authorisation"; registered in src/service-ports.ts). */
@@ -136,12 +138,10 @@ export class PaymentInitiationService {
    * authorisation, held until now, is answered with the links SCA needs. 409 in any other status.
    */
   async confirmCreditor(type: PaymentType, paymentId: string, world: World): Promise<{ payment: Payment; authorisation: Authorisation }> {
-    const stored = await this.findStored(type, paymentId, world);
+    const stored = this.changeable(await this.findStored(type, paymentId, world), payeeNotAwaited);
     return this.store.write(async () => {
       const { entity, accepted } = await applyEvent(this.execution.machine, stored, { type: 'CREDITOR_CONFIRMED' });
-      if (!accepted) {
-        throw refusal('payeeNotAwaited', `payment ${paymentId} is ${entity.status}, not waiting for the payer to confirm the payee`);
-      }
+      if (!accepted) throw payeeNotAwaited(entity);
       const authorisation = await this.authorisations.find('payment', paymentId, IMPLICIT_AUTHORISATION_ID);
       return { payment: entity, authorisation: await this.authorisations.release(authorisation) };
     });
@@ -149,7 +149,7 @@ export class PaymentInitiationService {
 
   /** DELETE: RCVD is cancelled at once; PDNG needs the holder to authorise the cancellation. */
   async cancel(type: PaymentType, paymentId: string, world: World): Promise<{ cancelled: true } | { cancelled: false; payment: Payment }> {
-    const stored = await this.findStored(type, paymentId, world);
+    const stored = this.changeable(await this.findStored(type, paymentId, world), cancellationInvalid);
     const { entity: payment, accepted } = await this.store.write(async () => {
       const cancelled = await applyEvent(this.execution.machine, stored, { type: 'CANCEL' });
       if (cancelled.accepted) await this.authorisations.moveOpen('payment', paymentId, { type: 'FAIL' });
@@ -168,7 +168,7 @@ export class PaymentInitiationService {
     request: AuthorisationRequest,
     world: World,
   ): Promise<Authorisation> {
-    const payment = await this.findStored(type, paymentId, world);
+    const payment = this.changeable(await this.findStored(type, paymentId, world), notWaiting);
     if (kind === 'cancellation' && payment.product === 'instant-sepa-credit-transfers') throw cancellationNotOffered(payment);
     if (!awaits(payment, kind)) throw notWaiting(payment);
     return this.store.write(() =>
@@ -193,8 +193,9 @@ export class PaymentInitiationService {
   }
 
   async findById(paymentId: string, world: World): Promise<Payment> {
-    const payment = await this.store.findByKey(Payment, paymentId);
-    if (!payment || !isOwnedBy(payment, world)) throw paymentUnknown(paymentId);
+    const payment = await this.lookUp(paymentId);
+    // The bank's fixture payments are everyone's; what a client initiated is its own.
+    if (!payment || !(this.isFixture(payment) || isOwnedBy(payment, world))) throw paymentUnknown(paymentId);
     return payment;
   }
 
@@ -249,7 +250,7 @@ export class PaymentInitiationService {
   /** A payment waiting for this kind of decision, as the SCA page shows it; 409 otherwise. */
   async findWaiting(paymentId: string, kind: 'payment' | 'cancellation'): Promise<Payment> {
     // The holder's side: the ID in the page's link opens the payment, in its client's world (docs/security.md, "Worlds").
-    const payment = await this.store.findByKey(Payment, paymentId);
+    const payment = await this.lookUp(paymentId);
     if (!payment) throw paymentUnknown(paymentId);
     return this.assertWaiting(payment, kind);
   }
@@ -287,7 +288,24 @@ export class PaymentInitiationService {
     });
   }
 
+  /** A fixture payment from memory (docs/profiles.md, "Fixtures"), any other from the database. */
+  private async lookUp(paymentId: string): Promise<Payment | null> {
+    return this.fixtures.with(Payment, 'id', paymentId)[0] ?? (await this.store.findByKey(Payment, paymentId));
+  }
+
+  /** Whether it is one of the bank's fixture payments (docs/profiles.md, "Fixtures"), which nothing changes. */
+  isFixture({ id }: Payment): boolean {
+    return this.fixtures.has(Payment, 'id', id);
+  }
+
+  /** The payment, unless it is one of the bank's fixtures, which nothing changes: then the refusal a change of it would get. */
+  private changeable(payment: Payment, refused: (payment: Payment, fixture: boolean) => Error): Payment {
+    if (this.isFixture(payment)) throw refused(payment, true);
+    return payment;
+  }
+
   private assertWaiting(payment: Payment, kind: 'payment' | 'cancellation'): Payment {
+    if (this.isFixture(payment)) throw notWaiting(payment, true);
     if (!awaits(payment, kind)) throw notWaiting(payment);
     return payment;
   }
@@ -300,8 +318,14 @@ export class PaymentInitiationService {
 }
 
 const paymentUnknown = (paymentId: string) => refusal('paymentUnknown', `payment ${paymentId} unknown`);
-const notWaiting = ({ id, status }: Payment) => refusal('notWaiting', `payment ${id} is ${status}, not waiting for the account holder`);
+/** What a refusal says of a payment: of one of the bank's fixtures, that it stays as it is, and what to do instead. */
+const paymentIs = ({ id, service, product }: Payment, fixture: boolean, why: string): string =>
+  `payment ${id} is ${fixtureOr(fixture, `initiate a payment of your own (POST /v1/${service}/${product})`, why)}`;
+const notWaiting = (payment: Payment, fixture = false) =>
+  refusal('notWaiting', paymentIs(payment, fixture, `${payment.status}, not waiting for the account holder`));
+const payeeNotAwaited = (payment: Payment, fixture = false) =>
+  refusal('payeeNotAwaited', paymentIs(payment, fixture, `${payment.status}, not waiting for the payer to confirm the payee`));
 const cancellationNotOffered = ({ id }: Payment) =>
   refusal('neverCancellable', `payment ${id} is an instant payment and can never be cancelled`);
-const cancellationInvalid = ({ id, status }: Payment) =>
-  refusal('cancellationInvalid', `payment ${id} is ${status} and cannot be cancelled`);
+const cancellationInvalid = (payment: Payment, fixture = false) =>
+  refusal('cancellationInvalid', paymentIs(payment, fixture, `${payment.status} and cannot be cancelled`));

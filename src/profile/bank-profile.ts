@@ -283,7 +283,8 @@ export class BankProfile {
   }
 }
 
-function deepFreeze<T>(value: T): T {
+/** Frozen all the way down: fixtures are shared by every request and world. */
+export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const child of Object.values(value)) deepFreeze(child);

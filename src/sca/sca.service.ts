@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Account, Psu } from '../bank/account.entity';
 import { AccountStore } from '../bank/account-store';
 import { isOwnedBy, World } from '../oauth/world';
-import { DomainError, FormatError, refusal, detail, isRefusal } from '../common/error-catalogue';
+import { DomainError, staysAsFixture, FormatError, refusal, detail, isRefusal } from '../common/error-catalogue';
 import { Store } from '../database/store';
 import type { Consent, ConsentedAccount } from '../consent/consent.entity';
 import { consentedIbans, consentedMaskedPans } from '../consent/coverage';
@@ -144,7 +144,13 @@ export class ScaService {
     world: World,
   ): Promise<Authorisation> {
     // As the bank answers any PUT: its redirect authorisations take no PSU data, and neither does one that is not there.
-    if (authorisation === null || authorisation.approach === 'REDIRECT') throw updatePsuDataNotOffered();
+    if (authorisation === null) throw updatePsuDataNotOffered();
+    if (this.authorisations.isFixture(authorisation))
+      throw refusal(
+        'notWaiting',
+        `authorisation ${authorisation.id} is ${staysAsFixture('start the authorisation of a consent or payment of your own')}`,
+      );
+    if (authorisation.approach === 'REDIRECT') throw updatePsuDataNotOffered();
     if (authorisation.status === 'failed') throw refusal('scaFailed', `authorisation ${authorisation.id} failed: start a new one`);
     const psuId = psuIdHeader ?? authorisation.psuId;
     // The event history names the PSU and the channel of every change these steps make.

@@ -3,6 +3,7 @@ import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength } from 'class-va
 import type { Authorisation } from '../authorisation/authorisation.entity';
 import { nextStepLinks, psuMessageOf, ScaLinks } from '../authorisation/authorisation-response.dto';
 import { href, Href } from '../common/links';
+import { fixturePaymentId } from '../payment-initiation/fixture-payments';
 import type { SigningBasket } from './signing-basket.entity';
 import type { BasketStatus } from './signing-basket.machine';
 
@@ -14,7 +15,8 @@ export class CreateSigningBasketDto {
   @ApiPropertyOptional({
     type: [String],
     maxItems: 100,
-    example: ['3d9a81b3-a47d-4130-8765-a9c0ff861b99'],
+    // The fixture payment, which waits for nothing: the example is answered with what to do instead (docs/signing-baskets.md).
+    example: [fixturePaymentId('payments')],
     description: 'payments of this client waiting for SCA (RCVD, RCVC)',
   })
   @IsOptional()

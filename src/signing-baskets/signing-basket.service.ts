@@ -4,7 +4,8 @@ import type { ScaDecision } from '../authorisation/authorisation.machine';
 import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
 import type { Authorisable } from '../authorisation/authorisation-port.service';
 import { Ledger } from '../bank/ledger';
-import { FormatError, refusal, isRefusal } from '../common/error-catalogue';
+import { fixtureOr, FormatError, refusal, isRefusal, staysAsFixture } from '../common/error-catalogue';
+import { Fixtures } from '../bank/fixtures';
 import { newResourceId } from '../common/resource-id';
 import type { Consent, ConsentedAccount } from '../consent/consent.entity';
 import { isAwaitingSca as consentAwaitsSca } from '../consent/consent.machine';
@@ -52,6 +53,7 @@ export class SigningBasketService {
     private readonly ledger: Ledger,
     history: EventHistory,
     private readonly notifications: NotificationsService,
+    private readonly fixtures: Fixtures,
   ) {
     this.machine = {
       store,
@@ -133,14 +135,29 @@ export class SigningBasketService {
   }
 
   async find(basketId: string, world: World): Promise<SigningBasket> {
-    const basket = await this.store.findByKey(SigningBasket, basketId);
-    if (!basket || !isOwnedBy(basket, world)) throw basketUnknown(basketId);
+    const basket = await this.lookUp(basketId);
+    // The fixture basket is everyone's (docs/profiles.md, "Fixtures"); what a client created is its own.
+    if (!basket || !(this.isFixture(basket) || isOwnedBy(basket, world))) throw basketUnknown(basketId);
+    return basket;
+  }
+
+  private async lookUp(basketId: string): Promise<SigningBasket | null> {
+    return this.fixtures.with(SigningBasket, 'id', basketId)[0] ?? (await this.store.findByKey(SigningBasket, basketId));
+  }
+
+  private isFixture({ id }: SigningBasket): boolean {
+    return this.fixtures.has(SigningBasket, 'id', id);
+  }
+
+  /** The basket, unless it is the fixture, which nothing changes. */
+  private changeable(basket: SigningBasket): SigningBasket {
+    if (this.isFixture(basket)) throw notOpen(basket, true);
     return basket;
   }
 
   /** DELETE: only an open basket goes (CANC), with its open authorisations; its members stay as they are. */
   async delete(basketId: string, world: World): Promise<void> {
-    const basket = await this.find(basketId, world);
+    const basket = this.changeable(await this.find(basketId, world));
     await this.store.write(async () => {
       const { entity, accepted } = await this.apply(basket, { type: 'CANCEL' });
       if (!accepted) throw notOpen(entity);
@@ -150,7 +167,7 @@ export class SigningBasketService {
 
   /** A further authorisation of an open basket (Berlin Group start authorisation). */
   async startAuthorisation(basketId: string, request: AuthorisationRequest, world: World): Promise<Authorisation> {
-    const basket = assertOpen(await this.find(basketId, world));
+    const basket = assertOpen(this.changeable(await this.find(basketId, world)));
     return this.store.write(() => this.authorisations.open('basket', basketId, request, basket.ownerId));
   }
 
@@ -167,9 +184,9 @@ export class SigningBasketService {
   /** An open basket, as the SCA page shows it, with its members still waiting; 409 otherwise. */
   async findWaiting(basketId: string): Promise<{ basket: SigningBasket; waiting: Members }> {
     // The holder's side: the ID in the page's link opens the basket, in its client's world (docs/security.md, "Worlds").
-    const found = await this.store.findByKey(SigningBasket, basketId);
+    const found = await this.lookUp(basketId);
     if (!found) throw basketUnknown(basketId);
-    const basket = assertOpen(found);
+    const basket = assertOpen(this.changeable(found));
     return { basket, waiting: waitingOf(await this.membersOf(basket, World.of(basket))) };
   }
 
@@ -187,7 +204,7 @@ export class SigningBasketService {
     held: ConsentedAccount[],
     world: World,
   ): Promise<{ basket: SigningBasket; redirectUri: string | null }> {
-    const basket = assertOpen(await this.find(basketId, world));
+    const basket = assertOpen(this.changeable(await this.find(basketId, world)));
     return this.store.write(() => this.settle(basket, decision, held));
   }
 
@@ -241,6 +258,10 @@ export class SigningBasketService {
     const open = await this.store.read(SigningBasket).findBy({ status: 'RCVD', ...ownedBy(world) });
     const inBasket = (id: string, of: 'paymentIds' | 'consentIds') => open.find((basket) => basket[of].includes(id));
     for (const payment of payments) {
+      if (this.payments.isFixture(payment))
+        throw referenceInvalid(
+          `payment ${payment.id} is ${staysAsFixture('initiate a payment of your own with TPP-Explicit-Authorisation-Preferred: true and name it here')}`,
+        );
       if (!paymentAwaitsSca(payment.status)) throw referenceInvalid(`payment ${payment.id} is ${payment.status}, not waiting for SCA`);
       const other = inBasket(payment.id, 'paymentIds');
       if (other) throw referenceInvalid(`payment ${payment.id} is in signing basket ${other.id} already`);
@@ -287,8 +308,11 @@ function assertOpen(basket: SigningBasket): SigningBasket {
   return basket;
 }
 
-const notOpen = ({ id, status }: SigningBasket) =>
-  refusal('basketClosed', `signing basket ${id} is ${status}: only an open (RCVD) basket is authorised or deleted`);
+const notOpen = ({ id, status }: SigningBasket, fixture = false) =>
+  refusal(
+    'basketClosed',
+    `signing basket ${id} is ${fixtureOr(fixture, 'create a basket of your own (POST /v1/signing-baskets)', `${status}: only an open (RCVD) basket is authorised or deleted`)}`,
+  );
 
 const unknownMember = (id: string) => refusal('basketMemberUnknown', `${id} is no payment or consent of this client`);
 

@@ -1,6 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { BankProfile } from '../profile/bank-profile';
 import { PAYMENT_SERVICES } from '../payment-initiation/payment-products';
+import { documentFixtureBasket } from './fixture-basket';
 
 type Schema = { enum?: string[]; properties?: Record<string, unknown> };
 type Parameter = { name: string; in: string; required?: boolean; description?: string; schema?: Schema };
@@ -17,7 +18,8 @@ const EXPLICIT: Parameter = {
 
 /**
  * The served document says what signing baskets change where the bank offers them
- * (docs/signing-baskets.md): a payment or consent may be created for an explicit start. Elsewhere
+ * (docs/signing-baskets.md): a payment or consent may be created for an explicit start, and the
+ * examples name the fixture basket. Elsewhere
  * the links are written without startAuthorisation.
  */
 export function documentSigningBaskets(document: OpenAPIObject, profile: BankProfile): void {
@@ -31,6 +33,7 @@ export function documentSigningBaskets(document: OpenAPIObject, profile: BankPro
       const post = (operations as { post?: Operation }).post;
       if (creates && post) post.parameters = [...(post.parameters ?? []), EXPLICIT];
     }
+    documentFixtureBasket(document);
     return;
   }
   for (const links of [schemas.PaymentLinks, schemas.ConsentLinks]) delete links?.properties?.startAuthorisation;

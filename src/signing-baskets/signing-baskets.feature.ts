@@ -3,6 +3,7 @@ import type { SandboxService } from '../core/sandbox-service';
 import { SigningBasket } from './signing-basket.entity';
 import { SigningBasketsModule } from './signing-baskets.module';
 import { documentSigningBaskets } from './signing-baskets-document';
+import { fixtureBasket } from './fixture-basket';
 import { SigningBasketsCockpit } from './signing-baskets-cockpit';
 import { SigningBasketService } from './signing-basket.service';
 import { basketMachine } from './signing-basket.machine';
@@ -78,6 +79,7 @@ export const signingBasketsService: SandboxService = {
     explicitStart: true,
   },
   cockpit: SigningBasketsCockpit,
+  derivedFixtures: fixtureBasket,
   document: documentSigningBaskets,
   tag: { name: 'Signing baskets', description: 'Several payments and consents authorised with one SCA (PISP, AISP).' },
   summary: () => ['Signing baskets: offered; one SCA authorises every payment and consent of a basket.'],

@@ -5,6 +5,7 @@ import type { FixtureFiles } from '../profile/bank-profile';
 import { SCENARIO_FIELD, TRUSTED_BENEFICIARIES } from './trusted-beneficiaries-requests';
 import { TrustedBeneficiariesModule } from './trusted-beneficiaries.module';
 import { documentTrustedBeneficiaries } from './trusted-beneficiaries-document';
+import { documentFixtureTrustedBeneficiariesConsent, fixtureTrustedBeneficiariesConsent } from './fixture-consent';
 import { exemptsTrustedBeneficiaries, TrustedBeneficiaries } from './trusted-beneficiaries.service';
 import { TrustedBeneficiary } from './trusted-beneficiary.entity';
 import schema from './fixtures.schema.json';
@@ -147,11 +148,14 @@ export const trustedBeneficiariesService: SandboxService = {
         : { tables: [] },
     tables: [TrustedBeneficiary],
   },
-  document: (document, profile) =>
+  derivedFixtures: fixtureTrustedBeneficiariesConsent,
+  document: (document, profile) => {
     documentTrustedBeneficiaries(document, {
       listed: profile.provides(TRUSTED_BENEFICIARIES),
       exempted: exemptsTrustedBeneficiaries(profile.settings),
-    }),
+    });
+    if (profile.provides(TRUSTED_BENEFICIARIES)) documentFixtureTrustedBeneficiariesConsent(document);
+  },
   summary: ({ settings }) => [
     `Trusted beneficiaries: listed; a payment to one ${exemptsTrustedBeneficiaries(settings) ? 'is exempted from SCA' : 'needs SCA as any other'}.`,
   ],

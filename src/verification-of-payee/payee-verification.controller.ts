@@ -21,7 +21,8 @@ import {
 import { VerificationOfPayeeService } from './verification-of-payee.service';
 
 const VOP_OFF = { status: 405, type: TppErrorResponse, description: 'SERVICE_INVALID: the profile turns Verification of Payee off' };
-const BULK_ID = { name: 'vopBulkId', example: '1f3b8a52-6c1e-4a51-9a43-2f1de1a0c7b4' };
+// Its example names the fixture bulk check (fixture-checks.ts).
+const BULK_ID = { name: 'vopBulkId' };
 const BULK_UNKNOWN = { status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no bulk check with this ID (of this client)' };
 
 /** Dedicated Verification of Payee checks (docs/verification-of-payee.md), one or a bulk, each stored for a payment to name. */

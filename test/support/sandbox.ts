@@ -141,3 +141,20 @@ export async function issueToken(http: App, clientId = 'sandbox-tpp', secret = '
     .expect(200);
   return response.body.access_token;
 }
+
+/** A client in a world of its own (AUTH_MODE=strict): each request carries its token, fresh tppHeaders and `always`. */
+export interface WorldClient {
+  send(method: 'get' | 'post' | 'put' | 'delete', path: string, body?: object, headers?: Record<string, string>): request.Test;
+}
+
+export async function worldClient(http: App, clientId: string, secret: string, always: Record<string, string> = {}): Promise<WorldClient> {
+  const token = await issueToken(http, clientId, secret);
+  return {
+    send: (method, path, body, headers = {}) => {
+      const call = request(http)
+        [method](path)
+        .set(tppHeaders({ Authorization: `Bearer ${token}`, ...always, ...headers }));
+      return body ? call.send(body) : call;
+    },
+  };
+}

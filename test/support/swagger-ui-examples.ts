@@ -140,18 +140,14 @@ export function exampleRequests(document: OpenAPIObject, token: string): Example
 }
 
 /**
- * Not yet: resources that no fixture of the profile names, so that a fresh sandbox holds none a
- * prefilled ID could name (payments and their authorisations, bulk payee checks, signing baskets,
- * card accounts, consents of the confirmation of funds or with trusted beneficiaries). Their
- * operations only must answer a status they document, and no 5xx.
+ * A signing basket's members must wait for SCA in the caller's world, and no fixture waits (they
+ * stay as they are): its example names the fixture payment and is answered with what to do instead.
  */
-const WITHOUT_FIXTURE = /\{(paymentId|authorisationId|vopBulkId|basketId|cardAccountId)\}|confirmation-of-funds\/\{consentId\}/;
-const WITHOUT_FIXTURE_OPERATIONS = ['GET /v1/trusted-beneficiaries', 'POST /v1/signing-baskets', 'POST /v1/funds-confirmations'];
+const WITHOUT_FIXTURE_OPERATIONS = ['POST /v1/signing-baskets'];
 /** RFC 7592's routes answer 401 without the registration access token the registration answered. */
 const REGISTRATION_TOKEN = /^(GET|DELETE) \/register\/\{clientId\}$/;
 
-const holdsNoFixture = (example: ExampleRequest) =>
-  WITHOUT_FIXTURE.test(example.operation) || WITHOUT_FIXTURE_OPERATIONS.includes(example.operation);
+const holdsNoFixture = (example: ExampleRequest) => WITHOUT_FIXTURE_OPERATIONS.includes(example.operation);
 
 /**
  * Whether an example's answer is one its operation documents: no 5xx, a listed status, no 400 or

@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsOptional, IsString, MaxLength } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
+import { EXAMPLE_CARD_NUMBER } from '../fixture-consent';
+import { EXAMPLE } from '../../common/document-examples';
 import { IsDateOnly, NestedObject } from '../../common/validators';
 
 /** Berlin Group's consent for the confirmation of funds (PIIS consent 2.0): one account, and the card a PIISP issued for it. */
@@ -10,14 +12,18 @@ export class CreateFundsConsentDto {
   @NestedObject(() => AccountReferenceDto)
   account: AccountReferenceDto;
 
-  @ApiPropertyOptional({ example: '1234567891234', maxLength: 35, description: 'the card the PIISP issued; each check may name it again' })
+  @ApiPropertyOptional({
+    example: EXAMPLE_CARD_NUMBER,
+    maxLength: 35,
+    description: 'the card the PIISP issued; each check may name it again',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(35)
   cardNumber?: string;
 
   @ApiPropertyOptional({
-    example: '2030-12-31',
+    example: EXAMPLE.date(4 * 365),
     description: 'the consent expires the day after (and with no date, never): not before today',
   })
   @IsOptional()

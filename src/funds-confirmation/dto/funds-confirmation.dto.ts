@@ -1,13 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsOptional, IsString, MaxLength } from 'class-validator';
 import { AccountReferenceDto } from '../../common/account-reference.dto';
+import { EXAMPLE_CARD_NUMBER } from '../fixture-consent';
 import { NestedObject } from '../../common/validators';
 import { AmountDto } from '../../payment-initiation/dto/payment-parts.dto';
 
 /** Berlin Group's confirmation of funds request (1.3.11 yaml, confirmationOfFunds). */
 export class FundsConfirmationDto {
   @ApiPropertyOptional({
-    example: '1234567891234',
+    example: EXAMPLE_CARD_NUMBER,
     maxLength: 35,
     description: "the card the PIISP issued; must be the consent's card where the consent names one",
   })
