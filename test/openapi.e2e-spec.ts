@@ -200,6 +200,7 @@ describe('the OpenAPI document', () => {
       ...(PROFILE === 'berlin-group' ? ['/sandbox/sca/signing-baskets/{basketId}'] : []),
       '/sandbox/scenarios',
       '/sandbox/scenarios/{scenarioId}',
+      '/sandbox/world/reset',
     ]);
     for (const [, operations] of control) {
       for (const operation of Object.values(operations) as (Operation & { tags: string[] })[]) {

@@ -1,3 +1,4 @@
+import { WorldScoped } from '../database/world-scope';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { ScaStatus } from './authorisation.machine';
 
@@ -15,6 +16,7 @@ export interface AuthorisationKinds {
 }
 export type AuthorisationKind = keyof AuthorisationKinds;
 
+@WorldScoped({ column: 'ownerId' })
 @Entity('authorisations')
 export class Authorisation {
   @PrimaryColumn({ type: 'varchar', length: 36 })

@@ -1,6 +1,8 @@
+import { WorldScoped } from '../database/world-scope';
 import { Column, Entity, Index, JoinColumn, ManyToOne, OneToMany, PrimaryColumn } from 'typeorm';
 
 /** A test account holder who logs in at the SCA pages (docs/sca-flows.md). */
+@WorldScoped({ column: 'ownerId', sharedWhen: { column: 'scenarioId', is: null } })
 @Entity('psus')
 export class Psu {
   @PrimaryColumn({ type: 'varchar', length: 64 })
@@ -22,6 +24,7 @@ export class Psu {
   ownerId: string | null;
 }
 
+@WorldScoped({ through: () => Psu, column: 'scenarioId', parentColumn: 'scenarioId' })
 @Entity('accounts')
 export class Account {
   /** The bank uses the IBAN as resourceId. */
@@ -52,6 +55,7 @@ export class Account {
   balances: Balance[];
 }
 
+@WorldScoped({ cascade: () => Account })
 @Entity('balances')
 export class Balance {
   @PrimaryColumn({ type: 'varchar', length: 34 })
@@ -84,6 +88,7 @@ export interface TransactionBody {
   [field: string]: unknown;
 }
 
+@WorldScoped({ cascade: () => Account })
 @Entity('transactions')
 @Index(['accountIban', 'bookingStatus', 'bookingDate'])
 export class Transaction {

@@ -1,3 +1,5 @@
+import { Psu } from '../bank/account.entity';
+import { WorldScoped } from '../database/world-scope';
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import type { BookingStatus } from '../bank/account.entity';
 
@@ -13,6 +15,7 @@ export interface CardBalance {
  * consent that names it by its masked PAN, or one for all the holder's accounts. Scenery, as the
  * bank's fixture accounts are: nothing a TPP does moves it.
  */
+@WorldScoped({ through: () => Psu, column: 'scenarioId', parentColumn: 'scenarioId' })
 @Entity('card_accounts')
 @Index('IDX_card_accounts_psu', ['psuId'])
 export class CardAccount {
@@ -57,6 +60,7 @@ export interface CardTransactionBody {
   [field: string]: unknown;
 }
 
+@WorldScoped({ cascade: () => CardAccount })
 @Entity('card_transactions')
 export class CardTransaction {
   @PrimaryColumn({ type: 'varchar', length: 36 })

@@ -60,6 +60,7 @@ export class ClockService implements OnModuleInit {
       async (world) => (await store.findByKey(SandboxClock, world))?.today,
       async () => (await store.read(SandboxClock).find()).map(({ world, today }) => [world, today]),
       null,
+      { keyedByWorld: true },
     );
   }
 

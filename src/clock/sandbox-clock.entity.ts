@@ -1,6 +1,8 @@
+import { WorldScoped } from '../database/world-scope';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** A world's date, once its client has set or moved its clock (docs/scenarios-and-clock.md). */
+@WorldScoped({ key: 'world' })
 @Entity('sandbox_clock')
 export class SandboxClock {
   /** The world's key (World.key): a client ID, or "" for the open world. */

@@ -33,6 +33,7 @@ export class BankConditionsService implements OnModuleInit {
       },
       async () => (await store.read(BankConditions).find()).map((row) => [row.world, conditionsOf(row)]),
       IN_SERVICE,
+      { keyedByWorld: true },
     );
   }
 

@@ -1,3 +1,4 @@
+import { WorldScoped } from '../database/world-scope';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { ConsentStatus } from './consent.machine';
 
@@ -53,6 +54,7 @@ export interface CardTerms {
 /** Which service a consent is for: account information (/v1/consents) or the confirmation of funds (PIIS). */
 export type ConsentPurpose = 'ais' | 'piis';
 
+@WorldScoped({ column: 'ownerId', sharedWhen: { column: 'fixture', is: true } })
 @Entity('consents')
 export class Consent {
   @PrimaryColumn({ type: 'varchar', length: 36 })

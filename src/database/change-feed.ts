@@ -26,7 +26,7 @@ export class Shared<T> {
     readonly topic: string,
     private readonly load: (key: string) => Promise<T | undefined>,
     private readonly loadAll: () => Promise<[string, T][]>,
-    private readonly fallback: T,
+    readonly fallback: T,
     private readonly feed: ChangeFeed,
   ) {}
 

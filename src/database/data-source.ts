@@ -2,6 +2,7 @@ import type { Type } from '@nestjs/common';
 import { DataSource, DataSourceOptions, MigrationInterface } from 'typeorm';
 import { Environment } from '../config/environment';
 import { SendHeldInserts } from './write-strategy';
+import { worldScopeProblems } from './world-scope';
 
 /** Where the data lives: DATABASE_URL (PostgreSQL) when set, else the SQLite file at DATABASE_PATH. */
 export type DatabaseSetting = Pick<Environment, 'DATABASE_PATH' | 'DATABASE_URL'>;
@@ -71,6 +72,12 @@ export async function openDataSource(
     await dataSource.initialize();
   } catch (error) {
     throw new Error(`Cannot open the database ${databaseName(options)}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  // What a reset forgets and a deletion purges is read from the entities' declarations: none may be missing.
+  const undeclared = worldScopeProblems(dataSource);
+  if (undeclared.length) {
+    await dataSource.destroy();
+    throw new Error(`The schema does not say whose its rows are:\n${undeclared.join('\n')}`);
   }
   try {
     await oneAtATime(dataSource, async () => {

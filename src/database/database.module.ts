@@ -4,6 +4,7 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { ChangeFeed } from './change-feed';
 import { GroupCommit } from './group-commit';
 import { Store } from './store';
+import { WorldPurge } from './world-purge';
 import { PooledTransactions, WriteStrategy } from './write-strategy';
 
 /**
@@ -31,6 +32,7 @@ export function connectDatabase(options: DataSourceOptions, open: (options: Data
 @Module({
   providers: [
     Store,
+    WorldPurge,
     { provide: ChangeFeed, inject: [DataSource], useFactory: (dataSource: DataSource) => ChangeFeed.of(dataSource) },
     // SQLite has one connection and fsyncs each commit: writes that arrive together share one.
     {
@@ -40,6 +42,6 @@ export function connectDatabase(options: DataSourceOptions, open: (options: Data
         dataSource.options.type === 'postgres' ? new PooledTransactions(dataSource) : new GroupCommit(dataSource),
     },
   ],
-  exports: [Store],
+  exports: [Store, WorldPurge],
 })
 export class DatabaseModule {}

@@ -1,6 +1,8 @@
+import { WorldScoped } from './world-scope';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** The one row naming the profile the database was seeded with (docs/profiles.md, "One database, one profile"). */
+@WorldScoped('none')
 @Entity('seeded_profile')
 export class SeededProfile {
   @PrimaryColumn({ type: 'integer' })

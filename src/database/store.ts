@@ -33,6 +33,9 @@ export class Store {
    */
   readonly sharedByInstances: boolean;
 
+  /** The Shared values kept one a world (by World.key): a purge of the world forgets them. */
+  private readonly worldKeyed: Shared<unknown>[] = [];
+
   /** findForUpdate's row lock: PostgreSQL's writes run side by side, SQLite's never do, so it needs none. */
   private readonly rowLock: { mode: 'pessimistic_write' } | undefined;
 
@@ -65,10 +68,22 @@ export class Store {
    * (change-feed.ts): `fresh(key)` before a request relies on it costs no query, and `announce`
    * makes every instance read a change.
    */
-  shared<T>(topic: string, load: (key: string) => Promise<T | undefined>, loadAll: () => Promise<[string, T][]>, fallback: T): Shared<T> {
+  shared<T>(
+    topic: string,
+    load: (key: string) => Promise<T | undefined>,
+    loadAll: () => Promise<[string, T][]>,
+    fallback: T,
+    { keyedByWorld = false } = {},
+  ): Shared<T> {
     const shared = new Shared(topic, load, loadAll, fallback, this.feed);
     this.feed.register(shared as Shared<unknown>);
+    if (keyedByWorld) this.worldKeyed.push(shared as Shared<unknown>);
     return shared;
+  }
+
+  /** Inside the write that deletes a world's rows (WorldPurge): each value kept by world key is forgotten, on every instance. */
+  async forgetWorld(key: string): Promise<void> {
+    for (const shared of this.worldKeyed) await this.announce(shared, key, shared.fallback);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { WorldScoped } from '../database/world-scope';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** What an event is about (docs/events.md): the core's kinds; a service declares its own here by declaration merging (SandboxService.eventKinds). */
@@ -13,6 +14,7 @@ export interface EventKinds {
 export type EventKind = keyof EventKinds;
 
 /** One thing that happened in the sandbox, as the history keeps it (docs/events.md). */
+@WorldScoped({ column: 'ownerId' })
 @Entity('events')
 @Index(['resourceId'])
 @Index(['parentId'])

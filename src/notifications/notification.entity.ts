@@ -1,6 +1,8 @@
+import { WorldScoped } from '../database/world-scope';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** A TPP's wish to hear of a resource's changes: a consent's, a payment's, or one of a kind a service registers (TPP-Notification-URI, docs/notifications.md). */
+@WorldScoped({ column: 'ownerId' })
 @Entity('notification_subscriptions')
 export class NotificationSubscription {
   /** The consent or payment. */
@@ -32,6 +34,7 @@ export type DeliveryState = 'pending' | 'delivered' | 'failed';
  * One notification to deliver: written in the write of the change it tells of, so that none is
  * lost, and delivered after it commits, one at a time per resource, in order.
  */
+@WorldScoped({ column: 'ownerId' })
 @Entity('notifications')
 @Index(['state'])
 export class Notification {

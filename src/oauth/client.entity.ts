@@ -1,9 +1,11 @@
+import { WorldScoped } from '../database/world-scope';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
  * A TPP's client credentials: fixtures (profiles/bank/fixtures/clients.json), as the bank hands them
  * out at onboarding, or a client that registered itself (RFC 7591, docs/security.md "Clients register themselves").
  */
+@WorldScoped({ column: 'clientId', keptOnReset: true })
 @Entity('tpp_clients')
 export class TppClient {
   @PrimaryColumn({ type: 'varchar', length: 64 })
@@ -29,6 +31,7 @@ export class TppClient {
 }
 
 /** An issued bearer token; only its SHA-256 is stored, so the database never holds a usable token. */
+@WorldScoped({ column: 'clientId', keptOnReset: true })
 @Entity('access_tokens')
 export class AccessToken {
   @PrimaryColumn({ type: 'varchar', length: 64 })

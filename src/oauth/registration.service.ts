@@ -4,10 +4,12 @@ import { OAuthError, detail } from '../common/error-catalogue';
 import { Store } from '../database/store';
 import { BankProfile } from '../profile/bank-profile';
 import { CertificatesService } from '../tpp-identity/certificates.service';
-import { AccessToken, TppClient } from './client.entity';
+import { TppClient } from './client.entity';
 import { certificateRefused, ClientMetadata } from './client-metadata';
 import { bearerToken, hashMatches, newToken, sha256 } from './credentials';
 import { World } from './world';
+import { WorldPurge } from '../database/world-purge';
+import { TokenService } from './token.service';
 
 /** A registered client as RFC 7591 §3.2.1 answers it; the secret and the registration access token only when they were just made. */
 export interface Registered {
@@ -26,6 +28,8 @@ export class RegistrationService {
     private readonly store: Store,
     private readonly profile: BankProfile,
     private readonly certificates: CertificatesService,
+    private readonly purge: WorldPurge,
+    private readonly tokens: TokenService,
   ) {}
 
   get open(): boolean {
@@ -71,14 +75,13 @@ export class RegistrationService {
   }
 
   /**
-   * The client and its tokens are gone (RFC 7592 §2.3): it gets no token any more. What it created
-   * stays, in a world no one reaches; an instance that already read one of its tokens honours it
-   * until it expires (at most 599 s).
+   * The client and its world are gone (RFC 7592 §2.3; docs/security.md, "A world's life"): every
+   * row of the world, its tokens (on every instance, at once), and its certificates, revoked.
    */
   async delete(client: TppClient): Promise<void> {
     await this.store.write(async () => {
-      await this.store.change(AccessToken).delete({ clientId: client.clientId });
-      await this.store.change(TppClient).delete({ clientId: client.clientId });
+      await this.purge.purge({ clientId: client.clientId, key: World.ofClient(client.clientId).key }, 'delete');
+      await this.tokens.forget(client.clientId);
     });
   }
 

@@ -1,6 +1,8 @@
+import { WorldScoped } from '../database/world-scope';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** Failed sign-ins of one subject from one address in the current window (docs/security.md, "Guessing is bounded"). */
+@WorldScoped('none')
 @Entity('sign_in_failures')
 export class SignInFailures {
   /** SHA-256 (hex) of what signs in and from where: `<form>:<subject>@<address>`. */
@@ -16,6 +18,7 @@ export class SignInFailures {
 }
 
 /** A session its holder signed out of, refused until it would have expired anyway, on every instance (docs/security.md, "Sessions"). */
+@WorldScoped('none')
 @Entity('ended_sessions')
 export class EndedSession {
   /** SHA-256 of the cookie's value, hex. */

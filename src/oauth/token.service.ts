@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { LessThanOrEqual } from 'typeorm';
 import { AnswerMemo } from '../common/answer-memo';
+import type { Shared } from '../database/change-feed';
 import { OAuthError, refusal, detail } from '../common/error-catalogue';
 import { Environment } from '../config/environment';
 import { Store } from '../database/store';
@@ -26,6 +27,8 @@ export class TokenService {
   private readonly strict: boolean;
   /** An issued token's row never changes (expired ones are only ever deleted), so each is read once, not on every request. */
   private readonly issued = new AnswerMemo<AccessToken>();
+  /** Clients deleted (RFC 7592) whose tokens an instance may still hold in memory: refused on every instance from the deletion on. */
+  private readonly deleted: Shared<boolean>;
 
   constructor(
     private readonly store: Store,
@@ -33,6 +36,17 @@ export class TokenService {
     config: ConfigService<Environment, true>,
   ) {
     this.strict = config.get('AUTH_MODE', { infer: true }) === 'strict';
+    this.deleted = store.shared(
+      'deleted-clients',
+      async (clientId) => ((await store.findByKey(TppClient, clientId)) ? undefined : true),
+      async () => [],
+      false,
+    );
+  }
+
+  /** Inside the write that deletes the client and its world: its tokens speak for no one, on any instance (docs/security.md, "A world's life"). */
+  forget(clientId: string): Promise<void> {
+    return this.store.announce(this.deleted, clientId, true);
   }
 
   /**
@@ -103,6 +117,8 @@ export class TokenService {
     if (issued.expiresAt <= new Date().toISOString()) {
       throw refusal('tokenExpired', `the bearer token expired at ${issued.expiresAt}`);
     }
+    await this.deleted.fresh(issued.clientId);
+    if (this.deleted.get(issued.clientId)) throw refusal('tokenUnknown', 'the bearer token was not issued by this sandbox');
     return World.ofClient(issued.clientId);
   }
 

@@ -1,9 +1,12 @@
+import { Payment } from './payment.entity';
+import { WorldScoped } from '../database/world-scope';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
  * An instalment of a periodic payment that did not execute on its date, and why (ISO 20022):
  * it booked nothing, and the next one runs on its own date (docs/living-bank.md, "Periodic payments").
  */
+@WorldScoped({ through: () => Payment, column: 'paymentId', parentColumn: 'id' })
 @Entity('failed_instalments')
 export class FailedInstalment {
   @PrimaryColumn({ type: 'varchar', length: 36 })

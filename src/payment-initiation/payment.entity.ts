@@ -1,3 +1,4 @@
+import { WorldScoped } from '../database/world-scope';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { PaymentBody } from './payment-terms';
 import type { PaymentStatus, RejectionReason } from './payment.machine';
@@ -8,6 +9,7 @@ import type { PaymentProduct, PaymentServiceName } from './payment-products';
 export type { PaymentType } from './payment-products';
 
 /** A payment a TPP initiated: the body as accepted, and the terms the machine needs as columns. */
+@WorldScoped({ column: 'ownerId' })
 @Entity('payments')
 export class Payment {
   @PrimaryColumn({ type: 'varchar', length: 36 })

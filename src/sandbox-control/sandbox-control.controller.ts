@@ -12,7 +12,14 @@ import { ConsentStatusResponse } from '../consent/dto/consent-response.dto';
 import { PaymentStatusResponse } from '../payment-initiation/dto/payment-response.dto';
 import { ScaService } from '../sca/sca.service';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
-import { AdvanceClockDto, BankConditionsDto, ClockDto, InstalmentsResponse, RevocationDto } from './sandbox-control.dto';
+import {
+  AdvanceClockDto,
+  BankConditionsDto,
+  ClockDto,
+  InstalmentsResponse,
+  RevocationDto,
+  WorldResetResponse,
+} from './sandbox-control.dto';
 import { ScaDecisionDto } from '../sca/sca-decision.dto';
 import { BankConditionsService } from '../conditions/bank-conditions.service';
 import { EventHistory } from '../events/event-history.service';
@@ -187,6 +194,17 @@ export class SandboxControlController {
       nextExecutionDate,
       failed: failed.map(({ number, dueDate, executionDate, reasonCode }) => ({ number, dueDate, executionDate, reasonCode })),
     };
+  }
+
+  @Post('world/reset')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Forget everything this world created (consents, payments, baskets, scenarios, checks, events, notifications, certificates, conditions) and put its clock back; other worlds are untouched',
+  })
+  @ApiOkResponse({ type: WorldResetResponse })
+  resetWorld(@RequestWorld() world: World): Promise<WorldResetResponse> {
+    return this.control.resetWorld(world);
   }
 
   @Get('clock')

@@ -10,6 +10,14 @@ export class ClockDto {
   today: string;
 }
 
+export class WorldResetResponse {
+  @ApiProperty({ example: EXAMPLE.date(0), description: "the world's date after the reset: SANDBOX_DATE, or the real date" })
+  today: string;
+
+  @ApiProperty({ example: 42, description: 'how many rows of the world were forgotten' })
+  forgotten: number;
+}
+
 export class AdvanceClockDto {
   @ApiProperty({ example: 30, minimum: 1, maximum: 36500 })
   @IsInt()

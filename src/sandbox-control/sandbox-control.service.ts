@@ -4,13 +4,28 @@ import { addDays, isDateOnly } from '../common/dates';
 import { FormatError } from '../common/error-catalogue';
 import { EventHistory } from '../events/event-history.service';
 import type { World } from '../oauth/world';
+import { Store } from '../database/store';
+import { WorldPurge } from '../database/world-purge';
 
 @Injectable()
 export class SandboxControlService {
   constructor(
     private readonly clock: ClockService,
     private readonly history: EventHistory,
+    private readonly store: Store,
+    private readonly purge: WorldPurge,
   ) {}
+
+  /**
+   * Forgets, in one write, everything the world created (docs/security.md, "A world's life"): its
+   * consents, payments, baskets, scenarios, payee checks, events, notifications, certificates (revoked),
+   * conditions and clock; its client and tokens stay. Other worlds are untouched.
+   */
+  async resetWorld(world: World): Promise<{ today: string; forgotten: number }> {
+    const forgotten = await this.store.write(() => this.purge.purge({ clientId: world.clientId, key: world.key }, 'reset'));
+    await this.clock.enter(world);
+    return { today: this.clock.today(world), forgotten };
+  }
 
   /** Sets the date, then lets every time rule catch up at once instead of on the next read. */
   async setClock(world: World, today: string): Promise<{ today: string }> {

@@ -1,6 +1,8 @@
+import { WorldScoped } from '../database/world-scope';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** A secret every instance on the database shares, made by whichever starts first (the SCA pages' CSRF key). */
+@WorldScoped('none')
 @Entity('sandbox_secrets')
 export class SandboxSecret {
   @PrimaryColumn({ type: 'varchar', length: 40 })

@@ -1,16 +1,11 @@
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Account, Balance, Psu, Transaction } from '../bank/account.entity';
-import { BankConditions } from '../conditions/bank-conditions.entity';
-import { Notification, NotificationSubscription } from '../notifications/notification.entity';
-import { SandboxEvent } from '../events/sandbox-event.entity';
 import { Consent } from '../consent/consent.entity';
 import type { BankProfile } from '../profile/bank-profile';
-import { AccessToken, TppClient } from '../oauth/client.entity';
-import { Payment } from '../payment-initiation/payment.entity';
+import { TppClient } from '../oauth/client.entity';
 import { SeededProfile } from '../database/seeded-profile.entity';
-import { CORE_ENTITIES } from './schema';
-import { PayeeCheck } from '../verification-of-payee/payee-check.entity';
+import { inPurgeOrder, scopeOf } from '../database/world-scope';
 
 /**
  * Upserts every fixture of the profile by its fixed ID: safe to run on every start, and never
@@ -44,31 +39,15 @@ export async function seedFixtures(manager: EntityManager, profile: BankProfile,
 
 /**
  * Forgets everything TPPs created and every fixture, and seeds the profile in force, as on a fresh
- * install: also how a database moves to another profile.
+ * install: also how a database moves to another profile. Every table some world's rows are in is
+ * emptied, as its entity declares it (`@WorldScoped`, docs/security.md, "A world's life"), and the
+ * record of the seeded profile; the bank's own (its CA, its secrets) and what is kept by address
+ * or session stay.
  */
 export async function resetSandbox(dataSource: DataSource, profile: BankProfile, database: string): Promise<void> {
   await dataSource.transaction(async (manager) => {
-    // The services' tables first (they name payments, consents, accounts and PSUs), then payments
-    // (they name accounts), consents, accounts (their data cascades), PSUs and clients.
-    const core = new Set<unknown>(CORE_ENTITIES);
-    const services = dataSource.entityMetadatas.map(({ target }) => target).filter((target) => !core.has(target));
-    for (const entity of [
-      ...services,
-      Payment,
-      PayeeCheck,
-      Consent,
-      Account,
-      Psu,
-      AccessToken,
-      TppClient,
-      BankConditions,
-      SandboxEvent,
-      Notification,
-      NotificationSubscription,
-      SeededProfile,
-    ]) {
-      await manager.createQueryBuilder().delete().from(entity).execute();
-    }
+    for (const entity of inPurgeOrder(dataSource))
+      if (scopeOf(entity) !== 'none' || entity === SeededProfile) await manager.createQueryBuilder().delete().from(entity).execute();
     await seedFixtures(manager, profile, database);
   });
 }

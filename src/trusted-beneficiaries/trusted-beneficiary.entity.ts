@@ -1,9 +1,12 @@
+import { Psu } from '../bank/account.entity';
+import { WorldScoped } from '../database/world-scope';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * A payee an account holder trusts (Berlin Group's trusted beneficiary, docs/trusted-beneficiaries.md):
  * listed to a TPP whose consent asks for it, and, where the profile says so, paid without SCA.
  */
+@WorldScoped({ through: () => Psu, column: 'scenarioId', parentColumn: 'scenarioId' })
 @Entity('trusted_beneficiaries')
 @Index('IDX_trusted_beneficiaries_psu', ['psuId'])
 export class TrustedBeneficiary {

@@ -1,3 +1,4 @@
+import { WorldScoped } from '../database/world-scope';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { IdMatch, NameMatch } from './name-match';
 
@@ -12,6 +13,7 @@ export interface CheckedParty {
  * One dedicated check of a payee (docs/verification-of-payee.md): kept so that a payment can name
  * it by its X-Request-ID (Client-VOP-Request-ID), and a bulk's entries so that it can be read.
  */
+@WorldScoped({ column: 'ownerId' })
 @Entity('payee_checks')
 @Index(['requestId', 'ownerId'])
 @Index(['bulkId'])

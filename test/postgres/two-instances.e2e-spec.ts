@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { CREATED } from '../support/profile';
 import { sepaPayment, VALID_CONSENT } from '../support/fixtures';
-import { removeDatabase, Sandbox, startSandbox, temporaryDatabase, tppError, tppHeaders } from '../support/sandbox';
+import { registerClient, removeDatabase, Sandbox, startSandbox, temporaryDatabase, tppError, tppHeaders } from '../support/sandbox';
 
 const SEPA = '/v1/payments/sepa-credit-transfers';
 const paymentHeaders = () => tppHeaders({ 'PSU-IP-Address': '192.0.2.10' });
@@ -230,20 +230,7 @@ describe('two instances on one PostgreSQL database', () => {
         .set(tppHeaders({ Authorization: `Bearer ${a}` }))
         .expect(200);
       // A client registered on one gets a token on the other and acts there.
-      const registered = (
-        await request(first.http)
-          .post('/register')
-          .send({ client_name: 'Registered', redirect_uris: ['https://tpp.example/cb'] })
-          .expect(201)
-      ).body;
-      const theirs = (
-        await request(second.http)
-          .post('/oauth2/token')
-          .auth(registered.client_id, registered.client_secret)
-          .type('form')
-          .send('grant_type=client_credentials')
-          .expect(200)
-      ).body.access_token;
+      const { token: theirs } = await registerClient(first.http, 'Registered', second.http);
       await request(first.http)
         .post('/v1/consents')
         .set(tppHeaders({ Authorization: `Bearer ${theirs}` }))
@@ -266,6 +253,30 @@ describe('two instances on one PostgreSQL database', () => {
         expect(await clockOf(reader, a)).toEqual({ today: `2026-03-${day}` });
         expect([await clockOf(first, b), await clockOf(second, b)]).toEqual([{ today: '2026-03-15' }, { today: '2026-03-15' }]);
       }
+    } finally {
+      await first.close();
+      await second.close();
+      await removeDatabase(strictDatabase);
+    }
+  });
+
+  it('a world reset on one is in force on the other at once, and so is its deletion: its token, honoured there a moment ago, is refused', async () => {
+    const strictDatabase = temporaryDatabase();
+    const first = await startSandbox({ AUTH_MODE: 'strict' }, strictDatabase);
+    const second = await startSandbox({ AUTH_MODE: 'strict' }, strictDatabase);
+    try {
+      const registered = await registerClient(first.http, 'Short-lived');
+      const token = registered.token;
+      const as = { Authorization: `Bearer ${token}` };
+      await request(first.http).put('/sandbox/clock').set(as).send({ today: '2026-04-01' }).expect(200);
+      expect((await request(second.http).get('/sandbox/clock').set(as).expect(200)).body).toEqual({ today: '2026-04-01' });
+      await request(first.http).post('/sandbox/world/reset').set(as).expect(200);
+      expect((await request(second.http).get('/sandbox/clock').set(as).expect(200)).body).toEqual({ today: '2026-03-15' });
+      await request(first.http)
+        .delete(`/register/${registered.clientId}`)
+        .set('Authorization', `Bearer ${registered.registrationToken}`)
+        .expect(204);
+      expect((await request(second.http).get('/sandbox/clock').set(as).expect(401)).body.tppMessages[0].code).toBe('TOKEN_INVALID');
     } finally {
       await first.close();
       await second.close();

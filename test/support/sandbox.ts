@@ -158,3 +158,31 @@ export async function worldClient(http: App, clientId: string, secret: string, a
     },
   };
 }
+
+/** A client that registered itself (RFC 7591) and a token of it, got from `tokenFrom` (another instance, say). */
+export async function registerClient(
+  http: App,
+  name: string,
+  tokenFrom: App = http,
+): Promise<{ clientId: string; clientSecret: string; registrationToken: string; token: string }> {
+  const registered = (
+    await request(http)
+      .post('/register')
+      .send({ client_name: name, redirect_uris: ['https://tpp.example/cb'] })
+      .expect(201)
+  ).body;
+  const token = (
+    await request(tokenFrom)
+      .post('/oauth2/token')
+      .auth(registered.client_id, registered.client_secret)
+      .type('form')
+      .send('grant_type=client_credentials')
+      .expect(200)
+  ).body.access_token as string;
+  return {
+    clientId: registered.client_id,
+    clientSecret: registered.client_secret,
+    registrationToken: registered.registration_access_token,
+    token,
+  };
+}

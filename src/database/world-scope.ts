@@ -1,0 +1,77 @@
+import type { Type } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+
+/**
+ * A column that holds the world's client ID (null: the open world). `sharedWhen`: among the rows of
+ * no client, those that are the bank's fixtures and no world's (a reset of the open world keeps
+ * them). `keptOnReset`: the client itself (its registration, its tokens), gone only with it.
+ * `revoke`: its rows are revoked and no longer the world's, rather than deleted (certificates).
+ */
+export interface OwnColumn {
+  column: string;
+  sharedWhen?: { column: string; is: true | null };
+  keptOnReset?: true;
+  revoke?: { column: string };
+}
+
+/**
+ * How a table's rows belong to a world (docs/security.md, "A world's life"), declared on its
+ * entity class with `@WorldScoped`: what a reset forgets and a deletion purges is read from here,
+ * and a start that finds an entity without a declaration, or a column naming a world in an entity
+ * declared as no world's, stops with a message naming it.
+ */
+export type WorldScope =
+  | OwnColumn
+  /** Its `world` column holds the world's key ("" for the open world): one row a world. */
+  | { key: string }
+  /** Its rows belong to the world of the parent rows whose `parentColumn` holds its `column`'s value. */
+  | { through: () => Type; column: string; parentColumn: string }
+  /** Deleted with its parent rows by the database (ON DELETE CASCADE). */
+  | { cascade: () => Type }
+  /** No world's: the bank's own (its CA, its secrets, the seeded profile), or kept by address or session until it ends. */
+  | 'none';
+
+const SCOPES = new Map<object, WorldScope>();
+
+/** Declares the entity's world scope (docs/security.md, "A world's life"). */
+export function WorldScoped(scope: WorldScope): ClassDecorator {
+  return (target) => void SCOPES.set(target, scope);
+}
+
+/** The entity's declared scope; the start-up check has made sure every entity has one. */
+export function scopeOf(entity: Type): WorldScope {
+  const scope = SCOPES.get(entity);
+  if (scope === undefined) throw new Error(`${entity.name} declares no world scope (@WorldScoped)`);
+  return scope;
+}
+
+/** Columns that name a world: an entity with one must say how it is the world's. */
+const WORLD_COLUMNS = ['ownerId', 'clientId', 'world', 'scenarioId'];
+
+/** What the schema's entities declare against what their columns say: one line per problem, naming the entity. */
+export function worldScopeProblems(dataSource: DataSource): string[] {
+  return dataSource.entityMetadatas.flatMap(({ target, columns }) => {
+    const entity = target as Type;
+    const scope = SCOPES.get(entity);
+    if (scope === undefined) return [`${entity.name} declares no world scope: add @WorldScoped(…) (src/database/world-scope.ts)`];
+    const named = columns.map(({ propertyName }) => propertyName).filter((name) => WORLD_COLUMNS.includes(name));
+    if (scope === 'none' && named.length) return [`${entity.name} is declared no world's, but its column ${named[0]} names a world`];
+    return [];
+  });
+}
+
+/**
+ * The schema's entities in the order a purge deletes their rows: those found through a parent's
+ * first, deepest first (while the parent's rows are there to find them by), then those with a
+ * foreign key, before the tables they name.
+ */
+export function inPurgeOrder(dataSource: DataSource): Type[] {
+  const depth = (entity: Type): number => {
+    const scope = scopeOf(entity);
+    return typeof scope === 'object' && 'through' in scope ? 1 + depth(scope.through()) : 0;
+  };
+  const referencesOthers = (entity: Type) => (dataSource.getMetadata(entity).foreignKeys.length > 0 ? 1 : 0);
+  return dataSource.entityMetadatas
+    .map(({ target }) => target as Type)
+    .sort((a, b) => depth(b) - depth(a) || referencesOthers(b) - referencesOthers(a));
+}

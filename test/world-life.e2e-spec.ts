@@ -1,0 +1,159 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import type { App } from 'supertest/types';
+import type { DataSource } from 'typeorm';
+import { GEORG, sepaPayment, VALID_CONSENT } from './support/fixtures';
+import { issuedCertificate, signedHeaders } from './support/signing';
+import { allAccountsConsent, registerClient, TODAY, tppHeaders, useSandbox, worldClient, WorldClient } from './support/sandbox';
+
+/**
+ * A world's life (docs/security.md, "A world's life"): a reset forgets everything the world
+ * created and puts its clock back, leaving every other world as it was; the deletion of a
+ * registered client (RFC 7592) leaves no row of its world in any table, and neither its tokens nor
+ * its certificates speak for anyone after it. On SQLite and PostgreSQL.
+ */
+
+const folder = mkdtempSync(join(tmpdir(), 'psd2-world-life-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** Berlin Group's profile, where a request signed with a certificate the sandbox issued needs no token (docs/tpp-identity.md). */
+function signingProfile(): string {
+  mkdirSync(join(folder, 'profile'));
+  writeFileSync(join(folder, 'profile', 'profile.yaml'), 'extends: berlin-group\ntpp:\n  oauth: optional\n  signatures: optional\n');
+  return join(folder, 'profile');
+}
+
+const SEPA = '/v1/payments/sepa-credit-transfers';
+const PSU_IP = { 'PSU-IP-Address': '192.0.2.10' };
+const consentBody = {
+  access: { balances: [{ iban: GEORG }] },
+  recurringIndicator: true,
+  combinedServiceIndicator: false,
+  validUntil: '2026-06-30',
+  frequencyPerDay: 4,
+};
+
+interface Registered {
+  clientId: string;
+  registrationToken: string;
+  client: WorldClient;
+  token: string;
+}
+
+async function register(http: App, name: string): Promise<Registered> {
+  const { clientId, clientSecret, registrationToken, token } = await registerClient(http, name);
+  return { clientId, registrationToken, token, client: await worldClient(http, clientId, clientSecret, PSU_IP) };
+}
+
+/** Every row of every table that names the client in a world column (ownerId, clientId, world), by table. */
+async function rowsNaming(dataSource: DataSource, clientId: string): Promise<Record<string, number>> {
+  const found: Record<string, number> = {};
+  for (const metadata of dataSource.entityMetadatas) {
+    for (const column of metadata.columns.filter(({ propertyName }) => ['ownerId', 'clientId', 'world'].includes(propertyName))) {
+      const count = await dataSource.getRepository(metadata.target).countBy({ [column.propertyName]: clientId });
+      if (count) found[`${metadata.tableName}.${column.propertyName}`] = count;
+    }
+  }
+  return found;
+}
+
+describe("a world's life in AUTH_MODE=strict: reset and deletion", () => {
+  const sandbox = useSandbox({ PROFILE: signingProfile(), AUTH_MODE: 'strict', SCA_MODE: 'redirect' });
+  let a: Registered;
+  let b: Registered;
+  let scenarioId: string;
+  let theirs: { consentId: string; paymentId: string };
+
+  /** A world with something of everything: a consent, a payment, a scenario, conditions, a moved clock, a certificate and their events. */
+  async function populate({ client, token }: Registered): Promise<{ consentId: string; paymentId: string; scenarioId: string }> {
+    const consentId = (await client.send('post', '/v1/consents', consentBody).expect(201)).body.consentId;
+    const paymentId = (await client.send('post', SEPA, sepaPayment('10.00')).expect(201)).body.paymentId;
+    const scenario = (
+      await client
+        .send('post', '/sandbox/scenarios', {
+          accounts: [{ name: 'World Holder', balances: { interimAvailable: '10.00', forwardAvailable: '10.00' } }],
+        })
+        .expect(201)
+    ).body;
+    await client.send('put', '/sandbox/conditions', { maintenance: false, delayMs: 5 }).expect(200);
+    await client.send('post', '/v1/bulk-payee-verifications', {
+      partyVerificationRequests: [
+        { uetr: '5b0d7f1e-2f5c-4c59-9a8e-6a3c1d2b7e41', partyAccount: { iban: GEORG }, party: { name: 'Georg Mustermann' } },
+      ],
+    });
+    await issuedCertificate(sandbox.http, folder, { type: 'QSEAL', organisationName: 'World TPP', roles: ['PSP_AI', 'PSP_PI'] }, token);
+    await client.send('post', '/sandbox/clock/advance', { days: 10 }).expect(200);
+    return { consentId, paymentId, scenarioId: scenario.scenarioId };
+  }
+
+  beforeAll(async () => {
+    a = await register(sandbox.http, 'A');
+    b = await register(sandbox.http, 'B');
+    ({ scenarioId } = await populate(a));
+    const populated = await populate(b);
+    theirs = { consentId: populated.consentId, paymentId: populated.paymentId };
+  });
+
+  it("a reset forgets everything the world created and puts its clock back; another world's stays as it was", async () => {
+    const before = await rowsNaming(sandbox.dataSource, b.clientId);
+    const reset = await a.client.send('post', '/sandbox/world/reset').expect(200);
+    expect(reset.body).toEqual({ today: TODAY, forgotten: expect.any(Number) });
+    expect(reset.body.forgotten).toBeGreaterThan(10);
+    // What is left of A's world: its client and its two tokens, gone only with it.
+    expect(await rowsNaming(sandbox.dataSource, a.clientId)).toEqual({ 'tpp_clients.clientId': 1, 'access_tokens.clientId': 2 });
+    // The scenario's rows, found through its PSU: its accounts (their balances and transactions with them).
+    expect(await sandbox.dataSource.getRepository('accounts').countBy({ scenarioId })).toBe(0);
+    expect((await a.client.send('get', '/sandbox/clock').expect(200)).body).toEqual({ today: TODAY });
+    expect((await a.client.send('get', '/sandbox/conditions').expect(200)).body).toEqual({ maintenance: false, delayMs: 0 });
+    await a.client.send('delete', `/sandbox/scenarios/${scenarioId}`).expect(404);
+    // The fixtures are still there for A, and B's world is untouched.
+    expect((await a.client.send('get', `/v1/consents/${VALID_CONSENT}/status`).expect(200)).body).toEqual({ consentStatus: 'valid' });
+    expect(await rowsNaming(sandbox.dataSource, b.clientId)).toEqual(before);
+    expect((await b.client.send('get', `/v1/consents/${theirs.consentId}/status`).expect(200)).body).toEqual({ consentStatus: 'received' });
+    expect((await b.client.send('get', `${SEPA}/${theirs.paymentId}/status`).expect(200)).body).toEqual({ transactionStatus: 'RCVD' });
+    expect((await b.client.send('get', '/sandbox/clock').expect(200)).body).toEqual({ today: '2026-03-25' });
+  });
+
+  it('a deletion leaves no row of the world in any table, and neither its token nor its certificate speaks for it', async () => {
+    await populate(a);
+    const certificate = await issuedCertificate(sandbox.http, folder, { type: 'QSEAL', organisationName: 'A', roles: ['PSP_AI'] }, a.token);
+    const signed = () => {
+      const headers = tppHeaders({ 'Consent-ID': VALID_CONSENT, ...PSU_IP });
+      delete headers.Authorization;
+      return request(sandbox.http)
+        .get('/v1/accounts')
+        .set(signedHeaders(certificate, '', headers));
+    };
+    const before = await signed();
+    expect(before.status).toBe(200);
+    await request(sandbox.http).delete(`/register/${a.clientId}`).set('Authorization', `Bearer ${a.registrationToken}`).expect(204);
+    expect(await rowsNaming(sandbox.dataSource, a.clientId)).toEqual({});
+    expect((await a.client.send('get', '/sandbox/clock').expect(401)).body.tppMessages[0].code).toBe('TOKEN_INVALID');
+    expect((await signed().expect(401)).body.tppMessages[0].code).toMatch(/^CERTIFICATE_/);
+    // B goes on as before.
+    expect((await b.client.send('get', `/v1/consents/${theirs.consentId}/status`).expect(200)).body).toEqual({ consentStatus: 'received' });
+  });
+});
+
+describe('a reset of the open world (AUTH_MODE=open)', () => {
+  const sandbox = useSandbox();
+
+  it("forgets what was created, keeps the bank's fixtures, and puts the clock back", async () => {
+    const consentId = await allAccountsConsent(sandbox.http);
+    await request(sandbox.http).post('/sandbox/clock/advance').send({ days: 3 }).expect(200);
+    const reset = await request(sandbox.http).post('/sandbox/world/reset').expect(200);
+    expect(reset.body).toEqual({ today: TODAY, forgotten: expect.any(Number) });
+    expect(
+      (await request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(403)).body.tppMessages[0].code,
+    ).toBe('CONSENT_UNKNOWN');
+    expect((await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}/status`).set(tppHeaders()).expect(200)).body).toEqual({
+      consentStatus: 'valid',
+    });
+    await request(sandbox.http)
+      .get('/v1/accounts')
+      .set(tppHeaders({ 'Consent-ID': VALID_CONSENT }))
+      .expect(200);
+  });
+});
