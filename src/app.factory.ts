@@ -46,6 +46,7 @@ export async function createApp(): Promise<NestExpressApplication> {
   app.use(refuseNul);
   app.set('x-powered-by', false);
   app.set('etag', false); // no client revalidates these answers; hashing every body only costs time
+  trustProxies(app);
   answerUnparsableRequests(app.getHttpServer(), app.get(BankProfile).answers);
 
   // Built once; its examples' dates are filled in at each request, from the sandbox's today (document-examples.ts).
@@ -55,6 +56,20 @@ export async function createApp(): Promise<NestExpressApplication> {
     swaggerOptions: { persistAuthorization: true, requestInterceptor: freshRequestIds },
   });
   return app;
+}
+
+/** TRUST_PROXY: the proxies whose X-Forwarded-For the request's address (`@Ip()`) is read from; one Express cannot read stops the start. */
+function trustProxies(app: NestExpressApplication): void {
+  const trusted = app.get<ConfigService<Environment, true>>(ConfigService).get('TRUST_PROXY', { infer: true });
+  if (trusted === undefined) return;
+  try {
+    app.set(
+      'trust proxy',
+      trusted.split(',').map((entry) => entry.trim()),
+    );
+  } catch (error) {
+    throw new Error(`Invalid configuration:\n  TRUST_PROXY=${JSON.stringify(trusted)}: ${(error as Error).message}`);
+  }
 }
 
 /**

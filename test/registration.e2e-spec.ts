@@ -6,7 +6,7 @@ import request from 'supertest';
 import { TppCertificate } from '../src/tpp-identity/tpp-certificate.entity';
 import { TppClient } from '../src/oauth/client.entity';
 import { VALID_CONSENT } from './support/fixtures';
-import { basic, tppHeaders, useSandbox } from './support/sandbox';
+import { basic, removeDatabase, startSandbox, temporaryDatabase, tppHeaders, useSandbox } from './support/sandbox';
 import { issuedCertificate } from './support/signing';
 
 /**
@@ -273,5 +273,45 @@ describe('a profile that closes registration (tpp.registration: closed)', () => 
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     });
     expect(await sandbox.dataSource.getRepository(TppClient).countBy({ name: metadata.client_name })).toBe(0);
+  });
+});
+
+describe('REGISTRATIONS_PER_HOUR, counted by the address TRUST_PROXY lets the sandbox believe', () => {
+  const sandbox = useSandbox({ AUTH_MODE: 'strict', REGISTRATIONS_PER_HOUR: '3', TRUST_PROXY: 'loopback' });
+  const from = (address: string) => request(sandbox.http).post('/register').set('X-Forwarded-For', address).send(metadata);
+
+  it('refuses the fourth registration from one address within the hour, 429 with Retry-After, and stores nothing; another address registers', async () => {
+    for (let count = 0; count < 3; count++) await from('203.0.113.5').expect(201);
+    const stored = await sandbox.dataSource.getRepository(TppClient).countBy({ name: metadata.client_name });
+    const refused = await from('203.0.113.5').expect(429);
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(3500);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(refused.body).toEqual(
+      oauthError(
+        'slow_down',
+        'ACCESS_EXCEEDED',
+        'XS2A074E',
+        null,
+        `3 clients registered from this address within the hour (REGISTRATIONS_PER_HOUR): try again in ${retryAfter} s, or reuse a client (POST /sandbox/world/reset starts its world afresh)`,
+      ),
+    );
+    expect(await sandbox.dataSource.getRepository(TppClient).countBy({ name: metadata.client_name })).toBe(stored);
+    await from('203.0.113.6').expect(201);
+  });
+});
+
+describe('REGISTRATIONS_PER_HOUR without TRUST_PROXY', () => {
+  const sandbox = useSandbox({ AUTH_MODE: 'strict', REGISTRATIONS_PER_HOUR: '1' });
+
+  it('believes no X-Forwarded-For: every request counts the address it came from', async () => {
+    await request(sandbox.http).post('/register').set('X-Forwarded-For', '203.0.113.7').send(metadata).expect(201);
+    await request(sandbox.http).post('/register').set('X-Forwarded-For', '203.0.113.8').send(metadata).expect(429);
+  });
+
+  it('stops the start on a TRUST_PROXY Express cannot read, naming it', async () => {
+    const database = temporaryDatabase();
+    await expect(startSandbox({ TRUST_PROXY: 'no-such-proxy' }, database)).rejects.toThrow('TRUST_PROXY="no-such-proxy"');
+    await removeDatabase(database);
   });
 });

@@ -325,6 +325,12 @@ export const ERROR_CATALOGUE = {
     code: 'ACCESS_EXCEEDED',
     when: 'a sign-in (the token endpoint, the cockpit, the permission dashboard) after 5 failed ones of the same client or PSU from the same address within 15 minutes, until the window ends (`Retry-After`, OAuth `slow_down`)',
   },
+  XS2A074E: {
+    name: 'tooManyRegistrations',
+    status: 429,
+    code: 'ACCESS_EXCEEDED',
+    when: 'client registration: `REGISTRATIONS_PER_HOUR` clients registered from the same address within the hour, until it ends (`Retry-After`, OAuth `slow_down`)',
+  },
 } as const satisfies Record<string, MessageRow>;
 
 /** The numbers of the services' messages, with their names: each service declares its own here by declaration merging. */

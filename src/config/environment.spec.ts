@@ -13,6 +13,8 @@ describe('environment', () => {
       AUTH_MODE: 'open',
       PROFILE: 'bank',
       SANDBOX_CONTROL: 'true',
+      REGISTRATIONS_PER_HOUR: 100,
+      TRUST_PROXY: undefined,
       SANDBOX_DATE: undefined,
     });
   });
@@ -40,6 +42,7 @@ describe('environment', () => {
       AUTH_MODE: 'open',
       PROFILE: 'berlin-group',
       SANDBOX_CONTROL: 'true',
+      REGISTRATIONS_PER_HOUR: 100,
       SANDBOX_DATE: '2026-01-31',
     });
   });

@@ -64,6 +64,22 @@ export class Environment {
   })
   NOTIFICATION_ALLOWED_HOSTS?: string;
 
+  /** How many clients one address may register an hour (POST /register); 0: no bound (docs/security.md, "Clients register themselves"). */
+  @IsInt()
+  @Min(0)
+  REGISTRATIONS_PER_HOUR: number = 100;
+
+  /**
+   * The proxies whose X-Forwarded-For names the caller, separated by commas: addresses, subnets
+   * (CIDR), or loopback, linklocal, uniquelocal (docs/operations.md). Unset: none is believed, and
+   * every bound kept by address (registrations, sign-ins) counts the proxy's address.
+   */
+  @IsOptional()
+  @Matches(/^[\w.:/-]+(\s*,\s*[\w.:/-]+)*$/, {
+    message: 'TRUST_PROXY must be addresses, subnets or loopback, linklocal, uniquelocal, separated by commas',
+  })
+  TRUST_PROXY?: string;
+
   /** Where the sandbox clock starts until it is set; unset means the real UTC date. */
   @IsOptional()
   @IsDateOnly()

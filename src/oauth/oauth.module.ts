@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { DatabaseModule } from '../database/database.module';
 import { RegistrationController } from './registration.controller';
 import { RegistrationService } from './registration.service';
+import { RegistrationThrottle } from './registration-throttle';
 import { EndedSessions, SignInThrottle } from './sign-ins';
 import { TokenController } from './token.controller';
 import { TokenService } from './token.service';
@@ -10,7 +11,7 @@ import { TokenService } from './token.service';
 @Module({
   imports: [DatabaseModule],
   controllers: [TokenController, RegistrationController],
-  providers: [TokenService, RegistrationService, SignInThrottle, EndedSessions],
+  providers: [TokenService, RegistrationService, RegistrationThrottle, SignInThrottle, EndedSessions],
   exports: [TokenService, SignInThrottle, EndedSessions],
 })
 export class OAuthModule {}

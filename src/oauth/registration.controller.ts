@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Controller, Delete, Get, Header, Headers, HttpCode, Param, Post } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Delete, Get, Header, Headers, HttpCode, Ip, Param, Post } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import {
   ApiBearerAuth,
@@ -90,7 +90,9 @@ class AuthorizationServerMetadata {
 }
 
 class RegistrationErrorResponse extends TppErrorResponse {
-  @ApiProperty({ enum: ['invalid_client_metadata', 'invalid_redirect_uri', 'invalid_request', 'invalid_token', 'access_denied'] })
+  @ApiProperty({
+    enum: ['invalid_client_metadata', 'invalid_redirect_uri', 'invalid_request', 'invalid_token', 'access_denied', 'slow_down'],
+  })
   error: string;
 
   @ApiProperty()
@@ -160,9 +162,15 @@ export class RegistrationController {
     type: RegistrationErrorResponse,
     description: 'access_denied (SERVICE_BLOCKED): the profile closes registration (tpp.registration: closed)',
   })
+  @ApiResponse({
+    status: 429,
+    type: RegistrationErrorResponse,
+    headers: { 'Retry-After': { description: 'seconds until the hour is over', schema: { type: 'integer' } } },
+    description: 'slow_down (ACCESS_EXCEEDED): REGISTRATIONS_PER_HOUR clients registered from this address within the hour',
+  })
   @applyDecorators(...COMMON_ERRORS)
-  async register(@Body() body: unknown): Promise<ClientInformationResponse> {
-    const { client, registrationToken } = await this.registrations.register(clientMetadataOf(body));
+  async register(@Body() body: unknown, @Ip() address: string): Promise<ClientInformationResponse> {
+    const { client, registrationToken } = await this.registrations.register(clientMetadataOf(body), address);
     return { ...this.information(client), registration_access_token: registrationToken };
   }
 
@@ -181,7 +189,10 @@ export class RegistrationController {
 
   @Delete('register/:clientId')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a registered client (RFC 7592): its credentials and tokens stop working' })
+  @ApiOperation({
+    summary:
+      'Delete a registered client (RFC 7592) and its world: no row of it is left, its tokens stop working at once, its certificates are revoked',
+  })
   @ApiBearerAuth()
   @ApiNoContentResponse({ description: 'deleted' })
   @applyDecorators(...REFUSED, ...COMMON_ERRORS)

@@ -10,6 +10,7 @@ import { bearerToken, hashMatches, newToken, sha256 } from './credentials';
 import { World } from './world';
 import { WorldPurge } from '../database/world-purge';
 import { TokenService } from './token.service';
+import { RegistrationThrottle } from './registration-throttle';
 
 /** A registered client as RFC 7591 §3.2.1 answers it; the secret and the registration access token only when they were just made. */
 export interface Registered {
@@ -30,13 +31,15 @@ export class RegistrationService {
     private readonly certificates: CertificatesService,
     private readonly purge: WorldPurge,
     private readonly tokens: TokenService,
+    private readonly throttle: RegistrationThrottle,
   ) {}
 
   get open(): boolean {
     return this.profile.tpp.registration === 'open';
   }
 
-  async register({ clientName, redirectUris, certificate }: ClientMetadata): Promise<Registered> {
+  /** Registers a client from `address` (REGISTRATIONS_PER_HOUR bounds how many an hour). */
+  async register({ clientName, redirectUris, certificate }: ClientMetadata, address: string): Promise<Registered> {
     this.assertOpen();
     const serialNumber = certificate === null ? null : await this.certificates.claimable(certificate);
     if (certificate !== null && serialNumber === null) throw certificateRefused();
@@ -50,6 +53,7 @@ export class RegistrationService {
       registeredAt: new Date().toISOString(),
     });
     await this.store.write(async () => {
+      await this.throttle.admit(address);
       await this.store.insert(TppClient, client);
       // In the same write: a certificate another claimed meanwhile leaves no client behind.
       if (serialNumber !== null && !(await this.certificates.claim(serialNumber, World.ofClient(client.clientId))))

@@ -29,3 +29,19 @@ export class EndedSession {
   @Column({ type: 'varchar', length: 24 })
   expiresAt: string;
 }
+
+/** Registrations from one address in the current hour (REGISTRATIONS_PER_HOUR), kept until the hour is over. */
+@WorldScoped('none')
+@Entity('registration_windows')
+export class RegistrationWindow {
+  /** SHA-256 (hex) of `register@<address>`. */
+  @PrimaryColumn({ type: 'varchar', length: 64 })
+  key: string;
+
+  @Column({ type: 'integer' })
+  registrations: number;
+
+  /** When the hour ends and the count starts again (real time, ISO 8601). */
+  @Column({ type: 'varchar', length: 24 })
+  windowEndsAt: string;
+}

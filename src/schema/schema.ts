@@ -15,6 +15,7 @@ import { FundsConfirmation1796500000000 } from '../../migrations/1796500000000-F
 import { Worlds1796900000000 } from '../../migrations/1796900000000-Worlds';
 import { ClientRegistration1797000000000 } from '../../migrations/1797000000000-ClientRegistration';
 import { BoundRequests1797100000000 } from '../../migrations/1797100000000-BoundRequests';
+import { RegistrationWindows1797200000000 } from '../../migrations/1797200000000-RegistrationWindows';
 import { SandboxEvent } from '../events/sandbox-event.entity';
 import { AccessCount } from '../account-information/access-count.entity';
 import { AccessToken, TppClient } from '../oauth/client.entity';
@@ -30,7 +31,7 @@ import { Notification, NotificationSubscription } from '../notifications/notific
 import { PayeeCheck } from '../verification-of-payee/payee-check.entity';
 import { CertificateAuthority, TppCertificate } from '../tpp-identity/tpp-certificate.entity';
 import { SignedRequest } from '../tpp-identity/signed-request.entity';
-import { EndedSession, SignInFailures } from '../oauth/sign-in.entity';
+import { EndedSession, RegistrationWindow, SignInFailures } from '../oauth/sign-in.entity';
 import { SeededProfile } from '../database/seeded-profile.entity';
 import type { Schema } from '../database/data-source';
 import type { SandboxService } from '../core/sandbox-service';
@@ -61,6 +62,7 @@ export const CORE_ENTITIES = [
   SignedRequest,
   SignInFailures,
   EndedSession,
+  RegistrationWindow,
 ];
 // Listed as classes, not globs, so the same list works from ts-jest and from dist/.
 const MIGRATIONS = [
@@ -81,6 +83,7 @@ const MIGRATIONS = [
   Worlds1796900000000,
   ClientRegistration1797000000000,
   BoundRequests1797100000000,
+  RegistrationWindows1797200000000,
 ];
 
 /**
