@@ -44,7 +44,8 @@ describe('the OpenAPI document', () => {
   const ACCESS_EXCEEDED = PROFILE === 'bank' ? [] : ['429'];
 
   it.each([
-    ['/v1/consents', 'post', [String(CREATED), '400', '401']],
+    // 429: the world's quota (WORLD_MAX_RESOURCES), on every route that stores a resource.
+    ['/v1/consents', 'post', [String(CREATED), '400', '401', '429']],
     ['/v1/consents/{consentId}', 'get', ['200', '400', '401', '403']],
     ['/v1/consents/{consentId}/status', 'get', ['200', '400', '401', '403']],
     ['/v1/consents/{consentId}', 'delete', ['204', '400', '401', '403', '409']],
@@ -80,7 +81,7 @@ describe('the OpenAPI document', () => {
     expect(operation.parameters).toEqual(
       expect.arrayContaining([expect.objectContaining({ name: 'PSU-IP-Address', in: 'header', required: true })]),
     );
-    expect(Object.keys(operation.responses).sort()).toEqual(withCommon([String(CREATED), '400', '401']));
+    expect(Object.keys(operation.responses).sort()).toEqual(withCommon([String(CREATED), '400', '401', '429']));
     expect(operation.security).toEqual(XS2A_SECURITY);
   });
 

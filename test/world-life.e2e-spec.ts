@@ -5,6 +5,7 @@ import request from 'supertest';
 import type { App } from 'supertest/types';
 import type { DataSource } from 'typeorm';
 import { GEORG, sepaPayment, VALID_CONSENT } from './support/fixtures';
+import { CREATED } from './support/profile';
 import { issuedCertificate, signedHeaders } from './support/signing';
 import { allAccountsConsent, registerClient, TODAY, tppHeaders, useSandbox, worldClient, WorldClient } from './support/sandbox';
 
@@ -155,5 +156,33 @@ describe('a reset of the open world (AUTH_MODE=open)', () => {
       .get('/v1/accounts')
       .set(tppHeaders({ 'Consent-ID': VALID_CONSENT }))
       .expect(200);
+  });
+});
+
+describe('WORLD_MAX_RESOURCES: what one world stores is bounded, another world goes on', () => {
+  const sandbox = useSandbox({ AUTH_MODE: 'strict', SCA_MODE: 'redirect', WORLD_MAX_RESOURCES: '4' });
+
+  it('refuses the creation past the quota with 429 naming it and how to make room, stores nothing, and creates again after a reset', async () => {
+    const [a, b] = [await register(sandbox.http, 'A'), await register(sandbox.http, 'B')];
+    for (let count = 0; count < 3; count++) await a.client.send('post', '/v1/consents', consentBody).expect(CREATED);
+    await a.client.send('post', SEPA, sepaPayment('1.00')).expect(CREATED);
+    const full = {
+      tppMessages: [
+        {
+          category: 'ERROR',
+          code: 'ACCESS_EXCEEDED',
+          path: null,
+          text: '{sensitive} XS2A075E: this world stores 4 resources, its quota (WORLD_MAX_RESOURCES): make room with POST /sandbox/world/reset, or delete what it no longer needs',
+        },
+      ],
+      _links: null,
+    };
+    expect((await a.client.send('post', '/v1/consents', consentBody).expect(429)).body).toEqual(full);
+    expect((await a.client.send('post', SEPA, sepaPayment('1.00')).expect(429)).body).toEqual(full);
+    expect((await a.client.send('post', '/sandbox/scenarios', { accounts: [{ name: 'Full' }] }).expect(429)).body).toEqual(full);
+    expect(await sandbox.dataSource.getRepository('consents').countBy({ ownerId: a.clientId })).toBe(3);
+    await b.client.send('post', '/v1/consents', consentBody).expect(CREATED);
+    await a.client.send('post', '/sandbox/world/reset').expect(200);
+    await a.client.send('post', '/v1/consents', consentBody).expect(CREATED);
   });
 });

@@ -2,7 +2,8 @@ import { WorldScoped } from '../database/world-scope';
 import { Column, Entity, Index, JoinColumn, ManyToOne, OneToMany, PrimaryColumn } from 'typeorm';
 
 /** A test account holder who logs in at the SCA pages (docs/sca-flows.md). */
-@WorldScoped({ column: 'ownerId', sharedWhen: { column: 'scenarioId', is: null } })
+@WorldScoped({ column: 'ownerId', sharedWhen: { column: 'scenarioId', is: null }, resource: true })
+@Index(['ownerId'])
 @Entity('psus')
 export class Psu {
   @PrimaryColumn({ type: 'varchar', length: 64 })

@@ -331,6 +331,12 @@ export const ERROR_CATALOGUE = {
     code: 'ACCESS_EXCEEDED',
     when: 'client registration: `REGISTRATIONS_PER_HOUR` clients registered from the same address within the hour, until it ends (`Retry-After`, OAuth `slow_down`)',
   },
+  XS2A075E: {
+    name: 'worldFull',
+    status: 429,
+    code: 'ACCESS_EXCEEDED',
+    when: 'a creation (a consent, payment, basket, payee check, scenario, certificate) in a world that stores `WORLD_MAX_RESOURCES` resources already: reset it or delete some',
+  },
 } as const satisfies Record<string, MessageRow>;
 
 /** The numbers of the services' messages, with their names: each service declares its own here by declaration merging. */

@@ -14,6 +14,7 @@ describe('environment', () => {
       PROFILE: 'bank',
       SANDBOX_CONTROL: 'true',
       REGISTRATIONS_PER_HOUR: 100,
+      WORLD_MAX_RESOURCES: 10_000,
       TRUST_PROXY: undefined,
       SANDBOX_DATE: undefined,
     });
@@ -43,6 +44,7 @@ describe('environment', () => {
       PROFILE: 'berlin-group',
       SANDBOX_CONTROL: 'true',
       REGISTRATIONS_PER_HOUR: 100,
+      WORLD_MAX_RESOURCES: 10_000,
       SANDBOX_DATE: '2026-01-31',
     });
   });

@@ -69,6 +69,11 @@ export class Environment {
   @Min(0)
   REGISTRATIONS_PER_HOUR: number = 100;
 
+  /** How many resources (consents, payments, baskets, payee checks, scenarios, certificates) one world may store; 0: no bound (docs/security.md, "A world's life"). */
+  @IsInt()
+  @Min(0)
+  WORLD_MAX_RESOURCES: number = 10_000;
+
   /**
    * The proxies whose X-Forwarded-For names the caller, separated by commas: addresses, subnets
    * (CIDR), or loopback, linklocal, uniquelocal (docs/operations.md). Unset: none is believed, and

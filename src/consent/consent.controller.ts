@@ -1,3 +1,4 @@
+import { StoresResource } from '../http/request-checks';
 import { EXAMPLE } from '../common/document-examples';
 import { Body, Delete, Get, HttpCode, Injectable, Param, Post, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
@@ -146,6 +147,7 @@ export class ConsentController extends ConsentRoutes {
   protected readonly purpose = 'ais';
 
   @Post()
+  @StoresResource()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create an account-information consent' })
   @ApiBody({ type: CreateConsentDto, examples: CONSENT_EXAMPLES })

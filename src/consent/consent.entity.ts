@@ -1,5 +1,5 @@
 import { WorldScoped } from '../database/world-scope';
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn, Index } from 'typeorm';
 import type { ConsentStatus } from './consent.machine';
 
 export interface AccountReference {
@@ -54,7 +54,8 @@ export interface CardTerms {
 /** Which service a consent is for: account information (/v1/consents) or the confirmation of funds (PIIS). */
 export type ConsentPurpose = 'ais' | 'piis';
 
-@WorldScoped({ column: 'ownerId', sharedWhen: { column: 'fixture', is: true } })
+@WorldScoped({ column: 'ownerId', sharedWhen: { column: 'fixture', is: true }, resource: true })
+@Index(['ownerId'])
 @Entity('consents')
 export class Consent {
   @PrimaryColumn({ type: 'varchar', length: 36 })

@@ -1,16 +1,10 @@
 import { Injectable, Type } from '@nestjs/common';
 import { DataSource, FindOptionsWhere, In, IsNull, Not, ObjectLiteral } from 'typeorm';
 import { Store } from './store';
-import { inPurgeOrder, OwnColumn, scopeOf, WorldScope } from './world-scope';
+import { inPurgeOrder, rowsOfWorld, scopeOf, ScopedWorld, WorldScope } from './world-scope';
 
 /** Values per IN list: far below what any engine binds to one statement. */
 const CHUNK = 500;
-
-/** A world as the purge sees it: its client (null: the open world) and its key (World.key). */
-export interface PurgedWorld {
-  clientId: string | null;
-  key: string;
-}
 
 /**
  * Forgets a world's rows in every table, as each entity declares them its world's (`@WorldScoped`,
@@ -28,14 +22,14 @@ export class WorldPurge {
   ) {}
 
   /** Inside a Store.write; answers how many rows it forgot. */
-  async purge(world: PurgedWorld, what: 'reset' | 'delete'): Promise<number> {
+  async purge(world: ScopedWorld, what: 'reset' | 'delete'): Promise<number> {
     let forgotten = 0;
     for (const entity of inPurgeOrder(this.dataSource)) forgotten += await this.forget(entity, scopeOf(entity), world, what);
     await this.store.forgetWorld(world.key);
     return forgotten;
   }
 
-  private async forget(entity: Type, scope: WorldScope, world: PurgedWorld, what: 'reset' | 'delete'): Promise<number> {
+  private async forget(entity: Type, scope: WorldScope, world: ScopedWorld, what: 'reset' | 'delete'): Promise<number> {
     if (scope === 'none' || 'cascade' in scope) return 0;
     const change = this.store.change<ObjectLiteral>(entity);
     const deleted = async (where: FindOptionsWhere<ObjectLiteral>) => (await change.delete(where)).affected ?? 0;
@@ -49,12 +43,12 @@ export class WorldPurge {
     }
     if (what === 'reset' && scope.keptOnReset) return 0;
     if (scope.revoke)
-      return (await change.update(inWorld(scope, world), { [scope.revoke.column]: true, [scope.column]: null })).affected ?? 0;
-    return deleted(inWorld(scope, world));
+      return (await change.update(rowsOfWorld(scope, world), { [scope.revoke.column]: true, [scope.column]: null })).affected ?? 0;
+    return deleted(rowsOfWorld(scope, world));
   }
 
   /** The values of `column` in the world's rows of `entity` (non-null): what rows found through them hold. */
-  private async valuesOf(entity: Type, column: string, world: PurgedWorld): Promise<unknown[]> {
+  private async valuesOf(entity: Type, column: string, world: ScopedWorld): Promise<unknown[]> {
     const scope = scopeOf(entity);
     if (scope === 'none' || 'cascade' in scope || 'key' in scope)
       throw new Error(`${entity.name} is no parent a world's rows are found through`);
@@ -65,14 +59,7 @@ export class WorldPurge {
       const values = await this.valuesOf(scope.through(), scope.parentColumn, world);
       for (let start = 0; start < values.length; start += CHUNK)
         rows.push(...(await read({ [scope.column]: In(values.slice(start, start + CHUNK)) })));
-    } else rows.push(...(await read(inWorld(scope, world))));
+    } else rows.push(...(await read(rowsOfWorld(scope, world))));
     return [...new Set(rows.map((row) => row[column] as unknown))];
   }
-}
-
-/** The world's rows: its client's, or, for the open world, those of no client that are not the bank's fixtures. */
-function inWorld(scope: OwnColumn, { clientId }: PurgedWorld): FindOptionsWhere<ObjectLiteral> {
-  if (clientId !== null) return { [scope.column]: clientId };
-  const shared = scope.sharedWhen;
-  return { [scope.column]: IsNull(), ...(shared ? { [shared.column]: shared.is === null ? Not(IsNull()) : Not(shared.is) } : {}) };
 }

@@ -1,14 +1,22 @@
 import type { Type } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
+import { DataSource, FindOptionsWhere, IsNull, Not, ObjectLiteral } from 'typeorm';
+
+/** A world as its rows name it: its client (null: the open world) and its key (World.key). */
+export interface ScopedWorld {
+  clientId: string | null;
+  key: string;
+}
 
 /**
  * A column that holds the world's client ID (null: the open world). `sharedWhen`: among the rows of
  * no client, those that are the bank's fixtures and no world's (a reset of the open world keeps
  * them). `keptOnReset`: the client itself (its registration, its tokens), gone only with it.
  * `revoke`: its rows are revoked and no longer the world's, rather than deleted (certificates).
+ * `resource`: each row is a resource a TPP created, counted against WORLD_MAX_RESOURCES.
  */
 export interface OwnColumn {
   column: string;
+  resource?: true;
   sharedWhen?: { column: string; is: true | null };
   keptOnReset?: true;
   revoke?: { column: string };
@@ -74,4 +82,11 @@ export function inPurgeOrder(dataSource: DataSource): Type[] {
   return dataSource.entityMetadatas
     .map(({ target }) => target as Type)
     .sort((a, b) => depth(b) - depth(a) || referencesOthers(b) - referencesOthers(a));
+}
+
+/** The where-clause of the world's rows: its client's, or, for the open world, those of no client that are not the bank's fixtures. */
+export function rowsOfWorld(scope: OwnColumn, { clientId }: ScopedWorld): FindOptionsWhere<ObjectLiteral> {
+  if (clientId !== null) return { [scope.column]: clientId };
+  const shared = scope.sharedWhen;
+  return { [scope.column]: IsNull(), ...(shared ? { [shared.column]: shared.is === null ? Not(IsNull()) : Not(shared.is) } : {}) };
 }

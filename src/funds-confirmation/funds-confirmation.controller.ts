@@ -1,3 +1,4 @@
+import { StoresResource } from '../http/request-checks';
 import { Body, Get, Headers, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -74,6 +75,7 @@ export class FundsConsentController extends ConsentRoutes {
   @Inject(FundsConfirmationService) private readonly funds: FundsConfirmationService;
 
   @Post()
+  @StoresResource()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a consent for the confirmation of funds on one account' })
   @ApiBody({ type: CreateFundsConsentDto })

@@ -1,4 +1,7 @@
+import { applyDecorators } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ApiResponse } from '@nestjs/swagger';
+import { TppErrorResponse } from './error-response.dto';
 
 /** What a route asks of a request before anything else (docs/behaviour.md, "Requests"); a method's checks add to its controller's. */
 export interface RequestChecks {
@@ -8,7 +11,20 @@ export interface RequestChecks {
   requestId?: true;
   /** PSU-IP-Address, an IP address: the Berlin Group yaml makes it mandatory for payment initiation. */
   psuIpAddress?: true;
+  /** It stores a resource of the world: refused once the world stores WORLD_MAX_RESOURCES (WorldQuota). */
+  stores?: true;
 }
 
 /** Sets a route's checks (controller.decorator.ts); the request guard reads them. */
 export const Checks = Reflector.createDecorator<Partial<RequestChecks>>();
+
+/** The route stores a resource of the request's world, which WORLD_MAX_RESOURCES bounds (docs/security.md, "A world's life"). */
+export const StoresResource = (): MethodDecorator =>
+  applyDecorators(
+    Checks({ stores: true }),
+    ApiResponse({
+      status: 429,
+      type: TppErrorResponse,
+      description: 'XS2A075E: the world stores WORLD_MAX_RESOURCES resources already: reset it, or delete some',
+    }),
+  );

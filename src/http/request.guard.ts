@@ -9,6 +9,7 @@ import { ClockService } from '../clock/clock.service';
 import { CertificateClients } from '../tpp-identity/certificate-clients';
 import { BankProfile } from '../profile/bank-profile';
 import { Checks } from './request-checks';
+import { WorldQuota } from '../database/world-quota';
 
 /** The one guard of every TPP route: finds the request's world by its token (or its certificate) and enters it (its clock), then checks its headers and body type. */
 @Injectable()
@@ -19,6 +20,7 @@ export class RequestGuard implements CanActivate {
     private readonly clock: ClockService,
     private readonly profile: BankProfile,
     private readonly reflector: Reflector,
+    private readonly quota: WorldQuota,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -32,6 +34,7 @@ export class RequestGuard implements CanActivate {
     }
     assertJsonBody(request);
     if (checks.psuIpAddress) assertPsuIpAddress(request.header('psu-ip-address'));
+    if (checks.stores) await this.quota.assertRoom(request.world);
     return true;
   }
 }

@@ -3,6 +3,7 @@ import { DatabaseModule } from '../database/database.module';
 import { RegistrationController } from './registration.controller';
 import { RegistrationService } from './registration.service';
 import { RegistrationThrottle } from './registration-throttle';
+import { WorldQuota } from '../database/world-quota';
 import { EndedSessions, SignInThrottle } from './sign-ins';
 import { TokenController } from './token.controller';
 import { TokenService } from './token.service';
@@ -11,7 +12,8 @@ import { TokenService } from './token.service';
 @Module({
   imports: [DatabaseModule],
   controllers: [TokenController, RegistrationController],
-  providers: [TokenService, RegistrationService, RegistrationThrottle, SignInThrottle, EndedSessions],
-  exports: [TokenService, SignInThrottle, EndedSessions],
+  // WorldQuota beside TokenService: the request guard of every module that imports this one asks both.
+  providers: [TokenService, RegistrationService, RegistrationThrottle, SignInThrottle, EndedSessions, WorldQuota],
+  exports: [TokenService, SignInThrottle, EndedSessions, WorldQuota],
 })
 export class OAuthModule {}

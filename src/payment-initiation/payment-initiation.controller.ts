@@ -1,3 +1,4 @@
+import { StoresResource } from '../http/request-checks';
 import { applyDecorators, Body, Delete, Get, HttpCode, Param, Post, Put, Res, Type } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import {
@@ -72,6 +73,7 @@ function Initiation(summary: string, body: Type<PaymentBody>, example: object): 
   return applyDecorators(
     HttpCode(200),
     RequiresPsuIpAddress(),
+    StoresResource(),
     ApiOperation({ summary }),
     ApiBody({ type: body, examples: { 'Try it out': { value: example } } }),
     ApiScaRequestHeaders(),

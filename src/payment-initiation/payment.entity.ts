@@ -1,5 +1,5 @@
 import { WorldScoped } from '../database/world-scope';
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn, Index } from 'typeorm';
 import type { PaymentBody } from './payment-terms';
 import type { PaymentStatus, RejectionReason } from './payment.machine';
 import type { CreditorCheck } from '../verification-of-payee/verification-of-payee.service';
@@ -9,7 +9,8 @@ import type { PaymentProduct, PaymentServiceName } from './payment-products';
 export type { PaymentType } from './payment-products';
 
 /** A payment a TPP initiated: the body as accepted, and the terms the machine needs as columns. */
-@WorldScoped({ column: 'ownerId' })
+@WorldScoped({ column: 'ownerId', resource: true })
+@Index(['ownerId'])
 @Entity('payments')
 export class Payment {
   @PrimaryColumn({ type: 'varchar', length: 36 })

@@ -1,3 +1,4 @@
+import { StoresResource } from '../http/request-checks';
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
@@ -143,6 +144,7 @@ export class CertificatesController {
   }
 
   @Post()
+  @StoresResource()
   @ApiOperation({ summary: 'Issue a test QSealC or QWAC with PSD2 roles, valid from the sandbox today' })
   @ApiCreatedResponse({ type: IssuedCertificateResponse })
   async issue(@Body() body: IssueCertificateDto, @RequestWorld() world: World): Promise<IssuedCertificateResponse> {

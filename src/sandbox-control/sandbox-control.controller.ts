@@ -1,3 +1,4 @@
+import { StoresResource } from '../http/request-checks';
 import { FormatError } from '../common/error-catalogue';
 import type { ConsentStatus } from '../consent/consent.machine';
 import type { PaymentStatus } from '../payment-initiation/payment.machine';
@@ -55,6 +56,7 @@ export class SandboxControlController {
   ) {}
 
   @Post('scenarios')
+  @StoresResource()
   @ApiOperation({
     summary: "Create a test suite's own PSU, accounts, balances, transactions and standing orders, with a valid consent over them",
   })

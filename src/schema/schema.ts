@@ -16,6 +16,7 @@ import { Worlds1796900000000 } from '../../migrations/1796900000000-Worlds';
 import { ClientRegistration1797000000000 } from '../../migrations/1797000000000-ClientRegistration';
 import { BoundRequests1797100000000 } from '../../migrations/1797100000000-BoundRequests';
 import { RegistrationWindows1797200000000 } from '../../migrations/1797200000000-RegistrationWindows';
+import { WorldResources1797300000000 } from '../../migrations/1797300000000-WorldResources';
 import { SandboxEvent } from '../events/sandbox-event.entity';
 import { AccessCount } from '../account-information/access-count.entity';
 import { AccessToken, TppClient } from '../oauth/client.entity';
@@ -84,6 +85,7 @@ const MIGRATIONS = [
   ClientRegistration1797000000000,
   BoundRequests1797100000000,
   RegistrationWindows1797200000000,
+  WorldResources1797300000000,
 ];
 
 /**

@@ -1,3 +1,4 @@
+import { StoresResource } from '../http/request-checks';
 import { Body, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
@@ -43,6 +44,7 @@ export class SigningBasketController {
   ) {}
 
   @Post()
+  @StoresResource()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a signing basket of payments and consents waiting for SCA, which one SCA then authorises' })
   @ApiBody({ type: CreateSigningBasketDto })

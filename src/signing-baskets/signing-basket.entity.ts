@@ -1,9 +1,10 @@
 import { WorldScoped } from '../database/world-scope';
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn, Index } from 'typeorm';
 import type { BasketStatus } from './signing-basket.machine';
 
 /** Berlin Group's signing basket (docs/signing-baskets.md): payments and consents of one client that one SCA authorises. */
-@WorldScoped({ column: 'ownerId' })
+@WorldScoped({ column: 'ownerId', resource: true })
+@Index(['ownerId'])
 @Entity('signing_baskets')
 export class SigningBasket {
   @PrimaryColumn({ type: 'varchar', length: 36 })

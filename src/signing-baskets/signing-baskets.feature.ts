@@ -1,4 +1,5 @@
 import { SigningBaskets1796700000000 } from '../../migrations/1796700000000-SigningBaskets';
+import { SigningBasketOwners1797300000001 } from '../../migrations/1797300000001-SigningBasketOwners';
 import type { SandboxService } from '../core/sandbox-service';
 import { SigningBasket } from './signing-basket.entity';
 import { SigningBasketsModule } from './signing-baskets.module';
@@ -49,7 +50,7 @@ export const signingBasketsService: SandboxService = {
   offeredBy: (settings) => settings.signingBaskets === true,
   module: (profile, environment) => SigningBasketsModule.forSandbox(environment.SANDBOX_CONTROL === 'true'),
   entities: [SigningBasket],
-  migrations: [SigningBaskets1796700000000],
+  migrations: [SigningBaskets1796700000000, SigningBasketOwners1797300000001],
   messages: {
     XS2A058E: {
       name: 'basketMemberUnknown',

@@ -1,5 +1,5 @@
 import { WorldScoped } from '../database/world-scope';
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn, Index } from 'typeorm';
 import type { Psd2Role } from './psd2-statement';
 
 /** The sandbox's own CA (docs/tpp-identity.md): made by whichever instance needs it first, then shared by all on the database. */
@@ -17,7 +17,8 @@ export class CertificateAuthority {
 }
 
 /** A certificate the sandbox CA issued to a TPP: what revocation and the client behind a certificate are looked up by. */
-@WorldScoped({ column: 'ownerId', revoke: { column: 'revoked' } })
+@WorldScoped({ column: 'ownerId', revoke: { column: 'revoked' }, resource: true })
+@Index(['ownerId'])
 @Entity('tpp_certificates')
 export class TppCertificate {
   /** Lower-case hex, no leading zero. */

@@ -13,7 +13,8 @@ export interface CheckedParty {
  * One dedicated check of a payee (docs/verification-of-payee.md): kept so that a payment can name
  * it by its X-Request-ID (Client-VOP-Request-ID), and a bulk's entries so that it can be read.
  */
-@WorldScoped({ column: 'ownerId' })
+@WorldScoped({ column: 'ownerId', resource: true })
+@Index(['ownerId'])
 @Entity('payee_checks')
 @Index(['requestId', 'ownerId'])
 @Index(['bulkId'])

@@ -1,3 +1,4 @@
+import { StoresResource } from '../http/request-checks';
 import { Body, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -32,6 +33,7 @@ export class PayeeVerificationController {
   constructor(private readonly vop: VerificationOfPayeeService) {}
 
   @Post('payee-verifications')
+  @StoresResource()
   @HttpCode(200)
   @ApiOperation({ summary: "Check a payee's name and/or organisation ID against those registered for the account" })
   @ApiOkResponse({ type: PayeeVerificationResponse })
@@ -46,6 +48,7 @@ export class PayeeVerificationController {
   }
 
   @Post('bulk-payee-verifications')
+  @StoresResource()
   @HttpCode(200)
   @ApiOperation({
     summary:

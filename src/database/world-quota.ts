@@ -1,0 +1,47 @@
+import { Inject, Injectable, Type } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { DataSource, ObjectLiteral } from 'typeorm';
+import { refusal } from '../common/error-catalogue';
+import type { Environment } from '../config/environment';
+import { Store } from './store';
+import { OwnColumn, rowsOfWorld, scopeOf, ScopedWorld } from './world-scope';
+
+/**
+ * WORLD_MAX_RESOURCES (docs/security.md, "A world's life"): what one world stores is bounded, so
+ * that no client fills the disk every world shares. Counted where a route stores a resource
+ * (StoresResource), over the tables whose entities declare their rows resources (`@WorldScoped`):
+ * consents, payments, baskets, payee checks, scenarios, certificates. Past the bound the creation
+ * is refused before anything is stored; other worlds go on.
+ */
+@Injectable()
+export class WorldQuota {
+  private readonly limit: number;
+
+  constructor(
+    private readonly store: Store,
+    private readonly dataSource: DataSource,
+    @Inject(ConfigService) config: ConfigService<Environment, true>,
+  ) {
+    this.limit = config.get('WORLD_MAX_RESOURCES', { infer: true });
+  }
+
+  async assertRoom(world: ScopedWorld): Promise<void> {
+    if (this.limit === 0) return;
+    let stored = 0;
+    for (const [entity, scope] of this.resources()) {
+      stored += await this.store.read<ObjectLiteral>(entity).count({ where: rowsOfWorld(scope, world) });
+      if (stored >= this.limit)
+        throw refusal(
+          'worldFull',
+          `this world stores ${this.limit} resources, its quota (WORLD_MAX_RESOURCES): make room with POST /sandbox/world/reset, or delete what it no longer needs`,
+        );
+    }
+  }
+
+  private resources(): [Type, OwnColumn][] {
+    return this.dataSource.entityMetadatas.flatMap(({ target }) => {
+      const scope = scopeOf(target as Type);
+      return typeof scope === 'object' && 'column' in scope && !('through' in scope) && scope.resource ? [[target as Type, scope]] : [];
+    });
+  }
+}
