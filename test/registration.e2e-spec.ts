@@ -60,6 +60,8 @@ describe('clients register themselves (AUTH_MODE=strict)', () => {
       grant_types: ['client_credentials'],
       token_endpoint_auth_method: 'client_secret_basic',
       registration_client_uri: `${BASE}/register/${clientId}`,
+      // WORLD_IDLE_DAYS: the client and its world go after 30 days without a request.
+      sandbox_idle_days: 30,
     };
     expect(registered.body).toEqual({ ...information, registration_access_token: SECRET });
     expect(Math.abs(registered.body.client_id_issued_at - Date.now() / 1000)).toBeLessThan(60);

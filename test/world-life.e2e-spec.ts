@@ -7,7 +7,19 @@ import type { DataSource } from 'typeorm';
 import { GEORG, sepaPayment, VALID_CONSENT } from './support/fixtures';
 import { CREATED } from './support/profile';
 import { issuedCertificate, signedHeaders } from './support/signing';
-import { allAccountsConsent, registerClient, TODAY, tppHeaders, useSandbox, worldClient, WorldClient } from './support/sandbox';
+import { TppClient } from '../src/oauth/client.entity';
+import {
+  allAccountsConsent,
+  registerClient,
+  removeDatabase,
+  startSandbox,
+  temporaryDatabase,
+  TODAY,
+  tppHeaders,
+  useSandbox,
+  worldClient,
+  WorldClient,
+} from './support/sandbox';
 
 /**
  * A world's life (docs/security.md, "A world's life"): a reset forgets everything the world
@@ -184,5 +196,33 @@ describe('WORLD_MAX_RESOURCES: what one world stores is bounded, another world g
     await b.client.send('post', '/v1/consents', consentBody).expect(CREATED);
     await a.client.send('post', '/sandbox/world/reset').expect(200);
     await a.client.send('post', '/v1/consents', consentBody).expect(CREATED);
+  });
+});
+
+describe('WORLD_IDLE_DAYS: a registered client whose world is unused that long goes with it', () => {
+  const database = temporaryDatabase();
+  afterAll(() => removeDatabase(database));
+
+  it('is deleted, world and all, at the next start (and every hour); a client used since, and the fixture clients, stay', async () => {
+    let sandbox = await startSandbox({ AUTH_MODE: 'strict', WORLD_IDLE_DAYS: '30' }, database);
+    const [idle, busy] = [await register(sandbox.http, 'Idle'), await register(sandbox.http, 'Busy')];
+    await idle.client.send('post', '/v1/consents', consentBody).expect(CREATED);
+    await busy.client.send('post', '/v1/consents', consentBody).expect(CREATED);
+    const used = await sandbox.dataSource.getRepository(TppClient).findOneByOrFail({ clientId: idle.clientId });
+    expect(used.lastUsedOn).toBe(new Date().toISOString().slice(0, 10));
+    // 31 days on for one of them: as if its world had answered nothing since.
+    const longAgo = new Date(Date.now() - 31 * 86_400_000).toISOString();
+    await sandbox.dataSource
+      .getRepository(TppClient)
+      .update({ clientId: idle.clientId }, { lastUsedOn: longAgo.slice(0, 10), registeredAt: longAgo });
+    await sandbox.close();
+    sandbox = await startSandbox({ AUTH_MODE: 'strict', WORLD_IDLE_DAYS: '30' }, database);
+    try {
+      expect(await rowsNaming(sandbox.dataSource, idle.clientId)).toEqual({});
+      expect(await sandbox.dataSource.getRepository(TppClient).countBy({ clientId: busy.clientId })).toBe(1);
+      expect(await sandbox.dataSource.getRepository(TppClient).countBy({ clientId: 'sandbox-tpp' })).toBe(1);
+    } finally {
+      await sandbox.close();
+    }
   });
 });

@@ -15,6 +15,7 @@ describe('environment', () => {
       SANDBOX_CONTROL: 'true',
       REGISTRATIONS_PER_HOUR: 100,
       WORLD_MAX_RESOURCES: 10_000,
+      WORLD_IDLE_DAYS: 30,
       TRUST_PROXY: undefined,
       SANDBOX_DATE: undefined,
     });
@@ -45,6 +46,7 @@ describe('environment', () => {
       SANDBOX_CONTROL: 'true',
       REGISTRATIONS_PER_HOUR: 100,
       WORLD_MAX_RESOURCES: 10_000,
+      WORLD_IDLE_DAYS: 30,
       SANDBOX_DATE: '2026-01-31',
     });
   });

@@ -74,6 +74,11 @@ export class Environment {
   @Min(0)
   WORLD_MAX_RESOURCES: number = 10_000;
 
+  /** Days without a request after which a registered client is deleted with its world; 0: never (docs/security.md, "A world's life"). */
+  @IsInt()
+  @Min(0)
+  WORLD_IDLE_DAYS: number = 30;
+
   /**
    * The proxies whose X-Forwarded-For names the caller, separated by commas: addresses, subnets
    * (CIDR), or loopback, linklocal, uniquelocal (docs/operations.md). Unset: none is believed, and

@@ -10,6 +10,7 @@ import { CertificateClients } from '../tpp-identity/certificate-clients';
 import { BankProfile } from '../profile/bank-profile';
 import { Checks } from './request-checks';
 import { WorldQuota } from '../database/world-quota';
+import { IdleWorlds } from '../oauth/idle-worlds';
 
 /** The one guard of every TPP route: finds the request's world by its token (or its certificate) and enters it (its clock), then checks its headers and body type. */
 @Injectable()
@@ -21,6 +22,7 @@ export class RequestGuard implements CanActivate {
     private readonly profile: BankProfile,
     private readonly reflector: Reflector,
     private readonly quota: WorldQuota,
+    private readonly idle: IdleWorlds,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -28,6 +30,7 @@ export class RequestGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<WorldRequest>();
     const bearer = checks.token === 'strictOnly' ? 'strictOnly' : this.profile.tpp.oauth;
     request.world = (await this.tokens.worldOf(request.header('authorization'), bearer)) ?? (await this.certificates.worldOf(request));
+    if (request.world.clientId !== null) await this.idle.used(request.world.clientId);
     await this.clock.enter(request.world);
     if (checks.requestId && !isUUID(request.header('x-request-id') ?? '')) {
       throw new FormatError('X-Request-ID', 'X-Request-ID must be a UUID');

@@ -28,6 +28,10 @@ export class TppClient {
   /** ISO 8601 UTC instant of its registration; null for a fixture. */
   @Column({ type: 'varchar', length: 24, nullable: true })
   registeredAt: string | null = null;
+
+  /** The UTC date its world last answered a request (a registered client's): what WORLD_IDLE_DAYS measures (IdleWorlds). */
+  @Column({ type: 'varchar', length: 10, nullable: true })
+  lastUsedOn: string | null = null;
 }
 
 /** An issued bearer token; only its SHA-256 is stored, so the database never holds a usable token. */

@@ -4,6 +4,7 @@ import { RegistrationController } from './registration.controller';
 import { RegistrationService } from './registration.service';
 import { RegistrationThrottle } from './registration-throttle';
 import { WorldQuota } from '../database/world-quota';
+import { IdleWorlds } from './idle-worlds';
 import { EndedSessions, SignInThrottle } from './sign-ins';
 import { TokenController } from './token.controller';
 import { TokenService } from './token.service';
@@ -13,7 +14,7 @@ import { TokenService } from './token.service';
   imports: [DatabaseModule],
   controllers: [TokenController, RegistrationController],
   // WorldQuota beside TokenService: the request guard of every module that imports this one asks both.
-  providers: [TokenService, RegistrationService, RegistrationThrottle, SignInThrottle, EndedSessions, WorldQuota],
-  exports: [TokenService, SignInThrottle, EndedSessions, WorldQuota],
+  providers: [TokenService, RegistrationService, RegistrationThrottle, SignInThrottle, EndedSessions, WorldQuota, IdleWorlds],
+  exports: [TokenService, SignInThrottle, EndedSessions, WorldQuota, IdleWorlds],
 })
 export class OAuthModule {}

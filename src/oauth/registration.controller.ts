@@ -19,6 +19,7 @@ import { Access } from '../http/route-access';
 import { AUTH_METHODS, clientMetadataOf } from './client-metadata';
 import type { TppClient } from './client.entity';
 import { RegistrationService } from './registration.service';
+import { IdleWorlds } from './idle-worlds';
 
 class ClientRegistrationRequest {
   @ApiProperty({ example: 'Example AISP', maxLength: 140 })
@@ -70,6 +71,12 @@ class ClientInformationResponse {
 
   @ApiProperty({ format: 'uri' })
   registration_client_uri: string;
+
+  @ApiProperty({
+    example: 30,
+    description: 'the sandbox deletes the client with its world after this many days without a request (WORLD_IDLE_DAYS); 0: never',
+  })
+  sandbox_idle_days: number;
 }
 
 class AuthorizationServerMetadata {
@@ -120,6 +127,7 @@ export class RegistrationController {
 
   constructor(
     private readonly registrations: RegistrationService,
+    private readonly idle: IdleWorlds,
     config: ConfigService<Environment, true>,
   ) {
     this.base = config.get('PUBLIC_BASE_URL', { infer: true });
@@ -211,6 +219,7 @@ export class RegistrationController {
       grant_types: ['client_credentials'],
       token_endpoint_auth_method: 'client_secret_basic',
       registration_client_uri: `${this.base}/register/${client.clientId}`,
+      sandbox_idle_days: this.idle.idleDays,
     };
   }
 }

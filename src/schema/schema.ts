@@ -17,6 +17,7 @@ import { ClientRegistration1797000000000 } from '../../migrations/1797000000000-
 import { BoundRequests1797100000000 } from '../../migrations/1797100000000-BoundRequests';
 import { RegistrationWindows1797200000000 } from '../../migrations/1797200000000-RegistrationWindows';
 import { WorldResources1797300000000 } from '../../migrations/1797300000000-WorldResources';
+import { WorldUse1797400000000 } from '../../migrations/1797400000000-WorldUse';
 import { SandboxEvent } from '../events/sandbox-event.entity';
 import { AccessCount } from '../account-information/access-count.entity';
 import { AccessToken, TppClient } from '../oauth/client.entity';
@@ -86,6 +87,7 @@ const MIGRATIONS = [
   BoundRequests1797100000000,
   RegistrationWindows1797200000000,
   WorldResources1797300000000,
+  WorldUse1797400000000,
 ];
 
 /**
