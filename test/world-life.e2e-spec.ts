@@ -226,3 +226,33 @@ describe('WORLD_IDLE_DAYS: a registered client whose world is unused that long g
     }
   });
 });
+
+describe('100 CI workers that register, work and delete themselves', () => {
+  const sandbox = useSandbox({ AUTH_MODE: 'strict' });
+
+  /** Rows of every table some world's rows are in (the registration count by address stays for its hour). */
+  const worldRows = async () => {
+    let rows = 0;
+    for (const { target, tableName } of sandbox.dataSource.entityMetadatas)
+      if (tableName !== 'registration_windows') rows += await sandbox.dataSource.getRepository(target).count();
+    return rows;
+  };
+
+  it("leave the database's row count where it was before them", async () => {
+    const before = await worldRows();
+    const worker = async (number: number) => {
+      const { client, clientId, registrationToken } = await register(sandbox.http, `worker ${number}`);
+      await client.send('post', '/v1/consents', consentBody).expect(CREATED);
+      await client.send('post', SEPA, sepaPayment('1.00')).expect(CREATED);
+      await client
+        .send('post', '/sandbox/scenarios', {
+          accounts: [{ name: 'Worker', balances: { interimAvailable: '1.00', forwardAvailable: '1.00' } }],
+        })
+        .expect(201);
+      await client.send('post', '/sandbox/clock/advance', { days: 5 }).expect(200);
+      await request(sandbox.http).delete(`/register/${clientId}`).set('Authorization', `Bearer ${registrationToken}`).expect(204);
+    };
+    for (let batch = 0; batch < 100; batch += 20) await Promise.all(Array.from({ length: 20 }, (_, index) => worker(batch + index)));
+    expect(await worldRows()).toBe(before);
+  });
+});
