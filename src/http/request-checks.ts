@@ -11,17 +11,18 @@ export interface RequestChecks {
   requestId?: true;
   /** PSU-IP-Address, an IP address: the Berlin Group yaml makes it mandatory for payment initiation. */
   psuIpAddress?: true;
-  /** It stores a resource of the world: refused once the world stores WORLD_MAX_RESOURCES (WorldQuota). */
-  stores?: true;
 }
 
 /** Sets a route's checks (controller.decorator.ts); the request guard reads them. */
 export const Checks = Reflector.createDecorator<Partial<RequestChecks>>();
 
+/** Whether a route stores a resource of the world (a key of its own: a method's Checks would replace another decorator's). */
+export const Stores = Reflector.createDecorator<true>();
+
 /** The route stores a resource of the request's world, which WORLD_MAX_RESOURCES bounds (docs/security.md, "A world's life"). */
 export const StoresResource = (): MethodDecorator =>
   applyDecorators(
-    Checks({ stores: true }),
+    Stores(true),
     ApiResponse({
       status: 429,
       type: TppErrorResponse,

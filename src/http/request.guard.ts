@@ -8,7 +8,7 @@ import { TokenService } from '../oauth/token.service';
 import { ClockService } from '../clock/clock.service';
 import { CertificateClients } from '../tpp-identity/certificate-clients';
 import { BankProfile } from '../profile/bank-profile';
-import { Checks } from './request-checks';
+import { Checks, Stores } from './request-checks';
 import { WorldQuota } from '../database/world-quota';
 import { IdleWorlds } from '../oauth/idle-worlds';
 
@@ -37,7 +37,7 @@ export class RequestGuard implements CanActivate {
     }
     assertJsonBody(request);
     if (checks.psuIpAddress) assertPsuIpAddress(request.header('psu-ip-address'));
-    if (checks.stores) await this.quota.assertRoom(request.world);
+    if (this.reflector.get(Stores, context.getHandler())) await this.quota.assertRoom(request.world);
     return true;
   }
 }
