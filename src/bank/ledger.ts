@@ -20,23 +20,28 @@ export class Ledger {
   /**
    * The accounts among `ibans` that `world` may see (AccountStore.visibleTo: another client's
    * scenario account is no account here, so nothing is checked against or booked on it), with their
-   * balances. When one is live, writes that book run one after the other from here to their
-   * commit, so that no two funds checks read the same balance.
+   * balances. When one is live, the world's writes that book run one after the other from here to
+   * their commit, so that no two funds checks read the same balance.
    */
   async open(ibans: string[], world: World): Promise<LedgerRun> {
     const find = (wanted: string[]) => this.store.read(Account).find({ where: { iban: In(wanted) }, relations: { balances: true } });
     let accounts = await this.accounts.visibleTo(await find([...new Set(ibans)]), world);
     if (accounts.some(isLive)) {
-      await this.serialize();
+      await this.serialize(world);
       // As the last write that booked left them; whose they are does not change meanwhile.
       accounts = await find(accounts.map(({ iban }) => iban));
     }
     return new LedgerRun(this.store, accounts);
   }
 
-  /** Inside a write, before any other change of it: from here to its commit, no other write books. */
-  async serialize(): Promise<void> {
-    await this.store.lock('ledger');
+  /**
+   * Inside a write, before any other change of it: from here to its commit, no other write of the
+   * world books. One lock a world: the accounts that move are scenario accounts, each one world's
+   * (AccountStore.visibleTo), so two worlds never book on one account, and one's bookings never
+   * hold another's (docs/development.md, "Bookings").
+   */
+  async serialize(world: World): Promise<void> {
+    await this.store.lock(`ledger:${world.key}`);
   }
 }
 

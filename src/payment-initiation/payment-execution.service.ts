@@ -116,7 +116,7 @@ export class PaymentExecutionService implements OnModuleInit {
     let executed: number;
     do {
       executed = await this.store.write(async () => {
-        await this.ledger.serialize();
+        await this.ledger.serialize(world);
         const payments = await this.dueIn(world, today);
         // Each was settled on a ledger of its world's accounts (settle): what falls due books only on those.
         const ledger = await this.ledger.open(payments.flatMap(accountsOf), world);

@@ -220,7 +220,7 @@ export class SigningBasketService {
     held?: ConsentedAccount[],
   ): Promise<{ basket: SigningBasket; redirectUri: string | null }> {
     // Payments book: the ledger first, before any other change of this write (bank/ledger.ts).
-    if (decision === 'approve') await this.ledger.serialize();
+    if (decision === 'approve') await this.ledger.serialize(World.of(basket));
     const { consents, payments } = waitingOf(await this.membersOf(basket, World.of(basket)));
     if (held && !this.holds({ consents, payments }, held)) {
       throw refusal('psuCredentialsInvalid', `the PSU does not hold the accounts of every member of signing basket ${basket.id}`);
