@@ -89,7 +89,7 @@ export class ClockService implements OnModuleInit {
   }
 
   /** 400 naming `field` when moving the world's clock to `today` would make more than MAX_MOVE_EXECUTIONS executions. */
-  async assertBounded(world: World, today: string, field: string): Promise<void> {
+  private async assertBounded(world: World, today: string, field: string): Promise<void> {
     let cost = 0;
     for (const rule of this.costs) cost += await rule(world, today, MAX_MOVE_EXECUTIONS - cost);
     if (cost > MAX_MOVE_EXECUTIONS) {
@@ -122,15 +122,24 @@ export class ClockService implements OnModuleInit {
   /**
    * Moves the world's clock from the date it stands at inside the write, not at the request:
    * concurrent moves add up (150 one-day advances move it 150 days) instead of overwriting each
-   * other. `to` may throw a DomainError to refuse the move; nothing is then stored. `moved` runs in
-   * the same write (the event history). The time rules have run for the new date when it resolves.
+   * other. `to` may throw a DomainError to refuse the move; nothing is then stored. The move is
+   * bounded (assertBounded, `field` naming it) in the same write, under the clock's row lock, from
+   * what is pending when it really starts: moves sent at once are bounded one after the other, not
+   * each from the date they all saw. `moved` runs in the same write (the event history). The time
+   * rules have run for the new date when it resolves.
    */
-  async move(world: World, to: (today: string) => string, moved: (from: string, to: string) => Promise<void>): Promise<string> {
+  async move(
+    world: World,
+    to: (today: string) => string,
+    moved: (from: string, to: string) => Promise<void>,
+    field: string,
+  ): Promise<string> {
     const today = await this.store.write(async () => {
       // The row exists before it is locked, so that two first moves cannot both insert it.
       await this.store.insertIfAbsent(SandboxClock, { world: world.key, today: this.configured ?? utcToday() });
       const row = await this.store.findForUpdate(SandboxClock, { world: world.key });
       const next = to(row!.today);
+      await this.assertBounded(world, next, field);
       await this.store.change(SandboxClock).update({ world: world.key }, { today: next });
       await moved(row!.today, next);
       await this.store.announce(this.stored, world.key, next);
