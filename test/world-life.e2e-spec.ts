@@ -199,6 +199,15 @@ describe('WORLD_MAX_RESOURCES: what one world stores is bounded, another world g
   });
 });
 
+describe('WORLD_MAX_RESOURCES in AUTH_MODE=open', () => {
+  const sandbox = useSandbox({ WORLD_MAX_RESOURCES: '1' });
+
+  it("bounds no client's world: the open world is its one user's", async () => {
+    await allAccountsConsent(sandbox.http);
+    await allAccountsConsent(sandbox.http);
+  });
+});
+
 describe('WORLD_IDLE_DAYS: a registered client whose world is unused that long goes with it', () => {
   const database = temporaryDatabase();
   afterAll(() => removeDatabase(database));
