@@ -3,23 +3,11 @@ import { ConfigService } from '@nestjs/config';
 import { Environment } from '../config/environment';
 import { Shared } from '../database/change-feed';
 import { FormatError } from '../common/error-catalogue';
+import { utcToday } from '../common/dates';
 import { Store } from '../database/store';
 import type { World } from '../oauth/world';
 import { asClock } from '../http/request-context';
 import { SandboxClock } from './sandbox-clock.entity';
-
-const DAY_MS = 86_400_000;
-
-/** The real UTC date, formatted again only when the day changes: a request asks for it several times. */
-let realDay = { start: 0, date: '' };
-function utcToday(): string {
-  const now = Date.now();
-  if (now < realDay.start || now >= realDay.start + DAY_MS) {
-    const start = now - (now % DAY_MS);
-    realDay = { start, date: new Date(start).toISOString().slice(0, 10) };
-  }
-  return realDay.date;
-}
 
 /** What runs when a world's date changes, by a move or by the real day changing (docs/scenarios-and-clock.md). */
 export type TimeRule = (world: World, today: string) => Promise<void>;

@@ -15,6 +15,19 @@ export function isDateOnly(value: unknown): value is string {
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
 }
 
+const DAY_MS = 86_400_000;
+
+/** The real UTC date, formatted again only when the day changes: a request asks for it several times. */
+let realDay = { start: 0, date: '' };
+export function utcToday(): string {
+  const now = Date.now();
+  if (now < realDay.start || now >= realDay.start + DAY_MS) {
+    const start = now - (now % DAY_MS);
+    realDay = { start, date: new Date(start).toISOString().slice(0, 10) };
+  }
+  return realDay.date;
+}
+
 export function addDays(date: string, days: number): string {
   const result = new Date(`${date}T00:00:00Z`);
   result.setUTCDate(result.getUTCDate() + days);

@@ -35,11 +35,8 @@ export class WorldPurge {
     const deleted = async (where: FindOptionsWhere<ObjectLiteral>) => (await change.delete(where)).affected ?? 0;
     if ('key' in scope) return deleted({ [scope.key]: world.key });
     if ('through' in scope) {
-      let affected = 0;
       const values = await this.valuesOf(scope.through(), scope.parentColumn, world);
-      for (let start = 0; start < values.length; start += CHUNK)
-        affected += await deleted({ [scope.column]: In(values.slice(start, start + CHUNK)) });
-      return affected;
+      return (await inChunks(values, (chunk) => deleted({ [scope.column]: In(chunk) }))).reduce((sum, affected) => sum + affected, 0);
     }
     if (what === 'reset' && scope.keptOnReset) return 0;
     if (scope.revoke)
@@ -54,12 +51,19 @@ export class WorldPurge {
       throw new Error(`${entity.name} is no parent a world's rows are found through`);
     const read = (where: FindOptionsWhere<ObjectLiteral>) =>
       this.store.change<ObjectLiteral>(entity).find({ select: { [column]: true }, where: { ...where, [column]: Not(IsNull()) } });
-    const rows: ObjectLiteral[] = [];
-    if ('through' in scope) {
-      const values = await this.valuesOf(scope.through(), scope.parentColumn, world);
-      for (let start = 0; start < values.length; start += CHUNK)
-        rows.push(...(await read({ [scope.column]: In(values.slice(start, start + CHUNK)) })));
-    } else rows.push(...(await read(rowsOfWorld(scope, world))));
+    const rows =
+      'through' in scope
+        ? (
+            await inChunks(await this.valuesOf(scope.through(), scope.parentColumn, world), (chunk) => read({ [scope.column]: In(chunk) }))
+          ).flat()
+        : await read(rowsOfWorld(scope, world));
     return [...new Set(rows.map((row) => row[column] as unknown))];
   }
+}
+
+/** `work` on each IN list of at most CHUNK values, one after the other (one transaction's statements never overlap). */
+async function inChunks<T>(values: unknown[], work: (chunk: unknown[]) => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  for (let start = 0; start < values.length; start += CHUNK) results.push(await work(values.slice(start, start + CHUNK)));
+  return results;
 }

@@ -18,6 +18,8 @@ import { OwnColumn, rowsOfWorld, scopeOf, ScopedWorld } from './world-scope';
 @Injectable()
 export class WorldQuota {
   private readonly limit: number;
+  /** The resource tables and their owner columns: read from the declarations once, at the first creation. */
+  private resourceTables: [Type, OwnColumn][] | undefined;
 
   constructor(
     private readonly store: Store,
@@ -30,7 +32,8 @@ export class WorldQuota {
   async assertRoom(world: ScopedWorld): Promise<void> {
     if (this.limit === 0 || world.clientId === null) return;
     let stored = 0;
-    for (const [entity, scope] of this.resources()) {
+    this.resourceTables ??= this.resources();
+    for (const [entity, scope] of this.resourceTables) {
       stored += await this.store.read<ObjectLiteral>(entity).count({ where: rowsOfWorld(scope, world) });
       if (stored >= this.limit)
         throw refusal(

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { IsNull, LessThan, Not } from 'typeorm';
-import { addDays } from '../common/dates';
+import { addDays, utcToday } from '../common/dates';
 import type { Environment } from '../config/environment';
 import { Store } from '../database/store';
 import { TppClient } from './client.entity';
@@ -9,12 +9,9 @@ import { RegistrationService } from './registration.service';
 
 const HOUR_MS = 60 * 60 * 1000;
 
-/** The real UTC date: idleness is counted in the calendar's days, whatever a world's sandbox clock says. */
-const realToday = (): string => new Date().toISOString().slice(0, 10);
-
 /**
  * WORLD_IDLE_DAYS (docs/security.md, "A world's life"): a registered client whose world answered
- * no request for so many days is deleted with its world, as DELETE /register would, at each start
+ * no request for so many days of the calendar (whatever its sandbox clock says) is deleted with its world, as DELETE /register would, at each start
  * and every hour after; the fixture clients never are. A world's use is written at most once a day
  * a client and instance (its first request of the day).
  */
@@ -41,7 +38,7 @@ export class IdleWorlds implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** The client's world answers a request today. */
   async used(clientId: string): Promise<void> {
-    const today = realToday();
+    const today = utcToday();
     if (this.days === 0 || this.written.get(clientId) === today) return;
     if (this.written.size >= 100_000) this.written.clear();
     this.written.set(clientId, today);
@@ -60,7 +57,7 @@ export class IdleWorlds implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Deletes every registered client unused for WORLD_IDLE_DAYS, with its world; answers how many. */
   async sweep(): Promise<number> {
-    const before = addDays(realToday(), -this.days);
+    const before = addDays(utcToday(), -this.days);
     const idle = await this.store.read(TppClient).find({
       where: [
         { registeredAt: Not(IsNull()), lastUsedOn: LessThan(before) },
