@@ -17,7 +17,7 @@ import { IssueCertificateDto } from '../src/sandbox-control/certificates.control
 import { CertificatesService } from '../src/tpp-identity/certificates.service';
 import { SERVICES } from '../src/services';
 import { dataSourceOptions, openDataSource } from '../src/database/data-source';
-import { World } from '../src/oauth/world';
+import { World } from '../src/world/world';
 import { schemaOf } from '../src/schema/schema';
 import { seeding } from '../src/schema/seed-fixtures';
 

@@ -17,7 +17,7 @@ import { answerUnparsableRequests, refuseHostless, refuseNul } from './http/unpa
 import { exampleValues, filledExamples } from './common/document-examples';
 import { AnswerMemo } from './common/answer-memo';
 import { ClockService } from './clock/clock.service';
-import { World } from './oauth/world';
+import { World } from './world/world';
 import { HOW_TO_GET_ONE } from './oauth/token.service';
 import { ConfigService } from '@nestjs/config';
 import type { Environment } from './config/environment';

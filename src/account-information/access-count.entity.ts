@@ -1,5 +1,5 @@
 import { Consent } from '../consent/consent.entity';
-import { WorldScoped } from '../database/world-scope';
+import { WorldScoped } from '../world/world-scope';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** How often a consent read an account on one sandbox day without the account holder present. */

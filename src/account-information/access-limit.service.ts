@@ -4,7 +4,7 @@ import { refusal } from '../common/error-catalogue';
 import { assertPsuIpAddress } from '../http/request.guard';
 import type { Consent } from '../consent/consent.entity';
 import { Store } from '../database/store';
-import { World } from '../oauth/world';
+import { World } from '../world/world';
 import { AccessCount } from './access-count.entity';
 
 /**

@@ -6,7 +6,7 @@ import type { AisRequest } from '../consent/consent.guard';
 import { toAccountReferenceResponse } from '../consent/dto/consent-response.dto';
 import { AccessLimitService } from './access-limit.service';
 import { Account, Balance } from '../bank/account.entity';
-import type { World } from '../oauth/world';
+import type { World } from '../world/world';
 import { AccountStore } from '../bank/account-store';
 import { consentedIbans, coverageOf } from '../consent/coverage';
 import {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ConsentedAccount } from '../consent/consent.entity';
-import type { World } from '../oauth/world';
+import type { World } from '../world/world';
 import type { AuthorisationKind } from './authorisation.entity';
 import type { ScaDecision } from './authorisation.machine';
 

@@ -14,7 +14,7 @@ import { CONSENT_PATHS, ConsentPurpose } from '../consent/consent.entity';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { Xs2aController } from '../http/controller.decorator';
 import { ScaHeaders, ScaRequestHeaders } from '../http/sca-headers.decorator';
-import { RequestWorld, World } from '../oauth/world';
+import { RequestWorld, World } from '../world/world';
 import { AuthorisationFlow, AuthorisedResource } from '../sca/authorisation-flow.service';
 import { UpdatePsuDataDto } from '../sca/update-psu-data.dto';
 

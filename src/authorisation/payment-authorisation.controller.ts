@@ -11,7 +11,7 @@ import {
 } from './authorisation-routes.decorator';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { ScaHeaders, ScaRequestHeaders } from '../http/sca-headers.decorator';
-import { RequestWorld, World } from '../oauth/world';
+import { RequestWorld, World } from '../world/world';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
 import type { PaymentType } from '../payment-initiation/payment.entity';
 import {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Between, FindOperator, In, LessThanOrEqual, MoreThanOrEqual } from 'typeorm';
 import { Store } from '../database/store';
-import type { World } from '../oauth/world';
+import type { World } from '../world/world';
 import { Account, Balance, BookingStatus, Psu, Transaction } from './account.entity';
 import { Fixtures } from './fixtures';
 

@@ -1,4 +1,4 @@
-import { WorldScoped } from '../database/world-scope';
+import { WorldScoped } from '../world/world-scope';
 import { Column, Entity, Index, JoinColumn, ManyToOne, OneToMany, PrimaryColumn } from 'typeorm';
 
 /** A test account holder who logs in at the SCA pages (docs/sca-flows.md). */

@@ -4,7 +4,7 @@ import { Store } from '../database/store';
 import { Account, Balance, Transaction } from './account.entity';
 import { LiveBalances, withEntry } from './balances';
 import { AccountStore } from './account-store';
-import type { World } from '../oauth/world';
+import type { World } from '../world/world';
 
 /** Scenario accounts are live: what is executed books on them. The bank's fixture accounts are scenery and never move (docs/living-bank.md). */
 const isLive = (account: Account) => account.scenarioId !== null;

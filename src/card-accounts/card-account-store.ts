@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { AccountStore, inOrder, passing, TransactionFilter } from '../bank/account-store';
 import { Fixtures } from '../bank/fixtures';
-import type { World } from '../oauth/world';
+import type { World } from '../world/world';
 import { Store } from '../database/store';
 import { BankProfile } from '../profile/bank-profile';
 import type { AccountKind } from '../consent/account-kinds.service';

@@ -5,7 +5,7 @@ import { ResourceUnknownError } from '../common/error-catalogue';
 import { formValue, link, section, status, table } from '../common/html';
 import type { CockpitPage, CockpitSection } from '../core/cockpit-section';
 import { Store } from '../database/store';
-import { ownedBy, type World } from '../oauth/world';
+import { ownedBy, type World } from '../world/world';
 import { BankProfile } from '../profile/bank-profile';
 import { CardAccount } from './card-account.entity';
 import { CardAccountStore } from './card-account-store';

@@ -5,7 +5,7 @@ import { Shared } from '../database/change-feed';
 import { FormatError } from '../common/error-catalogue';
 import { utcToday } from '../common/dates';
 import { Store } from '../database/store';
-import type { World } from '../oauth/world';
+import type { World } from '../world/world';
 import { asClock } from '../http/request-context';
 import { SandboxClock } from './sandbox-clock.entity';
 

@@ -1,4 +1,4 @@
-import { WorldScoped } from '../database/world-scope';
+import { WorldScoped } from '../world/world-scope';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** A world's date, once its client has set or moved its clock (docs/scenarios-and-clock.md). */

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { FormatError, refusal } from '../common/error-catalogue';
 import { Shared } from '../database/change-feed';
 import { Store } from '../database/store';
-import { requestWorld, type World, type WorldRequest } from '../oauth/world';
+import { requestWorld, type World, type WorldRequest } from '../world/world';
 import { BankConditions } from './bank-conditions.entity';
 
 /** The longest a test may make the bank take to answer, in milliseconds. */

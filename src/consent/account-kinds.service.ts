@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { World } from '../oauth/world';
+import type { World } from '../world/world';
 import type { CardAccountReference } from './consent.entity';
 
 /**

@@ -4,7 +4,7 @@ import { Body, Delete, Get, HttpCode, Injectable, Param, Post, Res } from '@nest
 import { ConfigService } from '@nestjs/config';
 import { ApiBody, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { RequestWorld, World } from '../oauth/world';
+import { RequestWorld, World } from '../world/world';
 import { announceCreated } from '../http/created-resource';
 import { CreatesInBerlinGroup } from '../http/berlin-group-answers';
 import { TppErrorResponse } from '../http/error-response.dto';

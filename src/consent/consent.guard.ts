@@ -1,7 +1,7 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
-import { requestWorld, type World, type WorldRequest } from '../oauth/world';
+import { requestWorld, type World, type WorldRequest } from '../world/world';
 import { AccountService, coverageOf } from './coverage';
 import { FormatError, ResourceUnknownError, refusal } from '../common/error-catalogue';
 import { TppErrorResponse } from '../http/error-response.dto';

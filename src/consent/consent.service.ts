@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { In, IsNull, LessThan, Not } from 'typeorm';
 import { Account } from '../bank/account.entity';
 import { Fixtures } from '../bank/fixtures';
-import { isOwnedBy, ownedBy, World } from '../oauth/world';
+import { isOwnedBy, ownedBy, World } from '../world/world';
 import { Authorisation } from '../authorisation/authorisation.entity';
 import type { Authorisable } from '../authorisation/authorisation-port.service';
 import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';

@@ -1,5 +1,5 @@
 import type { AnyStateMachine } from 'xstate';
-import type { World } from '../oauth/world';
+import type { World } from '../world/world';
 
 /**
  * What a service shows in the cockpit (docs/cockpit.md): its section of the overview, the pages of

@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import { DataSource, DataSourceOptions, MigrationInterface } from 'typeorm';
 import { Environment } from '../config/environment';
 import { SendHeldInserts } from './write-strategy';
-import { worldScopeProblems } from './world-scope';
+import { worldScopeProblems } from '../world/world-scope';
 
 /** Where the data lives: DATABASE_URL (PostgreSQL) when set, else the SQLite file at DATABASE_PATH. */
 export type DatabaseSetting = Pick<Environment, 'DATABASE_PATH' | 'DATABASE_URL'>;

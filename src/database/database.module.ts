@@ -4,7 +4,6 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { ChangeFeed } from './change-feed';
 import { GroupCommit } from './group-commit';
 import { Store } from './store';
-import { WorldPurge } from './world-purge';
 import { PooledTransactions, WriteStrategy } from './write-strategy';
 
 /**
@@ -32,7 +31,6 @@ export function connectDatabase(options: DataSourceOptions, open: (options: Data
 @Module({
   providers: [
     Store,
-    WorldPurge,
     { provide: ChangeFeed, inject: [DataSource], useFactory: (dataSource: DataSource) => ChangeFeed.of(dataSource) },
     // SQLite has one connection and fsyncs each commit: writes that arrive together share one.
     {
@@ -42,6 +40,6 @@ export function connectDatabase(options: DataSourceOptions, open: (options: Data
         dataSource.options.type === 'postgres' ? new PooledTransactions(dataSource) : new GroupCommit(dataSource),
     },
   ],
-  exports: [Store, WorldPurge],
+  exports: [Store],
 })
 export class DatabaseModule {}

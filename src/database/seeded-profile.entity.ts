@@ -1,4 +1,4 @@
-import { WorldScoped } from './world-scope';
+import { WorldScoped } from '../world/world-scope';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** The one row naming the profile the database was seeded with (docs/profiles.md, "One database, one profile"). */

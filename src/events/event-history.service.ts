@@ -4,7 +4,7 @@ import { ClockService } from '../clock/clock.service';
 import { newResourceId } from '../common/resource-id';
 import { Store } from '../database/store';
 import { currentActor, currentCause, currentCertificate } from '../http/request-context';
-import { ownedBy, World } from '../oauth/world';
+import { ownedBy, World } from '../world/world';
 import { EventKind, SandboxEvent } from './sandbox-event.entity';
 
 /** What the recording side says of an event; the rest (time, cause, actor) the history adds. */

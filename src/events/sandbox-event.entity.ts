@@ -1,4 +1,4 @@
-import { WorldScoped } from '../database/world-scope';
+import { WorldScoped } from '../world/world-scope';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** What an event is about (docs/events.md): the core's kinds; a service declares its own here by declaration merging (SandboxService.eventKinds). */

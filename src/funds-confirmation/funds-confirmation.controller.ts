@@ -16,7 +16,7 @@ import {
   NotificationHeaders,
   NotificationRequest,
 } from '../notifications/notification-headers.decorator';
-import { World, RequestWorld } from '../oauth/world';
+import { World, RequestWorld } from '../world/world';
 import { FundsConfirmationDto, FundsConfirmationResponse } from './dto/funds-confirmation.dto';
 import { FundsConfirmationService } from './funds-confirmation.service';
 

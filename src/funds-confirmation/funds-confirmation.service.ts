@@ -5,7 +5,7 @@ import { FormatError, refusal } from '../common/error-catalogue';
 import { AccountStore } from '../bank/account-store';
 import { fundsAccountOf } from '../consent/consent.entity';
 import { ConsentService } from '../consent/consent.service';
-import type { World } from '../oauth/world';
+import type { World } from '../world/world';
 import { BankProfile } from '../profile/bank-profile';
 import type { FundsConfirmationDto } from './dto/funds-confirmation.dto';
 import type { CreateFundsConsentDto } from './dto/create-funds-consent.dto';

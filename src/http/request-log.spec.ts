@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Request, Response } from 'express';
-import { World } from '../oauth/world';
+import { World } from '../world/world';
 import { RequestLog } from './request-log';
 
 /** A request answered: what observe reads of it, and the finish event Node emits. */

@@ -1,6 +1,6 @@
 import { Global, Injectable, Module } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import type { WorldRequest, World } from '../oauth/world';
+import type { WorldRequest, World } from '../world/world';
 
 /** One request as the cockpit lists it (docs/cockpit.md). */
 export interface AnsweredRequest {

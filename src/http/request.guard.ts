@@ -3,13 +3,13 @@ import { Reflector } from '@nestjs/core';
 import { isIP, isUUID } from 'class-validator';
 import type { Request } from 'express';
 import { FormatError } from '../common/error-catalogue';
-import type { WorldRequest } from '../oauth/world';
+import type { WorldRequest } from '../world/world';
 import { TokenService } from '../oauth/token.service';
 import { ClockService } from '../clock/clock.service';
 import { CertificateClients } from '../tpp-identity/certificate-clients';
 import { BankProfile } from '../profile/bank-profile';
 import { Checks, Stores } from './request-checks';
-import { WorldQuota } from '../database/world-quota';
+import { WorldQuota } from '../world/world-quota';
 import { IdleWorlds } from '../oauth/idle-worlds';
 
 /** The one guard of every TPP route: finds the request's world by its token (or its certificate) and enters it (its clock), then checks its headers and body type. */

@@ -1,4 +1,4 @@
-import { WorldScoped } from '../database/world-scope';
+import { WorldScoped } from '../world/world-scope';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** A TPP's wish to hear of a resource's changes: a consent's, a payment's, or one of a kind a service registers (TPP-Notification-URI, docs/notifications.md). */

@@ -3,7 +3,7 @@ import { DatabaseModule } from '../database/database.module';
 import { RegistrationController } from './registration.controller';
 import { RegistrationService } from './registration.service';
 import { RegistrationThrottle } from './registration-throttle';
-import { WorldQuota } from '../database/world-quota';
+import { WorldModule } from '../world/world.module';
 import { IdleWorlds } from './idle-worlds';
 import { EndedSessions, SignInThrottle } from './sign-ins';
 import { TokenController } from './token.controller';
@@ -11,10 +11,10 @@ import { TokenService } from './token.service';
 
 /** Every module with TPP controllers imports this one: their guards ask TokenService whose request it is. */
 @Module({
-  imports: [DatabaseModule],
+  imports: [DatabaseModule, WorldModule],
   controllers: [TokenController, RegistrationController],
-  // WorldQuota beside TokenService: the request guard of every module that imports this one asks both.
-  providers: [TokenService, RegistrationService, RegistrationThrottle, SignInThrottle, EndedSessions, WorldQuota, IdleWorlds],
-  exports: [TokenService, SignInThrottle, EndedSessions, WorldQuota, IdleWorlds],
+  providers: [TokenService, RegistrationService, RegistrationThrottle, SignInThrottle, EndedSessions, IdleWorlds],
+  // WorldModule beside TokenService: the request guard of every module that imports this one asks both.
+  exports: [TokenService, SignInThrottle, EndedSessions, IdleWorlds, WorldModule],
 })
 export class OAuthModule {}

@@ -7,8 +7,8 @@ import { CertificatesService } from '../tpp-identity/certificates.service';
 import { TppClient } from './client.entity';
 import { certificateRefused, ClientMetadata } from './client-metadata';
 import { bearerToken, hashMatches, newToken, sha256 } from './credentials';
-import { World } from './world';
-import { WorldPurge } from '../database/world-purge';
+import { World } from '../world/world';
+import { WorldPurge } from '../world/world-purge';
 import { TokenService } from './token.service';
 import { RegistrationThrottle } from './registration-throttle';
 

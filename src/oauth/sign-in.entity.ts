@@ -1,4 +1,4 @@
-import { WorldScoped } from '../database/world-scope';
+import { WorldScoped } from '../world/world-scope';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** Failed sign-ins of one subject from one address in the current window (docs/security.md, "Guessing is bounded"). */

@@ -9,7 +9,7 @@ import { Store } from '../database/store';
 import { AccessToken, TppClient } from './client.entity';
 import { bearerToken, hashMatches, newToken, sha256 } from './credentials';
 import { SignInThrottle } from './sign-ins';
-import { World } from './world';
+import { World } from '../world/world';
 
 /** The bank's token lifetime, in seconds. */
 export const TOKEN_LIFETIME = 599;

@@ -1,5 +1,5 @@
 import { Payment } from './payment.entity';
-import { WorldScoped } from '../database/world-scope';
+import { WorldScoped } from '../world/world-scope';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**

@@ -7,7 +7,7 @@ import { EventEntry, EventHistory } from '../events/event-history.service';
 import { isBelow } from '../common/amount';
 import { applyEvent, MachineBinding } from '../database/status-change';
 import { Store } from '../database/store';
-import { ownedBy, World } from '../oauth/world';
+import { ownedBy, World } from '../world/world';
 import type { PeriodicPaymentDto } from './dto/periodic-payment.dto';
 import { FailedInstalment } from './failed-instalment.entity';
 import { Payment } from './payment.entity';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isOwnedBy, World } from '../oauth/world';
+import { isOwnedBy, World } from '../world/world';
 import { Authorisation, AuthorisationKind } from '../authorisation/authorisation.entity';
 import type { Authorisable } from '../authorisation/authorisation-port.service';
 import { AuthorisationRequest, AuthorisationService, IMPLICIT_AUTHORISATION_ID } from '../authorisation/authorisation.service';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { World } from '../oauth/world';
+import type { World } from '../world/world';
 
 /** Whether the bank exempts a payment from `debtorIban` to every one of `creditorIbans` from SCA, as its client may see them. */
 export type ScaExemption = (debtorIban: string, creditorIbans: string[], world: World) => Promise<boolean>;

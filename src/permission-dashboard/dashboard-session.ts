@@ -5,7 +5,7 @@ import type { CookieOptions, Request, Response } from 'express';
 import type { Environment } from '../config/environment';
 import { Store } from '../database/store';
 import { EndedSessions } from '../oauth/sign-ins';
-import { World } from '../oauth/world';
+import { World } from '../world/world';
 import { sharedSecret } from '../sca/page-security';
 
 const COOKIE = 'psd2-sandbox-dashboard';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { button, escapeHtml as escape, form, formValue, link, section, status, table, type Cell } from '../common/html';
 import type { CockpitPage, CockpitSection } from '../core/cockpit-section';
-import type { World } from '../oauth/world';
+import type { World } from '../world/world';
 import { BankProfile } from '../profile/bank-profile';
 import type { Permission } from './permission';
 import { DashboardSettings, PermissionsService } from './permissions.service';

@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { SandboxController } from '../http/controller.decorator';
-import { type World, RequestWorld } from '../oauth/world';
+import { type World, RequestWorld } from '../world/world';
 import { href } from '../common/links';
 import type { Environment } from '../config/environment';
 import { DashboardSessions } from './dashboard-session';

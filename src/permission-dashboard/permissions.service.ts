@@ -8,7 +8,7 @@ import { Store } from '../database/store';
 import type { Actor } from '../http/request-context';
 import { SandboxEvent } from '../events/sandbox-event.entity';
 import { TppClient } from '../oauth/client.entity';
-import { ownedBy, type World } from '../oauth/world';
+import { ownedBy, type World } from '../world/world';
 import { ScaService, type PsuLogin } from '../sca/sca.service';
 import { TppCertificate } from '../tpp-identity/tpp-certificate.entity';
 import { isCurrent, isOnRecord, type Permission, type PermissionFacts, toPermission } from './permission';

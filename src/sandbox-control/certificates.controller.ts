@@ -17,7 +17,7 @@ import {
 } from 'class-validator';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { SandboxController } from '../http/controller.decorator';
-import { World, RequestWorld } from '../oauth/world';
+import { World, RequestWorld } from '../world/world';
 import { CertificatesService } from '../tpp-identity/certificates.service';
 import { PSD2_ROLES, Psd2Role } from '../tpp-identity/psd2-statement';
 

@@ -14,7 +14,7 @@ import type { CockpitSection } from '../core/cockpit-section';
 import { EventHistory } from '../events/event-history.service';
 import type { SandboxEvent } from '../events/sandbox-event.entity';
 import { Access } from '../http/route-access';
-import { World } from '../oauth/world';
+import { World } from '../world/world';
 import { EndedSessions } from '../oauth/sign-ins';
 import { TOKEN_LIFETIME, TokenService } from '../oauth/token.service';
 import { BankProfile } from '../profile/bank-profile';

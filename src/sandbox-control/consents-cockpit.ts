@@ -6,7 +6,7 @@ import { consentMachine } from '../consent/consent.machine';
 import { ConsentService } from '../consent/consent.service';
 import type { CockpitPage, CockpitSection } from '../core/cockpit-section';
 import { Store } from '../database/store';
-import { ownedBy, type World } from '../oauth/world';
+import { ownedBy, type World } from '../world/world';
 import { ScaService } from '../sca/sca.service';
 import { filter } from './cockpit-pages';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { button, escapeHtml as escape, form, formValue, input, link, LISTED, section, status, table } from '../common/html';
 import type { CockpitPage, CockpitSection } from '../core/cockpit-section';
 import { Store } from '../database/store';
-import { ownedBy, type World } from '../oauth/world';
+import { ownedBy, type World } from '../world/world';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
 import { Payment } from '../payment-initiation/payment.entity';
 import { isAwaitingCreditorConfirmation, paymentMachine } from '../payment-initiation/payment.machine';

@@ -5,7 +5,7 @@ import type { PaymentStatus } from '../payment-initiation/payment.machine';
 import { BankProfile } from '../profile/bank-profile';
 import { Body, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { World, RequestWorld } from '../oauth/world';
+import { World, RequestWorld } from '../world/world';
 import { ClockService } from '../clock/clock.service';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { SandboxController } from '../http/controller.decorator';

@@ -3,9 +3,9 @@ import { ClockService } from '../clock/clock.service';
 import { addDays, isDateOnly } from '../common/dates';
 import { FormatError } from '../common/error-catalogue';
 import { EventHistory } from '../events/event-history.service';
-import type { World } from '../oauth/world';
+import type { World } from '../world/world';
 import { Store } from '../database/store';
-import { WorldPurge } from '../database/world-purge';
+import { WorldPurge } from '../world/world-purge';
 
 @Injectable()
 export class SandboxControlService {

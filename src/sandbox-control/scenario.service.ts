@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Account, Balance, Psu, Transaction } from '../bank/account.entity';
-import { World, ownedBy } from '../oauth/world';
+import { World, ownedBy } from '../world/world';
 import { ClockService } from '../clock/clock.service';
 import { refusal } from '../common/error-catalogue';
 import { Consent } from '../consent/consent.entity';

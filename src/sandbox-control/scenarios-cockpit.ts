@@ -5,7 +5,7 @@ import { link, LISTED, section, table } from '../common/html';
 import { Consent } from '../consent/consent.entity';
 import type { CockpitSection } from '../core/cockpit-section';
 import { Store } from '../database/store';
-import { ownedBy, type World } from '../oauth/world';
+import { ownedBy, type World } from '../world/world';
 
 /** The client's newest scenarios in the cockpit's overview (docs/cockpit.md): PSU, accounts and consent of each. */
 @Injectable()

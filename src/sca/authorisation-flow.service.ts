@@ -16,7 +16,7 @@ import { scaRedirectHref } from '../common/links';
 import { Environment } from '../config/environment';
 import { announceCreated } from '../http/created-resource';
 import { announceApproach, ScaHeaders } from '../http/sca-headers.decorator';
-import { World } from '../oauth/world';
+import { World } from '../world/world';
 import { UpdatePsuDataDto } from './update-psu-data.dto';
 import { ScaService, ScaTarget } from './sca.service';
 

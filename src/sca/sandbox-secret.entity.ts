@@ -1,4 +1,4 @@
-import { WorldScoped } from '../database/world-scope';
+import { WorldScoped } from '../world/world-scope';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** A secret every instance on the database shares, made by whichever starts first (the SCA pages' CSRF key). */

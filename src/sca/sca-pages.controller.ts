@@ -8,7 +8,7 @@ import { APPROVE_OR_DENY, Flow, Form, ScaPageRenderer } from './sca-page-rendere
 import { consentRows, paymentRows } from './sca-pages';
 import { ScaService } from './sca.service';
 import { Access } from '../http/route-access';
-import { World } from '../oauth/world';
+import { World } from '../world/world';
 
 /** The pages at the scaRedirect addresses of consents and payments (docs/sca-flows.md). */
 @ApiExcludeController()

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Account, Psu } from '../bank/account.entity';
 import { AccountStore } from '../bank/account-store';
-import { isOwnedBy, World } from '../oauth/world';
+import { isOwnedBy, World } from '../world/world';
 import { DomainError, staysAsFixture, FormatError, refusal, detail, isRefusal } from '../common/error-catalogue';
 import { Store } from '../database/store';
 import type { Consent, ConsentedAccount } from '../consent/consent.entity';

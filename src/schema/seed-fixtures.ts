@@ -5,7 +5,7 @@ import { Consent } from '../consent/consent.entity';
 import type { BankProfile } from '../profile/bank-profile';
 import { TppClient } from '../oauth/client.entity';
 import { SeededProfile } from '../database/seeded-profile.entity';
-import { inPurgeOrder, scopeOf } from '../database/world-scope';
+import { inPurgeOrder, scopeOf } from '../world/world-scope';
 
 /**
  * Upserts every fixture of the profile by its fixed ID: safe to run on every start, and never

@@ -4,7 +4,7 @@ import { ApiExcludeController, ApiOkResponse, ApiOperation, ApiResponse, ApiTags
 import type { Request, Response } from 'express';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { SandboxController } from '../http/controller.decorator';
-import { World, RequestWorld } from '../oauth/world';
+import { World, RequestWorld } from '../world/world';
 import { ScaDecisionDto } from '../sca/sca-decision.dto';
 import { formValue } from '../common/html';
 import { APPROVE_OR_DENY, Flow, Form, ScaPageRenderer } from '../sca/sca-page-renderer';

@@ -11,7 +11,7 @@ import { announceCreated } from '../http/created-resource';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { Xs2aController } from '../http/controller.decorator';
 import { ApiScaRequestHeaders, SCA_APPROACH_HEADER, ScaHeaders, ScaRequestHeaders } from '../http/sca-headers.decorator';
-import { World, RequestWorld } from '../oauth/world';
+import { World, RequestWorld } from '../world/world';
 import {
   announceNotifications,
   ApiNotificationHeaders,

@@ -1,4 +1,4 @@
-import { WorldScoped } from '../database/world-scope';
+import { WorldScoped } from '../world/world-scope';
 import { Column, Entity, PrimaryColumn, Index } from 'typeorm';
 import type { BasketStatus } from './signing-basket.machine';
 

@@ -14,7 +14,7 @@ import { ConsentService } from '../consent/consent.service';
 import { applyEvent, insertNew, MachineBinding } from '../database/status-change';
 import { Store } from '../database/store';
 import { EventHistory } from '../events/event-history.service';
-import { isOwnedBy, ownedBy, World } from '../oauth/world';
+import { isOwnedBy, ownedBy, World } from '../world/world';
 import type { Payment } from '../payment-initiation/payment.entity';
 import { isAwaitingSca as paymentAwaitsSca } from '../payment-initiation/payment.machine';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';

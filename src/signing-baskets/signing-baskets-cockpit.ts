@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { button, form, formValue, input, LISTED, link, section, status, table } from '../common/html';
 import type { CockpitPage, CockpitSection } from '../core/cockpit-section';
 import { Store } from '../database/store';
-import { ownedBy, type World } from '../oauth/world';
+import { ownedBy, type World } from '../world/world';
 import { ScaService } from '../sca/sca.service';
 import { SigningBasket } from './signing-basket.entity';
 import { basketMachine } from './signing-basket.machine';

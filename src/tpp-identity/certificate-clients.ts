@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { refusal } from '../common/error-catalogue';
-import { World } from '../oauth/world';
+import { World } from '../world/world';
 import { BankProfile } from '../profile/bank-profile';
 import { CertificatesService } from './certificates.service';
 import { presentedQwac, presentedSeal } from './presented-certificates';

@@ -5,7 +5,7 @@ import { ClockService } from '../clock/clock.service';
 import { addDays } from '../common/dates';
 import { FormatError, refusal } from '../common/error-catalogue';
 import { Store } from '../database/store';
-import { isOwnedBy, World } from '../oauth/world';
+import { isOwnedBy, World } from '../world/world';
 import { BankProfile } from '../profile/bank-profile';
 import {
   CertificateRequest,

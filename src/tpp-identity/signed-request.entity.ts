@@ -1,5 +1,5 @@
 import { TppCertificate } from './tpp-certificate.entity';
-import { WorldScoped } from '../database/world-scope';
+import { WorldScoped } from '../world/world-scope';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** An X-Request-ID a certificate signed, spent by the request that carried it (docs/tpp-identity.md, "A signature binds its request"). */

@@ -5,7 +5,7 @@ import { Reflector } from '@nestjs/core';
 import { accessOf } from '../http/route-access';
 import { refusal } from '../common/error-catalogue';
 import { identifiedBy } from '../http/request-context';
-import { isOwnedBy, requestWorld, type WorldRequest } from '../oauth/world';
+import { isOwnedBy, requestWorld, type WorldRequest } from '../world/world';
 import { BankProfile } from '../profile/bank-profile';
 import { CertificatesService, CheckedCertificate } from './certificates.service';
 import { certificateDer, namesIssuer } from './certificate-header';

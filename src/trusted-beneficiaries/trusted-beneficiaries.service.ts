@@ -7,7 +7,7 @@ import type { Consent } from '../consent/consent.entity';
 import { consentedIbans } from '../consent/coverage';
 import { Store } from '../database/store';
 import { BankProfile, type ProfileSettings } from '../profile/bank-profile';
-import type { World } from '../oauth/world';
+import type { World } from '../world/world';
 import type { ScaExemption } from '../payment-initiation/sca-exemptions.service';
 import { TrustedBeneficiary } from './trusted-beneficiary.entity';
 

@@ -1,5 +1,5 @@
 import { Psu } from '../bank/account.entity';
-import { WorldScoped } from '../database/world-scope';
+import { WorldScoped } from '../world/world-scope';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**

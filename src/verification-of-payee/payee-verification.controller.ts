@@ -7,7 +7,7 @@ import { TppErrorResponse } from '../http/error-response.dto';
 import { RequestId } from '../http/request-id.middleware';
 import { Xs2aController } from '../http/controller.decorator';
 import { booleanHeader } from '../http/sca-headers.decorator';
-import { World, RequestWorld } from '../oauth/world';
+import { World, RequestWorld } from '../world/world';
 import { CheckedParty } from './payee-check.entity';
 import {
   BulkPayeeVerificationDto,

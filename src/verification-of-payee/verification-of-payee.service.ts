@@ -5,7 +5,7 @@ import { AccountStore } from '../bank/account-store';
 import { refusal } from '../common/error-catalogue';
 import { newResourceId } from '../common/resource-id';
 import { Store } from '../database/store';
-import { ownedBy, World } from '../oauth/world';
+import { ownedBy, World } from '../world/world';
 import { BankProfile } from '../profile/bank-profile';
 import { IdMatch, matchName, matchOrganisationId, NameMatch } from './name-match';
 import { CheckedParty, PayeeCheck } from './payee-check.entity';

@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { DataSource, ObjectLiteral } from 'typeorm';
 import { refusal } from '../common/error-catalogue';
 import type { Environment } from '../config/environment';
-import { Store } from './store';
+import { Store } from '../database/store';
 import { OwnColumn, rowsOfWorld, scopeOf, ScopedWorld } from './world-scope';
 
 /**

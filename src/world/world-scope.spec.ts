@@ -36,7 +36,7 @@ describe('worldScopeProblems: every entity says whose its rows are', () => {
     await dataSource.initialize();
     try {
       expect(worldScopeProblems(dataSource)).toEqual([
-        'Undeclared declares no world scope: add @WorldScoped(…) (src/database/world-scope.ts)',
+        'Undeclared declares no world scope: add @WorldScoped(…) (src/world/world-scope.ts)',
         "Mislabelled is declared no world's, but its column world names a world",
       ]);
     } finally {

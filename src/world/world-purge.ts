@@ -1,6 +1,6 @@
 import { Injectable, Type } from '@nestjs/common';
 import { DataSource, FindOptionsWhere, In, IsNull, Not, ObjectLiteral } from 'typeorm';
-import { Store } from './store';
+import { Store } from '../database/store';
 import { inPurgeOrder, rowsOfWorld, scopeOf, ScopedWorld, WorldScope } from './world-scope';
 
 /** Values per IN list: far below what any engine binds to one statement. */

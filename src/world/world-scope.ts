@@ -61,7 +61,7 @@ export function worldScopeProblems(dataSource: DataSource): string[] {
   return dataSource.entityMetadatas.flatMap(({ target, columns }) => {
     const entity = target as Type;
     const scope = SCOPES.get(entity);
-    if (scope === undefined) return [`${entity.name} declares no world scope: add @WorldScoped(…) (src/database/world-scope.ts)`];
+    if (scope === undefined) return [`${entity.name} declares no world scope: add @WorldScoped(…) (src/world/world-scope.ts)`];
     const named = columns.map(({ propertyName }) => propertyName).filter((name) => WORLD_COLUMNS.includes(name));
     if (scope === 'none' && named.length) return [`${entity.name} is declared no world's, but its column ${named[0]} names a world`];
     return [];
