@@ -431,9 +431,13 @@ describe('signed requests (tpp.signatures: required)', () => {
   it('a revoked certificate: 401 CERTIFICATE_REVOKE; an unknown serial is 404', async () => {
     const revoked = await issue(sandbox.http, { type: 'QSEAL', organisationName: 'Revoked TPP', roles: ['PSP_AI'] });
     await send('get', '/v1/accounts', revoked, undefined, { 'Consent-ID': VALID_CONSENT }).expect(200);
+    const spent = () => sandbox.dataSource.getRepository('signed_requests').countBy({ serialNumber: revoked.serialNumber });
+    expect(await spent()).toBe(1);
     expect(
       (await request(sandbox.http).post(`/sandbox/certificates/00${revoked.serialNumber.toUpperCase()}/revocation`).expect(200)).body,
     ).toEqual({ serialNumber: revoked.serialNumber, revoked: true });
+    // What it signed no longer matters: nothing it signs is taken any more.
+    expect(await spent()).toBe(0);
     const response = await send('get', '/v1/accounts', revoked, undefined, { 'Consent-ID': VALID_CONSENT }).expect(401);
     expect(response.body).toEqualBody(
       refusal('CERTIFICATE_REVOKE', 'XS2A049E', `the certificate ${revoked.serialNumber.toUpperCase()} is revoked`),

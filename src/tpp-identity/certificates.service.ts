@@ -19,6 +19,7 @@ import { certificateDer } from './certificate-header';
 import { serialKey } from './http-signature';
 import { CertificateType, Psd2Role, QualifiedFacts, qualifiedFactsOf, WITHOUT_AUTHORITY } from './psd2-statement';
 import { CertificateAuthority, TppCertificate } from './tpp-certificate.entity';
+import { SignedRequest } from './signed-request.entity';
 
 /** A certificate a request came with, once it passed the checks: whose it is and what it may do. */
 export interface CheckedCertificate {
@@ -114,7 +115,11 @@ export class CertificatesService {
   async revoke(serialNumber: string, world: World): Promise<TppCertificate> {
     const found = await this.store.findByKey(TppCertificate, serialKey(serialNumber));
     if (!found || !isOwnedBy(found, world)) throw refusal('certificateUnknown', `certificate ${serialNumber} unknown`);
-    await this.store.write(() => this.store.change(TppCertificate).update({ serialNumber: found.serialNumber }, { revoked: true }));
+    // Its spent X-Request-IDs no longer matter: nothing it signs is taken any more (docs/tpp-identity.md).
+    await this.store.write(async () => {
+      await this.store.change(TppCertificate).update({ serialNumber: found.serialNumber }, { revoked: true });
+      await this.store.change(SignedRequest).delete({ serialNumber: found.serialNumber });
+    });
     return { ...found, revoked: true };
   }
 
