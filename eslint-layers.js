@@ -6,6 +6,7 @@
 const LAYERS = [
   { name: 'common', folders: ['common'] },
   { name: 'config', folders: ['config'] },
+  { name: 'world', folders: ['world'] },
   { name: 'database', folders: ['database'] },
   { name: 'contracts', folders: ['core', 'profile'] },
   { name: 'edge', folders: ['http', 'oauth', 'tpp-identity', 'conditions', 'clock', 'events'] },

@@ -736,6 +736,7 @@ async function ownedBy(a: Client, served: Set<string>): Promise<Owned> {
       .send('post', '/sandbox/certificates', {}, JSON.stringify({ type: 'QSEAL', organisationName: 'A', roles: ['PSP_AI'] }))
       .expect(201)
   ).body;
+  const snapshot = (await a.send('post', '/sandbox/world/snapshots', {}, JSON.stringify({ name: 'A' })).expect(201)).body;
   // Read once, so that auto mode's first read has settled what it settles before the state is taken.
   await a.send('get', `/v1/payments/sepa-credit-transfers/${payment.paymentId}`).expect(200);
   if (basket.basketId) await a.send('get', `/v1/signing-baskets/${basket.basketId}`).expect(200);
@@ -756,6 +757,7 @@ async function ownedBy(a: Client, served: Set<string>): Promise<Owned> {
       psuId: scenario.psuId,
       vopBulkId: bulk.vopBulkId ?? randomUUID(),
       serialNumber: certificate.serialNumber,
+      snapshotId: snapshot.snapshotId,
       transactionId: `${scenario.scenarioId.slice(0, 8)}-A1-B1`,
       piisConsentId: piis.consentId,
     },
@@ -789,6 +791,7 @@ async function stateOf(a: Client, { iban, ids }: Owned): Promise<unknown> {
     await read(`/v1/consents/${ids.consentId}/status`),
     await read(`/v2/consents/confirmation-of-funds/${ids.piisConsentId}/status`),
     await read('/sandbox/clock'),
+    await read('/sandbox/world/snapshots'),
   ];
 }
 

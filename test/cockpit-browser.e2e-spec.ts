@@ -147,4 +147,44 @@ describe('the cockpit in headless Chromium (SCA_MODE=redirect)', () => {
     expect(await statusOf(paymentId)).toBe('RCVD');
     await page.close();
   });
+
+  it("takes a snapshot of the world, resets it, and restores the snapshot from the world's page", async () => {
+    const { paymentId } = (
+      await request(web.sandbox.http)
+        .post(SEPA)
+        .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' }))
+        .send(sepaPayment('3.00'))
+        .expect(200)
+    ).body;
+    const page = await web.browser.context.newPage();
+    await page.goto(`${web.base}/cockpit`);
+    await page.getByRole('link', { name: 'Your world' }).click();
+    await page.waitForURL(`${web.base}/cockpit/world`);
+    await page.getByLabel('Name').fill('with the payment');
+    await page.getByRole('button', { name: 'Take a snapshot' }).click();
+    await page.waitForURL(/message=/);
+    expect(await page.getByRole('status').textContent()).toBe('Snapshot with the payment taken.');
+    const row = page.locator('#snapshots tr', { hasText: 'with the payment' });
+    expect(await row.locator('td').allTextContents()).toEqual([
+      'with the payment',
+      expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      '2026-03-15',
+      expect.stringMatching(/^\d+$/),
+      'RestoreDelete',
+    ]);
+
+    await page.getByRole('button', { name: 'Reset' }).click();
+    await page.waitForURL(/message=/);
+    expect(await page.getByRole('status').textContent()).toMatch(/^Reset: \d+ rows forgotten; today is 2026-03-15\.$/);
+    await request(web.sandbox.http).get(`${SEPA}/${paymentId}/status`).set(tppHeaders()).expect(404);
+
+    await row.getByRole('button', { name: 'Restore' }).click();
+    await page.waitForURL(/message=/);
+    expect(await page.getByRole('status').textContent()).toBe('Restored to with the payment; today is 2026-03-15.');
+    expect(await statusOf(paymentId)).toBe('RCVD');
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL(/message=/);
+    expect(await page.locator('#snapshots tr', { hasText: 'with the payment' }).count()).toBe(0);
+    await page.close();
+  });
 });

@@ -202,6 +202,9 @@ describe('the OpenAPI document', () => {
       '/sandbox/scenarios',
       '/sandbox/scenarios/{scenarioId}',
       '/sandbox/world/reset',
+      '/sandbox/world/snapshots',
+      '/sandbox/world/snapshots/{snapshotId}',
+      '/sandbox/world/snapshots/{snapshotId}/restore',
     ]);
     for (const [, operations] of control) {
       for (const operation of Object.values(operations) as (Operation & { tags: string[] })[]) {

@@ -184,7 +184,7 @@ describe('WORLD_MAX_RESOURCES: what one world stores is bounded, another world g
           category: 'ERROR',
           code: 'ACCESS_EXCEEDED',
           path: null,
-          text: '{sensitive} XS2A075E: this world stores 4 resources, its quota (WORLD_MAX_RESOURCES): make room with POST /sandbox/world/reset, or delete what it no longer needs',
+          text: '{sensitive} XS2A075E: this world stores 4 resources, its quota (WORLD_MAX_RESOURCES): make room with POST /sandbox/world/reset, a restore of an earlier snapshot (POST /sandbox/world/snapshots/{snapshotId}/restore), or by deleting what it no longer needs',
         },
       ],
       _links: null,

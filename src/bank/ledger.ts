@@ -5,6 +5,7 @@ import { Account, Balance, Transaction } from './account.entity';
 import { LiveBalances, withEntry } from './balances';
 import { AccountStore } from './account-store';
 import type { World } from '../world/world';
+import { worldLock } from '../world/world-scope';
 
 /** Scenario accounts are live: what is executed books on them. The bank's fixture accounts are scenery and never move (docs/living-bank.md). */
 const isLive = (account: Account) => account.scenarioId !== null;
@@ -38,10 +39,10 @@ export class Ledger {
    * Inside a write, before any other change of it: from here to its commit, no other write of the
    * world books. One lock a world: the accounts that move are scenario accounts, each one world's
    * (AccountStore.visibleTo), so two worlds never book on one account, and one's bookings never
-   * hold another's (docs/development.md, "Bookings").
+   * hold another's (docs/development.md, "Bookings"). The world's lock: its resets and restores wait too.
    */
   async serialize(world: World): Promise<void> {
-    await this.store.lock(`ledger:${world.key}`);
+    await this.store.lock(worldLock(world));
   }
 }
 

@@ -6,6 +6,7 @@ import { FormatError } from '../common/error-catalogue';
 import { utcToday } from '../common/dates';
 import { Store } from '../database/store';
 import type { World } from '../world/world';
+import { worldLock } from '../world/world-scope';
 import { asClock } from '../http/request-context';
 import { SandboxClock } from './sandbox-clock.entity';
 
@@ -67,7 +68,12 @@ export class ClockService implements OnModuleInit {
   }
 
   today(world: World): string {
-    return this.stored.get(world.key) ?? this.configured ?? utcToday();
+    return this.stored.get(world.key) ?? this.firstDay();
+  }
+
+  /** Where a new world's clock stands: SANDBOX_DATE, or the real UTC date. */
+  firstDay(): string {
+    return this.configured ?? utcToday();
   }
 
   /** Registers a rule that catches up with a world's date: expiry, execution of what fell due; `cost`, where its work grows with the move. */
@@ -123,8 +129,10 @@ export class ClockService implements OnModuleInit {
     field: string,
   ): Promise<string> {
     const today = await this.store.write(async () => {
+      // The world's lock first: a reset or restore deletes and puts back the clock's row.
+      await this.store.lock(worldLock(world));
       // The row exists before it is locked, so that two first moves cannot both insert it.
-      await this.store.insertIfAbsent(SandboxClock, { world: world.key, today: this.configured ?? utcToday() });
+      await this.store.insertIfAbsent(SandboxClock, { world: world.key, today: this.firstDay() });
       const row = await this.store.findForUpdate(SandboxClock, { world: world.key });
       const next = to(row!.today);
       await this.assertBounded(world, next, field);

@@ -335,7 +335,20 @@ export const ERROR_CATALOGUE = {
     name: 'worldFull',
     status: 429,
     code: 'ACCESS_EXCEEDED',
-    when: 'a creation (a consent, payment, basket, payee check, scenario, certificate) in a world that stores `WORLD_MAX_RESOURCES` resources already: reset it or delete some',
+    when: 'a creation (a consent, payment, basket, payee check, scenario, certificate) in a world that stores `WORLD_MAX_RESOURCES` resources already: reset it, restore a snapshot, or delete some',
+  },
+  XS2A076E: { name: 'snapshotUnknown', status: 404, code: 'RESOURCE_UNKNOWN', when: "no snapshot with this ID in the caller's world" },
+  XS2A077E: {
+    name: 'snapshotsFull',
+    status: 429,
+    code: 'ACCESS_EXCEEDED',
+    when: 'a snapshot of a world that keeps 10 snapshots already, or whose state is more than 50,000 rows: delete a snapshot, or reset the world',
+  },
+  XS2A078E: {
+    name: 'snapshotFixed',
+    status: 409,
+    code: 'STATUS_INVALID',
+    when: 'deleting the snapshot every world has, `as new`: it stays',
   },
 } as const satisfies Record<string, MessageRow>;
 

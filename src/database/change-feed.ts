@@ -40,6 +40,11 @@ export class Shared<T> {
     if (!this.feed.hearing) await this.reload(key);
   }
 
+  /** The key's value as its table holds it now (inside a write, as the write left it). */
+  async stored(key: string): Promise<T> {
+    return (await this.load(key)) ?? this.fallback;
+  }
+
   private async reload(key: string): Promise<void> {
     const heard = this.heardCounts.get(key);
     const loaded = await this.load(key);
@@ -63,7 +68,9 @@ export class Shared<T> {
   /** This instance's own write committed `value` for `key`. */
   set(key: string, value: T): void {
     this.count(key);
-    this.values.set(key, value);
+    // A world's value back to the fallback (its rows purged) is forgotten rather than kept.
+    if (value === this.fallback) this.values.delete(key);
+    else this.values.set(key, value);
   }
 
   /** Another instance changed `key`: read it from the table. */

@@ -5,6 +5,10 @@ import { ChangeFeed } from './change-feed';
 import { GroupCommit } from './group-commit';
 import { Store } from './store';
 import { PooledTransactions, WriteStrategy } from './write-strategy';
+import { WorldPurge } from './world-purge';
+import { WorldQuota } from './world-quota';
+import { WorldRows } from './world-rows';
+import { WorldSnapshots } from './world-snapshots';
 
 /**
  * The connection, for AppModule alone: opened (`open`: migrated and seeded with the profile in
@@ -27,10 +31,18 @@ export function connectDatabase(options: DataSourceOptions, open: (options: Data
   });
 }
 
-/** The database, reached through Store only: every module that reads or writes imports this one. */
+/**
+ * The database, reached through Store only: every module that reads or writes imports this one.
+ * With it, a world's life (docs/security.md, "A world's life"): what forgets, bounds, keeps and puts
+ * back a world's rows, read from the entities' declarations (src/world/world-scope.ts).
+ */
 @Module({
   providers: [
     Store,
+    WorldRows,
+    WorldPurge,
+    WorldQuota,
+    WorldSnapshots,
     { provide: ChangeFeed, inject: [DataSource], useFactory: (dataSource: DataSource) => ChangeFeed.of(dataSource) },
     // SQLite has one connection and fsyncs each commit: writes that arrive together share one.
     {
@@ -40,6 +52,6 @@ export function connectDatabase(options: DataSourceOptions, open: (options: Data
         dataSource.options.type === 'postgres' ? new PooledTransactions(dataSource) : new GroupCommit(dataSource),
     },
   ],
-  exports: [Store],
+  exports: [Store, WorldPurge, WorldQuota, WorldSnapshots],
 })
 export class DatabaseModule {}

@@ -81,9 +81,9 @@ export class Store {
     return shared;
   }
 
-  /** Inside the write that deletes a world's rows (WorldPurge): each value kept by world key is forgotten, on every instance. */
-  async forgetWorld(key: string): Promise<void> {
-    for (const shared of this.worldKeyed) await this.announce(shared, key, shared.fallback);
+  /** Inside the write that deletes or puts back a world's rows (WorldPurge, WorldSnapshots): each value kept by world key is read again, on every instance. */
+  async worldChanged(key: string): Promise<void> {
+    for (const shared of this.worldKeyed) await this.announce(shared, key, await shared.stored(key));
   }
 
   /**

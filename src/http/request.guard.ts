@@ -9,7 +9,7 @@ import { ClockService } from '../clock/clock.service';
 import { CertificateClients } from '../tpp-identity/certificate-clients';
 import { BankProfile } from '../profile/bank-profile';
 import { Checks, Stores } from './request-checks';
-import { WorldQuota } from '../world/world-quota';
+import { WorldQuota } from '../database/world-quota';
 import { IdleWorlds } from '../oauth/idle-worlds';
 
 /** The one guard of every TPP route: finds the request's world by its token (or its certificate) and enters it (its clock), then checks its headers and body type. */

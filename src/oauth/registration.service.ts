@@ -8,7 +8,7 @@ import { TppClient } from './client.entity';
 import { certificateRefused, ClientMetadata } from './client-metadata';
 import { bearerToken, hashMatches, newToken, sha256 } from './credentials';
 import { World } from '../world/world';
-import { WorldPurge } from '../world/world-purge';
+import { WorldPurge } from '../database/world-purge';
 import { TokenService } from './token.service';
 import { RegistrationThrottle } from './registration-throttle';
 

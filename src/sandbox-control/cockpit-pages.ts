@@ -34,7 +34,7 @@ export const layout = (title: string, body: string, message?: string): string =>
   htmlDocument(
     `${title} - PSD2 Sandbox cockpit`,
     COCKPIT_STYLE,
-    '<strong>PSD2 Sandbox cockpit</strong><a href="/cockpit">Overview</a><a href="/cockpit/requests">Requests</a><a href="/docs">API</a>',
+    '<strong>PSD2 Sandbox cockpit</strong><a href="/cockpit">Overview</a><a href="/cockpit/requests">Requests</a><a href="/cockpit/world">Your world</a><a href="/docs">API</a>',
     `<h1>${escape(title)}</h1>\n${message ? `<p class="message" role="status">${escape(message)}</p>` : ''}\n${body}`,
   );
 

@@ -7,14 +7,15 @@ import type { AnyStateMachine } from 'xstate';
 import { authorisationMachine } from '../authorisation/authorisation.machine';
 import { ClockService } from '../clock/clock.service';
 import { addMonths } from '../common/dates';
-import { DomainError } from '../common/error-catalogue';
-import { button, escapeHtml as escape, form, formValue, input, section } from '../common/html';
+import { DomainError, FormatError } from '../common/error-catalogue';
+import { button, escapeHtml as escape, form, formValue, input, section, table } from '../common/html';
 import { Environment } from '../config/environment';
 import type { CockpitSection } from '../core/cockpit-section';
 import { EventHistory } from '../events/event-history.service';
 import type { SandboxEvent } from '../events/sandbox-event.entity';
 import { Access } from '../http/route-access';
 import { World } from '../world/world';
+import { AS_NEW } from '../database/world-snapshot.entity';
 import { EndedSessions } from '../oauth/sign-ins';
 import { TOKEN_LIFETIME, TokenService } from '../oauth/token.service';
 import { BankProfile } from '../profile/bank-profile';
@@ -115,6 +116,74 @@ export class CockpitController implements OnModuleInit {
       'Last requests',
       section('Newest first (the last 200 this instance answered)', requestTable(this.requests.list(world))),
     ]);
+  }
+
+  /** The world's life (docs/cockpit.md, "Your world"): its snapshots with Restore and Delete, a new one, and Reset. */
+  @Get('world')
+  async worldPage(@Req() request: Request, @Res() response: Response): Promise<void> {
+    await this.page(request, response, async (world) => {
+      const snapshots = await this.control.listSnapshots(world);
+      return [
+        'Your world',
+        section(
+          'Snapshots',
+          table(
+            ['name', 'taken', 'sandbox date', 'resources', ''],
+            snapshots.map(({ snapshotId, name, createdAt, sandboxDate, resources }) => [
+              name,
+              createdAt,
+              sandboxDate,
+              String(resources),
+              {
+                html:
+                  form(`/cockpit/world/snapshots/${snapshotId}/restore`, button('Restore')) +
+                  (snapshotId === AS_NEW.snapshotId ? '' : form(`/cockpit/world/snapshots/${snapshotId}/delete`, button('Delete'))),
+              },
+            ]),
+          ) + form('/cockpit/world/snapshots', `${input('name', 'Name')} ${button('Take a snapshot')}`),
+          'snapshots',
+        ),
+        section(
+          'Reset',
+          '<p>Forget everything this world created and put its clock back; its client and tokens stay.</p>' +
+            form('/cockpit/world/reset', button('Reset')),
+          'reset',
+        ),
+      ];
+    });
+  }
+
+  @Post('world/snapshots')
+  async takeSnapshot(@Req() request: Request, @Res() response: Response, @Body() body: Form): Promise<void> {
+    await this.act(request, response, '/cockpit/world', async (world) => {
+      const name = formValue(body.name);
+      if (name === '' || name.length > 70) throw new FormatError('name', 'a snapshot is named by 1 to 70 characters');
+      return `Snapshot ${(await this.control.takeSnapshot(world, name)).name} taken.`;
+    });
+  }
+
+  @Post('world/snapshots/:snapshotId/restore')
+  async restoreSnapshot(@Req() request: Request, @Res() response: Response, @Param('snapshotId') snapshotId: string): Promise<void> {
+    await this.act(request, response, '/cockpit/world', async (world) => {
+      const { name, today } = await this.control.restoreSnapshot(world, snapshotId);
+      return `Restored to ${name}; today is ${today}.`;
+    });
+  }
+
+  @Post('world/snapshots/:snapshotId/delete')
+  async deleteSnapshot(@Req() request: Request, @Res() response: Response, @Param('snapshotId') snapshotId: string): Promise<void> {
+    await this.act(request, response, '/cockpit/world', async (world) => {
+      await this.control.deleteSnapshot(world, snapshotId);
+      return 'Snapshot deleted.';
+    });
+  }
+
+  @Post('world/reset')
+  async resetWorld(@Req() request: Request, @Res() response: Response): Promise<void> {
+    await this.act(request, response, '/cockpit/world', async (world) => {
+      const { today, forgotten } = await this.control.resetWorld(world);
+      return `Reset: ${forgotten} rows forgotten; today is ${today}.`;
+    });
   }
 
   @Post('clock')

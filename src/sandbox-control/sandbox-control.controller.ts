@@ -4,7 +4,8 @@ import type { ConsentStatus } from '../consent/consent.machine';
 import type { PaymentStatus } from '../payment-initiation/payment.machine';
 import { BankProfile } from '../profile/bank-profile';
 import { Body, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { AS_NEW } from '../database/world-snapshot.entity';
 import { World, RequestWorld } from '../world/world';
 import { ClockService } from '../clock/clock.service';
 import { TppErrorResponse } from '../http/error-response.dto';
@@ -18,7 +19,11 @@ import {
   BankConditionsDto,
   ClockDto,
   InstalmentsResponse,
+  RestoredSnapshotResponse,
   RevocationDto,
+  SnapshotListResponse,
+  SnapshotResponse,
+  TakeSnapshotDto,
   WorldResetResponse,
 } from './sandbox-control.dto';
 import { ScaDecisionDto } from '../sca/sca-decision.dto';
@@ -207,6 +212,52 @@ export class SandboxControlController {
   @ApiOkResponse({ type: WorldResetResponse })
   resetWorld(@RequestWorld() world: World): Promise<WorldResetResponse> {
     return this.control.resetWorld(world);
+  }
+
+  @Post('world/snapshots')
+  @ApiOperation({
+    summary:
+      "Take a snapshot of this world's state (consents, payments, baskets, scenarios, checks, events, notifications, conditions, clock) to restore later; its client and certificates are not state",
+  })
+  @ApiCreatedResponse({ type: SnapshotResponse })
+  @ApiResponse({
+    status: 429,
+    type: TppErrorResponse,
+    description: 'ACCESS_EXCEEDED: the world keeps 10 snapshots already, or its state is too large for one',
+  })
+  takeSnapshot(@Body() { name }: TakeSnapshotDto, @RequestWorld() world: World): Promise<SnapshotResponse> {
+    return this.control.takeSnapshot(world, name);
+  }
+
+  @Get('world/snapshots')
+  @ApiOperation({ summary: "This world's snapshots: `as new`, which every world has, then those it took, oldest first" })
+  @ApiOkResponse({ type: SnapshotListResponse })
+  async listSnapshots(@RequestWorld() world: World): Promise<SnapshotListResponse> {
+    return { snapshots: await this.control.listSnapshots(world) };
+  }
+
+  @Post('world/snapshots/:snapshotId/restore')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Bring this world back to the snapshot: what was made after is unknown again, what was changed or deleted after is as it was, its clock and conditions too',
+  })
+  @ApiParam({ name: 'snapshotId', example: AS_NEW.snapshotId })
+  @ApiOkResponse({ type: RestoredSnapshotResponse })
+  @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such snapshot of this world' })
+  restoreSnapshot(@Param('snapshotId') snapshotId: string, @RequestWorld() world: World): Promise<RestoredSnapshotResponse> {
+    return this.control.restoreSnapshot(world, snapshotId);
+  }
+
+  @Delete('world/snapshots/:snapshotId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a snapshot this world took' })
+  @ApiParam({ name: 'snapshotId', example: AS_NEW.snapshotId })
+  @ApiNoContentResponse({ description: 'deleted' })
+  @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such snapshot of this world' })
+  @ApiResponse({ status: 409, type: TppErrorResponse, description: 'STATUS_INVALID: `as new`, which every world has, stays' })
+  deleteSnapshot(@Param('snapshotId') snapshotId: string, @RequestWorld() world: World): Promise<void> {
+    return this.control.deleteSnapshot(world, snapshotId);
   }
 
   @Get('clock')

@@ -3,6 +3,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsInt, IsNotEmpty, IsString, Max, MaxLength, Min } from 'class-validator';
 import { MAX_DELAY_MS } from '../conditions/bank-conditions.service';
 import { IsDateOnly } from '../common/validators';
+import { AS_NEW } from '../database/world-snapshot.entity';
 
 export class ClockDto {
   @ApiProperty({ example: EXAMPLE.date(0) })
@@ -16,6 +17,41 @@ export class WorldResetResponse {
 
   @ApiProperty({ example: 42, description: 'how many rows of the world were forgotten' })
   forgotten: number;
+}
+
+export class TakeSnapshotDto {
+  @ApiProperty({ example: 'before the payment tests', minLength: 1, maxLength: 70, description: 'what the snapshot is for, to know it by' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(70)
+  name: string;
+}
+
+export class SnapshotResponse {
+  @ApiProperty({ example: AS_NEW.snapshotId, format: 'uuid' })
+  snapshotId: string;
+
+  @ApiProperty({ example: 'before the payment tests' })
+  name: string;
+
+  @ApiProperty({ example: AS_NEW.createdAt, format: 'date-time', description: 'when it was taken (real time)' })
+  createdAt: string;
+
+  @ApiProperty({ example: EXAMPLE.date(0), format: 'date', description: "the world's date when it was taken" })
+  sandboxDate: string;
+
+  @ApiProperty({ example: 12, description: 'the consents, payments, baskets, payee checks and scenarios it holds' })
+  resources: number;
+}
+
+export class SnapshotListResponse {
+  @ApiProperty({ type: [SnapshotResponse], description: 'oldest first; `as new`, which every world has, first of all' })
+  snapshots: SnapshotResponse[];
+}
+
+export class RestoredSnapshotResponse extends SnapshotResponse {
+  @ApiProperty({ example: EXAMPLE.date(0), format: 'date', description: "the world's date after the restore" })
+  today: string;
 }
 
 export class AdvanceClockDto {

@@ -5,7 +5,8 @@ import { FormatError } from '../common/error-catalogue';
 import { EventHistory } from '../events/event-history.service';
 import type { World } from '../world/world';
 import { Store } from '../database/store';
-import { WorldPurge } from '../world/world-purge';
+import { WorldPurge } from '../database/world-purge';
+import { SnapshotSummary, WorldSnapshots } from '../database/world-snapshots';
 
 @Injectable()
 export class SandboxControlService {
@@ -14,6 +15,7 @@ export class SandboxControlService {
     private readonly history: EventHistory,
     private readonly store: Store,
     private readonly purge: WorldPurge,
+    private readonly snapshots: WorldSnapshots,
   ) {}
 
   /**
@@ -22,9 +24,29 @@ export class SandboxControlService {
    * conditions and clock; its client and tokens stay. Other worlds are untouched.
    */
   async resetWorld(world: World): Promise<{ today: string; forgotten: number }> {
-    const forgotten = await this.store.write(() => this.purge.purge({ clientId: world.clientId, key: world.key }, 'reset'));
+    const forgotten = await this.store.write(() => this.purge.purge(world, 'reset'));
     await this.clock.enter(world);
     return { today: this.clock.today(world), forgotten };
+  }
+
+  /** A recovery point of the world's state now (docs/scenarios-and-clock.md, "Snapshots"). */
+  takeSnapshot(world: World, name: string): Promise<SnapshotSummary> {
+    return this.snapshots.take(world, name, this.clock.today(world));
+  }
+
+  listSnapshots(world: World): Promise<SnapshotSummary[]> {
+    return this.snapshots.list(world, this.clock.firstDay());
+  }
+
+  /** The world as the snapshot holds it, clock and conditions too; its time rules have run for the date it brings back when this answers. */
+  async restoreSnapshot(world: World, snapshotId: string): Promise<SnapshotSummary & { today: string }> {
+    const restored = await this.snapshots.restore(world, snapshotId, this.clock.firstDay());
+    await this.clock.enter(world);
+    return { ...restored, today: this.clock.today(world) };
+  }
+
+  deleteSnapshot(world: World, snapshotId: string): Promise<void> {
+    return this.snapshots.delete(world, snapshotId);
   }
 
   /** Sets the date, then lets every time rule catch up at once instead of on the next read. */

@@ -18,6 +18,8 @@ import { BoundRequests1797100000000 } from '../../migrations/1797100000000-Bound
 import { RegistrationWindows1797200000000 } from '../../migrations/1797200000000-RegistrationWindows';
 import { WorldResources1797300000000 } from '../../migrations/1797300000000-WorldResources';
 import { WorldUse1797400000000 } from '../../migrations/1797400000000-WorldUse';
+import { WorldSnapshots1797500000000 } from '../../migrations/1797500000000-WorldSnapshots';
+import { WorldSnapshot } from '../database/world-snapshot.entity';
 import { SandboxEvent } from '../events/sandbox-event.entity';
 import { AccessCount } from '../account-information/access-count.entity';
 import { AccessToken, TppClient } from '../oauth/client.entity';
@@ -65,6 +67,7 @@ export const CORE_ENTITIES = [
   SignInFailures,
   EndedSession,
   RegistrationWindow,
+  WorldSnapshot,
 ];
 // Listed as classes, not globs, so the same list works from ts-jest and from dist/.
 const MIGRATIONS = [
@@ -88,6 +91,7 @@ const MIGRATIONS = [
   RegistrationWindows1797200000000,
   WorldResources1797300000000,
   WorldUse1797400000000,
+  WorldSnapshots1797500000000,
 ];
 
 /**

@@ -3,7 +3,7 @@ import { WorldScoped } from '../world/world-scope';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** An X-Request-ID a certificate signed, spent by the request that carried it (docs/tpp-identity.md, "A signature binds its request"). */
-@WorldScoped({ through: () => TppCertificate, column: 'serialNumber', parentColumn: 'serialNumber' })
+@WorldScoped({ through: () => TppCertificate, column: 'serialNumber', parentColumn: 'serialNumber', credential: true })
 @Entity('signed_requests')
 export class SignedRequest {
   /** The QSealC's serial number, lower-case hex. */

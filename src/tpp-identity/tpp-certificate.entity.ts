@@ -17,7 +17,7 @@ export class CertificateAuthority {
 }
 
 /** A certificate the sandbox CA issued to a TPP: what revocation and the client behind a certificate are looked up by. */
-@WorldScoped({ column: 'ownerId', revoke: { column: 'revoked' }, resource: true })
+@WorldScoped({ column: 'ownerId', revoke: { column: 'revoked' }, resource: true, credential: true })
 @Index(['ownerId'])
 @Entity('tpp_certificates')
 export class TppCertificate {

@@ -10,9 +10,12 @@ export interface ScopedWorld {
 /**
  * A column that holds the world's client ID (null: the open world). `sharedWhen`: among the rows of
  * no client, those that are the bank's fixtures and no world's (a reset of the open world keeps
- * them). `keptOnReset`: the client itself (its registration, its tokens), gone only with it.
- * `revoke`: its rows are revoked and no longer the world's, rather than deleted (certificates).
- * `resource`: each row is a resource a TPP created, counted against WORLD_MAX_RESOURCES.
+ * them). `keptOnReset`: the client itself (its registration, its tokens, its snapshots), gone only
+ * with it. `revoke`: its rows are revoked and no longer the world's, rather than deleted
+ * (certificates). `resource`: each row is a resource a TPP created, counted against
+ * WORLD_MAX_RESOURCES. `credential`: a reset takes them, but they are not the world's state: no
+ * snapshot holds them and a restore leaves them as they are (a revoked certificate stays revoked,
+ * a spent request ID stays spent).
  */
 export interface OwnColumn {
   column: string;
@@ -20,6 +23,7 @@ export interface OwnColumn {
   sharedWhen?: { column: string; is: true | null };
   keptOnReset?: true;
   revoke?: { column: string };
+  credential?: true;
 }
 
 /**
@@ -33,7 +37,7 @@ export type WorldScope =
   /** Its `world` column holds the world's key ("" for the open world): one row a world. */
   | { key: string }
   /** Its rows belong to the world of the parent rows whose `parentColumn` holds its `column`'s value. */
-  | { through: () => Type; column: string; parentColumn: string }
+  | { through: () => Type; column: string; parentColumn: string; credential?: true }
   /** Deleted with its parent rows by the database (ON DELETE CASCADE). */
   | { cascade: () => Type }
   /** No world's: the bank's own (its CA, its secrets, the seeded profile), or kept by address or session until it ends. */
@@ -71,17 +75,29 @@ export function worldScopeProblems(dataSource: DataSource): string[] {
 /**
  * The schema's entities in the order a purge deletes their rows: those found through a parent's
  * first, deepest first (while the parent's rows are there to find them by), then those with a
- * foreign key, before the tables they name.
+ * foreign key, before the tables they name. Reversed, the order a restore inserts them in.
  */
 export function inPurgeOrder(dataSource: DataSource): Type[] {
   const depth = (entity: Type): number => {
     const scope = scopeOf(entity);
-    return typeof scope === 'object' && 'through' in scope ? 1 + depth(scope.through()) : 0;
+    if (typeof scope !== 'object') return 0;
+    if ('through' in scope) return 1 + depth(scope.through());
+    return 'cascade' in scope ? 1 + depth(scope.cascade()) : 0;
   };
   const referencesOthers = (entity: Type) => (dataSource.getMetadata(entity).foreignKeys.length > 0 ? 1 : 0);
   return dataSource.entityMetadatas
     .map(({ target }) => target as Type)
     .sort((a, b) => depth(b) - depth(a) || referencesOthers(b) - referencesOthers(a));
+}
+
+/** The lock a world's clock moves, bookings, resets and restores take, so that they run one after the other (Store.lock). */
+export const worldLock = ({ key }: { key: string }): string => `world:${key}`;
+
+/** Whether a snapshot holds the entity's rows and a restore puts them back: what a reset forgets, but credentials. */
+export function isState(scope: WorldScope): boolean {
+  if (scope === 'none') return false;
+  if ('key' in scope || 'cascade' in scope) return true;
+  return !scope.credential && !('keptOnReset' in scope && scope.keptOnReset);
 }
 
 /** The where-clause of the world's rows: its client's, or, for the open world, those of no client that are not the bank's fixtures. */

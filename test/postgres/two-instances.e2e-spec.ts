@@ -260,7 +260,7 @@ describe('two instances on one PostgreSQL database', () => {
     }
   });
 
-  it('a world reset on one is in force on the other at once, and so is its deletion: its token, honoured there a moment ago, is refused', async () => {
+  it('a world reset or restore on one is in force on the other at once, and so is its deletion: its token, honoured there a moment ago, is refused', async () => {
     const strictDatabase = temporaryDatabase();
     const first = await startSandbox({ AUTH_MODE: 'strict' }, strictDatabase);
     const second = await startSandbox({ AUTH_MODE: 'strict' }, strictDatabase);
@@ -270,8 +270,15 @@ describe('two instances on one PostgreSQL database', () => {
       const as = { Authorization: `Bearer ${token}` };
       await request(first.http).put('/sandbox/clock').set(as).send({ today: '2026-04-01' }).expect(200);
       expect((await request(second.http).get('/sandbox/clock').set(as).expect(200)).body).toEqual({ today: '2026-04-01' });
+      await request(first.http).put('/sandbox/conditions').set(as).send({ maintenance: false, delayMs: 3 }).expect(200);
+      const { snapshotId } = (await request(first.http).post('/sandbox/world/snapshots').set(as).send({ name: 'April' }).expect(201)).body;
       await request(first.http).post('/sandbox/world/reset').set(as).expect(200);
       expect((await request(second.http).get('/sandbox/clock').set(as).expect(200)).body).toEqual({ today: '2026-03-15' });
+      expect((await request(second.http).get('/sandbox/conditions').set(as).expect(200)).body).toEqual({ maintenance: false, delayMs: 0 });
+      // A restore on the other is in force here at once: the clock and conditions it brings back.
+      await request(second.http).post(`/sandbox/world/snapshots/${snapshotId}/restore`).set(as).expect(200);
+      expect((await request(first.http).get('/sandbox/clock').set(as).expect(200)).body).toEqual({ today: '2026-04-01' });
+      expect((await request(first.http).get('/sandbox/conditions').set(as).expect(200)).body).toEqual({ maintenance: false, delayMs: 3 });
       await request(first.http)
         .delete(`/register/${registered.clientId}`)
         .set('Authorization', `Bearer ${registered.registrationToken}`)

@@ -100,7 +100,7 @@ describe("one world's held ledger holds no other world's bookings (PostgreSQL)",
     const status = (of: typeof a, paymentId: string) => of.read(`/v1/payments/sepa-credit-transfers/${paymentId}/status`);
     const session = holder.createQueryRunner();
     await session.startTransaction();
-    await session.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`ledger:${a.clientId}`]);
+    await session.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`world:${a.clientId}`]);
     let aAnswered = false;
     const aBooks = status(a, ours).then((answer) => ((aAnswered = true), answer.body));
     // B's first read authorises and books its payment under B's lock: answered while A's is held.

@@ -3,8 +3,8 @@ import { ConfigService } from '@nestjs/config';
 import { DataSource, ObjectLiteral } from 'typeorm';
 import { refusal } from '../common/error-catalogue';
 import type { Environment } from '../config/environment';
-import { Store } from '../database/store';
-import { OwnColumn, rowsOfWorld, scopeOf, ScopedWorld } from './world-scope';
+import { Store } from './store';
+import { OwnColumn, rowsOfWorld, scopeOf, ScopedWorld } from '../world/world-scope';
 
 /**
  * WORLD_MAX_RESOURCES (docs/security.md, "A world's life"): what one world stores is bounded, so
@@ -38,7 +38,7 @@ export class WorldQuota {
       if (stored >= this.limit)
         throw refusal(
           'worldFull',
-          `this world stores ${this.limit} resources, its quota (WORLD_MAX_RESOURCES): make room with POST /sandbox/world/reset, or delete what it no longer needs`,
+          `this world stores ${this.limit} resources, its quota (WORLD_MAX_RESOURCES): make room with POST /sandbox/world/reset, a restore of an earlier snapshot (POST /sandbox/world/snapshots/{snapshotId}/restore), or by deleting what it no longer needs`,
         );
     }
   }

@@ -1,0 +1,56 @@
+import { Injectable, Type } from '@nestjs/common';
+import { DataSource, ObjectLiteral } from 'typeorm';
+import { Store } from './store';
+import { WorldRows } from './world-rows';
+import { inPurgeOrder, isState, scopeOf, ScopedWorld, worldLock } from '../world/world-scope';
+
+/**
+ * What a purge forgets: a reset, the world's state and credentials (its client and tokens stay);
+ * a restore, its state only (WorldSnapshots puts a snapshot's back); a deletion, everything.
+ */
+export type Purge = 'reset' | 'restore' | 'delete';
+
+/**
+ * Forgets a world's rows in every table, as each entity declares them its world's (`@WorldScoped`,
+ * docs/security.md, "A world's life"). Rows found through a parent's go first, while the parent's
+ * are there to find them by; those the database deletes with their parent are left to it; a
+ * certificate is revoked and no longer the world's rather than deleted, so that it speaks for no
+ * one. What instances keep of the world in memory (its clock, its conditions) is read again on
+ * every instance in the same write. Under the world's lock: its clock moves and bookings run
+ * before or after a purge, never beside it.
+ */
+@Injectable()
+export class WorldPurge {
+  constructor(
+    private readonly store: Store,
+    private readonly dataSource: DataSource,
+    private readonly rows: WorldRows,
+  ) {}
+
+  /** Inside a Store.write; answers how many rows it forgot. */
+  async purge(world: ScopedWorld, what: Purge): Promise<number> {
+    await this.store.lock(worldLock(world));
+    let forgotten = 0;
+    for (const entity of inPurgeOrder(this.dataSource)) forgotten += await this.forget(entity, world, what);
+    await this.store.worldChanged(world.key);
+    return forgotten;
+  }
+
+  private async forget(entity: Type, world: ScopedWorld, what: Purge): Promise<number> {
+    const scope = scopeOf(entity);
+    if (scope === 'none' || 'cascade' in scope) return 0;
+    if (what === 'restore' && !isState(scope)) return 0;
+    if (what === 'reset' && 'keptOnReset' in scope && scope.keptOnReset) return 0;
+    const change = this.store.change<ObjectLiteral>(entity);
+    let forgotten = 0;
+    for (const where of await this.rows.where(entity, world)) {
+      const revoke = 'revoke' in scope ? scope.revoke : undefined;
+      const { affected } =
+        revoke && 'column' in scope
+          ? await change.update(where, { [revoke.column]: true, [scope.column]: null })
+          : await change.delete(where);
+      forgotten += affected ?? 0;
+    }
+    return forgotten;
+  }
+}
