@@ -34,6 +34,11 @@ export function addDays(date: string, days: number): string {
   return result.toISOString().slice(0, 10);
 }
 
+/** How many days `to` is after `from` (negative: before). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
 /** The same day `months` later; a day the month lacks becomes its last (01-31 plus one month: 02-28 or 02-29). */
 export function addMonths(date: string, months: number): string {
   const [year, month, day] = date.split('-').map(Number);

@@ -13,7 +13,7 @@ import { FailedInstalment } from './failed-instalment.entity';
 import { Payment } from './payment.entity';
 import { isAwaitingSca, isDue, PaymentContext, PaymentEvent, paymentMachine, PaymentStatus } from './payment.machine';
 import { accountsOf, bookingsOf, entriesAhead, standingOrderOf } from './payment-bookings';
-import { instalments, Instalment as ScheduledInstalment } from './schedule';
+import { countInstalments, instalments, Instalment as ScheduledInstalment, ScheduleResume } from './schedule';
 
 /** Executions per write when the clock catches up: however far it jumps, a write stays this size, and other worlds' requests are answered between two (docs/scenarios-and-clock.md). */
 const CHUNK = 250;
@@ -95,7 +95,11 @@ export class PaymentExecutionService implements OnModuleInit {
   private async countDue(world: World, today: string, limit: number): Promise<number> {
     let count = 0;
     for (const payment of await this.dueIn(world, today)) {
-      count += executionsOf(payment, today, limit + 1 - count).length;
+      const most = limit + 1 - count;
+      count +=
+        isPeriodic(payment) && payment.nextExecutionDate !== null
+          ? countInstalments(payment.body as PeriodicPaymentDto, resumeOf(payment), today, most)
+          : executionsOf(payment, today, most).length;
       if (count > limit) break;
     }
     return count;
@@ -236,12 +240,15 @@ function executionsOf(payment: Payment, today: string, most = CHUNK): Execution[
     return payment.executionDate !== null && payment.executionDate <= today ? [{ payment, date: payment.executionDate }] : [];
   if (payment.nextExecutionDate === null) return [];
   const due: Execution[] = [];
-  const resume = payment.lastDueDate === null ? undefined : { number: payment.instalmentsRun, due: payment.lastDueDate };
-  for (const instalment of instalments(payment.body as PeriodicPaymentDto, resume)) {
+  for (const instalment of instalments(payment.body as PeriodicPaymentDto, resumeOf(payment))) {
     if (instalment.executionDate > today || due.length >= most) break;
     due.push({ payment, date: instalment.executionDate, instalment });
   }
   return due;
 }
+
+/** Where a periodic payment's schedule goes on from: after the last instalment that fell due. */
+const resumeOf = (payment: Payment): ScheduleResume | undefined =>
+  payment.lastDueDate === null ? undefined : { number: payment.instalmentsRun, due: payment.lastDueDate };
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,4 +1,5 @@
-import { Instalment, instalments, ScheduleTerms } from './schedule';
+import { addDays } from '../common/dates';
+import { countInstalments, Instalment, instalments, ScheduleTerms } from './schedule';
 
 /** The first `count` instalments' execution dates (all of them when the schedule ends sooner). */
 function dates(terms: ScheduleTerms, count = 6): string[] {
@@ -167,3 +168,36 @@ function* take<T>(sequence: Iterable<T>, count: number): Generator<T> {
     if (--count === 0) return;
   }
 }
+
+describe('countInstalments: what a clock move would execute, counted without walking every date', () => {
+  /** The count as walking the schedule gives it. */
+  function walked(terms: ScheduleTerms, after: Instalment | undefined, today: string, most: number): number {
+    let count = 0;
+    for (const { executionDate } of instalments(terms, after)) {
+      if (count >= most || executionDate > today) break;
+      count += 1;
+    }
+    return count;
+  }
+
+  it.each<[string, ScheduleTerms]>([
+    ['Daily', { startDate: '2026-03-18', frequency: 'Daily' }],
+    [
+      'Daily, preceding, until an end on a Sunday',
+      { startDate: '2026-03-14', frequency: 'Daily', executionRule: 'preceding', endDate: '2027-02-28' },
+    ],
+    ['Weekly from a Saturday', { startDate: '2026-03-21', frequency: 'Weekly' }],
+    ['Weekly from a Sunday, preceding', { startDate: '2026-03-22', frequency: 'Weekly', executionRule: 'preceding' }],
+    ['EveryTwoWeeks until an end', { startDate: '2026-03-05', frequency: 'EveryTwoWeeks', endDate: '2027-01-01' }],
+    ['Monthly on the 31st', { startDate: '2026-01-31', frequency: 'Monthly', executionRule: 'preceding' }],
+  ])('%s: the same count as walking it, from the start and resumed, whatever the day and the bound', (_name, terms) => {
+    const whole = [...take(instalments(terms), 30)];
+    for (const after of [undefined, whole[0], whole[9], whole[29]]) {
+      for (const days of [0, 1, 5, 6, 7, 8, 9, 13, 30, 365, 3650]) {
+        const today = addDays(terms.startDate, days);
+        for (const most of [1, 7, 20_001])
+          expect([today, most, countInstalments(terms, after, today, most)]).toEqual([today, most, walked(terms, after, today, most)]);
+      }
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { addDays, LAST_DATE } from '../common/dates';
+import { addDays, daysBetween, LAST_DATE } from '../common/dates';
 
 /** A periodic payment's schedule fields, as the Berlin Group body carries them. */
 export interface ScheduleTerms {
@@ -47,6 +47,34 @@ export function* instalments(terms: ScheduleTerms, after?: ScheduleResume): Gene
     const executionDate = preceding !== null && preceding >= terms.startDate ? preceding : toWorkingDay(due, 1);
     yield { number: ++number, due, executionDate };
   }
+}
+
+/**
+ * How many instalments after `after` execute by `today`, counted up to `most` (beyond it, `most`):
+ * the same count as walking `instalments`, without walking the dates a fixed period lets it skip.
+ * A due date a week or more before `today` executes by then whatever the execution rule (it moves
+ * a date off a weekend, two days at most), so the daily and weekly ones up to there are counted by
+ * division; only the last week is walked. What a clock move costs is counted with it before the
+ * move runs (docs/scenarios-and-clock.md): ten years of daily instalments in microseconds.
+ */
+export function countInstalments(terms: ScheduleTerms, after: ScheduleResume | undefined, today: string, most: number): number {
+  const days = DAYS[terms.frequency];
+  let resume = after;
+  let count = 0;
+  if (days) {
+    const first = resume ? addDays(resume.due, days) : terms.startDate;
+    const week = addDays(today, -7);
+    const horizon = terms.endDate && terms.endDate < week ? terms.endDate : week;
+    if (first <= horizon) {
+      count = Math.min(Math.floor(daysBetween(first, horizon) / days) + 1, most);
+      resume = { number: (resume?.number ?? 0) + count, due: addDays(first, (count - 1) * days) };
+    }
+  }
+  for (const instalment of instalments(terms, resume)) {
+    if (count >= most || instalment.executionDate > today) break;
+    count += 1;
+  }
+  return count;
 }
 
 /** The due dates from startDate, or those after `resume` (itself one of them). */
