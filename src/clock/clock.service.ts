@@ -22,6 +22,9 @@ export type TimeCost = (world: World, today: string, limit: number) => Promise<n
  */
 export const MAX_MOVE_EXECUTIONS = 20_000;
 
+/** The worlds whose catch-up an instance remembers at most. */
+const MAX_REMEMBERED_WORLDS = 10_000;
+
 /**
  * The only source of "today" for every date rule, one clock a world (docs/security.md, "Worlds"):
  * in AUTH_MODE=strict each client's own, as Stripe's test clocks belong to a test. Until its client
@@ -106,6 +109,8 @@ export class ClockService implements OnModuleInit {
     if (caughtUp?.today === today) return caughtUp.done;
     // The clock's doing, whichever request it runs under (docs/events.md).
     const done = asClock(() => this.rules.reduce((previous, rule) => previous.then(() => rule(world, today)), Promise.resolve()));
+    // Worlds come and go (a CI worker's lives minutes): what the gone ones left is dropped with the rest now and then, and a world's next request catches up again, finding nothing to do.
+    if (this.caughtUp.size >= MAX_REMEMBERED_WORLDS) this.caughtUp.clear();
     this.caughtUp.set(world.key, { today, done });
     done.catch(() => {
       if (this.caughtUp.get(world.key)?.done === done) this.caughtUp.delete(world.key);

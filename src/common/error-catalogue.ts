@@ -350,6 +350,12 @@ export const ERROR_CATALOGUE = {
     code: 'STATUS_INVALID',
     when: 'deleting the snapshot every world has, `as new`: it stays',
   },
+  XS2A079E: {
+    name: 'worldChanged',
+    status: 409,
+    code: 'STATUS_INVALID',
+    when: "a request that writes to what a reset or restore of the client's world forgot while it ran: send it again",
+  },
 } as const satisfies Record<string, MessageRow>;
 
 /** The numbers of the services' messages, with their names: each service declares its own here by declaration merging. */

@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Type } from '@nestjs/common';
+import { refusal } from '../common/error-catalogue';
+import { isTheWorld, rowItLivesBy } from '../world/world-scope';
 import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
 import { ChangeFeed, Shared } from './change-feed';
 import { findByPrimaryKey } from './prebuilt-statements';
@@ -15,7 +17,13 @@ export type Reader<T extends ObjectLiteral> = Pick<
 const INSERT_CHUNK = 500;
 
 /** The write the current call runs in, if any: its transaction, what waits for its commit, and the changes the other instances must hear before it is answered. */
-const currentWrite = new AsyncLocalStorage<{ transaction: Transaction; committed: (() => void)[]; heard: Promise<void>[] }>();
+const currentWrite = new AsyncLocalStorage<{
+  transaction: Transaction;
+  committed: (() => void)[];
+  heard: Promise<void>[];
+  /** The rows this write found its inserts live by (livesBy), held until it commits. */
+  living: Set<string>;
+}>();
 
 /**
  * The one way the app reaches its database (docs/development.md, "The write seam"). Every change
@@ -38,6 +46,8 @@ export class Store {
 
   /** findForUpdate's row lock: PostgreSQL's writes run side by side, SQLite's never do, so it needs none. */
   private readonly rowLock: { mode: 'pessimistic_write' } | undefined;
+  /** livesBy's: the row may not be deleted meanwhile, while others may change it and hold it too. */
+  private readonly keyLock: { mode: 'for_key_share' } | undefined;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -47,6 +57,7 @@ export class Store {
     const postgres = dataSource.options.type === 'postgres';
     this.sharedByInstances = postgres;
     this.rowLock = postgres ? { mode: 'pessimistic_write' } : undefined;
+    this.keyLock = postgres ? { mode: 'for_key_share' } : undefined;
   }
 
   /**
@@ -57,7 +68,7 @@ export class Store {
     if (currentWrite.getStore()) throw new Error('Store.write was called inside another write: do the work in the enclosing write');
     const committed: (() => void)[] = [];
     const heard: Promise<void>[] = [];
-    const value = await this.strategy.run((transaction) => currentWrite.run({ transaction, committed, heard }, work));
+    const value = await this.strategy.run((transaction) => currentWrite.run({ transaction, committed, heard, living: new Set() }, work));
     for (const then of committed) then();
     await Promise.all(heard);
     return value;
@@ -128,12 +139,14 @@ export class Store {
 
   /** Inserts one row, as TypeORM's insert does (a column left unset gets its default), from a statement built once. */
   async insert<T extends ObjectLiteral>(target: EntityTarget<T>, row: T): Promise<void> {
+    await this.livesBy(target, [row]);
     return this.current().insert(target, [row]);
   }
 
   /** Inserts rows, in statements of a size every engine takes (SQLite binds at most 32,766 parameters to one). */
   async insertMany<T extends ObjectLiteral>(target: EntityTarget<T>, rows: T[]): Promise<void> {
     const transaction = this.current();
+    await this.livesBy(target, rows);
     for (let start = 0; start < rows.length; start += INSERT_CHUNK)
       await transaction.insert(target, rows.slice(start, start + INSERT_CHUNK));
   }
@@ -149,7 +162,35 @@ export class Store {
 
   /** Inserts the row unless one with its key exists (a concurrent insert then wins, and this one does nothing). */
   async insertIfAbsent<T extends ObjectLiteral>(target: EntityTarget<T>, row: T): Promise<void> {
+    await this.livesBy(target, [row]);
     return this.current().insert(target, [row], true);
+  }
+
+  /**
+   * Before rows of a world are inserted: the row their world lives by (its client's, or the parent's
+   * they are found through, rowItLivesBy) is there, and stays until this write commits, since a
+   * deletion or reset of the world takes its rows after it (docs/security.md, "A world's life"). A
+   * request racing its world's deletion is refused as its token now is, one racing a reset or
+   * restore that took its parent with 409; nothing of it is stored. Once a write a row.
+   */
+  private async livesBy(target: EntityTarget<ObjectLiteral>, rows: ObjectLiteral[]): Promise<void> {
+    const write = currentWrite.getStore()!;
+    for (const row of rows) {
+      const living = typeof target === 'function' ? rowItLivesBy(target as Type, row) : null;
+      if (living === null) continue;
+      const key = `${living.entity.name} ${JSON.stringify(living.where)}`;
+      if (write.living.has(key)) continue;
+      await write.transaction.begin();
+      const found = await write.transaction.manager.getRepository(living.entity).findOne({ where: living.where, lock: this.keyLock });
+      if (!found) {
+        if (isTheWorld(living.entity)) throw refusal('tokenUnknown', 'the client was deleted meanwhile: its token speaks for no one');
+        throw refusal(
+          'worldChanged',
+          "what this request writes to was forgotten meanwhile by a reset or restore of the client's world: send it again",
+        );
+      }
+      write.living.add(key);
+    }
   }
 
   /** Inside a write, its transaction, so that a read sees the write's own changes. */

@@ -2,7 +2,7 @@ import { Injectable, Type } from '@nestjs/common';
 import { DataSource, ObjectLiteral } from 'typeorm';
 import { Store } from './store';
 import { WorldRows } from './world-rows';
-import { inPurgeOrder, isState, scopeOf, ScopedWorld, worldLock } from '../world/world-scope';
+import { inPurgeOrder, isState, scopeOf, ScopedWorld, worldLock, worldRowOf } from '../world/world-scope';
 
 /**
  * What a purge forgets: a reset, the world's state and credentials (its client and tokens stay);
@@ -30,6 +30,12 @@ export class WorldPurge {
   /** Inside a Store.write; answers how many rows it forgot. */
   async purge(world: ScopedWorld, what: Purge): Promise<number> {
     await this.store.lock(worldLock(world));
+    // A deletion holds its client's row first: a write inserting a row of the world holds it too
+    // (Store.insert) and so commits before the purge reads, or finds the client gone after it.
+    if (what === 'delete' && world.clientId !== null) {
+      const { entity, where } = worldRowOf(world.clientId);
+      await this.store.findForUpdate<ObjectLiteral>(entity, where);
+    }
     let forgotten = 0;
     for (const entity of inPurgeOrder(this.dataSource)) forgotten += await this.forget(entity, world, what);
     await this.store.worldChanged(world.key);

@@ -26,6 +26,7 @@ export const StoresResource = (): MethodDecorator =>
     ApiResponse({
       status: 429,
       type: TppErrorResponse,
-      description: 'XS2A075E: the world stores WORLD_MAX_RESOURCES resources already: reset it, or delete some',
+      description:
+        "ACCESS_EXCEEDED (XS2A075E), AUTH_MODE=strict only: the client's world stores WORLD_MAX_RESOURCES resources already: reset it, restore a snapshot, or delete some",
     }),
   );

@@ -5,7 +5,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
  * A TPP's client credentials: fixtures (profiles/bank/fixtures/clients.json), as the bank hands them
  * out at onboarding, or a client that registered itself (RFC 7591, docs/security.md "Clients register themselves").
  */
-@WorldScoped({ column: 'clientId', keptOnReset: true })
+@WorldScoped({ column: 'clientId', keptOnReset: true, theWorld: true })
 @Entity('tpp_clients')
 export class TppClient {
   @PrimaryColumn({ type: 'varchar', length: 64 })

@@ -15,10 +15,12 @@ export interface ScopedWorld {
  * (certificates). `resource`: each row is a resource a TPP created, counted against
  * WORLD_MAX_RESOURCES. `credential`: a reset takes them, but they are not the world's state: no
  * snapshot holds them and a restore leaves them as they are (a revoked certificate stays revoked,
- * a spent request ID stays spent).
+ * a spent request ID stays spent). `theWorld`: its rows are the worlds themselves (the clients): a
+ * world lives while its row does.
  */
 export interface OwnColumn {
   column: string;
+  theWorld?: true;
   resource?: true;
   sharedWhen?: { column: string; is: true | null };
   keptOnReset?: true;
@@ -98,6 +100,33 @@ export function isState(scope: WorldScope): boolean {
   if (scope === 'none') return false;
   if ('key' in scope || 'cascade' in scope) return true;
   return !scope.credential && !('keptOnReset' in scope && scope.keptOnReset);
+}
+
+/** Whether the entity's rows are the worlds themselves (the clients). */
+export function isTheWorld(entity: Type): boolean {
+  const scope = SCOPES.get(entity);
+  return typeof scope === 'object' && 'theWorld' in scope && scope.theWorld === true;
+}
+
+/**
+ * The row that must be there for `row` of `entity` to be stored (Store.insert): its client's, or
+ * the parent's it is found through; none for a row of the open world, of no world, or one the
+ * database deletes with its parent (its foreign key holds it).
+ */
+export function rowItLivesBy(entity: Type, row: Record<string, unknown>): { entity: Type; where: Record<string, unknown> } | null {
+  const scope = SCOPES.get(entity);
+  if (scope === undefined || scope === 'none' || 'cascade' in scope) return null;
+  if ('through' in scope)
+    return row[scope.column] == null ? null : { entity: scope.through(), where: { [scope.parentColumn]: row[scope.column] } };
+  if (isTheWorld(entity)) return null;
+  const clientId = 'key' in scope ? row[scope.key] || null : row[scope.column];
+  return clientId == null ? null : worldRowOf(clientId as string);
+}
+
+/** The row a client's world lives by: its client's. */
+export function worldRowOf(clientId: string): { entity: Type; where: Record<string, unknown> } {
+  const worlds = [...SCOPES.keys()].find((declared) => isTheWorld(declared as Type)) as Type;
+  return { entity: worlds, where: { [(SCOPES.get(worlds) as OwnColumn).column]: clientId } };
 }
 
 /** The where-clause of the world's rows: its client's, or, for the open world, those of no client that are not the bank's fixtures. */
