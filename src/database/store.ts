@@ -139,8 +139,9 @@ export class Store {
 
   /** Inserts one row, as TypeORM's insert does (a column left unset gets its default), from a statement built once. */
   async insert<T extends ObjectLiteral>(target: EntityTarget<T>, row: T): Promise<void> {
+    const transaction = this.current();
     await this.livesBy(target, [row]);
-    return this.current().insert(target, [row]);
+    return transaction.insert(target, [row]);
   }
 
   /** Inserts rows, in statements of a size every engine takes (SQLite binds at most 32,766 parameters to one). */
@@ -162,8 +163,9 @@ export class Store {
 
   /** Inserts the row unless one with its key exists (a concurrent insert then wins, and this one does nothing). */
   async insertIfAbsent<T extends ObjectLiteral>(target: EntityTarget<T>, row: T): Promise<void> {
+    const transaction = this.current();
     await this.livesBy(target, [row]);
-    return this.current().insert(target, [row], true);
+    return transaction.insert(target, [row], true);
   }
 
   /**

@@ -110,14 +110,17 @@ export function isTheWorld(entity: Type): boolean {
 
 /**
  * The row that must be there for `row` of `entity` to be stored (Store.insert): its client's, or
- * the parent's it is found through; none for a row of the open world, of no world, or one the
- * database deletes with its parent (its foreign key holds it).
+ * the parent's it is found through; none for a row of the open world, of no world, one the
+ * database deletes with its parent (its foreign key holds it), or a credential found through one.
  */
 export function rowItLivesBy(entity: Type, row: Record<string, unknown>): { entity: Type; where: Record<string, unknown> } | null {
   const scope = SCOPES.get(entity);
   if (scope === undefined || scope === 'none' || 'cascade' in scope) return null;
+  // A spent signature ID may name a certificate of a CA the bank trusts, which the sandbox never stored.
   if ('through' in scope)
-    return row[scope.column] == null ? null : { entity: scope.through(), where: { [scope.parentColumn]: row[scope.column] } };
+    return row[scope.column] == null || scope.credential
+      ? null
+      : { entity: scope.through(), where: { [scope.parentColumn]: row[scope.column] } };
   if (isTheWorld(entity)) return null;
   const clientId = 'key' in scope ? row[scope.key] || null : row[scope.column];
   return clientId == null ? null : worldRowOf(clientId as string);
