@@ -372,31 +372,36 @@ interface WorldLife {
   };
   /** Wall time of B's snapshot, restore and reset, on a world of `resources`: medians of five. */
   snapshots: { resources: number; rows: number; takeMs: number; restoreMs: number; resetMs: number };
+  /** Given BENCH_POSTGRES_URL: A's payment with its approval on one instance, quiet and while B's moves run on another. */
+  postgres: { quietP50Ms: number; duringP50Ms: number; duringP99Ms: number; payments: number } | null;
 }
 
-/**
- * Client A's reads, one after the other on one connection, while client B sends four moves of its
- * clock by ten years at once, with five daily standing orders, in AUTH_MODE=strict (issue 72's
- * fair share: A's worst read under 100 ms); then B's world of 1,000 payments snapshotted, restored
- * and reset.
- */
-async function worldLife(folder: string, servers: Server[]): Promise<WorldLife> {
-  const server = await start(
-    productionArgs,
-    {
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'silent',
-      DATABASE_PATH: join(folder, 'worlds.sqlite'),
-      AUTH_MODE: 'strict',
-      SCA_MODE: 'redirect',
-      // A weekday: on a weekend an order's first instalment waits for Monday.
-      SANDBOX_DATE: '2026-03-18',
-    },
-    '/health',
-  );
-  servers.push(server);
-  const call = async (token: string, method: string, path: string, body?: object) => {
-    const answer = await fetch(`${server.base}${path}`, {
+/** A sandbox in AUTH_MODE=strict for the world-life measurements: a weekday, so that an order's first instalment does not wait for Monday. */
+const strictSandbox = (database: Record<string, string>) => ({
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'silent',
+  AUTH_MODE: 'strict',
+  SCA_MODE: 'redirect',
+  SANDBOX_DATE: '2026-03-18',
+  ...database,
+});
+
+/** A fixture client's calls to `server`, with its own token. */
+async function clientOf(server: Server, client: string, secret: string) {
+  const token = (
+    (await (
+      await fetch(`${server.base}/oauth2/token`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Basic ${Buffer.from(`${client}:${secret}`).toString('base64')}`,
+          'Content-Type': 'application/x-www-form-urlencoded',
+        },
+        body: 'grant_type=client_credentials',
+      })
+    ).json()) as { access_token: string }
+  ).access_token;
+  return async (method: string, path: string, body?: object, on: Server = server) => {
+    const answer = await fetch(`${on.base}${path}`, {
       method,
       headers: headers({ Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'PSU-IP-Address': '192.0.2.10' }),
       body: body && JSON.stringify(body),
@@ -404,27 +409,25 @@ async function worldLife(folder: string, servers: Server[]): Promise<WorldLife> 
     if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${await answer.text()}`);
     return (answer.status === 204 ? {} : answer.json()) as Promise<Record<string, never>>;
   };
-  const token = async (client: string, secret: string) =>
-    (
-      (await (
-        await fetch(`${server.base}/oauth2/token`, {
-          method: 'POST',
-          headers: {
-            Authorization: `Basic ${Buffer.from(`${client}:${secret}`).toString('base64')}`,
-            'Content-Type': 'application/x-www-form-urlencoded',
-          },
-          body: 'grant_type=client_credentials',
-        })
-      ).json()) as { access_token: string }
-    ).access_token;
-  const [a, b] = [await token('sandbox-tpp', 'sandbox-secret'), await token('sandbox-tpp-2', 'sandbox-secret-2')];
-  const { today } = await call(b, 'GET', '/sandbox/clock');
-  const own = await call(b, 'POST', '/sandbox/scenarios', {
-    accounts: [{ name: 'B Saver', balances: { interimAvailable: '1000000.00', forwardAvailable: '1000000.00' } }],
+}
+type Call = Awaited<ReturnType<typeof clientOf>>;
+
+/** A scenario of the caller's with a large balance: its accounts move (docs/living-bank.md). */
+const saver = (call: Call, name: string) =>
+  call('POST', '/sandbox/scenarios', {
+    accounts: [{ name, balances: { interimAvailable: '1000000.00', forwardAvailable: '1000000.00' } }],
   });
-  const orders = 5;
+
+/**
+ * B's five daily standing orders from a scenario of its own, then four moves of its clock by ten
+ * years sent at once (each within the bound of one move, 18,250 instalments; four of them far
+ * beyond it): `meanwhile` runs again and again until they are answered.
+ */
+async function fourMovesOf(b: Call, meanwhile: () => Promise<void>) {
+  const { today } = await b('GET', '/sandbox/clock');
+  const own = await saver(b, 'B Saver');
   const paymentIds: string[] = [];
-  for (let order = 0; order < orders; order++) {
+  for (let order = 0; order < 5; order++) {
     const body = {
       debtorAccount: { iban: (own.accounts as { iban: string }[])[0].iban },
       instructedAmount: { currency: 'EUR', amount: '1.00' },
@@ -433,76 +436,134 @@ async function worldLife(folder: string, servers: Server[]): Promise<WorldLife> 
       startDate: today,
       frequency: 'Daily',
     };
-    const { paymentId } = await call(b, 'POST', '/v1/periodic-payments/sepa-credit-transfers', body);
-    await call(b, 'POST', `/sandbox/sca/payments/${paymentId}`, { psuId: own.psuId, decision: 'approve' });
+    const { paymentId } = await b('POST', '/v1/periodic-payments/sepa-credit-transfers', body);
+    await b('POST', `/sandbox/sca/payments/${paymentId}`, { psuId: own.psuId, decision: 'approve' });
     paymentIds.push(paymentId);
   }
-  // Each move of ten years runs 3,650 instalments an order: within the bound of one move, four of them far beyond it.
   const moves = 4;
   const started = performance.now();
   let done = false;
-  // A move sent while the one before it still catches up counts what that one left too, and may be refused by the bound: the run says how many ran.
+  // A move sent while the one before it still catches up counts what that one left too, and may be refused by the bound: the run says how many.
   let refused = 0;
   const moved = Promise.all(
     Array.from({ length: moves }, () =>
-      call(b, 'POST', '/sandbox/clock/advance', { days: 3650 }).catch((error: Error) => {
+      b('POST', '/sandbox/clock/advance', { days: 3650 }).catch((error: Error) => {
         if (!error.message.includes(' 400 ')) throw error;
         refused += 1;
       }),
     ),
   ).finally(() => (done = true));
-  const latencies: number[] = [];
-  while (!done) {
-    const sent = performance.now();
-    await call(a, 'GET', `/v1/consents/${CONSENT}/status`);
-    latencies.push(performance.now() - sent);
-  }
+  while (!done) await meanwhile();
   await moved;
   const moveSeconds = Math.round((performance.now() - started) / 100) / 10;
   // What the moves ran: each order's instalments but the first, which ran at its approval.
   let instalments = 0;
   for (const paymentId of paymentIds)
-    instalments += Number((await call(b, 'GET', `/sandbox/payments/${paymentId}/instalments`)).instalmentsRun) - 1;
+    instalments += Number((await b('GET', `/sandbox/payments/${paymentId}/instalments`)).instalmentsRun) - 1;
+  return { moves, refused, instalments, moveSeconds };
+}
+
+/** How long each run of `work` took, in ms, sorted. */
+async function timings(work: () => Promise<unknown>, times: number): Promise<number[]> {
+  const taken: number[] = [];
+  for (let run = 0; run < times; run++) {
+    const sent = performance.now();
+    await work();
+    taken.push(performance.now() - sent);
+  }
+  return taken.sort((x, y) => x - y);
+}
+const percentile = (sorted: number[], share: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]);
+
+/**
+ * A world's life (issue 72): client A's reads, one after the other on one connection, while client
+ * B sends four ten-year moves of its clock at once (A's worst read under 100 ms); B's world of 1,000
+ * payments snapshotted, restored and reset; given BENCH_POSTGRES_URL, A's payment with its approval
+ * on one PostgreSQL instance while B's moves run on another.
+ */
+async function worldLife(
+  folder: string,
+  servers: Server[],
+  administrator: string | undefined,
+  cleanUp: (() => Promise<void>)[],
+): Promise<WorldLife> {
+  const server = await start(productionArgs, strictSandbox({ DATABASE_PATH: join(folder, 'worlds.sqlite') }), '/health');
+  servers.push(server);
+  const [a, b] = [await clientOf(server, 'sandbox-tpp', 'sandbox-secret'), await clientOf(server, 'sandbox-tpp-2', 'sandbox-secret-2')];
+  const latencies: number[] = [];
+  const moved = await fourMovesOf(b, async () => {
+    latencies.push(...(await timings(() => a('GET', `/v1/consents/${CONSENT}/status`), 1)));
+  });
   latencies.sort((x, y) => x - y);
-  const at = (share: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))]);
 
   // B's world of 1,000 resources: its life's operations, timed from the client, medians of five.
-  await call(b, 'POST', '/sandbox/world/reset');
-  for (let payment = 0; payment < 1_000; payment++) await call(b, 'POST', '/v1/payments/sepa-credit-transfers', PAYMENT);
-  /** The median wall time of `work`, five times, each after `before` (untimed). */
-  const timed = async (work: () => Promise<unknown>, before: () => Promise<unknown> = async () => undefined) => {
-    const times: number[] = [];
-    for (let round = 0; round < 5; round++) {
-      await before();
-      const sent = performance.now();
-      await work();
-      times.push(performance.now() - sent);
-    }
-    return Math.round(median(times));
-  };
+  await b('POST', '/sandbox/world/reset');
+  for (let payment = 0; payment < 1_000; payment++) await b('POST', '/v1/payments/sepa-credit-transfers', PAYMENT);
   const snapshotIds: string[] = [];
-  const takeMs = await timed(async () =>
-    snapshotIds.push((await call(b, 'POST', '/sandbox/world/snapshots', { name: 'bench' })).snapshotId),
+  const takeMs = median(
+    await timings(async () => snapshotIds.push((await b('POST', '/sandbox/world/snapshots', { name: 'bench' })).snapshotId), 5),
   );
-  const restore = () => call(b, 'POST', `/sandbox/world/snapshots/${snapshotIds[0]}/restore`);
+  const restore = () => b('POST', `/sandbox/world/snapshots/${snapshotIds[0]}/restore`);
   const { resources } = await restore();
-  const restoreMs = await timed(restore);
+  const restoreMs = median(await timings(restore, 5));
   // Each reset forgets the world of 1,000 resources, put back (untimed) before it.
-  const resetMs = await timed(() => call(b, 'POST', '/sandbox/world/reset'), restore);
+  const resets: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    await restore();
+    resets.push(...(await timings(() => b('POST', '/sandbox/world/reset'), 1)));
+  }
   await restore();
-  const { forgotten } = await call(b, 'POST', '/sandbox/world/reset');
+  const { forgotten } = await b('POST', '/sandbox/world/reset');
   return {
     duringMoves: {
-      moves,
-      refused,
-      instalments,
-      moveSeconds,
+      ...moved,
       reads: latencies.length,
-      p50Ms: at(0.5),
-      p99Ms: at(0.99),
+      p50Ms: percentile(latencies, 0.5),
+      p99Ms: percentile(latencies, 0.99),
       worstMs: Math.round(latencies.at(-1)!),
     },
-    snapshots: { resources, rows: forgotten, takeMs, restoreMs, resetMs },
+    snapshots: {
+      resources,
+      rows: forgotten,
+      takeMs: Math.round(takeMs),
+      restoreMs: Math.round(restoreMs),
+      resetMs: Math.round(median(resets)),
+    },
+    postgres: administrator ? await paymentsBesideMoves(administrator, servers, cleanUp) : null,
+  };
+}
+
+/** A's payments with their approval (booked on its scenario account) on one PostgreSQL instance: quiet, then while B's moves run on another. */
+async function paymentsBesideMoves(
+  administrator: string,
+  servers: Server[],
+  cleanUp: (() => Promise<void>)[],
+): Promise<NonNullable<WorldLife['postgres']>> {
+  const database = newDatabaseUrl(administrator, 'sandbox_bench_worlds');
+  await createPostgresDatabase(database, administrator);
+  cleanUp.push(() => dropPostgresDatabase(database, administrator));
+  const one = await start(productionArgs, strictSandbox({ DATABASE_URL: database }), '/health');
+  servers.push(one);
+  const two = await start(productionArgs, strictSandbox({ DATABASE_URL: database }), '/health');
+  servers.push(two);
+  const [a, b] = [await clientOf(one, 'sandbox-tpp', 'sandbox-secret'), await clientOf(two, 'sandbox-tpp-2', 'sandbox-secret-2')];
+  const own = await saver(a, 'A Saver');
+  const pay = async () => {
+    const body = sepaPayment('1.00', { debtorAccount: { iban: (own.accounts as { iban: string }[])[0].iban } });
+    const { paymentId } = await a('POST', '/v1/payments/sepa-credit-transfers', body);
+    await a('POST', `/sandbox/sca/payments/${paymentId}`, { psuId: own.psuId, decision: 'approve' });
+  };
+  const quiet = await timings(pay, 50);
+  const during: number[] = [];
+  await fourMovesOf(b, async () => {
+    during.push(...(await timings(pay, 1)));
+  });
+  during.sort((x, y) => x - y);
+  return {
+    quietP50Ms: percentile(quiet, 0.5),
+    duringP50Ms: percentile(during, 0.5),
+    duringP99Ms: percentile(during, 0.99),
+    payments: during.length,
   };
 }
 
@@ -539,7 +600,7 @@ async function postgresScenarios(
 }
 
 /** The world-life lines of the report. */
-function printWorldLife({ duringMoves, snapshots }: WorldLife): void {
+function printWorldLife({ duringMoves, snapshots, postgres }: WorldLife): void {
   console.log(
     `\nA's reads while B sends ${duringMoves.moves} moves of its clock by ten years at once (${duringMoves.refused} refused by the bound, ${duringMoves.instalments} instalments run, AUTH_MODE=strict; the moves took ${duringMoves.moveSeconds} s): ` +
       `${duringMoves.reads} reads, p50 ${duringMoves.p50Ms} ms, p99 ${duringMoves.p99Ms} ms, worst ${duringMoves.worstMs} ms`,
@@ -547,6 +608,10 @@ function printWorldLife({ duringMoves, snapshots }: WorldLife): void {
   console.log(
     `a world of ${snapshots.resources} resources (${snapshots.rows} rows): snapshot ${snapshots.takeMs} ms, restore ${snapshots.restoreMs} ms, reset ${snapshots.resetMs} ms (wall time at the client, medians of 5)`,
   );
+  if (postgres)
+    console.log(
+      `A's payment with its approval on one PostgreSQL instance: p50 ${postgres.quietP50Ms} ms quiet; while B's moves ran on another, ${postgres.payments} payments, p50 ${postgres.duringP50Ms} ms, p99 ${postgres.duringP99Ms} ms`,
+    );
 }
 
 async function main(): Promise<void> {
@@ -557,9 +622,10 @@ async function main(): Promise<void> {
   if (process.env.BENCH_PART === 'world-life') {
     // A world's life alone, a minute rather than the whole bench's hour (docs/benchmark.md).
     try {
-      printWorldLife(await worldLife(folder, servers));
+      printWorldLife(await worldLife(folder, servers, process.env.BENCH_POSTGRES_URL, cleanUp));
     } finally {
       await Promise.all(servers.map(stop));
+      for (const step of cleanUp) await step();
       rmSync(folder, { recursive: true, force: true });
     }
     return;
@@ -636,7 +702,7 @@ async function main(): Promise<void> {
       ],
     );
 
-    const life = await worldLife(folder, servers);
+    const life = await worldLife(folder, servers, process.env.BENCH_POSTGRES_URL, cleanUp);
     const rounds = (name: string) => results.find((result) => result.name === name)!.requestsPerRound;
     /** A scenario's req/s on the large database to its twin's on the small one. */
     const largeToSmall = (name: string) => ratioInRounds(rounds(`${name}, ${onLarge}`), rounds(name));
