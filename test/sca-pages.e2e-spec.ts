@@ -45,15 +45,16 @@ describe('the SCA pages', () => {
         .expect(CREATED)
     ).body.paymentId;
   /** As a browser does: opens the page (keeping its cookie), then posts the form with the page's CSRF token. */
-  const submit = async (action: string, form: Record<string, string>, status: number) => {
+  /** Opens the page and posts its form; answers what came, whose status is `status` where one is given. */
+  const submit = async (action: string, form: Record<string, string>, status?: number) => {
     const browser = request.agent(sandbox.http);
     const page = await browser.get(`${action}?${action === '/sca/consents' ? 'consent_id' : 'payment_id'}=${form.id}`);
     const token = /name="_csrf" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
-    return browser
+    const posted = browser
       .post(action)
       .type('form')
-      .send({ _csrf: token, ...form })
-      .expect(status);
+      .send({ _csrf: token, ...form });
+    return status === undefined ? posted : posted.expect(status);
   };
   const consentStatus = async (consentId: string) =>
     (await request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200)).body.consentStatus;
@@ -120,6 +121,21 @@ describe('the SCA pages', () => {
     expect(response.text).toMatch(/<p class="message" role="alert">(The PSU ID or password is wrong|Enter your PSU ID and password)/);
     expect(response.text).toContain('<form method="post" action="/sca/consents">');
     expect(await consentStatus(consentId)).toBe('received');
+  });
+
+  it('ten wrong passwords sent at once: none is lost, the third fails the authorisation and rejects the consent, and the right one then decides nothing', async () => {
+    const consentId = await createConsent({ balances: [{ iban: MARIANNE }] });
+    const guesses = await Promise.all(
+      Array.from({ length: 10 }, (_, guess) =>
+        submit('/sca/consents', { id: consentId, decision: 'approve', psuId: 'georg.mustermann', password: `guess-${guess}` }),
+      ),
+    );
+    // Each is refused: 401 while the authorisation still counts, 409 once it has failed; exactly one is the third.
+    expect(guesses.filter(({ status }) => ![401, 409].includes(status)).map(({ status }) => status)).toEqual([]);
+    expect(guesses.filter(({ text }) => visible(text).includes('was wrong 3 times')).length).toBe(1);
+    expect(await consentStatus(consentId)).toBe('rejected');
+    await submit('/sca/consents', { id: consentId, decision: 'approve', psuId: 'georg.mustermann', password: 'sandbox' }, 409);
+    expect(await consentStatus(consentId)).toBe('rejected');
   });
 
   it('guessing is bounded: the third wrong password fails the authorisation, as the embedded approach does, and the right one then decides nothing', async () => {

@@ -53,6 +53,8 @@ export class AuthorisationService {
       history,
       kind: 'authorisation',
       placeOf: ({ ownerId, resourceId }) => ({ ownerId, parentId: resourceId }),
+      // Wrong passwords sent at once each count: none is lost to another's write.
+      comparedOn: ({ failedAttempts }) => ({ failedAttempts }),
     };
     this.decidesAtOnce = config.get('SCA_MODE', { infer: true }) === 'auto';
   }
@@ -117,7 +119,7 @@ export class AuthorisationService {
   apply(
     authorisation: Authorisation,
     event: AuthorisationEvent,
-    also: Partial<Authorisation> = {},
+    also: Partial<Authorisation> | ((authorisation: Authorisation) => Partial<Authorisation>) = {},
   ): Promise<{ entity: Authorisation; accepted: boolean }> {
     return applyEvent(this.machine, authorisation, event, also);
   }

@@ -260,17 +260,19 @@ export class ScaService {
    */
   private async counted(target: ScaTarget, authorisation: Authorisation, error: unknown): Promise<unknown> {
     if (!isRefusal(error, 'psuCredentialsInvalid')) return error;
-    const failedAttempts = authorisation.failedAttempts + 1;
-    const failed = await this.store.write(async () => {
-      const { entity, accepted } = await this.authorisations.apply(authorisation, { type: 'WRONG_CREDENTIALS' }, { failedAttempts });
+    const counted = await this.store.write(async () => {
+      // Counted on the row as it is when the write wins (applyEvent): attempts sent at once count one each.
+      const { entity, accepted } = await this.authorisations.apply(authorisation, { type: 'WRONG_CREDENTIALS' }, ({ failedAttempts }) => ({
+        failedAttempts: failedAttempts + 1,
+      }));
       if (!accepted) throw notAtStep(entity);
       if (entity.status === 'failed') await this.fail(target);
-      return entity.status === 'failed';
+      return entity;
     });
     return new WrongCredentials(
       error.message,
-      failedAttempts,
-      failed ? `the authorisation failed and the ${this.port.of(target.kind).failedOutcome}` : null,
+      counted.failedAttempts,
+      counted.status === 'failed' ? `the authorisation failed and the ${this.port.of(target.kind).failedOutcome}` : null,
     );
   }
 
