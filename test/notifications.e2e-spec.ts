@@ -207,6 +207,8 @@ describe('status notifications (SCA_MODE=redirect)', () => {
       ['http://169.254.169.254/latest/meta-data', '169.254.169.254'],
       ['https://[fd00::1]:8443/hook', 'fd00::1'],
       ['http://0.0.0.0:3000/hook', '0.0.0.0'],
+      // Loopback carried in an IPv6 address (issue 73, finding 10).
+      ['https://[::127.0.0.1]/hook', '::7f00:1'],
     ]) {
       const refused = await request(sandbox.http)
         .post(SEPA)

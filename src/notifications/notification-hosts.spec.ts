@@ -23,6 +23,17 @@ describe('NotificationHosts', () => {
         host.replace(/^\[(.*)\]$/, '$1').replace('::ffff:127.0.0.1', '::ffff:7f00:1'),
       );
     }
+    // An IPv4 address carried in an IPv6 one, however it is spelt (WHATWG URL writes them in hex).
+    for (const [host, written] of [
+      ['[::127.0.0.1]', '::7f00:1'],
+      ['[::ffff:10.0.0.1]', '::ffff:a00:1'],
+      ['[::0:ffff:7f00:1]', '::ffff:7f00:1'],
+      ['[64:ff9b::169.254.169.254]', '64:ff9b::a9fe:a9fe'],
+      ['[::]', '::'],
+      ['[::0.0.0.1]', '::1'],
+    ])
+      expect(await hosts.refusedAddress(new URL(`http://${host}/hook`))).toBe(written);
+    expect(await hosts.refusedAddress(new URL('https://[::ffff:93.184.215.14]/hook'))).toBeNull();
     expect(await hosts.refusedAddress(new URL('https://93.184.215.14/hook'))).toBeNull();
     expect(await hosts.refusedAddress(new URL('https://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/hook'))).toBeNull();
   });

@@ -37,7 +37,7 @@ export class NotificationHosts {
           (found) => found.map(({ address }) => address),
           () => [],
         );
-    return addresses.find((address) => ipaddr.parse(address).range() !== 'unicast') ?? null;
+    return addresses.find((address) => !isPublic(ipaddr.parse(address))) ?? null;
   }
 
   /** The agent a delivery to `url` connects with: one that refuses a private address, unless the host is allowed. */
@@ -46,6 +46,26 @@ export class NotificationHosts {
     return agents[url.protocol as 'http:' | 'https:'];
   }
 }
+
+/**
+ * Whether an address is on the public internet. An IPv6 address that carries an IPv4 one in its
+ * last 32 bits (IPv4-mapped ::ffff:0:0/96, IPv4-compatible ::/96, NAT64 64:ff9b::/96) is as public
+ * as the IPv4 address it carries: `[::127.0.0.1]` is loopback, however it is spelt.
+ */
+function isPublic(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  if (address.kind() === 'ipv4') return address.range() === 'unicast';
+  const bytes = address.toByteArray();
+  const prefix = bytes.slice(0, 12).join();
+  const carriesIpv4 = [EMBEDS_IPV4.mapped, EMBEDS_IPV4.compatible, EMBEDS_IPV4.nat64].includes(prefix);
+  return carriesIpv4 ? isPublic(ipaddr.fromByteArray(bytes.slice(12))) : address.range() === 'unicast';
+}
+
+/** The first 96 bits of the IPv6 prefixes that carry an IPv4 address in the last 32. */
+const EMBEDS_IPV4 = {
+  mapped: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff].join(),
+  compatible: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0].join(),
+  nat64: [0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0].join(),
+};
 
 /** The host as NOTIFICATION_ALLOWED_HOSTS names it: lower case, an IPv6 address without brackets. */
 const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
