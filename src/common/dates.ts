@@ -34,6 +34,12 @@ export function addDays(date: string, days: number): string {
   return result.toISOString().slice(0, 10);
 }
 
+/** The date `days` on, or the calendar's last (LAST_DATE) where that is beyond it: what a term computed near the end of the calendar stores (docs/scenarios-and-clock.md). */
+export function addDaysWithin(date: string, days: number): string {
+  const later = addDays(date, days);
+  return isDateOnly(later) ? later : LAST_DATE;
+}
+
 /** How many days `to` is after `from` (negative: before). */
 export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);

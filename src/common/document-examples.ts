@@ -1,7 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { fixtureAuthorisationId } from './resource-id';
 import type { BankProfile } from '../profile/bank-profile';
-import { addDays } from './dates';
+import { addDaysWithin } from './dates';
 
 /**
  * Examples that Swagger UI's Try it out sends as they stand (docs/development.md, "The served
@@ -58,7 +58,7 @@ export function exampleValues(profile: BankProfile): Record<Name, string> {
 /** A copy of the document (or of any example in it) with every placeholder filled in. */
 export function filledExamples<T extends object>(document: T, values: Record<Name, string>, today: string): T {
   const text = JSON.stringify(document).replace(/\{example:([A-Za-z]+)([+-]\d+)?\}/g, (placeholder, name: string, days?: string) => {
-    const value = name === 'today' ? addDays(today, Number(days ?? 0)) : values[name as Name];
+    const value = name === 'today' ? addDaysWithin(today, Number(days ?? 0)) : values[name as Name];
     if (value === undefined) throw new Error(`The served document names an example nobody fills in: ${placeholder}`);
     return JSON.stringify(value).slice(1, -1);
   });

@@ -7,7 +7,7 @@ import type { Type } from '@nestjs/common';
 import type { FixtureTable, SandboxService } from '../core/sandbox-service';
 import type { PaymentProduct, PaymentServiceName } from '../payment-initiation/payment-products';
 import { ANSWER_HABITS, type AnswerHabits, type AnswerStyle } from '../common/answer-style';
-import { addDays } from '../common/dates';
+import { addDaysWithin } from '../common/dates';
 
 /**
  * profile.yaml once `extends` is resolved (src/profile/profile.schema.json, docs/profiles.md): the
@@ -205,7 +205,7 @@ export class BankProfile {
   consentTerms(validUntil: string, frequencyPerDay: number, today: string): { validUntil: string; frequencyPerDay: number } {
     const { maxValidityDays, maxFrequencyPerDay } = this.settings.consents ?? {};
     return {
-      validUntil: maxValidityDays === undefined ? validUntil : [validUntil, addDays(today, maxValidityDays)].sort()[0],
+      validUntil: maxValidityDays === undefined ? validUntil : [validUntil, addDaysWithin(today, maxValidityDays)].sort()[0],
       frequencyPerDay: Math.min(frequencyPerDay, maxFrequencyPerDay ?? frequencyPerDay),
     };
   }

@@ -2,7 +2,7 @@ import { randomBytes, X509Certificate as NodeCertificate } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { IsNull } from 'typeorm';
 import { ClockService } from '../clock/clock.service';
-import { addDays } from '../common/dates';
+import { addDays, addDaysWithin } from '../common/dates';
 import { FormatError, refusal } from '../common/error-catalogue';
 import { Store } from '../database/store';
 import { isOwnedBy, World } from '../world/world';
@@ -93,7 +93,7 @@ export class CertificatesService {
     const organisationIdentifier =
       request.organisationIdentifier ??
       `PSDXX-${unregulated.length > 0 ? 'NA' : 'SBX'}-${holder?.replace(/[^A-Za-z0-9.-]/g, '').slice(0, 40) || randomBytes(4).toString('hex')}`;
-    const terms = { ...request, organisationIdentifier, notBefore: today, notAfter: addDays(today, request.validDays ?? 365) };
+    const terms = { ...request, organisationIdentifier, notBefore: today, notAfter: addDaysWithin(today, request.validDays ?? 365) };
     const serialNumber = newSerial();
     const issued = await issueCertificate(await this.authority(), serialNumber, terms);
     const row: TppCertificate = {
@@ -153,7 +153,7 @@ export class CertificatesService {
   /** The HTTPS listener's certificate (tpp.qwac: mtls), valid for a year of the bank's date (the open world's: no client moves it in strict mode). */
   async serverCertificate(hosts: string[]): Promise<KeyedCertificate> {
     const today = this.clock.today(World.open);
-    return issueServerCertificate(await this.authority(), hosts, addDays(today, -1), addDays(today, 365));
+    return issueServerCertificate(await this.authority(), hosts, addDays(today, -1), addDaysWithin(today, 365));
   }
 
   /**
