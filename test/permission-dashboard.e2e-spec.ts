@@ -394,9 +394,18 @@ describe('the permission dashboard, headless (berlin-group, signatures optional,
       .send({ clientId: 'sandbox-tpp', clientSecret: 'sandbox-secret' })
       .expect(303);
     const cookie = /psd2-cockpit-token=([^;]+)/.exec(String(signedIn.headers['set-cookie']))![1];
+    // Served over http here (PUBLIC_BASE_URL): no Secure, which an https one sets.
+    expect(String(signedIn.headers['set-cookie'])).not.toContain('Secure');
     const withCookie = () => request(sandbox.http).get('/cockpit').set('Cookie', `psd2-cockpit-token=${cookie}`).expect(200);
     expect((await withCookie()).text).toContain('As client <strong>sandbox-tpp</strong>.');
+    const ended = () => sandbox.dataSource.getRepository('ended_sessions').count();
+    const before = await ended();
+    // A sign-out of no session (any cookie, or none) writes nothing (issue 73, finding 9).
+    for (const bogus of ['psd2-cockpit-token=made-up', ''])
+      await request(sandbox.http).post('/cockpit/sign-out').set('Cookie', bogus).type('form').send('').expect(303);
+    expect(await ended()).toBe(before);
     await cockpit.post('/cockpit/sign-out').type('form').send('').expect(303);
+    expect(await ended()).toBe(before + 1);
     const after = (await withCookie()).text;
     expect(after).toContain('<form class="inline" method="post" action="/cockpit/sign-in">');
     expect(after).not.toContain('As client');
@@ -525,5 +534,20 @@ describe('a profile with permissionDashboard: { reestablish: false }', () => {
   it('links to the plain dashboard in open mode: there is one world', async () => {
     const link = await request(sandbox.http).post('/sandbox/dashboard-links').expect(201);
     expect(link.body).toEqual({ _links: { dashboard: { href: 'http://localhost:3000/dashboard' } } });
+  });
+});
+
+describe('the cockpit served over https (PUBLIC_BASE_URL)', () => {
+  const sandbox = useSandbox({ AUTH_MODE: 'strict', SANDBOX_CONTROL: 'true', PUBLIC_BASE_URL: 'https://sandbox.bank.example' });
+
+  it('sends its cookie, which holds a token, over https only (Secure)', async () => {
+    const signedIn = await request(sandbox.http)
+      .post('/cockpit/sign-in')
+      .type('form')
+      .send({ clientId: 'sandbox-tpp', clientSecret: 'sandbox-secret' })
+      .expect(303);
+    expect(String(signedIn.headers['set-cookie'])).toMatch(
+      /^psd2-cockpit-token=[^;]+; Max-Age=\d+; Path=\/cockpit; Expires=[^;]+; HttpOnly; Secure; SameSite=Strict$/,
+    );
   });
 });

@@ -42,6 +42,7 @@ type Form = Record<string, unknown>;
 @Access({ role: null, audience: 'control' })
 export class CockpitController implements OnModuleInit {
   private readonly strict: boolean;
+  private readonly cookie: { path: string; httpOnly: true; sameSite: 'strict'; secure: boolean };
   private sections: CockpitSection[] = [];
 
   constructor(
@@ -59,6 +60,9 @@ export class CockpitController implements OnModuleInit {
     private readonly scenarios: ScenariosCockpit,
   ) {
     this.strict = config.get('AUTH_MODE', { infer: true }) === 'strict';
+    // The cookie holds a client's token: sent over https only where the sandbox is served so (docs/cockpit.md).
+    const secure = config.get('PUBLIC_BASE_URL', { infer: true }).startsWith('https:');
+    this.cookie = { path: '/cockpit', httpOnly: true, sameSite: 'strict', secure };
   }
 
   /** The core's sections and the offered services' (SandboxService.cockpit), in the overview's order. */
@@ -209,7 +213,7 @@ export class CockpitController implements OnModuleInit {
     try {
       const form = { grant_type: 'client_credentials', client_id: formValue(body.clientId), client_secret: formValue(body.clientSecret) };
       const { token, expiresIn } = await this.tokens.issue(undefined, form, request.ip ?? '');
-      response.cookie(COCKPIT_COOKIE, token, { path: '/cockpit', httpOnly: true, sameSite: 'strict', maxAge: expiresIn * 1000 });
+      response.cookie(COCKPIT_COOKIE, token, { ...this.cookie, maxAge: expiresIn * 1000 });
       response.redirect(303, '/cockpit');
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -226,9 +230,12 @@ export class CockpitController implements OnModuleInit {
   @Post('sign-out')
   async signOut(@Req() request: Request, @Res() response: Response): Promise<void> {
     if (!fromTheCockpit(request, response)) return;
-    const token = formValue((request.cookies as Record<string, unknown> | undefined)?.[COCKPIT_COOKIE]);
-    if (token) await this.ended.end(token, new Date(Date.now() + TOKEN_LIFETIME * 1000));
-    response.clearCookie(COCKPIT_COOKIE, { path: '/cockpit', httpOnly: true, sameSite: 'strict' });
+    // Only a session that is one ends: a cookie of anything else writes nothing (issue 73, finding 9).
+    if (this.strict && (await this.worldOf(request)) !== null) {
+      const token = formValue((request.cookies as Record<string, unknown> | undefined)?.[COCKPIT_COOKIE]);
+      await this.ended.end(token, new Date(Date.now() + TOKEN_LIFETIME * 1000));
+    }
+    response.clearCookie(COCKPIT_COOKIE, this.cookie);
     response.redirect(303, '/cockpit');
   }
 
