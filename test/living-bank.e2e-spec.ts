@@ -234,6 +234,33 @@ describe('a living bank: executed payments move scenario accounts', () => {
     expect(await balances(own, 0)).toEqual({ forwardAvailable: '20.00', interimAvailable: '20.00' });
   });
 
+  it('future-dated payments meet the funds rule again on their date: of three of 60.00 approved from 100.00, one executes, the others are RJCT with AM04 and book nothing', async () => {
+    await setClock('2026-04-01');
+    const own = await scenario('100.00', '0.00');
+    const [a, b] = own.accounts.map(({ iban }) => iban);
+    const payments: string[] = [];
+    for (const day of ['10', '11', '12'])
+      payments.push(await pay('payments', transfer(a, b, '60.00', { requestedExecutionDate: `2026-04-${day}` })));
+    // Each fits the balance at its approval: an approval reserves nothing ahead of its date.
+    for (const paymentId of payments) expect(await approve(paymentId, own.psuId)).toBe('PDNG');
+    await advance(14);
+    const statuses = [];
+    for (const paymentId of payments)
+      statuses.push((await http().get(`/v1/payments/sepa-credit-transfers/${paymentId}`).set(tppHeaders()).expect(200)).body);
+    expect(statuses.map(({ transactionStatus }) => transactionStatus)).toEqual(['ACSP', 'RJCT', 'RJCT']);
+    expect(await entries(own, 0)).toEqual([expect.objectContaining({ transactionAmount: { currency: 'EUR', amount: '-60.00' } })]);
+    expect(await entries(own, 0, 'pending')).toEqual([]);
+    // No money is made: what the payer lost, the payee got, and no more.
+    expect(await balances(own, 0)).toEqual({ forwardAvailable: '40.00', interimAvailable: '40.00' });
+    expect(await balances(own, 1)).toEqual({ forwardAvailable: '60.00', interimAvailable: '60.00' });
+    const status = await http().get(`/v1/payments/sepa-credit-transfers/${payments[1]}/status`).set(tppHeaders()).expect(200);
+    expect(status.body.transactionStatusReason).toBe('AM04');
+    const { events } = (await http().get(`/sandbox/events?resourceId=${payments[1]}`).expect(200)).body;
+    expect(
+      events.filter(({ event }: Record<string, string>) => event === 'EXECUTE').map(({ from, to }: Record<string, string>) => [from, to]),
+    ).toEqual([['PDNG', 'RJCT']]);
+  });
+
   it('approvals racing on one account: exactly as many execute as the balance covers, each booked once', async () => {
     await setClock('2026-04-01');
     const own = await scenario('100.00');

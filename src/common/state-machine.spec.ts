@@ -19,7 +19,7 @@ describe('the machines, asked by stored status', () => {
       available: fc.option(amount),
       refusal: fc.option(fc.constantFrom<RejectionReason>('AC01', 'AC04', 'AC06', 'AM04', 'MS03')),
     }),
-    fc.record({ type: fc.constant('EXECUTE' as const), today: day }),
+    fc.record({ type: fc.constant('EXECUTE' as const), today: day, available: fc.constantFrom(null, '0.00', '1000.00') }),
     fc.constantFrom<PaymentEvent>({ type: 'SCA_DENIED' }, { type: 'CANCEL' }, { type: 'CANCELLATION_AUTHORISED' }),
   );
 

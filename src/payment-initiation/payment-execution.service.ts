@@ -176,7 +176,7 @@ export class PaymentExecutionService implements OnModuleInit {
     // A pending periodic payment is executed (ACSP) from its startDate; its instalments run on their own dates.
     for (const payment of payments.filter(isPeriodic)) {
       if (isDue(payment.status, contextOf(payment), today))
-        await applyEvent(this.machine, payment, { type: 'EXECUTE', today: payment.executionDate! });
+        await applyEvent(this.machine, payment, { type: 'EXECUTE', today: payment.executionDate!, available: null });
     }
     const executions = payments
       .flatMap((payment) => executionsOf(payment, today))
@@ -190,9 +190,17 @@ export class PaymentExecutionService implements OnModuleInit {
     const events: EventEntry[] = [];
     const ran = new Map<Payment, ScheduledInstalment>();
     for (const { payment, date, instalment } of executions) {
-      if (payment.status === 'PDNG' && !(await applyEvent(this.machine, payment, { type: 'EXECUTE', today: date })).accepted) continue;
-      if (payment.status !== 'ACSP') continue;
       const debtor = ledger.live(payment.debtorIban);
+      if (payment.status === 'PDNG') {
+        // A single or bulk payment meets the funds rule again on its date, after what executed before it: approvals do not reserve.
+        const available = debtor ? ledger.available(payment.debtorIban) : null;
+        const lacks = available !== null && isBelow(available, payment.amount);
+        const event = { type: 'EXECUTE', today: date, available } as const;
+        const { entity, accepted } = await applyEvent(this.machine, payment, event, lacks ? { reasonCode: 'AM04' } : {});
+        if (!accepted) continue;
+        if (entity.status === 'RJCT' && debtor) await ledger.remove(entriesAhead(entity));
+      }
+      if (payment.status !== 'ACSP') continue;
       if (!instalment) {
         if (debtor) {
           await ledger.remove(entriesAhead(payment));

@@ -33,7 +33,7 @@ const REFUSED = completed('100.00', 'AC04');
 const DENIED: PaymentEvent = { type: 'SCA_DENIED' };
 const CANCEL: PaymentEvent = { type: 'CANCEL' };
 const CANCELLATION_AUTHORISED: PaymentEvent = { type: 'CANCELLATION_AUTHORISED' };
-const executeOn = (today: string): PaymentEvent => ({ type: 'EXECUTE', today });
+const executeOn = (today: string, available: string | null = null): PaymentEvent => ({ type: 'EXECUTE', today, available });
 const MATCHED: PaymentEvent = { type: 'VOP_MATCHED' };
 const MISMATCHED: PaymentEvent = { type: 'VOP_MISMATCHED' };
 const NOT_COMPLETED: PaymentEvent = { type: 'VOP_NOT_COMPLETED' };

@@ -38,8 +38,13 @@ export type PaymentEvent =
   /** The payer pays anyway, whatever the check said (PUT .../creditor-confirmation). */
   | { type: 'CREDITOR_CONFIRMED' }
   | { type: 'CANCELLATION_AUTHORISED' }
-  /** The sandbox clock reached the execution date: a pending payment executes, with no second funds check. */
-  | { type: 'EXECUTE'; today: string };
+  /**
+   * The sandbox clock reached the execution date: a pending payment executes, if `available` (the
+   * debtor's interimAvailable on that date, after what executed before it) covers it; null where
+   * the debtor's balance does not move (the bank's fixture accounts, another bank's) or a periodic
+   * payment starts, whose instalments meet the rule each on its own date.
+   */
+  | { type: 'EXECUTE'; today: string; available: string | null };
 
 const isDueOn = ({ executionDate }: PaymentContext, today: string) => executionDate !== null && executionDate <= today;
 
@@ -73,6 +78,8 @@ export const paymentMachine = setup({
       event.type === 'SCA_COMPLETED' && context.executionDate !== null && context.executionDate > event.today,
     isCancellable: ({ context }) => !context.instant,
     isDue: ({ context, event }) => event.type === 'EXECUTE' && isDueOn(context, event.today),
+    lacksFundsOnItsDate: ({ context, event }) =>
+      event.type === 'EXECUTE' && isDueOn(context, event.today) && event.available !== null && isBelow(event.available, context.amount),
     hasInstalmentsToCome: ({ context }) => context.instalmentsToCome,
   },
 }).createMachine({
@@ -96,7 +103,11 @@ export const paymentMachine = setup({
       // A pending payment is cancelled only once the account holder authorises the cancellation.
       on: {
         CANCELLATION_AUTHORISED: { target: 'CANC', guard: 'isCancellable' },
-        EXECUTE: { target: 'ACSP', guard: 'isDue' },
+        // The funds rule again on its date (docs/living-bank.md): what was approved earlier may no longer be covered.
+        EXECUTE: [
+          { target: 'RJCT', guard: 'lacksFundsOnItsDate' },
+          { target: 'ACSP', guard: 'isDue' },
+        ],
       },
     },
     // Executed; a periodic payment runs its instalments from here (docs/living-bank.md) and may be cancelled while some are to come.
