@@ -68,7 +68,12 @@ export class Store {
     if (currentWrite.getStore()) throw new Error('Store.write was called inside another write: do the work in the enclosing write');
     const committed: (() => void)[] = [];
     const heard: Promise<void>[] = [];
-    const value = await this.strategy.run((transaction) => currentWrite.run({ transaction, committed, heard, living: new Set() }, work));
+    const value = await this.strategy.run((transaction) => {
+      // A write run again (write-strategy.ts) keeps nothing of the attempt the engine rolled back.
+      committed.length = 0;
+      heard.length = 0;
+      return currentWrite.run({ transaction, committed, heard, living: new Set() }, work);
+    });
     for (const then of committed) then();
     await Promise.all(heard);
     return value;

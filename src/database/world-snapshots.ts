@@ -78,7 +78,7 @@ export class WorldSnapshots {
       where: this.ofWorld(world),
       order: { createdAt: 'ASC', snapshotId: 'ASC' },
     });
-    return [{ ...AS_NEW, sandboxDate: firstDay }, ...snapshots.map(summary)];
+    return [summary({ ...AS_NEW, sandboxDate: firstDay }), ...snapshots.map(summary)];
   }
 
   /** Brings the world back to the snapshot: what was made after is unknown again, what was changed or deleted after is as it was, its clock and conditions too. */

@@ -74,7 +74,22 @@ export class PooledTransactions extends WriteStrategy {
     super();
   }
 
+  /**
+   * A deadlock or a serialisation failure is PostgreSQL's way to say two writes crossed, not that
+   * either is wrong: the one it rolled back runs again, from its start (issue 73; docs/development.md,
+   * "The write seam"), a few times before it is answered 503.
+   */
   async run<T>(work: Work<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.attempt(work);
+      } catch (error) {
+        if (attempt >= ATTEMPTS || !crossed(error)) throw asUnavailable(error);
+      }
+    }
+  }
+
+  private async attempt<T>(work: Work<T>): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     let pending: PendingInsert[] = [];
     let pendingParameters = 0;
@@ -115,12 +130,21 @@ export class PooledTransactions extends WriteStrategy {
     } catch (error) {
       pending = [];
       if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-      throw asUnavailable(error);
+      throw error;
     } finally {
       writesUnderWay.delete(runner);
       await runner.release();
     }
   }
+}
+
+/** How many times a write that crossed another runs at most. */
+const ATTEMPTS = 5;
+
+/** PostgreSQL's deadlock_detected and serialization_failure: the write crossed another and was rolled back whole. */
+function crossed(error: unknown): boolean {
+  const { code } = (error as { driverError?: { code?: unknown } }).driverError ?? (error as { code?: unknown });
+  return code === '40P01' || code === '40001';
 }
 
 /**
