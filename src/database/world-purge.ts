@@ -29,6 +29,13 @@ export class WorldPurge {
 
   /** Inside a Store.write; answers how many rows it forgot. */
   async purge(world: ScopedWorld, what: Purge): Promise<number> {
+    const forgotten = await this.forgetRows(world, what);
+    await this.store.worldChanged(world.key);
+    return forgotten;
+  }
+
+  /** The same, without telling the instances yet: for a write that puts rows back before it does (WorldSnapshots.restore). */
+  async forgetRows(world: ScopedWorld, what: Purge): Promise<number> {
     await this.store.lock(worldLock(world));
     // A deletion holds its client's row first: a write inserting a row of the world holds it too
     // (Store.insert) and so commits before the purge reads, or finds the client gone after it.
@@ -38,7 +45,6 @@ export class WorldPurge {
     }
     let forgotten = 0;
     for (const entity of inPurgeOrder(this.dataSource)) forgotten += await this.forget(entity, world, what);
-    await this.store.worldChanged(world.key);
     return forgotten;
   }
 

@@ -84,11 +84,11 @@ export class WorldSnapshots {
   /** Brings the world back to the snapshot: what was made after is unknown again, what was changed or deleted after is as it was, its clock and conditions too. */
   async restore(world: ScopedWorld, snapshotId: string, firstDay: string): Promise<SnapshotSummary> {
     return this.store.write(async () => {
-      await this.store.lock(worldLock(world));
       const snapshot =
         snapshotId === AS_NEW.snapshotId ? { ...AS_NEW, sandboxDate: firstDay, rows: '{}' } : await this.find(world, snapshotId);
       const tables = JSON.parse(snapshot.rows) as Record<string, ObjectLiteral[]>;
-      await this.purge.purge(world, 'restore');
+      // The world's lock is taken here; the instances hear of the world once, as restored.
+      await this.purge.forgetRows(world, 'restore');
       for (const entity of [...this.stateEntities()].reverse()) {
         const rows = tables[this.dataSource.getMetadata(entity).tableName];
         if (rows) await this.store.insertMany(entity, rows);
