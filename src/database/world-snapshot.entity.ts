@@ -1,6 +1,9 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { WorldScoped } from '../world/world-scope';
 
+/** The longest name a snapshot takes: its column's length. */
+export const SNAPSHOT_NAME_LENGTH = 70;
+
 /** A world's recovery point (docs/scenarios-and-clock.md, "Snapshots"): its state's rows, as JSON, table by table. */
 @WorldScoped({ column: 'ownerId', keptOnReset: true })
 @Index(['ownerId'])
@@ -13,7 +16,7 @@ export class WorldSnapshot {
   @Column({ type: 'varchar', length: 64, nullable: true })
   ownerId: string | null;
 
-  @Column({ type: 'varchar', length: 70 })
+  @Column({ type: 'varchar', length: SNAPSHOT_NAME_LENGTH })
   name: string;
 
   /** When it was taken (real time, ISO 8601). */

@@ -143,8 +143,14 @@ const ATTEMPTS = 5;
 
 /** PostgreSQL's deadlock_detected and serialization_failure: the write crossed another and was rolled back whole. */
 function crossed(error: unknown): boolean {
-  const { code } = (error as { driverError?: { code?: unknown } }).driverError ?? (error as { code?: unknown });
+  const { code } = driverFields(error);
   return code === '40P01' || code === '40001';
+}
+
+/** The driver's own error fields: inside TypeORM's QueryFailedError, or on the error thrown as it is. */
+function driverFields(error: unknown): { code?: unknown; severity?: unknown } {
+  type DriverFields = { code?: unknown; severity?: unknown };
+  return (error as { driverError?: DriverFields }).driverError ?? (error as DriverFields);
 }
 
 /**
@@ -159,9 +165,7 @@ const STORAGE_FAULT =
 /** A storage fault becomes the 503 the client can retry on; anything else (a refusal, a bug) stays as it was. */
 export function asUnavailable(error: unknown): unknown {
   if (error instanceof DomainError) return error;
-  // The driver's own error: inside TypeORM's QueryFailedError, or thrown as it is.
-  type DriverFields = { code?: unknown; severity?: unknown };
-  const { code, severity } = (error as { driverError?: DriverFields }).driverError ?? (error as DriverFields);
+  const { code, severity } = driverFields(error);
   if (typeof code === 'string' && STORAGE_FAULT.test(code)) return unavailable();
   // PostgreSQL ended the session: a new connection that could not start (on a full disk, its
   // relcache init file: "could not write init file", XX000), a backend that crashed. Worth a retry.

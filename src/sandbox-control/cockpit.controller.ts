@@ -15,7 +15,7 @@ import { EventHistory } from '../events/event-history.service';
 import type { SandboxEvent } from '../events/sandbox-event.entity';
 import { Access } from '../http/route-access';
 import { World } from '../world/world';
-import { AS_NEW } from '../database/world-snapshot.entity';
+import { AS_NEW, SNAPSHOT_NAME_LENGTH } from '../database/world-snapshot.entity';
 import { EndedSessions } from '../oauth/sign-ins';
 import { TOKEN_LIFETIME, TokenService } from '../oauth/token.service';
 import { BankProfile } from '../profile/bank-profile';
@@ -161,7 +161,9 @@ export class CockpitController implements OnModuleInit {
   async takeSnapshot(@Req() request: Request, @Res() response: Response, @Body() body: Form): Promise<void> {
     await this.act(request, response, '/cockpit/world', async (world) => {
       const name = formValue(body.name);
-      if (name === '' || name.length > 70) throw new FormatError('name', 'a snapshot is named by 1 to 70 characters');
+      // The control route's DTO says the same; a form passes no pipe.
+      if (name === '' || name.length > SNAPSHOT_NAME_LENGTH)
+        throw new FormatError('name', `a snapshot is named by 1 to ${SNAPSHOT_NAME_LENGTH} characters`);
       return `Snapshot ${(await this.control.takeSnapshot(world, name)).name} taken.`;
     });
   }

@@ -3,7 +3,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsInt, IsNotEmpty, IsString, Max, MaxLength, Min } from 'class-validator';
 import { MAX_DELAY_MS } from '../conditions/bank-conditions.service';
 import { IsDateOnly } from '../common/validators';
-import { AS_NEW } from '../database/world-snapshot.entity';
+import { AS_NEW, SNAPSHOT_NAME_LENGTH } from '../database/world-snapshot.entity';
 
 export class ClockDto {
   @ApiProperty({ example: EXAMPLE.date(0) })
@@ -20,10 +20,15 @@ export class WorldResetResponse {
 }
 
 export class TakeSnapshotDto {
-  @ApiProperty({ example: 'before the payment tests', minLength: 1, maxLength: 70, description: 'what the snapshot is for, to know it by' })
+  @ApiProperty({
+    example: 'before the payment tests',
+    minLength: 1,
+    maxLength: SNAPSHOT_NAME_LENGTH,
+    description: 'what the snapshot is for, to know it by',
+  })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(70)
+  @MaxLength(SNAPSHOT_NAME_LENGTH)
   name: string;
 }
 

@@ -126,10 +126,16 @@ export function rowItLivesBy(entity: Type, row: Record<string, unknown>): { enti
   return clientId == null ? null : worldRowOf(clientId as string);
 }
 
+/** The entity whose rows are the worlds, and its column: found among the declarations once, since every insert of a world's row asks. */
+let worlds: { entity: Type; column: string } | undefined;
+
 /** The row a client's world lives by: its client's. */
 export function worldRowOf(clientId: string): { entity: Type; where: Record<string, unknown> } {
-  const worlds = [...SCOPES.keys()].find((declared) => isTheWorld(declared as Type)) as Type;
-  return { entity: worlds, where: { [(SCOPES.get(worlds) as OwnColumn).column]: clientId } };
+  if (!worlds) {
+    const [entity, scope] = [...SCOPES].find(([declared]) => isTheWorld(declared as Type))!;
+    worlds = { entity: entity as Type, column: (scope as OwnColumn).column };
+  }
+  return { entity: worlds.entity, where: { [worlds.column]: clientId } };
 }
 
 /** The where-clause of the world's rows: its client's, or, for the open world, those of no client that are not the bank's fixtures. */
