@@ -84,7 +84,8 @@ export class PooledTransactions extends WriteStrategy {
       try {
         return await this.attempt(work);
       } catch (error) {
-        if (attempt >= ATTEMPTS || !crossed(error)) throw asUnavailable(error);
+        if (!crossed(error)) throw asUnavailable(error);
+        if (attempt >= ATTEMPTS) throw unavailable();
       }
     }
   }
