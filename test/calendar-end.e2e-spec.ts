@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { CREATED } from './support/profile';
-import { GEORG } from './support/fixtures';
+import { balancesConsent } from './support/fixtures';
 import { tppHeaders, useSandbox } from './support/sandbox';
 
 /**
@@ -18,13 +18,7 @@ describe('a clock at the end of the calendar', () => {
     const answer = await request(sandbox.http)
       .post('/v1/consents')
       .set(tppHeaders())
-      .send({
-        access: { balances: [{ iban: GEORG }] },
-        recurringIndicator: true,
-        validUntil: '9999-12-31',
-        frequencyPerDay: 4,
-        combinedServiceIndicator: false,
-      })
+      .send(balancesConsent({ validUntil: '9999-12-31' }))
       .expect(CREATED);
     expect(answer.body.consentStatus).toBe('received');
     const read = await request(sandbox.http).get(`/v1/consents/${answer.body.consentId}`).set(tppHeaders()).expect(200);

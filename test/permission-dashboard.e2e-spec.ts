@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import type { App } from 'supertest/types';
-import { GEORG, SUSANNE } from './support/fixtures';
+import { balancesConsent, GEORG, SUSANNE } from './support/fixtures';
 import { NotificationReceiver } from './support/notification-receiver';
 import { inProfile } from './support/profile';
 import { issueToken, TODAY, tppError, tppHeaders, useSandbox, TOKEN_MISSING } from './support/sandbox';
@@ -466,19 +466,7 @@ describe('a profile with permissionDashboard: { reestablish: false }', () => {
   });
 
   it('a withdrawal is final: no re-establishment route or page is served, and the withdrawn consent is in the record', async () => {
-    const { consentId } = (
-      await request(sandbox.http)
-        .post('/v1/consents')
-        .set(tppHeaders())
-        .send({
-          access: { balances: [{ iban: GEORG }] },
-          recurringIndicator: true,
-          combinedServiceIndicator: false,
-          validUntil: '2026-06-30',
-          frequencyPerDay: 4,
-        })
-        .expect(200)
-    ).body;
+    const { consentId } = (await request(sandbox.http).post('/v1/consents').set(tppHeaders()).send(balancesConsent()).expect(200)).body;
     await request(sandbox.http)
       .post(`/sandbox/sca/consents/${consentId}`)
       .send({ psuId: 'georg.mustermann', decision: 'approve' })

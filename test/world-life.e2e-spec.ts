@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import type { DataSource } from 'typeorm';
-import { GEORG, sepaPayment, VALID_CONSENT } from './support/fixtures';
+import { balancesConsent, GEORG, sepaPayment, VALID_CONSENT } from './support/fixtures';
 import { CREATED } from './support/profile';
 import { issuedCertificate, signedHeaders } from './support/signing';
 import { TppClient } from '../src/oauth/client.entity';
@@ -40,13 +40,7 @@ function signingProfile(): string {
 
 const SEPA = '/v1/payments/sepa-credit-transfers';
 const PSU_IP = { 'PSU-IP-Address': '192.0.2.10' };
-const consentBody = {
-  access: { balances: [{ iban: GEORG }] },
-  recurringIndicator: true,
-  combinedServiceIndicator: false,
-  validUntil: '2026-06-30',
-  frequencyPerDay: 4,
-};
+const consentBody = balancesConsent();
 
 interface Registered {
   clientId: string;

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import type { DataSource } from 'typeorm';
-import { GEORG, sepaPayment, VALID_CONSENT } from './support/fixtures';
+import { balancesConsent, sepaPayment, VALID_CONSENT } from './support/fixtures';
 import { addDays } from '../src/common/dates';
 import { CREATED } from './support/profile';
 import { registerClient, TODAY, tppError, tppHeaders, useSandbox, worldClient, WorldClient } from './support/sandbox';
@@ -14,13 +14,7 @@ import { registerClient, TODAY, tppError, tppHeaders, useSandbox, worldClient, W
 
 const SEPA = '/v1/payments/sepa-credit-transfers';
 const AS_NEW = '00000000-0000-4000-8000-000000000001';
-const consentBody = {
-  access: { balances: [{ iban: GEORG }] },
-  recurringIndicator: true,
-  combinedServiceIndicator: false,
-  validUntil: '2026-06-30',
-  frequencyPerDay: 4,
-};
+const consentBody = balancesConsent();
 
 async function register(http: App, name: string): Promise<WorldClient> {
   const { clientId, clientSecret } = await registerClient(http, name);

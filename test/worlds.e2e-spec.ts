@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { Transaction } from '../src/bank/account.entity';
-import { GEORG, sepaPayment, VALID_CONSENT } from './support/fixtures';
+import { balancesConsent, GEORG, sepaPayment, VALID_CONSENT } from './support/fixtures';
 import { CREATED } from './support/profile';
 import { TODAY, tppError, useSandbox, TOKEN_MISSING, worldClient, WorldClient } from './support/sandbox';
 
@@ -42,13 +42,7 @@ describe('each client its own world (AUTH_MODE=strict): what B does to its world
   beforeAll(async () => {
     a = await worldClient(sandbox.http, 'sandbox-tpp', 'sandbox-secret');
     b = await worldClient(sandbox.http, 'sandbox-tpp-2', 'sandbox-secret-2');
-    const consent = {
-      access: { balances: [{ iban: GEORG }] },
-      recurringIndicator: true,
-      combinedServiceIndicator: false,
-      validUntil: '2026-06-30',
-      frequencyPerDay: 4,
-    };
+    const consent = balancesConsent();
     consentId = (await a.send('post', '/v1/consents', consent).expect(CREATED)).body.consentId;
     await a.send('post', `/sandbox/sca/consents/${consentId}`, { psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
     // A payment for a later date: it executes when its world's clock reaches that date, not before.
@@ -108,31 +102,11 @@ describe('each client its own world (AUTH_MODE=strict): what B does to its world
         accounts: [{ name: 'B Holder', balances: { interimAvailable: '10.00', forwardAvailable: '10.00' } }],
       })
       .expect(201);
-    const theirs = (
-      await b
-        .send('post', '/v1/consents', {
-          access: { balances: [{ iban: GEORG }] },
-          recurringIndicator: true,
-          combinedServiceIndicator: false,
-          validUntil: '2026-06-30',
-          frequencyPerDay: 4,
-        })
-        .expect(CREATED)
-    ).body.consentId;
+    const theirs = (await b.send('post', '/v1/consents', balancesConsent()).expect(CREATED)).body.consentId;
     await b.send('post', `/sandbox/sca/consents/${theirs}`, { psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
     await b.send('post', `/sandbox/psus/georg.mustermann/permissions/${theirs}/withdrawal`).expect(200);
     // B's holder approves B's next consent on the SCA page, as in a browser: in B's world.
-    const onPage = (
-      await b
-        .send('post', '/v1/consents', {
-          access: { balances: [{ iban: GEORG }] },
-          recurringIndicator: true,
-          combinedServiceIndicator: false,
-          validUntil: '2026-06-30',
-          frequencyPerDay: 4,
-        })
-        .expect(CREATED)
-    ).body.consentId;
+    const onPage = (await b.send('post', '/v1/consents', balancesConsent()).expect(CREATED)).body.consentId;
     const browser = request.agent(sandbox.http);
     const page = await browser.get(`/sca/consents?consent_id=${onPage}`).expect(200);
     const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { App } from 'supertest/types';
-import { GEORG } from '../support/fixtures';
-import { removeDatabase, Sandbox, startSandbox, temporaryDatabase, tppHeaders } from '../support/sandbox';
+import { balancesConsent } from '../support/fixtures';
+import { tppHeaders, useTwoInstances } from '../support/sandbox';
 
 /**
  * Decisions sent at once over two PostgreSQL instances (issue 73, findings 1 and 2): the third
@@ -10,20 +10,7 @@ import { removeDatabase, Sandbox, startSandbox, temporaryDatabase, tppHeaders } 
  * consent ends either valid (the right one first) or rejected (the third wrong one first).
  */
 describe('SCA decisions racing over two instances', () => {
-  const database = temporaryDatabase();
-  const settings = { PROFILE: 'berlin-group', SCA_MODE: 'redirect' };
-  let one: Sandbox;
-  let other: Sandbox;
-
-  beforeAll(async () => {
-    one = await startSandbox(settings, database);
-    other = await startSandbox(settings, database);
-  });
-  afterAll(async () => {
-    await one.close();
-    await other.close();
-    await removeDatabase(database);
-  });
+  const instances = useTwoInstances({ PROFILE: 'berlin-group', SCA_MODE: 'redirect' });
 
   /** Opens the consent's SCA page on `http` and posts its form with `password`. */
   const submit = async (http: App, consentId: string, password: string) => {
@@ -39,22 +26,20 @@ describe('SCA decisions racing over two instances', () => {
   it('the third wrong password racing the right one: no 5xx, ten rounds, and the consent ends valid or rejected', async () => {
     for (let round = 0; round < 10; round++) {
       const { consentId } = (
-        await request(one.http)
+        await request(instances.one.http)
           .post('/v1/consents')
           .set(tppHeaders({ 'TPP-Redirect-URI': 'https://tpp.example/cb' }))
-          .send({
-            access: { balances: [{ iban: GEORG }] },
-            recurringIndicator: true,
-            validUntil: '2026-06-30',
-            frequencyPerDay: 4,
-            combinedServiceIndicator: false,
-          })
+          .send(balancesConsent())
           .expect(201)
       ).body;
-      for (const guess of [1, 2]) expect((await submit(one.http, consentId, `guess-${guess}`)).status).toBe(401);
-      const answers = await Promise.all([submit(one.http, consentId, 'guess-3'), submit(other.http, consentId, 'sandbox')]);
+      for (const guess of [1, 2]) expect((await submit(instances.one.http, consentId, `guess-${guess}`)).status).toBe(401);
+      const answers = await Promise.all([
+        submit(instances.one.http, consentId, 'guess-3'),
+        submit(instances.other.http, consentId, 'sandbox'),
+      ]);
       expect(answers.filter(({ status }) => status >= 500).map(({ status, text }) => `${status} ${text.slice(0, 200)}`)).toEqual([]);
-      const { consentStatus } = (await request(other.http).get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200)).body;
+      const { consentStatus } = (await request(instances.other.http).get(`/v1/consents/${consentId}/status`).set(tppHeaders()).expect(200))
+        .body;
       expect(['valid', 'rejected']).toContain(consentStatus);
     }
   }, 60_000);

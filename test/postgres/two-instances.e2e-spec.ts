@@ -4,7 +4,16 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { CREATED } from '../support/profile';
 import { sepaPayment, VALID_CONSENT } from '../support/fixtures';
-import { registerClient, removeDatabase, Sandbox, startSandbox, temporaryDatabase, tppError, tppHeaders } from '../support/sandbox';
+import {
+  registerClient,
+  removeDatabase,
+  Sandbox,
+  startSandbox,
+  temporaryDatabase,
+  tppError,
+  tppHeaders,
+  useTwoInstances,
+} from '../support/sandbox';
 
 const SEPA = '/v1/payments/sepa-credit-transfers';
 const paymentHeaders = () => tppHeaders({ 'PSU-IP-Address': '192.0.2.10' });
@@ -21,45 +30,37 @@ const consentRequest = {
  * each has its own process state (clock, token memo, pools), and they must behave as one sandbox.
  */
 describe('two instances on one PostgreSQL database', () => {
-  const database = temporaryDatabase();
-  const settings = { SCA_MODE: 'redirect' };
-  let one: Sandbox;
-  let other: Sandbox;
-  beforeAll(async () => {
-    one = await startSandbox(settings, database);
-    other = await startSandbox(settings, database);
-  });
-  afterAll(async () => {
-    await one.close();
-    await other.close();
-    await removeDatabase(database);
-  });
+  const instances = useTwoInstances({ SCA_MODE: 'redirect' });
 
   it('a consent made on one reads on the other, with the same body', async () => {
-    const { consentId } = (await request(one.http).post('/v1/consents').set(tppHeaders()).send(consentRequest).expect(CREATED)).body;
-    const there = await request(other.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
-    const here = await request(one.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
+    const { consentId } = (await request(instances.one.http).post('/v1/consents').set(tppHeaders()).send(consentRequest).expect(CREATED))
+      .body;
+    const there = await request(instances.other.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
+    const here = await request(instances.one.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200);
     expect(there.body).toEqual(here.body);
     expect(there.body.consentStatus).toBe('received');
   });
 
   it('a clock set on one holds on the other at once, and so do its effects', async () => {
     const { paymentId } = (
-      await request(one.http)
+      await request(instances.one.http)
         .post(SEPA)
         .set(paymentHeaders())
         .send(sepaPayment('10.00', { requestedExecutionDate: '2026-03-20' }))
         .expect(CREATED)
     ).body;
-    await request(one.http).post(`/sandbox/sca/payments/${paymentId}`).send({ psuId: 'georg.mustermann', decision: 'approve' }).expect(200);
-    await request(one.http).put('/sandbox/clock').send({ today: '2026-03-20' }).expect(200);
-    expect((await request(other.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-20' });
-    expect((await request(other.http).get(`${SEPA}/${paymentId}/status`).set(tppHeaders()).expect(200)).body).toEqualBody({
+    await request(instances.one.http)
+      .post(`/sandbox/sca/payments/${paymentId}`)
+      .send({ psuId: 'georg.mustermann', decision: 'approve' })
+      .expect(200);
+    await request(instances.one.http).put('/sandbox/clock').send({ today: '2026-03-20' }).expect(200);
+    expect((await request(instances.other.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-20' });
+    expect((await request(instances.other.http).get(`${SEPA}/${paymentId}/status`).set(tppHeaders()).expect(200)).body).toEqualBody({
       transactionStatus: 'ACSP',
     });
     // The other way round, and back to where the other tests start.
-    await request(other.http).put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
-    expect((await request(one.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-15' });
+    await request(instances.other.http).put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
+    expect((await request(instances.one.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-15' });
   });
 
   it("the bank's conditions set on one hold on the other at once", async () => {
@@ -67,13 +68,13 @@ describe('two instances on one PostgreSQL database', () => {
       request(sandbox.http)
         .get('/v1/accounts')
         .set(tppHeaders({ 'Consent-ID': VALID_CONSENT }));
-    await request(one.http).put('/sandbox/conditions').send({ maintenance: true, delayMs: 0 }).expect(200);
-    expect((await accounts(other).expect(503)).body).toEqual(
+    await request(instances.one.http).put('/sandbox/conditions').send({ maintenance: true, delayMs: 0 }).expect(200);
+    expect((await accounts(instances.other).expect(503)).body).toEqual(
       tppError('SERVICE_UNAVAILABLE', '{sensitive} XS2A037E: the bank is in maintenance, try again later'),
     );
-    expect((await request(other.http).get('/sandbox/conditions').expect(200)).body).toEqual({ maintenance: true, delayMs: 0 });
-    await request(other.http).put('/sandbox/conditions').send({ maintenance: false, delayMs: 0 }).expect(200);
-    await accounts(one).expect(200);
+    expect((await request(instances.other.http).get('/sandbox/conditions').expect(200)).body).toEqual({ maintenance: true, delayMs: 0 });
+    await request(instances.other.http).put('/sandbox/conditions').send({ maintenance: false, delayMs: 0 }).expect(200);
+    await accounts(instances.one).expect(200);
   });
 
   it('asks the database nothing for a request answered from memory, and a move on either is read on the other at the next request', async () => {
@@ -81,27 +82,27 @@ describe('two instances on one PostgreSQL database', () => {
     // Twenty moves, each read on the other instance straight after it is answered.
     for (let day = 1; day <= 20; day++) {
       const today = `2026-04-${String(day).padStart(2, '0')}`;
-      const [mover, reader] = day % 2 ? [one, other] : [other, one];
+      const [mover, reader] = day % 2 ? [instances.one, instances.other] : [instances.other, instances.one];
       await request(mover.http).put('/sandbox/clock').send({ today }).expect(200);
       expect((await request(reader.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today });
     }
-    await request(one.http).put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
+    await request(instances.one.http).put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
   });
 
   it('a role that may only connect NOTIFYs every shape the feed knows and others: no instance changes a value, fails or writes a row', async () => {
     // PostgreSQL grants CONNECT on a database to every role: this one can read no table, and may still speak on the channel.
     const role = `probe_${randomBytes(6).toString('hex')}`;
-    await one.dataSource.query(`CREATE ROLE ${role} LOGIN`);
-    const url = new URL(database);
+    await instances.one.dataSource.query(`CREATE ROLE ${role} LOGIN`);
+    const url = new URL(instances.database);
     url.username = role;
     url.password = '';
     const probe = new Client({ connectionString: url.toString() });
     await probe.connect();
     const tables = ['sandbox_clock', 'bank_conditions', 'events', 'consents', 'payments'];
-    const stored = async () => Promise.all(tables.map((table) => one.dataSource.query(`SELECT * FROM "${table}" ORDER BY 1`)));
+    const stored = async () => Promise.all(tables.map((table) => instances.one.dataSource.query(`SELECT * FROM "${table}" ORDER BY 1`)));
     const seen = async () =>
       Promise.all(
-        [one, other].flatMap((sandbox) =>
+        [instances.one, instances.other].flatMap((sandbox) =>
           [request(sandbox.http).get('/sandbox/clock').expect(200), request(sandbox.http).get('/sandbox/conditions').expect(200)].map(
             async (answer) => (await answer).body,
           ),
@@ -137,7 +138,7 @@ describe('two instances on one PostgreSQL database', () => {
           ]);
       }
       // Every instance is still answering, in service, at the date it stood at.
-      for (const sandbox of [one, other])
+      for (const sandbox of [instances.one, instances.other])
         await request(sandbox.http)
           .get('/v1/accounts')
           .set(tppHeaders({ 'Consent-ID': VALID_CONSENT }))
@@ -145,35 +146,35 @@ describe('two instances on one PostgreSQL database', () => {
       expect(await seen()).toEqual(valuesBefore);
       expect(await stored()).toEqual(rowsBefore);
       // And a real change is still heard at once.
-      await request(one.http).put('/sandbox/conditions').send({ maintenance: false, delayMs: 1 }).expect(200);
-      expect((await request(other.http).get('/sandbox/conditions').expect(200)).body).toEqual({ maintenance: false, delayMs: 1 });
-      await request(other.http).put('/sandbox/conditions').send({ maintenance: false, delayMs: 0 }).expect(200);
+      await request(instances.one.http).put('/sandbox/conditions').send({ maintenance: false, delayMs: 1 }).expect(200);
+      expect((await request(instances.other.http).get('/sandbox/conditions').expect(200)).body).toEqual({ maintenance: false, delayMs: 1 });
+      await request(instances.other.http).put('/sandbox/conditions').send({ maintenance: false, delayMs: 0 }).expect(200);
     } finally {
       await probe.end();
-      await one.dataSource.query(`DROP ROLE ${role}`);
+      await instances.one.dataSource.query(`DROP ROLE ${role}`);
     }
   });
 
   it('an instance that lost its listening connection reads on each request until it listens again', async () => {
     const listeners = "FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'psd2-sandbox listener'";
-    expect(await one.dataSource.query(`SELECT pg_terminate_backend(pid) ${listeners}`)).toHaveLength(2);
+    expect(await instances.one.dataSource.query(`SELECT pg_terminate_backend(pid) ${listeners}`)).toHaveLength(2);
     // Each instance notices, and reads the clock and the conditions on every request meanwhile (a
     // listener's own statements, once it connects again, may add to them).
     await eventually(async () => (await statementsOfAccountList()) >= 4);
-    await request(one.http).put('/sandbox/clock').send({ today: '2026-03-16' }).expect(200);
-    expect((await request(other.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-16' });
-    await request(other.http).put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
-    expect((await request(one.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-15' });
+    await request(instances.one.http).put('/sandbox/clock').send({ today: '2026-03-16' }).expect(200);
+    expect((await request(instances.other.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-16' });
+    await request(instances.other.http).put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
+    expect((await request(instances.one.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-15' });
     // Both listen again within seconds, and read nothing a request any more.
     await eventually(async () => (await statementsOfAccountList()) === 0);
-    expect(await one.dataSource.query(`SELECT pid ${listeners}`)).toHaveLength(2);
+    expect(await instances.one.dataSource.query(`SELECT pid ${listeners}`)).toHaveLength(2);
   });
 
   /** The statements both instances send for an account list on each: every one goes through a `pg` client's query. */
   async function statementsOfAccountList(): Promise<number> {
     const sent = jest.spyOn(Client.prototype, 'query');
     try {
-      for (const sandbox of [one, other])
+      for (const sandbox of [instances.one, instances.other])
         await request(sandbox.http)
           .get('/v1/accounts?withBalance=true')
           .set(tppHeaders({ 'Consent-ID': VALID_CONSENT }))
@@ -185,10 +186,11 @@ describe('two instances on one PostgreSQL database', () => {
   }
 
   it('of 20 cancellations of one payment spread over both, exactly one wins', async () => {
-    const { paymentId } = (await request(one.http).post(SEPA).set(paymentHeaders()).send(sepaPayment('10.00')).expect(CREATED)).body;
+    const { paymentId } = (await request(instances.one.http).post(SEPA).set(paymentHeaders()).send(sepaPayment('10.00')).expect(CREATED))
+      .body;
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        request((i % 2 ? other : one).http)
+        request((i % 2 ? instances.other : instances.one).http)
           .delete(`${SEPA}/${paymentId}`)
           .set(tppHeaders()),
       ),
@@ -196,7 +198,7 @@ describe('two instances on one PostgreSQL database', () => {
     const statuses = answers.map(({ status }) => status).sort();
     // The winner cancels (204); the others find the payment CANC, which cannot be cancelled (405).
     expect(statuses).toEqual([204, ...Array(19).fill(405)]);
-    for (const sandbox of [one, other]) {
+    for (const sandbox of [instances.one, instances.other]) {
       expect((await request(sandbox.http).get(`${SEPA}/${paymentId}/status`).set(tppHeaders()).expect(200)).body).toEqualBody({
         transactionStatus: 'CANC',
       });
@@ -295,14 +297,14 @@ describe('two instances on one PostgreSQL database', () => {
     const guess = (sandbox: Sandbox, secret: string) =>
       request(sandbox.http).post('/oauth2/token').auth('sandbox-tpp-2', secret).type('form').send('grant_type=client_credentials');
     for (const [sandbox, attempt] of [
-      [one, 1],
-      [other, 2],
-      [one, 3],
-      [other, 4],
-      [one, 5],
+      [instances.one, 1],
+      [instances.other, 2],
+      [instances.one, 3],
+      [instances.other, 4],
+      [instances.one, 5],
     ] as const)
       await guess(sandbox, `guess-${attempt}`).expect(401);
-    for (const sandbox of [one, other])
+    for (const sandbox of [instances.one, instances.other])
       expect((await guess(sandbox, 'sandbox-secret-2').expect(429)).headers['retry-after']).toMatch(/^\d+$/);
   });
 
@@ -310,42 +312,41 @@ describe('two instances on one PostgreSQL database', () => {
     const cookiesOf = (answer: request.Response) =>
       ([] as string[]).concat(answer.headers['set-cookie'] ?? []).map((cookie) => cookie.split(';')[0]);
     const tokenOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)![1];
-    const page = await request(one.http).get('/dashboard').expect(200);
+    const page = await request(instances.one.http).get('/dashboard').expect(200);
     const csrf = cookiesOf(page);
-    const signedIn = await request(one.http)
+    const signedIn = await request(instances.one.http)
       .post('/dashboard')
       .set('Cookie', csrf)
       .type('form')
       .send({ _csrf: tokenOf(page.text), psuId: 'georg.mustermann', password: 'sandbox' })
       .expect(303);
     const session = cookiesOf(signedIn).find((cookie) => cookie.startsWith('psd2-sandbox-dashboard='))!;
-    const list = await request(other.http)
+    const list = await request(instances.other.http)
       .get('/dashboard')
       .set('Cookie', [...csrf, session])
       .expect(200);
     expect(list.text).toContain('Signed in as georg.mustermann');
-    await request(other.http)
+    await request(instances.other.http)
       .post('/dashboard')
       .set('Cookie', [...csrf, session])
       .type('form')
       .send({ _csrf: tokenOf(list.text), decision: 'sign-out' })
       .expect(303);
-    expect((await request(one.http).get('/dashboard').set('Cookie', session).expect(200)).text).not.toContain('Signed in as');
+    expect((await request(instances.one.http).get('/dashboard').set('Cookie', session).expect(200)).text).not.toContain('Signed in as');
   });
 
   it('a restart of both keeps everything', async () => {
-    const { consentId } = (await request(one.http).post('/v1/consents').set(tppHeaders()).send(consentRequest).expect(CREATED)).body;
-    const { paymentId } = (await request(other.http).post(SEPA).set(paymentHeaders()).send(sepaPayment('12.00')).expect(CREATED)).body;
-    await request(one.http).put('/sandbox/clock').send({ today: '2026-03-18' }).expect(200);
+    const { consentId } = (await request(instances.one.http).post('/v1/consents').set(tppHeaders()).send(consentRequest).expect(CREATED))
+      .body;
+    const { paymentId } = (await request(instances.other.http).post(SEPA).set(paymentHeaders()).send(sepaPayment('12.00')).expect(CREATED))
+      .body;
+    await request(instances.one.http).put('/sandbox/clock').send({ today: '2026-03-18' }).expect(200);
     const before = {
-      consent: (await request(one.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200)).body,
-      payment: (await request(other.http).get(`${SEPA}/${paymentId}`).set(tppHeaders()).expect(200)).body,
+      consent: (await request(instances.one.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200)).body,
+      payment: (await request(instances.other.http).get(`${SEPA}/${paymentId}`).set(tppHeaders()).expect(200)).body,
     };
-    await one.close();
-    await other.close();
-    one = await startSandbox(settings, database);
-    other = await startSandbox(settings, database);
-    for (const sandbox of [other, one]) {
+    await instances.restart();
+    for (const sandbox of [instances.other, instances.one]) {
       expect((await request(sandbox.http).get(`/v1/consents/${consentId}`).set(tppHeaders()).expect(200)).body).toEqual(before.consent);
       expect((await request(sandbox.http).get(`${SEPA}/${paymentId}`).set(tppHeaders()).expect(200)).body).toEqual(before.payment);
       expect((await request(sandbox.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-18' });

@@ -16,6 +16,16 @@ export const FRANZ = 'AT079900000000070029';
 export const ERWIN = 'AT419900000000916809';
 
 /** The smallest SEPA credit transfer body: Marianne pays Georg `amount` EUR; `extra` adds or overrides fields. */
+/** A consent to Georg's balances, recurring, four reads a day: what a test that needs a consent of its own sends. */
+export const balancesConsent = (extra: object = {}) => ({
+  access: { balances: [{ iban: GEORG }] },
+  recurringIndicator: true,
+  combinedServiceIndicator: false,
+  validUntil: '2026-06-30',
+  frequencyPerDay: 4,
+  ...extra,
+});
+
 export const sepaPayment = (amount: string, extra: object = {}) => ({
   debtorAccount: { iban: MARIANNE },
   instructedAmount: { currency: 'EUR', amount },

@@ -89,6 +89,34 @@ export function useSandbox(settings: Record<string, string> = {}): Sandbox {
   return sandbox;
 }
 
+/** Two instances of the app on one database, as replicas behind a balancer run, for the enclosing describe block. */
+export interface Instances {
+  one: Sandbox;
+  other: Sandbox;
+  database: string;
+  /** Stops both and starts them anew on the same database. */
+  restart(): Promise<void>;
+}
+
+export function useTwoInstances(settings: Record<string, string> = {}): Instances {
+  const database = temporaryDatabase();
+  const start = async () => {
+    instances.one = await startSandbox(settings, database);
+    instances.other = await startSandbox(settings, database);
+  };
+  const stop = async () => {
+    await instances.one.close();
+    await instances.other.close();
+  };
+  const instances = { database, restart: async () => (await stop(), await start()) } as Instances;
+  beforeAll(start, START_TIMEOUT_MS);
+  afterAll(async () => {
+    await stop();
+    await removeDatabase(database);
+  }, START_TIMEOUT_MS);
+  return instances;
+}
+
 /** The headers every /v1 request needs; the X-Request-ID is fresh each time. */
 export function tppHeaders(extra: Record<string, string> = {}): Record<string, string> {
   return { Authorization: 'Bearer sandbox-token', 'X-Request-ID': randomUUID(), ...extra };
