@@ -233,10 +233,8 @@ export class CockpitController implements OnModuleInit {
   async signOut(@Req() request: Request, @Res() response: Response): Promise<void> {
     if (!fromTheCockpit(request, response)) return;
     // Only a session that is one ends: a cookie of anything else writes nothing (issue 73, finding 9).
-    if (this.strict && (await this.worldOf(request)) !== null) {
-      const token = formValue((request.cookies as Record<string, unknown> | undefined)?.[COCKPIT_COOKIE]);
-      await this.ended.end(token, new Date(Date.now() + TOKEN_LIFETIME * 1000));
-    }
+    if (this.strict && (await this.sessionWorld(request)) !== null)
+      await this.ended.end(sessionToken(request), new Date(Date.now() + TOKEN_LIFETIME * 1000));
     response.clearCookie(COCKPIT_COOKIE, this.cookie);
     response.redirect(303, '/cockpit');
   }
@@ -356,15 +354,23 @@ export class CockpitController implements OnModuleInit {
     response.redirect(303, `${back}?message=${encodeURIComponent(message)}`);
   }
 
-  /** Open: the open world. Strict: the client of the cookie's token, or null when none is signed in. Entered (its clock: ClockService.enter). */
+  /** The world a page or action acts in (sessionWorld), entered (its clock: ClockService.enter). */
   private async worldOf(request: Request): Promise<World | null> {
-    const token = formValue((request.cookies as Record<string, unknown> | undefined)?.[COCKPIT_COOKIE]);
-    const signedIn = this.strict && token !== '' && !(await this.ended.isEnded(token));
-    const world = !this.strict ? World.open : signedIn ? await this.tokens.worldOf(`Bearer ${token}`, 'required').catch(() => null) : null;
+    const world = await this.sessionWorld(request);
     if (world) await this.clock.enter(world);
     return world;
   }
+
+  /** Open: the open world. Strict: the client of the cookie's token, or null when none is signed in. */
+  private async sessionWorld(request: Request): Promise<World | null> {
+    const token = sessionToken(request);
+    const signedIn = this.strict && token !== '' && !(await this.ended.isEnded(token));
+    return !this.strict ? World.open : signedIn ? await this.tokens.worldOf(`Bearer ${token}`, 'required').catch(() => null) : null;
+  }
 }
+
+/** The token the cockpit's cookie holds; empty without one. */
+const sessionToken = (request: Request): string => formValue((request.cookies as Record<string, unknown> | undefined)?.[COCKPIT_COOKIE]);
 
 /**
  * Whether a form came from the cockpit itself, else a 403 (the sign-in's too: a cross-site form
