@@ -54,9 +54,9 @@ export class WorldPurge {
     if (what === 'restore' && !isState(scope)) return 0;
     if (what === 'reset' && 'keptOnReset' in scope && scope.keptOnReset) return 0;
     const change = this.store.change<ObjectLiteral>(entity);
+    const revoke = 'revoke' in scope ? scope.revoke : undefined;
     let forgotten = 0;
     for (const where of await this.rows.where(entity, world)) {
-      const revoke = 'revoke' in scope ? scope.revoke : undefined;
       const { affected } =
         revoke && 'column' in scope
           ? await change.update(where, { [revoke.column]: true, [scope.column]: null })
