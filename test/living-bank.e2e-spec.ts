@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { CREATED } from './support/profile';
 import { GEORG, reference, transaction } from './support/fixtures';
-import { removeDatabase, Sandbox, startSandbox, tppHeaders, useSandbox } from './support/sandbox';
+import { removeDatabase, Sandbox, startSandbox, tppError, tppHeaders, useSandbox } from './support/sandbox';
 
 interface Scenario {
   psuId: string;
@@ -259,6 +259,46 @@ describe('a living bank: executed payments move scenario accounts', () => {
     expect(
       events.filter(({ event }: Record<string, string>) => event === 'EXECUTE').map(({ from, to }: Record<string, string>) => [from, to]),
     ).toEqual([['PDNG', 'RJCT']]);
+  });
+
+  it('no balance passes the ceiling of an amount: a credit or a pending debit that would is RJCT with AM02 and books nothing; a bulk beyond it is 400', async () => {
+    await setClock('2026-04-01');
+    const own = await scenario('99999999999999.00', '99999999999999.00');
+    const [a, b] = own.accounts.map(({ iban }) => iban);
+    const atOnce = await pay('payments', transfer(a, b, '1.00'));
+    expect(await approve(atOnce, own.psuId)).toBe('RJCT');
+    const status = await http().get(`/v1/payments/sepa-credit-transfers/${atOnce}/status`).set(tppHeaders()).expect(200);
+    expect(status.body).toEqual({
+      transactionStatus: 'RJCT',
+      transactionStatusReason: 'AM02',
+      psuMessage: 'Rejected (AM02): the amount would take a balance beyond what an account holds.',
+    });
+    // Pending debits bind forwardAvailable: the third would take it below -99999999999999.999.
+    const ahead = [];
+    for (const day of ['10', '11', '12'])
+      ahead.push(await pay('payments', transfer(a, GEORG, '99999999999999.000', { requestedExecutionDate: `2026-04-${day}` })));
+    const statuses = [];
+    for (const paymentId of ahead) statuses.push(await approve(paymentId, own.psuId));
+    expect(statuses).toEqual(['PDNG', 'PDNG', 'RJCT']);
+    expect(await balances(own, 0)).toEqual({ forwardAvailable: '-99999999999999.00', interimAvailable: '99999999999999.00' });
+    expect(await balances(own, 1)).toEqual({ forwardAvailable: '99999999999999.00', interimAvailable: '99999999999999.00' });
+    const entry = {
+      instructedAmount: { currency: 'EUR', amount: '99999999999999.999' },
+      creditorAccount: { iban: GEORG },
+      creditorName: 'G',
+    };
+    const bulk = await http()
+      .post('/v1/bulk-payments/sepa-credit-transfers')
+      .set(tppHeaders({ 'PSU-IP-Address': '192.0.2.10' }))
+      .send({ debtorAccount: { iban: a }, payments: [entry, entry] })
+      .expect(400);
+    expect(bulk.body).toEqual(
+      tppError(
+        'FORMAT_ERROR',
+        "{sensitive} XS2A001E: the payments' instructedAmounts add up to 199999999999999.998, beyond 99999999999999.999",
+        'payments',
+      ),
+    );
   });
 
   it('approvals racing on one account: exactly as many execute as the balance covers, each booked once', async () => {

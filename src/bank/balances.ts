@@ -1,4 +1,4 @@
-import { fromThousandths, toThousandths } from '../common/amount';
+import { fromThousandths, isWithinCeiling, toThousandths } from '../common/amount';
 
 /** The two balances a scenario account shows, as the bank's accounts do. */
 export interface LiveBalances {
@@ -30,3 +30,7 @@ export function withEntry(balances: LiveBalances, { bookingStatus, amount }: Led
 }
 
 const plus = (amount: string, change: bigint) => fromThousandths(toThousandths(amount) + change);
+
+/** Both balances within AMOUNT_CEILING: what a booking may leave (docs/living-bank.md, "Ceiling"). */
+export const withinCeiling = ({ interimAvailable, forwardAvailable }: LiveBalances): boolean =>
+  isWithinCeiling(interimAvailable) && isWithinCeiling(forwardAvailable);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { Store } from '../database/store';
 import { Account, Balance, Transaction } from './account.entity';
-import { LiveBalances, withEntry } from './balances';
+import { LedgerEntry, LiveBalances, withEntry, withinCeiling } from './balances';
 import { AccountStore } from './account-store';
 import type { World } from '../world/world';
 import { worldLock } from '../world/world-scope';
@@ -78,13 +78,9 @@ export class LedgerRun {
   }
 
   add(row: Transaction): void {
-    const balances = this.balances.get(row.accountIban);
-    if (!balances) throw new Error(`${row.accountIban} is not a live account: nothing books on it`);
+    if (!this.balances.has(row.accountIban)) throw new Error(`${row.accountIban} is not a live account: nothing books on it`);
     if (row.bookingStatus !== 'information') {
-      this.balances.set(
-        row.accountIban,
-        withEntry(balances, { bookingStatus: row.bookingStatus, amount: row.body.transactionAmount.amount }, 1),
-      );
+      move(this.balances, row.accountIban, entryOf(row), 1);
       this.changed.add(row.accountIban);
     }
     this.added.push(row);
@@ -92,18 +88,31 @@ export class LedgerRun {
 
   /** Takes entries away (a pending debit that executed or was cancelled, a standing order that ended); unknown IDs are ignored. */
   async remove(transactionIds: string[]): Promise<void> {
-    if (!transactionIds.length) return;
-    for (const row of await this.store.read(Transaction).findBy({ transactionId: In(transactionIds) })) {
-      const balances = this.balances.get(row.accountIban);
-      if (balances && row.bookingStatus === 'pending') {
-        this.balances.set(
-          row.accountIban,
-          withEntry(balances, { bookingStatus: 'pending', amount: row.body.transactionAmount.amount }, -1),
-        );
+    for (const row of await this.stored(transactionIds)) {
+      if (this.balances.has(row.accountIban) && row.bookingStatus === 'pending') {
+        move(this.balances, row.accountIban, entryOf(row), -1);
         this.changed.add(row.accountIban);
       }
       this.removed.push(row.transactionId);
     }
+  }
+
+  /**
+   * Whether taking the entries `replacing` away and adding `rows` would leave every balance
+   * within AMOUNT_CEILING, what the balances' column and the interface's amounts hold
+   * (docs/living-bank.md, "Ceiling"); nothing changes.
+   */
+  async fits(rows: Transaction[], replacing: string[] = []): Promise<boolean> {
+    const after = new Map(this.balances);
+    for (const row of await this.stored(replacing))
+      if (after.has(row.accountIban) && row.bookingStatus === 'pending') move(after, row.accountIban, entryOf(row), -1);
+    for (const row of rows)
+      if (after.has(row.accountIban) && row.bookingStatus !== 'information') move(after, row.accountIban, entryOf(row), 1);
+    return [...after.values()].every(withinCeiling);
+  }
+
+  private async stored(transactionIds: string[]): Promise<Transaction[]> {
+    return transactionIds.length ? this.store.read(Transaction).findBy({ transactionId: In(transactionIds) }) : [];
   }
 
   /** Writes what was taken away, then what was added, and the balances, dated `today`. */
@@ -116,4 +125,13 @@ export class LedgerRun {
       }
     }
   }
+}
+
+const entryOf = (row: Transaction): LedgerEntry => ({
+  bookingStatus: row.bookingStatus as LedgerEntry['bookingStatus'],
+  amount: row.body.transactionAmount.amount,
+});
+
+function move(balances: Map<string, LiveBalances>, iban: string, entry: LedgerEntry, sign: 1 | -1): void {
+  balances.set(iban, withEntry(balances.get(iban)!, entry, sign));
 }

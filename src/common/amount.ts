@@ -23,6 +23,18 @@ export function sumAmounts(amounts: string[]): string {
   return fromThousandths(amounts.reduce((total, amount) => total + toThousandths(amount), 0n));
 }
 
+/**
+ * The largest amount, and balance, the interface writes: Berlin Group's amount pattern holds 14
+ * integer digits and 3 decimals (docs/living-bank.md, "Ceiling").
+ */
+export const AMOUNT_CEILING = '99999999999999.999';
+
+/** Whether the amount, of either sign, stays within AMOUNT_CEILING. */
+export function isWithinCeiling(amount: string): boolean {
+  const value = toThousandths(amount);
+  return (value < 0n ? -value : value) <= toThousandths(AMOUNT_CEILING);
+}
+
 export function isBelow(amount: string, limit: string): boolean {
   return toThousandths(amount) < toThousandths(limit);
 }

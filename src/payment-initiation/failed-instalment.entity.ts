@@ -21,7 +21,7 @@ export class FailedInstalment {
   @Column({ type: 'date' })
   executionDate: string;
 
-  /** AM04 (insufficient funds) or AC04 (the debtor account no longer exists). */
+  /** AM04 (insufficient funds), AM02 (a balance beyond the ceiling) or AC04 (the debtor account no longer exists). */
   @Column({ type: 'varchar', length: 4 })
   reasonCode: string;
 }

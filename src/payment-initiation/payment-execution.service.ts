@@ -44,6 +44,12 @@ interface Execution {
  * payment, or puts it ahead, books on the ledger in the same write, and the clock's moves run
  * what fell due in date order.
  */
+/** What a decision on a payment sees of its debtor (settle): interimAvailable, null for no account of ours; whether its bookings stay within the ceiling. */
+export interface Funds {
+  available: string | null;
+  fits: boolean;
+}
+
 @Injectable()
 export class PaymentExecutionService implements OnModuleInit {
   readonly machine: MachineBinding<Payment, typeof paymentMachine>;
@@ -77,18 +83,30 @@ export class PaymentExecutionService implements OnModuleInit {
    * now, for the funds rule), and what the new status means is booked: executed at once, pending
    * until its date, a standing order, or cancelled and taken away again; or refused, with the reason.
    */
-  async settle(payment: Payment, event: (available: string | null) => PaymentEvent): Promise<{ entity: Payment; accepted: boolean }> {
+  async settle(payment: Payment, event: (funds: Funds) => PaymentEvent): Promise<{ entity: Payment; accepted: boolean }> {
     const world = World.of(payment);
     const today = this.clock.today(world);
     const ledger = await this.ledger.open(accountsOf(payment), world);
     const from = payment.status;
-    const decided = event(ledger.available(payment.debtorIban));
+    const decided = event({ available: ledger.available(payment.debtorIban), fits: await this.fits(ledger, payment, today) });
     // The machine refuses a refused creditor first: the reason goes with the RJCT it gives.
     const reason = decided.type === 'SCA_COMPLETED' && decided.refusal ? { reasonCode: decided.refusal } : {};
     const settled = await applyEvent(this.machine, payment, decided, reason);
     if (settled.accepted) await this.book(ledger, from, settled.entity, today);
     await ledger.commit(today);
     return settled;
+  }
+
+  /**
+   * Whether what SCA would book of the payment, at once or pending until its date, leaves every
+   * balance within the ceiling; a periodic payment's instalments are checked each on its date.
+   */
+  private async fits(ledger: LedgerRun, payment: Payment, today: string): Promise<boolean> {
+    const debtor = ledger.live(payment.debtorIban);
+    if (!debtor || isPeriodic(payment) || !isAwaitingSca(payment.status)) return true;
+    const ahead = payment.executionDate !== null && payment.executionDate > today;
+    const terms = ahead ? ({ date: payment.executionDate!, status: 'pending' } as const) : ({ date: today, status: 'booked' } as const);
+    return ledger.fits(bookingsOf(payment, debtor, ledger, terms));
   }
 
   /** How many executions and instalments fall due in the world by `today`, counted up to `limit` (beyond it, limit + 1). */
@@ -195,8 +213,10 @@ export class PaymentExecutionService implements OnModuleInit {
         // A single or bulk payment meets the funds rule again on its date, after what executed before it: approvals do not reserve.
         const available = debtor ? ledger.available(payment.debtorIban) : null;
         const lacks = available !== null && isBelow(available, payment.amount);
-        const event = { type: 'EXECUTE', today: date, available } as const;
-        const { entity, accepted } = await applyEvent(this.machine, payment, event, lacks ? { reasonCode: 'AM04' } : {});
+        const fits = !debtor || (await ledger.fits(bookingsOf(payment, debtor, ledger, { date, status: 'booked' }), entriesAhead(payment)));
+        const event: PaymentEvent = { type: 'EXECUTE', today: date, available, ...(fits ? {} : { refusal: 'AM02' as const }) };
+        const reasonCode = lacks ? 'AM04' : fits ? null : 'AM02';
+        const { entity, accepted } = await applyEvent(this.machine, payment, event, reasonCode ? { reasonCode } : {});
         if (!accepted) continue;
         if (entity.status === 'RJCT' && debtor) await ledger.remove(entriesAhead(entity));
       }
@@ -210,13 +230,12 @@ export class PaymentExecutionService implements OnModuleInit {
       }
       // Each instalment meets the funds rule on its own date; one the balance cannot cover fails and books nothing.
       const available = ledger.available(payment.debtorIban);
-      const reasonCode = available === null ? 'AC04' : isBelow(available, payment.amount) ? 'AM04' : null;
+      const rows = debtor ? bookingsOf(payment, debtor, ledger, { date, status: 'booked', instalment: instalment.number }) : [];
+      const reasonCode =
+        available === null ? 'AC04' : isBelow(available, payment.amount) ? 'AM04' : (await ledger.fits(rows)) ? null : 'AM02';
       if (reasonCode)
         failed.push({ paymentId: payment.id, number: instalment.number, dueDate: instalment.due, executionDate: date, reasonCode });
-      else if (debtor)
-        events.push(
-          ...this.enter(ledger, payment, bookingsOf(payment, debtor, ledger, { date, status: 'booked', instalment: instalment.number })),
-        );
+      else events.push(...this.enter(ledger, payment, rows));
       events.push({
         kind: 'instalment',
         resourceId: `${payment.id}/${instalment.number}`,

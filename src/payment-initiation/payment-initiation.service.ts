@@ -15,7 +15,7 @@ import type { ScaDecision } from '../authorisation/authorisation.machine';
 import type { ConsentedAccount } from '../consent/consent.entity';
 import { FailedInstalment } from './failed-instalment.entity';
 import { Payment } from './payment.entity';
-import { contextOf, isPeriodic, PaymentExecutionService } from './payment-execution.service';
+import { contextOf, Funds, isPeriodic, PaymentExecutionService } from './payment-execution.service';
 import { initialPaymentStatus, isAwaitingCancellationSca, isAwaitingSca, PaymentEvent } from './payment.machine';
 import { PaymentType } from './payment-products';
 import { checkDates, creditorsOf, PaymentBody, termsOf } from './payment-terms';
@@ -68,9 +68,9 @@ export class PaymentInitiationService {
     world: World,
   ): Promise<{ payment: Payment; authorisation: Authorisation | null }> {
     checkDates(body, this.clock.today(world));
+    const terms = termsOf(body);
     const creditors = creditorsOf(body);
     const vopResults = await this.vop.checkCreditors(creditors, vop, world);
-    const terms = termsOf(body);
     const exempted = await this.exemptions.exempts(
       terms.debtorIban,
       creditors.map(({ iban }) => iban),
@@ -231,7 +231,7 @@ export class PaymentInitiationService {
     kind: 'payment' | 'cancellation',
     decision: ScaDecision,
   ): Promise<{ payment: Payment; redirectUri: string | null }> {
-    const events: Record<typeof kind, Record<ScaDecision, ((available: string | null) => PaymentEvent) | null>> = {
+    const events: Record<typeof kind, Record<ScaDecision, ((funds: Funds) => PaymentEvent) | null>> = {
       payment: { approve: this.scaCompleted(payment), deny: () => ({ type: 'SCA_DENIED' }) },
       // A denied cancellation leaves the payment as it is: only its authorisations fail.
       cancellation: { approve: () => ({ type: 'CANCELLATION_AUTHORISED' }), deny: null },
@@ -279,12 +279,12 @@ export class PaymentInitiationService {
    * SCA done: the machine then refuses a payment to a refused creditor (docs/failures.md), applies
    * the funds rule against the debtor's interimAvailable balance as it stands, then the date.
    */
-  private scaCompleted(payment: Payment): (available: string | null) => PaymentEvent {
-    return (available) => ({
+  private scaCompleted(payment: Payment): (funds: Funds) => PaymentEvent {
+    return ({ available, fits }) => ({
       type: 'SCA_COMPLETED',
       today: this.clock.today(World.of(payment)),
       available,
-      refusal: refusalOf(payment.body),
+      refusal: refusalOf(payment.body) ?? (fits ? null : 'AM02'),
     });
   }
 

@@ -1,4 +1,4 @@
-import { sumAmounts } from '../common/amount';
+import { AMOUNT_CEILING, isWithinCeiling, sumAmounts } from '../common/amount';
 import { FormatError, refusal } from '../common/error-catalogue';
 import type { BulkPaymentDto } from './dto/bulk-payment.dto';
 import type { CrossBorderCreditTransferDto } from './dto/cross-border-credit-transfer.dto';
@@ -23,9 +23,13 @@ export function termsOf(body: PaymentBody): PaymentTerms {
   const debtorIban = body.debtorAccount.iban;
   if ('payments' in body) {
     const amounts = body.payments.map((entry) => entry.instructedAmount);
+    const amount = sumAmounts(amounts.map(({ amount }) => amount));
+    // The sum is what the payment's column and its debit hold (docs/living-bank.md, "Ceiling").
+    if (!isWithinCeiling(amount))
+      throw new FormatError('payments', `the payments' instructedAmounts add up to ${amount}, beyond ${AMOUNT_CEILING}`);
     return {
       debtorIban,
-      amount: sumAmounts(amounts.map(({ amount }) => amount)),
+      amount,
       currency: amounts[0].currency,
       executionDate: body.requestedExecutionDate ?? null,
       nextExecutionDate: null,

@@ -20,13 +20,17 @@ export interface PaymentContext {
   instalmentsToCome: boolean;
 }
 
-/** ISO 20022 reasons the creditor's side rejects a payment for (docs/failures.md). */
-export type RejectionReason = 'AC01' | 'AC04' | 'AC06' | 'AM04' | 'MS03';
+/**
+ * ISO 20022 reasons a payment is rejected for (docs/failures.md): the creditor's side refuses it,
+ * the funds do not cover it (AM04), or it would take a balance beyond what one holds (AM02,
+ * docs/living-bank.md, "Ceiling").
+ */
+export type RejectionReason = 'AC01' | 'AC04' | 'AC06' | 'AM02' | 'AM04' | 'MS03';
 
 export type PaymentEvent =
   /**
    * `available` is the debtor's interimAvailable balance, null when the debtor is no account of
-   * ours; `refusal`, the reason a creditor of the payment is refused for, if one is.
+   * ours; `refusal`, the reason a creditor of the payment is refused for, or its bookings would pass the ceiling for, if one is.
    */
   | { type: 'SCA_COMPLETED'; today: string; available: string | null; refusal: RejectionReason | null }
   | { type: 'SCA_DENIED' }
@@ -42,9 +46,10 @@ export type PaymentEvent =
    * The sandbox clock reached the execution date: a pending payment executes, if `available` (the
    * debtor's interimAvailable on that date, after what executed before it) covers it; null where
    * the debtor's balance does not move (the bank's fixture accounts, another bank's) or a periodic
-   * payment starts, whose instalments meet the rule each on its own date.
+   * payment starts, whose instalments meet the rule each on its own date; `refusal`, AM02 where
+   * its bookings would pass the ceiling.
    */
-  | { type: 'EXECUTE'; today: string; available: string | null };
+  | { type: 'EXECUTE'; today: string; available: string | null; refusal?: 'AM02' };
 
 const isDueOn = ({ executionDate }: PaymentContext, today: string) => executionDate !== null && executionDate <= today;
 
@@ -78,8 +83,10 @@ export const paymentMachine = setup({
       event.type === 'SCA_COMPLETED' && context.executionDate !== null && context.executionDate > event.today,
     isCancellable: ({ context }) => !context.instant,
     isDue: ({ context, event }) => event.type === 'EXECUTE' && isDueOn(context, event.today),
-    lacksFundsOnItsDate: ({ context, event }) =>
-      event.type === 'EXECUTE' && isDueOn(context, event.today) && event.available !== null && isBelow(event.available, context.amount),
+    isRefusedOnItsDate: ({ context, event }) =>
+      event.type === 'EXECUTE' &&
+      isDueOn(context, event.today) &&
+      (event.refusal !== undefined || (event.available !== null && isBelow(event.available, context.amount))),
     hasInstalmentsToCome: ({ context }) => context.instalmentsToCome,
   },
 }).createMachine({
@@ -103,9 +110,9 @@ export const paymentMachine = setup({
       // A pending payment is cancelled only once the account holder authorises the cancellation.
       on: {
         CANCELLATION_AUTHORISED: { target: 'CANC', guard: 'isCancellable' },
-        // The funds rule again on its date (docs/living-bank.md): what was approved earlier may no longer be covered.
+        // The funds rule again on its date (docs/living-bank.md): what was approved earlier may no longer be covered, or fit.
         EXECUTE: [
-          { target: 'RJCT', guard: 'lacksFundsOnItsDate' },
+          { target: 'RJCT', guard: 'isRefusedOnItsDate' },
           { target: 'ACSP', guard: 'isDue' },
         ],
       },

@@ -20,6 +20,11 @@ export function refusalOf(body: PaymentBody): RejectionReason | null {
   return creditors.map((iban) => REFUSED_CREDITORS[iban]?.reason).find((reason) => reason !== undefined) ?? null;
 }
 
+/** Reasons no creditor account stands for: a booking would take a balance beyond the ceiling (docs/living-bank.md, "Ceiling"). */
+const OTHER_REASONS: Partial<Record<RejectionReason, string>> = {
+  AM02: 'the amount would take a balance beyond what an account holds',
+};
+
 /** What the payment status says of a reason (psuMessage). */
 export const rejectionMessage = (reason: RejectionReason): string =>
-  `Rejected (${reason}): ${Object.values(REFUSED_CREDITORS).find((refusal) => refusal.reason === reason)!.meaning}.`;
+  `Rejected (${reason}): ${OTHER_REASONS[reason] ?? Object.values(REFUSED_CREDITORS).find((refusal) => refusal.reason === reason)!.meaning}.`;

@@ -78,8 +78,9 @@ export class FailedInstalmentResponse {
   executionDate: string;
 
   @ApiProperty({
-    enum: ['AM04', 'AC04'],
-    description: 'why it failed (ISO 20022): AM04 insufficient funds, AC04 the debtor account no longer exists',
+    enum: ['AM04', 'AM02', 'AC04'],
+    description:
+      'why it failed (ISO 20022): AM04 insufficient funds, AM02 it would take a balance beyond the ceiling, AC04 the debtor account no longer exists',
   })
   reasonCode: string;
 }

@@ -109,8 +109,9 @@ export class PaymentStatusResponse {
   originalTransactionInformationAndVopStatus?: VopStatus[];
 
   @ApiPropertyOptional({
-    enum: ['AC01', 'AC04', 'AC06', 'AM04', 'MS03'],
-    description: 'RJCT by a refused creditor (docs/failures.md): the ISO 20022 reason',
+    enum: ['AC01', 'AC04', 'AC06', 'AM02', 'AM04', 'MS03'],
+    description:
+      'RJCT by a refused creditor, by the funds rule (AM04) or by the ceiling of a balance (AM02; docs/failures.md): the ISO 20022 reason',
   })
   transactionStatusReason?: RejectionReason;
 
