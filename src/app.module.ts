@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { checkQwacSource } from './tpp-identity/presented-certificates';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { AccountInformationModule } from './account-information/account-information.module';
@@ -49,6 +50,7 @@ export class AppModule {
   static forRoot(): DynamicModule {
     const environment = validateEnvironment(process.env);
     const profile = loadProfile(environment.PROFILE, SERVICES);
+    checkQwacSource(profile.tpp, environment);
     // Every registered service's messages and scenario field, offered or not: where not, its group leaves the field unread.
     for (const { messages = {} } of SERVICES) registerMessages(messages);
     fillScenarioSlot(SERVICES);

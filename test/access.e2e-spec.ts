@@ -466,6 +466,7 @@ describe("isolation on the holder's side, AUTH_MODE=strict (berlin-group, SCA_MO
 describe('the threat table (docs/security.md): signed requests (berlin-group, tpp.signatures: required, tpp.qwac: header)', () => {
   const sandbox = useSandbox({
     PROFILE: profileWith('threats', 'berlin-group', '  signatures: required\n  qwac: header\n  revoked: CERTIFICATE_REVOKED\n'),
+    TRUST_PROXY: 'loopback',
     SCA_MODE: 'redirect',
   });
   let ca: string;

@@ -286,6 +286,22 @@ describe('the built server with a bad profile', () => {
     expect(server.errors()).toBe(`PROFILE=${path} cannot be used:\n  ${relative(process.cwd(), path)}/${line}\n`);
     expect(existsSync(databasePath)).toBe(false);
   });
+
+  it('tpp.qwac: header with TRUST_PROXY unset: exits 1 at once, naming both, since no request could prove its QWAC', async () => {
+    const databasePath = temporaryDatabase();
+    const server = spawnServer([build.main], {
+      NODE_PATH: build.nodePath,
+      NODE_ENV: 'development',
+      PORT: String(await freePort()),
+      DATABASE_PATH: databasePath,
+      PROFILE: profile('qwac', 'extends: bank\ntpp:\n  qwac: header\n'),
+    });
+    expect(await server.exited).toEqual({ code: 1, signal: null });
+    expect(server.errors()).toBe(
+      "Invalid configuration:\n  TRUST_PROXY is unset, but the profile's tpp.qwac: header believes X-SSL-Client-Cert only from the proxies TRUST_PROXY names\n",
+    );
+    expect(existsSync(databasePath)).toBe(false);
+  });
 });
 
 describe('the built server on a database it cannot use', () => {

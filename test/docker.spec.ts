@@ -43,6 +43,8 @@ describe('docker-compose.yml', () => {
     expect(replica.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
     expect(balancer.ports).toEqual(['${POSTGRES_HOST_PORT:-3100}:80']);
     expect(read('deploy/balancer.conf')).toContain('server sandbox-postgres:3000;');
+    // Over plain HTTP the balancer has seen no QWAC: what a client sends as one is dropped (tpp.qwac: header).
+    expect(read('deploy/balancer.conf')).toMatch(/^ {4}proxy_set_header X-SSL-Client-Cert "";$/m);
   });
 
   it('checks /health and leaves time for a graceful stop', () => {

@@ -11,7 +11,7 @@ import { createAuthority, issueCertificate, newSerial } from '../src/tpp-identit
 import { GEORG, MARIANNE, sepaPayment, VALID_CONSENT } from './support/fixtures';
 import { CREATED, PROFILE } from './support/profile';
 import { databaseSettings } from './support/engine';
-import { issueToken, tppError, tppHeaders, useSandbox } from './support/sandbox';
+import { issueToken, startSandbox, tppError, tppHeaders, useSandbox } from './support/sandbox';
 import { base64Der, type Issued, issuedCertificate, type Signing, signedHeaders } from './support/signing';
 
 jest.setTimeout(60_000);
@@ -548,7 +548,8 @@ describe("tpp.trustedCAs: a CA of the bank's own beside the sandbox's", () => {
 });
 
 describe('tpp.signatures: optional, tpp.qwac: header', () => {
-  const sandbox = useSandbox({ PROFILE: profileWith('optional', '  signatures: optional\n  qwac: header\n') });
+  // The proxy that forwards the QWAC is the test's loopback connection.
+  const sandbox = useSandbox({ PROFILE: profileWith('optional', '  signatures: optional\n  qwac: header\n'), TRUST_PROXY: 'loopback' });
   let qwac: Issued;
   beforeAll(async () => {
     qwac = await issue(sandbox.http, { type: 'QWAC', organisationName: 'Proxied TPP', roles: ['PSP_AI', 'PSP_PI'] });
@@ -578,6 +579,26 @@ describe('tpp.signatures: optional, tpp.qwac: header', () => {
     expect(broken.body).toEqualBody(
       refusal('CERTIFICATE_INVALID', 'XS2A047E', 'X-SSL-Client-Cert is not a URL-encoded PEM certificate', 'X-SSL-Client-Cert'),
     );
+  });
+
+  it('the header from a sender TRUST_PROXY does not name: 401 CERTIFICATE_INVALID, whatever it holds', async () => {
+    const direct = await startSandbox({
+      PROFILE: profileWith('optional', '  signatures: optional\n  qwac: header\n'),
+      TRUST_PROXY: '192.0.2.1',
+    });
+    try {
+      const response = await request(direct.http).get('/v1/accounts').set(withQwac()).expect(401);
+      expect(response.body).toEqualBody(
+        refusal(
+          'CERTIFICATE_INVALID',
+          'XS2A047E',
+          'X-SSL-Client-Cert is believed only from a proxy TRUST_PROXY names',
+          'X-SSL-Client-Cert',
+        ),
+      );
+    } finally {
+      await direct.close();
+    }
   });
 
   it('the served document names the headers', async () => {

@@ -51,7 +51,8 @@ export function documentIdentity(document: OpenAPIObject, profile: BankProfile, 
             in: 'header',
             required: true,
             schema: { type: 'string' },
-            description: 'the QWAC as a TLS-terminating proxy forwards it: URL-encoded PEM',
+            description:
+              'the QWAC as a TLS-terminating proxy forwards it: URL-encoded PEM; believed only from a proxy the bank trusts (TRUST_PROXY), from anyone else 401 CERTIFICATE_INVALID',
           },
         ]
       : []),
