@@ -187,6 +187,7 @@ describe('the OpenAPI document', () => {
       '/sandbox/clock/advance',
       '/sandbox/conditions',
       '/sandbox/consents/{consentId}/revocation',
+      '/sandbox/consents/{consentId}/revocation-links',
       '/sandbox/dashboard-links',
       '/sandbox/events',
       '/sandbox/payments/{paymentId}/instalments',

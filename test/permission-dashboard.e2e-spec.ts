@@ -422,6 +422,53 @@ describe('the permission dashboard, headless (berlin-group, signatures optional,
       .expect(303);
   });
 
+  it("the revocation page opens a consent only from its client's link (issue 73, finding 7): a fixture PSU's password is public", async () => {
+    const consentId = await georgsConsent(a, 'revocation-page');
+    const page = `/sca/consents/revocation?consent_id=${consentId}`;
+    const bare = await request(sandbox.http).get(page).expect(403);
+    expect(bare.text).toContain(
+      'Open this page from the link your third-party provider asked the sandbox for: it is missing or has expired.',
+    );
+    const unknown = await b.send('post', `/sandbox/consents/${consentId}/revocation-links`).expect(403);
+    expect(unknown.body).toEqual(bg(tppError('CONSENT_UNKNOWN', `{sensitive} XS2A017E: consent ${consentId} unknown`)));
+    // B's ticket opens B's world, where A's consent is no consent.
+    const other = new URL((await b.send('post', '/sandbox/dashboard-links').expect(201)).body._links.dashboard.href);
+    await request(sandbox.http)
+      .get(`${page}&${other.search.slice(1)}`)
+      .expect(403);
+    const link = (await a.send('post', `/sandbox/consents/${consentId}/revocation-links`).expect(201)).body;
+    expect(link).toEqual({
+      _links: {
+        revocation: {
+          href: expect.stringMatching(
+            new RegExp(
+              `^http://localhost:3000/sca/consents/revocation\\?consent_id=${consentId}&ticket=[\\w-]+\\.[\\w-]+\\.\\d+\\.[\\w-]+$`,
+            ),
+          ),
+        },
+      },
+    });
+    const url = new URL(link._links.revocation.href);
+    const browser = request.agent(sandbox.http);
+    const shown = await browser.get(`${url.pathname}${url.search}`).expect(200);
+    const hidden = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(shown.text)![1];
+    expect(hidden('ticket')).toBe(url.searchParams.get('ticket'));
+    const revoked = await browser
+      .post('/sca/consents/revocation')
+      .type('form')
+      .send({
+        _csrf: hidden('_csrf'),
+        id: consentId,
+        ticket: hidden('ticket'),
+        psuId: 'georg.mustermann',
+        password: 'sandbox',
+        decision: 'approve',
+      })
+      .expect(200);
+    expect(revoked.text).toContain('Access revoked: the consent&#39;s status is now revokedByPsu.');
+    expect((await a.send('get', `/v1/consents/${consentId}/status`).expect(200)).body).toEqual({ consentStatus: 'revokedByPsu' });
+  });
+
   // Last: it moves the clock.
   it("gives a client a link to the dashboard's sign-in in its own world, signed; without a token none", async () => {
     const links = await Promise.all([a, b].map(async (client) => (await client.send('post', '/sandbox/dashboard-links').expect(201)).body));

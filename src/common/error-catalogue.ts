@@ -356,6 +356,12 @@ export const ERROR_CATALOGUE = {
     code: 'STATUS_INVALID',
     when: "a request that writes to what a reset or restore of the client's world forgot while it ran: send it again",
   },
+  XS2A080E: {
+    name: 'ticketMissing',
+    status: 403,
+    code: 'SERVICE_BLOCKED',
+    when: "AUTH_MODE=strict: the revocation page opened without a client's ticket (`POST /sandbox/consents/{consentId}/revocation-links`), or with an expired one",
+  },
 } as const satisfies Record<string, MessageRow>;
 
 /** The numbers of the services' messages, with their names: each service declares its own here by declaration merging. */

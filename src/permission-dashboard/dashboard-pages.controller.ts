@@ -8,6 +8,7 @@ import { BankProfile } from '../profile/bank-profile';
 import { CSRF_FIELD, PageCsrf } from '../sca/page-security';
 import { type Form, html, refusalOf } from '../sca/sca-page-renderer';
 import { ScaService } from '../sca/sca.service';
+import { WorldTickets } from '../sca/world-tickets.service';
 import { confirmationPage, dashboardMessage, holderOf, listPage, signInPage } from './dashboard-pages';
 import { type DashboardSession, DashboardSessions } from './dashboard-session';
 import { ClockService } from '../clock/clock.service';
@@ -67,6 +68,7 @@ export class DashboardPages {
     private readonly permissions: PermissionsService,
     private readonly sca: ScaService,
     private readonly sessions: DashboardSessions,
+    private readonly tickets: WorldTickets,
     private readonly throttle: SignInThrottle,
     private readonly csrf: PageCsrf,
     private readonly profile: BankProfile,
@@ -105,7 +107,7 @@ export class DashboardPages {
       return response.redirect(303, '/dashboard');
     }
     const [psuId, password] = [formValue(form.psuId), formValue(form.password)];
-    const world = this.sessions.worldOf(formValue(form.ticket));
+    const world = this.tickets.worldOf(formValue(form.ticket));
     if (!world) return this.home(request, response, NO_TICKET, 403);
     if (!psuId || !password) return this.home(request, response, 'Enter your PSU ID and password.', 400);
     try {

@@ -1,12 +1,10 @@
 import { Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { TppErrorResponse } from '../http/error-response.dto';
 import { SandboxController } from '../http/controller.decorator';
 import { type World, RequestWorld } from '../world/world';
 import { href } from '../common/links';
-import type { Environment } from '../config/environment';
-import { DashboardSessions } from './dashboard-session';
+import { WorldTickets } from '../sca/world-tickets.service';
 import { DashboardLinkResponse, PermissionListResponse, PermissionResponse } from './permissions.dto';
 import { PermissionsService } from './permissions.service';
 
@@ -107,16 +105,12 @@ export class ReestablishmentController {
 @ApiTags('Sandbox control')
 @SandboxController('sandbox/dashboard-links')
 export class DashboardLinksController {
-  constructor(
-    private readonly sessions: DashboardSessions,
-    private readonly config: ConfigService<Environment, true>,
-  ) {}
+  constructor(private readonly tickets: WorldTickets) {}
 
   @Post()
   @ApiOperation({ summary: "A link to the permission dashboard's sign-in for the calling client's world, good for an hour" })
   @ApiCreatedResponse({ type: DashboardLinkResponse })
   link(@RequestWorld() world: World): DashboardLinkResponse {
-    const base = `${this.config.get('PUBLIC_BASE_URL', { infer: true })}/dashboard`;
-    return { _links: { dashboard: href(world.clientId === null ? base : `${base}?ticket=${this.sessions.ticket(world)}`) } };
+    return { _links: { dashboard: href(this.tickets.link('/dashboard', world)) } };
   }
 }

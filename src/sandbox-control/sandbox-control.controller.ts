@@ -13,6 +13,9 @@ import { SandboxController } from '../http/controller.decorator';
 import { ConsentStatusResponse } from '../consent/dto/consent-response.dto';
 import { PaymentStatusResponse } from '../payment-initiation/dto/payment-response.dto';
 import { ScaService } from '../sca/sca.service';
+import { WorldTickets } from '../sca/world-tickets.service';
+import { ConsentService } from '../consent/consent.service';
+import { href } from '../common/links';
 import { PaymentInitiationService } from '../payment-initiation/payment-initiation.service';
 import {
   AdvanceClockDto,
@@ -21,6 +24,7 @@ import {
   InstalmentsResponse,
   RestoredSnapshotResponse,
   RevocationDto,
+  RevocationLinkResponse,
   SnapshotListResponse,
   SnapshotResponse,
   TakeSnapshotDto,
@@ -58,6 +62,8 @@ export class SandboxControlController {
     private readonly conditions: BankConditionsService,
     private readonly history: EventHistory,
     private readonly profile: BankProfile,
+    private readonly consents: ConsentService,
+    private readonly tickets: WorldTickets,
   ) {}
 
   @Post('scenarios')
@@ -153,6 +159,18 @@ export class SandboxControlController {
     @RequestWorld() world: World,
   ): Promise<ConsentStatusResponse> {
     return { consentStatus: (await this.sca.changeConsent('revoke', consentId, { psuId }, world, 'control')).status };
+  }
+
+  @Post('consents/:consentId/revocation-links')
+  @ApiOperation({
+    summary: "A link to the holder's revocation page of a valid consent, for the calling client's world, good for an hour",
+  })
+  @ApiCreatedResponse({ type: RevocationLinkResponse })
+  @ApiResponse({ status: 403, type: TppErrorResponse, description: 'CONSENT_UNKNOWN' })
+  @ApiResponse({ status: 409, type: TppErrorResponse, description: "STATUS_INVALID: not valid, or one of the bank's fixtures" })
+  async revocationLink(@Param('consentId') consentId: string, @RequestWorld() world: World): Promise<RevocationLinkResponse> {
+    await this.consents.findRevocable(consentId, world);
+    return { _links: { revocation: href(this.tickets.link('/sca/consents/revocation', world, { consent_id: consentId })) } };
   }
 
   @Get('events')

@@ -1,4 +1,5 @@
 import { EXAMPLE } from '../common/document-examples';
+import { Href } from '../common/links';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsInt, IsNotEmpty, IsString, Max, MaxLength, Min } from 'class-validator';
 import { MAX_DELAY_MS } from '../conditions/bank-conditions.service';
@@ -124,4 +125,18 @@ export class RevocationDto {
   @IsNotEmpty()
   @MaxLength(64)
   psuId: string;
+}
+
+export class RevocationLinks {
+  @ApiProperty({
+    type: Href,
+    description:
+      "the holder's revocation page of the consent, in the calling client's world (AUTH_MODE=strict: it carries a ticket, good for an hour)",
+  })
+  revocation: Href;
+}
+
+export class RevocationLinkResponse {
+  @ApiProperty({ type: RevocationLinks })
+  _links: RevocationLinks;
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { doubleCsrf, DoubleCsrfUtilities } from 'csrf-csrf';
@@ -19,6 +19,32 @@ export async function sharedSecret(store: Store, name: string): Promise<string> 
     await store.insertIfAbsent(SandboxSecret, { name, value: randomBytes(32).toString('hex') });
     return (await store.read(SandboxSecret).findOneByOrFail({ name })).value;
   });
+}
+
+/** Values a page hands out and takes back, which cannot be forged or outlive their term: signed with a shared secret. */
+export class Sealer {
+  constructor(private readonly secret: string) {}
+
+  /** `parts`, each base64url-encoded, an expiry and their signature, dot-separated. */
+  sealed(parts: string[], lifetimeMs: number): string {
+    const payload = [...parts.map((part) => Buffer.from(part).toString('base64url')), Date.now() + lifetimeMs].join('.');
+    return `${payload}.${this.sign(payload)}`;
+  }
+
+  /** The parts of a sealed value, if its signature holds and it has not expired. */
+  opened(value: string): string[] | null {
+    const fields = value.split('.');
+    const [expires, signature] = fields.slice(-2);
+    if (fields.length < 3 || !signature) return null;
+    const expected = Buffer.from(this.sign(fields.slice(0, -1).join('.')));
+    const given = Buffer.from(signature);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected) || !(Number(expires) >= Date.now())) return null;
+    return fields.slice(0, -2).map((part) => Buffer.from(part, 'base64url').toString());
+  }
+
+  private sign(payload: string): string {
+    return createHmac('sha256', this.secret).update(payload).digest('base64url');
+  }
 }
 
 /** The form field that carries the CSRF token. */

@@ -16,10 +16,11 @@ export interface Flow {
   buttons: Buttons;
   /**
    * What the page shows; throws when there is nothing to decide. `start`: the holder has just
-   * opened the page, so its open authorisations are marked started.
+   * opened the page, so its open authorisations are marked started. `ticket`: the client's ticket
+   * the page was opened with, "" for none (WorldTickets), for a flow that needs one.
    */
-  rows(id: string, start: boolean): Promise<Row[]>;
-  decide(id: string, decision: ScaDecision, login: PsuLogin): Promise<{ outcome: string; redirectUri: string | null }>;
+  rows(id: string, start: boolean, ticket: string): Promise<Row[]>;
+  decide(id: string, decision: ScaDecision, login: PsuLogin, ticket: string): Promise<{ outcome: string; redirectUri: string | null }>;
 }
 
 export const APPROVE_OR_DENY: Buttons = { approve: 'Approve', deny: 'Deny' };
@@ -46,9 +47,11 @@ export class ScaPageRenderer {
         400,
         messagePage(this.profile.name, flow.title, 'This link is incomplete: it names nothing to authorise. Nothing has been changed.'),
       );
+    // The ticket rides on the form, as the id does: from the link's query, then from the form posted.
+    const ticket = formValue(request.query.ticket) || formValue((request.body as Form | undefined)?.ticket);
     try {
-      const rows = await flow.rows(id, !refusal);
-      const hidden = { id, [CSRF_FIELD]: this.csrf.token(request, response) };
+      const rows = await flow.rows(id, !refusal, ticket);
+      const hidden = { id, [CSRF_FIELD]: this.csrf.token(request, response), ...(ticket ? { ticket } : {}) };
       html(
         response,
         refusal?.status ?? 200,
@@ -77,7 +80,7 @@ export class ScaPageRenderer {
       });
     }
     try {
-      const { outcome, redirectUri } = await flow.decide(id, decision, { psuId, password });
+      const { outcome, redirectUri } = await flow.decide(id, decision, { psuId, password }, formValue(form.ticket));
       if (redirectUri) return response.redirect(303, redirectUri);
       html(response, 200, messagePage(this.profile.name, flow.title, outcome));
     } catch (error) {

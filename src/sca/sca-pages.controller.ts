@@ -9,6 +9,8 @@ import { consentRows, paymentRows } from './sca-pages';
 import { ScaService } from './sca.service';
 import { Access } from '../http/route-access';
 import { World } from '../world/world';
+import { refusal } from '../common/error-catalogue';
+import { WorldTickets } from './world-tickets.service';
 
 /** The pages at the scaRedirect addresses of consents and payments (docs/sca-flows.md). */
 @ApiExcludeController()
@@ -22,6 +24,7 @@ export class ScaPagesController {
     consents: ConsentService,
     payments: PaymentInitiationService,
     private readonly pages: ScaPageRenderer,
+    private readonly tickets: WorldTickets,
   ) {
     this.flows = {
       consent: {
@@ -88,16 +91,27 @@ export class ScaPagesController {
         intro: 'A third-party provider may read the following on your behalf. Revoking ends its access at once.',
         action: '/sca/consents/revocation',
         buttons: { approve: 'Revoke access' },
-        rows: async (id) => {
-          const consent = await consents.findRevocable(id, World.of(await consents.findForHolder(id)));
+        // Only in the world of the client whose link it was: a fixture PSU's password is public (WorldTickets).
+        rows: async (id, _start, ticket) => {
+          const consent = await consents.findRevocable(id, this.worldOf(ticket));
           return consentRows(consent, await sca.accountNames(consent));
         },
-        decide: async (id, _decision, login) => {
-          const consent = await sca.changeConsent('revoke', id, login, World.of(await consents.findForHolder(id)), 'page');
+        decide: async (id, _decision, login, ticket) => {
+          const consent = await sca.changeConsent('revoke', id, login, this.worldOf(ticket), 'page');
           return { outcome: `Access revoked: the consent's status is now ${consent.status}.`, redirectUri: null };
         },
       },
     };
+  }
+
+  private worldOf(ticket: string): World {
+    const world = this.tickets.worldOf(ticket);
+    if (!world)
+      throw refusal(
+        'ticketMissing',
+        'open this page from the link your third-party provider asked the sandbox for: it is missing or has expired',
+      );
+    return world;
   }
 
   @Get('consents/revocation')

@@ -11,12 +11,13 @@ import { ScaPagesController } from './sca-pages.controller';
 import { ScaPageRenderer } from './sca-page-renderer';
 import { ScaService } from './sca.service';
 import { AuthorisationFlow } from './authorisation-flow.service';
+import { WorldTickets } from './world-tickets.service';
 
 @Module({
   imports: [DatabaseModule, BankModule, OAuthModule, AuthorisationModule, ConsentModule, PaymentInitiationModule],
   controllers: [ScaPagesController],
-  providers: [ScaService, AuthorisationFlow, PageCsrf, ScaPageRenderer],
-  exports: [ScaService, AuthorisationFlow, ScaPageRenderer, PageCsrf],
+  providers: [ScaService, AuthorisationFlow, PageCsrf, ScaPageRenderer, WorldTickets],
+  exports: [ScaService, AuthorisationFlow, ScaPageRenderer, PageCsrf, WorldTickets],
 })
 export class ScaModule implements NestModule {
   /** The SCA pages' cookie and headers, mounted once for their path: by controller, Nest adds two layers per route that every request of the app walks past (docs/benchmark.md). */
