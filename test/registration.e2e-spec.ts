@@ -1,8 +1,15 @@
+import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { HashedClientSecrets1797600000000 } from '../migrations/1797600000000-HashedClientSecrets';
+import { dataSourceOptions, type DatabaseSetting } from '../src/database/data-source';
+import { schemaOf } from '../src/schema/schema';
+import { SERVICES } from '../src/services';
+import { databaseSettings, prepareDatabase } from './support/engine';
 import { TppCertificate } from '../src/tpp-identity/tpp-certificate.entity';
 import { TppClient } from '../src/oauth/client.entity';
 import { VALID_CONSENT } from './support/fixtures';
@@ -99,12 +106,17 @@ describe('clients register themselves (AUTH_MODE=strict)', () => {
     ).toEqual({ today: '2026-03-15' });
 
     const read = await request(sandbox.http).get(`/register/${clientId}`).set('Authorization', `Bearer ${registrationToken}`).expect(200);
+    // The secret is shown once: the database holds its SHA-256 only, as of the tokens (issue 73, finding 11).
     expect(read.body).toEqual({
       ...information,
+      client_secret: undefined,
       client_id: clientId,
-      client_secret: secret,
       client_id_issued_at: registered.body.client_id_issued_at,
     });
+    const stored = await sandbox.dataSource.query(`SELECT * FROM tpp_clients WHERE "clientId" = '${clientId}'`);
+    expect(stored).toHaveLength(1);
+    expect(JSON.stringify(stored)).not.toContain(secret);
+    expect(stored[0].secretHash).toBe(createHash('sha256').update(secret).digest('hex'));
     for (const wrong of [undefined, `Bearer ${fixtureToken}`, `Bearer ${registrationToken}x`]) {
       const call = request(sandbox.http).get(`/register/${clientId}`);
       const refused = await (wrong ? call.set('Authorization', wrong) : call).expect(401);
@@ -315,5 +327,45 @@ describe('REGISTRATIONS_PER_HOUR without TRUST_PROXY', () => {
     const database = temporaryDatabase();
     await expect(startSandbox({ TRUST_PROXY: 'no-such-proxy' }, database)).rejects.toThrow('TRUST_PROXY="no-such-proxy"');
     await removeDatabase(database);
+  });
+});
+
+describe('a database from before client secrets were hashed (issue 73, finding 11)', () => {
+  it('hashes the secrets it holds in place: a client still gets a token with its secret, and the secret is stored nowhere', async () => {
+    const database = temporaryDatabase();
+    await prepareDatabase(database);
+    const schema = schemaOf(SERVICES);
+    const earlier = schema.migrations.filter((migration) => migration !== HashedClientSecrets1797600000000);
+    const old = await new DataSource(
+      dataSourceOptions(databaseSettings(database) as DatabaseSetting, { ...schema, migrations: earlier }),
+    ).initialize();
+    await old.runMigrations();
+    await old.query(`INSERT INTO tpp_clients ("clientId", "clientSecret", name) VALUES ('old-client', 'old-secret', 'Old TPP')`);
+    await old.destroy();
+    const sandbox = await startSandbox({ AUTH_MODE: 'strict' }, database);
+    try {
+      const token = (s: string) =>
+        request(sandbox.http)
+          .post('/oauth2/token')
+          .set('Authorization', basic('old-client', s))
+          .type('form')
+          .send('grant_type=client_credentials');
+      await token('old-secret').expect(200);
+      await token('old-secretx').expect(401);
+      expect(await sandbox.dataSource.getRepository(TppClient).findOneByOrFail({ clientId: 'old-client' })).toEqual(
+        Object.assign(new TppClient(), {
+          clientId: 'old-client',
+          secretHash: createHash('sha256').update('old-secret').digest('hex'),
+          name: 'Old TPP',
+          redirectUris: null,
+          registrationTokenHash: null,
+          registeredAt: null,
+          lastUsedOn: null,
+        }),
+      );
+    } finally {
+      await sandbox.close();
+      await removeDatabase(database);
+    }
   });
 });

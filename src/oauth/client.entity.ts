@@ -11,8 +11,9 @@ export class TppClient {
   @PrimaryColumn({ type: 'varchar', length: 64 })
   clientId: string;
 
-  @Column({ type: 'varchar', length: 128 })
-  clientSecret: string;
+  /** SHA-256 of its client secret, as of its tokens: the secret is shown once, at registration (docs/security.md). */
+  @Column({ type: 'varchar', length: 64 })
+  secretHash: string;
 
   @Column({ type: 'varchar', length: 140 })
   name: string;

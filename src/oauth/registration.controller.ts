@@ -45,8 +45,10 @@ class ClientInformationResponse {
   @ApiProperty({ format: 'uuid' })
   client_id: string;
 
-  @ApiProperty()
-  client_secret: string;
+  @ApiPropertyOptional({
+    description: "in the registration's answer only: the sandbox keeps the secret's hash, so it cannot show it again (docs/security.md)",
+  })
+  client_secret?: string;
 
   @ApiProperty({ description: 'seconds since 1970' })
   client_id_issued_at: number;
@@ -178,8 +180,8 @@ export class RegistrationController {
   })
   @applyDecorators(...COMMON_ERRORS)
   async register(@Body() body: unknown, @Ip() address: string): Promise<ClientInformationResponse> {
-    const { client, registrationToken } = await this.registrations.register(clientMetadataOf(body), address);
-    return { ...this.information(client), registration_access_token: registrationToken };
+    const { client, clientSecret, registrationToken } = await this.registrations.register(clientMetadataOf(body), address);
+    return { ...this.information(client), client_secret: clientSecret, registration_access_token: registrationToken };
   }
 
   @Get('register/:clientId')
@@ -211,7 +213,6 @@ export class RegistrationController {
   private information(client: TppClient): ClientInformationResponse {
     return {
       client_id: client.clientId,
-      client_secret: client.clientSecret,
       client_id_issued_at: Math.floor(Date.parse(client.registeredAt!) / 1000),
       client_secret_expires_at: 0,
       client_name: client.name,

@@ -15,7 +15,8 @@ import { RegistrationThrottle } from './registration-throttle';
 /** A registered client as RFC 7591 §3.2.1 answers it; the secret and the registration access token only when they were just made. */
 export interface Registered {
   client: TppClient;
-  registrationToken?: string;
+  clientSecret: string;
+  registrationToken: string;
 }
 
 /**
@@ -43,10 +44,10 @@ export class RegistrationService {
     this.assertOpen();
     const serialNumber = certificate === null ? null : await this.certificates.claimable(certificate);
     if (certificate !== null && serialNumber === null) throw certificateRefused();
-    const registrationToken = newToken();
+    const [clientSecret, registrationToken] = [newToken(), newToken()];
     const client = Object.assign(new TppClient(), {
       clientId: randomUUID(),
-      clientSecret: newToken(),
+      secretHash: sha256(clientSecret),
       name: clientName,
       redirectUris,
       registrationTokenHash: sha256(registrationToken),
@@ -59,7 +60,7 @@ export class RegistrationService {
       if (serialNumber !== null && !(await this.certificates.claim(serialNumber, World.ofClient(client.clientId))))
         throw certificateRefused();
     });
-    return { client, registrationToken };
+    return { client, clientSecret, registrationToken };
   }
 
   /** The client the registration access token is for (RFC 7592 §2); 401 invalid_token for any other, unknown or none. */

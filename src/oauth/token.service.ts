@@ -132,7 +132,7 @@ export class TokenService {
   private async authenticateClient(clientId: string | undefined, clientSecret: string | undefined): Promise<TppClient | null> {
     const client = clientId === undefined ? null : await this.store.read(TppClient).findOneBy({ clientId });
     // Compared by their hashes, in constant time: the comparison does not leak the secret.
-    const secretMatches = () => hashMatches(sha256(client!.clientSecret), clientSecret!);
+    const secretMatches = () => hashMatches(client!.secretHash, clientSecret!);
     const accepted = this.strict
       ? client !== null && secretMatches()
       : clientId !== undefined && clientId.length <= 64 && (client === null || clientSecret === '' || secretMatches());

@@ -99,7 +99,7 @@ export interface FixtureFiles {
     }[];
     unknown?: string[];
   };
-  clients: Pick<TppClient, 'clientId' | 'clientSecret' | 'name'>[];
+  clients: (Pick<TppClient, 'clientId' | 'name'> & { clientSecret: string })[];
 }
 
 /** How a test PSU behaves in SCA beyond the password (docs/sca-approaches.md, "Test PSUs"). */
@@ -119,6 +119,7 @@ export interface FixtureRows {
   balances: Balance[];
   transactions: Transaction[];
   consents: Consent[];
+  /** As the files give them, with their secrets: the seed stores each secret's hash (seed-fixtures.ts). */
   clients: FixtureFiles['clients'];
   /** The offered services' fixture rows, in the order they are seeded. */
   services: FixtureTable[];

@@ -19,6 +19,7 @@ import { RegistrationWindows1797200000000 } from '../../migrations/1797200000000
 import { WorldResources1797300000000 } from '../../migrations/1797300000000-WorldResources';
 import { WorldUse1797400000000 } from '../../migrations/1797400000000-WorldUse';
 import { WorldSnapshots1797500000000 } from '../../migrations/1797500000000-WorldSnapshots';
+import { HashedClientSecrets1797600000000 } from '../../migrations/1797600000000-HashedClientSecrets';
 import { WorldSnapshot } from '../database/world-snapshot.entity';
 import { SandboxEvent } from '../events/sandbox-event.entity';
 import { AccessCount } from '../account-information/access-count.entity';
@@ -92,6 +93,7 @@ const MIGRATIONS = [
   WorldResources1797300000000,
   WorldUse1797400000000,
   WorldSnapshots1797500000000,
+  HashedClientSecrets1797600000000,
 ];
 
 /**

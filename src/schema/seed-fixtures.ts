@@ -4,6 +4,7 @@ import { Account, Balance, Psu, Transaction } from '../bank/account.entity';
 import { Consent } from '../consent/consent.entity';
 import type { BankProfile } from '../profile/bank-profile';
 import { TppClient } from '../oauth/client.entity';
+import { sha256 } from '../oauth/credentials';
 import { SeededProfile } from '../database/seeded-profile.entity';
 import { inPurgeOrder, scopeOf } from '../world/world-scope';
 
@@ -24,7 +25,9 @@ export async function seedFixtures(manager: EntityManager, profile: BankProfile,
     );
   }
   const { psus, accounts, balances, transactions, consents, clients } = structuredClone({ ...profile.rows, services: [] });
-  await manager.upsert(TppClient, clients, ['clientId']);
+  // The fixture clients' secrets are public (the profile's files), but kept hashed as every client's.
+  const clientRows = clients.map(({ clientId, name, clientSecret }) => ({ clientId, name, secretHash: sha256(clientSecret) }));
+  await manager.upsert(TppClient, clientRows, ['clientId']);
   await manager.upsert(Psu, psus, ['psuId']);
   await manager.upsert(Account, accounts, ['iban']);
   await manager.upsert(Balance, balances, ['accountIban', 'balanceType']);
