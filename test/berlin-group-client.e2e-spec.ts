@@ -254,10 +254,11 @@ describe('js-nextgen-psd2 on PROFILE=berlin-group, AUTH_MODE=strict, signatures 
       .send({ maintenance: true, delayMs: 0 })
       .expect(200);
     try {
+      const forgedId = crypto.randomUUID();
       const forged = signedHeaders(
         victim,
         '',
-        { 'X-Request-ID': crypto.randomUUID() },
+        { 'X-Request-ID': forgedId },
         { signatureOf: () => Buffer.from('forged').toString('base64') },
       );
       const response = await request(sandbox.http).get(`/v1/consents/${VALID_CONSENT}/status`).set(forged).expect(401);
@@ -271,6 +272,10 @@ describe('js-nextgen-psd2 on PROFILE=berlin-group, AUTH_MODE=strict, signatures 
       // The owner itself, signing properly, is in maintenance.
       const steps = await libraryFlow({ baseUrl: await listening(sandbox), signing: victim });
       expect(steps.map(({ step, status }) => [step, status])).toEqual([['create consent', 503]]);
+      // Its request log holds its own signed request, and nothing of the forger's (issue 73, finding 8).
+      const log = (await request(sandbox.http).get('/cockpit/requests').set('Cookie', `psd2-cockpit-token=${token}`).expect(200)).text;
+      expect(log).toContain(`<td>${victim.serialNumber}</td>`);
+      expect(log).not.toContain(forgedId);
     } finally {
       await request(sandbox.http)
         .put('/sandbox/conditions')

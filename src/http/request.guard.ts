@@ -29,7 +29,9 @@ export class RequestGuard implements CanActivate {
     const checks = this.reflector.getAllAndMerge(Checks, [context.getClass(), context.getHandler()]);
     const request = context.switchToHttp().getRequest<WorldRequest>();
     const bearer = checks.token === 'strictOnly' ? 'strictOnly' : this.profile.tpp.oauth;
-    request.world = (await this.tokens.worldOf(request.header('authorization'), bearer)) ?? (await this.certificates.worldOf(request));
+    const byToken = await this.tokens.worldOf(request.header('authorization'), bearer);
+    request.worldByToken = byToken !== null;
+    request.world = byToken ?? (await this.certificates.worldOf(request));
     if (request.world.clientId !== null) await this.idle.used(request.world.clientId);
     await this.clock.enter(request.world);
     if (checks.requestId && !isUUID(request.header('x-request-id') ?? '')) {

@@ -36,7 +36,11 @@ export class World {
   }
 }
 
-export type WorldRequest = Request & { world?: World };
+/**
+ * A request and its world, once a guard found it (RequestGuard); `worldByToken`: found by a bearer
+ * token, which proves it, where a published certificate alone proves nothing until its checks pass.
+ */
+export type WorldRequest = Request & { world?: World; worldByToken?: boolean };
 
 /** The where-clause part that keeps a look-up to the world's rows (the open world's are all rows). */
 export const ownedBy = (world: World): { ownerId?: string } => (world.clientId === null ? {} : { ownerId: world.clientId });
