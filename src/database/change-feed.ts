@@ -5,8 +5,26 @@ import { DataSource, EntityManager } from 'typeorm';
 
 /** The channel the instances on one PostgreSQL database hear each other's changes on (LISTEN/NOTIFY is per database). */
 const CHANNEL = 'psd2_sandbox_changes';
-/** The listening connection's application_name: how a change counts the instances that must hear it. */
+/** The listening connection's application_name, for an operator's eye: a change counts the listeners by their sessions (LISTENERS). */
 const LISTENER = 'psd2-sandbox listener';
+/** A backend as change_listeners names it: its pid and its start (migrations/1797600000001-ChangeListeners.ts). */
+const SESSION = 'pid, extract(epoch FROM backend_start)::text';
+/**
+ * The listeners a change waits for: the sessions that wrote themselves into change_listeners and
+ * are still alive. Not by application_name, which any connection may take: one that did made
+ * every change wait HEARD_TIMEOUT_MS for an acknowledgement that never came.
+ */
+const LISTENERS = `SELECT count(*) FROM change_listeners WHERE (pid, "backendStart") IN (SELECT ${SESSION} FROM pg_stat_activity)`;
+/** The listening session writes itself in, and forgets the sessions that are gone. */
+const REGISTER =
+  `WITH gone AS (DELETE FROM change_listeners WHERE (pid, "backendStart") NOT IN (SELECT ${SESSION} FROM pg_stat_activity)) ` +
+  `INSERT INTO change_listeners (pid, "backendStart") SELECT ${SESSION} FROM pg_stat_activity WHERE pid = pg_backend_pid()`;
+/**
+ * Heard changes still being read and acknowledged, at most: a flood of hints (anyone who may
+ * connect may NOTIFY) beyond it is not queued in memory; the instance stops listening, reads on
+ * every request meanwhile, and listens again, reading every value, after RECONNECT_MS.
+ */
+const MAX_PENDING = 1_000;
 /** The longest a change waits for an instance that does not answer (stopped, or its connection lost). */
 const HEARD_TIMEOUT_MS = 2_000;
 const RECONNECT_MS = 1_000;
@@ -19,8 +37,12 @@ const RECONNECT_MS = 1_000;
  */
 export class Shared<T> {
   private readonly values = new Map<string, T>();
-  /** How many changes of each key were heard: a load that started before one must not overwrite it. */
-  private readonly heardCounts = new Map<string, number>();
+  /** Changes heard or made so far: a load that started before a change of its key must not overwrite it. */
+  private changes = 0;
+  /** The number of each key's last change, kept only while some load runs (so no key stays in memory for being heard). */
+  private readonly changedAt = new Map<string, number>();
+  /** Loads running. */
+  private loads = 0;
 
   constructor(
     readonly topic: string,
@@ -45,32 +67,45 @@ export class Shared<T> {
     return (await this.load(key)) ?? this.fallback;
   }
 
-  private async reload(key: string): Promise<void> {
-    const heard = this.heardCounts.get(key);
-    const loaded = await this.load(key);
-    if (heard !== this.heardCounts.get(key)) return;
-    if (loaded === undefined) this.values.delete(key);
-    else this.values.set(key, loaded);
+  private reload(key: string): Promise<void> {
+    return this.loading(async (since) => {
+      const loaded = await this.load(key);
+      if (!this.changedSince(key, since)) this.keep(key, loaded);
+    });
   }
 
   /** Every key, as stored (at start, and once listening again: a change may have been missed). */
-  async reloadAll(): Promise<void> {
-    const heard = new Map(this.heardCounts);
-    const loaded = new Map(await this.loadAll());
-    for (const key of new Set([...this.values.keys(), ...loaded.keys()])) {
-      if (heard.get(key) !== this.heardCounts.get(key)) continue;
-      const value = loaded.get(key);
-      if (value === undefined) this.values.delete(key);
-      else this.values.set(key, value);
+  reloadAll(): Promise<void> {
+    return this.loading(async (since) => {
+      const loaded = new Map(await this.loadAll());
+      for (const key of new Set([...this.values.keys(), ...loaded.keys()]))
+        if (!this.changedSince(key, since)) this.keep(key, loaded.get(key));
+    });
+  }
+
+  private async loading(run: (since: number) => Promise<void>): Promise<void> {
+    this.loads += 1;
+    try {
+      await run(this.changes);
+    } finally {
+      if (--this.loads === 0) this.changedAt.clear();
     }
+  }
+
+  private changedSince(key: string, since: number): boolean {
+    return (this.changedAt.get(key) ?? 0) > since;
+  }
+
+  private keep(key: string, value: T | undefined): void {
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, value);
   }
 
   /** This instance's own write committed `value` for `key`. */
   set(key: string, value: T): void {
     this.count(key);
     // A world's value back to the fallback (its rows purged) is forgotten rather than kept.
-    if (value === this.fallback) this.values.delete(key);
-    else this.values.set(key, value);
+    this.keep(key, value === this.fallback ? undefined : value);
   }
 
   /** Another instance changed `key`: read it from the table. */
@@ -80,7 +115,8 @@ export class Shared<T> {
   }
 
   private count(key: string): void {
-    this.heardCounts.set(key, (this.heardCounts.get(key) ?? 0) + 1);
+    this.changes += 1;
+    if (this.loads > 0) this.changedAt.set(key, this.changes);
   }
 }
 
@@ -99,6 +135,8 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   private ignored = 0;
   /** The last acknowledgement sent: the next waits for it. */
   private acknowledging: Promise<void> = Promise.resolve();
+  /** Changes heard from other instances, still being read or acknowledged. */
+  private pending = 0;
   /** Changes this instance made, waiting to be heard by `missing` more instances. */
   private readonly waiting = new Map<string, { missing: number; done: () => void }>();
   private client: Client | null = null;
@@ -137,6 +175,7 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
+      await client.query(REGISTER);
       this.client = client;
       for (const shared of this.values.values()) await shared.reloadAll();
       this.hearing = this.client === client; // not if it was lost meanwhile
@@ -168,10 +207,10 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
       };
       this.waiting.set(id, { missing: Number.POSITIVE_INFINITY, done: finish });
     });
-    const [{ listening }] = (await manager.query(
-      'SELECT pg_notify($1, $2), (SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $3)::int AS listening',
-      [CHANNEL, JSON.stringify({ id, topic, key }), LISTENER],
-    )) as { listening: number }[];
+    const [{ listening }] = (await manager.query(`SELECT pg_notify($1, $2), (${LISTENERS})::int AS listening`, [
+      CHANNEL,
+      JSON.stringify({ id, topic, key }),
+    ])) as { listening: number }[];
     const waiting = this.waiting.get(id);
     if (waiting) waiting.missing = listening;
     return { heard };
@@ -183,6 +222,8 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
    * channel (docs/operations.md, "Hosting"), and nothing heard is ever written or trusted as a value.
    */
   private heard(client: Client, payload: string | undefined): void {
+    // What a connection given up still delivers is not read: the values are read again once listening.
+    if (client !== this.client) return;
     const message = parsed(payload);
     if (message && 'ack' in message) {
       const waiting = this.waiting.get(message.ack);
@@ -197,6 +238,11 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
         new Logger(ChangeFeed.name).warn(`ignored ${this.ignored} notification(s) on ${CHANNEL} that were not the sandbox's`);
       return;
     }
+    if (this.pending >= MAX_PENDING) {
+      new Logger(ChangeFeed.name).warn(`more than ${MAX_PENDING} changes heard at once on ${CHANNEL}: listening again in a moment`);
+      return this.lost(client);
+    }
+    this.pending += 1;
     const read = shared.heard(message.key);
     // Acknowledged in the order heard, one statement at a time on the listening connection (pg runs one at a time).
     this.acknowledging = Promise.all([this.acknowledging, read])
@@ -205,7 +251,8 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
         () => undefined,
         // Not read: this instance stops trusting its memory, and reads on every request until it listens again.
         () => this.lost(client),
-      );
+      )
+      .finally(() => (this.pending -= 1));
   }
 
   private lost(client: Client): void {

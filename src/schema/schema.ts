@@ -20,6 +20,7 @@ import { WorldResources1797300000000 } from '../../migrations/1797300000000-Worl
 import { WorldUse1797400000000 } from '../../migrations/1797400000000-WorldUse';
 import { WorldSnapshots1797500000000 } from '../../migrations/1797500000000-WorldSnapshots';
 import { HashedClientSecrets1797600000000 } from '../../migrations/1797600000000-HashedClientSecrets';
+import { ChangeListeners1797600000001 } from '../../migrations/1797600000001-ChangeListeners';
 import { WorldSnapshot } from '../database/world-snapshot.entity';
 import { SandboxEvent } from '../events/sandbox-event.entity';
 import { AccessCount } from '../account-information/access-count.entity';
@@ -94,6 +95,7 @@ const MIGRATIONS = [
   WorldUse1797400000000,
   WorldSnapshots1797500000000,
   HashedClientSecrets1797600000000,
+  ChangeListeners1797600000001,
 ];
 
 /**

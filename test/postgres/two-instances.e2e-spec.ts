@@ -155,6 +155,47 @@ describe('two instances on one PostgreSQL database', () => {
     }
   });
 
+  it("a flood of 20,000 hints, and a connection that takes the listener's name: each instance gives its connection up and listens again, and a change waits for the listening sessions only, not for the name (issue 73, finding 12)", async () => {
+    const role = `probe_${randomBytes(6).toString('hex')}`;
+    await instances.one.dataSource.query(`CREATE ROLE ${role} LOGIN`);
+    const url = new URL(instances.database);
+    url.username = role;
+    url.password = '';
+    // It takes the listeners' name: a change waits only for the sessions that listen and wrote themselves in.
+    const impostor = new Client({ connectionString: url.toString(), application_name: 'psd2-sandbox listener' });
+    await impostor.connect();
+    const named = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'psd2-sandbox listener'";
+    const listenerPids = async () =>
+      (await instances.one.dataSource.query(`${named} AND usename = current_user ORDER BY pid`)).map(({ pid }: { pid: number }) => pid);
+    const registered = async () =>
+      (await instances.one.dataSource.query('SELECT pid FROM change_listeners ORDER BY pid')).map(({ pid }: { pid: number }) => pid);
+    try {
+      const before = await listenerPids();
+      expect(before).toHaveLength(2);
+      expect(await instances.one.dataSource.query(named)).toHaveLength(3);
+      expect(await registered()).toEqual(before);
+      // Hints of the shape the sandbox sends, each naming another key, in one burst.
+      await impostor.query(
+        "SELECT pg_notify('psd2_sandbox_changes', json_build_object('id', gen_random_uuid(), 'topic', 'clock', 'key', 'k' || n)::text) FROM generate_series(1, 20000) n",
+      );
+      // More than an instance queues: each gives its connection up and listens again, as a new session.
+      await eventually(async () => {
+        const now = await listenerPids();
+        return now.length === 2 && now.every((pid) => !before.includes(pid));
+      });
+      await eventually(async () => (await statementsOfAccountList()) === 0);
+      expect(await registered()).toEqual(await listenerPids());
+      // Both still answer, and hear a real change at once.
+      await request(instances.one.http).put('/sandbox/clock').send({ today: '2026-03-17' }).expect(200);
+      expect((await request(instances.other.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-17' });
+      await request(instances.other.http).put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
+      expect((await request(instances.one.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-15' });
+    } finally {
+      await impostor.end();
+      await instances.one.dataSource.query(`DROP ROLE ${role}`);
+    }
+  });
+
   it('an instance that lost its listening connection reads on each request until it listens again', async () => {
     const listeners = "FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'psd2-sandbox listener'";
     expect(await instances.one.dataSource.query(`SELECT pg_terminate_backend(pid) ${listeners}`)).toHaveLength(2);
