@@ -90,14 +90,7 @@ describe('two instances on one PostgreSQL database', () => {
   });
 
   it('a role that may only connect NOTIFYs every shape the feed knows and others: no instance changes a value, fails or writes a row', async () => {
-    // PostgreSQL grants CONNECT on a database to every role: this one can read no table, and may still speak on the channel.
-    const role = `probe_${randomBytes(6).toString('hex')}`;
-    await instances.one.dataSource.query(`CREATE ROLE ${role} LOGIN`);
-    const url = new URL(instances.database);
-    url.username = role;
-    url.password = '';
-    const probe = new Client({ connectionString: url.toString() });
-    await probe.connect();
+    const { probe, drop } = await connectAsProbe();
     const tables = ['sandbox_clock', 'bank_conditions', 'events', 'consents', 'payments'];
     const stored = async () => Promise.all(tables.map((table) => instances.one.dataSource.query(`SELECT * FROM "${table}" ORDER BY 1`)));
     const seen = async () =>
@@ -150,22 +143,15 @@ describe('two instances on one PostgreSQL database', () => {
       expect((await request(instances.other.http).get('/sandbox/conditions').expect(200)).body).toEqual({ maintenance: false, delayMs: 1 });
       await request(instances.other.http).put('/sandbox/conditions').send({ maintenance: false, delayMs: 0 }).expect(200);
     } finally {
-      await probe.end();
-      await instances.one.dataSource.query(`DROP ROLE ${role}`);
+      await drop();
     }
   });
 
   it("a flood of 20,000 hints, and a connection that takes the listener's name: each instance gives its connection up and listens again, and a change waits for the listening sessions only, not for the name (issue 73, finding 12)", async () => {
-    const role = `probe_${randomBytes(6).toString('hex')}`;
-    await instances.one.dataSource.query(`CREATE ROLE ${role} LOGIN`);
-    const url = new URL(instances.database);
-    url.username = role;
-    url.password = '';
     // It takes the listeners' name: a change waits only for the sessions that listen and wrote themselves in.
-    const impostor = new Client({ connectionString: url.toString(), application_name: 'psd2-sandbox listener' });
-    await impostor.connect();
+    const { probe: impostor, drop } = await connectAsProbe('psd2-sandbox listener');
     const named = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'psd2-sandbox listener'";
-    const listenerPids = async () =>
+    const listenerPids = async (): Promise<number[]> =>
       (await instances.one.dataSource.query(`${named} AND usename = current_user ORDER BY pid`)).map(({ pid }: { pid: number }) => pid);
     const registered = async () =>
       (await instances.one.dataSource.query('SELECT pid FROM change_listeners ORDER BY pid')).map(({ pid }: { pid: number }) => pid);
@@ -191,8 +177,7 @@ describe('two instances on one PostgreSQL database', () => {
       await request(instances.other.http).put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
       expect((await request(instances.one.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-15' });
     } finally {
-      await impostor.end();
-      await instances.one.dataSource.query(`DROP ROLE ${role}`);
+      await drop();
     }
   });
 
@@ -210,6 +195,25 @@ describe('two instances on one PostgreSQL database', () => {
     await eventually(async () => (await statementsOfAccountList()) === 0);
     expect(await instances.one.dataSource.query(`SELECT pid ${listeners}`)).toHaveLength(2);
   });
+
+  /**
+   * A connection as a role of its own, which may only connect: PostgreSQL grants CONNECT on a
+   * database to every role, so it can read no table and may still speak on the channel.
+   */
+  async function connectAsProbe(applicationName?: string): Promise<{ probe: Client; drop: () => Promise<void> }> {
+    const role = `probe_${randomBytes(6).toString('hex')}`;
+    await instances.one.dataSource.query(`CREATE ROLE ${role} LOGIN`);
+    const url = new URL(instances.database);
+    url.username = role;
+    url.password = '';
+    const probe = new Client({ connectionString: url.toString(), application_name: applicationName });
+    await probe.connect();
+    const drop = async () => {
+      await probe.end();
+      await instances.one.dataSource.query(`DROP ROLE ${role}`);
+    };
+    return { probe, drop };
+  }
 
   /** The statements both instances send for an account list on each: every one goes through a `pg` client's query. */
   async function statementsOfAccountList(): Promise<number> {
