@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import request from 'supertest';
 import { CREATED } from './support/profile';
 import { GEORG, reference, transaction } from './support/fixtures';
@@ -490,6 +491,157 @@ describe('a living bank: executed payments move scenario accounts', () => {
       { currency: 'EUR', amount: '10.00' },
       { currency: 'EUR', amount: '10.00' },
     ]);
+  });
+
+  it('no sequence of payments, bulks, orders, denials, cancellations and clock moves makes money (a property of random runs)', async () => {
+    await setClock('2026-04-01');
+    // Amounts near the balances, so that payments that fit one by one often do not fit together.
+    const cents = (min: number, max: number) => fc.integer({ min, max }).map((value) => (value / 100).toFixed(2));
+    const money = cents(1, 40_000);
+    const party = fc.integer({ min: 0, max: 1 });
+    // Another scenario account, or the bank's fixture account outside: where money may leave, never come from.
+    const payee = fc.oneof(party, fc.constant('out' as const));
+    const decision = fc.constantFrom('approve', 'approve', 'approve', 'deny');
+    const inDays = fc.integer({ min: 0, max: 20 });
+    // Future-dated payments most: approvals reserve nothing, so their dates are where money could be made.
+    const command = fc.oneof(
+      {
+        weight: 3,
+        arbitrary: fc.record({ kind: fc.constant('single' as const), from: party, to: payee, amount: money, inDays, decision }),
+      },
+      {
+        weight: 2,
+        arbitrary: fc.record({
+          kind: fc.constant('bulk' as const),
+          from: party,
+          to: fc.tuple(payee, payee),
+          amount: fc.tuple(money, money),
+          inDays,
+          decision,
+        }),
+      },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('order' as const), from: party, to: payee, amount: money, inDays, decision }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancel' as const), which: fc.nat() }) },
+      { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance' as const), days: fc.integer({ min: 1, max: 45 }) }) },
+    );
+    let today = '2026-04-01';
+    const later = (days: number) => new Date(Date.parse(today) + days * 86_400_000).toISOString().slice(0, 10);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.tuple(fc.tuple(cents(10_000, 60_000), cents(0, 60_000)), fc.array(command, { minLength: 3, maxLength: 12 })),
+        async ([openings, commands]) => {
+          const own = await scenario(...openings);
+          const ibans = own.accounts.map(({ iban }) => iban);
+          const creditor = (to: number | 'out') => (to === 'out' ? GEORG : ibans[to]);
+          const made: { paymentId: string; service: string }[] = [];
+          for (const step of commands) {
+            if (step.kind === 'advance') {
+              await advance(step.days);
+              today = later(step.days);
+              await holds();
+              continue;
+            }
+            if (step.kind === 'cancel') {
+              if (!made.length) continue;
+              const { paymentId, service } = made[step.which % made.length];
+              const asked = await http().delete(`/v1/${service}/sepa-credit-transfers/${paymentId}`).set(tppHeaders());
+              expect([202, 204, 400, 405, 409]).toContain(asked.status);
+              if (asked.status === 202)
+                expect([200, 409]).toContain(
+                  (await http().post(`/sandbox/sca/payments/${paymentId}/cancellation`).send({ psuId: own.psuId, decision: 'approve' }))
+                    .status,
+                );
+              continue;
+            }
+            const from = ibans[step.from];
+            const date = step.inDays ? { requestedExecutionDate: later(step.inDays) } : {};
+            const [service, body] =
+              step.kind === 'single'
+                ? ['payments', transfer(from, creditor(step.to), step.amount, date)]
+                : step.kind === 'bulk'
+                  ? [
+                      'bulk-payments',
+                      {
+                        debtorAccount: { iban: from },
+                        ...date,
+                        payments: step.to.map((to, index) => ({
+                          instructedAmount: { currency: 'EUR', amount: step.amount[index] },
+                          creditorAccount: { iban: creditor(to) },
+                          creditorName: to === 'out' ? 'Georg Mustermann' : 'Holder 2',
+                        })),
+                      },
+                    ]
+                  : [
+                      'periodic-payments',
+                      {
+                        ...transfer(from, creditor(step.to), step.amount),
+                        startDate: later(step.inDays),
+                        endDate: later(step.inDays + 100),
+                        frequency: 'Monthly',
+                      },
+                    ];
+            const paymentId = await pay(service, body);
+            made.push({ paymentId, service });
+            await http().post(`/sandbox/sca/payments/${paymentId}`).send({ psuId: own.psuId, decision: step.decision }).expect(200);
+          }
+          await advance(130);
+          today = later(130);
+          await holds();
+
+          /** What the scenario's accounts hold and list must add up: no money made, none lost. */
+          async function holds(): Promise<void> {
+            const booked = await Promise.all(ibans.map((_, index) => allEntries(index, 'booked')));
+            const pending = await Promise.all(ibans.map((_, index) => allEntries(index, 'pending')));
+            const sum = (entries: Entry[]) =>
+              entries.reduce((total, entry) => total + Math.round(Number((entry.transactionAmount as { amount: string }).amount) * 100), 0);
+            for (const [index, opening] of openings.entries()) {
+              const { interimAvailable, forwardAvailable } = await balances(own, index);
+              const interim = Math.round(Number(interimAvailable) * 100);
+              // Each balance is its opening and what booked on it; what is promised binds forwardAvailable; the funds rule lets none go below zero.
+              expect(interim).toBe(Math.round(Number(opening) * 100) + sum(booked[index]));
+              expect(Math.round(Number(forwardAvailable) * 100)).toBe(interim + sum(pending[index]));
+              expect(interim).toBeGreaterThanOrEqual(0);
+            }
+            // Every credit on a scenario account is one debit of another, of the same amount on the same day, and the other way round.
+            const transfers = (entries: Entry[], sign: 1 | -1) =>
+              entries
+                .filter((entry) => Math.sign(Number((entry.transactionAmount as { amount: string }).amount)) === sign)
+                .map((entry) => {
+                  const other = ((sign === 1 ? entry.debtorAccount : entry.creditorAccount) as { iban: string } | null)?.iban;
+                  return { entry, other };
+                });
+            const debits = booked.flatMap((entries, index) =>
+              transfers(entries, -1)
+                .filter(({ other }) => other !== undefined && ibans.includes(other))
+                .map(
+                  ({ entry, other }) =>
+                    `${ibans[index]}>${other} ${entry.bookingDate} ${(entry.transactionAmount as { amount: string }).amount.slice(1)}`,
+                ),
+            );
+            const credits = booked.flatMap((entries, index) =>
+              transfers(entries, 1).map(
+                ({ entry, other }) =>
+                  `${other}>${ibans[index]} ${entry.bookingDate} ${(entry.transactionAmount as { amount: string }).amount}`,
+              ),
+            );
+            expect(credits.sort()).toEqual(debits.sort());
+          }
+
+          async function allEntries(index: number, bookingStatus: 'booked' | 'pending'): Promise<Entry[]> {
+            const seen: Entry[] = [];
+            for (let path: string | undefined = `/v1/accounts/${ibans[index]}/transactions?bookingStatus=${bookingStatus}`; path;) {
+              const { transactions }: { transactions: Record<string, Entry[]> & { _links?: { next?: { href: string } } } } = (
+                await read(path, own.consentId).expect(200)
+              ).body;
+              seen.push(...transactions[bookingStatus]);
+              path = transactions._links?.next?.href;
+            }
+            return seen;
+          }
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 
   it('a ten-year jump with a daily order books every instalment exactly once, in linked pages, within the normal test time', async () => {
