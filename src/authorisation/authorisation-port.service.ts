@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityTarget } from 'typeorm';
 import type { ConsentedAccount } from '../consent/consent.entity';
 import type { World } from '../world/world';
 import type { AuthorisationKind } from './authorisation.entity';
@@ -17,6 +18,8 @@ export interface Decided<Status extends string = string> {
  */
 export interface Authorisable {
   kind: AuthorisationKind;
+  /** The table of what it authorises (its `id` is the resourceId): the row a wrong attempt locks before its authorisation's. */
+  resource: EntityTarget<{ id: string }>;
   /** What a failed authorisation leaves of the resource (the last wrong TAN's 401 says it). */
   failedOutcome: string;
   /** Whether `held` covers what it is for (its accounts, its debtor, its members) as it waits now; 409 once it waits no more. */

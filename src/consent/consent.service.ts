@@ -66,6 +66,7 @@ export class ConsentService implements OnModuleInit {
   authorisable(): Authorisable {
     return {
       kind: 'consent',
+      resource: Consent,
       failedOutcome: 'consent is rejected',
       isHeldBy: async (consentId, held) => this.isHeldBy(await this.findWaiting(consentId), held),
       decide: async (consentId, decision, held, world) => {

@@ -44,6 +44,7 @@ export class PaymentInitiationService {
   authorisables(): Authorisable[] {
     return (['payment', 'cancellation'] as const).map((kind) => ({
       kind,
+      resource: Payment,
       failedOutcome: kind === 'payment' ? 'payment is rejected' : 'payment stays as it is',
       isHeldBy: async (paymentId: string, held: ConsentedAccount[]) => this.isHeldBy(await this.findWaiting(paymentId, kind), held),
       decide: async (paymentId: string, decision: ScaDecision, held: ConsentedAccount[], world: World) => {

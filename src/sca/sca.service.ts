@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Account, Psu } from '../bank/account.entity';
 import { AccountStore } from '../bank/account-store';
 import { isOwnedBy, World } from '../world/world';
+import { worldLock } from '../world/world-scope';
 import { DomainError, staysAsFixture, FormatError, refusal, detail, isRefusal } from '../common/error-catalogue';
 import { Store } from '../database/store';
 import type { Consent, ConsentedAccount } from '../consent/consent.entity';
@@ -261,6 +262,12 @@ export class ScaService {
   private async counted(target: ScaTarget, authorisation: Authorisation, error: unknown): Promise<unknown> {
     if (!isRefusal(error, 'psuCredentialsInvalid')) return error;
     const counted = await this.store.write(async () => {
+      // Locks in the one order every decision takes them (docs/development.md, "Lock order"): the
+      // world's, the resource's row, then its authorisations'. Counted first, the authorisation's
+      // row was held while the last wrong one's denial waited for the resource's row that a right
+      // one racing it held, waiting for the authorisation's: a deadlock.
+      await this.store.lock(worldLock(World.of(authorisation)));
+      await this.store.findForUpdate(this.port.of(target.kind).resource, { id: target.resourceId });
       // Counted on the row as it is when the write wins (applyEvent): attempts sent at once count one each.
       const { entity, accepted } = await this.authorisations.apply(authorisation, { type: 'WRONG_CREDENTIALS' }, ({ failedAttempts }) => ({
         failedAttempts: failedAttempts + 1,

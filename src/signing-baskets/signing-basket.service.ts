@@ -70,6 +70,7 @@ export class SigningBasketService {
   authorisable(): Authorisable {
     return {
       kind: 'basket',
+      resource: SigningBasket,
       failedOutcome: 'signing basket is rejected (its members wait for their own SCA)',
       isHeldBy: async (basketId, held) => this.holds((await this.findWaiting(basketId)).waiting, held),
       decide: async (basketId, decision, held, world) => {
