@@ -11,7 +11,7 @@ import { ownedBy, World } from '../world/world';
 import type { PeriodicPaymentDto } from './dto/periodic-payment.dto';
 import { FailedInstalment } from './failed-instalment.entity';
 import { Payment } from './payment.entity';
-import { isAwaitingSca, isDue, PaymentContext, PaymentEvent, paymentMachine, PaymentStatus } from './payment.machine';
+import { isAwaitingSca, isDue, PaymentContext, PaymentEvent, paymentMachine, PaymentStatus, refusalOnItsDate } from './payment.machine';
 import { accountsOf, bookingsOf, entriesAhead, standingOrderOf } from './payment-bookings';
 import { countInstalments, instalments, Instalment as ScheduledInstalment, ScheduleResume } from './schedule';
 
@@ -212,10 +212,14 @@ export class PaymentExecutionService implements OnModuleInit {
       if (payment.status === 'PDNG') {
         // A single or bulk payment meets the funds rule again on its date, after what executed before it: approvals do not reserve.
         const available = debtor ? ledger.available(payment.debtorIban) : null;
-        const lacks = available !== null && isBelow(available, payment.amount);
         const fits = !debtor || (await ledger.fits(bookingsOf(payment, debtor, ledger, { date, status: 'booked' }), entriesAhead(payment)));
-        const event: PaymentEvent = { type: 'EXECUTE', today: date, available, ...(fits ? {} : { refusal: 'AM02' as const }) };
-        const reasonCode = lacks ? 'AM04' : fits ? null : 'AM02';
+        const event: Extract<PaymentEvent, { type: 'EXECUTE' }> = {
+          type: 'EXECUTE',
+          today: date,
+          available,
+          ...(fits ? {} : { refusal: 'AM02' }),
+        };
+        const reasonCode = refusalOnItsDate(contextOf(payment), event);
         const { entity, accepted } = await applyEvent(this.machine, payment, event, reasonCode ? { reasonCode } : {});
         if (!accepted) continue;
         if (entity.status === 'RJCT' && debtor) await ledger.remove(entriesAhead(entity));

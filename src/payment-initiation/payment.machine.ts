@@ -53,6 +53,15 @@ export type PaymentEvent =
 
 const isDueOn = ({ executionDate }: PaymentContext, today: string) => executionDate !== null && executionDate <= today;
 
+/**
+ * Why a pending payment is rejected on its date (docs/living-bank.md), null where it executes:
+ * AM04 where `available` no longer covers it, AM02 where its bookings would pass the ceiling.
+ */
+export function refusalOnItsDate(context: PaymentContext, event: Extract<PaymentEvent, { type: 'EXECUTE' }>): RejectionReason | null {
+  if (event.available !== null && isBelow(event.available, context.amount)) return 'AM04';
+  return event.refusal ?? null;
+}
+
 /** What a payment waiting for the payer after the payee check accepts, in RVCM and in RVNC: pay anyway (then SCA) or cancel, which nothing has been booked for yet, instant or not. */
 const awaitingConfirmation = { CREDITOR_CONFIRMED: 'RCVC', CANCEL: 'CANC' } as const;
 
@@ -84,9 +93,7 @@ export const paymentMachine = setup({
     isCancellable: ({ context }) => !context.instant,
     isDue: ({ context, event }) => event.type === 'EXECUTE' && isDueOn(context, event.today),
     isRefusedOnItsDate: ({ context, event }) =>
-      event.type === 'EXECUTE' &&
-      isDueOn(context, event.today) &&
-      (event.refusal !== undefined || (event.available !== null && isBelow(event.available, context.amount))),
+      event.type === 'EXECUTE' && isDueOn(context, event.today) && refusalOnItsDate(context, event) !== null,
     hasInstalmentsToCome: ({ context }) => context.instalmentsToCome,
   },
 }).createMachine({
