@@ -91,28 +91,27 @@ export const NAMES_NOTHING_YET = '00000000-0000-4000-8000-000000000000';
  * authorisation under /v1/consents. Any other path parameter without an example gets NAMES_NOTHING_YET.
  */
 export function exampleParameters(document: OpenAPIObject): void {
-  for (const [path, item] of Object.entries(document.paths)) {
+  for (const [path, parameter] of parametersOf(document)) {
     const consents = path.startsWith('/v1/consents/') || path.startsWith('/sandbox/');
-    for (const operation of Object.values(item) as { parameters?: Parameter[] }[]) {
-      for (const parameter of operation.parameters ?? []) {
-        const key = `${parameter.in} ${parameter.name}`;
-        const example =
-          PARAMETERS[key] ??
-          (key === 'path consentId' && consents ? EXAMPLE.consentId : undefined) ??
-          (key === 'path authorisationId' && path.startsWith('/v1/consents/') ? EXAMPLE.consentAuthorisationId : undefined);
-        if (example !== undefined) parameter.example = example;
-        else if (parameter.in === 'path' && parameter.example === undefined) parameter.example = NAMES_NOTHING_YET;
-      }
-    }
+    const key = `${parameter.in} ${parameter.name}`;
+    const example =
+      PARAMETERS[key] ??
+      (key === 'path consentId' && consents ? EXAMPLE.consentId : undefined) ??
+      (key === 'path authorisationId' && path.startsWith('/v1/consents/') ? EXAMPLE.consentAuthorisationId : undefined);
+    if (example !== undefined) parameter.example = example;
+    else if (parameter.in === 'path' && parameter.example === undefined) parameter.example = NAMES_NOTHING_YET;
   }
 }
 
 /** Sets the examples of the parameters so named on every path `where` holds (a service's fixtures, in its part of the document). */
 export function exampleParametersWhere(document: OpenAPIObject, where: (path: string) => boolean, examples: Record<string, string>): void {
-  for (const [path, item] of Object.entries(document.paths)) {
-    if (!where(path)) continue;
+  for (const [path, parameter] of parametersOf(document))
+    if (where(path) && parameter.name !== undefined && parameter.name in examples) parameter.example = examples[parameter.name];
+}
+
+/** Every parameter of every operation, with its path. */
+function* parametersOf(document: OpenAPIObject): Generator<[string, Parameter]> {
+  for (const [path, item] of Object.entries(document.paths))
     for (const operation of Object.values(item) as { parameters?: Parameter[] }[])
-      for (const parameter of operation.parameters ?? [])
-        if (parameter.name !== undefined && parameter.name in examples) parameter.example = examples[parameter.name];
-  }
+      for (const parameter of operation.parameters ?? []) yield [path, parameter];
 }
