@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Type } from '@nestjs/common';
-import { DataSource, IsNull, ObjectLiteral } from 'typeorm';
+import { DataSource, FindOptionsWhere, ObjectLiteral } from 'typeorm';
 import { refusal } from '../common/error-catalogue';
 import { Store } from './store';
 import { WorldPurge } from './world-purge';
 import { WorldRows } from './world-rows';
-import { inPurgeOrder, isState, scopeOf, ScopedWorld, worldLock } from '../world/world-scope';
+import { inPurgeOrder, isState, OwnColumn, rowsOfWorld, scopeOf, ScopedWorld, worldLock } from '../world/world-scope';
 import { AS_NEW, WorldSnapshot } from './world-snapshot.entity';
 
 /** Snapshots a world keeps at most, and the most rows one holds (docs/scenarios-and-clock.md, "Snapshots"). */
@@ -113,8 +113,9 @@ export class WorldSnapshots {
     return found;
   }
 
-  private ofWorld({ clientId }: ScopedWorld) {
-    return { ownerId: clientId ?? IsNull() };
+  /** The world's snapshots, by the rule every world's rows are found by. */
+  private ofWorld(world: ScopedWorld): FindOptionsWhere<WorldSnapshot> {
+    return rowsOfWorld(scopeOf(WorldSnapshot) as OwnColumn, world);
   }
 
   /** The tables of a world's state, in purge order: what a snapshot holds. */
