@@ -60,6 +60,20 @@ describe('SCA decisions racing over two instances', () => {
     }
   }, 60_000);
 
+  it('ten wrong passwords at once spread over both, then the right one: none is lost, the consent is rejected, never valid', async () => {
+    const consentId = await newConsent();
+    const guesses = await Promise.all(
+      Array.from({ length: 10 }, (_, guess) =>
+        submit(guess % 2 ? instances.one.http : instances.other.http, 'consents', consentId, `guess-${guess}`),
+      ),
+    );
+    // 401 while the authorisation still counts, 409 once it has failed: exactly one is the third.
+    expect(guesses.map(({ status }) => status).filter((status) => ![401, 409].includes(status))).toEqual([]);
+    expect(guesses.filter(({ text }) => text.includes('was wrong 3 times')).length).toBe(1);
+    expect((await submit(instances.one.http, 'consents', consentId, 'sandbox')).status).toBe(409);
+    expect(await consentStatus(consentId)).toBe('rejected');
+  });
+
   it('PUT …/authorisations/{id}, embedded: the third wrong TAN racing the right one, five rounds', async () => {
     const put = (http: App, path: string, body: object) => request(http).put(path).set(tppHeaders(EMBEDDED)).send(body);
     for (let round = 0; round < 5; round++) {
