@@ -78,7 +78,7 @@ describe("PostgreSQL's writes: inserts held back and sent together", () => {
     await writes.run(async (transaction) => {
       await transaction.insert(AccessToken, [{ ...token('named-1'), clientId: 'new-client' }]);
       await transaction.insert(TppClient, [
-        Object.assign(new TppClient(), { clientId: 'new-client', clientSecret: 'x', name: 'New client' }),
+        Object.assign(new TppClient(), { clientId: 'new-client', secretHash: '0'.repeat(64), name: 'New client' }),
       ]);
     });
     expect(await stored('named-1')).toBe(true);
