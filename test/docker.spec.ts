@@ -45,6 +45,11 @@ describe('docker-compose.yml', () => {
     expect(read('deploy/balancer.conf')).toContain('server sandbox-postgres:3000;');
     // Over plain HTTP the balancer has seen no QWAC: what a client sends as one is dropped (tpp.qwac: header).
     expect(read('deploy/balancer.conf')).toMatch(/^ {4}proxy_set_header X-SSL-Client-Cert "";$/m);
+    // Where it ends TLS, the header is the session's client certificate, whatever the client sent.
+    const qwac = read('deploy/balancer-qwac.conf');
+    expect(qwac).toMatch(/^ {4}proxy_set_header X-SSL-Client-Cert "";$/m);
+    expect(qwac).toMatch(/^ {2}ssl_verify_client optional_no_ca;$/m);
+    expect(qwac).toMatch(/^ {4}proxy_set_header X-SSL-Client-Cert \$ssl_client_escaped_cert;$/m);
   });
 
   it('checks /health and leaves time for a graceful stop', () => {
