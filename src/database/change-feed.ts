@@ -140,6 +140,8 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   /** Changes this instance made, waiting to be heard by `missing` more instances. */
   private readonly waiting = new Map<string, { missing: number; done: () => void }>();
   private client: Client | null = null;
+  /** Connections given up: what they still report changes nothing. */
+  private readonly abandoned = new WeakSet<Client>();
   private retry: NodeJS.Timeout | null = null;
   private closed = false;
   /** Whether every change another instance commits reaches this one's memory without a read. */
@@ -176,6 +178,7 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
       await client.query(REGISTER);
+      if (this.abandoned.has(client)) return; // lost while it connected: another is on its way
       this.client = client;
       for (const shared of this.values.values()) await shared.reloadAll();
       this.hearing = this.client === client; // not if it was lost meanwhile
@@ -255,8 +258,15 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
       .finally(() => (this.pending -= 1));
   }
 
+  /**
+   * Gives `client` up, once: its failed acknowledgements report it lost again and again (a flood
+   * queues many), and each report used to start another connection while one was opening, which
+   * then listened beside it for good.
+   */
   private lost(client: Client): void {
-    if (this.client && this.client !== client) return;
+    if (this.abandoned.has(client)) return;
+    this.abandoned.add(client);
+    if (this.client && this.client !== client) return void client.end().catch(() => undefined);
     this.client = null;
     this.hearing = false;
     client.end().catch(() => undefined);

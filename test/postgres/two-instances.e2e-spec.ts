@@ -177,6 +177,9 @@ describe('two instances on one PostgreSQL database', () => {
       expect((await request(instances.other.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-17' });
       await request(instances.other.http).put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
       expect((await request(instances.one.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-15' });
+      // One listening connection each, still: none given up came back beside the new one.
+      await sleep(1_500);
+      expect(await listenerPids()).toHaveLength(2);
     } finally {
       await drop();
     }
