@@ -1,0 +1,60 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Client } from 'pg';
+import { ChangeFeed } from '../../src/database/change-feed';
+import { removeDatabase, Sandbox, startSandbox, temporaryDatabase } from '../support/sandbox';
+
+/** What of a change feed this suite drives by hand: its connection, its reconnection timer, and the two steps of losing and opening one. */
+interface FeedInternals {
+  client: Client | null;
+  retry: NodeJS.Timeout | null;
+  lost(client: Client): void;
+  open(): Promise<void>;
+}
+
+/**
+ * The change feed's listening connection (src/database/change-feed.ts), on a database the sandbox
+ * migrated. A connection it gave up reports itself lost again with each acknowledgement that then
+ * fails (a flood queues many); one such report while the next connection was opening started a
+ * second, which listened beside it for good (CI run 19: four listeners for two instances).
+ */
+describe('the change feed gives a connection up once (PostgreSQL)', () => {
+  const database = temporaryDatabase();
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({}, database);
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    await removeDatabase(database);
+  });
+
+  const listeners = async () =>
+    (
+      await sandbox.dataSource.query(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'psd2-sandbox listener'",
+      )
+    )[0].n as number;
+
+  it('a lost connection reported again while the next one opens starts no other: one listener a feed', async () => {
+    const feed = new ChangeFeed(database);
+    await feed.onModuleInit();
+    try {
+      expect(await listeners()).toBe(2); // the sandbox's and this feed's
+      const internals = feed as unknown as FeedInternals;
+      const first = internals.client!;
+      internals.lost(first);
+      // The reconnection, started now rather than in a second, and the first connection reported lost again meanwhile.
+      clearTimeout(internals.retry!);
+      internals.retry = null;
+      const opening = internals.open();
+      internals.lost(first);
+      await opening;
+      expect(feed.hearing).toBe(true);
+      // Any other reconnection would have started after a second, and listened by now.
+      await sleep(2_000);
+      expect(await listeners()).toBe(2);
+    } finally {
+      await feed.onModuleDestroy();
+    }
+  });
+});
