@@ -12,7 +12,7 @@ import { WorldPurge } from '../database/world-purge';
 import { TokenService } from './token.service';
 import { RegistrationThrottle } from './registration-throttle';
 
-/** A registered client as RFC 7591 §3.2.1 answers it; the secret and the registration access token only when they were just made. */
+/** A client just registered, with the secret and the registration access token made for it: shown this once (RFC 7591 §3.2.1), kept only as hashes. */
 export interface Registered {
   client: TppClient;
   clientSecret: string;

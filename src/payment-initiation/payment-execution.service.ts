@@ -39,17 +39,17 @@ interface Execution {
   instalment?: ScheduledInstalment;
 }
 
-/**
- * Where payments and accounts meet (docs/living-bank.md): a status change that executes a
- * payment, or puts it ahead, books on the ledger in the same write, and the clock's moves run
- * what fell due in date order.
- */
 /** What a decision on a payment sees of its debtor (settle): interimAvailable, null for no account of ours; whether its bookings stay within the ceiling. */
 export interface Funds {
   available: string | null;
   fits: boolean;
 }
 
+/**
+ * Where payments and accounts meet (docs/living-bank.md): a status change that executes a
+ * payment, or puts it ahead, books on the ledger in the same write, and the clock's moves run
+ * what fell due in date order.
+ */
 @Injectable()
 export class PaymentExecutionService implements OnModuleInit {
   readonly machine: MachineBinding<Payment, typeof paymentMachine>;
