@@ -79,20 +79,14 @@ export class LedgerRun {
 
   add(row: Transaction): void {
     if (!this.balances.has(row.accountIban)) throw new Error(`${row.accountIban} is not a live account: nothing books on it`);
-    if (row.bookingStatus !== 'information') {
-      move(this.balances, row.accountIban, entryOf(row), 1);
-      this.changed.add(row.accountIban);
-    }
+    if (putOn(this.balances, row)) this.changed.add(row.accountIban);
     this.added.push(row);
   }
 
   /** Takes entries away (a pending debit that executed or was cancelled, a standing order that ended); unknown IDs are ignored. */
   async remove(transactionIds: string[]): Promise<void> {
     for (const row of await this.stored(transactionIds)) {
-      if (this.balances.has(row.accountIban) && row.bookingStatus === 'pending') {
-        move(this.balances, row.accountIban, entryOf(row), -1);
-        this.changed.add(row.accountIban);
-      }
+      if (takeAway(this.balances, row)) this.changed.add(row.accountIban);
       this.removed.push(row.transactionId);
     }
   }
@@ -104,10 +98,8 @@ export class LedgerRun {
    */
   async fits(rows: Transaction[], replacing: string[] = []): Promise<boolean> {
     const after = new Map(this.balances);
-    for (const row of await this.stored(replacing))
-      if (after.has(row.accountIban) && row.bookingStatus === 'pending') move(after, row.accountIban, entryOf(row), -1);
-    for (const row of rows)
-      if (after.has(row.accountIban) && row.bookingStatus !== 'information') move(after, row.accountIban, entryOf(row), 1);
+    for (const row of await this.stored(replacing)) takeAway(after, row);
+    for (const row of rows) putOn(after, row);
     return [...after.values()].every(withinCeiling);
   }
 
@@ -127,11 +119,21 @@ export class LedgerRun {
   }
 }
 
-const entryOf = (row: Transaction): LedgerEntry => ({
-  bookingStatus: row.bookingStatus as LedgerEntry['bookingStatus'],
-  amount: row.body.transactionAmount.amount,
-});
+/** An entry added to the balances of its live account; whether they moved (a standing order's `information` moves none). */
+function putOn(balances: Map<string, LiveBalances>, row: Transaction): boolean {
+  return row.bookingStatus !== 'information' && move(balances, row, 1);
+}
 
-function move(balances: Map<string, LiveBalances>, iban: string, entry: LedgerEntry, sign: 1 | -1): void {
-  balances.set(iban, withEntry(balances.get(iban)!, entry, sign));
+/** An entry taken away again: only a pending one moves the balances, a booked one is history. */
+function takeAway(balances: Map<string, LiveBalances>, row: Transaction): boolean {
+  return row.bookingStatus === 'pending' && move(balances, row, -1);
+}
+
+/** The row's entry on its account's balances, where the map holds them; whether it did. */
+function move(balances: Map<string, LiveBalances>, row: Transaction, sign: 1 | -1): boolean {
+  const current = balances.get(row.accountIban);
+  if (!current) return false;
+  const entry = { bookingStatus: row.bookingStatus as LedgerEntry['bookingStatus'], amount: row.body.transactionAmount.amount };
+  balances.set(row.accountIban, withEntry(current, entry, sign));
+  return true;
 }
