@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { CookieOptions } from 'express';
 import helmet from 'helmet';
 
 /**
@@ -20,3 +21,15 @@ export const htmlPageHeaders = (style: string) =>
     },
     frameguard: { action: 'deny' },
   });
+
+/**
+ * A cookie of the server-rendered pages (the SCA pages' CSRF token, the dashboard's session, the
+ * cockpit's token): for `path` only, never read by a script or sent from another site, and sent
+ * over https only where the sandbox is served so (`PUBLIC_BASE_URL`; docs/security.md).
+ */
+export const pageCookie = (path: string, publicBaseUrl: string): CookieOptions => ({
+  path,
+  httpOnly: true,
+  sameSite: 'strict',
+  secure: publicBaseUrl.startsWith('https:'),
+});

@@ -6,6 +6,7 @@ import { Store } from '../database/store';
 import { EndedSessions } from '../oauth/sign-ins';
 import { World } from '../world/world';
 import { Sealer, sharedSecret } from '../sca/page-security';
+import { pageCookie } from '../http/page-headers';
 
 const COOKIE = 'psd2-sandbox-dashboard';
 /** As an online-banking session: signed out after a quarter of an hour (real time). */
@@ -30,12 +31,15 @@ export class DashboardSessions implements OnModuleInit {
 
   private readonly strict: boolean;
 
+  private readonly cookie: CookieOptions;
+
   constructor(
     private readonly store: Store,
     private readonly ended: EndedSessions,
-    private readonly config: ConfigService<Environment, true>,
+    config: ConfigService<Environment, true>,
   ) {
     this.strict = config.get('AUTH_MODE', { infer: true }) === 'strict';
+    this.cookie = pageCookie('/dashboard', config.get('PUBLIC_BASE_URL', { infer: true }));
   }
 
   async onModuleInit(): Promise<void> {
@@ -43,14 +47,14 @@ export class DashboardSessions implements OnModuleInit {
   }
 
   open({ psuId, world }: DashboardSession, response: Response): void {
-    response.cookie(COOKIE, this.sealer.sealed([psuId, world.key], LIFETIME_MS), { ...this.options(), maxAge: LIFETIME_MS });
+    response.cookie(COOKIE, this.sealer.sealed([psuId, world.key], LIFETIME_MS), { ...this.cookie, maxAge: LIFETIME_MS });
   }
 
   /** Signs out: the cookie is cleared, and worthless on every instance from now on, should it be sent again (docs/security.md, "Sessions end"). */
   async close(request: Request, response: Response): Promise<void> {
     const value: unknown = request.cookies?.[COOKIE];
     if (typeof value === 'string' && this.sealer.opened(value)) await this.ended.end(value, new Date(Date.now() + LIFETIME_MS));
-    response.clearCookie(COOKIE, this.options());
+    response.clearCookie(COOKIE, this.cookie);
   }
 
   /** The signed-in PSU and their world; null without a session, or with an expired, tampered or ended one. */
@@ -61,14 +65,5 @@ export class DashboardSessions implements OnModuleInit {
     if (this.strict !== (key !== '')) return null; // a session of the other mode's worlds
     if (await this.ended.isEnded(value as string)) return null;
     return { psuId, world: key === '' ? World.open : World.ofClient(key) };
-  }
-
-  private options(): CookieOptions {
-    return {
-      path: '/dashboard',
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: this.config.get('PUBLIC_BASE_URL', { infer: true }).startsWith('https:'),
-    };
   }
 }

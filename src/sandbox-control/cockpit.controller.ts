@@ -2,7 +2,7 @@ import { Body, Controller, Get, NotFoundException, OnModuleInit, Param, Post, Qu
 import { ModuleRef } from '@nestjs/core';
 import { ConfigService } from '@nestjs/config';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { CookieOptions, Request, Response } from 'express';
 import type { AnyStateMachine } from 'xstate';
 import { authorisationMachine } from '../authorisation/authorisation.machine';
 import { ClockService } from '../clock/clock.service';
@@ -14,6 +14,7 @@ import type { CockpitSection } from '../core/cockpit-section';
 import { EventHistory } from '../events/event-history.service';
 import type { SandboxEvent } from '../events/sandbox-event.entity';
 import { Access } from '../http/route-access';
+import { pageCookie } from '../http/page-headers';
 import { World } from '../world/world';
 import { AS_NEW, SNAPSHOT_NAME_LENGTH } from '../database/world-snapshot.entity';
 import { EndedSessions } from '../oauth/sign-ins';
@@ -42,7 +43,7 @@ type Form = Record<string, unknown>;
 @Access({ role: null, audience: 'control' })
 export class CockpitController implements OnModuleInit {
   private readonly strict: boolean;
-  private readonly cookie: { path: string; httpOnly: true; sameSite: 'strict'; secure: boolean };
+  private readonly cookie: CookieOptions;
   private sections: CockpitSection[] = [];
 
   constructor(
@@ -61,8 +62,7 @@ export class CockpitController implements OnModuleInit {
   ) {
     this.strict = config.get('AUTH_MODE', { infer: true }) === 'strict';
     // The cookie holds a client's token: sent over https only where the sandbox is served so (docs/cockpit.md).
-    const secure = config.get('PUBLIC_BASE_URL', { infer: true }).startsWith('https:');
-    this.cookie = { path: '/cockpit', httpOnly: true, sameSite: 'strict', secure };
+    this.cookie = pageCookie('/cockpit', config.get('PUBLIC_BASE_URL', { infer: true }));
   }
 
   /** The core's sections and the offered services' (SandboxService.cockpit), in the overview's order. */

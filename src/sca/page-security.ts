@@ -5,7 +5,7 @@ import { doubleCsrf, DoubleCsrfUtilities } from 'csrf-csrf';
 import type { Request, Response } from 'express';
 import { formValue } from '../common/html';
 import { Environment } from '../config/environment';
-import { htmlPageHeaders } from '../http/page-headers';
+import { htmlPageHeaders, pageCookie } from '../http/page-headers';
 import { Store } from '../database/store';
 import { SandboxSecret } from './sandbox-secret.entity';
 import { PAGE_STYLE } from './sca-pages';
@@ -76,12 +76,7 @@ export class PageCsrf implements OnModuleInit {
         `${request.path}|${formValue(request.method === 'POST' ? request.body?.id : Object.entries(request.query).find(([name]) => name.endsWith('_id'))?.[1])}`,
       cookieName: 'psd2-sandbox-csrf',
       // The SCA pages' and the permission dashboard's forms (docs/permission-dashboard.md).
-      cookieOptions: {
-        path: '/',
-        sameSite: 'strict',
-        httpOnly: true,
-        secure: config.get('PUBLIC_BASE_URL', { infer: true }).startsWith('https:'),
-      },
+      cookieOptions: pageCookie('/', config.get('PUBLIC_BASE_URL', { infer: true })),
       getCsrfTokenFromRequest: (request) => formValue(request.body?.[CSRF_FIELD]),
     });
   }
