@@ -242,6 +242,21 @@ describe('the built server with a bad profile', () => {
     if (psus) writeFileSync(join(folder, name, 'fixtures', 'psus.json'), JSON.stringify(psus));
     return join(folder, name);
   };
+  /** Starts the built server on `path`'s profile: it exits 1 at once, opens no database, and answers what it said on stderr. */
+  const refusedStart = async (path: string): Promise<string> => {
+    const databasePath = temporaryDatabase();
+    const server = spawnServer([build.main], {
+      NODE_PATH: build.nodePath,
+      NODE_ENV: 'development',
+      PORT: String(await freePort()),
+      DATABASE_PATH: databasePath,
+      PROFILE: path,
+    });
+    expect(await server.exited).toEqual({ code: 1, signal: null });
+    expect(existsSync(databasePath)).toBe(false);
+    return server.errors();
+  };
+
   const psu = {
     psuId: 'x.y',
     name: 'X Y',
@@ -274,33 +289,13 @@ describe('the built server with a bad profile', () => {
     ],
   ])('%s: exits 1 at once with one line naming the file and the key, no stack trace', async (_, write, line) => {
     const path = write();
-    const databasePath = temporaryDatabase();
-    const server = spawnServer([build.main], {
-      NODE_PATH: build.nodePath,
-      NODE_ENV: 'development',
-      PORT: String(await freePort()),
-      DATABASE_PATH: databasePath,
-      PROFILE: path,
-    });
-    expect(await server.exited).toEqual({ code: 1, signal: null });
-    expect(server.errors()).toBe(`PROFILE=${path} cannot be used:\n  ${relative(process.cwd(), path)}/${line}\n`);
-    expect(existsSync(databasePath)).toBe(false);
+    expect(await refusedStart(path)).toBe(`PROFILE=${path} cannot be used:\n  ${relative(process.cwd(), path)}/${line}\n`);
   });
 
   it('tpp.qwac: header with TRUST_PROXY unset: exits 1 at once, naming both, since no request could prove its QWAC', async () => {
-    const databasePath = temporaryDatabase();
-    const server = spawnServer([build.main], {
-      NODE_PATH: build.nodePath,
-      NODE_ENV: 'development',
-      PORT: String(await freePort()),
-      DATABASE_PATH: databasePath,
-      PROFILE: profile('qwac', 'extends: bank\ntpp:\n  qwac: header\n'),
-    });
-    expect(await server.exited).toEqual({ code: 1, signal: null });
-    expect(server.errors()).toBe(
+    expect(await refusedStart(profile('qwac', 'extends: bank\ntpp:\n  qwac: header\n'))).toBe(
       "Invalid configuration:\n  TRUST_PROXY is unset, but the profile's tpp.qwac: header believes X-SSL-Client-Cert only from the proxies TRUST_PROXY names\n",
     );
-    expect(existsSync(databasePath)).toBe(false);
   });
 });
 

@@ -46,18 +46,21 @@ describe('SCA decisions racing over two instances', () => {
   const noServerErrors = (answers: request.Response[]) =>
     expect(answers.filter(({ status }) => status >= 500).map(({ status, text }) => `${status} ${text.slice(0, 200)}`)).toEqual([]);
 
-  it('the SCA page: the third wrong password racing the right one, ten rounds; the consent ends valid or rejected', async () => {
-    for (let round = 0; round < 10; round++) {
+  /**
+   * `rounds` consents, each refused two wrong passwords on the SCA page, then the third sent on
+   * one instance at once with `decision` on the other: no 5xx, and each consent ends valid or rejected.
+   */
+  const thirdWrongRacing = async (rounds: number, decision: (consentId: string) => PromiseLike<request.Response>) => {
+    for (let round = 0; round < rounds; round++) {
       const consentId = await newConsent();
       for (const guess of [1, 2]) expect((await submit(instances.one.http, 'consents', consentId, `guess-${guess}`)).status).toBe(401);
-      noServerErrors(
-        await Promise.all([
-          submit(instances.one.http, 'consents', consentId, 'guess-3'),
-          submit(instances.other.http, 'consents', consentId, 'sandbox'),
-        ]),
-      );
+      noServerErrors(await Promise.all([submit(instances.one.http, 'consents', consentId, 'guess-3'), decision(consentId)]));
       expect(['valid', 'rejected']).toContain(await consentStatus(consentId));
     }
+  };
+
+  it('the SCA page: the third wrong password racing the right one, ten rounds; the consent ends valid or rejected', async () => {
+    await thirdWrongRacing(10, (consentId) => submit(instances.other.http, 'consents', consentId, 'sandbox'));
   }, 60_000);
 
   it('ten wrong passwords at once spread over both, then the right one: none is lost, the consent is rejected, never valid', async () => {
@@ -98,17 +101,9 @@ describe('SCA decisions racing over two instances', () => {
   }, 60_000);
 
   it('the headless route racing the third wrong password on the page, five rounds', async () => {
-    for (let round = 0; round < 5; round++) {
-      const consentId = await newConsent();
-      for (const guess of [1, 2]) expect((await submit(instances.one.http, 'consents', consentId, `guess-${guess}`)).status).toBe(401);
-      noServerErrors(
-        await Promise.all([
-          submit(instances.one.http, 'consents', consentId, 'guess-3'),
-          request(instances.other.http).post(`/sandbox/sca/consents/${consentId}`).send({ psuId: 'georg.mustermann', decision: 'approve' }),
-        ]),
-      );
-      expect(['valid', 'rejected']).toContain(await consentStatus(consentId));
-    }
+    await thirdWrongRacing(5, (consentId) =>
+      request(instances.other.http).post(`/sandbox/sca/consents/${consentId}`).send({ psuId: 'georg.mustermann', decision: 'approve' }),
+    );
   }, 60_000);
 
   it('a payment that books: the third wrong password racing the right one and the headless approval, five rounds; it executes once or not at all', async () => {
