@@ -130,6 +130,7 @@ function settledPayment(number: number, debtors: string[], today: string): { pay
       ownerId: null,
       reasonCode: null,
       vopResults: null,
+      document: null,
     },
     authorisation: {
       id: newResourceId(),

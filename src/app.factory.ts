@@ -9,6 +9,7 @@ import { RouteAccessCheck } from './http/route-access';
 import { BankProfile } from './profile/bank-profile';
 import { SERVICES } from './services';
 import { refuseDeepJson } from './http/json-depth';
+import { refuseUnsafeXml, XML_MEDIA_TYPES } from './http/xml';
 import { echoRequestId } from './http/request-id.middleware';
 import { withRequestContext } from './http/request-context';
 import { RequestLog } from './http/request-log';
@@ -35,13 +36,9 @@ export async function createApp(): Promise<NestExpressApplication> {
   app.use(app.get(RequestLog).observe); // the cockpit's last requests (docs/cockpit.md)
   app.use(withRequestContext); // what the event history names as the cause (docs/events.md)
   app.use(refuseHostless);
-  app.useBodyParser('json', {
-    limit: '100kb',
-    verify: (request: RawBodyRequest, response: unknown, body: Buffer) => {
-      refuseDeepJson(request, response, body);
-      request.rawBody = body; // the bytes a Digest is the hash of (docs/tpp-identity.md)
-    },
-  });
+  app.useBodyParser('json', { limit: '100kb', verify: checkedAndKept(refuseDeepJson) });
+  // A pain.001 (docs/formats.md): read as text here, parsed by the route that takes one.
+  app.useBodyParser('text', { type: XML_MEDIA_TYPES, limit: '100kb', verify: checkedAndKept(refuseUnsafeXml) });
   app.useBodyParser('urlencoded', { extended: false, limit: '100kb' }); // the SCA pages' forms
   app.use(refuseNul);
   app.set('x-powered-by', false);
@@ -57,6 +54,14 @@ export async function createApp(): Promise<NestExpressApplication> {
   });
   return app;
 }
+
+/** body-parser's `verify`: the body's check, then its bytes kept, which a Digest is the hash of (docs/tpp-identity.md). */
+const checkedAndKept =
+  (check: (request: RawBodyRequest, response: unknown, body: Buffer) => void) =>
+  (request: RawBodyRequest, response: unknown, body: Buffer): void => {
+    check(request, response, body);
+    request.rawBody = body;
+  };
 
 /** TRUST_PROXY: the proxies whose X-Forwarded-For the request's address (`@Ip()`) is read from; one Express cannot read stops the start. */
 function trustProxies(app: NestExpressApplication): void {

@@ -14,6 +14,8 @@ import { exampleParameters } from './common/document-examples';
 import { documentFixturePayments, INSTALMENTS } from './payment-initiation/fixture-payments';
 import { documentFixturePayeeCheck } from './verification-of-payee/fixture-checks';
 import { documentErrorExamples } from './http/error-examples';
+import { documentPain001 } from './payment-initiation/pain-document';
+import { documentTransactionReports } from './account-information/report-document';
 
 type Parameter = { name?: string; in?: string; schema?: { enum?: string[] }; example?: string };
 type Schemas = Record<string, { properties?: Record<string, unknown> }>;
@@ -53,6 +55,8 @@ export function documentForProfile(
   }
   leaveOutUnoffered(document, profile.requestGroups, used);
   documentFixturePayments(document);
+  documentPain001(document, profile);
+  documentTransactionReports(document, profile);
   documentFixturePayeeCheck(document);
   // The core's examples first: a service's own (its fixtures) take their place.
   exampleParameters(document);

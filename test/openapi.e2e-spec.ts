@@ -37,6 +37,8 @@ describe('the OpenAPI document', () => {
    * instead, so their document lists no 413), 500 (a bug) and 503 (a database that is full or unavailable).
    */
   const withCommon = (statuses: string[]) => [...statuses, ...(PROFILE === 'bank' ? ['413'] : []), '500', '503'].sort();
+  /** What every /v1 operation answers besides: 406 for an Accept it does not answer in (docs/formats.md). */
+  const withXs2a = (statuses: string[]) => withCommon([...statuses, '406']);
   const headersOf = (operation: Operation) => (operation.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
   const queryOf = (operation: Operation) => (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
 
@@ -57,7 +59,7 @@ describe('the OpenAPI document', () => {
     const operation = paths[path][method];
     expect(operation.security).toEqual(XS2A_SECURITY);
     expect(headersOf(operation)).toContain('X-Request-ID');
-    expect(Object.keys(operation.responses).sort()).toEqual(withCommon(statuses));
+    expect(Object.keys(operation.responses).sort()).toEqual(withXs2a(statuses));
   });
 
   const SERVICES = ['payments', 'bulk-payments', 'periodic-payments'];
@@ -81,15 +83,15 @@ describe('the OpenAPI document', () => {
     expect(operation.parameters).toEqual(
       expect.arrayContaining([expect.objectContaining({ name: 'PSU-IP-Address', in: 'header', required: true })]),
     );
-    expect(Object.keys(operation.responses).sort()).toEqual(withCommon([String(CREATED), '400', '401', '429']));
+    expect(Object.keys(operation.responses).sort()).toEqual(withXs2a([String(CREATED), '400', '401', '429']));
     expect(operation.security).toEqual(XS2A_SECURITY);
   });
 
   it.each(SERVICES)('documents reading, status and cancellation under /v1/%s', (service) => {
     const base = `/v1/${service}/{product}/{paymentId}`;
-    expect(Object.keys(paths[base].get.responses).sort()).toEqual(withCommon(['200', '400', '401', '404']));
-    expect(Object.keys(paths[`${base}/status`].get.responses).sort()).toEqual(withCommon(['200', '400', '401', '404']));
-    expect(Object.keys(paths[base].delete.responses).sort()).toEqual(withCommon(['202', '204', '400', '401', '404', '405']));
+    expect(Object.keys(paths[base].get.responses).sort()).toEqual(withXs2a(['200', '400', '401', '404']));
+    expect(Object.keys(paths[`${base}/status`].get.responses).sort()).toEqual(withXs2a(['200', '400', '401', '404']));
+    expect(Object.keys(paths[base].delete.responses).sort()).toEqual(withXs2a(['202', '204', '400', '401', '404', '405']));
     expect(headersOf(paths[base].get)).toContain('X-Request-ID');
   });
 
@@ -129,22 +131,22 @@ describe('the OpenAPI document', () => {
 
   it('documents the authorisation sub-resources of consents and payments', () => {
     expect(Object.keys(paths['/v1/consents/{consentId}/authorisations'].post.responses).sort()).toEqual(
-      withCommon(['201', '400', '401', '403', '409']),
+      withXs2a(['201', '400', '401', '403', '409']),
     );
     expect(Object.keys(paths['/v1/consents/{consentId}/authorisations'].get.responses).sort()).toEqual(
-      withCommon(['200', '400', '401', '403']),
+      withXs2a(['200', '400', '401', '403']),
     );
     expect(Object.keys(paths['/v1/consents/{consentId}/authorisations/{authorisationId}'].get.responses).sort()).toEqual(
-      withCommon(['200', '400', '401', '403', '404']),
+      withXs2a(['200', '400', '401', '403', '404']),
     );
     for (const service of SERVICES) {
       for (const segment of ['authorisations', 'cancellation-authorisations']) {
         const base = `/v1/${service}/{product}/{paymentId}/${segment}`;
-        expect(Object.keys(paths[base].post.responses).sort()).toEqual(withCommon(['201', '400', '401', '404', '405', '409']));
-        expect(Object.keys(paths[base].get.responses).sort()).toEqual(withCommon(['200', '400', '401', '404']));
-        expect(Object.keys(paths[`${base}/{authorisationId}`].get.responses).sort()).toEqual(withCommon(['200', '400', '401', '404']));
+        expect(Object.keys(paths[base].post.responses).sort()).toEqual(withXs2a(['201', '400', '401', '404', '405', '409']));
+        expect(Object.keys(paths[base].get.responses).sort()).toEqual(withXs2a(['200', '400', '401', '404']));
+        expect(Object.keys(paths[`${base}/{authorisationId}`].get.responses).sort()).toEqual(withXs2a(['200', '400', '401', '404']));
         expect(Object.keys(paths[`${base}/{authorisationId}`].put.responses).sort()).toEqual(
-          withCommon(['200', '400', '401', '403', '404', '405', '409']),
+          withXs2a(['200', '400', '401', '403', '404', '405', '409']),
         );
         expect(headersOf(paths[base].post)).toEqual(
           expect.arrayContaining(['TPP-Redirect-Preferred', 'TPP-Decoupled-Preferred', 'PSU-ID', 'TPP-Nok-Redirect-URI']),
@@ -152,7 +154,7 @@ describe('the OpenAPI document', () => {
       }
     }
     expect(Object.keys(paths['/v1/consents/{consentId}/authorisations/{authorisationId}'].put.responses).sort()).toEqual(
-      withCommon(['200', '400', '401', '403', '404', '405', '409']),
+      withXs2a(['200', '400', '401', '403', '404', '405', '409']),
     );
     expect(headersOf(paths['/v1/consents'].post)).toEqual(
       expect.arrayContaining(['TPP-Redirect-Preferred', 'TPP-Decoupled-Preferred', 'PSU-ID', 'TPP-Nok-Redirect-URI']),

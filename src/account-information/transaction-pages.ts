@@ -43,7 +43,7 @@ export function onePage<Lists extends Record<string, unknown[] | null>>(
   lists: Lists,
   path: string,
   query: ListQuery,
-): { lists: Lists; links: Partial<PageLinks> } {
+): { lists: Lists; links: Partial<PageLinks>; number: number; size: number; last: number } {
   const size = Number(query.pageSize ?? DEFAULT_PAGE_SIZE);
   const page = Number(query.page ?? 1);
   const last = Math.max(1, ...Object.values(lists).map((list) => Math.ceil((list?.length ?? 0) / size)));
@@ -51,7 +51,7 @@ export function onePage<Lists extends Record<string, unknown[] | null>>(
   const sliced = Object.fromEntries(
     Object.entries(lists).map(([status, list]) => [status, list && list.slice((page - 1) * size, page * size)]),
   ) as Lists;
-  if (last === 1) return { lists: sliced, links: {} };
+  if (last === 1) return { lists: sliced, links: {}, number: page, size, last };
   const { bookingStatus, dateFrom, dateTo, pageSize } = query;
   const pageHref = (number: number) => {
     const asked = Object.entries({ bookingStatus, dateFrom, dateTo, pageSize }).filter(
@@ -61,6 +61,9 @@ export function onePage<Lists extends Record<string, unknown[] | null>>(
   };
   return {
     lists: sliced,
+    number: page,
+    size,
+    last,
     // In the order of the yaml's _linksAccountReport and _linksCardAccountReport.
     links: {
       first: pageHref(1),

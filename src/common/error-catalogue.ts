@@ -25,7 +25,7 @@ export const ERROR_CATALOGUE = {
     name: 'malformedRequest',
     status: 400,
     code: 'FORMAT_ERROR',
-    when: 'the body is not well-formed JSON, or the URL or the HTTP request itself is not well-formed',
+    when: 'the body is not well-formed JSON (or XML, where a pain.001 is sent), holds a DTD, or nests too deep; or the URL or the HTTP request itself is not well-formed',
   },
   XS2A003E: {
     name: 'bodyTooLarge',
@@ -361,6 +361,18 @@ export const ERROR_CATALOGUE = {
     status: 403,
     code: 'SERVICE_BLOCKED',
     when: "AUTH_MODE=strict: the revocation page opened without a client's ticket (`POST /sandbox/consents/{consentId}/revocation-links`), or with an expired one",
+  },
+  XS2A081E: {
+    name: 'requestedFormatsInvalid',
+    status: 406,
+    code: 'REQUESTED_FORMATS_INVALID',
+    when: 'the Accept header names no media type the operation offers in this profile (docs/formats.md)',
+  },
+  XS2A082E: {
+    name: 'downloadUnknown',
+    status: 404,
+    code: 'RESOURCE_UNKNOWN',
+    when: 'no transaction report download with this ID, or one of a format the profile does not offer',
   },
 } as const satisfies Record<string, MessageRow>;
 

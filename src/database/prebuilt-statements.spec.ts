@@ -160,6 +160,7 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
         ownerId: 'sandbox-tpp',
         reasonCode: 'AC04',
         vopResults: [{ creditorNameMatch: 'CMTC', matchedCreditorName: 'Georg Mustermann' }],
+        document: null,
       }),
     ],
     [

@@ -53,6 +53,11 @@ export function Xs2aController(path: string, role: RouteRole, version: 'v1' | 'v
       description: 'TOKEN_INVALID: no bearer token (or, in AUTH_MODE=strict, not one the sandbox issued); TOKEN_EXPIRED',
       type: TppErrorResponse,
     }),
+    ApiResponse({
+      status: 406,
+      description: 'REQUESTED_FORMATS_INVALID: the Accept header names no media type the operation answers in (docs/formats.md)',
+      type: TppErrorResponse,
+    }),
     ApiHeader({
       name: 'X-Sandbox-Delay',
       required: false,

@@ -11,6 +11,10 @@ export interface RequestChecks {
   requestId?: true;
   /** PSU-IP-Address, an IP address: the Berlin Group yaml makes it mandatory for payment initiation. */
   psuIpAddress?: true;
+  /** The media type of the body, application/json unless a route reads another (a pain.001: docs/formats.md). */
+  body?: 'application/xml';
+  /** The route answers more than JSON and negotiates Accept itself (answer-format.ts); every other answers JSON only. */
+  ownFormats?: true;
 }
 
 /** Sets a route's checks (controller.decorator.ts); the request guard reads them. */

@@ -9,6 +9,8 @@ import { ClockService } from '../clock/clock.service';
 import { CertificateClients } from '../tpp-identity/certificate-clients';
 import { BankProfile } from '../profile/bank-profile';
 import { Checks, Stores } from './request-checks';
+import { answerFormat, JSON_ONLY } from './answer-format';
+import { XML_MEDIA_TYPES } from './xml';
 import { WorldQuota } from '../database/world-quota';
 import { IdleWorlds } from '../oauth/idle-worlds';
 
@@ -37,7 +39,8 @@ export class RequestGuard implements CanActivate {
     if (checks.requestId && !isUUID(request.header('x-request-id') ?? '')) {
       throw new FormatError('X-Request-ID', 'X-Request-ID must be a UUID');
     }
-    assertJsonBody(request);
+    assertBodyType(request, checks.body ?? 'application/json');
+    if (!checks.ownFormats) answerFormat(request, JSON_ONLY);
     if (checks.psuIpAddress) assertPsuIpAddress(request.header('psu-ip-address'));
     if (this.reflector.get(Stores, context.getHandler())) await this.quota.assertRoom(request.world);
     return true;
@@ -45,13 +48,19 @@ export class RequestGuard implements CanActivate {
 }
 
 /**
- * A POST or PUT body in another media type than JSON (curl -d sends a form) is not read at all:
- * name the header, rather than report every field of the body as missing.
+ * A POST or PUT body in another media type than the route reads (curl -d sends a form) is not read
+ * at all: name the header, rather than report every field of the body as missing.
  */
-function assertJsonBody(request: Request): void {
+function assertBodyType(request: Request, type: 'application/json' | 'application/xml'): void {
   const sent = Number(request.header('content-length')) > 0 || request.header('transfer-encoding') !== undefined;
-  if (sent && ['POST', 'PUT'].includes(request.method) && !request.is('application/json')) {
-    throw new FormatError('Content-Type', 'the body must be JSON, sent with Content-Type: application/json');
+  const read = type === 'application/json' ? request.is('application/json') : request.is(XML_MEDIA_TYPES);
+  if (sent && ['POST', 'PUT'].includes(request.method) && !read) {
+    throw new FormatError(
+      'Content-Type',
+      type === 'application/json'
+        ? 'the body must be JSON, sent with Content-Type: application/json'
+        : 'the body must be a pain.001 document, sent with Content-Type: application/xml',
+    );
   }
 }
 

@@ -7,7 +7,7 @@ import { fixtureResourceId } from '../common/resource-id';
 import type { BankProfile } from '../profile/bank-profile';
 import { PAYMENT_EXAMPLES } from './dto/payment-examples';
 import { Payment } from './payment.entity';
-import { PAYMENT_SERVICES, PaymentProduct, PaymentServiceName } from './payment-products';
+import { isPain001, PAYMENT_SERVICES, PaymentProduct, PaymentServiceName } from './payment-products';
 import { PaymentBody, termsOf } from './payment-terms';
 
 /** The fixture payment of a payment service: the same ID in every profile, on every start. */
@@ -39,7 +39,8 @@ export function fixturePayments(profile: BankProfile): { payments: Payment[]; au
   const values = exampleValues(profile);
   if (values.iban === '') return { payments: [], authorisations: [] };
   const offered = PAYMENT_SERVICES.flatMap((service) => {
-    const product = profile.settings.paymentProducts[service]?.[0];
+    // A JSON product's: the fixture holds no pain.001 document (docs/formats.md).
+    const product = profile.settings.paymentProducts[service]?.find((offered) => !isPain001(offered));
     return product === undefined ? [] : [{ service, product }];
   });
   const payments = offered.map(({ service, product }): Payment => {
@@ -58,6 +59,7 @@ export function fixturePayments(profile: BankProfile): { payments: Payment[]; au
       ownerId: null,
       reasonCode: null,
       vopResults: null,
+      document: null,
     };
   });
   const authorisations = payments.flatMap(({ id, product }) => [

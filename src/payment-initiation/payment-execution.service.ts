@@ -1,3 +1,4 @@
+import { jsonTwinOf } from './payment-products';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { LessThanOrEqual } from 'typeorm';
 import type { Transaction } from '../bank/account.entity';
@@ -26,7 +27,7 @@ export const contextOf = ({
 }: Pick<Payment, 'amount' | 'executionDate' | 'product' | 'nextExecutionDate'>): PaymentContext => ({
   amount,
   executionDate,
-  instant: product === 'instant-sepa-credit-transfers',
+  instant: jsonTwinOf(product) === 'instant-sepa-credit-transfers',
   instalmentsToCome: nextExecutionDate !== null,
 });
 

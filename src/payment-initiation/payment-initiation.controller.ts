@@ -1,9 +1,10 @@
 import { StoresResource } from '../http/request-checks';
-import { applyDecorators, Body, Delete, Get, HttpCode, Param, Post, Put, Res, Type } from '@nestjs/common';
+import { applyDecorators, Body, Delete, Get, HttpCode, Param, Post, Put, Res, Type, ValidationPipe } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import {
   ApiAcceptedResponse,
   ApiBody,
+  ApiConsumes,
   ApiExcludeEndpoint,
   ApiHeader,
   ApiNoContentResponse,
@@ -41,6 +42,7 @@ import { PeriodicPaymentDto } from './dto/periodic-payment.dto';
 import {
   CancellationResponse,
   CreditorConfirmationResponse,
+  PAYMENT_BODY_TYPES,
   PAYMENT_OBJECT_SCHEMA,
   PaymentInitiationResponse,
   PaymentStatusResponse,
@@ -53,10 +55,15 @@ import {
 } from './dto/payment-response.dto';
 import { InstantSepaCreditTransferDto, SepaCreditTransferDto } from './dto/sepa-credit-transfer.dto';
 import { PaymentInitiationService } from './payment-initiation.service';
-import { PAYMENT_PRODUCTS, PaymentType } from './payment-products';
+import { isPain001, jsonTwinOf, PAYMENT_PRODUCTS, PaymentServiceName, PaymentType } from './payment-products';
+import { asPain001Refusal, PAIN_001_NAMESPACE, readPain001 } from './pain001';
+import { pain002Of } from './pain002';
+import { Checks } from '../http/request-checks';
+import { answerFormat, JSON_ONLY } from '../http/answer-format';
+import { createValidationPipe } from '../http/validation.pipe';
 import { PaymentController, PaymentRoute, productUnknown, underEveryService } from './payment-route.decorator';
 import { PaymentBody } from './payment-terms';
-import { PAYMENT_EXAMPLES } from './dto/payment-examples';
+import { PAIN_001_EXAMPLES, PAYMENT_EXAMPLES } from './dto/payment-examples';
 
 // Its example names the service's fixture payment (fixture-payments.ts).
 const PAYMENT_ID = { name: 'paymentId' };
@@ -68,14 +75,14 @@ const PAYMENT_UNKNOWN = {
   description: 'PRODUCT_UNKNOWN; RESOURCE_UNKNOWN: no such payment under this product',
 };
 
-/** The documentation and checks every initiation endpoint shares; `body` is its product's schema. */
-function Initiation(summary: string, body: Type<PaymentBody>, example: object): MethodDecorator {
+/** The documentation and checks every initiation endpoint shares; `body` documents its product's body. */
+function Initiation(summary: string, body: MethodDecorator): MethodDecorator {
   return applyDecorators(
     HttpCode(200),
     RequiresPsuIpAddress(),
     StoresResource(),
     ApiOperation({ summary }),
-    ApiBody({ type: body, examples: { 'Try it out': { value: example } } }),
+    body,
     ApiScaRequestHeaders(),
     ApiNotificationHeaders(),
     ApiVopRequestHeaders(),
@@ -89,6 +96,43 @@ function Initiation(summary: string, body: Type<PaymentBody>, example: object): 
   );
 }
 
+/** A JSON product's body: its schema, and what Try it out sends. */
+const JsonBody = (body: Type<PaymentBody>, example: object): MethodDecorator =>
+  ApiBody({ type: body, examples: { 'Try it out': { value: example } } });
+
+/** A pain.001 product's body (docs/formats.md): the document, read as its JSON twin's body. */
+const Pain001Body = (example: string): MethodDecorator =>
+  applyDecorators(
+    Checks({ body: 'application/xml' }),
+    ApiConsumes('application/xml'),
+    ApiBody({
+      schema: {
+        type: 'string',
+        description: `A pain.001.001.03 (${PAIN_001_NAMESPACE}): one transaction for payments, one payment information block for bulk-payments; read as the JSON twin's body (docs/formats.md)`,
+      },
+      examples: { 'Try it out': { value: example } },
+    }),
+  );
+
+/** The answers a payment's reads offer: JSON, and for a pain.001 product its XML (docs/formats.md). */
+const answersOf = (type: PaymentType): readonly ('application/json' | 'application/xml')[] =>
+  isPain001(type.product) ? ['application/json', 'application/xml'] : JSON_ONLY;
+
+/** The pain.001 products under each service: each one route, which the profile may not offer (OfferedProduct). */
+const PAIN_001_ROUTES = (service: PaymentServiceName): string[] =>
+  PAYMENT_PRODUCTS[service].filter((product) => isPain001(product)).map((product) => `${service}/${product}`);
+
+/** A read that answers a pain.001 product's XML too (its content is documented by pain-document.ts). */
+const XmlToo = (): MethodDecorator =>
+  applyDecorators(
+    Checks({ ownFormats: true }),
+    ApiResponse({
+      status: 406,
+      type: TppErrorResponse,
+      description: 'REQUESTED_FORMATS_INVALID: an Accept of neither JSON nor, for a pain.001 product, XML',
+    }),
+  );
+
 @ApiTags('Payment initiation')
 @PaymentController()
 export class PaymentInitiationController {
@@ -98,10 +142,15 @@ export class PaymentInitiationController {
     private readonly notifications: NotificationsService,
     private readonly config: ConfigService<Environment, true>,
     private readonly profile: BankProfile,
-  ) {}
+  ) {
+    this.validation = createValidationPipe(profile.requestGroups);
+  }
+
+  /** The global pipe's rules, for the body a pain.001 is read as (a parameter's pipe sees the XML text). */
+  private readonly validation: ValidationPipe;
 
   @Post('payments/sepa-credit-transfers')
-  @Initiation('Initiate a SEPA credit transfer', SepaCreditTransferDto, PAYMENT_EXAMPLES.sepa)
+  @Initiation('Initiate a SEPA credit transfer', JsonBody(SepaCreditTransferDto, PAYMENT_EXAMPLES.sepa))
   sepa(
     @Body() body: SepaCreditTransferDto,
     @ScaRequestHeaders() headers: ScaHeaders,
@@ -113,7 +162,7 @@ export class PaymentInitiationController {
   }
 
   @Post('payments/instant-sepa-credit-transfers')
-  @Initiation('Initiate an instant SEPA credit transfer', InstantSepaCreditTransferDto, PAYMENT_EXAMPLES.instant)
+  @Initiation('Initiate an instant SEPA credit transfer', JsonBody(InstantSepaCreditTransferDto, PAYMENT_EXAMPLES.instant))
   instant(
     @Body() body: InstantSepaCreditTransferDto,
     @ScaRequestHeaders() headers: ScaHeaders,
@@ -131,7 +180,7 @@ export class PaymentInitiationController {
   }
 
   @Post('payments/cross-border-credit-transfers')
-  @Initiation('Initiate a cross-border credit transfer', CrossBorderCreditTransferDto, PAYMENT_EXAMPLES.crossBorder)
+  @Initiation('Initiate a cross-border credit transfer', JsonBody(CrossBorderCreditTransferDto, PAYMENT_EXAMPLES.crossBorder))
   crossBorder(
     @Body() body: CrossBorderCreditTransferDto,
     @ScaRequestHeaders() headers: ScaHeaders,
@@ -149,7 +198,7 @@ export class PaymentInitiationController {
   }
 
   @Post('bulk-payments/sepa-credit-transfers')
-  @Initiation('Initiate a bulk of SEPA credit transfers', BulkPaymentDto, PAYMENT_EXAMPLES.bulk)
+  @Initiation('Initiate a bulk of SEPA credit transfers', JsonBody(BulkPaymentDto, PAYMENT_EXAMPLES.bulk))
   bulk(
     @Body() body: BulkPaymentDto,
     @ScaRequestHeaders() headers: ScaHeaders,
@@ -161,7 +210,7 @@ export class PaymentInitiationController {
   }
 
   @Post('periodic-payments/sepa-credit-transfers')
-  @Initiation('Initiate a periodic SEPA credit transfer', PeriodicPaymentDto, PAYMENT_EXAMPLES.periodic)
+  @Initiation('Initiate a periodic SEPA credit transfer', JsonBody(PeriodicPaymentDto, PAYMENT_EXAMPLES.periodic))
   periodic(
     @Body() body: PeriodicPaymentDto,
     @ScaRequestHeaders() headers: ScaHeaders,
@@ -178,7 +227,36 @@ export class PaymentInitiationController {
     );
   }
 
-  /** Any other product of a known service; declared after the five above, which Express tries first. */
+  @Post(PAIN_001_ROUTES('payments'))
+  @Initiation('Initiate a payment of a pain.001 product: one credit transfer in a pain.001.001.03', Pain001Body(PAIN_001_EXAMPLES.payment))
+  pain001(
+    @Body() document: unknown,
+    @PaymentRoute() type: PaymentType,
+    @ScaRequestHeaders() headers: ScaHeaders,
+    @NotificationHeaders() notification: NotificationRequest | null,
+    @Res({ passthrough: true }) response: Response,
+    @RequestWorld() world: World,
+  ): Promise<PaymentInitiationResponse> {
+    return this.initiatePain001(type, document, { headers, notification }, response, world);
+  }
+
+  @Post(PAIN_001_ROUTES('bulk-payments'))
+  @Initiation(
+    'Initiate a bulk payment of a pain.001 product: every transaction of one payment information block',
+    Pain001Body(PAIN_001_EXAMPLES.bulk),
+  )
+  pain001Bulk(
+    @Body() document: unknown,
+    @PaymentRoute() type: PaymentType,
+    @ScaRequestHeaders() headers: ScaHeaders,
+    @NotificationHeaders() notification: NotificationRequest | null,
+    @Res({ passthrough: true }) response: Response,
+    @RequestWorld() world: World,
+  ): Promise<PaymentInitiationResponse> {
+    return this.initiatePain001(type, document, { headers, notification }, response, world);
+  }
+
+  /** Any other product of a known service; declared after the routes above, which Express tries first. */
   @Post(underEveryService(':product'))
   @ApiExcludeEndpoint()
   unknownProduct(@Param('product') product: string): never {
@@ -194,12 +272,19 @@ export class PaymentInitiationController {
     schema: PAYMENT_OBJECT_SCHEMA,
   })
   @ApiResponse(PAYMENT_UNKNOWN)
+  @XmlToo()
   async get(
     @PaymentRoute() type: PaymentType,
     @Param('paymentId') paymentId: string,
+    @Res({ passthrough: true }) response: Response,
     @RequestWorld() world: World,
-  ): Promise<Record<string, unknown>> {
-    return toPaymentResponse(await this.payments.find(type, paymentId, world));
+  ): Promise<Record<string, unknown> | string> {
+    const format = answerFormat(response.req, answersOf(type));
+    const payment = await this.payments.find(type, paymentId, world);
+    if (format !== 'application/xml' || payment.document === null) return toPaymentResponse(payment);
+    // The pain.001 as it was sent (docs/formats.md).
+    response.type(format);
+    return payment.document;
   }
 
   @Get(underEveryService(':product/:paymentId/status'))
@@ -208,12 +293,18 @@ export class PaymentInitiationController {
   @ApiParam(PAYMENT_ID)
   @ApiOkResponse({ type: PaymentStatusResponse })
   @ApiResponse(PAYMENT_UNKNOWN)
+  @XmlToo()
   async status(
     @PaymentRoute() type: PaymentType,
     @Param('paymentId') paymentId: string,
+    @Res({ passthrough: true }) response: Response,
     @RequestWorld() world: World,
-  ): Promise<PaymentStatusResponse> {
-    return toStatusResponse(await this.payments.find(type, paymentId, world));
+  ): Promise<PaymentStatusResponse | string> {
+    const format = answerFormat(response.req, answersOf(type));
+    const payment = await this.payments.find(type, paymentId, world);
+    if (format !== 'application/xml' || payment.document === null) return toStatusResponse(payment);
+    response.type(format);
+    return pain002Of(payment, readPain001(payment.document, payment.service).reference, this.profile.settings, new Date());
   }
 
   @Put(underEveryService(':product/:paymentId/creditor-confirmation'))
@@ -290,16 +381,33 @@ export class PaymentInitiationController {
     { headers, notification }: { headers: ScaHeaders; notification: NotificationRequest | null },
     response: Response,
     world: World,
+    document: string | null = null,
   ): Promise<PaymentInitiationResponse> {
     const vop = vopRequestOf(response.req);
     const request = await this.authorisations.requestOf(headers);
     await this.notifications.admit(notification);
-    const { payment, authorisation } = await this.payments.initiate(type, body, { request, notification, vop }, world);
+    const { payment, authorisation } = await this.payments.initiate(type, body, { request, notification, vop, document }, world);
     announceNotifications(response, notification, true);
     const answer = authorisation
       ? toInitiationResponse(payment, authorisation, this.scaRedirectOf(payment, authorisation), this.profile.habits)
       : toInitiationWithoutAuthorisation(payment);
     return announceCreated(response, request.approach, answer);
+  }
+
+  /** A pain.001 read as its JSON twin's body, validated as that body is (its refusals naming the elements), then initiated as it is. */
+  private async initiatePain001(
+    type: PaymentType,
+    document: unknown,
+    requested: { headers: ScaHeaders; notification: NotificationRequest | null },
+    response: Response,
+    world: World,
+  ): Promise<PaymentInitiationResponse> {
+    const { body } = readPain001(document, type.service);
+    const twin = PAYMENT_BODY_TYPES[`${type.service}/${jsonTwinOf(type.product)}` as keyof typeof PAYMENT_BODY_TYPES];
+    const validated = (await this.validation.transform(body, { type: 'body', metatype: twin }).catch((error: unknown) => {
+      throw asPain001Refusal(error);
+    })) as PaymentBody;
+    return this.initiate(type, validated, requested, response, world, document as string);
   }
 
   /** The redirect SCA page of the payment, with the TPP-Redirect-URI its authorisation was opened with. */

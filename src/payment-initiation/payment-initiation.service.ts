@@ -17,7 +17,7 @@ import { FailedInstalment } from './failed-instalment.entity';
 import { Payment } from './payment.entity';
 import { contextOf, Funds, isPeriodic, PaymentExecutionService } from './payment-execution.service';
 import { initialPaymentStatus, isAwaitingCancellationSca, isAwaitingSca, PaymentEvent } from './payment.machine';
-import { PaymentType } from './payment-products';
+import { jsonTwinOf, PaymentType } from './payment-products';
 import { checkDates, creditorsOf, PaymentBody, termsOf } from './payment-terms';
 import { ScaExemptions } from './sca-exemptions.service';
 import { VerificationOfPayeeService, vopEventOf, VopRequest } from '../verification-of-payee/verification-of-payee.service';
@@ -65,7 +65,12 @@ export class PaymentInitiationService {
   async initiate(
     type: PaymentType,
     body: PaymentBody,
-    { request, notification, vop }: { request: AuthorisationRequest; notification: NotificationRequest | null; vop: VopRequest },
+    {
+      request,
+      notification,
+      vop,
+      document = null,
+    }: { request: AuthorisationRequest; notification: NotificationRequest | null; vop: VopRequest; document?: string | null },
     world: World,
   ): Promise<{ payment: Payment; authorisation: Authorisation | null }> {
     checkDates(body, this.clock.today(world));
@@ -88,6 +93,7 @@ export class PaymentInitiationService {
       body,
       ownerId: world.ownerId,
       vopResults,
+      document,
     });
     const authorisation = await this.store.write(async () => {
       await insertNew(this.execution.machine, payment);
@@ -170,7 +176,7 @@ export class PaymentInitiationService {
     world: World,
   ): Promise<Authorisation> {
     const payment = this.changeable(await this.findStored(type, paymentId, world), notWaiting);
-    if (kind === 'cancellation' && payment.product === 'instant-sepa-credit-transfers') throw cancellationNotOffered(payment);
+    if (kind === 'cancellation' && jsonTwinOf(payment.product) === 'instant-sepa-credit-transfers') throw cancellationNotOffered(payment);
     if (!awaits(payment, kind)) throw notWaiting(payment);
     return this.store.write(() =>
       this.authorisations.start(kind, paymentId, request, payment.ownerId, () => this.settle(payment, kind, 'approve')),

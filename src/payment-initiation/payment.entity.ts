@@ -62,6 +62,10 @@ export class Payment {
   @Column({ type: 'varchar', length: 4, nullable: true })
   reasonCode: RejectionReason | null;
 
+  /** The pain.001.001.03 as the TPP sent it, for a pain.001 product (docs/formats.md); null for a JSON one. */
+  @Column({ type: 'text', nullable: true })
+  document: string | null;
+
   /** Verification of Payee: each creditor's result, in the body's order; null when the payment was not checked (docs/verification-of-payee.md). */
   @Column({ type: 'simple-json', nullable: true })
   vopResults: CreditorCheck[] | null;

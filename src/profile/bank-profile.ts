@@ -20,6 +20,7 @@ export interface ProfileSettings {
   scaApproaches: ('redirect' | 'embedded' | 'decoupled')[];
   paymentProducts: Partial<Record<PaymentServiceName, PaymentProduct[]>>;
   consents?: { maxValidityDays?: number; maxFrequencyPerDay?: number; access?: AnswerStyle };
+  transactionReports?: Partial<TransactionReports>;
   vop?: { mode?: VopMode; closeMatch?: number; payees?: ExternalPayee[] };
   tpp?: {
     oauth?: 'required' | 'optional';
@@ -48,6 +49,18 @@ export interface TppIdentitySettings {
   /** Whether TPPs may register themselves (POST /register). */
   registration: 'open' | 'closed';
 }
+
+/** How the bank answers a transaction list (docs/formats.md), its defaults filled in. */
+export interface TransactionReports {
+  /** The media types offered, application/json always among them. */
+  formats: ReportMediaType[];
+  /** The camt message of a report of booked transactions only. */
+  booked: 'camt.053' | 'camt.054';
+  /** From this many bytes a camt or MT94x report is a download. */
+  downloadFrom: number;
+}
+
+export type ReportMediaType = 'application/json' | 'application/xml' | 'text/plain';
 
 /** How a revoked certificate is answered: Berlin Group 1.3.11's spelling, or 1.3.16's. */
 export type RevokedCode = 'CERTIFICATE_REVOKE' | 'CERTIFICATE_REVOKED';
@@ -202,6 +215,11 @@ export class BankProfile {
     return (this.settings.paymentProducts[service] ?? []).some((offered) => offered === product);
   }
 
+  get transactionReports(): TransactionReports {
+    const { formats = ['application/json'], booked = 'camt.053', downloadFrom = 1_048_576 } = this.settings.transactionReports ?? {};
+    return { formats, booked, downloadFrom };
+  }
+
   /** The terms a new consent gets: the requested ones, cut down to the bank's limits (Berlin Group: "future dates might get adjusted by ASPSP"). */
   consentTerms(validUntil: string, frequencyPerDay: number, today: string): { validUntil: string; frequencyPerDay: number } {
     const { maxValidityDays, maxFrequencyPerDay } = this.settings.consents ?? {};
@@ -257,6 +275,7 @@ export class BankProfile {
       `The bank: ${this.name} (BIC ${this.settings.bic}), profile ${this.source}.`,
       `SCA approaches: ${this.approaches.join(', ')} (the first is the default; any other preference gets it).`,
       `Payment products: ${products.join(', ') || 'none'}.`,
+      ...(this.transactionReports.formats.length > 1 ? [`Transaction reports: ${this.transactionReports.formats.join(', ')}.`] : []),
       `Verification of Payee: ${this.vop.mode}, close match from a similarity of ${this.vop.closeMatch}; ${this.settings.vop?.payees?.length ?? 0} payees at other banks.`,
       `TPP identity: bearer token ${this.tpp.oauth}, signatures ${this.tpp.signatures}, QWAC ${this.tpp.qwac === 'header' ? `in the ${this.tpp.qwacHeader} header` : this.tpp.qwac}.`,
       ...this.services.flatMap((service) => service.summary(this)),

@@ -75,7 +75,8 @@ describe("loadProfile: a service's keys", () => {
     }
     return [];
   };
-  const core = 'extends, name, bic, answers, scaApproaches, paymentProducts, consents, vop, scaExemptions, tpp, fixtures';
+  const core =
+    'extends, name, bic, answers, scaApproaches, paymentProducts, transactionReports, consents, vop, scaExemptions, tpp, fixtures';
 
   it("are a registered service's: a key no registered service has, at the top or in scaExemptions, stops the start naming it", () => {
     writeFileSync(join(folder, 'profile.yaml'), 'extends: bank\nexample: true\nscaExemptions:\n  example: false\n');

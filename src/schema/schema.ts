@@ -21,6 +21,7 @@ import { WorldUse1797400000000 } from '../../migrations/1797400000000-WorldUse';
 import { WorldSnapshots1797500000000 } from '../../migrations/1797500000000-WorldSnapshots';
 import { HashedClientSecrets1797600000000 } from '../../migrations/1797600000000-HashedClientSecrets';
 import { ChangeListeners1797600000001 } from '../../migrations/1797600000001-ChangeListeners';
+import { Pain001Documents1797700000000 } from '../../migrations/1797700000000-Pain001Documents';
 import { WorldSnapshot } from '../database/world-snapshot.entity';
 import { SandboxEvent } from '../events/sandbox-event.entity';
 import { AccessCount } from '../account-information/access-count.entity';
@@ -96,6 +97,7 @@ const MIGRATIONS = [
   WorldSnapshots1797500000000,
   HashedClientSecrets1797600000000,
   ChangeListeners1797600000001,
+  Pain001Documents1797700000000,
 ];
 
 /**

@@ -2,13 +2,14 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { XMLValidator } from 'fast-xml-parser';
 
 /** JSON pointer escaping, for $refs into the document. */
 const pointer = (...segments: string[]) => segments.map((segment) => segment.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
 /**
  * Checks every answer a test receives against the OpenAPI document the app serves: the status must
- * be listed for the operation and the body must match its schema. Answers of paths the document
+ * be listed for the operation, its media type documented for it, and a JSON body must match its schema. Answers of paths the document
  * does not describe (unknown routes, the SCA pages, Swagger UI itself) are not operations and are left alone.
  */
 export class OpenApiContract {
@@ -69,6 +70,19 @@ export class OpenApiContract {
     }
     if (!documented.content) {
       if (body !== '') this.failures.push(`${where}: documented without a body, answered ${body.slice(0, 200)}`);
+      return;
+    }
+    // The media type answered must be one the operation documents; XML must be well-formed, JSON must match its schema.
+    const mediaType = String(response.getHeader('content-type') ?? '')
+      .split(';')[0]
+      .trim();
+    if (!(mediaType in documented.content)) {
+      this.failures.push(`${where}: answered ${mediaType}, documented ${Object.keys(documented.content).join(', ')}`);
+      return;
+    }
+    if (mediaType !== 'application/json') {
+      const wellFormed = mediaType !== 'application/xml' || XMLValidator.validate(body) === true;
+      if (!wellFormed) this.failures.push(`${where}: not well-formed XML: ${body.slice(0, 200)}`);
       return;
     }
     const key = pointer('paths', template, method, 'responses', status, 'content', 'application/json', 'schema');

@@ -142,6 +142,23 @@ export class TransactionsResponse {
   _links: null;
 }
 
+export class DownloadLinks {
+  @ApiProperty({
+    type: Href,
+    example: { href: '/v1/accounts/AT099900000000001511/transactions/download/eyJib29raW5nU3RhdHVzIjoiYm9va2VkIn0' },
+  })
+  download: Href;
+}
+
+/** A camt or MT94x report too large to inline (Berlin Group's _linksDownload; docs/formats.md): where to fetch it. */
+export class DownloadResponse {
+  @ApiProperty({ type: AccountReferenceResponse })
+  account: AccountReferenceResponse;
+
+  @ApiProperty({ type: DownloadLinks })
+  _links: DownloadLinks;
+}
+
 export class TransactionDetails {
   @ApiProperty({
     type: 'object',

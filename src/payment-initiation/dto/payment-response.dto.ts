@@ -3,6 +3,7 @@ import type { Authorisation, ScaApproach } from '../../authorisation/authorisati
 import { nextStepLinks, psuMessageOf, ScaLinks } from '../../authorisation/authorisation-response.dto';
 import { href, Href } from '../../common/links';
 import type { Payment } from '../payment.entity';
+import { jsonTwinOf } from '../payment-products';
 import type { AnswerHabits, AnswerStyle } from '../../common/answer-style';
 import { IMPLICIT_AUTHORISATION_ID } from '../../authorisation/authorisation.service';
 import { isAwaitingCreditorConfirmation, isAwaitingSca, PaymentStatus, RejectionReason } from '../payment.machine';
@@ -261,7 +262,7 @@ export const PAYMENT_OBJECT_SCHEMA = {
 /** Every initiation field of the product, as accepted (null where not sent), then the status. */
 export function toPaymentResponse(payment: Payment): Record<string, unknown> {
   const { service, product, body, status } = payment;
-  const fields = echoedFields(PAYMENT_BODY_TYPES[`${service}/${product}` as keyof typeof PAYMENT_BODY_TYPES]);
+  const fields = echoedFields(PAYMENT_BODY_TYPES[`${service}/${jsonTwinOf(product)}` as keyof typeof PAYMENT_BODY_TYPES]);
   const echoed = body as unknown as Record<string, unknown>;
   return {
     ...Object.fromEntries(fields.map((field) => [field, echoed[field] ?? null])),
