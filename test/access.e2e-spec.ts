@@ -97,12 +97,17 @@ interface Operation {
   path: string;
   role?: Role;
   parameters: Parameter[];
+  /** The media type of its body: a pain.001 product's is application/xml (docs/formats.md). */
+  bodyType: string;
 }
 
 /** Every operation of the served document under `prefix`. */
 async function operations(http: App, prefix: RegExp): Promise<Operation[]> {
   const document = (await request(http).get('/docs-json').expect(200)).body as {
-    paths: Record<string, Record<string, { parameters?: Parameter[]; 'x-psd2-role'?: Role }>>;
+    paths: Record<
+      string,
+      Record<string, { parameters?: Parameter[]; 'x-psd2-role'?: Role; requestBody?: { content: Record<string, unknown> } }>
+    >;
   };
   return Object.entries(document.paths)
     .filter(([path]) => prefix.test(path))
@@ -112,13 +117,14 @@ async function operations(http: App, prefix: RegExp): Promise<Operation[]> {
         path,
         role: operation['x-psd2-role'],
         parameters: operation.parameters ?? [],
+        bodyType: Object.keys(operation.requestBody?.content ?? {})[0] ?? 'application/json',
       })),
     );
 }
 
-const send = (http: App, method: Method, path: string, headers: Record<string, string>, body?: string) => {
+const send = (http: App, method: Method, path: string, headers: Record<string, string>, body?: string, type = 'application/json') => {
   const call = request(http)[method](path).set(headers);
-  return body === undefined ? call : call.set('Content-Type', 'application/json').send(body);
+  return body === undefined ? call : call.set('Content-Type', type).send(body);
 };
 
 /** A body as the berlin-group profile answers it (no nulls). */
@@ -138,15 +144,15 @@ describe.each(['bank', 'berlin-group', 'alpenbank'])('the role matrix of every o
     ) as Record<Role, Issued>;
     const tried = await operations(sandbox.http, /^\/v[12]\//);
     expect(tried.filter(({ role }) => role === undefined)).toEqual([]);
-    for (const { method, path, role, parameters } of tried) {
+    for (const { method, path, role, parameters, bodyType } of tried) {
       const filled = path.replace(
         /\{(\w+)\}/g,
         (_, name: string) => parameters.find((parameter) => parameter.name === name)?.schema?.enum?.[0] ?? randomUUID(),
       );
-      const body = ['post', 'put'].includes(method) ? '{}' : undefined;
+      const body = ['post', 'put'].includes(method) ? (bodyType === 'application/xml' ? '<Document/>' : '{}') : undefined;
       const headers = () => tppHeaders({ 'Consent-ID': randomUUID(), 'PSU-IP-Address': '192.0.2.10' });
       const attempt = (certificate: Issued, url: string) =>
-        send(sandbox.http, method, url, signed(certificate, ca, body ?? '', headers()), body);
+        send(sandbox.http, method, url, signed(certificate, ca, body ?? '', headers()), body, bodyType);
       const allowed = await attempt(certificates[role!], filled);
       const where = `${method.toUpperCase()} ${path}`;
       const list = messageListOf([VOP_MESSAGE_LIST], path, answers === 'berlin-group');
@@ -760,6 +766,8 @@ async function ownedBy(a: Client, served: Set<string>): Promise<Owned> {
       serialNumber: certificate.serialNumber,
       snapshotId: snapshot.snapshotId,
       transactionId: `${scenario.scenarioId.slice(0, 8)}-A1-B1`,
+      // A report's download (docs/formats.md): its query and format, readable by whoever holds the account's consent.
+      downloadId: Buffer.from(JSON.stringify({ bookingStatus: 'booked', format: 'application/xml' })).toString('base64url'),
       piisConsentId: piis.consentId,
     },
   };

@@ -1,7 +1,6 @@
-import { applyDecorators, Get, Param, Query, Res, ValidationPipe } from '@nestjs/common';
+import { Get, Param, Query, Res, ValidationPipe } from '@nestjs/common';
 import type { Response } from 'express';
-import { Checks } from '../http/request-checks';
-import { answerFormat } from '../http/answer-format';
+import { answerFormat, AnswersBeyondJson } from '../http/answer-format';
 import { createValidationPipe } from '../http/validation.pipe';
 import { refusal } from '../common/error-catalogue';
 import { BankProfile } from '../profile/bank-profile';
@@ -10,7 +9,7 @@ import { TppErrorResponse } from '../http/error-response.dto';
 import { WrappedInBerlinGroup } from '../http/berlin-group-answers';
 import { Xs2aController } from '../http/controller.decorator';
 import { AisRequest, ConsentedRequest, RequiresConsent } from '../consent/consent.guard';
-import { AccountInformationService, downloadOf, ReportFormat } from './account-information.service';
+import { AccountInformationService, downloadIdOf, downloadOf, ReportFormat } from './account-information.service';
 import { AccountQueryDto, TransactionsQueryDto } from './dto/account-query.dto';
 import {
   AccountListResponse,
@@ -25,14 +24,7 @@ const ACCOUNT_ID = { name: 'accountId', description: 'resourceId of the account 
 
 /** A transaction list's answers beyond JSON, as the profile offers them (docs/formats.md; their content is documented by report-document.ts). */
 const ReportFormats = (): MethodDecorator =>
-  applyDecorators(
-    Checks({ ownFormats: true }),
-    ApiResponse({
-      status: 406,
-      type: TppErrorResponse,
-      description: 'REQUESTED_FORMATS_INVALID: an Accept of no format the bank offers for transaction reports (standing orders: JSON only)',
-    }),
-  );
+  AnswersBeyondJson('an Accept of no format the bank offers for transaction reports (standing orders: JSON only)');
 
 /** Paths answer with and without a trailing slash (Express routing is not strict). */
 @ApiTags('Account information')
@@ -101,7 +93,11 @@ export class AccountInformationController {
   @RequiresConsent('transactions')
   @ApiOperation({ summary: 'Download a camt or MT94x transaction report too large to answer inline (the list answered its link)' })
   @ApiParam(ACCOUNT_ID)
-  @ApiParam({ name: 'downloadId', description: 'from the download link of the transaction list' })
+  @ApiParam({
+    name: 'downloadId',
+    description: 'from the download link of the transaction list',
+    example: downloadIdOf({ bookingStatus: 'booked' }, 'application/xml'),
+  })
   @ApiOkResponse({ description: 'the report, in the format the list was asked for' })
   @ApiResponse({ status: 404, type: TppErrorResponse, description: 'RESOURCE_UNKNOWN: no such download' })
   @ReportFormats()

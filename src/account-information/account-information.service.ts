@@ -179,8 +179,10 @@ export type ReportFormat = 'application/xml' | 'text/plain';
  * A report's download ID: its query and format, which the download reads again (the consent is
  * checked again there, and the report is written from the ledger as it is then).
  */
-const downloadIdOf = (query: TransactionsQueryDto, format: ReportFormat): string =>
-  Buffer.from(JSON.stringify({ ...query, format })).toString('base64url');
+export const downloadIdOf = (
+  query: Pick<TransactionsQueryDto, 'bookingStatus'> & Partial<TransactionsQueryDto>,
+  format: ReportFormat,
+): string => Buffer.from(JSON.stringify({ ...query, format })).toString('base64url');
 
 /** The query and format a download ID holds; null where it holds none. */
 export function downloadOf(downloadId: string): { query: Record<string, unknown>; format: ReportFormat } | null {

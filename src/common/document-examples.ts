@@ -65,7 +65,7 @@ export function filledExamples<T extends object>(document: T, values: Record<Nam
   return JSON.parse(text) as T;
 }
 
-type Parameter = { name?: string; in?: string; example?: unknown };
+type Parameter = { name?: string; in?: string; example?: unknown; schema?: { example?: unknown } };
 
 /** The parameters that name the bank's data, by name, and the fixture each is prefilled with. */
 const PARAMETERS: Record<string, string> = {
@@ -88,7 +88,7 @@ export const NAMES_NOTHING_YET = '00000000-0000-4000-8000-000000000000';
  * Every parameter that names an account, a transaction, a PSU, a client or an account-information
  * consent is prefilled with the profile's fixture, wherever it is declared; a consent in a path only
  * under /v1/consents and /sandbox (other consents are not account-information consents), and its
- * authorisation under /v1/consents. Any other path parameter without an example gets NAMES_NOTHING_YET.
+ * authorisation under /v1/consents. Any other path parameter without an example (its own or its schema's) gets NAMES_NOTHING_YET.
  */
 export function exampleParameters(document: OpenAPIObject): void {
   for (const [path, parameter] of parametersOf(document)) {
@@ -99,7 +99,8 @@ export function exampleParameters(document: OpenAPIObject): void {
       (key === 'path consentId' && consents ? EXAMPLE.consentId : undefined) ??
       (key === 'path authorisationId' && path.startsWith('/v1/consents/') ? EXAMPLE.consentAuthorisationId : undefined);
     if (example !== undefined) parameter.example = example;
-    else if (parameter.in === 'path' && parameter.example === undefined) parameter.example = NAMES_NOTHING_YET;
+    else if (parameter.in === 'path' && parameter.example === undefined && parameter.schema?.example === undefined)
+      parameter.example = NAMES_NOTHING_YET;
   }
 }
 

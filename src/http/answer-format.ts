@@ -1,5 +1,9 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { refusal } from '../common/error-catalogue';
+import { TppErrorResponse } from './error-response.dto';
+import { Checks } from './request-checks';
 
 /** What most operations answer: JSON, whatever else a profile offers elsewhere. */
 export const JSON_ONLY = ['application/json'] as const;
@@ -19,3 +23,10 @@ export function answerFormat<Type extends string>(request: Request, offered: rea
     );
   return chosen as Type;
 }
+
+/** A route that answers more than JSON: it negotiates Accept itself (answerFormat), and says when it answers 406. */
+export const AnswersBeyondJson = (when: string): MethodDecorator =>
+  applyDecorators(
+    Checks({ ownFormats: true }),
+    ApiResponse({ status: 406, type: TppErrorResponse, description: `REQUESTED_FORMATS_INVALID: ${when}` }),
+  );

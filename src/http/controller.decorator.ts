@@ -27,6 +27,13 @@ export const COMMON_ERRORS = [
   }),
 ];
 
+/** An Accept naming no media type the operation answers in: the request guard's 406 on every /v1 and /sandbox route. */
+const NOT_ACCEPTABLE = ApiResponse({
+  status: 406,
+  description: 'REQUESTED_FORMATS_INVALID: the Accept header names no media type the operation answers in (docs/formats.md)',
+  type: TppErrorResponse,
+});
+
 /**
  * A controller of the bank's XS2A interface: path below /v1 (PIIS consents: /v2), the PSD2 role its
  * routes need (docs/security.md), bearer token and X-Request-ID enforced and documented.
@@ -53,11 +60,7 @@ export function Xs2aController(path: string, role: RouteRole, version: 'v1' | 'v
       description: 'TOKEN_INVALID: no bearer token (or, in AUTH_MODE=strict, not one the sandbox issued); TOKEN_EXPIRED',
       type: TppErrorResponse,
     }),
-    ApiResponse({
-      status: 406,
-      description: 'REQUESTED_FORMATS_INVALID: the Accept header names no media type the operation answers in (docs/formats.md)',
-      type: TppErrorResponse,
-    }),
+    NOT_ACCEPTABLE,
     ApiHeader({
       name: 'X-Sandbox-Delay',
       required: false,
@@ -89,6 +92,7 @@ export function SandboxController(path: string): ClassDecorator {
     ApiSecurity({}),
     ApiResponse({ status: 400, type: TppErrorResponse, description: 'FORMAT_ERROR' }),
     ApiResponse({ status: 401, type: TppErrorResponse, description: 'AUTH_MODE=strict only: TOKEN_INVALID, TOKEN_EXPIRED' }),
+    NOT_ACCEPTABLE,
   );
 }
 

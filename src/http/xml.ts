@@ -94,7 +94,12 @@ export function readXml(text: string, repeating: RepeatingElements): Record<stri
     htmlEntities: true,
     isArray: (_name, path) => repeating.has(path as string),
   });
-  return parser.parse(text) as Record<string, unknown>;
+  try {
+    return parser.parse(text) as Record<string, unknown>;
+  } catch (error) {
+    // What the validator let through and the parser does not (a broken XML declaration, found by the fuzz suite).
+    throw refusal('malformedRequest', `malformed XML: ${(error as Error).message}`);
+  }
 }
 
 const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@', format: true, suppressEmptyNode: true });

@@ -4,7 +4,10 @@ import { PAIN_001_EXAMPLES } from './dto/payment-examples';
 import { pain002Of } from './pain002';
 import { isPain001, PAYMENT_SERVICES } from './payment-products';
 
-type Operation = { responses: Record<string, { content?: Record<string, object> }> };
+type Operation = {
+  responses: Record<string, { content?: Record<string, object> }>;
+  requestBody?: { content: Record<string, { examples?: Record<string, { value: string }> }> };
+};
 
 /** The served example of a pain.002: the sandbox's own writer, for an executed payment of one transaction. */
 const PAIN_002_EXAMPLE = pain002Of(
@@ -23,11 +26,18 @@ const PAIN_002_EXAMPLE = pain002Of(
 
 /**
  * Where a service offers a pain.001 product, its payment's reads answer XML too (docs/formats.md):
- * the status a pain.002, the payment the pain.001 as sent.
+ * the status a pain.002, the payment the pain.001 as sent; a bulk's initiation has an example of its own.
  */
 export function documentPain001(document: OpenAPIObject, profile: BankProfile): void {
   for (const service of PAYMENT_SERVICES) {
-    if (!(profile.settings.paymentProducts[service] ?? []).some(isPain001)) continue;
+    const products = (profile.settings.paymentProducts[service] ?? []).filter(isPain001);
+    if (products.length === 0) continue;
+    // One route takes every pain.001 product; a bulk's example holds two transactions.
+    if (service === 'bulk-payments')
+      for (const product of products) {
+        const body = (document.paths[`/v1/${service}/${product}`]?.post as Operation | undefined)?.requestBody;
+        if (body) body.content['application/xml'].examples = { 'Try it out': { value: PAIN_001_EXAMPLES.bulk } };
+      }
     const xml = (path: string, description: string, example: string) => {
       const ok = (document.paths[`/v1/${service}/{product}/{paymentId}${path}`]?.get as Operation | undefined)?.responses['200'];
       if (ok?.content) ok.content['application/xml'] = { schema: { type: 'string', description }, example };

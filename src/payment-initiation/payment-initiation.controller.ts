@@ -55,11 +55,11 @@ import {
 } from './dto/payment-response.dto';
 import { InstantSepaCreditTransferDto, SepaCreditTransferDto } from './dto/sepa-credit-transfer.dto';
 import { PaymentInitiationService } from './payment-initiation.service';
-import { isPain001, jsonTwinOf, PAYMENT_PRODUCTS, PaymentServiceName, PaymentType } from './payment-products';
+import { isPain001, jsonTwinOf, PAYMENT_PRODUCTS, PAYMENT_SERVICES, PaymentServiceName, PaymentType } from './payment-products';
 import { asPain001Refusal, PAIN_001_NAMESPACE, readPain001 } from './pain001';
 import { pain002Of } from './pain002';
 import { Checks } from '../http/request-checks';
-import { answerFormat, JSON_ONLY } from '../http/answer-format';
+import { answerFormat, AnswersBeyondJson, JSON_ONLY } from '../http/answer-format';
 import { createValidationPipe } from '../http/validation.pipe';
 import { PaymentController, PaymentRoute, productUnknown, underEveryService } from './payment-route.decorator';
 import { PaymentBody } from './payment-terms';
@@ -123,15 +123,7 @@ const PAIN_001_ROUTES = (service: PaymentServiceName): string[] =>
   PAYMENT_PRODUCTS[service].filter((product) => isPain001(product)).map((product) => `${service}/${product}`);
 
 /** A read that answers a pain.001 product's XML too (its content is documented by pain-document.ts). */
-const XmlToo = (): MethodDecorator =>
-  applyDecorators(
-    Checks({ ownFormats: true }),
-    ApiResponse({
-      status: 406,
-      type: TppErrorResponse,
-      description: 'REQUESTED_FORMATS_INVALID: an Accept of neither JSON nor, for a pain.001 product, XML',
-    }),
-  );
+const XmlToo = (): MethodDecorator => AnswersBeyondJson('an Accept of neither JSON nor, for a pain.001 product, XML');
 
 @ApiTags('Payment initiation')
 @PaymentController()
@@ -227,25 +219,12 @@ export class PaymentInitiationController {
     );
   }
 
-  @Post(PAIN_001_ROUTES('payments'))
-  @Initiation('Initiate a payment of a pain.001 product: one credit transfer in a pain.001.001.03', Pain001Body(PAIN_001_EXAMPLES.payment))
-  pain001(
-    @Body() document: unknown,
-    @PaymentRoute() type: PaymentType,
-    @ScaRequestHeaders() headers: ScaHeaders,
-    @NotificationHeaders() notification: NotificationRequest | null,
-    @Res({ passthrough: true }) response: Response,
-    @RequestWorld() world: World,
-  ): Promise<PaymentInitiationResponse> {
-    return this.initiatePain001(type, document, { headers, notification }, response, world);
-  }
-
-  @Post(PAIN_001_ROUTES('bulk-payments'))
+  @Post(PAYMENT_SERVICES.flatMap(PAIN_001_ROUTES))
   @Initiation(
-    'Initiate a bulk payment of a pain.001 product: every transaction of one payment information block',
-    Pain001Body(PAIN_001_EXAMPLES.bulk),
+    'Initiate a payment as a pain.001.001.03: its one credit transfer (payments), or every transaction of its one payment information block (bulk-payments)',
+    Pain001Body(PAIN_001_EXAMPLES.payment),
   )
-  pain001Bulk(
+  async pain001(
     @Body() document: unknown,
     @PaymentRoute() type: PaymentType,
     @ScaRequestHeaders() headers: ScaHeaders,
@@ -253,7 +232,13 @@ export class PaymentInitiationController {
     @Res({ passthrough: true }) response: Response,
     @RequestWorld() world: World,
   ): Promise<PaymentInitiationResponse> {
-    return this.initiatePain001(type, document, { headers, notification }, response, world);
+    const { body } = readPain001(document, type.service);
+    const twin = PAYMENT_BODY_TYPES[`${type.service}/${jsonTwinOf(type.product)}` as keyof typeof PAYMENT_BODY_TYPES];
+    // The twin's rules, its refusals naming the elements (a parameter's pipe saw only the XML text).
+    const validated = await this.validation.transform(body, { type: 'body', metatype: twin }).catch((error: unknown) => {
+      throw asPain001Refusal(error);
+    });
+    return this.initiate(type, validated as PaymentBody, { headers, notification }, response, world, document as string);
   }
 
   /** Any other product of a known service; declared after the routes above, which Express tries first. */
@@ -392,22 +377,6 @@ export class PaymentInitiationController {
       ? toInitiationResponse(payment, authorisation, this.scaRedirectOf(payment, authorisation), this.profile.habits)
       : toInitiationWithoutAuthorisation(payment);
     return announceCreated(response, request.approach, answer);
-  }
-
-  /** A pain.001 read as its JSON twin's body, validated as that body is (its refusals naming the elements), then initiated as it is. */
-  private async initiatePain001(
-    type: PaymentType,
-    document: unknown,
-    requested: { headers: ScaHeaders; notification: NotificationRequest | null },
-    response: Response,
-    world: World,
-  ): Promise<PaymentInitiationResponse> {
-    const { body } = readPain001(document, type.service);
-    const twin = PAYMENT_BODY_TYPES[`${type.service}/${jsonTwinOf(type.product)}` as keyof typeof PAYMENT_BODY_TYPES];
-    const validated = (await this.validation.transform(body, { type: 'body', metatype: twin }).catch((error: unknown) => {
-      throw asPain001Refusal(error);
-    })) as PaymentBody;
-    return this.initiate(type, validated, requested, response, world, document as string);
   }
 
   /** The redirect SCA page of the payment, with the TPP-Redirect-URI its authorisation was opened with. */
