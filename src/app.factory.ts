@@ -50,7 +50,7 @@ export async function createApp(): Promise<NestExpressApplication> {
   SwaggerModule.setup('docs', app, () => documentTemplate(app), {
     jsonDocumentUrl: 'docs-json',
     patchDocumentOnRequest: (request, response, document) => withExamples(app, document),
-    swaggerOptions: { persistAuthorization: true, requestInterceptor: freshRequestIds },
+    swaggerOptions: { persistAuthorization: true, requestInterceptor: freshRequestIds, plugins: [downloadUrl, wholeXmlExamples] },
   });
   return app;
 }
@@ -96,6 +96,22 @@ function freshRequestIds(request: { headers: Record<string, string> }): { header
   if (id !== undefined && sent.has(id)) request.headers['X-Request-ID'] = uuid();
   if (id !== undefined) sent.add(request.headers['X-Request-ID']);
   return request;
+}
+
+/** Swagger UI's own plugin of its default list, which a list of plugins replaces (run in the browser). */
+function downloadUrl(system: unknown): unknown {
+  return (
+    globalThis as unknown as { SwaggerUIBundle: { plugins: { DownloadUrl: (system: unknown) => unknown } } }
+  ).SwaggerUIBundle.plugins.DownloadUrl(system);
+}
+
+/**
+ * A Swagger UI plugin, run in the browser: an XML body or answer whose example is a whole document
+ * (a pain.001, a pain.002, a camt) is shown, prefilled and sent as that document. Swagger UI makes
+ * XML from a schema's properties and wraps a string example in `<notagname>` (docs/formats.md).
+ */
+function wholeXmlExamples(): { fn: { getXmlSampleSchema: (schema: unknown, config: unknown, example: unknown) => string } } {
+  return { fn: { getXmlSampleSchema: (_schema, _config, example) => (typeof example === 'string' ? example : '') } };
 }
 
 /** The document /docs-json serves now, for the profile in force; the e2e suite checks every answer against it. */

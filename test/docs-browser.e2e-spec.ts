@@ -110,7 +110,7 @@ describe.each(builtInProfiles())('Swagger UI of PROFILE=%s, Execute pressed on e
     const requestIds = ids.filter((id) => id !== undefined);
     expect(new Set(requestIds).size).toBe(requestIds.length);
     await page.close();
-  }, 240_000);
+  }, 360_000);
 });
 
 /**

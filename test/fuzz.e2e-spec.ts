@@ -189,11 +189,11 @@ function operations(sandbox: Sandbox): Operation[] {
         string,
         {
           parameters?: { in: string; name: string }[];
-          requestBody?: { content: Record<string, { examples?: Record<string, { value: string }> }> };
+          requestBody?: { content: Record<string, { example?: string }> };
         }
       >,
     ).map(([method, operation]): Operation => {
-      const xml = operation.requestBody?.content['application/xml']?.examples;
+      const xml = operation.requestBody?.content['application/xml']?.example;
       const key = `${method.toUpperCase()} ${path}`;
       const parameters = operation.parameters ?? [];
       const has = (name: string) => parameters.some((parameter) => parameter.in === 'header' && parameter.name === name);
@@ -213,7 +213,7 @@ function operations(sandbox: Sandbox): Operation[] {
           : /^\/v1\/(card-)?accounts/.test(path)
             ? { withBalance: 'true' }
             : {},
-        ...(xml ? { xml: Object.values(xml)[0].value } : {}),
+        ...(xml ? { xml } : {}),
         ...(key === 'POST /oauth2/token'
           ? { form: { grant_type: 'client_credentials' } }
           : BODIES[key] !== undefined

@@ -6,7 +6,7 @@ import { isPain001, PAYMENT_SERVICES } from './payment-products';
 
 type Operation = {
   responses: Record<string, { content?: Record<string, object> }>;
-  requestBody?: { content: Record<string, { examples?: Record<string, { value: string }> }> };
+  requestBody?: { content: Record<string, { examples?: Record<string, { value: string }>; example?: string }> };
 };
 
 /** The served example of a pain.002: the sandbox's own writer, for an executed payment of one transaction. */
@@ -32,12 +32,15 @@ export function documentPain001(document: OpenAPIObject, profile: BankProfile): 
   for (const service of PAYMENT_SERVICES) {
     const products = (profile.settings.paymentProducts[service] ?? []).filter(isPain001);
     if (products.length === 0) continue;
-    // One route takes every pain.001 product; a bulk's example holds two transactions.
-    if (service === 'bulk-payments')
-      for (const product of products) {
-        const body = (document.paths[`/v1/${service}/${product}`]?.post as Operation | undefined)?.requestBody;
-        if (body) body.content['application/xml'].examples = { 'Try it out': { value: PAIN_001_EXAMPLES.bulk } };
+    // One route takes every pain.001 product; a bulk's example holds two transactions. Swagger UI
+    // prefills an XML body from the media type's `example` (app.factory.ts, wholeXmlExamples).
+    for (const product of products) {
+      const xml = (document.paths[`/v1/${service}/${product}`]?.post as Operation | undefined)?.requestBody?.content['application/xml'];
+      if (xml) {
+        delete xml.examples;
+        xml.example = service === 'bulk-payments' ? PAIN_001_EXAMPLES.bulk : PAIN_001_EXAMPLES.payment;
       }
+    }
     const xml = (path: string, description: string, example: string) => {
       const ok = (document.paths[`/v1/${service}/{product}/{paymentId}${path}`]?.get as Operation | undefined)?.responses['200'];
       if (ok?.content) ok.content['application/xml'] = { schema: { type: 'string', description }, example };

@@ -63,7 +63,7 @@ import { answerFormat, AnswersBeyondJson, JSON_ONLY } from '../http/answer-forma
 import { createValidationPipe } from '../http/validation.pipe';
 import { PaymentController, PaymentRoute, productUnknown, underEveryService } from './payment-route.decorator';
 import { PaymentBody } from './payment-terms';
-import { PAIN_001_EXAMPLES, PAYMENT_EXAMPLES } from './dto/payment-examples';
+import { PAYMENT_EXAMPLES } from './dto/payment-examples';
 
 // Its example names the service's fixture payment (fixture-payments.ts).
 const PAYMENT_ID = { name: 'paymentId' };
@@ -100,8 +100,8 @@ function Initiation(summary: string, body: MethodDecorator): MethodDecorator {
 const JsonBody = (body: Type<PaymentBody>, example: object): MethodDecorator =>
   ApiBody({ type: body, examples: { 'Try it out': { value: example } } });
 
-/** A pain.001 product's body (docs/formats.md): the document, read as its JSON twin's body. */
-const Pain001Body = (example: string): MethodDecorator =>
+/** A pain.001 product's body (docs/formats.md): the document, read as its JSON twin's body; its example is pain-document.ts's. */
+const Pain001Body = (): MethodDecorator =>
   applyDecorators(
     Checks({ body: 'application/xml' }),
     ApiConsumes('application/xml'),
@@ -110,7 +110,6 @@ const Pain001Body = (example: string): MethodDecorator =>
         type: 'string',
         description: `A pain.001.001.03 (${PAIN_001_NAMESPACE}): one transaction for payments, one payment information block for bulk-payments; read as the JSON twin's body (docs/formats.md)`,
       },
-      examples: { 'Try it out': { value: example } },
     }),
   );
 
@@ -222,7 +221,7 @@ export class PaymentInitiationController {
   @Post(PAYMENT_SERVICES.flatMap(PAIN_001_ROUTES))
   @Initiation(
     'Initiate a payment as a pain.001.001.03: its one credit transfer (payments), or every transaction of its one payment information block (bulk-payments)',
-    Pain001Body(PAIN_001_EXAMPLES.payment),
+    Pain001Body(),
   )
   async pain001(
     @Body() document: unknown,
