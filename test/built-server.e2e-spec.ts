@@ -270,7 +270,7 @@ describe('the built server with a bad profile', () => {
     [
       'an unknown key',
       () => profile('unknown', 'extends: bank\nanswer: bank\n'),
-      'profile.yaml: answer: unknown key; allowed: extends, name, bic, answers, scaApproaches, paymentProducts, consents, vop, scaExemptions, tpp, fixtures, fundsConfirmation, trustedBeneficiaries, cardAccounts, signingBaskets, permissionDashboard',
+      'profile.yaml: answer: unknown key; allowed: extends, name, bic, answers, scaApproaches, paymentProducts, transactionReports, consents, vop, scaExemptions, tpp, fixtures, fundsConfirmation, trustedBeneficiaries, cardAccounts, signingBaskets, permissionDashboard',
     ],
     [
       'a wrong value',
