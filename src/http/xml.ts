@@ -45,14 +45,14 @@ export function refuseUnsafeXml(_request: IncomingMessage, _response: unknown, r
       if (text[end - 1] === '/') depth -= 1;
       at = end + 1;
     }
-    at = at === 0 ? -1 : text.indexOf('<', at);
+    at = text.indexOf('<', at);
   }
 }
 
-/** The index just past `marker` from `from`, or 0 where it never comes (the parse then names the fault). */
+/** The index just past `marker` from `from`, or the end where it never comes (the parse then names the fault). */
 function after(text: string, marker: string, from: number): number {
   const found = text.indexOf(marker, from);
-  return found === -1 ? 0 : found + marker.length;
+  return found === -1 ? text.length : found + marker.length;
 }
 
 /** The index of the `>` closing the start tag at `from`, past quoted attribute values. */

@@ -119,7 +119,7 @@ const answersOf = (type: PaymentType): readonly ('application/json' | 'applicati
 
 /** The pain.001 products under each service: each one route, which the profile may not offer (OfferedProduct). */
 const PAIN_001_ROUTES = (service: PaymentServiceName): string[] =>
-  PAYMENT_PRODUCTS[service].filter((product) => isPain001(product)).map((product) => `${service}/${product}`);
+  PAYMENT_PRODUCTS[service].filter(isPain001).map((product) => `${service}/${product}`);
 
 /** A read that answers a pain.001 product's XML too (its content is documented by pain-document.ts). */
 const XmlToo = (): MethodDecorator => AnswersBeyondJson('an Accept of neither JSON nor, for a pain.001 product, XML');
