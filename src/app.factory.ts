@@ -50,7 +50,12 @@ export async function createApp(): Promise<NestExpressApplication> {
   SwaggerModule.setup('docs', app, () => documentTemplate(app), {
     jsonDocumentUrl: 'docs-json',
     patchDocumentOnRequest: (request, response, document) => withExamples(app, document),
-    swaggerOptions: { persistAuthorization: true, requestInterceptor: freshRequestIds, plugins: [downloadUrl, wholeXmlExamples] },
+    swaggerOptions: {
+      filter: true,
+      persistAuthorization: true,
+      requestInterceptor: freshRequestIds,
+      plugins: [downloadUrl, wholeXmlExamples],
+    },
   });
   return app;
 }

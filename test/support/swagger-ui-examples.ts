@@ -162,3 +162,36 @@ export function answersAsDocumented(example: ExampleRequest, status: number): bo
     : ![400, 401].includes(status) && (!(example.method === 'GET' || creates) || (status >= 200 && status < 300));
   return documented && (holdsNoFixture(example) || expected);
 }
+
+/**
+ * What of an example decides how Swagger UI sends it: its operation, the names of its headers and
+ * query parameters, the keys of its JSON body, and where its values hold something other than
+ * letters and digits, which Swagger UI encodes alike (a space, a slash, an ampersand, a UTF-8
+ * character). Two examples of one shape are sent alike; the browser suite presses Execute once a
+ * shape (docs/development.md, "The served document").
+ */
+export function exampleShape(example: ExampleRequest): string {
+  const values = (text: string) => text.replace(/[A-Za-z0-9]+/g, 'x');
+  const json = (value: unknown): unknown =>
+    typeof value === 'string'
+      ? values(value)
+      : typeof value === 'number'
+        ? 0
+        : Array.isArray(value)
+          ? value.map(json)
+          : value !== null && typeof value === 'object'
+            ? Object.fromEntries(Object.entries(value).map(([key, field]) => [key, json(field)]))
+            : value;
+  const [path, query = ''] = example.path.split('?');
+  const headers = Object.entries(example.headers).filter(([name]) => name !== 'X-Request-ID');
+  let body: unknown = example.body;
+  if (body !== undefined && example.headers['Content-Type']?.endsWith('json')) body = json(JSON.parse(example.body!));
+  else if (body !== undefined) body = values(example.body!);
+  return JSON.stringify([
+    example.operation,
+    values(path),
+    query.replace(/=[^&]*/g, (value) => values(value)),
+    headers.map(([name, value]) => [name, values(value)]),
+    body,
+  ]);
+}
