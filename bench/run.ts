@@ -736,9 +736,14 @@ async function main(): Promise<void> {
         `| ${row.name} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.ratioToBaseline} | ${row.cpuUsPerRequest} | ${row.databaseCpuUsPerRequest ?? '–'} | ${row.non2xx} | ${row.errors} |`,
       );
     }
+    /** A scenario's server CPU µs a request, round by round. */
+    const cpu = (name: string) => results.find((result) => result.name === name)!.cpuUsPerRequestPerRound;
+    // A signed request to the same request unsigned, each round's ratio taken within the round (docs/benchmark.md, "Signed requests").
+    console.log("\nsigned to unsigned, the server's CPU a request (median of the rounds' ratios):");
+    for (const name of ['GET account list with balances', 'POST SEPA payment'])
+      console.log(`- ${name}: ${ratioInRounds(cpu(`${name}, signed (tpp.signatures: required)`), cpu(name))}`);
     if (process.env.BENCH_POSTGRES_URL) {
       // The app's CPU a request on PostgreSQL to its own on the SQLite file, each round's ratio taken within the round.
-      const cpu = (name: string) => results.find((result) => result.name === name)!.cpuUsPerRequestPerRound;
       console.log("\nPostgreSQL to SQLite, the app's CPU a request (median of the rounds' ratios):");
       for (const name of ['GET account list with balances', 'GET payment status', 'POST SEPA payment']) {
         console.log(
@@ -751,7 +756,6 @@ async function main(): Promise<void> {
     );
     if (against) {
       // The builds compared by the server's own CPU time a request, each round's ratio taken within the round.
-      const cpu = (name: string) => results.find((result) => result.name === name)!.cpuUsPerRequestPerRound;
       console.log(
         `\nagainst ${against.label} (server CPU µs a request, medians of the rounds; the ratio is this build's to ${against.label}'s within each round):`,
       );

@@ -1,7 +1,8 @@
-import { randomBytes, X509Certificate as NodeCertificate } from 'node:crypto';
+import { createHash, KeyObject, randomBytes, X509Certificate as NodeCertificate } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { IsNull } from 'typeorm';
 import { ClockService } from '../clock/clock.service';
+import { AnswerMemo } from '../common/answer-memo';
 import { addDays, addDaysWithin } from '../common/dates';
 import { FormatError, refusal } from '../common/error-catalogue';
 import { Store } from '../database/store';
@@ -25,12 +26,33 @@ import { SignedRequest } from './signed-request.entity';
 export interface CheckedCertificate {
   serialNumber: string;
   certificate: NodeCertificate;
+  /** Its public key, read out of the certificate once: what a signature is verified with. */
+  publicKey: KeyObject;
   roles: Psd2Role[];
   /** Its issuer's name: what a signature's keyId must name. */
   issuer: QualifiedFacts['issuer'];
   /** The client the sandbox issued it to; undefined for one of a trusted CA. */
   ownerId?: string | null;
 }
+
+/**
+ * What a certificate's bytes alone conclude, once its issuer is found among the CAs the bank
+ * trusts: neither the bytes nor those CAs ever change, so a certificate's are worked out once an
+ * instance (docs/tpp-identity.md, "What a check costs"). Its validity on a world's today, its
+ * revocation and its client are asked at each request.
+ */
+interface ReadCertificate {
+  certificate: NodeCertificate;
+  publicKey: KeyObject;
+  facts: QualifiedFacts;
+  serialNumber: string;
+  /** Its first and last day (validFrom, validTo as dates). */
+  from: string;
+  until: string;
+}
+
+/** Certificates read, at most, an instance: a few hundred kilobytes of parsed certificates. */
+const READ_CERTIFICATES = 1_000;
 
 /** PSD2's own roles, whose certificates name the competent authority that authorised them. */
 const REGULATED: readonly Psd2Role[] = ['PSP_AS', 'PSP_PI', 'PSP_AI', 'PSP_IC'];
@@ -46,6 +68,8 @@ export class CertificatesService {
   private authorityMemo: Promise<KeyedCertificate> | undefined;
   /** It and the profile's trusted CAs, parsed once: what every certificate is checked against. */
   private authoritiesMemo: Promise<NodeCertificate[]> | undefined;
+  /** Certificates whose issuer was found, by the SHA-256 of their DER. */
+  private readonly read = new AnswerMemo<ReadCertificate>(READ_CERTIFICATES);
 
   constructor(
     private readonly store: Store,
@@ -163,6 +187,33 @@ export class CertificatesService {
    * request's world's today, its revocation. The first failure is refused (401, the Berlin Group code of the check).
    */
   async check(der: Buffer | null, use: CertificateType, world: World): Promise<CheckedCertificate> {
+    const { certificate, publicKey, facts, serialNumber, from, until } = await this.readIssued(der);
+    if (facts.type !== use)
+      throw refusal(
+        'certificateInvalid',
+        `the certificate ${certificate.serialNumber} is ${facts.type === null ? 'no qualified certificate' : `a ${NAMES[facts.type]}`}, not a ${NAMES[use]}`,
+      );
+    const today = this.clock.today(world);
+    if (today < from || today >= until)
+      throw refusal(
+        'certificateExpired',
+        `the certificate ${certificate.serialNumber} is valid from ${from} until ${until}, and today is ${today}`,
+      );
+    // Read at each request, so that a revocation, a claim and a client's deletion hold on every instance at once.
+    const issued = await this.store.findByKey(TppCertificate, serialNumber);
+    if (issued?.revoked)
+      throw refusal(
+        this.profile.tpp.revoked === 'CERTIFICATE_REVOKED' ? 'certificateRevoked' : 'certificateRevoke',
+        `the certificate ${certificate.serialNumber} is revoked`,
+      );
+    return { serialNumber, certificate, publicKey, roles: facts.roles, issuer: facts.issuer, ownerId: issued?.ownerId };
+  }
+
+  /** The bytes read as one certificate issued by a CA the bank trusts, once a certificate; else refused. */
+  private async readIssued(der: Buffer | null): Promise<ReadCertificate> {
+    const fingerprint = der ? createHash('sha256').update(der).digest('base64') : '';
+    const known = this.read.recall(this, fingerprint);
+    if (known) return known;
     const facts = der ? qualifiedFactsOf(der) : null;
     const certificate = der && facts ? readable(der) : null;
     if (!facts || !certificate)
@@ -182,26 +233,9 @@ export class CertificatesService {
         'certificateInvalid',
         `the certificate ${certificate.serialNumber} is issued neither by the sandbox CA nor by a CA the profile trusts`,
       );
-    if (facts.type !== use)
-      throw refusal(
-        'certificateInvalid',
-        `the certificate ${certificate.serialNumber} is ${facts.type === null ? 'no qualified certificate' : `a ${NAMES[facts.type]}`}, not a ${NAMES[use]}`,
-      );
-    const today = this.clock.today(world);
     const [from, until] = [certificate.validFrom, certificate.validTo].map((date) => new Date(date).toISOString().slice(0, 10));
-    if (today < from || today >= until)
-      throw refusal(
-        'certificateExpired',
-        `the certificate ${certificate.serialNumber} is valid from ${from} until ${until}, and today is ${today}`,
-      );
-    const serialNumber = serialKey(certificate.serialNumber);
-    const issued = await this.store.findByKey(TppCertificate, serialNumber);
-    if (issued?.revoked)
-      throw refusal(
-        this.profile.tpp.revoked === 'CERTIFICATE_REVOKED' ? 'certificateRevoked' : 'certificateRevoke',
-        `the certificate ${certificate.serialNumber} is revoked`,
-      );
-    return { serialNumber, certificate, roles: facts.roles, issuer: facts.issuer, ownerId: issued?.ownerId };
+    const read = { certificate, publicKey: certificate.publicKey, facts, serialNumber: serialKey(certificate.serialNumber), from, until };
+    return this.read.keep(this, fingerprint, read);
   }
 }
 

@@ -114,7 +114,7 @@ export class TppIdentityGuard implements CanActivate {
     const signed = signingString(parameters.headers, (name) => request.header(name), { method: request.method, path: request.originalUrl });
     if (signed === null)
       throw invalidSignature(`the signature covers a header the request does not have (${parameters.headers.join(' ')})`);
-    if (!verify(hash, Buffer.from(signed), signer.certificate.publicKey, Buffer.from(parameters.signature, 'base64'))) {
+    if (!verify(hash, Buffer.from(signed), signer.publicKey, Buffer.from(parameters.signature, 'base64'))) {
       throw invalidSignature('the signature does not verify with the certificate over the covered headers');
     }
     // Last, so that only a signature that holds is spent (RequestGuard has checked the X-Request-ID is a UUID).

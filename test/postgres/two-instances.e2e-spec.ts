@@ -1,9 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import request from 'supertest';
 import { ChangeFeed } from '../../src/database/change-feed';
-import { CREATED } from '../support/profile';
+import { CREATED, PROFILE } from '../support/profile';
+import { type Issued, issuedCertificate, signedHeaders } from '../support/signing';
 import { sepaPayment, VALID_CONSENT } from '../support/fixtures';
 import {
   registerClient,
@@ -341,6 +345,57 @@ describe('two instances on one PostgreSQL database', () => {
       await first.close();
       await second.close();
       await removeDatabase(strictDatabase);
+    }
+  });
+
+  it('tpp.signatures: required, AUTH_MODE=strict: a certificate both have checked is refused on the other at once when it is revoked on one, and when its client is deleted on one; one signature sent to both at once is taken once', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'psd2-two-sealed-'));
+    writeFileSync(join(folder, 'profile.yaml'), `extends: ${PROFILE}\ntpp:\n  signatures: required\n`);
+    const strictDatabase = temporaryDatabase();
+    const first = await startSandbox({ AUTH_MODE: 'strict', PROFILE: folder }, strictDatabase);
+    const second = await startSandbox({ AUTH_MODE: 'strict', PROFILE: folder }, strictDatabase);
+    try {
+      const [a, b] = [await registerClient(first.http, 'Sealed A'), await registerClient(first.http, 'Sealed B')];
+      const seal = (token: string) =>
+        issuedCertificate(first.http, folder, { type: 'QSEAL', organisationName: 'Sealed TPP', roles: ['PSP_AI'] }, token);
+      const [sealA, sealB] = [await seal(a.token), await seal(b.token)];
+      const text = JSON.stringify(consentRequest);
+      const signed = (signer: Issued, token: string) => signedHeaders(signer, text, tppHeaders({ Authorization: `Bearer ${token}` }));
+      const consent = (sandbox: Sandbox, headers: Record<string, string>) =>
+        request(sandbox.http).post('/v1/consents').set(headers).set('Content-Type', 'application/json').send(text);
+      const refused = (code: string, id: string, description: string) => tppError(code, `{sensitive} ${id}: ${description}`);
+      // Each instance checks both certificates, and keeps what it concluded.
+      for (const sandbox of [first, second]) {
+        await consent(sandbox, signed(sealA, a.token)).expect(CREATED);
+        await consent(sandbox, signed(sealB, b.token)).expect(CREATED);
+        expect((await consent(sandbox, signed(sealB, a.token)).expect(401)).body).toEqualBody(
+          refused('CERTIFICATE_INVALID', 'XS2A047E', `the certificate ${sealB.serialNumber} was issued to another client than the token's`),
+        );
+      }
+      // One signature on both at once: one of them takes it.
+      const once = signed(sealA, a.token);
+      const answers = await Promise.all([first, second].map((sandbox) => consent(sandbox, once)));
+      expect(answers.map((answer) => answer.status).sort()).toEqual([CREATED, 401].sort());
+      // Revoked on one: refused on the other at the next request.
+      await request(first.http)
+        .post(`/sandbox/certificates/${sealA.serialNumber}/revocation`)
+        .set('Authorization', `Bearer ${a.token}`)
+        .expect(200);
+      expect((await consent(second, signed(sealA, a.token)).expect(401)).body).toEqualBody(
+        refused('CERTIFICATE_REVOKE', 'XS2A049E', `the certificate ${sealA.serialNumber.toUpperCase()} is revoked`),
+      );
+      // B deleted on one: its certificate, which the other refused for being another client's, is revoked there at once.
+      await request(first.http).delete(`/register/${b.clientId}`).set('Authorization', `Bearer ${b.registrationToken}`).expect(204);
+      const sealC = await seal(a.token);
+      await consent(second, signed(sealC, a.token)).expect(CREATED);
+      expect((await consent(second, signed(sealB, a.token)).expect(401)).body).toEqualBody(
+        refused('CERTIFICATE_REVOKE', 'XS2A049E', `the certificate ${sealB.serialNumber.toUpperCase()} is revoked`),
+      );
+    } finally {
+      await first.close();
+      await second.close();
+      await removeDatabase(strictDatabase);
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 
