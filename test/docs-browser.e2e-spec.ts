@@ -103,7 +103,7 @@ describe.each(profiles)('Swagger UI of PROFILE=%s, Execute pressed on every shap
         pressed.add(operation);
         pressedShapes.add(exampleShape(example));
         await expand(block);
-        await block.locator('button.try-out__btn').click();
+        await tryItOut(block);
         // Swagger UI sends nothing while a required field is empty: then no answer comes.
         const answered = page.waitForResponse(
           (response) => response.url().startsWith(`${web.base}/`) && !response.url().includes('/docs'),
@@ -151,20 +151,35 @@ describe.each(profiles)('Swagger UI of PROFILE=%s, Execute pressed on every shap
 });
 
 /**
- * Opens an operation's block. Swagger UI, re-rendering after the last answer, may swallow the
- * click on a summary (CI run 18: the block never opened under load); a block is clicked again only
- * while it is not open, so that a slow opening is not closed again.
+ * Clicks `press` until `shown` appears, unless `taken` says an earlier click took: Swagger UI,
+ * re-rendering after the last answer, may swallow a click under load (CI run 18: a block never
+ * opened; run 25: Try it out never showed Execute). A click is never repeated on a slow one that
+ * took, which would undo it.
  */
-async function expand(block: Locator): Promise<void> {
+async function pressUntil(press: Locator, shown: Locator, taken: () => Promise<boolean>): Promise<void> {
   for (let attempt = 1; ; attempt++) {
-    if (!(await block.getAttribute('class'))?.split(' ').includes('is-open')) await block.locator('.opblock-summary').click();
+    if (!(await taken())) await press.click();
     try {
-      return await block.locator('button.try-out__btn').waitFor({ timeout: 10_000 });
+      return await shown.waitFor({ timeout: 10_000 });
     } catch (error) {
       if (attempt === 3) throw error;
     }
   }
 }
+
+/** Opens an operation's block. */
+const expand = (block: Locator): Promise<void> =>
+  pressUntil(block.locator('.opblock-summary'), block.locator('button.try-out__btn'), async () =>
+    Boolean((await block.getAttribute('class'))?.split(' ').includes('is-open')),
+  );
+
+/** Try it out on an open block: its button turns into Cancel, and Execute shows. */
+const tryItOut = (block: Locator): Promise<void> =>
+  pressUntil(
+    block.locator('button.try-out__btn'),
+    block.locator('button.execute'),
+    async () => (await block.locator('button.try-out__btn.cancel').count()) > 0,
+  );
 
 /** The tags of an operation (`GET /v1/accounts`) in the document. */
 function tagsOf(document: OpenAPIObject, method: string, operation: string): string[] {
