@@ -5,7 +5,7 @@ import { isTheWorld, rowItLivesBy } from '../world/world-scope';
 import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
 import { ChangeFeed, Shared } from './change-feed';
 import { findByPrimaryKey } from './prebuilt-statements';
-import { Transaction, WriteStrategy } from './write-strategy';
+import { keyTakenIn, Transaction, WriteStrategy } from './write-strategy';
 
 /** What may be asked of a table anywhere: the read half of a TypeORM repository. */
 export type Reader<T extends ObjectLiteral> = Pick<
@@ -23,6 +23,8 @@ const currentWrite = new AsyncLocalStorage<{
   heard: Promise<void>[];
   /** The rows this write found its inserts live by (livesBy), held until it commits. */
   living: Set<string>;
+  /** What the write fails with when the key of a row it inserted with insertUnique is taken, by table. */
+  taken: Map<string, () => Error>;
 }>();
 
 /**
@@ -68,12 +70,20 @@ export class Store {
     if (currentWrite.getStore()) throw new Error('Store.write was called inside another write: do the work in the enclosing write');
     const committed: (() => void)[] = [];
     const heard: Promise<void>[] = [];
-    const value = await this.strategy.run((transaction) => {
-      // A write run again (write-strategy.ts) keeps nothing of the attempt the engine rolled back.
-      committed.length = 0;
-      heard.length = 0;
-      return currentWrite.run({ transaction, committed, heard, living: new Set() }, work);
-    });
+    const taken = new Map<string, () => Error>();
+    let value: T;
+    try {
+      value = await this.strategy.run((transaction) => {
+        // A write run again (write-strategy.ts) keeps nothing of the attempt the engine rolled back.
+        committed.length = 0;
+        heard.length = 0;
+        taken.clear();
+        return currentWrite.run({ transaction, committed, heard, living: new Set(), taken }, work);
+      });
+    } catch (error) {
+      const table = keyTakenIn(error);
+      throw (table !== undefined && taken.get(table)?.()) || error;
+    }
     for (const then of committed) then();
     await Promise.all(heard);
     return value;
@@ -164,6 +174,19 @@ export class Store {
   async lock(name: string): Promise<void> {
     const manager = this.transaction();
     if (this.sharedByInstances) await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
+  }
+
+  /**
+   * Inserts one row whose key must be new: where its key is taken, by a row there already or by a
+   * concurrent write that commits first (which PostgreSQL waits for), the whole write fails with
+   * `taken()` and stores nothing. No read before it and no lock: the key itself decides, in the
+   * insert the write sends anyway (held back with its others on PostgreSQL, PooledTransactions).
+   */
+  async insertUnique<T extends ObjectLiteral>(target: EntityTarget<T>, row: T, taken: () => Error): Promise<void> {
+    const write = currentWrite.getStore();
+    if (!write) throw new Error('Store.insertUnique outside Store.write');
+    write.taken.set(this.dataSource.getMetadata(target).tableName, taken);
+    await this.insert(target, row);
   }
 
   /** Inserts the row unless one with its key exists (a concurrent insert then wins, and this one does nothing). */

@@ -1,5 +1,6 @@
 import { isRefusal } from '../common/error-catalogue';
-import { asUnavailable } from './write-strategy';
+import Database from 'better-sqlite3';
+import { asUnavailable, keyTakenIn } from './write-strategy';
 
 /** What a driver error becomes (docs/operations.md, "Logs"; docs/security.md, "Durability"): a storage fault a 503, the rest as it was. */
 describe('asUnavailable', () => {
@@ -31,5 +32,38 @@ describe('asUnavailable', () => {
     ['a bug', new TypeError('undefined is not a function')],
   ])('%s: stays as it was (a 500 the filter logs)', (_, error) => {
     expect(unavailable(error)).toBe(error);
+  });
+});
+
+/** Which table's key a driver's error says was taken (Store.insertUnique), read from each engine's own error. */
+describe('keyTakenIn', () => {
+  const failure = (run: () => unknown): unknown => {
+    try {
+      run();
+    } catch (error) {
+      return error;
+    }
+    throw new Error('it did not fail');
+  };
+
+  it("SQLite's primary key and unique constraints name the table", () => {
+    const database = new Database(':memory:');
+    database.exec(
+      'CREATE TABLE "signed_requests" (a TEXT, b TEXT, c TEXT UNIQUE, PRIMARY KEY (a, b)); INSERT INTO signed_requests VALUES (1, 2, 3)',
+    );
+    expect(keyTakenIn(failure(() => database.exec('INSERT INTO signed_requests VALUES (1, 2, 4)')))).toBe('signed_requests');
+    expect(keyTakenIn(failure(() => database.exec('INSERT INTO signed_requests VALUES (5, 6, 3)')))).toBe('signed_requests');
+    expect(keyTakenIn(failure(() => database.exec('INSERT INTO missing VALUES (1)')))).toBeUndefined();
+    database.close();
+  });
+
+  it("PostgreSQL's unique_violation names it in its own field, also inside TypeORM's error", () => {
+    const violation = Object.assign(new Error('duplicate key value violates unique constraint'), {
+      code: '23505',
+      table: 'signed_requests',
+    });
+    expect(keyTakenIn(violation)).toBe('signed_requests');
+    expect(keyTakenIn(Object.assign(new Error('x'), { driverError: violation }))).toBe('signed_requests');
+    expect(keyTakenIn(Object.assign(new Error('x'), { code: '23503', table: 'signed_requests' }))).toBeUndefined();
   });
 });

@@ -155,6 +155,17 @@ function driverFields(error: unknown): { code?: unknown; severity?: unknown } {
 }
 
 /**
+ * The table whose key `error` says was taken: PostgreSQL's unique_violation names it; SQLite's
+ * constraint error names its columns as `table.column` (sqlite.org/rescode.html). Else undefined.
+ */
+export function keyTakenIn(error: unknown): string | undefined {
+  const { code, table } = driverFields(error) as { code?: unknown; table?: unknown };
+  if (code === '23505' && typeof table === 'string') return table;
+  if (code !== 'SQLITE_CONSTRAINT_PRIMARYKEY' && code !== 'SQLITE_CONSTRAINT_UNIQUE') return undefined;
+  return /constraint failed: "?([^".,]+)"?\./.exec((error as Error).message)?.[1];
+}
+
+/**
  * The engines' codes that mean the database cannot take a write now (a full disk, an I/O fault, a
  * lock, a lost connection), not that the write is wrong. SQLite: its result codes; PostgreSQL:
  * SQLSTATE classes 08 (connection), 53 (insufficient resources), 57P (shutdown), 58 (system) and
