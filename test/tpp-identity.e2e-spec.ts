@@ -286,6 +286,18 @@ describe('signed requests (tpp.signatures: required)', () => {
       expect(Number(await count())).toBe(before + 2);
     });
 
+    it('a refused request spends its X-Request-ID too: sent again, it is the spent signature that answers', async () => {
+      const text = JSON.stringify({ ...consent, frequencyPerDay: 0 });
+      const headers = signedHeaders(both, text, tppHeaders({ 'Content-Type': 'application/json' }));
+      const before = Number(await count());
+      const refused = await request(sandbox.http).post('/v1/consents').set(headers).send(text).expect(400);
+      expect(refused.body).toEqualBody(refusal('FORMAT_ERROR', 'XS2A001E', 'frequencyPerDay must not be less than 1', 'frequencyPerDay'));
+      expect((await request(sandbox.http).post('/v1/consents').set(headers).send(text).expect(401)).body).toEqualBody(
+        spent(headers['X-Request-ID']),
+      );
+      expect(Number(await count())).toBe(before);
+    });
+
     it.each([
       ['TPP-Notification-URI', 'https://attacker.example/hook'],
       ['TPP-Notification-Content-Preferred', 'status=SCA'],

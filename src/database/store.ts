@@ -27,6 +27,12 @@ const currentWrite = new AsyncLocalStorage<{
   taken: Map<string, () => Error>;
 }>();
 
+/** The write the request under way owes (Store.owe), while no write of it has made it. */
+const owedByRequest = new AsyncLocalStorage<{ owed?: () => Promise<void> }>();
+
+/** Runs a request's handling (from its first middleware on) with room for the write it may owe (Store.owe). */
+export const owingWrites = (handle: () => void): void => owedByRequest.run({}, handle);
+
 /**
  * The one way the app reaches its database (docs/development.md, "The write seam"). Every change
  * of state is a `write`: one transaction, committed before the promise resolves, so whatever a
@@ -71,6 +77,10 @@ export class Store {
     const committed: (() => void)[] = [];
     const heard: Promise<void>[] = [];
     const taken = new Map<string, () => Error>();
+    const request = owedByRequest.getStore();
+    const owed = request?.owed;
+    if (request) request.owed = undefined;
+    const owing = owed && (async () => (await owed(), work()));
     let value: T;
     try {
       value = await this.strategy.run((transaction) => {
@@ -78,15 +88,36 @@ export class Store {
         committed.length = 0;
         heard.length = 0;
         taken.clear();
-        return currentWrite.run({ transaction, committed, heard, living: new Set(), taken }, work);
+        return currentWrite.run({ transaction, committed, heard, living: new Set(), taken }, owing ?? work);
       });
     } catch (error) {
       const table = keyTakenIn(error);
-      throw (table !== undefined && taken.get(table)?.()) || error;
+      const refused = table === undefined ? undefined : taken.get(table)?.();
+      if (refused) throw refused;
+      // Rolled back with the write: still owed, by the request's next write or by settle.
+      if (owed) request!.owed = owed;
+      throw error;
     }
     for (const then of committed) then();
     await Promise.all(heard);
     return value;
+  }
+
+  /**
+   * The request owes `step` (inserts, made inside a write): its first write makes it, in the same
+   * transaction, or, where the request writes nothing or its writes fail, `settle` makes it alone
+   * before the request is answered. A signed POST's spend then costs no write of its own
+   * (docs/tpp-identity.md, "What a check costs").
+   */
+  owe(step: () => Promise<void>): void {
+    const request = owedByRequest.getStore();
+    if (!request) throw new Error('Store.owe outside a request (owingWrites)');
+    request.owed = step;
+  }
+
+  /** Makes the write the request owes, if no write of it has: before its answer, whatever that is (owed-writes.ts). */
+  async settle(): Promise<void> {
+    if (owedByRequest.getStore()?.owed) await this.write(async () => undefined);
   }
 
   /**

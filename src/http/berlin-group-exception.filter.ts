@@ -2,6 +2,7 @@ import { ArgumentsHost, BadRequestException, Catch, ExceptionFilter, Logger, Not
 import type { Request, Response } from 'express';
 import type { AnswerStyle } from '../common/answer-style';
 import { BankProfile } from '../profile/bank-profile';
+import { Store } from '../database/store';
 import { asUnavailable } from '../database/write-strategy';
 import { inBerlinGroupShape, MessageList, messageListOf } from './berlin-group-answers';
 import { DomainError, OAuthError, refusal } from '../common/error-catalogue';
@@ -15,12 +16,21 @@ export class BerlinGroupExceptionFilter implements ExceptionFilter {
   /** `lists`: the operations whose error list Berlin Group names otherwise (MessageList), as the services declare them. */
   constructor(
     profile: BankProfile,
+    private readonly store: Store,
     private readonly lists: readonly MessageList[] = [],
   ) {
     this.profile = profile.answers;
   }
 
+  /** A refusal too settles what its request owes first (owed-writes.ts); where that fails, its failure is the answer. */
   catch(exception: unknown, host: ArgumentsHost): void {
+    void this.store.settle().then(
+      () => this.answer(exception, host),
+      (failure: unknown) => this.answer(failure, host),
+    );
+  }
+
+  private answer(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     // The path as requested: a middleware mounted on a path sees request.path without it.

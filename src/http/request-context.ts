@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { NextFunction, Request, Response } from 'express';
+import { owingWrites } from '../database/store';
 
 /** Who acts in an SCA decision, and through which channel (docs/events.md). */
 export interface Actor {
@@ -20,9 +21,9 @@ const context = new AsyncLocalStorage<Context>();
 /** The length of the history's cause column: a /sandbox route takes any X-Request-ID, which the history keeps this much of (docs/events.md). */
 const CAUSE_LENGTH = 200;
 
-/** Runs the rest of the request in its context; after echoRequestId, which fixed its X-Request-ID. */
+/** Runs the rest of the request in its context, with room for the write it may owe (Store.owe); after echoRequestId, which fixed its X-Request-ID. */
 export function withRequestContext(_request: Request, response: Response, next: NextFunction): void {
-  context.run({ cause: String(response.getHeader('X-Request-ID')).slice(0, CAUSE_LENGTH) }, next);
+  context.run({ cause: String(response.getHeader('X-Request-ID')).slice(0, CAUSE_LENGTH) }, () => owingWrites(next));
 }
 
 /** Work done later for a cause (a notification for the request whose change it tells of). */

@@ -13,13 +13,13 @@ export class SignedRequests {
   constructor(private readonly store: Store) {}
 
   /**
-   * Spends `requestId` for the certificate, or fails with `spent()` where an earlier request spent
-   * it. One insert, whose key decides: of two requests with one signature at once, on any instance,
-   * the second finds the first's row (docs/tpp-identity.md, "What a check costs").
+   * The request spends `requestId` for the certificate, or fails with `spent()` where an earlier
+   * request spent it. One insert, whose key decides: of two requests with one signature at once, on
+   * any instance, the second finds the first's row. Owed (Store.owe): the request's own first write
+   * makes it, so a POST pays no write of its own for it, and nothing the request stores outlives a
+   * refused spend (docs/tpp-identity.md, "What a check costs").
    */
-  spend(serialNumber: string, requestId: string, spent: () => Error): Promise<void> {
-    return this.store.write(() =>
-      this.store.insertUnique(SignedRequest, { serialNumber, requestId, spentAt: new Date().toISOString() }, spent),
-    );
+  spend(serialNumber: string, requestId: string, spent: () => Error): void {
+    this.store.owe(() => this.store.insertUnique(SignedRequest, { serialNumber, requestId, spentAt: new Date().toISOString() }, spent));
   }
 }

@@ -119,7 +119,7 @@ export class TppIdentityGuard implements CanActivate {
     }
     // Last, so that only a signature that holds is spent (RequestGuard has checked the X-Request-ID is a UUID).
     const requestId = request.header('X-Request-ID')!;
-    await this.signedRequests.spend(signer.serialNumber, requestId, () =>
+    this.signedRequests.spend(signer.serialNumber, requestId, () =>
       invalidSignature(
         `X-Request-ID ${requestId} was signed for an earlier request with this certificate: a signature is good for one request`,
       ),
