@@ -10,9 +10,9 @@ export function certificateDer(value: string): Buffer | null {
   const text = value.trim();
   const pem = /^-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\s]+)-----END CERTIFICATE-----$/.exec(text);
   const base64 = (pem ? pem[1] : text).replace(/\s+/g, '');
-  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(base64) || base64.length === 0) return null;
   const der = Buffer.from(base64, 'base64');
-  return derLength(der) === der.length ? der : null;
+  // Node's decoder skips what is not base64: the text must be the bytes' own base64, padding and all.
+  return der.length > 0 && der.toString('base64') === base64 && derLength(der) === der.length ? der : null;
 }
 
 /** The length of the DER SEQUENCE that starts the bytes, header included; null where none starts them. */
@@ -25,24 +25,28 @@ function derLength(der: Buffer): number | null {
 }
 
 /**
- * Whether the CA part of a keyId (`CA=<distinguished name>`) names `issuer`: compared as names,
- * attribute by attribute, whatever their order, case or spacing, not as strings.
+ * A distinguished name as one string of its attributes, each `TYPE=value` with its value's case and
+ * spacing folded, in sorted order: two names are the same name, whatever their order, case or
+ * spacing, where these are equal. Null where the text is no distinguished name.
  */
-export function namesIssuer(distinguishedName: string, issuer: AsnName): boolean {
-  const attributes = (name: Name) =>
-    name
+export function nameOf(name: string | AsnName): string | null {
+  try {
+    return new Name(name)
       .toJSON()
       .flatMap((rdn) =>
         Object.entries(rdn).flatMap(([type, values]) =>
           values.map((value) => `${type.toUpperCase()}=${value.trim().replace(/\s+/g, ' ').toLowerCase()}`),
         ),
       )
-      .sort();
-  try {
-    const named = attributes(new Name(distinguishedName));
-    const actual = attributes(new Name(issuer));
-    return named.length > 0 && named.join('\n') === actual.join('\n');
+      .sort()
+      .join('\n');
   } catch {
-    return false; // not a distinguished name at all
+    return null; // not a distinguished name at all
   }
+}
+
+/** Whether the CA part of a keyId (`CA=<distinguished name>`) names the issuer, whose name (nameOf) is `issuer`: compared as names, not as strings. */
+export function namesIssuer(distinguishedName: string, issuer: string): boolean {
+  const named = nameOf(distinguishedName);
+  return !!named && named === issuer;
 }

@@ -16,7 +16,7 @@ import {
   KeyedCertificate,
   newSerial,
 } from './certificate-issuer';
-import { certificateDer } from './certificate-header';
+import { certificateDer, nameOf } from './certificate-header';
 import { serialKey } from './http-signature';
 import { CertificateType, Psd2Role, QualifiedFacts, qualifiedFactsOf, WITHOUT_AUTHORITY } from './psd2-statement';
 import { CertificateAuthority, TppCertificate } from './tpp-certificate.entity';
@@ -29,8 +29,8 @@ export interface CheckedCertificate {
   /** Its public key, read out of the certificate once: what a signature is verified with. */
   publicKey: KeyObject;
   roles: Psd2Role[];
-  /** Its issuer's name: what a signature's keyId must name. */
-  issuer: QualifiedFacts['issuer'];
+  /** Its issuer's name (nameOf): what a signature's keyId must name. */
+  issuer: string;
   /** The client the sandbox issued it to; undefined for one of a trusted CA. */
   ownerId?: string | null;
 }
@@ -45,6 +45,8 @@ interface ReadCertificate {
   certificate: NodeCertificate;
   publicKey: KeyObject;
   facts: QualifiedFacts;
+  /** Its issuer's name, as nameOf writes it. */
+  issuer: string;
   serialNumber: string;
   /** Its first and last day (validFrom, validTo as dates). */
   from: string;
@@ -187,7 +189,7 @@ export class CertificatesService {
    * request's world's today, its revocation. The first failure is refused (401, the Berlin Group code of the check).
    */
   async check(der: Buffer | null, use: CertificateType, world: World): Promise<CheckedCertificate> {
-    const { certificate, publicKey, facts, serialNumber, from, until } = await this.readIssued(der);
+    const { certificate, publicKey, facts, issuer, serialNumber, from, until } = await this.readIssued(der);
     if (facts.type !== use)
       throw refusal(
         'certificateInvalid',
@@ -206,7 +208,7 @@ export class CertificatesService {
         this.profile.tpp.revoked === 'CERTIFICATE_REVOKED' ? 'certificateRevoked' : 'certificateRevoke',
         `the certificate ${certificate.serialNumber} is revoked`,
       );
-    return { serialNumber, certificate, publicKey, roles: facts.roles, issuer: facts.issuer, ownerId: issued?.ownerId };
+    return { serialNumber, certificate, publicKey, roles: facts.roles, issuer, ownerId: issued?.ownerId };
   }
 
   /** The bytes read as one certificate issued by a CA the bank trusts, once a certificate; else refused. */
@@ -234,7 +236,15 @@ export class CertificatesService {
         `the certificate ${certificate.serialNumber} is issued neither by the sandbox CA nor by a CA the profile trusts`,
       );
     const [from, until] = [certificate.validFrom, certificate.validTo].map((date) => new Date(date).toISOString().slice(0, 10));
-    const read = { certificate, publicKey: certificate.publicKey, facts, serialNumber: serialKey(certificate.serialNumber), from, until };
+    const read = {
+      certificate,
+      publicKey: certificate.publicKey,
+      facts,
+      issuer: nameOf(facts.issuer) ?? '',
+      serialNumber: serialKey(certificate.serialNumber),
+      from,
+      until,
+    };
     return this.read.keep(this, fingerprint, read);
   }
 }
