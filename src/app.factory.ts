@@ -12,6 +12,7 @@ import { refuseDeepJson } from './http/json-depth';
 import { refuseUnsafeXml, XML_MEDIA_TYPES } from './http/xml';
 import { echoRequestId } from './http/request-id.middleware';
 import { withRequestContext } from './http/request-context';
+import { SettlingExpressAdapter } from './http/owed-writes';
 import { RequestLog } from './http/request-log';
 import type { RawBodyRequest } from './tpp-identity/tpp-identity.guard';
 import { answerUnparsableRequests, refuseHostless, refuseNul } from './http/unparsable-request';
@@ -25,7 +26,7 @@ import type { Environment } from './config/environment';
 
 /** The app exactly as it serves, for main.ts and for the e2e tests: settings come from process.env. */
 export async function createApp(): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(), new SettlingExpressAdapter(), {
     bodyParser: false,
     bufferLogs: true,
     abortOnError: false,

@@ -21,7 +21,6 @@ import { BankProfile } from './profile/bank-profile';
 import { ProfileModule } from './profile/profile.module';
 import { ConsentModule } from './consent/consent.module';
 import { connectDatabase, DatabaseModule } from './database/database.module';
-import { Store } from './database/store';
 import { PaymentInitiationModule } from './payment-initiation/payment-initiation.module';
 import { SandboxControlModule } from './sandbox-control/sandbox-control.module';
 import { fillScenarioSlot } from './sandbox-control/scenario.dto';
@@ -92,8 +91,8 @@ export class AppModule {
         { provide: APP_PIPE, useFactory: (bank: BankProfile) => createValidationPipe(bank.requestGroups), inject: [BankProfile] },
         {
           provide: APP_FILTER,
-          useFactory: (bank: BankProfile, store: Store) => new BerlinGroupExceptionFilter(bank, store, [VOP_MESSAGE_LIST]),
-          inject: [BankProfile, Store],
+          useFactory: (bank: BankProfile) => new BerlinGroupExceptionFilter(bank, [VOP_MESSAGE_LIST]),
+          inject: [BankProfile],
         },
         ...(profile.answers === 'berlin-group' ? [{ provide: APP_INTERCEPTOR, useClass: BerlinGroupAnswers }] : []),
       ],

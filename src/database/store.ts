@@ -27,11 +27,17 @@ const currentWrite = new AsyncLocalStorage<{
   taken: Map<string, () => Error>;
 }>();
 
-/** The write the request under way owes (Store.owe), while no write of it has made it. */
-const owedByRequest = new AsyncLocalStorage<{ owed?: () => Promise<void> }>();
+/** The write the request under way owes (Store.owe), while no write of it has made it, and how to make it alone. */
+const owedByRequest = new AsyncLocalStorage<{ owed?: () => Promise<void>; settle?: () => Promise<void> }>();
 
 /** Runs a request's handling (from its first middleware on) with room for the write it may owe (Store.owe). */
 export const owingWrites = (handle: () => void): void => owedByRequest.run({}, handle);
+
+/** Makes the write the request owes, if no write of it has: before its answer, whatever that is (src/http/owed-writes.ts). */
+export async function settleOwedWrite(): Promise<void> {
+  const request = owedByRequest.getStore();
+  if (request?.owed) await request.settle!();
+}
 
 /**
  * The one way the app reaches its database (docs/development.md, "The write seam"). Every change
@@ -105,19 +111,15 @@ export class Store {
 
   /**
    * The request owes `step` (inserts, made inside a write): its first write makes it, in the same
-   * transaction, or, where the request writes nothing or its writes fail, `settle` makes it alone
-   * before the request is answered. A signed POST's spend then costs no write of its own
+   * transaction, or, where the request writes nothing or its writes fail, `settleOwedWrite` makes it
+   * alone before the request is answered. A signed POST's spend then costs no write of its own
    * (docs/tpp-identity.md, "What a check costs").
    */
   owe(step: () => Promise<void>): void {
     const request = owedByRequest.getStore();
     if (!request) throw new Error('Store.owe outside a request (owingWrites)');
     request.owed = step;
-  }
-
-  /** Makes the write the request owes, if no write of it has: before its answer, whatever that is (owed-writes.ts). */
-  async settle(): Promise<void> {
-    if (owedByRequest.getStore()?.owed) await this.write(async () => undefined);
+    request.settle = () => this.write(async () => undefined);
   }
 
   /**

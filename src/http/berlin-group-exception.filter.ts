@@ -2,7 +2,7 @@ import { ArgumentsHost, BadRequestException, Catch, ExceptionFilter, Logger, Not
 import type { Request, Response } from 'express';
 import type { AnswerStyle } from '../common/answer-style';
 import { BankProfile } from '../profile/bank-profile';
-import { Store } from '../database/store';
+import { settleOwedWrite } from '../database/store';
 import { asUnavailable } from '../database/write-strategy';
 import { inBerlinGroupShape, MessageList, messageListOf } from './berlin-group-answers';
 import { DomainError, OAuthError, refusal } from '../common/error-catalogue';
@@ -16,7 +16,6 @@ export class BerlinGroupExceptionFilter implements ExceptionFilter {
   /** `lists`: the operations whose error list Berlin Group names otherwise (MessageList), as the services declare them. */
   constructor(
     profile: BankProfile,
-    private readonly store: Store,
     private readonly lists: readonly MessageList[] = [],
   ) {
     this.profile = profile.answers;
@@ -24,7 +23,7 @@ export class BerlinGroupExceptionFilter implements ExceptionFilter {
 
   /** A refusal too settles what its request owes first (owed-writes.ts); where that fails, its failure is the answer. */
   catch(exception: unknown, host: ArgumentsHost): void {
-    void this.store.settle().then(
+    void settleOwedWrite().then(
       () => this.answer(exception, host),
       (failure: unknown) => this.answer(failure, host),
     );

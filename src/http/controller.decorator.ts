@@ -1,4 +1,4 @@
-import { applyDecorators, Controller, UseGuards, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, Controller, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiResponse, ApiSecurity } from '@nestjs/swagger';
 import { TppErrorResponse } from './error-response.dto';
 import { BankConditionsGuard, MAX_DELAY_MS } from '../conditions/bank-conditions.service';
@@ -7,7 +7,6 @@ import type { RouteRole } from '../tpp-identity/psd2-statement';
 import { Access } from './route-access';
 import { RequestGuard } from './request.guard';
 import { Checks } from './request-checks';
-import { SettleOwedWrites } from './owed-writes';
 
 /**
  * What any operation can answer besides its own: an unreadable request, a body over the limit,
@@ -48,8 +47,6 @@ export function Xs2aController(path: string, role: RouteRole, version: 'v1' | 'v
     // The token (or the certificate) first: it names the world (docs/security.md "Worlds"). Then the
     // TPP's certificates, checked before any of the world's conditions answer (docs/tpp-identity.md, docs/failures.md).
     UseGuards(RequestGuard, TppIdentityGuard, BankConditionsGuard),
-    // What the request owes (a signed request's spend) is made before its answer (owed-writes.ts).
-    UseInterceptors(SettleOwedWrites),
     ApiBearerAuth(),
     ApiHeader({
       name: 'X-Request-ID',

@@ -1,17 +1,17 @@
-import { CallHandler, Injectable, NestInterceptor } from '@nestjs/common';
-import { concatMap, Observable } from 'rxjs';
-import { Store } from '../database/store';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { settleOwedWrite } from '../database/store';
 
 /**
- * Before an operation's answer goes out, the write its request owes and has not made (Store.owe:
- * a signed request's spend, when the handler wrote nothing) is made; where it fails, that failure
- * is the answer. A refusal's answer settles it in the exception filter.
+ * Express as Nest drives it, but an operation's answer first waits for the write its request owes
+ * and has not made (Store.owe: a signed request's spend, where the handler wrote nothing); where
+ * that write fails, Nest hands the failure to the exception filter, which answers it instead. A
+ * refusal's answer settles it in the filter. Here rather than in an interceptor: a route with one
+ * pays Nest's rxjs chain and its async-context bindings on every request, which took the account
+ * list's GET from about 1,090 to 1,820 µs of CPU (docs/benchmark.md, "Signed requests").
  */
-@Injectable()
-export class SettleOwedWrites implements NestInterceptor {
-  constructor(private readonly store: Store) {}
-
-  intercept(_context: unknown, next: CallHandler): Observable<unknown> {
-    return next.handle().pipe(concatMap(async (answer: unknown) => (await this.store.settle(), answer)));
+export class SettlingExpressAdapter extends ExpressAdapter {
+  override async reply(response: unknown, body: unknown, statusCode?: number): Promise<unknown> {
+    await settleOwedWrite();
+    return super.reply(response, body, statusCode) as unknown;
   }
 }
