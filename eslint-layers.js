@@ -52,7 +52,13 @@ function layerEntries(folders, appFiles) {
       ...(never.length ? [{ regex: into(never, '/'), message: `a layer above ${layer.name}: the schema, a service or the control layer (eslint-layers.js)` }] : []),
     ];
     return layer.folders.flatMap((folder) => {
-      const own = [...patterns, ...(GUARDED.includes(folder) ? [INTERNALS] : [])];
+      // A service imports no other: the project then builds without any one of them as it does without all (test/service-removal.e2e-spec.ts).
+      const others = layer.name === 'services' ? layer.folders.filter((other) => other !== folder) : [];
+      const own = [
+        ...patterns,
+        ...(GUARDED.includes(folder) ? [INTERNALS] : []),
+        ...(others.length ? [{ regex: into(others, '/'), message: 'another service: a service stands alone (docs/development.md, "A service plugs in")' }] : []),
+      ];
       const paths = folder === 'database' ? [] : [STORE];
       return [
         { files: [`src/${folder}/**/*.ts`], ignores: ['src/**/*.spec.ts'], rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns: own }] } },
