@@ -286,6 +286,15 @@ describe('signed requests (tpp.signatures: required)', () => {
       expect(Number(await count())).toBe(before + 2);
     });
 
+    it('the same signed GET twice at once: one answered, the other refused as spent (a GET spends alone, before its answer)', async () => {
+      const consentId = await created();
+      const headers = signedHeaders(both, '', tppHeaders());
+      const answers = await Promise.all([1, 2].map(() => request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(headers)));
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401]);
+      expect(answers.find((answer) => answer.status === 200)!.body).toEqualBody({ consentStatus: 'received' });
+      expect(answers.find((answer) => answer.status === 401)!.body).toEqualBody(spent(headers['X-Request-ID']));
+    });
+
     it('a refused request spends its X-Request-ID too: sent again, it is the spent signature that answers', async () => {
       const text = JSON.stringify({ ...consent, frequencyPerDay: 0 });
       const headers = signedHeaders(both, text, tppHeaders({ 'Content-Type': 'application/json' }));

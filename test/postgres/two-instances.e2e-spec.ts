@@ -376,6 +376,21 @@ describe('two instances on one PostgreSQL database', () => {
       const once = signed(sealA, a.token);
       const answers = await Promise.all([first, second].map((sandbox) => consent(sandbox, once)));
       expect(answers.map((answer) => answer.status).sort()).toEqual([CREATED, 401].sort());
+      // A GET writes nothing of its own: it spends its signature alone before its answer, and one of the two takes it too.
+      const consentId = (answers.find((answer) => answer.status === CREATED)!.body as { consentId: string }).consentId;
+      const read = signedHeaders(sealA, '', tppHeaders({ Authorization: `Bearer ${a.token}` }));
+      const reads = await Promise.all(
+        [first, second].map((sandbox) => request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(read)),
+      );
+      expect(reads.map((answer) => answer.status).sort()).toEqual([200, 401]);
+      expect(reads.find((answer) => answer.status === 200)!.body).toEqualBody({ consentStatus: 'valid' });
+      expect(reads.find((answer) => answer.status === 401)!.body).toEqualBody(
+        tppError(
+          'SIGNATURE_INVALID',
+          `{sensitive} XS2A044E: X-Request-ID ${read['X-Request-ID']} was signed for an earlier request with this certificate: a signature is good for one request`,
+          'Signature',
+        ),
+      );
       // Revoked on one: refused on the other at the next request.
       await request(first.http)
         .post(`/sandbox/certificates/${sealA.serialNumber}/revocation`)
