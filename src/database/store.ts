@@ -97,12 +97,11 @@ export class Store {
         return currentWrite.run({ transaction, committed, heard, living: new Set(), taken }, owing ?? work);
       });
     } catch (error) {
-      const table = keyTakenIn(error);
-      const refused = table === undefined ? undefined : taken.get(table)?.();
-      if (refused) throw refused;
-      // Rolled back with the write: still owed, by the request's next write or by settle.
+      // Rolled back with the write, whatever failed it: still owed, by the request's next write or by
+      // settleOwedWrite (where the owed insert's own key was taken, that fails the same way again).
       if (owed) request!.owed = owed;
-      throw error;
+      const table = keyTakenIn(error);
+      throw (table === undefined ? undefined : taken.get(table)?.()) ?? error;
     }
     for (const then of committed) then();
     await Promise.all(heard);
