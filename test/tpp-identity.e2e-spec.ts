@@ -295,6 +295,24 @@ describe('signed requests (tpp.signatures: required)', () => {
       expect(answers.find((answer) => answer.status === 401)!.body).toEqualBody(spent(headers['X-Request-ID']));
     });
 
+    it('signed GETs at once, each its own X-Request-ID twice among them: the spends of a moment go together, each ID answered once', async () => {
+      const consentId = await created();
+      const signed = Array.from({ length: 8 }, () => signedHeaders(both, '', tppHeaders()));
+      const answers = await Promise.all(
+        [...signed, ...signed].map((headers) => request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(headers)),
+      );
+      for (const [index, headers] of signed.entries()) {
+        const pair = [answers[index], answers[index + signed.length]];
+        expect(pair.map((answer) => answer.status).sort()).toEqual([200, 401]);
+        expect(pair.find((answer) => answer.status === 200)!.body).toEqualBody({ consentStatus: 'received' });
+        expect(pair.find((answer) => answer.status === 401)!.body).toEqualBody(spent(headers['X-Request-ID']));
+      }
+      const stored = await sandbox.dataSource.query(
+        `SELECT COUNT(*) AS n FROM signed_requests WHERE "requestId" IN (${signed.map((headers) => `'${headers['X-Request-ID']}'`).join(', ')})`,
+      );
+      expect(Number(stored[0].n)).toBe(signed.length);
+    });
+
     it('a refused request spends its X-Request-ID too: sent again, it is the spent signature that answers', async () => {
       const text = JSON.stringify({ ...consent, frequencyPerDay: 0 });
       const headers = signedHeaders(both, text, tppHeaders({ 'Content-Type': 'application/json' }));

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { sqliteConnectionOf } from './sqlite-connection';
 import { asUnavailable, immediate, unavailable, Work, WriteStrategy } from './write-strategy';
 
@@ -38,6 +38,11 @@ export class GroupCommit extends WriteStrategy {
         this.committed = this.committed.then(() => new Promise((next) => setImmediate(next))).then(() => this.commit());
       }
     });
+  }
+
+  /** In the next batch, as any write. */
+  alone<T>(statement: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.run(({ manager }) => statement(manager));
   }
 
   private async commit(): Promise<void> {

@@ -8,7 +8,7 @@ import { Consent } from '../consent/consent.entity';
 import { Payment } from '../payment-initiation/payment.entity';
 import { SeededProfile } from './seeded-profile.entity';
 import { ENGINE, prepareDatabase, removeDatabase, secondConnection, temporaryDatabase } from '../../test/support/engine';
-import { findByPrimaryKey, insertRows } from './prebuilt-statements';
+import { findByPrimaryKey, insertRows, insertRowsReturningKeys } from './prebuilt-statements';
 import { SERVICES } from '../services';
 
 const PROFILE = loadProfile('bank', SERVICES);
@@ -263,6 +263,23 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
       'code',
       ENGINE === 'sqlite' ? 'SQLITE_CONSTRAINT_PRIMARYKEY' : '23505',
     );
+  });
+
+  it('answers, of rows whose keys may be taken, the keys of those it inserted, and leaves out the others', async () => {
+    const taken = written[3][3]('c0ffee00-0000-4000-8000-000000000009');
+    const fresh = written[3][3]('c0ffee00-0000-4000-8000-00000000000a');
+    await insertRows(dataSource.manager, AccessToken, [Object.assign(new AccessToken(), taken)]);
+    const inserted = await insertRowsReturningKeys(dataSource.manager, AccessToken, [
+      Object.assign(new AccessToken(), { ...taken, clientId: 'other' }),
+      Object.assign(new AccessToken(), fresh),
+    ]);
+    expect(inserted).toStrictEqual([{ tokenHash: fresh.tokenHash }]);
+    await expect(dataSource.getRepository(AccessToken).findOneByOrFail({ tokenHash: taken.tokenHash as string })).resolves.toMatchObject({
+      clientId: 'sandbox-tpp',
+    });
+    await expect(dataSource.getRepository(AccessToken).findOneByOrFail({ tokenHash: fresh.tokenHash as string })).resolves.toMatchObject({
+      clientId: 'sandbox-tpp',
+    });
   });
 
   it('writes inside the transaction it is given, undone with it', async () => {

@@ -71,6 +71,33 @@ async function run(manager: EntityManager, sql: string, parameters: unknown[], n
   }
 }
 
+/**
+ * Inserts rows whose keys may be taken, as one statement (`ON CONFLICT DO NOTHING RETURNING` the
+ * key), and answers the rows it inserted, by their key columns: each caller of a group learns
+ * whether its key was free (GroupedInserts). Named for the groups of up to NAMED_GROUP rows.
+ */
+export async function insertRowsReturningKeys<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  entities: T[],
+): Promise<Record<string, unknown>[]> {
+  const metadata = manager.connection.getMetadata(target);
+  const shape = `${metadata.name} returning ${entities.length}`;
+  let statement = inserts.get(shape);
+  if (!statement) {
+    const keys = metadata.primaryColumns.map(({ databaseName }) => manager.connection.driver.escape(databaseName)).join(', ');
+    statement = {
+      text: `${insertStatement(metadata, entities.length, 0, true)} RETURNING ${keys}`,
+      name: entities.length <= NAMED_GROUP ? `inserts_${inserts.size}` : undefined,
+    };
+    if (statement.name) inserts.set(shape, statement);
+  }
+  return (await run(manager, statement.text, parametersOf(metadata, entities), statement.name)) as Record<string, unknown>[];
+}
+
+/** The largest group whose statement is built once and named: larger ones come only under a load that pays for building theirs. */
+const NAMED_GROUP = 32;
+
 /** Rows to insert, as one statement or with others a write holds back (write-strategy.ts). */
 export interface PendingInsert {
   target: EntityTarget<ObjectLiteral>;

@@ -4,7 +4,9 @@ import { refusal } from '../common/error-catalogue';
 import { isTheWorld, rowItLivesBy } from '../world/world-scope';
 import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
 import { ChangeFeed, Shared } from './change-feed';
-import { findByPrimaryKey } from './prebuilt-statements';
+import { findByPrimaryKey, insertRowsReturningKeys } from './prebuilt-statements';
+import { GroupedInserts } from './grouped-inserts';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { keyTakenIn, Transaction, WriteStrategy } from './write-strategy';
 
 /** What may be asked of a table anywhere: the read half of a TypeORM repository. */
@@ -27,16 +29,18 @@ const currentWrite = new AsyncLocalStorage<{
   taken: Map<string, () => Error>;
 }>();
 
-/** The write the request under way owes (Store.owe), while no write of it has made it, and how to make it alone. */
-const owedByRequest = new AsyncLocalStorage<{ owed?: () => Promise<void>; settle?: () => Promise<void> }>();
+/** The insert the request under way owes (Store.oweInsertUnique), while no write of it has made it, and how to make it alone. */
+const owedByRequest = new AsyncLocalStorage<{ owed?: () => Promise<void>; alone?: () => Promise<void> }>();
 
-/** Runs a request's handling (from its first middleware on) with room for the write it may owe (Store.owe). */
+/** Runs a request's handling (from its first middleware on) with room for the insert it may owe (Store.oweInsertUnique). */
 export const owingWrites = (handle: () => void): void => owedByRequest.run({}, handle);
 
-/** Makes the write the request owes, if no write of it has: before its answer, whatever that is (src/http/owed-writes.ts). */
+/** Makes the insert the request owes, if no write of it has: before its answer, whatever that is (src/http/owed-writes.ts). */
 export async function settleOwedWrite(): Promise<void> {
   const request = owedByRequest.getStore();
-  if (request?.owed) await request.settle!();
+  if (!request?.owed) return;
+  request.owed = undefined;
+  await request.alone!();
 }
 
 /**
@@ -57,6 +61,9 @@ export class Store {
 
   /** The Shared values kept one a world (by World.key): a purge of the world forgets them. */
   private readonly worldKeyed: Shared<unknown>[] = [];
+
+  /** By entity name: the inserts made outside any write (oweInsertUnique). */
+  private readonly groups = new Map<string, unknown>();
 
   /** findForUpdate's row lock: PostgreSQL's writes run side by side, SQLite's never do, so it needs none. */
   private readonly rowLock: { mode: 'pessimistic_write' } | undefined;
@@ -109,16 +116,41 @@ export class Store {
   }
 
   /**
-   * The request owes `step` (inserts, made inside a write): its first write makes it, in the same
-   * transaction, or, where the request writes nothing or its writes fail, `settleOwedWrite` makes it
-   * alone before the request is answered. A signed POST's spend then costs no write of its own
-   * (docs/tpp-identity.md, "What a check costs").
+   * The request owes the insert of `row`, whose key must be new (insertUnique): its first write
+   * makes it, in the same transaction, or, where the request writes nothing or its writes fail,
+   * `settleOwedWrite` makes it before the request is answered, in one statement with the other
+   * such inserts of the moment (GroupedInserts). A signed POST's spend then costs no write of its
+   * own, and a signed GET's a share of one (docs/tpp-identity.md, "What a check costs").
    */
-  owe(step: () => Promise<void>): void {
+  oweInsertUnique<T extends ObjectLiteral>(target: EntityTarget<T>, row: T, taken: () => Error): void {
     const request = owedByRequest.getStore();
-    if (!request) throw new Error('Store.owe outside a request (owingWrites)');
-    request.owed = step;
-    request.settle = () => this.write(async () => undefined);
+    if (!request) throw new Error('Store.oweInsertUnique outside a request (owingWrites)');
+    if (typeof target === 'function' && rowItLivesBy(target as Type, row) !== null)
+      throw new Error('Store.oweInsertUnique: a row of a world is inserted in a write, which checks its world lives');
+    request.owed = () => this.insertUnique(target, row, taken);
+    request.alone = async () => {
+      if (!(await this.groupOf(target).insert(row))) throw taken();
+    };
+  }
+
+  /** The inserts of `target`'s rows made outside any write, grouped (one instance's). */
+  private groupOf<T extends ObjectLiteral>(target: EntityTarget<T>): GroupedInserts<T> {
+    const metadata = this.dataSource.getMetadata(target);
+    let group = this.groups.get(metadata.name) as GroupedInserts<T> | undefined;
+    if (!group) {
+      const keyOf = (values: (column: ColumnMetadata) => unknown) =>
+        metadata.primaryColumns.map((column) => String(values(column))).join('\u0000');
+      group = new GroupedInserts<T>(
+        async (rows) =>
+          (await this.strategy.alone((manager) => insertRowsReturningKeys(manager, target, rows))).map((inserted) =>
+            keyOf((column) => inserted[column.databaseName]),
+          ),
+        (row) => keyOf((column) => column.getEntityValue(row)),
+        INSERT_CHUNK,
+      );
+      this.groups.set(metadata.name, group);
+    }
+    return group;
   }
 
   /**

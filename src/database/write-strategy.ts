@@ -27,6 +27,9 @@ export type Work<T> = (transaction: Transaction) => Promise<T>;
 export abstract class WriteStrategy {
   /** Runs `work` in a transaction and resolves once it is committed; a storage fault rejects with 503. */
   abstract run<T>(work: Work<T>): Promise<T>;
+
+  /** Runs one statement, atomic by itself, as a write of its own: committed when it resolves, a storage fault 503. */
+  abstract alone<T>(statement: (manager: EntityManager) => Promise<T>): Promise<T>;
 }
 
 /** SQLite: every statement as it comes, on the one connection (group-commit.ts). */
@@ -87,6 +90,15 @@ export class PooledTransactions extends WriteStrategy {
         if (!crossed(error)) throw asUnavailable(error);
         if (attempt >= ATTEMPTS) throw unavailable();
       }
+    }
+  }
+
+  /** On a pooled connection, outside any transaction: a single statement commits by itself. */
+  async alone<T>(statement: (manager: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await statement(this.dataSource.manager);
+    } catch (error) {
+      throw asUnavailable(error);
     }
   }
 

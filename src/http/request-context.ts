@@ -21,7 +21,7 @@ const context = new AsyncLocalStorage<Context>();
 /** The length of the history's cause column: a /sandbox route takes any X-Request-ID, which the history keeps this much of (docs/events.md). */
 const CAUSE_LENGTH = 200;
 
-/** Runs the rest of the request in its context, with room for the write it may owe (Store.owe); after echoRequestId, which fixed its X-Request-ID. */
+/** Runs the rest of the request in its context, with room for the write it may owe (Store.oweInsertUnique); after echoRequestId, which fixed its X-Request-ID. */
 export function withRequestContext(_request: Request, response: Response, next: NextFunction): void {
   context.run({ cause: String(response.getHeader('X-Request-ID')).slice(0, CAUSE_LENGTH) }, () => owingWrites(next));
 }

@@ -15,11 +15,11 @@ export class SignedRequests {
   /**
    * The request spends `requestId` for the certificate, or fails with `spent()` where an earlier
    * request spent it. One insert, whose key decides: of two requests with one signature at once, on
-   * any instance, the second finds the first's row. Owed (Store.owe): the request's own first write
+   * any instance, the second finds the first's row. Owed (Store.oweInsertUnique): the request's own first write
    * makes it, so a POST pays no write of its own for it, and nothing the request stores outlives a
    * refused spend (docs/tpp-identity.md, "What a check costs").
    */
   spend(serialNumber: string, requestId: string, spent: () => Error): void {
-    this.store.owe(() => this.store.insertUnique(SignedRequest, { serialNumber, requestId, spentAt: new Date().toISOString() }, spent));
+    this.store.oweInsertUnique(SignedRequest, { serialNumber, requestId, spentAt: new Date().toISOString() }, spent);
   }
 }
