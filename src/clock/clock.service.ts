@@ -7,7 +7,7 @@ import { utcToday } from '../common/dates';
 import { Store } from '../database/store';
 import type { World } from '../world/world';
 import { worldLock } from '../world/world-scope';
-import { asClock } from '../http/request-context';
+import { asClock } from '../common/request-context';
 import { SandboxClock } from './sandbox-clock.entity';
 
 /** What runs when a world's date changes, by a move or by the real day changing (docs/scenarios-and-clock.md). */

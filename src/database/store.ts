@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, Type } from '@nestjs/common';
 import { refusal } from '../common/error-catalogue';
+import { owedInsertOfRequest } from '../common/request-context';
 import { isTheWorld, rowItLivesBy } from '../world/world-scope';
 import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
 import { ChangeFeed, Shared } from './change-feed';
@@ -29,15 +30,9 @@ const currentWrite = new AsyncLocalStorage<{
   taken: Map<string, () => Error>;
 }>();
 
-/** The insert the request under way owes (Store.oweInsertUnique), while no write of it has made it, and how to make it alone. */
-const owedByRequest = new AsyncLocalStorage<{ owed?: () => Promise<void>; alone?: () => Promise<void> }>();
-
-/** Runs a request's handling (from its first middleware on) with room for the insert it may owe (Store.oweInsertUnique). */
-export const owingWrites = (handle: () => void): void => owedByRequest.run({}, handle);
-
 /** Makes the insert the request owes, if no write of it has: before its answer, whatever that is (src/http/owed-writes.ts). */
 export async function settleOwedWrite(): Promise<void> {
-  const request = owedByRequest.getStore();
+  const request = owedInsertOfRequest();
   if (!request?.owed) return;
   request.owed = undefined;
   await request.alone!();
@@ -90,7 +85,7 @@ export class Store {
     const committed: (() => void)[] = [];
     const heard: Promise<void>[] = [];
     const taken = new Map<string, () => Error>();
-    const request = owedByRequest.getStore();
+    const request = owedInsertOfRequest();
     const owed = request?.owed;
     if (request) request.owed = undefined;
     const owing = owed && (async () => (await owed(), work()));
@@ -123,8 +118,8 @@ export class Store {
    * own, and a signed GET's a share of one (docs/tpp-identity.md, "What a check costs").
    */
   oweInsertUnique<T extends ObjectLiteral>(target: EntityTarget<T>, row: T, taken: () => Error): void {
-    const request = owedByRequest.getStore();
-    if (!request) throw new Error('Store.oweInsertUnique outside a request (owingWrites)');
+    const request = owedInsertOfRequest();
+    if (!request) throw new Error('Store.oweInsertUnique outside a request (inRequestContext)');
     if (typeof target === 'function' && rowItLivesBy(target as Type, row) !== null)
       throw new Error('Store.oweInsertUnique: a row of a world is inserted in a write, which checks its world lives');
     request.owed = () => this.insertUnique(target, row, taken);

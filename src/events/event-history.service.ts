@@ -3,7 +3,7 @@ import { Between, FindOptionsWhere, LessThanOrEqual, MoreThanOrEqual } from 'typ
 import { ClockService } from '../clock/clock.service';
 import { newResourceId } from '../common/resource-id';
 import { Store } from '../database/store';
-import { currentActor, currentCause, currentCertificate } from '../http/request-context';
+import { currentActor, currentCause, currentCertificate } from '../common/request-context';
 import { ownedBy, World } from '../world/world';
 import { EventKind, SandboxEvent } from './sandbox-event.entity';
 

@@ -1,47 +1,7 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { NextFunction, Request, Response } from 'express';
-import { owingWrites } from '../database/store';
+import { inRequestContext } from '../common/request-context';
 
-/** Who acts in an SCA decision, and through which channel (docs/events.md). */
-export interface Actor {
-  psuId: string;
-  channel: 'page' | 'embedded' | 'decoupled' | 'control' | 'cockpit' | 'dashboard';
-}
-
-/** What caused the work under way: a request (its X-Request-ID) or the clock, and the PSU acting, if one is. */
-interface Context {
-  cause: string;
-  actor?: Actor;
-  /** The serial number of the certificate the request was signed with or came over TLS with (docs/tpp-identity.md). */
-  certificate?: string;
-}
-
-const context = new AsyncLocalStorage<Context>();
-
-/** The length of the history's cause column: a /sandbox route takes any X-Request-ID, which the history keeps this much of (docs/events.md). */
-const CAUSE_LENGTH = 200;
-
-/** Runs the rest of the request in its context, with room for the write it may owe (Store.oweInsertUnique); after echoRequestId, which fixed its X-Request-ID. */
+/** Runs the rest of the request in its context (common/request-context.ts); after echoRequestId, which fixed its X-Request-ID. */
 export function withRequestContext(_request: Request, response: Response, next: NextFunction): void {
-  context.run({ cause: String(response.getHeader('X-Request-ID')).slice(0, CAUSE_LENGTH) }, () => owingWrites(next));
-}
-
-/** Work done later for a cause (a notification for the request whose change it tells of). */
-export const causedBy = <T>(cause: string, work: () => Promise<T>): Promise<T> => context.run({ cause }, work);
-
-/** Work the clock does (ClockService.catchUp), whichever request it runs under. */
-export const asClock = <T>(work: () => Promise<T>): Promise<T> => causedBy('clock', work);
-
-/** Work a PSU does through a channel: the status changes it causes name them. */
-export const actingAs = <T>(actor: Actor, work: () => Promise<T>): Promise<T> =>
-  context.run({ ...(context.getStore() ?? { cause: 'unknown' }), actor }, work);
-
-export const currentCause = (): string => context.getStore()?.cause ?? 'startup';
-export const currentActor = (): Actor | undefined => context.getStore()?.actor;
-export const currentCertificate = (): string | undefined => context.getStore()?.certificate;
-
-/** The request's certificate passed the checks (TppIdentityGuard): what it causes names it. */
-export function identifiedBy(serialNumber: string): void {
-  const store = context.getStore();
-  if (store) store.certificate = serialNumber;
+  inRequestContext(String(response.getHeader('X-Request-ID')), next);
 }

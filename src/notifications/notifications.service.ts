@@ -7,7 +7,7 @@ import type { Environment } from '../config/environment';
 import { Store } from '../database/store';
 import { EventHistory } from '../events/event-history.service';
 import type { SandboxEvent } from '../events/sandbox-event.entity';
-import { causedBy } from '../http/request-context';
+import { causedBy } from '../common/request-context';
 import type { NotificationRequest } from './notification-headers.decorator';
 import { coreNotifiedKinds, formatContent, isNotified, NotificationContent, parseContent, RETRY_DELAYS_MS } from './notification-content';
 import { NotificationHosts } from './notification-hosts';

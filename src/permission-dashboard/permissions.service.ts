@@ -5,7 +5,7 @@ import { ClockService } from '../clock/clock.service';
 import { accountKey, Consent } from '../consent/consent.entity';
 import { consentedKeys } from '../consent/coverage';
 import { Store } from '../database/store';
-import type { Actor } from '../http/request-context';
+import type { Actor } from '../common/request-context';
 import { SandboxEvent } from '../events/sandbox-event.entity';
 import { TppClient } from '../oauth/client.entity';
 import { ownedBy, type World } from '../world/world';

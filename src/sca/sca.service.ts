@@ -13,7 +13,7 @@ import { AuthorisationEvent, MAX_FAILED_ATTEMPTS, ScaDecision } from '../authori
 import { AuthorisationRequest, AuthorisationService } from '../authorisation/authorisation.service';
 import { AuthorisationPort, Decided } from '../authorisation/authorisation-port.service';
 import { ConsentService } from '../consent/consent.service';
-import { Actor, actingAs } from '../http/request-context';
+import { Actor, actingAs } from '../common/request-context';
 import type { UpdatePsuDataDto } from './update-psu-data.dto';
 import { personaOf, STATIC_TAN } from './psu-personas';
 import { toScaStepResponse } from './sca-answers';

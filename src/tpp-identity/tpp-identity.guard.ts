@@ -4,7 +4,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { accessOf } from '../http/route-access';
 import { refusal } from '../common/error-catalogue';
-import { identifiedBy } from '../http/request-context';
+import { identifiedBy } from '../common/request-context';
 import { isOwnedBy, requestWorld, type WorldRequest } from '../world/world';
 import { BankProfile } from '../profile/bank-profile';
 import { CertificatesService, CheckedCertificate } from './certificates.service';
