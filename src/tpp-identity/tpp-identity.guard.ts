@@ -8,7 +8,7 @@ import { identifiedBy } from '../common/request-context';
 import { isOwnedBy, requestWorld, type WorldRequest } from '../world/world';
 import { BankProfile } from '../profile/bank-profile';
 import { CertificatesService, CheckedCertificate } from './certificates.service';
-import { certificateDer, namesIssuer } from './certificate-header';
+import { namesIssuer } from './certificate-header';
 import { presentedQwac } from './presented-certificates';
 import { SignedRequests } from './signed-requests';
 import { digestMatches, parseKeyId, parseSignature, sameSerial, signingString, uncoveredHeaders } from './http-signature';
@@ -86,7 +86,7 @@ export class TppIdentityGuard implements CanActivate {
         'a signed request carries its certificate in TPP-Signature-Certificate',
         'TPP-Signature-Certificate',
       );
-    const signer = await this.certificates.check(certificateDer(sent), 'QSEAL', requestWorld(request));
+    const signer = await this.certificates.check(sent, 'QSEAL', requestWorld(request));
     const parameters = parseSignature(header);
     if (!parameters) throw invalidSignature('Signature must be keyId="SN=…,CA=…",algorithm="rsa-sha256",headers="…",signature="…"');
     const hash = SIGNATURE_HASHES[parameters.algorithm.toLowerCase()];
