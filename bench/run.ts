@@ -315,15 +315,17 @@ async function againstBuild(
  * for one request); compare these rows by the server's CPU time a request, as the bench's client
  * signs on the other core.
  */
-async function signedScenarios(folder: string, servers: Server[]): Promise<Scenario[]> {
+async function signedScenarios(
+  folder: string,
+  servers: Server[],
+  database: Record<string, string>,
+  engine = '',
+  databaseCpu?: () => number,
+): Promise<Scenario[]> {
   const profile = join(folder, 'signing-profile');
-  mkdirSync(profile);
+  mkdirSync(profile, { recursive: true });
   writeFileSync(join(profile, 'profile.yaml'), 'extends: bank\ntpp:\n  signatures: required\n');
-  const server = await start(
-    productionArgs,
-    { NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_PATH: join(folder, 'signed.sqlite'), PROFILE: profile },
-    '/health',
-  );
+  const server = await start(productionArgs, { NODE_ENV: 'production', LOG_LEVEL: 'silent', ...database, PROFILE: profile }, '/health');
   servers.push(server);
   const issued = await fetch(`${server.base}/sandbox/certificates`, {
     method: 'POST',
@@ -363,13 +365,15 @@ async function signedScenarios(folder: string, servers: Server[]): Promise<Scena
   const payment = JSON.stringify(PAYMENT);
   return [
     {
-      name: 'GET account list with balances, signed (tpp.signatures: required)',
+      name: `GET account list with balances${engine}, signed (tpp.signatures: required)`,
       servers: [server],
+      databaseCpu,
       request: { ...accountList, ...signed('', { 'Consent-ID': CONSENT }) },
     },
     {
-      name: 'POST SEPA payment, signed (tpp.signatures: required)',
+      name: `POST SEPA payment${engine}, signed (tpp.signatures: required)`,
       servers: [server],
+      databaseCpu,
       request: {
         method: 'POST',
         path: sepaInitiation.path,
@@ -591,17 +595,25 @@ async function paymentsBesideMoves(
   };
 }
 
-/** Given BENCH_POSTGRES_URL, the small-database scenarios again on PostgreSQL: on one instance, and on two sharing its database. */
+/**
+ * Given BENCH_POSTGRES_URL, the small-database scenarios again on PostgreSQL: on one instance, and
+ * on two sharing its database; the signed ones on an instance of their own, each right after its twin.
+ */
 async function postgresScenarios(
   administrator: string | undefined,
+  folder: string,
   servers: Server[],
   cleanUp: (() => Promise<void>)[],
 ): Promise<Scenario[]> {
   if (!administrator) return [];
-  // A fresh database in the cluster, whose user may create databases.
-  const database = newDatabaseUrl(administrator, 'sandbox_bench');
-  await createPostgresDatabase(database, administrator);
-  cleanUp.push(() => dropPostgresDatabase(database, administrator));
+  // Fresh databases in the cluster, whose user may create databases.
+  const fresh = async (name: string) => {
+    const url = newDatabaseUrl(administrator, name);
+    await createPostgresDatabase(url, administrator);
+    cleanUp.push(() => dropPostgresDatabase(url, administrator));
+    return url;
+  };
+  const database = await fresh('sandbox_bench');
   const environment = { NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: database };
   const databaseCpuUs = (await databaseCpu(administrator)) ?? undefined;
   const one = await start(productionArgs, environment, '/health');
@@ -609,18 +621,25 @@ async function postgresScenarios(
   const two = await start(productionArgs, environment, '/health');
   servers.push(two);
   const paymentId = await initiatePayment(one.base);
-  return [
-    ['GET account list with balances', accountList],
-    ['GET transactions (both)', transactionsBoth],
-    ['GET payment status', paymentStatus(paymentId)],
-    ['POST SEPA payment', sepaInitiation],
-  ].flatMap(
-    ([name, request]) =>
-      [
-        { name: `${name}, PostgreSQL`, servers: [one], request, databaseCpu: databaseCpuUs },
-        { name: `${name}, PostgreSQL, two instances`, servers: [one, two], request, databaseCpu: databaseCpuUs },
-      ] as Scenario[],
+  const [signedList, signedPayment] = await signedScenarios(
+    folder,
+    servers,
+    { DATABASE_URL: await fresh('sandbox_bench_signed') },
+    ', PostgreSQL',
+    databaseCpuUs,
   );
+  return (
+    [
+      ['GET account list with balances', accountList, signedList],
+      ['GET transactions (both)', transactionsBoth],
+      ['GET payment status', paymentStatus(paymentId)],
+      ['POST SEPA payment', sepaInitiation, signedPayment],
+    ] as [string, Scenario['request'], Scenario?][]
+  ).flatMap(([name, request, signed]) => [
+    { name: `${name}, PostgreSQL`, servers: [one], request, databaseCpu: databaseCpuUs },
+    ...(signed ? [signed] : []),
+    { name: `${name}, PostgreSQL, two instances`, servers: [one, two], request, databaseCpu: databaseCpuUs },
+  ]);
 }
 
 /** The world-life lines of the report. */
@@ -696,6 +715,8 @@ async function main(): Promise<void> {
     /** The scenario on the other build, right after this build's. */
     const twin = (name: string, request: Scenario['request']): Scenario[] =>
       against ? [{ name: `${name}, ${against.label}`, servers: [against.server], request }] : [];
+    // A signed row right after its unsigned twin too: their ratio is what docs/benchmark.md reports.
+    const [signedList, signedPayment] = await signedScenarios(folder, servers, { DATABASE_PATH: join(folder, 'signed.sqlite') });
 
     // Each scenario on the large database (or the other build) runs right after its twin on the small
     // one: the machine drifts within a round too, and the closer in time two measurements are, the less it moves their ratio.
@@ -704,6 +725,7 @@ async function main(): Promise<void> {
       [
         { name: 'GET account list with balances', servers: [sandbox], request: accountList },
         ...twin('GET account list with balances', accountList),
+        signedList,
         { name: 'GET transactions (both)', servers: [sandbox], request: transactionsBoth },
         { name: `GET transactions (both), ${onLarge}`, servers: [large], request: transactionsBoth },
         { name: 'GET payment status', servers: [sandbox], request: paymentStatus(paymentId) },
@@ -711,6 +733,7 @@ async function main(): Promise<void> {
         { name: `GET payment status, ${onLarge}`, servers: [large], request: paymentStatus(largePayment) },
         { name: 'POST SEPA payment', servers: [sandbox], request: sepaInitiation },
         ...twin('POST SEPA payment', sepaInitiation),
+        signedPayment,
         { name: `POST SEPA payment, ${onLarge}`, servers: [large], request: sepaInitiation },
         {
           name: `GET transactions (both, one day), account of ${load.transactions.toLocaleString('en')}`,
@@ -721,8 +744,7 @@ async function main(): Promise<void> {
             headers: headers({ 'Consent-ID': bulk.consentId }),
           },
         },
-        ...(await signedScenarios(folder, servers)),
-        ...(await postgresScenarios(process.env.BENCH_POSTGRES_URL, servers, cleanUp)),
+        ...(await postgresScenarios(process.env.BENCH_POSTGRES_URL, folder, servers, cleanUp)),
       ],
     );
 
@@ -764,8 +786,9 @@ async function main(): Promise<void> {
     const cpu = (name: string) => results.find((result) => result.name === name)!.cpuUsPerRequestPerRound;
     // A signed request to the same request unsigned, each round's ratio taken within the round (docs/benchmark.md, "Signed requests").
     console.log("\nsigned to unsigned, the server's CPU a request (median of the rounds' ratios):");
-    for (const name of ['GET account list with balances', 'POST SEPA payment'])
-      console.log(`- ${name}: ${ratioInRounds(cpu(`${name}, signed (tpp.signatures: required)`), cpu(name))}`);
+    for (const engine of ['', ...(process.env.BENCH_POSTGRES_URL ? [', PostgreSQL'] : [])])
+      for (const name of ['GET account list with balances', 'POST SEPA payment'].map((row) => `${row}${engine}`))
+        console.log(`- ${name}: ${ratioInRounds(cpu(`${name}, signed (tpp.signatures: required)`), cpu(name))}`);
     if (process.env.BENCH_POSTGRES_URL) {
       // The app's CPU a request on PostgreSQL to its own on the SQLite file, each round's ratio taken within the round.
       console.log("\nPostgreSQL to SQLite, the app's CPU a request (median of the rounds' ratios):");
