@@ -1,5 +1,6 @@
 import type { Name as AsnName } from '@peculiar/asn1-x509';
 import { Name } from '@peculiar/x509';
+import { AnswerMemo } from '../common/answer-memo';
 
 /**
  * What a certificate header may hold (docs/tpp-identity.md, "Certificates in headers"): exactly one
@@ -47,19 +48,14 @@ export function nameOf(name: string | AsnName): string | null {
 
 /** Whether the CA part of a keyId (`CA=<distinguished name>`) names the issuer, whose name (nameOf) is `issuer`: compared as names, not as strings. */
 export function namesIssuer(distinguishedName: string, issuer: string): boolean {
-  let named = keyIdNames.get(distinguishedName);
-  if (named === undefined) {
-    named = nameOf(distinguishedName);
-    if (keyIdNames.size >= KEY_ID_NAMES) keyIdNames.clear();
-    keyIdNames.set(distinguishedName, named);
-  }
+  const known = keyIdNames.recall(namesIssuer, distinguishedName);
+  const named = known !== undefined ? known : keyIdNames.keep(namesIssuer, distinguishedName, nameOf(distinguishedName));
   return !!named && named === issuer;
 }
 
 /**
  * The keyIds' CA parts read as names, by their text: a client writes its CA's the same way in every
  * request, and reading it as a name cost about 30 µs a signed request (docs/tpp-identity.md, "What a
- * check costs"). At most KEY_ID_NAMES; then it starts again from none.
+ * check costs"). At most 1,000; then it starts again from none.
  */
-const keyIdNames = new Map<string, string | null>();
-const KEY_ID_NAMES = 1_000;
+const keyIdNames = new AnswerMemo<string | null>(1_000);
