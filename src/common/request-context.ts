@@ -13,13 +13,13 @@ interface Context {
   /** The serial number of the certificate the request was signed with or came over TLS with (docs/tpp-identity.md). */
   certificate?: string;
   /** A request's: the insert it owes (Store.oweInsertUnique), kept by reference, so that actingAs shares it. */
-  owing?: OwedInsert;
+  owing?: { owed?: OwedInsert };
 }
 
-/** The insert a request owes while no write of it has made it (owed), and how to make it alone. */
+/** An insert a request owes while no write of it has made it: in its next write, or alone before its answer. */
 export interface OwedInsert {
-  owed?: () => Promise<void>;
-  alone?: () => Promise<void>;
+  inWrite: () => Promise<void>;
+  alone: () => Promise<void>;
 }
 
 /**
@@ -36,7 +36,7 @@ export const inRequestContext = (requestId: string, handle: () => void): void =>
   context.run({ cause: requestId.slice(0, CAUSE_LENGTH), owing: {} }, handle);
 
 /** The insert the request under way owes (Store.oweInsertUnique); undefined outside a request. */
-export const owedInsertOfRequest = (): OwedInsert | undefined => context.getStore()?.owing;
+export const owedInsertOfRequest = (): { owed?: OwedInsert } | undefined => context.getStore()?.owing;
 
 /** Work done later for a cause (a notification for the request whose change it tells of). */
 export const causedBy = <T>(cause: string, work: () => Promise<T>): Promise<T> => context.run({ cause }, work);

@@ -33,9 +33,10 @@ const currentWrite = new AsyncLocalStorage<{
 /** Makes the insert the request owes, if no write of it has: before its answer, whatever that is (src/http/owed-writes.ts). */
 export async function settleOwedWrite(): Promise<void> {
   const request = owedInsertOfRequest();
-  if (!request?.owed) return;
+  const owed = request?.owed;
+  if (!owed) return;
   request.owed = undefined;
-  await request.alone!();
+  await owed.alone();
 }
 
 /**
@@ -88,7 +89,7 @@ export class Store {
     const request = owedInsertOfRequest();
     const owed = request?.owed;
     if (request) request.owed = undefined;
-    const owing = owed && (async () => (await owed(), work()));
+    const owing = owed && (async () => (await owed.inWrite(), work()));
     let value: T;
     try {
       value = await this.strategy.run((transaction) => {
@@ -122,9 +123,11 @@ export class Store {
     if (!request) throw new Error('Store.oweInsertUnique outside a request (inRequestContext)');
     if (typeof target === 'function' && rowItLivesBy(target as Type, row) !== null)
       throw new Error('Store.oweInsertUnique: a row of a world is inserted in a write, which checks its world lives');
-    request.owed = () => this.insertUnique(target, row, taken);
-    request.alone = async () => {
-      if (!(await this.groupOf(target).insert(row))) throw taken();
+    request.owed = {
+      inWrite: () => this.insertUnique(target, row, taken),
+      alone: async () => {
+        if (!(await this.groupOf(target).insert(row))) throw taken();
+      },
     };
   }
 
