@@ -36,7 +36,16 @@ describe('GroupedInserts', () => {
     const answered = ['a', 'spent', 'a', 'b'].map((row) => inserts.insert(row));
     await answerNext();
     await expect(Promise.all(answered)).resolves.toStrictEqual([true, false, false, true]);
-    expect(groups).toStrictEqual([['a', 'spent', 'b']]);
+    expect(groups).toStrictEqual([['a', 'b', 'spent']]);
+  });
+
+  it("sends a group's rows in the order of their keys, whatever their arrival: two instances' groups never wait for each other", async () => {
+    const { send, groups, answerNext } = statement(() => true);
+    const inserts = new GroupedInserts<string>(send, (row) => row, 100);
+    const answered = ['c', 'a', 'b'].map((row) => inserts.insert(row));
+    await answerNext();
+    await expect(Promise.all(answered)).resolves.toStrictEqual([true, true, true]);
+    expect(groups).toStrictEqual([['a', 'b', 'c']]);
   });
 
   it('sends at most its most rows a group, and the rest in the next', async () => {

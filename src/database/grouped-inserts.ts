@@ -37,9 +37,11 @@ export class GroupedInserts<T> {
     if (this.waiting.length) this.sent = this.sent.then(() => this.flush());
     const first = new Map<string, Waiting<T>>();
     for (const waiting of group) if (!first.has(waiting.key)) first.set(waiting.key, waiting);
+    // In the order of their keys: two instances' groups then take the keys they share in one order, and never wait for each other.
+    const rows = [...first.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(({ row }) => row);
     let inserted: Set<string>;
     try {
-      inserted = new Set(await this.send([...first.values()].map(({ row }) => row)));
+      inserted = new Set(await this.send(rows));
     } catch (error) {
       for (const { reject } of group) reject(error);
       return;

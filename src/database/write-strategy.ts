@@ -82,23 +82,23 @@ export class PooledTransactions extends WriteStrategy {
    * either is wrong: the one it rolled back runs again, from its start (issue 73; docs/development.md,
    * "The write seam"), a few times before it is answered 503.
    */
-  async run<T>(work: Work<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.attempt(work);
-      } catch (error) {
-        if (!crossed(error)) throw asUnavailable(error);
-        if (attempt >= ATTEMPTS) throw unavailable();
-      }
-    }
+  run<T>(work: Work<T>): Promise<T> {
+    return this.untilNotCrossed(() => this.attempt(work));
   }
 
-  /** On a pooled connection, outside any transaction: a single statement commits by itself. */
-  async alone<T>(statement: (manager: EntityManager) => Promise<T>): Promise<T> {
-    try {
-      return await statement(this.dataSource.manager);
-    } catch (error) {
-      throw asUnavailable(error);
+  /** On a pooled connection, outside any transaction: a single statement commits by itself (and may cross another as a write does). */
+  alone<T>(statement: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.untilNotCrossed(() => statement(this.dataSource.manager));
+  }
+
+  private async untilNotCrossed<T>(attempt: () => Promise<T>): Promise<T> {
+    for (let attempts = 1; ; attempts++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!crossed(error)) throw asUnavailable(error);
+        if (attempts >= ATTEMPTS) throw unavailable();
+      }
     }
   }
 

@@ -391,6 +391,24 @@ describe('two instances on one PostgreSQL database', () => {
           'Signature',
         ),
       );
+      // Two signatures sent to both instances at once, in crossed order: each spent once, and the two
+      // instances' groups of spends never wait for each other (GroupedInserts sends keys in order).
+      const pair = [1, 2].map(() => signedHeaders(sealA, '', tppHeaders({ Authorization: `Bearer ${a.token}` })));
+      const crossed = await Promise.all(
+        (
+          [
+            [first, 0],
+            [first, 1],
+            [second, 1],
+            [second, 0],
+          ] as const
+        ).map(([sandbox, signature]) => request(sandbox.http).get(`/v1/consents/${consentId}/status`).set(pair[signature])),
+      );
+      for (const answers of [
+        [crossed[0], crossed[3]],
+        [crossed[1], crossed[2]],
+      ])
+        expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401]);
       // Revoked on one: refused on the other at the next request.
       await request(first.http)
         .post(`/sandbox/certificates/${sealA.serialNumber}/revocation`)
