@@ -24,15 +24,17 @@ const BOTH_PROFILES = ['common', 'account-information', 'consents', 'payments', 
 
 /**
  * What runs on PostgreSQL too: every e2e suite (a new one included) but those about the SQLite
- * file itself (its pragmas, WAL, locks, a full disk), the built server, the served document's
- * lint, the browser's reading of the docs and of the permission dashboard (its headless suite runs on
- * both), the removal proof and the conformance to Berlin Group's yaml, which do not depend on the engine;
+ * file itself (its pragmas, WAL, locks, a full disk), the built server, the served document (what it
+ * says and its lint), the browser's reading of the docs, the SCA pages, the cockpit and the permission
+ * dashboard (what their pages do is routes whose headless suites run on both: sca-pages, worlds and
+ * world-snapshots, permission-dashboard), the removal proof and the conformance to Berlin Group's yaml,
+ * which do not depend on the engine;
  * and the unit spec of the prebuilt statements (the other unit specs and the static checks reach no
  * database: they run once, in bank). test/postgres/ holds what needs PostgreSQL: several
  * instances on one database, its writes' held inserts, and a full disk, which needs a tablespace on a small filesystem that
  * .ci/run mounts where it may.
  */
-const NOT_ON_POSTGRES = ['sqlite-file', 'disk-full', 'built-server', 'server-process', 'openapi-lint', 'swagger-examples', 'readme-walk', 'docs-browser', 'permission-dashboard-browser', 'service-removal', 'conformance', ...(process.env.TEST_POSTGRES_SMALL_TABLESPACE ? [] : ['full-tablespace'])];
+const NOT_ON_POSTGRES = ['sqlite-file', 'disk-full', 'built-server', 'server-process', 'openapi', 'openapi-lint', 'swagger-examples', 'readme-walk', 'docs-browser', 'sca-browser', 'cockpit-browser', 'permission-dashboard-browser', 'service-removal', 'conformance', ...(process.env.TEST_POSTGRES_SMALL_TABLESPACE ? [] : ['full-tablespace'])];
 
 module.exports = {
   // Two workers, each its own ports, databases and temporary folders (docs/development.md): jest's
