@@ -55,7 +55,7 @@ export async function createApp(): Promise<NestExpressApplication> {
       filter: true,
       persistAuthorization: true,
       requestInterceptor: freshRequestIds,
-      plugins: [downloadUrl, wholeXmlExamples],
+      plugins: [downloadUrl, wholeXmlExamples, tagOrPathFilter],
     },
   });
   return app;
@@ -85,12 +85,15 @@ function trustProxies(app: NestExpressApplication): void {
 
 /**
  * Swagger UI's request interceptor, run in the browser (Swagger UI sends its source as it stands):
- * an X-Request-ID this page sent before, the prefilled one on a second Execute, is sent as a
- * fresh UUID, so that each Execute is a request of its own (docs/development.md, "The served document").
+ * an X-Request-ID this tab sent before, the prefilled one on a second Execute or after a reload, is
+ * sent as a fresh UUID, so that each Execute is a request of its own (docs/development.md, "The
+ * served document"). The tab's sessionStorage keeps what it sent across reloads.
  */
 function freshRequestIds(request: { headers: Record<string, string> }): { headers: Record<string, string> } {
-  const page = globalThis as unknown as { sentRequestIds?: Set<string> };
-  const sent = (page.sentRequestIds ??= new Set<string>());
+  const sent = (
+    globalThis as unknown as { sessionStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void } }
+  ).sessionStorage;
+  const key = (id: string) => `sent X-Request-ID ${id}`;
   const id = request.headers['X-Request-ID'];
   // randomUUID only in a secure context (https, localhost); getRandomValues everywhere.
   const uuid = () =>
@@ -99,8 +102,8 @@ function freshRequestIds(request: { headers: Record<string, string> }): { header
       : '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (digit) =>
           (Number(digit) ^ (crypto.getRandomValues(new Uint8Array(1))[0] & (15 >> (Number(digit) / 4)))).toString(16),
         );
-  if (id !== undefined && sent.has(id)) request.headers['X-Request-ID'] = uuid();
-  if (id !== undefined) sent.add(request.headers['X-Request-ID']);
+  if (id !== undefined && sent.getItem(key(id)) !== null) request.headers['X-Request-ID'] = uuid();
+  if (id !== undefined) sent.setItem(key(request.headers['X-Request-ID']), '');
   return request;
 }
 
@@ -118,6 +121,42 @@ function downloadUrl(system: unknown): unknown {
  */
 function wholeXmlExamples(): { fn: { getXmlSampleSchema: (schema: unknown, config: unknown, example: unknown) => string } } {
   return { fn: { getXmlSampleSchema: (_schema, _config, example) => (typeof example === 'string' ? example : '') } };
+}
+
+/** What of Swagger UI's (Immutable.js) tagged operations the filter reads. */
+interface TaggedOperations {
+  map(each: (tag: OperationsOfTag, name: string) => OperationsOfTag): TaggedOperations;
+  filter(keep: (tag: OperationsOfTag) => boolean): TaggedOperations;
+}
+interface OperationsOfTag {
+  get(key: 'operations'): { size: number; filter(keep: (operation: { get(key: 'method' | 'path'): string }) => boolean): unknown };
+  set(key: 'operations', operations: unknown): OperationsOfTag;
+}
+
+/**
+ * A Swagger UI plugin, run in the browser: the filter box keeps a tag whose name holds what is typed
+ * (Swagger UI's own rule, case counting) and, of the other tags, the operations whose method and
+ * path hold it (`GET /v1/accounts`, `/authorisations`): one operation of over a hundred is found by
+ * its path (docs/development.md, "The served document").
+ */
+function tagOrPathFilter(): { fn: { opsFilter: (tags: TaggedOperations, phrase: string) => TaggedOperations } } {
+  return {
+    fn: {
+      opsFilter: (tags, phrase) =>
+        tags
+          .map((tag, name) =>
+            name.includes(phrase)
+              ? tag
+              : tag.set(
+                  'operations',
+                  tag
+                    .get('operations')
+                    .filter((operation) => `${operation.get('method').toUpperCase()} ${operation.get('path')}`.includes(phrase)),
+                ),
+          )
+          .filter((tag) => tag.get('operations').size > 0),
+    },
+  };
 }
 
 /** The document /docs-json serves now, for the profile in force; the e2e suite checks every answer against it. */
