@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, wr
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import ts from 'typescript';
 import { parseDocument, type YAMLMap } from 'yaml';
 import type { SandboxService } from '../src/core/sandbox-service';
 import { SERVICES } from '../src/services';
@@ -103,27 +104,49 @@ function useCopyWithout(removed: Registered[]): { copy: string; build: string } 
   return made;
 }
 
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+
 /**
- * One compilation (tsc over src, migrations, seeds, test and bench) emits what the next steps run;
- * the built-in profiles sit beside dist/, as in the project. `check`: it type-checks it all too.
- * What could break the build of a copy without one service is an import of it from elsewhere: from
- * another service the lint refuses (eslint-layers.js), from the core, test or bench the copy
- * without all of them type-checks; so a copy without one is emitted without a type-check, which
- * took about 60 s of a core each on a loaded machine.
+ * The copy without all of the services is compiled as it is, type-checked (tsc over src, migrations,
+ * seeds, test and bench), into `build`; the built-in profiles sit beside dist/, as in the project.
  */
-async function compile({ copy, build }: { copy: string; build: string }, check: boolean): Promise<void> {
-  await run(
-    process.execPath,
-    [
-      join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
-      '-p',
-      'tsconfig.json',
-      '--outDir',
-      join(build, 'dist'),
-      ...(check ? [] : ['--noCheck']),
-    ],
-    { cwd: copy },
-  );
+async function compileChecked({ copy, build }: { copy: string; build: string }): Promise<void> {
+  await run(process.execPath, [TSC, '-p', 'tsconfig.json', '--outDir', join(build, 'dist')], { cwd: copy });
+  symlinkSync(join(copy, 'profiles'), join(build, 'profiles'));
+}
+
+/** The whole project emitted once, unchecked, for the copies without one service. */
+let wholeEmit: Promise<string> | undefined;
+const emitWhole = async (): Promise<string> => {
+  const folder = mkdtempSync(join(tmpdir(), 'psd2-whole-emit-'));
+  await run(process.execPath, [TSC, '-p', 'tsconfig.json', '--outDir', folder, '--noCheck'], { cwd: ROOT });
+  return folder;
+};
+afterAll(async () => {
+  if (wholeEmit) rmSync(await wholeEmit, { recursive: true, force: true });
+});
+
+/**
+ * A copy without one service is built as its own unchecked emit would be: the whole project's
+ * emit without the service's folder, and its src/services.ts emitted again. What could break such a
+ * build is an import of the service from elsewhere: from another service the lint refuses it
+ * (eslint-layers.js), from the core, test or bench the copy without all of them type-checks; and
+ * tsconfig.json's isolatedModules makes each file's output its own, so a file that imports the
+ * service keeps the require that fails the start. Five emits of the whole project were about 45 s
+ * of a core (docs/development.md).
+ */
+async function emitWithout({ copy, build }: { copy: string; build: string }, { folder }: Registered): Promise<void> {
+  const whole = await (wholeEmit ??= emitWhole());
+  cpSync(whole, join(build, 'dist'), { recursive: true, filter: (path) => relative(whole, path) !== join('src', folder) });
+  const { config } = ts.readConfigFile(join(copy, 'tsconfig.json'), (file) => readFileSync(file, 'utf8'));
+  const { options } = ts.parseJsonConfigFileContent(config, ts.sys, copy);
+  const registry = join(copy, 'src', 'services.ts');
+  const { outputText, sourceMapText } = ts.transpileModule(readFileSync(registry, 'utf8'), {
+    compilerOptions: options,
+    fileName: registry,
+  });
+  writeFileSync(join(build, 'dist', 'src', 'services.js'), outputText);
+  if (sourceMapText) writeFileSync(join(build, 'dist', 'src', 'services.js.map'), sourceMapText);
   symlinkSync(join(copy, 'profiles'), join(build, 'profiles'));
 }
 
@@ -159,7 +182,7 @@ async function expectServedWithout({ copy, build }: { copy: string; build: strin
 describe.each(REGISTERED)('the project without src/$folder', (service) => {
   const made = useCopyWithout([service]);
 
-  it('builds: tsc over src, migrations, seeds, test and bench, emitted', () => compile(made, false));
+  it('builds: the whole emit without its folder, src/services.ts emitted again', () => emitWithout(made, service));
 
   it('starts in every built-in profile, serving every route but its own', () => expectServedWithout(made, [service]));
 });
@@ -167,7 +190,7 @@ describe.each(REGISTERED)('the project without src/$folder', (service) => {
 describe('the project without any of the services, the core alone', () => {
   const made = useCopyWithout(REGISTERED);
 
-  it('builds: tsc over src, migrations, seeds, test and bench, type-checked', () => compile(made, true));
+  it('builds: tsc over src, migrations, seeds, test and bench, type-checked', () => compileChecked(made));
 
   it('starts in every built-in profile, serving every route but theirs', () => expectServedWithout(made, REGISTERED));
 
