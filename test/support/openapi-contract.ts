@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import Ajv, { ValidateFunction } from 'ajv';
@@ -8,6 +9,15 @@ import { XMLValidator } from 'fast-xml-parser';
 const pointer = (...segments: string[]) => segments.map((segment) => segment.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
 /**
+ * One Ajv for a test file's contracts, each document added once under the hash of its text, and each
+ * schema compiled once a document: a file starts many apps that serve the same document, and a new
+ * Ajv compiles its meta-schemas again (about 50 ms a start, docs/development.md).
+ */
+const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
+const added = new Set<string>();
+const validators = new Map<string, ValidateFunction>();
+
+/**
  * Checks every answer a test receives against the OpenAPI document the app serves: the status must
  * be listed for the operation, its media type documented for it, and a JSON body must match its schema. Answers of paths the document
  * does not describe (unknown routes, the SCA pages, Swagger UI itself) are not operations and are left alone.
@@ -15,13 +25,13 @@ const pointer = (...segments: string[]) => segments.map((segment) => segment.rep
 export class OpenApiContract {
   readonly failures: string[] = [];
   checked = 0;
-  private readonly ajv = new Ajv({ strict: false, allErrors: true });
-  private readonly validators = new Map<string, ValidateFunction>();
+  private readonly id: string;
   private readonly paths: { template: string; pattern: RegExp; literals: number }[];
 
   constructor(private readonly document: OpenAPIObject) {
-    addFormats(this.ajv);
-    this.ajv.addSchema(document as object, 'openapi');
+    this.id = `openapi-${createHash('sha256').update(JSON.stringify(document)).digest('hex')}`;
+    if (!added.has(this.id)) ajv.addSchema(document as object, this.id);
+    added.add(this.id);
     this.paths = Object.keys(document.paths)
       .map((template) => ({
         template,
@@ -85,11 +95,11 @@ export class OpenApiContract {
       if (!wellFormed) this.failures.push(`${where}: not well-formed XML: ${body.slice(0, 200)}`);
       return;
     }
-    const key = pointer('paths', template, method, 'responses', status, 'content', 'application/json', 'schema');
-    let validate = this.validators.get(key);
+    const key = `${this.id}#/${pointer('paths', template, method, 'responses', status, 'content', 'application/json', 'schema')}`;
+    let validate = validators.get(key);
     if (!validate) {
-      validate = this.ajv.compile({ $ref: `openapi#/${key}` });
-      this.validators.set(key, validate);
+      validate = ajv.compile({ $ref: key });
+      validators.set(key, validate);
     }
     let parsed: unknown;
     try {
@@ -99,7 +109,7 @@ export class OpenApiContract {
       return;
     }
     if (!validate(parsed)) {
-      this.failures.push(`${where}: ${this.ajv.errorsText(validate.errors)} in ${body.slice(0, 300)}`);
+      this.failures.push(`${where}: ${ajv.errorsText(validate.errors)} in ${body.slice(0, 300)}`);
     }
   }
 }
