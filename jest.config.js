@@ -23,18 +23,24 @@ const common = {
 const BOTH_PROFILES = ['common', 'account-information', 'consents', 'payments', 'verification-of-payee', 'sca', 'scenarios', 'oauth', 'clock', 'persistence', 'openapi', 'sca-pages'];
 
 /**
- * What runs on PostgreSQL too: every e2e suite (a new one included) but those about the SQLite
- * file itself (its pragmas, WAL, locks, a full disk), the built server, the served document (what it
- * says and its lint), the browser's reading of the docs, the SCA pages, the cockpit and the permission
- * dashboard (what their pages do is routes whose headless suites run on both: sca-pages, worlds and
- * world-snapshots, permission-dashboard), the removal proof and the conformance to Berlin Group's yaml,
- * which do not depend on the engine;
- * and the unit spec of the prebuilt statements (the other unit specs and the static checks reach no
- * database: they run once, in bank). test/postgres/ holds what needs PostgreSQL: several
+ * What runs on PostgreSQL too: every e2e suite (a new one included) whose answers can differ by
+ * engine, that is every one but these. The SQLite file's own (its pragmas, WAL, locks, a full disk)
+ * and the built server. The ones that do not depend on the engine: the served document (what it says
+ * and its lint), the browser's reading of the docs, the SCA pages, the cockpit and the permission
+ * dashboard (the routes behind their pages have headless suites that run on both: sca-pages, worlds
+ * and world-snapshots, permission-dashboard), the removal proof, the conformance to Berlin Group's
+ * yaml; and, since CI run 35, the clients' view of shapes: the third-party library and the Postman
+ * collections (each flow they walk is a suite of its own on both engines: consents, payments, sca),
+ * the formats' documents (made from the rows account-information and payments read on both), the
+ * berlin-group profile's shapes (profiles) and Verification of Payee's name matching (plain
+ * TypeScript over the fixtures). Each is about its shapes; what is stored, read back, ordered,
+ * counted, raced or kept across a restart stays on both (docs/development.md, "Where a suite runs").
+ * The unit spec of the prebuilt statements runs on PostgreSQL too (the other unit specs and the static
+ * checks reach no database: they run once, in bank). test/postgres/ holds what needs PostgreSQL: several
  * instances on one database, its writes' held inserts, and a full disk, which needs a tablespace on a small filesystem that
  * .ci/run mounts where it may.
  */
-const NOT_ON_POSTGRES = ['sqlite-file', 'disk-full', 'built-server', 'server-process', 'openapi', 'openapi-lint', 'swagger-examples', 'readme-walk', 'docs-browser', 'sca-browser', 'cockpit-browser', 'permission-dashboard-browser', 'service-removal', 'conformance', ...(process.env.TEST_POSTGRES_SMALL_TABLESPACE ? [] : ['full-tablespace'])];
+const NOT_ON_POSTGRES = ['sqlite-file', 'disk-full', 'built-server', 'server-process', 'openapi', 'openapi-lint', 'swagger-examples', 'readme-walk', 'berlin-group-client', 'collection', 'formats', 'profiles', 'verification-of-payee', 'docs-browser', 'sca-browser', 'cockpit-browser', 'permission-dashboard-browser', 'service-removal', 'conformance', ...(process.env.TEST_POSTGRES_SMALL_TABLESPACE ? [] : ['full-tablespace'])];
 
 module.exports = {
   // Two workers, each its own ports, databases and temporary folders (docs/development.md): jest's
