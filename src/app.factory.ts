@@ -53,6 +53,8 @@ export async function createApp(): Promise<NestExpressApplication> {
     patchDocumentOnRequest: (request, response, document) => withExamples(app, document),
     swaggerOptions: {
       filter: true,
+      // No Schemas section: rendered again at each click, it cost a fifth of each (docs/development.md, "The served document").
+      defaultModelsExpandDepth: -1,
       persistAuthorization: true,
       requestInterceptor: freshRequestIds,
       plugins: [downloadUrl, wholeXmlExamples, tagOrPathFilter],

@@ -27,6 +27,8 @@ describe('Swagger UI at /docs in headless Chromium', () => {
       expect.arrayContaining(['Health', 'Consents', 'Account information', 'Payment initiation', 'Sandbox control']),
     );
     expect(await page.getByRole('button', { name: 'Authorize' }).count()).toBe(1);
+    // No Schemas section, which each click would render again (docs/development.md, "The served document").
+    expect(await page.locator('section.models').count()).toBe(0);
     const summaries = await page.locator('.opblock-summary-path').allTextContents();
     expect(summaries).toEqual(
       expect.arrayContaining(['/v1/consents', '/v1/accounts', '/v1/payments/sepa-credit-transfers', '/sandbox/clock']),
