@@ -8,6 +8,7 @@ import { ibanOf } from '../src/common/iban';
 import { RouteAccessCheck } from '../src/http/route-access';
 import { messageListOf } from '../src/http/berlin-group-answers';
 import { VOP_MESSAGE_LIST } from '../src/verification-of-payee/vop-message-list';
+import { ENGINE } from './support/engine';
 import { GEORG, MARIANNE, sepaPayment } from './support/fixtures';
 import { inProfile } from './support/profile';
 import { SERVICES } from '../src/services';
@@ -133,7 +134,15 @@ const bg = <T>(body: T): T => inProfile('berlin-group', body);
 const roleInvalid = (serial: string, granted: Role, needed: Role, list = 'tppMessages') =>
   tppError('ROLE_INVALID', `{sensitive} XS2A050E: the certificate ${serial} grants ${granted}, not ${needed}`, null, list);
 
-describe.each(['bank', 'berlin-group', 'alpenbank'])('the role matrix of every operation of %s, from its served document', (profile) => {
+/**
+ * The profiles whose every operation meets every role. On PostgreSQL only berlin-group's, which
+ * offers every operation: a role is the certificate's and the route's, the same on both engines,
+ * and what the engine adds (each operation reached with a role it declares, never a 5xx) is each
+ * operation's, not each profile's.
+ */
+const MATRIX_PROFILES = ENGINE === 'postgres' ? ['berlin-group'] : ['bank', 'berlin-group', 'alpenbank'];
+
+describe.each(MATRIX_PROFILES)('the role matrix of every operation of %s, from its served document', (profile) => {
   const sandbox = useSandbox({ PROFILE: profileWith(`roles-${profile}`, profile, '  signatures: required\n'), SCA_MODE: 'redirect' });
 
   it('a certificate with one role passes only where the route declares that role (ROLE_INVALID elsewhere), and so does the path in upper case and with a trailing slash', async () => {
