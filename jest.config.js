@@ -29,7 +29,7 @@ const BOTH_PROFILES = ['common', 'account-information', 'consents', 'payments', 
  * and its lint), the browser's reading of the docs, the SCA pages, the cockpit and the permission
  * dashboard (the routes behind their pages have headless suites that run on both: sca-pages, worlds
  * and world-snapshots, permission-dashboard), the removal proof, the conformance to Berlin Group's
- * yaml; and, since CI run 35, the clients' view of shapes: the third-party library and the Postman
+ * yaml; and, since CI run 36, the clients' view of shapes: the third-party library and the Postman
  * collections (each flow they walk is a suite of its own on both engines: consents, payments, sca),
  * the formats' documents (made from the rows account-information and payments read on both), the
  * berlin-group profile's shapes (profiles) and Verification of Payee's name matching (plain
