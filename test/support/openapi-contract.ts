@@ -14,7 +14,6 @@ const pointer = (...segments: string[]) => segments.map((segment) => segment.rep
  * Ajv compiles its meta-schemas again (about 50 ms a start, docs/development.md).
  */
 const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
-const added = new Set<string>();
 const validators = new Map<string, ValidateFunction>();
 
 /**
@@ -30,8 +29,7 @@ export class OpenApiContract {
 
   constructor(private readonly document: OpenAPIObject) {
     this.id = `openapi-${createHash('sha256').update(JSON.stringify(document)).digest('hex')}`;
-    if (!added.has(this.id)) ajv.addSchema(document as object, this.id);
-    added.add(this.id);
+    if (!ajv.schemas[this.id]) ajv.addSchema(document as object, this.id);
     this.paths = Object.keys(document.paths)
       .map((template) => ({
         template,
