@@ -120,6 +120,56 @@ export class Shared<T> {
   }
 }
 
+/** The key a change of every key is told by (Store.worldChanged): no row's key, which Remembered values are kept by. */
+export const EVERY_KEY = '*';
+
+/**
+ * Rows an instance reads when first asked for them and then keeps, at most `limit`, while it hears
+ * every change (a certificate's revocation and client, docs/tpp-identity.md). Unlike a Shared
+ * value's, not every key is in memory: one that is not is read. A write that changes a key makes
+ * every instance forget it (Store.forget): here once committed, elsewhere before it is answered.
+ */
+export class Remembered<T> {
+  private readonly values = new Map<string, T>();
+  /** Changes heard or made so far: a read that a change overtook is not kept. */
+  private changes = 0;
+
+  constructor(
+    readonly topic: string,
+    private readonly load: (key: string) => Promise<T>,
+    private readonly limit: number,
+    private readonly feed: ChangeFeed,
+  ) {}
+
+  /** The key's value: from memory while this instance hears every change, else from its table. */
+  async get(key: string): Promise<T> {
+    if (this.feed.hearing && this.values.has(key)) return this.values.get(key)!;
+    const since = this.changes;
+    const value = await this.load(key);
+    if (this.feed.hearing && since === this.changes) {
+      if (this.values.size >= this.limit) this.values.clear();
+      this.values.set(key, value);
+    }
+    return value;
+  }
+
+  /** `key` (or EVERY_KEY) changed, here or on another instance: read again when next asked. */
+  heard(key: string): Promise<void> {
+    this.changes += 1;
+    if (key === EVERY_KEY) this.values.clear();
+    else this.values.delete(key);
+    return Promise.resolve();
+  }
+
+  /** Listening again: a change may have been missed meanwhile. */
+  reloadAll(): Promise<void> {
+    return this.heard(EVERY_KEY);
+  }
+}
+
+/** What the feed tells of changes it hears: a Shared value or a Remembered one. */
+type Told = Pick<Shared<unknown>, 'topic' | 'heard' | 'reloadAll'>;
+
 /**
  * How the instances on one database hear of a change of a Shared value without a query a request
  * (docs/operations.md, "Hosting"). On PostgreSQL each instance holds one connection that LISTENs;
@@ -130,7 +180,7 @@ export class Shared<T> {
  * SQLite's file is served by one process: it hears everything already.
  */
 export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
-  private readonly values = new Map<string, Shared<unknown>>();
+  private readonly values = new Map<string, Told>();
   /** Notifications on the channel that were not the sandbox's (anyone on the database may send them). */
   private ignored = 0;
   /** The last acknowledgement sent: the next waits for it. */
@@ -155,8 +205,8 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
     return new ChangeFeed(dataSource.options.type === 'postgres' ? dataSource.options.url : undefined);
   }
 
-  register(shared: Shared<unknown>): void {
-    this.values.set(shared.topic, shared);
+  register(told: Told): void {
+    this.values.set(told.topic, told);
   }
 
   onModuleInit(): Promise<void> {
@@ -195,21 +245,25 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Inside the write that changes `topic`'s `key`, on its transaction, while hearing on
-   * PostgreSQL: `heard` resolves once every instance listening when it ran has read the
-   * committed change (or HEARD_TIMEOUT_MS passed). The notification names the key, not the value.
+   * Inside the write that changes `topic`'s `key`, on its transaction, on PostgreSQL: `heard`
+   * resolves once every instance listening when it ran has read the committed change (or
+   * HEARD_TIMEOUT_MS passed). The notification names the key, not the value. An instance that
+   * does not listen itself hears no acknowledgement: it tells the others all the same, and does
+   * not wait for them.
    */
   async announce(manager: EntityManager, topic: string, key: string): Promise<{ heard: Promise<void> }> {
     const id = randomUUID();
-    const heard = new Promise<void>((resolve) => {
-      const timer = setTimeout(() => finish(), HEARD_TIMEOUT_MS);
-      const finish = () => {
-        clearTimeout(timer);
-        this.waiting.delete(id);
-        resolve();
-      };
-      this.waiting.set(id, { missing: Number.POSITIVE_INFINITY, done: finish });
-    });
+    const heard = !this.hearing
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const timer = setTimeout(() => finish(), HEARD_TIMEOUT_MS);
+          const finish = () => {
+            clearTimeout(timer);
+            this.waiting.delete(id);
+            resolve();
+          };
+          this.waiting.set(id, { missing: Number.POSITIVE_INFINITY, done: finish });
+        });
     const [{ listening }] = (await manager.query(`SELECT pg_notify($1, $2), (${LISTENERS})::int AS listening`, [
       CHANNEL,
       JSON.stringify({ id, topic, key }),

@@ -4,7 +4,7 @@ import { refusal } from '../common/error-catalogue';
 import { owedInsertOfRequest } from '../common/request-context';
 import { isTheWorld, rowItLivesBy } from '../world/world-scope';
 import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
-import { ChangeFeed, Shared } from './change-feed';
+import { ChangeFeed, EVERY_KEY, Remembered, Shared } from './change-feed';
 import { findByPrimaryKey, insertRowsReturningKeys } from './prebuilt-statements';
 import { GroupedInserts } from './grouped-inserts';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
@@ -57,6 +57,8 @@ export class Store {
 
   /** The Shared values kept one a world (by World.key): a purge of the world forgets them. */
   private readonly worldKeyed: Shared<unknown>[] = [];
+  /** The Remembered values: a purge of any world forgets them all. */
+  private readonly remembered: Remembered<unknown>[] = [];
 
   /** By entity name: the inserts made outside any write (oweInsertUnique). */
   private readonly groups = new Map<string, unknown>();
@@ -169,21 +171,44 @@ export class Store {
     return shared;
   }
 
-  /** Inside the write that deletes or puts back a world's rows (WorldPurge, WorldSnapshots): each value kept by world key is read again, on every instance. */
+  /**
+   * Rows every instance reads when first asked for them and keeps, at most `limit` (change-feed.ts):
+   * `forget` makes every instance read a changed one again.
+   */
+  remembering<T>(topic: string, load: (key: string) => Promise<T>, limit: number): Remembered<T> {
+    const remembered = new Remembered(topic, load, limit, this.feed);
+    this.feed.register(remembered);
+    this.remembered.push(remembered as Remembered<unknown>);
+    return remembered;
+  }
+
+  /**
+   * Inside the write that deletes or puts back a world's rows (WorldPurge, WorldSnapshots): each
+   * value kept by world key is read again, on every instance, and so is every remembered row.
+   */
   async worldChanged(key: string): Promise<void> {
     for (const shared of this.worldKeyed) await this.announce(shared, key, await shared.stored(key));
+    for (const remembered of this.remembered) await this.forget(remembered, EVERY_KEY);
   }
 
   /**
    * Inside the write that stores it: `value` becomes `key`'s value here once the write commits, and
    * every other instance has read it from the table before the write is answered (docs/operations.md, "Hosting").
    */
-  async announce<T>(shared: Shared<T>, key: string, value: T): Promise<void> {
+  announce<T>(shared: Shared<T>, key: string, value: T): Promise<void> {
+    return this.tell(shared.topic, key, () => shared.set(key, value));
+  }
+
+  /** Inside the write that changes `key`'s row: every instance forgets what it remembered of it, here once the write commits, elsewhere before it is answered. */
+  forget<T>(remembered: Remembered<T>, key: string): Promise<void> {
+    return this.tell(remembered.topic, key, () => void remembered.heard(key));
+  }
+
+  private async tell(topic: string, key: string, here: () => void): Promise<void> {
     const write = currentWrite.getStore();
-    if (!write) throw new Error('Store.announce outside Store.write');
-    write.committed.push(() => shared.set(key, value));
-    if (this.sharedByInstances && this.feed.hearing)
-      write.heard.push((await this.feed.announce(write.transaction.manager, shared.topic, key)).heard);
+    if (!write) throw new Error('Store.announce and Store.forget are called inside Store.write');
+    write.committed.push(here);
+    if (this.sharedByInstances) write.heard.push((await this.feed.announce(write.transaction.manager, topic, key)).heard);
   }
 
   /** Inside a write: runs `then` once the write has committed, and never if it is rolled back. */

@@ -4,7 +4,8 @@ import { IsNull } from 'typeorm';
 import { ClockService } from '../clock/clock.service';
 import { AnswerMemo } from '../common/answer-memo';
 import { addDays, addDaysWithin } from '../common/dates';
-import { FormatError, refusal } from '../common/error-catalogue';
+import { FormatError, isRefusal, refusal } from '../common/error-catalogue';
+import type { Remembered } from '../database/change-feed';
 import { Store } from '../database/store';
 import { isOwnedBy, World } from '../world/world';
 import { BankProfile } from '../profile/bank-profile';
@@ -38,8 +39,8 @@ export interface CheckedCertificate {
 /**
  * What a certificate's bytes alone conclude, once its issuer is found among the CAs the bank
  * trusts: neither the bytes nor those CAs ever change, so a certificate's are worked out once an
- * instance (docs/tpp-identity.md, "What a check costs"). Its validity on a world's today, its
- * revocation and its client are asked at each request.
+ * instance (docs/tpp-identity.md, "What a check costs"). Its validity on a world's today is asked
+ * at each request, its revocation and its client of what the instance remembers of its row.
  */
 interface ReadCertificate {
   certificate: NodeCertificate;
@@ -55,6 +56,9 @@ interface ReadCertificate {
 
 /** Certificates read, at most, an instance: a few hundred kilobytes of parsed certificates. */
 const READ_CERTIFICATES = 1_000;
+
+/** What a certificate's row says at the moment: null where the sandbox did not issue it. */
+type Issued = Pick<TppCertificate, 'revoked' | 'ownerId'> | null;
 
 /** PSD2's own roles, whose certificates name the competent authority that authorised them. */
 const REGULATED: readonly Psd2Role[] = ['PSP_AS', 'PSP_PI', 'PSP_AI', 'PSP_IC'];
@@ -72,12 +76,23 @@ export class CertificatesService {
   private authoritiesMemo: Promise<NodeCertificate[]> | undefined;
   /** Certificates whose issuer was found, by the SHA-256 of their DER. */
   private readonly read = new AnswerMemo<ReadCertificate>(READ_CERTIFICATES);
+  /** The rows of the certificates read, by serial number: each write of one makes every instance read it again. */
+  private readonly issued: Remembered<Issued>;
 
   constructor(
     private readonly store: Store,
     private readonly clock: ClockService,
     private readonly profile: BankProfile,
-  ) {}
+  ) {
+    this.issued = store.remembering(
+      'certificates',
+      async (serialNumber) => {
+        const row = await store.findByKey(TppCertificate, serialNumber);
+        return row && { revoked: row.revoked, ownerId: row.ownerId };
+      },
+      READ_CERTIFICATES,
+    );
+  }
 
   /** The sandbox CA: made by the first instance that needs it, and whichever instance wins the race, all read the same row. */
   authority(): Promise<KeyedCertificate> {
@@ -133,7 +148,10 @@ export class CertificatesService {
       revoked: false,
       ownerId: world.ownerId,
     };
-    await this.store.write(() => this.store.insert(TppCertificate, row));
+    await this.store.write(async () => {
+      await this.store.insert(TppCertificate, row);
+      await this.store.forget(this.issued, serialNumber);
+    });
     return { ...row, ...issued };
   }
 
@@ -145,6 +163,7 @@ export class CertificatesService {
     await this.store.write(async () => {
       await this.store.change(TppCertificate).update({ serialNumber: found.serialNumber }, { revoked: true });
       await this.store.change(SignedRequest).delete({ serialNumber: found.serialNumber });
+      await this.store.forget(this.issued, found.serialNumber);
     });
     return { ...found, revoked: true };
   }
@@ -167,13 +186,21 @@ export class CertificatesService {
   /** Inside the write that registers the world's client: the certificate becomes its own, unless another claimed it meanwhile (false). */
   async claim(serialNumber: string, world: World): Promise<boolean> {
     const { affected } = await this.store.change(TppCertificate).update({ serialNumber, ownerId: IsNull() }, { ownerId: world.ownerId });
-    return affected === 1;
+    if (affected !== 1) return false;
+    await this.store.forget(this.issued, serialNumber);
+    return true;
   }
 
-  /** The client the sandbox issued a certificate to (CertificateClients); null for one it issued to nobody, or did not issue. */
+  /**
+   * The client the sandbox issued a certificate to (CertificateClients); null for one it issued to
+   * nobody, or did not issue (neither it nor a CA the bank trusts: the guard then refuses it).
+   */
   async ownerOf(der: Buffer): Promise<string | null> {
-    const certificate = readable(der);
-    return certificate ? ((await this.store.findByKey(TppCertificate, serialKey(certificate.serialNumber)))?.ownerId ?? null) : null;
+    const read = await this.readIssued(der).catch((error: unknown) => {
+      if (isRefusal(error, 'certificateInvalid')) return null;
+      throw error;
+    });
+    return read && ((await this.issued.get(read.serialNumber))?.ownerId ?? null);
   }
 
   /** The HTTPS listener's certificate (tpp.qwac: mtls), valid for a year of the bank's date (the open world's: no client moves it in strict mode). */
@@ -201,8 +228,8 @@ export class CertificatesService {
         'certificateExpired',
         `the certificate ${certificate.serialNumber} is valid from ${from} until ${until}, and today is ${today}`,
       );
-    // Read at each request, so that a revocation, a claim and a client's deletion hold on every instance at once.
-    const issued = await this.store.findByKey(TppCertificate, serialNumber);
+    // Remembered until a write changes it: a revocation, a claim and a client's deletion hold on every instance at once.
+    const issued = await this.issued.get(serialNumber);
     if (issued?.revoked)
       throw refusal(
         this.profile.tpp.revoked === 'CERTIFICATE_REVOKED' ? 'certificateRevoked' : 'certificateRevoke',

@@ -206,6 +206,32 @@ describe('two instances on one PostgreSQL database', () => {
     expect(await instances.one.dataSource.query(`SELECT pid ${listeners}`)).toHaveLength(2);
   });
 
+  it('an instance that lost its listening connection still tells the other of its changes, which holds them at once', async () => {
+    // One instance's connection lost, and its reconnection held back; the other still hears, and trusts its memory.
+    const feed = instances.one.app.get(ChangeFeed) as unknown as {
+      hearing: boolean;
+      client: Client | null;
+      retry: NodeJS.Timeout | null;
+      lost(client: Client): void;
+      open(): Promise<void>;
+    };
+    feed.lost(feed.client!);
+    clearTimeout(feed.retry!);
+    feed.retry = null;
+    try {
+      expect([feed.hearing, instances.other.app.get(ChangeFeed).hearing]).toEqual([false, true]);
+      await request(instances.one.http).put('/sandbox/clock').send({ today: '2026-03-17' }).expect(200);
+      expect((await request(instances.other.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-17' });
+      await request(instances.one.http).put('/sandbox/conditions').send({ maintenance: true, delayMs: 0 }).expect(200);
+      expect((await request(instances.other.http).get('/sandbox/conditions').expect(200)).body).toEqual({ maintenance: true, delayMs: 0 });
+    } finally {
+      await feed.open();
+      await request(instances.one.http).put('/sandbox/conditions').send({ maintenance: false, delayMs: 0 }).expect(200);
+      await request(instances.one.http).put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
+    }
+    expect(feed.hearing).toBe(true);
+  });
+
   /**
    * A connection as a role of its own, which may only connect: PostgreSQL grants CONNECT on a
    * database to every role, so it can read no table and may still speak on the channel.
