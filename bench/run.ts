@@ -111,15 +111,16 @@ interface Scenario {
   /** The CPU time of the database server they share, so far, in µs (PostgreSQL on this machine). */
   databaseCpu?: () => number;
   /**
-   * `fresh`: headers made anew for each request (a signed X-Request-ID is good for one request);
-   * `prepare(count)`: makes that many before a run, outside the measured time.
+   * `fresh`: headers, and the body they sign, made anew for each request (a signed X-Request-ID is
+   * good for one request, its Digest for one body); `prepare(count)`: makes that many before a
+   * run, outside the measured time.
    */
   request: {
     method: 'GET' | 'POST';
     path: string;
     headers: Record<string, string>;
     body?: () => string;
-    fresh?: () => Record<string, string>;
+    fresh?: () => { headers: Record<string, string>; body?: string };
     prepare?: (count: number) => void;
   };
 }
@@ -161,11 +162,15 @@ async function drive(scenario: Scenario, duration: number): Promise<Driven> {
   request.prepare?.(Math.ceil((answeredPerSecond.get(scenario) ?? 2_000) * duration * 1.5));
   const requests = (body || fresh) && [
     {
-      setupRequest: (sent: autocannon.Request) => ({
-        ...sent,
-        ...(body && { body: body() }),
-        ...(fresh && { headers: { ...sent.headers, ...fresh() } }),
-      }),
+      setupRequest: (sent: autocannon.Request) => {
+        const made = fresh?.();
+        return {
+          ...sent,
+          ...(body && { body: body() }),
+          ...(made && { headers: { ...sent.headers, ...made.headers } }),
+          ...(made?.body !== undefined && { body: made.body }),
+        };
+      },
     },
   ];
   const cpu = () => servers.reduce((total, server) => total + cpuUs(server.child), 0);
@@ -342,33 +347,34 @@ async function signedScenarios(
     const signature = createSign('sha256')
       .update(`digest: ${unsigned.Digest}\nx-request-id: ${unsigned['X-Request-ID']}`)
       .sign(privateKey, 'base64');
-    return {
+    const signedHeaders = {
       ...unsigned,
       'TPP-Signature-Certificate': certificate.replace(/-----(BEGIN|END) CERTIFICATE-----|\s/g, ''),
       Signature: `keyId="SN=${serialNumber},CA=CN=PSD2 Sandbox Test CA,O=PSD2 Sandbox",algorithm="rsa-sha256",headers="digest x-request-id",signature="${signature}"`,
     };
+    return { headers: signedHeaders, ...(body !== '' && { body }) };
   };
   /**
    * Signed before each run: an RSA signature costs the client about a millisecond, and a client
    * signing while it sends would hold the server to a third of its twin's rate, where each request
    * shares less of what the server pays a moment (an event loop turn, a commit) than its twin's do.
+   * Each payment is one of its own, as its twin's are.
    */
-  const signed = (body: string, extra: Record<string, string>) => {
-    const ready: Record<string, string>[] = [];
+  const signed = (body: () => string, extra: Record<string, string>) => {
+    const ready: ReturnType<typeof sign>[] = [];
     return {
-      fresh: () => ready.pop() ?? sign(body, extra),
+      fresh: () => ready.pop() ?? sign(body(), extra),
       prepare: (count: number) => {
-        while (ready.length < count) ready.push(sign(body, extra));
+        while (ready.length < count) ready.push(sign(body(), extra));
       },
     };
   };
-  const payment = JSON.stringify(PAYMENT);
   return [
     {
       name: `GET account list with balances${engine}, signed (tpp.signatures: required)`,
       servers: [server],
       databaseCpu,
-      request: { ...accountList, ...signed('', { 'Consent-ID': CONSENT }) },
+      request: { ...accountList, ...signed(() => '', { 'Consent-ID': CONSENT }) },
     },
     {
       name: `POST SEPA payment${engine}, signed (tpp.signatures: required)`,
@@ -378,8 +384,7 @@ async function signedScenarios(
         method: 'POST',
         path: sepaInitiation.path,
         headers: {},
-        ...signed(payment, { 'Content-Type': 'application/json', 'PSU-IP-Address': '192.0.2.10' }),
-        body: () => payment,
+        ...signed(nextPayment, { 'Content-Type': 'application/json', 'PSU-IP-Address': '192.0.2.10' }),
       },
     },
   ];
