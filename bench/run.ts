@@ -662,24 +662,68 @@ function printWorldLife({ duringMoves, snapshots, postgres }: WorldLife): void {
     );
 }
 
+/** The row every ratio to the baseline is taken to. */
+const baselineScenario = (baseline: Server): Scenario => ({
+  name: 'baseline: minimal Nest app, static JSON',
+  servers: [baseline],
+  request: { method: 'GET', path: '/', headers: {} },
+});
+
+/** Each signed row's server CPU a request to its unsigned twin's, each round's ratio taken within the round (docs/benchmark.md, "Signed requests"). */
+function printSignedRatios(results: Measured[], engines: string[]): void {
+  const cpu = (name: string) => results.find((result) => result.name === name)!.cpuUsPerRequestPerRound;
+  console.log("\nsigned to unsigned, the server's CPU a request (median of the rounds' ratios):");
+  for (const engine of engines)
+    for (const name of ['GET account list with balances', 'POST SEPA payment'].map((row) => `${row}${engine}`))
+      console.log(`- ${name}: ${ratioInRounds(cpu(`${name}, signed (tpp.signatures: required)`), cpu(name))}`);
+}
+
+/** `BENCH_PART=signed`: the signed rows and their twins alone, on SQLite, in a few minutes (docs/benchmark.md). */
+async function signedAlone(folder: string, servers: Server[]): Promise<void> {
+  const baseline = await start(baselineArgs, {}, '/');
+  servers.push(baseline);
+  const sandbox = await start(
+    productionArgs,
+    { NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_PATH: join(folder, 'small.sqlite') },
+    '/health',
+  );
+  servers.push(sandbox);
+  const [signedList, signedPayment] = await signedScenarios(folder, servers, { DATABASE_PATH: join(folder, 'signed.sqlite') });
+  const results = await measureInRounds(baselineScenario(baseline), [
+    { name: 'GET account list with balances', servers: [sandbox], request: accountList },
+    signedList,
+    { name: 'POST SEPA payment', servers: [sandbox], request: sepaInitiation },
+    signedPayment,
+  ]);
+  console.log(
+    '| scenario | req/s | p50 ms | p99 ms | ratio to baseline | server CPU µs a request | non-2xx |\n|---|---|---|---|---|---|---|',
+  );
+  for (const row of results)
+    console.log(
+      `| ${row.name} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.ratioToBaseline} | ${row.cpuUsPerRequest} | ${row.non2xx} |`,
+    );
+  printSignedRatios(results, ['']);
+}
+
+/** A part of the bench alone (BENCH_PART), rather than the whole bench's hour. */
+const PARTS: Record<string, (folder: string, servers: Server[], cleanUp: (() => Promise<void>)[]) => Promise<void>> = {
+  'world-life': async (folder, servers, cleanUp) =>
+    printWorldLife(await worldLife(folder, servers, process.env.BENCH_POSTGRES_URL, cleanUp)),
+  signed: signedAlone,
+};
+
 async function main(): Promise<void> {
   execFileSync('npx', ['nest', 'build'], { stdio: 'inherit' });
   const folder = mkdtempSync(join(tmpdir(), 'psd2-sandbox-bench-'));
   const servers: Server[] = [];
   const cleanUp: (() => Promise<void>)[] = [];
-  if (process.env.BENCH_PART === 'world-life') {
-    // A world's life alone, a minute rather than the whole bench's hour (docs/benchmark.md).
-    try {
-      printWorldLife(await worldLife(folder, servers, process.env.BENCH_POSTGRES_URL, cleanUp));
-    } finally {
-      await Promise.all(servers.map(stop));
-      for (const step of cleanUp) await step();
-      rmSync(folder, { recursive: true, force: true });
-    }
-    return;
-  }
   const sandboxEnvironment = (file: string) => ({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_PATH: join(folder, file) });
   try {
+    const part = process.env.BENCH_PART;
+    if (part !== undefined) {
+      if (!PARTS[part]) throw new Error(`BENCH_PART=${part}: the parts are ${Object.keys(PARTS).join(', ')}`);
+      return await PARTS[part](folder, servers, cleanUp);
+    }
     const baseline = await start(baselineArgs, {}, '/');
     servers.push(baseline);
     // Cold start varies most from run to run on a shared machine: the median of five fresh starts.
@@ -725,33 +769,30 @@ async function main(): Promise<void> {
 
     // Each scenario on the large database (or the other build) runs right after its twin on the small
     // one: the machine drifts within a round too, and the closer in time two measurements are, the less it moves their ratio.
-    const results = await measureInRounds(
-      { name: 'baseline: minimal Nest app, static JSON', servers: [baseline], request: { method: 'GET', path: '/', headers: {} } },
-      [
-        { name: 'GET account list with balances', servers: [sandbox], request: accountList },
-        ...twin('GET account list with balances', accountList),
-        signedList,
-        { name: 'GET transactions (both)', servers: [sandbox], request: transactionsBoth },
-        { name: `GET transactions (both), ${onLarge}`, servers: [large], request: transactionsBoth },
-        { name: 'GET payment status', servers: [sandbox], request: paymentStatus(paymentId) },
-        ...(againstPayment ? twin('GET payment status', paymentStatus(againstPayment)) : []),
-        { name: `GET payment status, ${onLarge}`, servers: [large], request: paymentStatus(largePayment) },
-        { name: 'POST SEPA payment', servers: [sandbox], request: sepaInitiation },
-        ...twin('POST SEPA payment', sepaInitiation),
-        signedPayment,
-        { name: `POST SEPA payment, ${onLarge}`, servers: [large], request: sepaInitiation },
-        {
-          name: `GET transactions (both, one day), account of ${load.transactions.toLocaleString('en')}`,
-          servers: [large],
-          request: {
-            method: 'GET',
-            path: `/v1/accounts/${bulk.iban}/transactions?bookingStatus=both&dateFrom=${oneDay}&dateTo=${oneDay}`,
-            headers: headers({ 'Consent-ID': bulk.consentId }),
-          },
+    const results = await measureInRounds(baselineScenario(baseline), [
+      { name: 'GET account list with balances', servers: [sandbox], request: accountList },
+      ...twin('GET account list with balances', accountList),
+      signedList,
+      { name: 'GET transactions (both)', servers: [sandbox], request: transactionsBoth },
+      { name: `GET transactions (both), ${onLarge}`, servers: [large], request: transactionsBoth },
+      { name: 'GET payment status', servers: [sandbox], request: paymentStatus(paymentId) },
+      ...(againstPayment ? twin('GET payment status', paymentStatus(againstPayment)) : []),
+      { name: `GET payment status, ${onLarge}`, servers: [large], request: paymentStatus(largePayment) },
+      { name: 'POST SEPA payment', servers: [sandbox], request: sepaInitiation },
+      ...twin('POST SEPA payment', sepaInitiation),
+      signedPayment,
+      { name: `POST SEPA payment, ${onLarge}`, servers: [large], request: sepaInitiation },
+      {
+        name: `GET transactions (both, one day), account of ${load.transactions.toLocaleString('en')}`,
+        servers: [large],
+        request: {
+          method: 'GET',
+          path: `/v1/accounts/${bulk.iban}/transactions?bookingStatus=both&dateFrom=${oneDay}&dateTo=${oneDay}`,
+          headers: headers({ 'Consent-ID': bulk.consentId }),
         },
-        ...(await postgresScenarios(process.env.BENCH_POSTGRES_URL, folder, servers, cleanUp)),
-      ],
-    );
+      },
+      ...(await postgresScenarios(process.env.BENCH_POSTGRES_URL, folder, servers, cleanUp)),
+    ]);
 
     const life = await worldLife(folder, servers, process.env.BENCH_POSTGRES_URL, cleanUp);
     const rounds = (name: string) => results.find((result) => result.name === name)!.requestsPerRound;
@@ -789,11 +830,7 @@ async function main(): Promise<void> {
     }
     /** A scenario's server CPU µs a request, round by round. */
     const cpu = (name: string) => results.find((result) => result.name === name)!.cpuUsPerRequestPerRound;
-    // A signed request to the same request unsigned, each round's ratio taken within the round (docs/benchmark.md, "Signed requests").
-    console.log("\nsigned to unsigned, the server's CPU a request (median of the rounds' ratios):");
-    for (const engine of ['', ...(process.env.BENCH_POSTGRES_URL ? [', PostgreSQL'] : [])])
-      for (const name of ['GET account list with balances', 'POST SEPA payment'].map((row) => `${row}${engine}`))
-        console.log(`- ${name}: ${ratioInRounds(cpu(`${name}, signed (tpp.signatures: required)`), cpu(name))}`);
+    printSignedRatios(results, ['', ...(process.env.BENCH_POSTGRES_URL ? [', PostgreSQL'] : [])]);
     if (process.env.BENCH_POSTGRES_URL) {
       // The app's CPU a request on PostgreSQL to its own on the SQLite file, each round's ratio taken within the round.
       console.log("\nPostgreSQL to SQLite, the app's CPU a request (median of the rounds' ratios):");
