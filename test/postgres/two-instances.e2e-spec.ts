@@ -115,6 +115,8 @@ describe('two instances on one PostgreSQL database', () => {
         { id: id(), topic: 'clock', key: '' },
         { id: id(), topic: 'conditions', key: '' },
         { id: id(), topic: 'clock', key: 'sandbox-tpp' },
+        { id: id(), topic: 'certificates', key: '*' },
+        { id: id(), topic: 'certificates', key: '1f' },
         { ack: id() },
         // Values, as the feed carried them before, and other shapes: ignored.
         { id: id(), topic: 'clock', value: '9999-12-31' },
