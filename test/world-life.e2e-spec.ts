@@ -6,8 +6,10 @@ import type { App } from 'supertest/types';
 import type { DataSource } from 'typeorm';
 import { balancesConsent, GEORG, sepaPayment, VALID_CONSENT } from './support/fixtures';
 import { CREATED, inProfile } from './support/profile';
-import { issuedCertificate, signedHeaders } from './support/signing';
+import { type Issued, issuedCertificate, signedHeaders } from './support/signing';
 import { TppClient } from '../src/oauth/client.entity';
+import { CertificatesService } from '../src/tpp-identity/certificates.service';
+import { World } from '../src/world/world';
 import {
   allAccountsConsent,
   registerClient,
@@ -54,6 +56,24 @@ async function register(http: App, name: string): Promise<Registered> {
   const { clientId, clientSecret, registrationToken, token } = await registerClient(http, name);
   return { clientId, registrationToken, token, client: await worldClient(http, clientId, clientSecret, PSU_IP) };
 }
+
+/** The account list signed with `certificate` and sent without a token: the certificate names the client (docs/tpp-identity.md, "Without a token"). */
+function tokenless(http: App, certificate: Issued): request.Test {
+  const headers = tppHeaders({ 'Consent-ID': VALID_CONSENT, ...PSU_IP });
+  delete headers.Authorization;
+  return request(http)
+    .get('/v1/accounts')
+    .set(signedHeaders(certificate, '', headers));
+}
+
+/** A request without a token whose certificate is no client's. */
+const OF_NO_CLIENT = inProfile(
+  'berlin-group',
+  tppError(
+    'CERTIFICATE_INVALID',
+    '{sensitive} XS2A064E: no bearer token, and the certificate was issued to no client of this sandbox: send a token, or a certificate from POST /sandbox/certificates',
+  ),
+);
 
 /** Every row of every table that names the client in a world column (ownerId, clientId, world), by table. */
 async function rowsNaming(dataSource: DataSource, clientId: string): Promise<Record<string, number>> {
@@ -127,30 +147,38 @@ describe("a world's life in AUTH_MODE=strict: reset and deletion", () => {
   it('a deletion leaves no row of the world in any table, and neither its token nor its certificate speaks for it', async () => {
     await populate(a);
     const certificate = await issuedCertificate(sandbox.http, folder, { type: 'QSEAL', organisationName: 'A', roles: ['PSP_AI'] }, a.token);
-    const signed = () => {
-      const headers = tppHeaders({ 'Consent-ID': VALID_CONSENT, ...PSU_IP });
-      delete headers.Authorization;
-      return request(sandbox.http)
-        .get('/v1/accounts')
-        .set(signedHeaders(certificate, '', headers));
-    };
+    const signed = () => tokenless(sandbox.http, certificate);
     const before = await signed();
     expect(before.status).toBe(200);
     await request(sandbox.http).delete(`/register/${a.clientId}`).set('Authorization', `Bearer ${a.registrationToken}`).expect(204);
     expect(await rowsNaming(sandbox.dataSource, a.clientId)).toEqual({});
     expect((await a.client.send('get', '/sandbox/clock').expect(401)).body.tppMessages[0].code).toBe('TOKEN_INVALID');
     // Revoked and no one's: not the deleted client's any more (its clock, back at the bank's today, would only find it not yet valid).
-    expect((await signed().expect(401)).body).toEqualBody(
-      inProfile(
-        'berlin-group',
-        tppError(
-          'CERTIFICATE_INVALID',
-          '{sensitive} XS2A064E: no bearer token, and the certificate was issued to no client of this sandbox: send a token, or a certificate from POST /sandbox/certificates',
-        ),
-      ),
-    );
+    expect((await signed().expect(401)).body).toEqualBody(OF_NO_CLIENT);
     // B goes on as before.
     expect((await b.client.send('get', `/v1/consents/${theirs.consentId}/status`).expect(200)).body).toEqual({ consentStatus: 'received' });
+  });
+
+  it("a certificate no client had, used without a token, then named by a registration: the new client's at its next request", async () => {
+    // Issued to no one, as `npm run certificate` issues one (the app's own service, as that command calls it).
+    const made = await sandbox.app
+      .get(CertificatesService)
+      .issue({ type: 'QSEAL', organisationName: 'Later TPP', roles: ['PSP_AI'] }, World.open, 'Later TPP');
+    const keyFile = join(folder, `${made.serialNumber}.key`);
+    writeFileSync(keyFile, made.privateKey);
+    const certificate = { ...made, keyFile };
+    const signed = () => tokenless(sandbox.http, certificate);
+    expect((await signed().expect(401)).body).toEqualBody(OF_NO_CLIENT);
+    const registered = (
+      await request(sandbox.http)
+        .post('/register')
+        .send({ client_name: 'Later TPP', redirect_uris: ['https://tpp.example/cb'], certificate: made.certificate })
+        .expect(201)
+    ).body as { client_id: string; client_secret: string };
+    // What the client's token is answered, its certificate is now answered too.
+    const client = await worldClient(sandbox.http, registered.client_id, registered.client_secret, PSU_IP);
+    const byToken = await client.send('get', '/v1/accounts', undefined, { 'Consent-ID': VALID_CONSENT }).expect(200);
+    expect((await signed().expect(200)).body).toEqual(byToken.body);
   });
 });
 
