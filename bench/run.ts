@@ -31,6 +31,8 @@ const productionArgs = (JSON.parse(readFileSync('package.json', 'utf8')) as { sc
   .slice(1);
 /** The baseline starts the same way: built with the sandbox, under the same node flags (they tune the garbage collector). */
 const baselineArgs = [...productionArgs.slice(0, -1), 'dist/bench/baseline.js'];
+/** A sandbox started as the image starts it, on the SQLite file `file` in the bench's folder. */
+const sandboxOn = (folder: string, file: string) => ({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_PATH: join(folder, file) });
 const headers = (extra: Record<string, string> = {}) => ({ Authorization: 'Bearer bench', 'X-Request-ID': randomUUID(), ...extra });
 
 interface Server {
@@ -305,11 +307,7 @@ async function againstBuild(
     .split(' ')
     .slice(1)
     .map((arg) => (arg.endsWith('.js') ? join(tree, arg) : arg));
-  const server = await start(
-    args,
-    { NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_PATH: join(folder, 'against.sqlite') },
-    '/health',
-  );
+  const server = await start(args, sandboxOn(folder, 'against.sqlite'), '/health');
   servers.push(server);
   return { label: execFileSync('git', ['rev-parse', '--short', revision]).toString().trim(), server };
 }
@@ -662,6 +660,22 @@ function printWorldLife({ duringMoves, snapshots, postgres }: WorldLife): void {
     );
 }
 
+/** A scenario's server CPU µs a request, round by round. */
+const cpuPerRound = (results: Measured[], name: string) => results.find((result) => result.name === name)!.cpuUsPerRequestPerRound;
+
+/** The table of the rows measured, as the run prints it. */
+function printTable(rows: Measured[]): void {
+  console.log(
+    '| scenario | req/s | p50 ms | p99 ms | ratio to baseline | server CPU µs a request | database CPU µs a request | non-2xx | errors |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const row of rows) {
+    console.log(
+      `| ${row.name} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.ratioToBaseline} | ${row.cpuUsPerRequest} | ${row.databaseCpuUsPerRequest ?? '–'} | ${row.non2xx} | ${row.errors} |`,
+    );
+  }
+}
+
 /** The row every ratio to the baseline is taken to. */
 const baselineScenario = (baseline: Server): Scenario => ({
   name: 'baseline: minimal Nest app, static JSON',
@@ -671,7 +685,7 @@ const baselineScenario = (baseline: Server): Scenario => ({
 
 /** Each signed row's server CPU a request to its unsigned twin's, each round's ratio taken within the round (docs/benchmark.md, "Signed requests"). */
 function printSignedRatios(results: Measured[], engines: string[]): void {
-  const cpu = (name: string) => results.find((result) => result.name === name)!.cpuUsPerRequestPerRound;
+  const cpu = (name: string) => cpuPerRound(results, name);
   console.log("\nsigned to unsigned, the server's CPU a request (median of the rounds' ratios):");
   for (const engine of engines)
     for (const name of ['GET account list with balances', 'POST SEPA payment'].map((row) => `${row}${engine}`))
@@ -682,11 +696,7 @@ function printSignedRatios(results: Measured[], engines: string[]): void {
 async function signedAlone(folder: string, servers: Server[]): Promise<void> {
   const baseline = await start(baselineArgs, {}, '/');
   servers.push(baseline);
-  const sandbox = await start(
-    productionArgs,
-    { NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_PATH: join(folder, 'small.sqlite') },
-    '/health',
-  );
+  const sandbox = await start(productionArgs, sandboxOn(folder, 'small.sqlite'), '/health');
   servers.push(sandbox);
   const [signedList, signedPayment] = await signedScenarios(folder, servers, { DATABASE_PATH: join(folder, 'signed.sqlite') });
   const results = await measureInRounds(baselineScenario(baseline), [
@@ -695,13 +705,7 @@ async function signedAlone(folder: string, servers: Server[]): Promise<void> {
     { name: 'POST SEPA payment', servers: [sandbox], request: sepaInitiation },
     signedPayment,
   ]);
-  console.log(
-    '| scenario | req/s | p50 ms | p99 ms | ratio to baseline | server CPU µs a request | non-2xx |\n|---|---|---|---|---|---|---|',
-  );
-  for (const row of results)
-    console.log(
-      `| ${row.name} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.ratioToBaseline} | ${row.cpuUsPerRequest} | ${row.non2xx} |`,
-    );
+  printTable(results);
   printSignedRatios(results, ['']);
 }
 
@@ -717,7 +721,6 @@ async function main(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'psd2-sandbox-bench-'));
   const servers: Server[] = [];
   const cleanUp: (() => Promise<void>)[] = [];
-  const sandboxEnvironment = (file: string) => ({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_PATH: join(folder, file) });
   try {
     const part = process.env.BENCH_PART;
     if (part !== undefined) {
@@ -729,12 +732,12 @@ async function main(): Promise<void> {
     // Cold start varies most from run to run on a shared machine: the median of five fresh starts.
     const coldStarts: number[] = [];
     for (let attempt = 1; attempt <= 5; attempt++) {
-      const fresh = await start(productionArgs, sandboxEnvironment(`cold-${attempt}.sqlite`), '/health');
+      const fresh = await start(productionArgs, sandboxOn(folder, `cold-${attempt}.sqlite`), '/health');
       coldStarts.push(fresh.coldStartMs);
       await stop(fresh);
     }
     const coldStartMs = median(coldStarts);
-    const sandbox = await start(productionArgs, sandboxEnvironment('small.sqlite'), '/health');
+    const sandbox = await start(productionArgs, sandboxOn(folder, 'small.sqlite'), '/health');
     servers.push(sandbox);
     const paymentId = await initiatePayment(sandbox.base);
 
@@ -752,7 +755,7 @@ async function main(): Promise<void> {
     );
     const seedSeconds = Math.round((performance.now() - seeding) / 100) / 10;
     console.error(`bulk seed: ${load.payments} payments, ${load.transactions} transactions in ${seedSeconds} s`);
-    const large = await start(productionArgs, sandboxEnvironment('large.sqlite'), '/health');
+    const large = await start(productionArgs, sandboxOn(folder, 'large.sqlite'), '/health');
     servers.push(large);
     const largePayment = await initiatePayment(large.base);
     const onLarge = `${load.payments.toLocaleString('en')} payments stored`;
@@ -819,17 +822,8 @@ async function main(): Promise<void> {
       },
     };
     writeFileSync(join('bench', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-    console.log(
-      '| scenario | req/s | p50 ms | p99 ms | ratio to baseline | server CPU µs a request | database CPU µs a request | non-2xx | errors |',
-    );
-    console.log('|---|---|---|---|---|---|---|---|---|');
-    for (const row of report.scenarios) {
-      console.log(
-        `| ${row.name} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.ratioToBaseline} | ${row.cpuUsPerRequest} | ${row.databaseCpuUsPerRequest ?? '–'} | ${row.non2xx} | ${row.errors} |`,
-      );
-    }
-    /** A scenario's server CPU µs a request, round by round. */
-    const cpu = (name: string) => results.find((result) => result.name === name)!.cpuUsPerRequestPerRound;
+    printTable(report.scenarios);
+    const cpu = (name: string) => cpuPerRound(results, name);
     printSignedRatios(results, ['', ...(process.env.BENCH_POSTGRES_URL ? [', PostgreSQL'] : [])]);
     if (process.env.BENCH_POSTGRES_URL) {
       // The app's CPU a request on PostgreSQL to its own on the SQLite file, each round's ratio taken within the round.
