@@ -77,14 +77,14 @@ export class CertificatesService {
   /** Certificates whose issuer was found, by the SHA-256 of their DER. */
   private readonly read = new AnswerMemo<ReadCertificate>(READ_CERTIFICATES);
   /** The rows of the certificates read, by serial number: each write of one makes every instance read it again. */
-  private readonly issued: Remembered<Issued>;
+  private readonly rows: Remembered<Issued>;
 
   constructor(
     private readonly store: Store,
     private readonly clock: ClockService,
     private readonly profile: BankProfile,
   ) {
-    this.issued = store.remembering(
+    this.rows = store.remembering(
       'certificates',
       async (serialNumber) => {
         const row = await store.findByKey(TppCertificate, serialNumber);
@@ -150,7 +150,7 @@ export class CertificatesService {
     };
     await this.store.write(async () => {
       await this.store.insert(TppCertificate, row);
-      await this.store.forget(this.issued, serialNumber);
+      await this.store.forget(this.rows, serialNumber);
     });
     return { ...row, ...issued };
   }
@@ -163,7 +163,7 @@ export class CertificatesService {
     await this.store.write(async () => {
       await this.store.change(TppCertificate).update({ serialNumber: found.serialNumber }, { revoked: true });
       await this.store.change(SignedRequest).delete({ serialNumber: found.serialNumber });
-      await this.store.forget(this.issued, found.serialNumber);
+      await this.store.forget(this.rows, found.serialNumber);
     });
     return { ...found, revoked: true };
   }
@@ -187,7 +187,7 @@ export class CertificatesService {
   async claim(serialNumber: string, world: World): Promise<boolean> {
     const { affected } = await this.store.change(TppCertificate).update({ serialNumber, ownerId: IsNull() }, { ownerId: world.ownerId });
     if (affected !== 1) return false;
-    await this.store.forget(this.issued, serialNumber);
+    await this.store.forget(this.rows, serialNumber);
     return true;
   }
 
@@ -200,7 +200,7 @@ export class CertificatesService {
       if (isRefusal(error, 'certificateInvalid')) return null;
       throw error;
     });
-    return read && ((await this.issued.get(read.serialNumber))?.ownerId ?? null);
+    return read && ((await this.rows.get(read.serialNumber))?.ownerId ?? null);
   }
 
   /** The HTTPS listener's certificate (tpp.qwac: mtls), valid for a year of the bank's date (the open world's: no client moves it in strict mode). */
@@ -229,7 +229,7 @@ export class CertificatesService {
         `the certificate ${certificate.serialNumber} is valid from ${from} until ${until}, and today is ${today}`,
       );
     // Remembered until a write changes it: a revocation, a claim and a client's deletion hold on every instance at once.
-    const issued = await this.issued.get(serialNumber);
+    const issued = await this.rows.get(serialNumber);
     if (issued?.revoked)
       throw refusal(
         this.profile.tpp.revoked === 'CERTIFICATE_REVOKED' ? 'certificateRevoked' : 'certificateRevoke',
