@@ -1,15 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Client } from 'pg';
 import { ChangeFeed } from '../../src/database/change-feed';
+import { internalsOf } from '../support/feed-internals';
 import { removeDatabase, Sandbox, startSandbox, temporaryDatabase } from '../support/sandbox';
-
-/** What of a change feed this suite drives by hand: its connection, its reconnection timer, and the two steps of losing and opening one. */
-interface FeedInternals {
-  client: Client | null;
-  retry: NodeJS.Timeout | null;
-  lost(client: Client): void;
-  open(): Promise<void>;
-}
 
 /**
  * The change feed's listening connection (src/database/change-feed.ts), on a database the sandbox
@@ -40,7 +32,7 @@ describe('the change feed gives a connection up once (PostgreSQL)', () => {
     await feed.onModuleInit();
     try {
       expect(await listeners()).toBe(2); // the sandbox's and this feed's
-      const internals = feed as unknown as FeedInternals;
+      const internals = internalsOf(feed);
       const first = internals.client!;
       internals.lost(first);
       // The reconnection, started now rather than in a second, and the first connection reported lost again meanwhile.

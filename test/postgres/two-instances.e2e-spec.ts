@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import request from 'supertest';
 import { ChangeFeed } from '../../src/database/change-feed';
+import { internalsOf } from '../support/feed-internals';
 import { CREATED, PROFILE } from '../support/profile';
 import { type Issued, issuedCertificate, signedHeaders } from '../support/signing';
 import { sepaPayment, VALID_CONSENT } from '../support/fixtures';
@@ -210,13 +211,7 @@ describe('two instances on one PostgreSQL database', () => {
 
   it('an instance that lost its listening connection still tells the other of its changes, which holds them at once', async () => {
     // One instance's connection lost, and its reconnection held back; the other still hears, and trusts its memory.
-    const feed = instances.one.app.get(ChangeFeed) as unknown as {
-      hearing: boolean;
-      client: Client | null;
-      retry: NodeJS.Timeout | null;
-      lost(client: Client): void;
-      open(): Promise<void>;
-    };
+    const feed = internalsOf(instances.one.app.get(ChangeFeed));
     feed.lost(feed.client!);
     clearTimeout(feed.retry!);
     feed.retry = null;
