@@ -173,9 +173,9 @@ async function expectServedWithout({ copy, build }: { copy: string; build: strin
 /**
  * The removal proof (docs/development.md, "A service plugs in"): the project without each service
  * builds and starts in every built-in profile, serving every route but the service's; without all of
- * them, the core alone, it also passes the unit specs that reach the registry and the suites that cross every service (a
- * suite's rows about a service exist where the service does, so there every service's rows are
- * absent at once). Each copy is compiled once: the build serves the start, the seed script and the
+ * them, the core alone, it also passes the unit specs that reach the registry and the suites that
+ * cross every service (a suite's rows about a service exist where the service does, so there every
+ * service's rows are absent at once). Each copy is compiled once: the build serves the start, the seed script and the
  * crossing suites' built server; the crossing suites run in one process of their own, transpiled as
  * the main run's are.
  */
