@@ -120,7 +120,7 @@ export class Shared<T> {
   }
 }
 
-/** The key a change of every key is told by (Store.worldChanged): no row's key, which Remembered values are kept by. */
+/** The key a change of every key is told by (Store.changeRows, of many rows): no row's key, which Remembered values are kept by. */
 export const EVERY_KEY = '*';
 
 /**

@@ -2,8 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, Type } from '@nestjs/common';
 import { refusal } from '../common/error-catalogue';
 import { owedInsertOfRequest } from '../common/request-context';
-import { isTheWorld, rowItLivesBy } from '../world/world-scope';
-import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
+import { isState, isTheWorld, rowItLivesBy, scopeOf } from '../world/world-scope';
+import { DataSource, EntityManager, EntityTarget, FindOptionsSelect, FindOptionsWhere, In, ObjectLiteral, Repository } from 'typeorm';
 import { ChangeFeed, EVERY_KEY, Remembered, Shared } from './change-feed';
 import { findByPrimaryKey, insertRowsReturningKeys } from './prebuilt-statements';
 import { GroupedInserts } from './grouped-inserts';
@@ -18,6 +18,9 @@ export type Reader<T extends ObjectLiteral> = Pick<
 
 /** Rows per INSERT statement in insertMany. */
 const INSERT_CHUNK = 500;
+
+/** Past this many remembered rows changed by one statement (changeRows), every instance forgets all it remembered of the table, in one notification. */
+const FORGOTTEN_ONE_BY_ONE = 100;
 
 /** The write the current call runs in, if any: its transaction, what waits for its commit, and the changes the other instances must hear before it is answered. */
 const currentWrite = new AsyncLocalStorage<{
@@ -57,8 +60,8 @@ export class Store {
 
   /** The Shared values kept one a world (by World.key): a purge of the world forgets them. */
   private readonly worldKeyed: Shared<unknown>[] = [];
-  /** The Remembered values: a purge of any world forgets them all. */
-  private readonly remembered: Remembered<unknown>[] = [];
+  /** The Remembered values, by the entity whose rows they are: changeRows forgets the rows it changes. */
+  private readonly remembered = new Map<Type, Remembered<unknown>>();
 
   /** By entity name: the inserts made outside any write (oweInsertUnique). */
   private readonly groups = new Map<string, unknown>();
@@ -172,23 +175,49 @@ export class Store {
   }
 
   /**
-   * Rows every instance reads when first asked for them and keeps, at most `limit` (change-feed.ts):
-   * `forget` makes every instance read a changed one again.
+   * Rows of `entity` (by its primary key) every instance reads when first asked for them and keeps,
+   * at most `limit` (change-feed.ts): `forget`, or `changeRows`, makes every instance read a changed
+   * one again. Not a world's state: a restore puts such rows back without telling (WorldSnapshots).
    */
-  remembering<T>(topic: string, load: (key: string) => Promise<T>, limit: number): Remembered<T> {
-    const remembered = new Remembered(topic, load, limit, this.feed);
+  remembering<T>(entity: Type, load: (key: string) => Promise<T>, limit: number): Remembered<T> {
+    if (isState(scopeOf(entity))) throw new Error(`${entity.name} is a world's state, which a restore puts back: it cannot be remembered`);
+    const remembered = new Remembered(this.dataSource.getMetadata(entity).tableName, load, limit, this.feed);
     this.feed.register(remembered);
-    this.remembered.push(remembered as Remembered<unknown>);
+    this.remembered.set(entity, remembered as Remembered<unknown>);
     return remembered;
   }
 
-  /**
-   * Inside the write that deletes or puts back a world's rows (WorldPurge, WorldSnapshots): each
-   * value kept by world key is read again, on every instance, and so is every remembered row.
-   */
+  /** Inside the write that deletes or puts back a world's rows (WorldPurge, WorldSnapshots): each value kept by world key is read again, on every instance. */
   async worldChanged(key: string): Promise<void> {
     for (const shared of this.worldKeyed) await this.announce(shared, key, await shared.stored(key));
-    for (const remembered of this.remembered) await this.forget(remembered, EVERY_KEY);
+  }
+
+  /**
+   * Inside a write: `change` (an update or a delete) runs on the rows of `entity` that `where`
+   * finds, and answers how many it changed. Where instances remember rows of the entity, their keys
+   * are read first, exactly those rows are changed (a row inserted meanwhile is left, as if it came
+   * after), and every instance forgets them alone: another world's rows stay remembered
+   * (docs/tpp-identity.md, "What a check costs").
+   */
+  async changeRows<T extends ObjectLiteral>(
+    entity: Type<T>,
+    where: FindOptionsWhere<T>,
+    change: (where: FindOptionsWhere<T>) => Promise<{ affected?: number | null }>,
+  ): Promise<number> {
+    const remembered = this.remembered.get(entity);
+    if (!remembered) return (await change(where)).affected ?? 0;
+    const key = this.dataSource.getMetadata(entity).primaryColumns[0].propertyName;
+    const rows = await this.change(entity).find({ where, select: { [key]: true } as FindOptionsSelect<T>, take: FORGOTTEN_ONE_BY_ONE + 1 });
+    if (rows.length > FORGOTTEN_ONE_BY_ONE) {
+      const { affected } = await change(where);
+      await this.forget(remembered, EVERY_KEY);
+      return affected ?? 0;
+    }
+    if (rows.length === 0) return 0;
+    const keys = rows.map((row) => String(row[key]));
+    const { affected } = await change({ [key]: In(keys) } as FindOptionsWhere<T>);
+    for (const changed of keys) await this.forget(remembered, changed);
+    return affected ?? 0;
   }
 
   /**

@@ -15,9 +15,9 @@ export type Purge = 'reset' | 'restore' | 'delete';
  * docs/security.md, "A world's life"). Rows found through a parent's go first, while the parent's
  * are there to find them by; those the database deletes with their parent are left to it; a
  * certificate is revoked and no longer the world's rather than deleted, so that it speaks for no
- * one. What instances keep of the world in memory (its clock, its conditions) is read again on
- * every instance in the same write. Under the world's lock: its clock moves and bookings run
- * before or after a purge, never beside it.
+ * one. What instances keep of the world in memory (its clock, its conditions, what they remember of
+ * its certificates' rows) is read again on every instance in the same write. Under the world's
+ * lock: its clock moves and bookings run before or after a purge, never beside it.
  */
 @Injectable()
 export class WorldPurge {
@@ -57,11 +57,9 @@ export class WorldPurge {
     const revoke = 'revoke' in scope ? scope.revoke : undefined;
     let forgotten = 0;
     for (const where of await this.rows.where(entity, world)) {
-      const { affected } =
-        revoke && 'column' in scope
-          ? await change.update(where, { [revoke.column]: true, [scope.column]: null })
-          : await change.delete(where);
-      forgotten += affected ?? 0;
+      forgotten += await this.store.changeRows(entity, where, (rows) =>
+        revoke && 'column' in scope ? change.update(rows, { [revoke.column]: true, [scope.column]: null }) : change.delete(rows),
+      );
     }
     return forgotten;
   }

@@ -85,7 +85,7 @@ export class CertificatesService {
     private readonly profile: BankProfile,
   ) {
     this.rows = store.remembering(
-      'certificates',
+      TppCertificate,
       async (serialNumber) => {
         const row = await store.findByKey(TppCertificate, serialNumber);
         return row && { revoked: row.revoked, ownerId: row.ownerId };

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import request from 'supertest';
+import { IsNull, In } from 'typeorm';
 import { ChangeFeed } from '../../src/database/change-feed';
+import { TppCertificate } from '../../src/tpp-identity/tpp-certificate.entity';
 import { internalsOf } from '../support/feed-internals';
 import { CREATED, PROFILE } from '../support/profile';
 import { type Issued, issuedCertificate, signedHeaders } from '../support/signing';
@@ -116,8 +118,8 @@ describe('two instances on one PostgreSQL database', () => {
         { id: id(), topic: 'clock', key: '' },
         { id: id(), topic: 'conditions', key: '' },
         { id: id(), topic: 'clock', key: 'sandbox-tpp' },
-        { id: id(), topic: 'certificates', key: '*' },
-        { id: id(), topic: 'certificates', key: '1f' },
+        { id: id(), topic: 'tpp_certificates', key: '*' },
+        { id: id(), topic: 'tpp_certificates', key: '1f' },
         { ack: id() },
         // Values, as the feed carried them before, and other shapes: ignored.
         { id: id(), topic: 'clock', value: '9999-12-31' },
@@ -371,7 +373,7 @@ describe('two instances on one PostgreSQL database', () => {
     }
   });
 
-  it('tpp.signatures: required, AUTH_MODE=strict: a certificate both have checked is refused on the other at once when it is revoked on one, and when its client is deleted on one; one signature sent to both at once is taken once', async () => {
+  it('tpp.signatures: required, AUTH_MODE=strict: a certificate both have checked is refused on the other at once when it is revoked on one, and when its client is deleted on one (the instances told of that client’s certificates alone); one signature sent to both at once is taken once', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'psd2-two-sealed-'));
     writeFileSync(join(folder, 'profile.yaml'), `extends: ${PROFILE}\ntpp:\n  signatures: required\n`);
     const strictDatabase = temporaryDatabase();
@@ -440,8 +442,42 @@ describe('two instances on one PostgreSQL database', () => {
       expect((await consent(second, signed(sealA, a.token)).expect(401)).body).toEqualBody(
         refused('CERTIFICATE_REVOKE', 'XS2A049E', `the certificate ${sealA.serialNumber.toUpperCase()} is revoked`),
       );
-      // B deleted on one: its certificate, which the other refused for being another client's, is revoked there at once.
-      await request(first.http).delete(`/register/${b.clientId}`).set('Authorization', `Bearer ${b.registrationToken}`).expect(204);
+      // B deleted on one: its certificate, which the other refused for being another client's, is revoked there at once;
+      // the instances are told to forget B's certificate alone, and keep what they remember of A's.
+      const certificatesTold = async (work: () => Promise<unknown>): Promise<(string | undefined)[]> => {
+        const listener = new Client({ connectionString: strictDatabase });
+        await listener.connect();
+        const told: { topic?: string; key?: string }[] = [];
+        listener.on('notification', ({ payload }) => told.push(JSON.parse(payload!) as { topic?: string; key?: string }));
+        await listener.query('LISTEN psd2_sandbox_changes');
+        await work();
+        await listener.query('SELECT 1'); // what was told before the answer has reached this session too
+        await listener.end();
+        return told.filter(({ topic }) => topic === 'tpp_certificates').map(({ key }) => key);
+      };
+      const deleted = (client: { clientId: string; registrationToken: string }) =>
+        request(first.http).delete(`/register/${client.clientId}`).set('Authorization', `Bearer ${client.registrationToken}`).expect(204);
+      expect(await certificatesTold(() => deleted(b))).toEqual([sealB.serialNumber]);
+      // A client of more than 100 certificates (rows written here, as their issue would): one word makes every instance forget them all.
+      const many = await registerClient(first.http, 'Sealed D');
+      const serials = Array.from({ length: 101 }, () => randomBytes(16).toString('hex').replace(/^0+/, ''));
+      await first.dataSource.getRepository(TppCertificate).insert(
+        serials.map((serialNumber) => ({
+          serialNumber,
+          type: 'QSEAL' as const,
+          organisationName: 'Sealed D',
+          organisationIdentifier: 'PSDXX-SBX-D',
+          roles: ['PSP_AI' as const],
+          notBefore: '2026-01-01',
+          notAfter: '2027-01-01',
+          revoked: false,
+          ownerId: many.clientId,
+        })),
+      );
+      expect(await certificatesTold(() => deleted(many))).toEqual(['*']);
+      expect(
+        await first.dataSource.getRepository(TppCertificate).countBy({ serialNumber: In(serials), revoked: true, ownerId: IsNull() }),
+      ).toBe(101);
       const sealC = await seal(a.token);
       await consent(second, signed(sealC, a.token)).expect(CREATED);
       expect((await consent(second, signed(sealB, a.token)).expect(401)).body).toEqualBody(
