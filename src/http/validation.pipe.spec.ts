@@ -58,3 +58,27 @@ describe("a service's field (OfferedBy)", () => {
     expect(offeredFields()).toContainEqual([Probe, 'code', 'probes']);
   });
 });
+
+describe('the rules of a body, looked up once a class', () => {
+  const body = (metatype: ArgumentMetadata['metatype']): ArgumentMetadata => ({ type: 'body', metatype });
+
+  it('validates a class again by the same rules, and by a rule declared after they were looked up', async () => {
+    class Named {
+      @IsString()
+      name: string;
+    }
+    const pipe = createValidationPipe();
+    for (let time = 0; time < 2; time++) {
+      await expect(pipe.transform({ name: 'm', extra: 'x' }, body(Named))).resolves.toEqual({ name: 'm' });
+      await expect(pipe.transform({ name: 1 }, body(Named))).rejects.toMatchObject({
+        details: [detail('formatError', 'name must be a string', 'name')],
+      });
+    }
+    // A rule declared now, as a class loaded later would: the rules looked up before are forgotten.
+    Matches(/^n+$/, { message: '$property must be n' })(Named.prototype, 'name');
+    await expect(pipe.transform({ name: 'm' }, body(Named))).rejects.toMatchObject({
+      details: [detail('formatError', 'name must be n', 'name')],
+    });
+    await expect(pipe.transform({ name: 'nn' }, body(Named))).resolves.toEqual({ name: 'nn' });
+  });
+});

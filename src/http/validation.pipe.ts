@@ -1,7 +1,7 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsObject, IsOptional, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, getMetadataStorage, IsArray, IsObject, IsOptional, ValidateNested } from 'class-validator';
 import { AnswerMemo } from '../common/answer-memo';
 import { DomainError, ErrorDetail, detail } from '../common/error-catalogue';
 import type { OfferedGroup } from '../core/offered-by';
@@ -13,6 +13,7 @@ import type { OfferedGroup } from '../core/offered-by';
  * only the profile's `groups` are read: elsewhere it is stripped unread, as an unknown field is.
  */
 export function createValidationPipe(groups: string[] = []): ValidationPipe {
+  rememberRuleLookups();
   return new QueryRememberingValidationPipe({
     transform: true,
     whitelist: true,
@@ -45,6 +46,42 @@ class QueryRememberingValidationPipe extends ValidationPipe {
     return (
       this.passed.recall(wholeQuery, query) ?? this.passed.keep(wholeQuery, query, Object.freeze(await super.transform(value, metadata)))
     );
+  }
+}
+
+type RuleStorage = ReturnType<typeof getMetadataStorage>;
+type Rules = ReturnType<RuleStorage['getTargetValidationMetadatas']>;
+const remembering = new WeakSet<RuleStorage>();
+
+/**
+ * class-validator looks up an object's rules, on every object it validates, by testing its class
+ * against every class that has rules (for inheritance): each DTO a feature adds made every
+ * validation slower, about 45 µs of a POST SEPA payment by 2026-11 (docs/benchmark.md). The rules
+ * are declared as the classes load, so the lookup's answer for a class and options is kept, and
+ * so is its grouping by property (neither is changed by the validation that reads them); a rule
+ * declared later forgets them all.
+ */
+function rememberRuleLookups(): void {
+  const storage = getMetadataStorage();
+  if (remembering.has(storage)) return;
+  remembering.add(storage);
+  const lookup = storage.getTargetValidationMetadatas.bind(storage);
+  const group = storage.groupByPropertyName.bind(storage);
+  let looked = new WeakMap<object, Map<string, Rules>>();
+  let grouped = new WeakMap<Rules, ReturnType<RuleStorage['groupByPropertyName']>>();
+  storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
+    const options = `${schema}|${always}|${strictGroups}|${JSON.stringify(groups)}`;
+    const ofTarget = looked.get(target) ?? looked.set(target, new Map()).get(target)!;
+    return ofTarget.get(options) ?? ofTarget.set(options, lookup(target, schema, always, strictGroups, groups)).get(options)!;
+  };
+  storage.groupByPropertyName = (rules) => grouped.get(rules) ?? grouped.set(rules, group(rules)).get(rules)!;
+  for (const declare of ['addValidationMetadata', 'addConstraintMetadata', 'addValidationSchema'] as const) {
+    const declared = storage[declare].bind(storage) as (metadata: never) => void;
+    storage[declare] = (metadata: never) => {
+      looked = new WeakMap();
+      grouped = new WeakMap();
+      declared(metadata);
+    };
   }
 }
 
