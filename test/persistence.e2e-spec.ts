@@ -129,6 +129,23 @@ describe('a status change and the authorisations it moves', () => {
   });
 });
 
+describe('the schema the migrations build', () => {
+  const sandbox = useSandbox();
+
+  it('indexes a set of columns of a table once: a second index on them only costs every write', async () => {
+    const runner = sandbox.dataSource.createQueryRunner();
+    try {
+      const twice = (await runner.getTables()).flatMap(({ name, indices }) => {
+        const columns = indices.map(({ columnNames }) => columnNames.join());
+        return columns.filter((set, index) => columns.indexOf(set) !== index).map((set) => `${name} (${set})`);
+      });
+      expect(twice).toEqual([]);
+    } finally {
+      await runner.release();
+    }
+  });
+});
+
 describe('the seed script', () => {
   const databasePath = temporaryDatabase();
   afterAll(() => removeDatabase(databasePath));

@@ -22,6 +22,7 @@ import { WorldSnapshots1797500000000 } from '../../migrations/1797500000000-Worl
 import { HashedClientSecrets1797600000000 } from '../../migrations/1797600000000-HashedClientSecrets';
 import { ChangeListeners1797600000001 } from '../../migrations/1797600000001-ChangeListeners';
 import { Pain001Documents1797700000000 } from '../../migrations/1797700000000-Pain001Documents';
+import { OneOwnerIndex1797800000000 } from '../../migrations/1797800000000-OneOwnerIndex';
 import { WorldSnapshot } from '../database/world-snapshot.entity';
 import { SandboxEvent } from '../events/sandbox-event.entity';
 import { AccessCount } from '../account-information/access-count.entity';
@@ -98,6 +99,7 @@ const MIGRATIONS = [
   HashedClientSecrets1797600000000,
   ChangeListeners1797600000001,
   Pain001Documents1797700000000,
+  OneOwnerIndex1797800000000,
 ];
 
 /**
