@@ -132,14 +132,18 @@ describe('a status change and the authorisations it moves', () => {
 describe('the schema the migrations build', () => {
   const sandbox = useSandbox();
 
-  it('indexes a set of columns of a table once: a second index on them only costs every write', async () => {
+  it('builds every index the entities declare, and indexes a set of columns of a table once (a second index only costs every write)', async () => {
     const runner = sandbox.dataSource.createQueryRunner();
     try {
-      const twice = (await runner.getTables()).flatMap(({ name, indices }) => {
-        const columns = indices.map(({ columnNames }) => columnNames.join());
-        return columns.filter((set, index) => columns.indexOf(set) !== index).map((set) => `${name} (${set})`);
-      });
-      expect(twice).toEqual([]);
+      const tables = await runner.getTables();
+      const built = tables.flatMap(({ name, indices, uniques }) =>
+        [...indices, ...uniques].map(({ columnNames }) => `${name} (${columnNames.join()})`),
+      );
+      const declared = sandbox.dataSource.entityMetadatas.flatMap(({ tableName, indices }) =>
+        indices.map(({ columns }) => `${tableName} (${columns.map(({ databaseName }) => databaseName).join()})`),
+      );
+      expect(declared.filter((index) => !built.includes(index))).toEqual([]);
+      expect(built.filter((index, at) => built.indexOf(index) !== at)).toEqual([]);
     } finally {
       await runner.release();
     }
