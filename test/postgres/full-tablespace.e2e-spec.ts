@@ -53,7 +53,11 @@ describe('a full tablespace on PostgreSQL', () => {
     // relcache file, which the fill's DROP TABLE invalidated, cannot be written): it answers 503,
     // and a cold pool would leave the room the fill left unused.
     await postPayments(sandbox.http, 10_000, 10);
+    // Another suite's database, dropped while the tablespace is full: the drop waits for the room (engine.ts).
+    const other = temporaryDatabase();
+    await prepareDatabase(other);
     await fill();
+    const dropped = removeDatabase(other);
     const acknowledged = await postUntilFull(sandbox.http);
     const stored: { id: string; status: string }[] = await committed.query('SELECT id, status FROM payments WHERE id = ANY($1)', [
       acknowledged,
@@ -61,8 +65,10 @@ describe('a full tablespace on PostgreSQL', () => {
     expect(stored.map(({ id }) => id).sort()).toEqual([...acknowledged].sort());
     expect(new Set(stored.map(({ status }) => status))).toEqual(new Set(['RCVD']));
 
-    // Room again: the next writes commit, with no restart.
+    // Room again: the next writes commit, with no restart, and the other database is gone.
     await committed.query('DROP TABLE filler');
+    await dropped;
+    expect(await committed.query('SELECT 1 FROM pg_database WHERE datname = $1', [new URL(other).pathname.slice(1)])).toEqual([]);
     for (const answer of await postPayments(sandbox.http, 1000, 5)) {
       expect(answer.status).toBe(CREATED);
       expect(await committed.query('SELECT status FROM payments WHERE id = $1', [answer.body.paymentId])).toEqual([{ status: 'RCVD' }]);

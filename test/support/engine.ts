@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source';
@@ -73,10 +74,25 @@ export async function createPostgresDatabase(
   });
 }
 
+/** Seconds a drop waits for the full tablespace's room (the suite fills it for a few), within jest's 30 s for a hook. */
+const CHECKPOINT_ATTEMPTS = 25;
+
+/**
+ * DROP DATABASE waits for a checkpoint, and every checkpoint of the cluster fails while the
+ * full-tablespace suite holds its small tablespace full (pages it cannot write): a suite that ends
+ * beside it then drops its database again, each second, until that suite has made room (CI run 44).
+ */
 export async function dropPostgresDatabase(database: string, administrator: string): Promise<void> {
-  await asAdministrator(administrator, (client) =>
-    client.query(`DROP DATABASE IF EXISTS "${new URL(database).pathname.slice(1)}" WITH (FORCE)`),
-  );
+  const drop = `DROP DATABASE IF EXISTS "${new URL(database).pathname.slice(1)}" WITH (FORCE)`;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await asAdministrator(administrator, (client) => client.query(drop));
+      return;
+    } catch (error) {
+      if (attempt === CHECKPOINT_ATTEMPTS || (error as Error).message !== 'checkpoint request failed') throw error;
+      await sleep(1000);
+    }
+  }
 }
 
 /** A second connection to `database`, as another process has it: it sees only what is committed. */
