@@ -67,18 +67,17 @@ function rememberRuleLookups(): void {
   remembering.add(storage);
   const lookup = storage.getTargetValidationMetadatas.bind(storage);
   const group = storage.groupByPropertyName.bind(storage);
-  let looked = new WeakMap<object, Map<string, Rules>>();
+  let looked = new AnswerMemo<Rules>();
   let grouped = new WeakMap<Rules, ReturnType<RuleStorage['groupByPropertyName']>>();
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
     const options = `${schema}|${always}|${strictGroups}|${JSON.stringify(groups)}`;
-    const ofTarget = looked.get(target) ?? looked.set(target, new Map()).get(target)!;
-    return ofTarget.get(options) ?? ofTarget.set(options, lookup(target, schema, always, strictGroups, groups)).get(options)!;
+    return looked.recall(target, options) ?? looked.keep(target, options, lookup(target, schema, always, strictGroups, groups));
   };
   storage.groupByPropertyName = (rules) => grouped.get(rules) ?? grouped.set(rules, group(rules)).get(rules)!;
   for (const declare of ['addValidationMetadata', 'addConstraintMetadata', 'addValidationSchema'] as const) {
     const declared = storage[declare].bind(storage) as (metadata: never) => void;
     storage[declare] = (metadata: never) => {
-      looked = new WeakMap();
+      looked = new AnswerMemo();
       grouped = new WeakMap();
       declared(metadata);
     };
