@@ -3,8 +3,12 @@ import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import type { App } from 'supertest/types';
+import type { OpenAPIObject } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { createApp, openApiDocument } from '../../src/app.factory';
+import { ClockService } from '../../src/clock/clock.service';
+import { builtInProfiles } from '../../src/profile/load-profile';
+import { World } from '../../src/world/world';
 import { databaseSettings, prepareDatabase, removeDatabase, temporaryDatabase } from './engine';
 import { OpenApiContract } from './openapi-contract';
 import { CREATED, PROFILE } from './profile';
@@ -51,13 +55,15 @@ export async function startSandbox(settings: Record<string, string | undefined> 
   };
   apply(environment);
   let app: INestApplication<App>;
+  let made: string | undefined;
   try {
     app = await createApp();
     await app.init();
+    made = builtInProfiles().includes(process.env.PROFILE!) ? madeOf(database) : undefined;
   } finally {
     apply(saved);
   }
-  const contract = new OpenApiContract(openApiDocument(app));
+  const contract = new OpenApiContract(servedDocument(app, made));
   contract.observe(app.getHttpServer() as Server);
   return {
     app,
@@ -70,6 +76,35 @@ export async function startSandbox(settings: Record<string, string | undefined> 
       expect(contract.failures).toEqual([]);
     },
   };
+}
+
+/**
+ * What an app's served document is made of: every setting it read (process.env at its start, but
+ * where its data lives), for a built-in profile (a test's own profile folder may change between two
+ * starts).
+ */
+function madeOf(database: string): string {
+  const where = Object.keys(databaseSettings(database));
+  return JSON.stringify(
+    Object.entries(process.env)
+      .filter(([key]) => !where.includes(key))
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
+}
+
+/**
+ * The documents the apps of a test file serve, by what each is made of and its date: building one
+ * (Nest's scan of the routes, the profile's changes, the examples) is about 0.4 s of a start, and a
+ * file starts many apps alike (docs/development.md, "How a run is put together").
+ */
+const documents = new Map<string, OpenAPIObject>();
+
+function servedDocument(app: INestApplication, made: string | undefined): OpenAPIObject {
+  if (made === undefined) return openApiDocument(app);
+  const key = `${app.get(ClockService).today(World.open)} ${made}`;
+  const document = documents.get(key) ?? openApiDocument(app);
+  documents.set(key, document);
+  return document;
 }
 
 const START_TIMEOUT_MS = 30_000;
