@@ -56,6 +56,8 @@ export async function createApp(): Promise<NestExpressApplication> {
       // No Schemas section: rendered again at each click, it cost a fifth of each (docs/development.md, "The served document").
       defaultModelsExpandDepth: -1,
       persistAuthorization: true,
+      // Each operation opens ready to send its example: a sandbox's page is there to be tried (docs/development.md, "The served document").
+      tryItOutEnabled: true,
       requestInterceptor: freshRequestIds,
       plugins: [downloadUrl, wholeXmlExamples, tagOrPathFilter],
     },
