@@ -139,14 +139,18 @@ export class Remembered<T> {
     private readonly load: (key: string) => Promise<T>,
     private readonly limit: number,
     private readonly feed: ChangeFeed,
+    /** Whether a read made now sees committed rows only (Store.readsCommitted): else what it reads may yet be rolled back. */
+    private readonly readsCommitted: () => boolean,
   ) {}
 
   /** The key's value: from memory while this instance hears every change, else from its table. */
   async get(key: string): Promise<T> {
     if (this.feed.hearing && this.values.has(key)) return this.values.get(key)!;
     const since = this.changes;
+    // A rolled-back write tells no change, so a value read from its rows is answered, not kept.
+    const committed = this.readsCommitted();
     const value = await this.load(key);
-    if (this.feed.hearing && since === this.changes) {
+    if (committed && this.feed.hearing && since === this.changes) {
       if (this.values.size >= this.limit) this.values.clear();
       this.values.set(key, value);
     }

@@ -7,6 +7,7 @@ import { DataSource, EntityManager, EntityTarget, FindOptionsSelect, FindOptions
 import { ChangeFeed, EVERY_KEY, Remembered, Shared } from './change-feed';
 import { findByPrimaryKey, insertRowsReturningKeys } from './prebuilt-statements';
 import { GroupedInserts } from './grouped-inserts';
+import { sqliteConnectionOf } from './sqlite-connection';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { keyTakenIn, Transaction, WriteStrategy } from './write-strategy';
 
@@ -181,7 +182,7 @@ export class Store {
    */
   remembering<T>(entity: Type, load: (key: string) => Promise<T>, limit: number): Remembered<T> {
     if (isState(scopeOf(entity))) throw new Error(`${entity.name} is a world's state, which a restore puts back: it cannot be remembered`);
-    const remembered = new Remembered(this.dataSource.getMetadata(entity).tableName, load, limit, this.feed);
+    const remembered = new Remembered(this.dataSource.getMetadata(entity).tableName, load, limit, this.feed, () => this.readsCommitted());
     this.feed.register(remembered);
     this.remembered.set(entity, remembered as Remembered<unknown>);
     return remembered;
@@ -340,6 +341,16 @@ export class Store {
   }
 
   /** Inside a write, its transaction, so that a read sees the write's own changes. */
+  /**
+   * Whether a read made now sees committed rows only: not inside a write, which reads its own
+   * changes, and on SQLite not while GroupCommit's batch holds the one connection's transaction
+   * open across an await (better-sqlite3 runs a read at its call, so asked just before it, this is
+   * exact). On PostgreSQL a read outside a write takes a pooled connection of its own.
+   */
+  private readsCommitted(): boolean {
+    return !currentWrite.getStore() && !sqliteConnectionOf(this.dataSource)?.inTransaction;
+  }
+
   private reading(): EntityManager {
     return currentWrite.getStore()?.transaction.manager ?? this.dataSource.manager;
   }
