@@ -63,19 +63,22 @@ describe('Remembered rows on a SQLite file', () => {
   });
 
   it('answers, but does not keep, a row read while a write that is then rolled back held it changed', async () => {
-    let readMeanwhile: boolean | null | undefined;
+    let changed!: () => void;
+    const hasChanged = new Promise<void>((resolve) => (changed = resolve));
+    let read!: () => void;
+    const wasRead = new Promise<void>((resolve) => (read = resolve));
     const write = store.write(async () => {
       await store.change(TppCertificate).update({ serialNumber: SERIAL }, { revoked: true });
-      // An await that lets other requests run while the batch's transaction is open.
-      await new Promise((next) => setTimeout(next, 10));
-      readMeanwhile = await revoked.get(SERIAL);
+      changed();
+      // Waits for another request, as a write that awaits I/O does, with the batch's transaction open.
+      await wasRead;
       throw new Error('the write fails after its change');
     });
-    const outside = new Promise<boolean | null>((answer) => setTimeout(() => answer(revoked.get(SERIAL)), 5));
+    await hasChanged;
+    // The connection is the batch's: the read sees the change the rollback then undoes.
+    expect(await revoked.get(SERIAL)).toBe(true);
+    read();
     await expect(write).rejects.toThrow('the write fails after its change');
-    // Both reads saw the change the rollback then undid: the connection is the batch's.
-    expect(await outside).toBe(true);
-    expect(readMeanwhile).toBe(true);
     expect(await revoked.get(SERIAL)).toBe(false);
   });
 });
