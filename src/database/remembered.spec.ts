@@ -26,8 +26,7 @@ describe('Remembered rows on a SQLite file', () => {
   let revoked: Remembered<boolean | null>;
   /** Another connection, which changes the row behind the app's back: a kept value does not see it. */
   let other: Database.Database;
-  const setRevokedBehindTheStore = (value: boolean) =>
-    other.prepare('UPDATE tpp_certificates SET revoked = ? WHERE "serialNumber" = ?').run(value ? 1 : 0, SERIAL);
+  const revokeBehindTheStore = () => other.prepare('UPDATE tpp_certificates SET revoked = 1 WHERE "serialNumber" = ?').run(SERIAL);
 
   beforeAll(async () => {
     dataSource = await new DataSource(dataSourceOptions({ DATABASE_PATH: path }, schemaOf(SERVICES))).initialize();
@@ -58,7 +57,7 @@ describe('Remembered rows on a SQLite file', () => {
 
   it('keeps a row read outside any write: a change behind its back is not seen', async () => {
     expect(await revoked.get(SERIAL)).toBe(false);
-    setRevokedBehindTheStore(true);
+    revokeBehindTheStore();
     expect(await revoked.get(SERIAL)).toBe(false);
   });
 

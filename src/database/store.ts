@@ -340,7 +340,6 @@ export class Store {
     }
   }
 
-  /** Inside a write, its transaction, so that a read sees the write's own changes. */
   /**
    * Whether a read made now sees committed rows only: not inside a write, which reads its own
    * changes, and on SQLite not while GroupCommit's batch holds the one connection's transaction
@@ -351,6 +350,7 @@ export class Store {
     return !currentWrite.getStore() && !sqliteConnectionOf(this.dataSource)?.inTransaction;
   }
 
+  /** Inside a write, its transaction, so that a read sees the write's own changes. */
   private reading(): EntityManager {
     return currentWrite.getStore()?.transaction.manager ?? this.dataSource.manager;
   }
