@@ -7,6 +7,8 @@ import { DataSource, EntityManager } from 'typeorm';
 const CHANNEL = 'psd2_sandbox_changes';
 /** The listening connection's application_name, for an operator's eye: a change counts the listeners by their sessions (LISTENERS). */
 const LISTENER = 'psd2-sandbox listener';
+/** The application_name of the connection that hears the acknowledgements of the moves made while the instance's listening one is down. */
+const ACKNOWLEDGEMENTS = 'psd2-sandbox acknowledgements';
 /** A backend as change_listeners names it: its pid and its start (migrations/1797600000001-ChangeListeners.ts). */
 const SESSION = 'pid, extract(epoch FROM backend_start)::text';
 /**
@@ -171,6 +173,12 @@ export class Remembered<T> {
   }
 }
 
+/** A connection lent to the moves that wait on it (ChangeFeed.borrowEars). */
+interface Ears {
+  client: Promise<Client | null>;
+  users: number;
+}
+
 /** What the feed tells of changes it hears: a Shared value or a Remembered one. */
 type Told = Pick<Shared<unknown>, 'topic' | 'heard' | 'reloadAll'>;
 
@@ -192,11 +200,13 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   /** Changes heard from other instances, still being read or acknowledged. */
   private pending = 0;
   /** Changes this instance made, waiting to be heard by `missing` more instances. */
-  private readonly waiting = new Map<string, { missing: number; done: () => void }>();
+  private readonly waiting = new Map<string, { missing: number; done: () => void; via: Client }>();
   private client: Client | null = null;
   /** Connections given up: what they still report changes nothing. */
   private readonly abandoned = new WeakSet<Client>();
   private retry: NodeJS.Timeout | null = null;
+  /** While the listening connection is down: the connection this instance's moves hear their acknowledgements on. */
+  private ears: Ears | null = null;
   private closed = false;
   /** Whether every change another instance commits reaches this one's memory without a read. */
   hearing: boolean;
@@ -251,22 +261,26 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   /**
    * Inside the write that changes `topic`'s `key`, on its transaction, on PostgreSQL: `heard`
    * resolves once every instance listening when it ran has read the committed change (or
-   * HEARD_TIMEOUT_MS passed). The notification names the key, not the value. An instance that
-   * does not listen itself hears no acknowledgement: it tells the others all the same, and does
-   * not wait for them.
+   * HEARD_TIMEOUT_MS passed). The notification names the key, not the value. An instance whose
+   * listening connection is down hears the acknowledgements on a connection of their own: the
+   * others answered before the move is, as always (docs/operations.md, "Hosting").
    */
   async announce(manager: EntityManager, topic: string, key: string): Promise<{ heard: Promise<void> }> {
     const id = randomUUID();
-    const heard = !this.hearing
+    const ears = this.hearing ? null : this.borrowEars();
+    const via = ears ? await ears.client : this.client;
+    if (ears && !via) this.giveBack(ears);
+    const heard = !via
       ? Promise.resolve()
       : new Promise<void>((resolve) => {
           const timer = setTimeout(() => finish(), HEARD_TIMEOUT_MS);
           const finish = () => {
             clearTimeout(timer);
             this.waiting.delete(id);
+            if (ears) this.giveBack(ears);
             resolve();
           };
-          this.waiting.set(id, { missing: Number.POSITIVE_INFINITY, done: finish });
+          this.waiting.set(id, { missing: Number.POSITIVE_INFINITY, done: finish, via });
         });
     const [{ listening }] = (await manager.query(`SELECT pg_notify($1, $2), (${LISTENERS})::int AS listening`, [
       CHANNEL,
@@ -278,19 +292,57 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
+   * The acknowledgements' connection, opened by the first move made while the listening one is
+   * down and shared by the moves meanwhile: one a time, however many moves a client sends.
+   */
+  private borrowEars(): Ears {
+    this.ears ??= { client: this.acknowledgements(), users: 0 };
+    this.ears.users += 1;
+    return this.ears;
+  }
+
+  /** Closed once the last move waiting on it is done: the next one opens another. */
+  private giveBack(ears: Ears): void {
+    if (--ears.users > 0) return;
+    if (this.ears === ears) this.ears = null;
+    void ears.client.then((client) => client?.end().catch(() => undefined));
+  }
+
+  /** A connection that LISTENs for acknowledgements only (it writes itself into no table, so no change waits for it); null if none opens. */
+  private async acknowledgements(): Promise<Client | null> {
+    if (!this.url || this.closed) return null;
+    const client = new Client({
+      connectionString: this.url,
+      application_name: ACKNOWLEDGEMENTS,
+      connectionTimeoutMillis: HEARD_TIMEOUT_MS,
+    });
+    client.on('error', () => undefined);
+    client.on('notification', ({ payload }) => this.heard(client, payload));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+      return client;
+    } catch {
+      client.end().catch(() => undefined);
+      return null;
+    }
+  }
+
+  /**
    * A notification: an acknowledgement, or a change to read from its table and then acknowledge.
    * Anything else is ignored and counted: anyone who may connect to the database may NOTIFY on the
    * channel (docs/operations.md, "Hosting"), and nothing heard is ever written or trusted as a value.
    */
   private heard(client: Client, payload: string | undefined): void {
-    // What a connection given up still delivers is not read: the values are read again once listening.
-    if (client !== this.client) return;
     const message = parsed(payload);
     if (message && 'ack' in message) {
+      // Counted on the connection the change waits on only: the same answer may reach two.
       const waiting = this.waiting.get(message.ack);
-      if (waiting && --waiting.missing <= 0) waiting.done();
+      if (waiting?.via === client && --waiting.missing <= 0) waiting.done();
       return;
     }
+    // What a connection given up, or one opened for acknowledgements, delivers is not read: the values are read again once listening.
+    if (client !== this.client) return;
     const shared = message && this.values.get(message.topic);
     if (!message || !shared) {
       this.ignored += 1;

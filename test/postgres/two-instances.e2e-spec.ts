@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -221,8 +222,36 @@ describe('two instances on one PostgreSQL database', () => {
       expect([feed.hearing, instances.other.app.get(ChangeFeed).hearing]).toEqual([false, true]);
       await request(instances.one.http).put('/sandbox/clock').send({ today: '2026-03-17' }).expect(200);
       expect((await request(instances.other.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-17' });
-      await request(instances.one.http).put('/sandbox/conditions').send({ maintenance: true, delayMs: 0 }).expect(200);
+      // The other's listening connection held still: no move is answered before the other has read it and said so,
+      // and the moves waiting meanwhile hear the answers on one connection, not one each.
+      const other = (internalsOf(instances.other.app.get(ChangeFeed)).client as unknown as { connection: { stream: Socket } }).connection
+        .stream;
+      const ears = async () =>
+        Number(
+          (
+            await instances.one.dataSource.query(
+              "SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'psd2-sandbox acknowledgements'",
+            )
+          )[0].n,
+        );
+      other.pause();
+      let answered = 0;
+      const moves = [
+        request(instances.one.http).put('/sandbox/conditions').send({ maintenance: true, delayMs: 0 }),
+        ...['2026-03-18', '2026-03-19', '2026-03-20', '2026-03-21'].map((today) =>
+          request(instances.one.http).put('/sandbox/clock').send({ today }),
+        ),
+      ].map((move) => move.expect(200).then(() => (answered += 1)));
+      try {
+        await sleep(500);
+        expect(answered).toBe(0);
+        expect(await ears()).toBe(1);
+      } finally {
+        other.resume();
+        await Promise.all(moves);
+      }
       expect((await request(instances.other.http).get('/sandbox/conditions').expect(200)).body).toEqual({ maintenance: true, delayMs: 0 });
+      await eventually(async () => (await ears()) === 0);
     } finally {
       await feed.open();
       await request(instances.one.http).put('/sandbox/conditions').send({ maintenance: false, delayMs: 0 }).expect(200);
