@@ -12,11 +12,12 @@ const ACKNOWLEDGEMENTS = 'psd2-sandbox acknowledgements';
 /** A backend as change_listeners names it: its pid and its start (migrations/1797600000001-ChangeListeners.ts). */
 const SESSION = 'pid, extract(epoch FROM backend_start)::text';
 /**
- * The listeners a change waits for: the sessions that wrote themselves into change_listeners and
- * are still alive. Not by application_name, which any connection may take: one that did made
- * every change wait HEARD_TIMEOUT_MS for an acknowledgement that never came.
+ * The listeners a change waits for, by their backends' pids: the sessions that wrote themselves
+ * into change_listeners and are still alive. Not by application_name, which any connection may
+ * take: one that did made every change wait HEARD_TIMEOUT_MS for an acknowledgement that never
+ * came. An acknowledgement counts only as sent by one of them (a notification names its sender's pid).
  */
-const LISTENERS = `SELECT count(*) FROM change_listeners WHERE (pid, "backendStart") IN (SELECT ${SESSION} FROM pg_stat_activity)`;
+const LISTENERS = `SELECT pid FROM change_listeners WHERE (pid, "backendStart") IN (SELECT ${SESSION} FROM pg_stat_activity)`;
 /** The listening session writes itself in, and forgets the sessions that are gone. */
 const REGISTER =
   `WITH gone AS (DELETE FROM change_listeners WHERE (pid, "backendStart") NOT IN (SELECT ${SESSION} FROM pg_stat_activity)) ` +
@@ -199,8 +200,8 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   private acknowledging: Promise<void> = Promise.resolve();
   /** Changes heard from other instances, still being read or acknowledged. */
   private pending = 0;
-  /** Changes this instance made, waiting to be heard by `missing` more instances. */
-  private readonly waiting = new Map<string, { missing: number; done: () => void; via: Client }>();
+  /** Changes this instance made, waiting for an acknowledgement from each listening session in `missing` (their pids), heard on `via`. */
+  private readonly waiting = new Map<string, { missing: Set<number>; done: () => void; via: Client }>();
   private client: Client | null = null;
   /** Connections given up: what they still report changes nothing. */
   private readonly abandoned = new WeakSet<Client>();
@@ -237,7 +238,7 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
     const client = new Client({ connectionString: this.url, application_name: LISTENER });
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
-    client.on('notification', ({ payload }) => this.heard(client, payload));
+    client.on('notification', ({ processId, payload }) => this.heard(client, processId, payload));
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
@@ -280,14 +281,18 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
             if (ears) this.giveBack(ears);
             resolve();
           };
-          this.waiting.set(id, { missing: Number.POSITIVE_INFINITY, done: finish, via });
+          this.waiting.set(id, { missing: new Set(), done: finish, via });
         });
-    const [{ listening }] = (await manager.query(`SELECT pg_notify($1, $2), (${LISTENERS})::int AS listening`, [
+    // Its acknowledgements come once the write commits, after this statement is answered.
+    const [{ listening }] = (await manager.query(`SELECT pg_notify($1, $2), ARRAY(${LISTENERS}) AS listening`, [
       CHANNEL,
       JSON.stringify({ id, topic, key }),
-    ])) as { listening: number }[];
+    ])) as { listening: number[] }[];
     const waiting = this.waiting.get(id);
-    if (waiting) waiting.missing = listening;
+    if (waiting) {
+      for (const pid of listening) waiting.missing.add(pid);
+      if (waiting.missing.size === 0) waiting.done();
+    }
     return { heard };
   }
 
@@ -317,7 +322,7 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
       connectionTimeoutMillis: HEARD_TIMEOUT_MS,
     });
     client.on('error', () => undefined);
-    client.on('notification', ({ payload }) => this.heard(client, payload));
+    client.on('notification', ({ processId, payload }) => this.heard(client, processId, payload));
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
@@ -333,12 +338,12 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
    * Anything else is ignored and counted: anyone who may connect to the database may NOTIFY on the
    * channel (docs/operations.md, "Hosting"), and nothing heard is ever written or trusted as a value.
    */
-  private heard(client: Client, payload: string | undefined): void {
+  private heard(client: Client, sender: number, payload: string | undefined): void {
     const message = parsed(payload);
     if (message && 'ack' in message) {
-      // Counted on the connection the change waits on only: the same answer may reach two.
+      // Counted on the connection the change waits on only (the same answer may reach two), once a listening session.
       const waiting = this.waiting.get(message.ack);
-      if (waiting?.via === client && --waiting.missing <= 0) waiting.done();
+      if (waiting?.via === client && waiting.missing.delete(sender) && waiting.missing.size === 0) waiting.done();
       return;
     }
     // What a connection given up, or one opened for acknowledgements, delivers is not read: the values are read again once listening.

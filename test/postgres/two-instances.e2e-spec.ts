@@ -224,8 +224,6 @@ describe('two instances on one PostgreSQL database', () => {
       expect((await request(instances.other.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-17' });
       // The other's listening connection held still: no move is answered before the other has read it and said so,
       // and the moves waiting meanwhile hear the answers on one connection, not one each.
-      const other = (internalsOf(instances.other.app.get(ChangeFeed)).client as unknown as { connection: { stream: Socket } }).connection
-        .stream;
       const ears = async () =>
         Number(
           (
@@ -234,22 +232,16 @@ describe('two instances on one PostgreSQL database', () => {
             )
           )[0].n,
         );
-      other.pause();
-      let answered = 0;
-      const moves = [
-        request(instances.one.http).put('/sandbox/conditions').send({ maintenance: true, delayMs: 0 }),
-        ...['2026-03-18', '2026-03-19', '2026-03-20', '2026-03-21'].map((today) =>
-          request(instances.one.http).put('/sandbox/clock').send({ today }),
-        ),
-      ].map((move) => move.expect(200).then(() => (answered += 1)));
-      try {
-        await sleep(500);
-        expect(answered).toBe(0);
-        expect(await ears()).toBe(1);
-      } finally {
-        other.resume();
-        await Promise.all(moves);
-      }
+      await answeredOnlyOnceHeard(
+        instances.other,
+        [
+          request(instances.one.http).put('/sandbox/conditions').send({ maintenance: true, delayMs: 0 }),
+          ...['2026-03-18', '2026-03-19', '2026-03-20', '2026-03-21'].map((today) =>
+            request(instances.one.http).put('/sandbox/clock').send({ today }),
+          ),
+        ],
+        async () => expect(await ears()).toBe(1),
+      );
       expect((await request(instances.other.http).get('/sandbox/conditions').expect(200)).body).toEqual({ maintenance: true, delayMs: 0 });
       await eventually(async () => (await ears()) === 0);
     } finally {
@@ -259,6 +251,45 @@ describe('two instances on one PostgreSQL database', () => {
     }
     expect(feed.hearing).toBe(true);
   });
+
+  it("an acknowledgement sent by another session than an instance's listening one answers no move: a role that may only connect hears a change's id and acknowledges it at once", async () => {
+    const { probe, drop } = await connectAsProbe();
+    const acknowledged: string[] = [];
+    probe.on('notification', ({ payload }) => {
+      const { id } = JSON.parse(payload ?? '{}') as { id?: string };
+      if (!id) return;
+      acknowledged.push(id);
+      for (let copy = 0; copy < 3; copy++)
+        void probe.query('SELECT pg_notify($1, $2)', ['psd2_sandbox_changes', JSON.stringify({ ack: id })]).catch(() => undefined);
+    });
+    await probe.query('LISTEN psd2_sandbox_changes');
+    try {
+      await answeredOnlyOnceHeard(instances.other, [
+        request(instances.one.http).put('/sandbox/conditions').send({ maintenance: true, delayMs: 0 }),
+      ]);
+      expect(acknowledged).toHaveLength(1);
+      expect((await request(instances.other.http).get('/sandbox/conditions').expect(200)).body).toEqual({ maintenance: true, delayMs: 0 });
+    } finally {
+      await request(instances.one.http).put('/sandbox/conditions').send({ maintenance: false, delayMs: 0 }).expect(200);
+      await drop();
+    }
+  });
+
+  /** Sends `moves` while `hearer`'s listening connection is held still: none is answered before it has read them and said so. */
+  async function answeredOnlyOnceHeard(hearer: Sandbox, moves: request.Test[], meanwhile = async () => {}): Promise<void> {
+    const socket = (internalsOf(hearer.app.get(ChangeFeed)).client as unknown as { connection: { stream: Socket } }).connection.stream;
+    socket.pause();
+    let answered = 0;
+    const sent = moves.map((move) => move.expect(200).then(() => (answered += 1)));
+    try {
+      await sleep(500);
+      expect(answered).toBe(0);
+      await meanwhile();
+    } finally {
+      socket.resume();
+      await Promise.all(sent);
+    }
+  }
 
   /**
    * A connection as a role of its own, which may only connect: PostgreSQL grants CONNECT on a
