@@ -298,7 +298,7 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
 
   /**
    * The acknowledgements' connection, opened by the first move made while the listening one is
-   * down and shared by the moves meanwhile: one a time, however many moves a client sends.
+   * down and shared by the moves meanwhile: one at a time, however many moves a client sends.
    */
   private borrowEars(): Ears {
     this.ears ??= { client: this.acknowledgements(), users: 0 };
