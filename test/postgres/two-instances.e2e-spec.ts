@@ -240,7 +240,11 @@ describe('two instances on one PostgreSQL database', () => {
             request(instances.one.http).put('/sandbox/clock').send({ today }),
           ),
         ],
-        async () => expect(await ears()).toBe(1),
+        async () => {
+          await eventually(async () => (await ears()) > 0);
+          await sleep(500);
+          expect(await ears()).toBe(1);
+        },
       );
       expect((await request(instances.other.http).get('/sandbox/conditions').expect(200)).body).toEqual({ maintenance: true, delayMs: 0 });
       await eventually(async () => (await ears()) === 0);
@@ -264,9 +268,15 @@ describe('two instances on one PostgreSQL database', () => {
     });
     await probe.query('LISTEN psd2_sandbox_changes');
     try {
-      await answeredOnlyOnceHeard(instances.other, [
-        request(instances.one.http).put('/sandbox/conditions').send({ maintenance: true, delayMs: 0 }),
-      ]);
+      // Until the probe has heard the move and its answers have had time to arrive.
+      await answeredOnlyOnceHeard(
+        instances.other,
+        [request(instances.one.http).put('/sandbox/conditions').send({ maintenance: true, delayMs: 0 })],
+        async () => {
+          await eventually(async () => acknowledged.length > 0);
+          await sleep(500);
+        },
+      );
       expect(acknowledged).toHaveLength(1);
       expect((await request(instances.other.http).get('/sandbox/conditions').expect(200)).body).toEqual({ maintenance: true, delayMs: 0 });
     } finally {
@@ -275,16 +285,15 @@ describe('two instances on one PostgreSQL database', () => {
     }
   });
 
-  /** Sends `moves` while `hearer`'s listening connection is held still: none is answered before it has read them and said so. */
-  async function answeredOnlyOnceHeard(hearer: Sandbox, moves: request.Test[], meanwhile = async () => {}): Promise<void> {
+  /** Sends `moves` while `hearer`'s listening connection is held still: none is answered before it has read them and said so (`meanwhile` passing). */
+  async function answeredOnlyOnceHeard(hearer: Sandbox, moves: request.Test[], meanwhile: () => Promise<void>): Promise<void> {
     const socket = (internalsOf(hearer.app.get(ChangeFeed)).client as unknown as { connection: { stream: Socket } }).connection.stream;
     socket.pause();
     let answered = 0;
     const sent = moves.map((move) => move.expect(200).then(() => (answered += 1)));
     try {
-      await sleep(500);
-      expect(answered).toBe(0);
       await meanwhile();
+      expect(answered).toBe(0);
     } finally {
       socket.resume();
       await Promise.all(sent);
