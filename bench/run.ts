@@ -11,6 +11,7 @@ import { MARIANNE, sepaPayment, VALID_CONSENT as CONSENT } from '../test/support
 import { createPostgresDatabase, dropPostgresDatabase, newDatabaseUrl } from '../test/support/engine';
 import { freePort, spawnServer, waitForHealth } from '../test/support/server-process';
 import { SERVICES } from '../src/services';
+import { CpuProfile, flameGraph } from './flame-graph';
 
 /**
  * `npm run bench`: builds the sandbox, starts it on a fresh database file and a minimal Nest app
@@ -153,6 +154,8 @@ interface Driven {
   databaseCpuUsPerRequest: number | null;
   non2xx: number;
   errors: number;
+  /** Requests answered in all. */
+  answered: number;
 }
 
 /** Requests a scenario's last run answered a second: how many headers the next run prepares (half as many again). */
@@ -202,6 +205,7 @@ async function drive(scenario: Scenario, duration: number): Promise<Driven> {
     databaseCpuUsPerRequest: databaseCpu ? (databaseCpu() - databaseBefore!) / answered : null,
     non2xx: sum((result) => result.non2xx),
     errors: sum((result) => result.errors + result.timeouts),
+    answered,
   };
 }
 
@@ -324,11 +328,12 @@ async function signedScenarios(
   database: Record<string, string>,
   engine = '',
   databaseCpu?: () => number,
+  args = productionArgs,
 ): Promise<Scenario[]> {
   const profile = join(folder, 'signing-profile');
   mkdirSync(profile, { recursive: true });
   writeFileSync(join(profile, 'profile.yaml'), 'extends: bank\ntpp:\n  signatures: required\n');
-  const server = await start(productionArgs, { NODE_ENV: 'production', LOG_LEVEL: 'silent', ...database, PROFILE: profile }, '/health');
+  const server = await start(args, { NODE_ENV: 'production', LOG_LEVEL: 'silent', ...database, PROFILE: profile }, '/health');
   servers.push(server);
   const issued = await fetch(`${server.base}/sandbox/certificates`, {
     method: 'POST',
@@ -709,11 +714,69 @@ async function signedAlone(folder: string, servers: Server[]): Promise<void> {
   printSignedRatios(results, ['']);
 }
 
+/**
+ * `BENCH_PART=flame`: the signed rows and their twins, each on a server under `node --cpu-prof`,
+ * drawn as flame graphs into docs/flame/ (docs/benchmark.md, "Flame graphs"). A server's profile
+ * covers its whole life; each graph is the time of its row's run alone, after a warm-up.
+ */
+async function flameGraphs(folder: string, servers: Server[]): Promise<void> {
+  const profiled = (name: string) => {
+    const directory = join(folder, name);
+    return { directory, args: [...productionArgs.slice(0, -1), '--cpu-prof', `--cpu-prof-dir=${directory}`, productionArgs.at(-1)!] };
+  };
+  const [plain, signed] = [profiled('plain'), profiled('signed')];
+  const sandbox = await start(plain.args, sandboxOn(folder, 'small.sqlite'), '/health');
+  servers.push(sandbox);
+  const [signedList, signedPayment] = await signedScenarios(
+    folder,
+    servers,
+    { DATABASE_PATH: join(folder, 'signed.sqlite') },
+    '',
+    undefined,
+    signed.args,
+  );
+  const rows = [
+    {
+      file: 'account-list',
+      scenario: { name: 'GET account list with balances', servers: [sandbox], request: accountList },
+      profile: plain,
+    },
+    { file: 'account-list-signed', scenario: signedList, profile: signed },
+    { file: 'sepa-payment', scenario: { name: 'POST SEPA payment', servers: [sandbox], request: sepaInitiation }, profile: plain },
+    { file: 'sepa-payment-signed', scenario: signedPayment, profile: signed },
+  ];
+  const now = () => Number(process.hrtime.bigint() / 1000n);
+  const windows = [];
+  for (const row of rows) {
+    await drive(row.scenario, WARM_UP_SECONDS);
+    const from = now();
+    const { answered, non2xx } = await drive(row.scenario, SECONDS);
+    if (non2xx) throw new Error(`${row.scenario.name}: ${non2xx} answers not 2xx`);
+    windows.push({ ...row, from, to: now(), requests: answered });
+  }
+  // A profile is written as its server exits.
+  await Promise.all(servers.map(stop));
+  const build = execFileSync('git', ['rev-parse', '--short', 'HEAD']).toString().trim();
+  const day = new Date().toISOString().slice(0, 10);
+  mkdirSync(join('docs', 'flame'), { recursive: true });
+  for (const { file, scenario, profile, from, to, requests } of windows) {
+    const [written] = readdirSync(profile.directory);
+    const profileRead = JSON.parse(readFileSync(join(profile.directory, written), 'utf8')) as CpuProfile;
+    const graph = flameGraph(profileRead, { title: `${scenario.name}, ${build}, ${day}`, from, to, requests });
+    writeFileSync(join('docs', 'flame', `${file}.svg`), graph.svg);
+    const parts = graph.byPackage.slice(0, 12).map(([name, us]) => `${name} ${us.toFixed(0)}`);
+    console.log(
+      `- ${scenario.name}: the main thread busy ${graph.busy.toFixed(0)} µs a request; ${parts.join(', ')} (docs/flame/${file}.svg)`,
+    );
+  }
+}
+
 /** A part of the bench alone (BENCH_PART), rather than the whole bench's hour. */
 const PARTS: Record<string, (folder: string, servers: Server[], cleanUp: (() => Promise<void>)[]) => Promise<void>> = {
   'world-life': async (folder, servers, cleanUp) =>
     printWorldLife(await worldLife(folder, servers, process.env.BENCH_POSTGRES_URL, cleanUp)),
   signed: signedAlone,
+  flame: flameGraphs,
 };
 
 async function main(): Promise<void> {
