@@ -301,7 +301,14 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
    * down and shared by the moves meanwhile: one at a time, however many moves a client sends.
    */
   private borrowEars(): Ears {
-    this.ears ??= { client: this.acknowledgements(), users: 0 };
+    if (!this.ears) {
+      const ears: Ears = { client: Promise.resolve(null), users: 0 };
+      // Lost while moves wait on it: they wait out HEARD_TIMEOUT_MS, and the next move opens another.
+      ears.client = this.acknowledgements(() => {
+        if (this.ears === ears) this.ears = null;
+      });
+      this.ears = ears;
+    }
     this.ears.users += 1;
     return this.ears;
   }
@@ -314,14 +321,15 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   }
 
   /** A connection that LISTENs for acknowledgements only (it writes itself into no table, so no change waits for it); null if none opens. */
-  private async acknowledgements(): Promise<Client | null> {
+  private async acknowledgements(lost: () => void): Promise<Client | null> {
     if (!this.url || this.closed) return null;
     const client = new Client({
       connectionString: this.url,
       application_name: ACKNOWLEDGEMENTS,
       connectionTimeoutMillis: HEARD_TIMEOUT_MS,
     });
-    client.on('error', () => undefined);
+    client.on('error', lost);
+    client.on('end', lost);
     client.on('notification', ({ processId, payload }) => this.heard(client, processId, payload));
     try {
       await client.connect();

@@ -213,47 +213,72 @@ describe('two instances on one PostgreSQL database', () => {
   });
 
   it('an instance that lost its listening connection still tells the other of its changes, which holds them at once', async () => {
-    // One instance's connection lost, and its reconnection held back; the other still hears, and trusts its memory.
-    const feed = internalsOf(instances.one.app.get(ChangeFeed));
-    feed.lost(feed.client!);
-    clearTimeout(feed.retry!);
-    feed.retry = null;
     try {
-      expect([feed.hearing, instances.other.app.get(ChangeFeed).hearing]).toEqual([false, true]);
-      await request(instances.one.http).put('/sandbox/clock').send({ today: '2026-03-17' }).expect(200);
-      expect((await request(instances.other.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-17' });
-      // The other's listening connection held still: no move is answered before the other has read it and said so,
-      // and the moves waiting meanwhile hear the answers on one connection, not one each.
-      const ears = async () =>
-        Number(
-          (
-            await instances.one.dataSource.query(
-              "SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'psd2-sandbox acknowledgements'",
-            )
-          )[0].n,
+      await whileNotListening(instances.one, async () => {
+        expect([internalsOf(instances.one.app.get(ChangeFeed)).hearing, instances.other.app.get(ChangeFeed).hearing]).toEqual([
+          false,
+          true,
+        ]);
+        await request(instances.one.http).put('/sandbox/clock').send({ today: '2026-03-17' }).expect(200);
+        expect((await request(instances.other.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-17' });
+        // The other's listening connection held still: no move is answered before the other has read it and said so,
+        // and the moves waiting meanwhile hear the answers on one connection, not one each.
+        await answeredOnlyOnceHeard(
+          instances.other,
+          [
+            request(instances.one.http).put('/sandbox/conditions').send({ maintenance: true, delayMs: 0 }),
+            ...['2026-03-18', '2026-03-19', '2026-03-20', '2026-03-21'].map((today) =>
+              request(instances.one.http).put('/sandbox/clock').send({ today }),
+            ),
+          ],
+          async () => {
+            await eventually(async () => (await acknowledgementConnections()) > 0);
+            await sleep(500);
+            expect(await acknowledgementConnections()).toBe(1);
+          },
         );
-      await answeredOnlyOnceHeard(
-        instances.other,
-        [
-          request(instances.one.http).put('/sandbox/conditions').send({ maintenance: true, delayMs: 0 }),
-          ...['2026-03-18', '2026-03-19', '2026-03-20', '2026-03-21'].map((today) =>
-            request(instances.one.http).put('/sandbox/clock').send({ today }),
-          ),
-        ],
-        async () => {
-          await eventually(async () => (await ears()) > 0);
-          await sleep(500);
-          expect(await ears()).toBe(1);
-        },
-      );
-      expect((await request(instances.other.http).get('/sandbox/conditions').expect(200)).body).toEqual({ maintenance: true, delayMs: 0 });
-      await eventually(async () => (await ears()) === 0);
+        expect((await request(instances.other.http).get('/sandbox/conditions').expect(200)).body).toEqual({
+          maintenance: true,
+          delayMs: 0,
+        });
+        await eventually(async () => (await acknowledgementConnections()) === 0);
+      });
     } finally {
-      await feed.open();
       await request(instances.one.http).put('/sandbox/conditions').send({ maintenance: false, delayMs: 0 }).expect(200);
       await request(instances.one.http).put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
     }
-    expect(feed.hearing).toBe(true);
+  });
+
+  it('the connection the moves hear their acknowledgements on, lost while a move waits on it: the next move opens another, and is answered once the other instance has read it', async () => {
+    const socket = listeningSocketOf(instances.other);
+    try {
+      await whileNotListening(instances.one, async () => {
+        socket.pause();
+        const move = (today: string) => {
+          const sent = { answered: false, done: Promise.resolve() };
+          sent.done = request(instances.one.http)
+            .put('/sandbox/clock')
+            .send({ today })
+            .expect(200)
+            .then(() => void (sent.answered = true));
+          return sent;
+        };
+        // The first waits on the connection, which is then cut: it waits out its timeout.
+        const first = move('2026-03-18');
+        await eventually(async () => (await acknowledgementConnections()) === 1);
+        await instances.one.dataSource.query(`SELECT pg_terminate_backend(pid) ${ACKNOWLEDGEMENTS}`);
+        await eventually(async () => (await acknowledgementConnections()) === 0);
+        const second = move('2026-03-19');
+        await eventually(async () => (await acknowledgementConnections()) === 1);
+        expect(second.answered).toBe(false);
+        socket.resume();
+        await Promise.all([first.done, second.done]);
+        expect((await request(instances.other.http).get('/sandbox/clock').expect(200)).body).toEqualBody({ today: '2026-03-19' });
+      });
+    } finally {
+      socket.resume();
+      await request(instances.one.http).put('/sandbox/clock').send({ today: '2026-03-15' }).expect(200);
+    }
   });
 
   it("an acknowledgement sent by another session than an instance's listening one answers no move: a role that may only connect hears a change's id and acknowledges it at once", async () => {
@@ -285,9 +310,35 @@ describe('two instances on one PostgreSQL database', () => {
     }
   });
 
+  const ACKNOWLEDGEMENTS =
+    "FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'psd2-sandbox acknowledgements'";
+
+  /** The connections open to hear acknowledgements (an instance's while its listening one is down). */
+  async function acknowledgementConnections(): Promise<number> {
+    return Number((await instances.one.dataSource.query(`SELECT count(*) AS n ${ACKNOWLEDGEMENTS}`))[0].n);
+  }
+
+  /** `body` runs while `sandbox`'s listening connection is lost and its reconnection held back; then it listens again. */
+  async function whileNotListening(sandbox: Sandbox, body: () => Promise<void>): Promise<void> {
+    const feed = internalsOf(sandbox.app.get(ChangeFeed));
+    feed.lost(feed.client!);
+    clearTimeout(feed.retry!);
+    feed.retry = null;
+    try {
+      await body();
+    } finally {
+      await feed.open();
+    }
+    expect(feed.hearing).toBe(true);
+  }
+
+  /** The socket of `sandbox`'s listening connection (pg's own), to hold it still. */
+  const listeningSocketOf = (sandbox: Sandbox) =>
+    (internalsOf(sandbox.app.get(ChangeFeed)).client as unknown as { connection: { stream: Socket } }).connection.stream;
+
   /** Sends `moves` while `hearer`'s listening connection is held still: none is answered before it has read them and said so (`meanwhile` passing). */
   async function answeredOnlyOnceHeard(hearer: Sandbox, moves: request.Test[], meanwhile: () => Promise<void>): Promise<void> {
-    const socket = (internalsOf(hearer.app.get(ChangeFeed)).client as unknown as { connection: { stream: Socket } }).connection.stream;
+    const socket = listeningSocketOf(hearer);
     socket.pause();
     let answered = 0;
     const sent = moves.map((move) => move.expect(200).then(() => (answered += 1)));
