@@ -30,6 +30,14 @@ const REGISTER =
 const MAX_PENDING = 1_000;
 /** The longest a change waits for an instance that does not answer (stopped, or its connection lost). */
 const HEARD_TIMEOUT_MS = 2_000;
+/**
+ * The listening session has PostgreSQL probe its client after 10 s of silence, and give it up
+ * after 25 s without an answer: a session whose instance vanished without closing it (its host
+ * gone) then leaves pg_stat_activity within about half a minute, where it stayed for the operating
+ * system's two hours, each change on the other instances waiting HEARD_TIMEOUT_MS for it
+ * (docs/operations.md, "Hosting"). Over TCP only: a Unix socket's peer cannot vanish so.
+ */
+const KEEPALIVES = '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3 -c tcp_user_timeout=25000';
 const RECONNECT_MS = 1_000;
 
 /**
@@ -235,7 +243,7 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   /** Starts listening (PostgreSQL): the values are read again once the connection listens, so that no change falls between. */
   private async open(): Promise<void> {
     if (!this.url || this.closed) return;
-    const client = new Client({ connectionString: this.url, application_name: LISTENER });
+    const client = new Client({ connectionString: this.url, application_name: LISTENER, options: KEEPALIVES });
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
     client.on('notification', ({ processId, payload }) => this.heard(client, processId, payload));

@@ -49,4 +49,18 @@ describe('the change feed gives a connection up once (PostgreSQL)', () => {
       await feed.onModuleDestroy();
     }
   });
+
+  it('the listening session has PostgreSQL probe its client after 10 s of silence and give it up after 25 s without an answer', async () => {
+    const { rows } = await internalsOf(sandbox.app.get(ChangeFeed)).client!.query<{ name: string; setting: string; source: string }>(
+      "SELECT name, setting, source FROM pg_settings WHERE name LIKE 'tcp\\_%' ORDER BY name",
+    );
+    // Over a Unix socket the settings read 0: PostgreSQL applies them to TCP only.
+    const tcp = !new URL(database).searchParams.has('host');
+    expect(rows).toEqual([
+      { name: 'tcp_keepalives_count', setting: tcp ? '3' : '0', source: 'client' },
+      { name: 'tcp_keepalives_idle', setting: tcp ? '10' : '0', source: 'client' },
+      { name: 'tcp_keepalives_interval', setting: tcp ? '5' : '0', source: 'client' },
+      { name: 'tcp_user_timeout', setting: tcp ? '25000' : '0', source: 'client' },
+    ]);
+  });
 });
