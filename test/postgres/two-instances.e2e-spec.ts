@@ -284,12 +284,19 @@ describe('two instances on one PostgreSQL database', () => {
   it("an acknowledgement sent by another session than an instance's listening one answers no move: a role that may only connect hears a change's id and acknowledges it at once", async () => {
     const { probe, drop } = await connectAsProbe();
     const acknowledged: string[] = [];
+    // One statement after the other, as pg wants them on one connection.
+    let sending = Promise.resolve();
     probe.on('notification', ({ payload }) => {
       const { id } = JSON.parse(payload ?? '{}') as { id?: string };
       if (!id) return;
       acknowledged.push(id);
       for (let copy = 0; copy < 3; copy++)
-        void probe.query('SELECT pg_notify($1, $2)', ['psd2_sandbox_changes', JSON.stringify({ ack: id })]).catch(() => undefined);
+        sending = sending
+          .then(() => probe.query('SELECT pg_notify($1, $2)', ['psd2_sandbox_changes', JSON.stringify({ ack: id })]))
+          .then(
+            () => undefined,
+            () => undefined,
+          );
     });
     await probe.query('LISTEN psd2_sandbox_changes');
     try {
