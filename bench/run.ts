@@ -32,6 +32,8 @@ const productionArgs = (JSON.parse(readFileSync('package.json', 'utf8')) as { sc
   .slice(1);
 /** The baseline starts the same way: built with the sandbox, under the same node flags (they tune the garbage collector). */
 const baselineArgs = [...productionArgs.slice(0, -1), 'dist/bench/baseline.js'];
+/** Issue 75's ceiling, under the same flags: Express alone answering the sandbox's bytes (bench/bare-express.ts). */
+const bareExpressArgs = [...productionArgs.slice(0, -1), 'dist/bench/bare-express.js'];
 /** A sandbox started as the image starts it, on the SQLite file `file` in the bench's folder. */
 const sandboxOn = (folder: string, file: string) => ({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_PATH: join(folder, file) });
 const headers = (extra: Record<string, string> = {}) => ({ Authorization: 'Bearer bench', 'X-Request-ID': randomUUID(), ...extra });
@@ -251,6 +253,23 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 /** The median over the rounds of part's req/s to whole's in the same round. */
 const ratioInRounds = (part: number[], whole: number[]) => Number(median(part.map((rate, round) => rate / whole[round])).toFixed(2));
+
+const BARE_LIST = "bare Express: the account list's bytes";
+const BARE_PAYMENT = "bare Express: a payment's bytes, its body parsed";
+
+/** Express alone, answering what `sandbox` answers to the bench's account list and to a payment (bench/bare-express.ts). */
+async function bareExpress(sandbox: Server): Promise<Server> {
+  const answerOf = async (request: Scenario['request']) => {
+    const answered = await fetch(`${sandbox.base}${request.path}`, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body?.(),
+    });
+    return { status: answered.status, body: await answered.text() };
+  };
+  const answers = { get: await answerOf(accountList), post: await answerOf(sepaInitiation) };
+  return start(bareExpressArgs, { ANSWERS: JSON.stringify(answers) }, '/v1/accounts');
+}
 
 /** Creates one payment the way a TPP does; answers its ID. */
 async function initiatePayment(base: string): Promise<string> {
@@ -803,6 +822,8 @@ async function main(): Promise<void> {
     const sandbox = await start(productionArgs, sandboxOn(folder, 'small.sqlite'), '/health');
     servers.push(sandbox);
     const paymentId = await initiatePayment(sandbox.base);
+    const bare = await bareExpress(sandbox);
+    servers.push(bare);
 
     // The large database: the fixtures plus BULK_PAYMENTS payments and a large account.
     const load = {
@@ -836,6 +857,7 @@ async function main(): Promise<void> {
     // Each scenario on the large database (or the other build) runs right after its twin on the small
     // one: the machine drifts within a round too, and the closer in time two measurements are, the less it moves their ratio.
     const results = await measureInRounds(baselineScenario(baseline), [
+      { name: BARE_LIST, servers: [bare], request: accountList },
       { name: 'GET account list with balances', servers: [sandbox], request: accountList },
       ...twin('GET account list with balances', accountList),
       signedList,
@@ -844,6 +866,7 @@ async function main(): Promise<void> {
       { name: 'GET payment status', servers: [sandbox], request: paymentStatus(paymentId) },
       ...(againstPayment ? twin('GET payment status', paymentStatus(againstPayment)) : []),
       { name: `GET payment status, ${onLarge}`, servers: [large], request: paymentStatus(largePayment) },
+      { name: BARE_PAYMENT, servers: [bare], request: sepaInitiation },
       { name: 'POST SEPA payment', servers: [sandbox], request: sepaInitiation },
       ...twin('POST SEPA payment', sepaInitiation),
       signedPayment,
@@ -888,6 +911,9 @@ async function main(): Promise<void> {
     printTable(report.scenarios);
     const cpu = (name: string) => cpuPerRound(results, name);
     printSignedRatios(results, ['', ...(process.env.BENCH_POSTGRES_URL ? [', PostgreSQL'] : [])]);
+    console.log("\nto Express alone answering the same bytes (issue 75's ceiling), req/s (median of the rounds' ratios):");
+    console.log(`- GET account list with balances: ${ratioInRounds(rounds('GET account list with balances'), rounds(BARE_LIST))}`);
+    console.log(`- POST SEPA payment: ${ratioInRounds(rounds('POST SEPA payment'), rounds(BARE_PAYMENT))}`);
     if (process.env.BENCH_POSTGRES_URL) {
       // The app's CPU a request on PostgreSQL to its own on the SQLite file, each round's ratio taken within the round.
       console.log("\nPostgreSQL to SQLite, the app's CPU a request (median of the rounds' ratios):");
