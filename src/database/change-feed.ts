@@ -35,9 +35,11 @@ const HEARD_TIMEOUT_MS = 2_000;
  * after 25 s without an answer: a session whose instance vanished without closing it (its host
  * gone) then leaves pg_stat_activity within about half a minute, where it stayed for the operating
  * system's two hours, each change on the other instances waiting HEARD_TIMEOUT_MS for it
- * (docs/operations.md, "Hosting"). Over TCP only: a Unix socket's peer cannot vanish so.
+ * (docs/operations.md, "Hosting"). Over TCP only: a Unix socket's peer cannot vanish so. SET once
+ * connected rather than sent as startup options, which a pooler in front may refuse.
  */
-const KEEPALIVES = '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3 -c tcp_user_timeout=25000';
+const KEEPALIVES =
+  'SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 3; SET tcp_user_timeout = 25000';
 const RECONNECT_MS = 1_000;
 
 /**
@@ -243,12 +245,13 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   /** Starts listening (PostgreSQL): the values are read again once the connection listens, so that no change falls between. */
   private async open(): Promise<void> {
     if (!this.url || this.closed) return;
-    const client = new Client({ connectionString: this.url, application_name: LISTENER, options: KEEPALIVES });
+    const client = new Client({ connectionString: this.url, application_name: LISTENER });
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
     client.on('notification', ({ processId, payload }) => this.heard(client, processId, payload));
     try {
       await client.connect();
+      await client.query(KEEPALIVES);
       await client.query(`LISTEN ${CHANNEL}`);
       await client.query(REGISTER);
       if (this.abandoned.has(client)) return; // lost while it connected: another is on its way

@@ -57,10 +57,10 @@ describe('the change feed gives a connection up once (PostgreSQL)', () => {
     // Over a Unix socket the settings read 0: PostgreSQL applies them to TCP only.
     const tcp = !new URL(database).searchParams.has('host');
     expect(rows).toEqual([
-      { name: 'tcp_keepalives_count', setting: tcp ? '3' : '0', source: 'client' },
-      { name: 'tcp_keepalives_idle', setting: tcp ? '10' : '0', source: 'client' },
-      { name: 'tcp_keepalives_interval', setting: tcp ? '5' : '0', source: 'client' },
-      { name: 'tcp_user_timeout', setting: tcp ? '25000' : '0', source: 'client' },
+      { name: 'tcp_keepalives_count', setting: tcp ? '3' : '0', source: 'session' },
+      { name: 'tcp_keepalives_idle', setting: tcp ? '10' : '0', source: 'session' },
+      { name: 'tcp_keepalives_interval', setting: tcp ? '5' : '0', source: 'session' },
+      { name: 'tcp_user_timeout', setting: tcp ? '25000' : '0', source: 'session' },
     ]);
   });
 });
