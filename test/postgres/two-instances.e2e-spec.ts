@@ -266,7 +266,11 @@ describe('two instances on one PostgreSQL database', () => {
         // The first waits on the connection, which is then cut: it waits out its timeout.
         const first = move('2026-03-18');
         await eventually(async () => (await acknowledgementConnections()) === 1);
+        const ears = (await internalsOf(instances.one.app.get(ChangeFeed)).ears!.client)!;
+        // Heard by the feed's own listeners first (registered before this one): the next move comes after.
+        const ended = new Promise((resolve) => ears.once('end', resolve));
         await instances.one.dataSource.query(`SELECT pg_terminate_backend(pid) ${ACKNOWLEDGEMENTS}`);
+        await ended;
         await eventually(async () => (await acknowledgementConnections()) === 0);
         const second = move('2026-03-19');
         await eventually(async () => (await acknowledgementConnections()) === 1);
