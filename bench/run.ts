@@ -30,10 +30,14 @@ const nextPayment = () => JSON.stringify(sepaPayment(((posted++ % 99_999) / 100 
 const productionArgs = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts['start:prod']
   .split(' ')
   .slice(1);
+/** `script` under `start:prod`'s node flags, and `flags` besides. */
+function startedAs(script: string, flags: string[] = []): string[] {
+  return [...productionArgs.slice(0, -1), ...flags, script];
+}
 /** The baseline starts the same way: built with the sandbox, under the same node flags (they tune the garbage collector). */
-const baselineArgs = [...productionArgs.slice(0, -1), 'dist/bench/baseline.js'];
+const baselineArgs = startedAs('dist/bench/baseline.js');
 /** Issue 75's ceiling, under the same flags: Express alone answering the sandbox's bytes (bench/bare-express.ts). */
-const bareExpressArgs = [...productionArgs.slice(0, -1), 'dist/bench/bare-express.js'];
+const bareExpressArgs = startedAs('dist/bench/bare-express.js');
 /** A sandbox started as the image starts it, on the SQLite file `file` in the bench's folder. */
 const sandboxOn = (folder: string, file: string) => ({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_PATH: join(folder, file) });
 const headers = (extra: Record<string, string> = {}) => ({ Authorization: 'Bearer bench', 'X-Request-ID': randomUUID(), ...extra });
@@ -741,7 +745,7 @@ async function signedAlone(folder: string, servers: Server[]): Promise<void> {
 async function flameGraphs(folder: string, servers: Server[]): Promise<void> {
   const profiled = (name: string) => {
     const directory = join(folder, name);
-    return { directory, args: [...productionArgs.slice(0, -1), '--cpu-prof', `--cpu-prof-dir=${directory}`, productionArgs.at(-1)!] };
+    return { directory, args: startedAs(productionArgs.at(-1)!, ['--cpu-prof', `--cpu-prof-dir=${directory}`]) };
   };
   const [plain, signed] = [profiled('plain'), profiled('signed')];
   const sandbox = await start(plain.args, sandboxOn(folder, 'small.sqlite'), '/health');
