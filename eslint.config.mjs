@@ -25,6 +25,17 @@ export default tseslint.config(
     files: ['src/*.ts'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ name: '@nestjs/typeorm', message: 'use Store (src/database/store.ts)' }], patterns: [{ group: ['**/seeds/*'], message: "src/ never imports seeds/" }] }] },
   },
+  {
+    // One async context, the request's (src/common/request-context.ts): on Node 20 each AsyncLocalStorage costs every promise made its share (docs/benchmark.md, "What was tried").
+    files: ['src/**/*.ts'],
+    ignores: ['src/common/request-context.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='AsyncLocalStorage']", message: 'keep what the work under way needs in the one context of src/common/request-context.ts' },
+      ],
+    },
+  },
   // Every folder of src/, new ones too, by its layer (eslint-layers.js, docs/development.md "Layers").
   ...layers.layerEntries(folders, appFiles),
   // Prettier formats (npm run format); the rules that would argue with its line breaks are off.

@@ -14,6 +14,8 @@ interface Context {
   certificate?: string;
   /** A request's: the insert it owes (Store.oweInsertUnique), kept by reference, so that actingAs shares it. */
   owing?: { owed?: OwedInsert };
+  /** The write under way (Store.write), whose shape is the database's. */
+  write?: unknown;
 }
 
 /** An insert a request owes while no write of it has made it: in its next write, or alone before its answer. */
@@ -23,8 +25,9 @@ export interface OwedInsert {
 }
 
 /**
- * One async context a request, which the database's owed insert shares: on this Node each one
- * costs its share on every promise the request makes (docs/benchmark.md, "Signed requests").
+ * The one async context: a request's, which the database's owed insert and its write under way
+ * share. On this Node each AsyncLocalStorage costs every promise made its share, a store of its
+ * own in each (docs/benchmark.md, "What was tried").
  */
 const context = new AsyncLocalStorage<Context>();
 
@@ -38,8 +41,9 @@ export const inRequestContext = (requestId: string, handle: () => void): void =>
 /** The insert the request under way owes (Store.oweInsertUnique); undefined outside a request. */
 export const owedInsertOfRequest = (): { owed?: OwedInsert } | undefined => context.getStore()?.owing;
 
-/** Work done later for a cause (a notification for the request whose change it tells of). */
-export const causedBy = <T>(cause: string, work: () => Promise<T>): Promise<T> => context.run({ cause }, work);
+/** Work done later for a cause (a notification for the request whose change it tells of), in the write under way, if any. */
+export const causedBy = <T>(cause: string, work: () => Promise<T>): Promise<T> =>
+  context.run({ cause, write: context.getStore()?.write }, work);
 
 /** Work the clock does (ClockService.catchUp), whichever request it runs under. */
 export const asClock = <T>(work: () => Promise<T>): Promise<T> => causedBy('clock', work);
@@ -47,6 +51,13 @@ export const asClock = <T>(work: () => Promise<T>): Promise<T> => causedBy('cloc
 /** Work a PSU does through a channel: the status changes it causes name them. */
 export const actingAs = <T>(actor: Actor, work: () => Promise<T>): Promise<T> =>
   context.run({ ...(context.getStore() ?? { cause: 'unknown' }), actor }, work);
+
+/** Runs `work` in `write` (Store.write), with whatever else the context holds. */
+export const inWrite = <T>(write: unknown, work: () => T): T =>
+  context.run({ ...(context.getStore() ?? { cause: 'startup' }), write }, work);
+
+/** The write under way (Store.write); undefined outside one. */
+export const writeUnderWay = (): unknown => context.getStore()?.write;
 
 export const currentCause = (): string => context.getStore()?.cause ?? 'startup';
 export const currentActor = (): Actor | undefined => context.getStore()?.actor;

@@ -1,7 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, Type } from '@nestjs/common';
 import { refusal } from '../common/error-catalogue';
-import { owedInsertOfRequest } from '../common/request-context';
+import { inWrite, owedInsertOfRequest, writeUnderWay } from '../common/request-context';
 import { isState, isTheWorld, rowItLivesBy, scopeOf } from '../world/world-scope';
 import { DataSource, EntityManager, EntityTarget, FindOptionsSelect, FindOptionsWhere, In, ObjectLiteral, Repository } from 'typeorm';
 import { ChangeFeed, EVERY_KEY, Remembered, Shared } from './change-feed';
@@ -23,8 +22,8 @@ const INSERT_CHUNK = 500;
 /** Past this many remembered rows changed by one statement (changeRows), every instance forgets all it remembered of the table, in one notification. */
 const FORGOTTEN_ONE_BY_ONE = 100;
 
-/** The write the current call runs in, if any: its transaction, what waits for its commit, and the changes the other instances must hear before it is answered. */
-const currentWrite = new AsyncLocalStorage<{
+/** A write under way: its transaction, what waits for its commit, and the changes the other instances must hear before it is answered. */
+interface Write {
   transaction: Transaction;
   committed: (() => void)[];
   heard: Promise<void>[];
@@ -32,7 +31,10 @@ const currentWrite = new AsyncLocalStorage<{
   living: Set<string>;
   /** What the write fails with when the key of a row it inserted with insertUnique is taken, by table. */
   taken: Map<string, () => Error>;
-}>();
+}
+
+/** The write the current call runs in, if any (kept in the request's async context: common/request-context.ts). */
+const currentWrite = (): Write | undefined => writeUnderWay() as Write | undefined;
 
 /** Makes the insert the request owes, if no write of it has: before its answer, whatever that is (src/http/owed-writes.ts). */
 export async function settleOwedWrite(): Promise<void> {
@@ -88,7 +90,7 @@ export class Store {
    * waits for it (or, on another connection, for the rows it holds): it fails at once instead.
    */
   async write<T>(work: () => Promise<T>): Promise<T> {
-    if (currentWrite.getStore()) throw new Error('Store.write was called inside another write: do the work in the enclosing write');
+    if (currentWrite()) throw new Error('Store.write was called inside another write: do the work in the enclosing write');
     const committed: (() => void)[] = [];
     const heard: Promise<void>[] = [];
     const taken = new Map<string, () => Error>();
@@ -103,7 +105,7 @@ export class Store {
         committed.length = 0;
         heard.length = 0;
         taken.clear();
-        return currentWrite.run({ transaction, committed, heard, living: new Set(), taken }, owing ?? work);
+        return inWrite({ transaction, committed, heard, living: new Set(), taken } satisfies Write, owing ?? work);
       });
     } catch (error) {
       // Rolled back with the write, whatever failed it: still owed, by the request's next write or by
@@ -235,7 +237,7 @@ export class Store {
   }
 
   private async tell(topic: string, key: string, here: () => void): Promise<void> {
-    const write = currentWrite.getStore();
+    const write = currentWrite();
     if (!write) throw new Error('Store.announce and Store.forget are called inside Store.write');
     write.committed.push(here);
     if (this.sharedByInstances) write.heard.push((await this.feed.announce(write.transaction.manager, topic, key)).heard);
@@ -243,7 +245,7 @@ export class Store {
 
   /** Inside a write: runs `then` once the write has committed, and never if it is rolled back. */
   afterCommit(then: () => void): void {
-    const write = currentWrite.getStore();
+    const write = currentWrite();
     if (!write) throw new Error('Store.afterCommit outside Store.write');
     write.committed.push(then);
   }
@@ -300,7 +302,7 @@ export class Store {
    * insert the write sends anyway (held back with its others on PostgreSQL, PooledTransactions).
    */
   async insertUnique<T extends ObjectLiteral>(target: EntityTarget<T>, row: T, taken: () => Error): Promise<void> {
-    const write = currentWrite.getStore();
+    const write = currentWrite();
     if (!write) throw new Error('Store.insertUnique outside Store.write');
     write.taken.set(this.dataSource.getMetadata(target).tableName, taken);
     await this.insert(target, row);
@@ -321,7 +323,7 @@ export class Store {
    * restore that took its parent with 409; nothing of it is stored. Once a write a row.
    */
   private async livesBy(target: EntityTarget<ObjectLiteral>, rows: ObjectLiteral[]): Promise<void> {
-    const write = currentWrite.getStore()!;
+    const write = currentWrite()!;
     for (const row of rows) {
       const living = typeof target === 'function' ? rowItLivesBy(target as Type, row) : null;
       if (living === null) continue;
@@ -347,12 +349,12 @@ export class Store {
    * exact). On PostgreSQL a read outside a write takes a pooled connection of its own.
    */
   private readsCommitted(): boolean {
-    return !currentWrite.getStore() && !sqliteConnectionOf(this.dataSource)?.inTransaction;
+    return !currentWrite() && !sqliteConnectionOf(this.dataSource)?.inTransaction;
   }
 
   /** Inside a write, its transaction, so that a read sees the write's own changes. */
   private reading(): EntityManager {
-    return currentWrite.getStore()?.transaction.manager ?? this.dataSource.manager;
+    return currentWrite()?.transaction.manager ?? this.dataSource.manager;
   }
 
   private transaction(): EntityManager {
@@ -360,7 +362,7 @@ export class Store {
   }
 
   private current(): Transaction {
-    const write = currentWrite.getStore();
+    const write = currentWrite();
     if (!write) throw new Error('A change outside Store.write: every change of state goes through Store.write');
     return write.transaction;
   }
