@@ -8,7 +8,9 @@ import { documentForProfile } from './served-document';
 import { RouteAccessCheck } from './http/route-access';
 import { BankProfile } from './profile/bank-profile';
 import { SERVICES } from './services';
+import { json, text, urlencoded } from 'express';
 import { refuseDeepJson } from './http/json-depth';
+import { bodyParsers } from './http/body-parsers';
 import { refuseUnsafeXml, XML_MEDIA_TYPES } from './http/xml';
 import { echoRequestId } from './http/request-id.middleware';
 import { withRequestContext } from './http/request-context';
@@ -37,10 +39,14 @@ export async function createApp(): Promise<NestExpressApplication> {
   app.use(app.get(RequestLog).observe); // the cockpit's last requests (docs/cockpit.md)
   app.use(withRequestContext); // what the event history names as the cause (docs/events.md)
   app.use(refuseHostless);
-  app.useBodyParser('json', { limit: '100kb', verify: checkedAndKept(refuseDeepJson) });
-  // A pain.001 (docs/formats.md): read as text here, parsed by the route that takes one.
-  app.useBodyParser('text', { type: XML_MEDIA_TYPES, limit: '100kb', verify: checkedAndKept(refuseUnsafeXml) });
-  app.useBodyParser('urlencoded', { extended: false, limit: '100kb' }); // the SCA pages' forms
+  app.use(
+    bodyParsers([
+      json({ limit: '100kb', verify: checkedAndKept(refuseDeepJson) }),
+      // A pain.001 (docs/formats.md): read as text here, parsed by the route that takes one.
+      text({ type: XML_MEDIA_TYPES, limit: '100kb', verify: checkedAndKept(refuseUnsafeXml) }),
+      urlencoded({ extended: false, limit: '100kb' }), // the SCA pages' forms
+    ]),
+  );
   app.use(refuseNul);
   app.set('x-powered-by', false);
   app.set('etag', false); // no client revalidates these answers; hashing every body only costs time
