@@ -63,9 +63,9 @@ export class RequestLog {
 
   /** Middleware (app.factory.ts): notes each request once its answer is sent. */
   readonly observe = (request: Request, response: Response, next: NextFunction): void => {
-    const path = request.originalUrl.split('?')[0];
-    if (!path.startsWith('/cockpit')) {
-      response.once('finish', () => {
+    if (!request.originalUrl.startsWith('/cockpit')) {
+      // `on`, not `once`: a response finishes once, and is then let go with its listener.
+      response.on('finish', () => {
         const { world, worldByToken } = request as WorldRequest;
         const proven = world && (worldByToken || response.locals.certificate !== undefined) ? world : null;
         // Open mode has one log, as one world; in strict mode a request of no proven world is no client's to see.
@@ -73,7 +73,7 @@ export class RequestLog {
         this.ringOf(this.strict ? proven!.key : '').add({
           at: new Date().toISOString(),
           method: request.method,
-          path,
+          path: request.originalUrl.split('?')[0],
           status: response.statusCode,
           errorCode: (response.locals.errorCode as string | undefined) ?? null,
           requestId: String(response.getHeader('X-Request-ID')),
