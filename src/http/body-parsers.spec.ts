@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { bodyParsers } from './body-parsers';
 
 describe('bodyParsers', () => {
-  const run = (headers: Record<string, string>, parsers: RequestHandler[]) => {
+  const run = (headers: Record<string, string | undefined>, parsers: RequestHandler[]) => {
     const calls: unknown[][] = [];
     const next = ((error?: unknown) => calls.push(error === undefined ? [] : [error])) as NextFunction;
     bodyParsers(parsers)({ headers } as Request, {} as Response, next);
