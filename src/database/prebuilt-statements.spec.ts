@@ -8,7 +8,7 @@ import { Consent } from '../consent/consent.entity';
 import { Payment } from '../payment-initiation/payment.entity';
 import { SeededProfile } from './seeded-profile.entity';
 import { ENGINE, prepareDatabase, removeDatabase, secondConnection, temporaryDatabase } from '../../test/support/engine';
-import { findByPrimaryKey, insertRows, insertRowsReturningKeys } from './prebuilt-statements';
+import { countEqual, findByPrimaryKey, insertRows, insertRowsReturningKeys } from './prebuilt-statements';
 import { SERVICES } from '../services';
 
 const PROFILE = loadProfile('bank', SERVICES);
@@ -111,6 +111,30 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
       Object.assign(new AccessToken(), { tokenHash: id, clientId: 'sandbox-tpp', expiresAt: '2026-03-15T11:00:00.000Z' }),
     );
     await expect(findByPrimaryKey(dataSource.getRepository(AccessToken), id)).resolves.toBeNull();
+  });
+
+  it.each(['sandbox-tpp', 'no-such-client'])(
+    "counts the rows of several tables whose column holds a value (%s) as TypeORM's countBy does, summed",
+    async (clientId) => {
+      const tables = [
+        { target: Consent, column: 'ownerId' },
+        { target: Payment, column: 'ownerId' },
+        { target: AccessToken, column: 'clientId' },
+      ];
+      let expected = 0;
+      for (const { target, column } of tables)
+        expected += await dataSource.getRepository<ObjectLiteral>(target).countBy({ [column]: clientId });
+      expect(await countEqual(dataSource.manager, tables, clientId)).toBe(expected);
+      expect(expected).toBe(clientId === 'sandbox-tpp' ? 2 : 0); // the consent and the token inserted above
+      // Built once for the list, run again with another value.
+      expect(await countEqual(dataSource.manager, tables, clientId)).toBe(expected);
+    },
+  );
+
+  it('refuses to count by a column the entity does not have', async () => {
+    await expect(countEqual(dataSource.manager, [{ target: Payment, column: 'clientId' }], 'sandbox-tpp')).rejects.toThrow(
+      'prebuilt statements: Payment has no column clientId',
+    );
   });
 
   it('refuses to read an entity with relations, whose columns TypeORM hydrates through them', async () => {

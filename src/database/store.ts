@@ -4,7 +4,7 @@ import { inWrite, owedInsertOfRequest, writeUnderWay } from '../common/request-c
 import { isState, isTheWorld, rowItLivesBy, scopeOf } from '../world/world-scope';
 import { DataSource, EntityManager, EntityTarget, FindOptionsSelect, FindOptionsWhere, In, ObjectLiteral, Repository } from 'typeorm';
 import { ChangeFeed, EVERY_KEY, Remembered, Shared } from './change-feed';
-import { findByPrimaryKey, insertRowsReturningKeys } from './prebuilt-statements';
+import { countEqual, CountedColumns, findByPrimaryKey, insertRowsReturningKeys } from './prebuilt-statements';
 import { GroupedInserts } from './grouped-inserts';
 import { sqliteConnectionOf } from './sqlite-connection';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
@@ -257,6 +257,11 @@ export class Store {
   /** `repository.findOneBy({ <primary key>: key })`, from a statement built once. */
   async findByKey<T extends ObjectLiteral>(target: EntityTarget<T>, key: string | number): Promise<T | null> {
     return findByPrimaryKey(this.reading().getRepository(target), key);
+  }
+
+  /** The rows of all `tables` whose column holds `value`, summed, from a statement built once for the list. */
+  countEqual(tables: CountedColumns, value: unknown): Promise<number> {
+    return countEqual(this.reading(), tables, value);
   }
 
   /** The row by its key, locked until the write commits: a read-modify-write on it is then never lost to a concurrent one. */

@@ -1,10 +1,11 @@
 import { Inject, Injectable, Type } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { DataSource, ObjectLiteral } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { refusal } from '../common/error-catalogue';
 import type { Environment } from '../config/environment';
 import { Store } from './store';
-import { OwnColumn, rowsOfWorld, scopeOf, ScopedWorld } from '../world/world-scope';
+import { scopeOf, ScopedWorld } from '../world/world-scope';
+import type { CountedColumns } from './prebuilt-statements';
 
 /**
  * WORLD_MAX_RESOURCES (docs/security.md, "A world's life"): what one world stores is bounded, so
@@ -19,7 +20,7 @@ import { OwnColumn, rowsOfWorld, scopeOf, ScopedWorld } from '../world/world-sco
 export class WorldQuota {
   private readonly limit: number;
   /** The resource tables and their owner columns: read from the declarations once, at the first creation. */
-  private resourceTables: [Type, OwnColumn][] | undefined;
+  private resourceTables: CountedColumns | undefined;
 
   constructor(
     private readonly store: Store,
@@ -31,22 +32,21 @@ export class WorldQuota {
 
   async assertRoom(world: ScopedWorld): Promise<void> {
     if (this.limit === 0 || world.clientId === null) return;
-    let stored = 0;
+    // A client's rows are those whose owner column holds its ID (world-scope.ts, rowsOfWorld): one count over every table.
     this.resourceTables ??= this.resources();
-    for (const [entity, scope] of this.resourceTables) {
-      stored += await this.store.read<ObjectLiteral>(entity).count({ where: rowsOfWorld(scope, world) });
-      if (stored >= this.limit)
-        throw refusal(
-          'worldFull',
-          `this world stores ${this.limit} resources, its quota (WORLD_MAX_RESOURCES): make room with POST /sandbox/world/reset, a restore of an earlier snapshot (POST /sandbox/world/snapshots/{snapshotId}/restore), or by deleting what it no longer needs`,
-        );
-    }
+    if ((await this.store.countEqual(this.resourceTables, world.clientId)) >= this.limit)
+      throw refusal(
+        'worldFull',
+        `this world stores ${this.limit} resources, its quota (WORLD_MAX_RESOURCES): make room with POST /sandbox/world/reset, a restore of an earlier snapshot (POST /sandbox/world/snapshots/{snapshotId}/restore), or by deleting what it no longer needs`,
+      );
   }
 
-  private resources(): [Type, OwnColumn][] {
+  private resources(): CountedColumns {
     return this.dataSource.entityMetadatas.flatMap(({ target }) => {
       const scope = scopeOf(target as Type);
-      return typeof scope === 'object' && 'column' in scope && !('through' in scope) && scope.resource ? [[target as Type, scope]] : [];
+      return typeof scope === 'object' && 'column' in scope && !('through' in scope) && scope.resource
+        ? [{ target: target as Type, column: scope.column }]
+        : [];
     });
   }
 }
