@@ -8,7 +8,8 @@ import { Consent } from '../consent/consent.entity';
 import { Payment } from '../payment-initiation/payment.entity';
 import { SeededProfile } from './seeded-profile.entity';
 import { ENGINE, prepareDatabase, removeDatabase, secondConnection, temporaryDatabase } from '../../test/support/engine';
-import { countEqual, findByPrimaryKey, insertRows, insertRowsReturningKeys } from './prebuilt-statements';
+import { countEqual, existsHeld, findByPrimaryKey, insertRows, insertRowsReturningKeys } from './prebuilt-statements';
+import { TppClient } from '../oauth/client.entity';
 import { SERVICES } from '../services';
 
 const PROFILE = loadProfile('bank', SERVICES);
@@ -136,6 +137,41 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
       'prebuilt statements: Payment has no column clientId',
     );
   });
+
+  it.each([
+    ['a fixture client, by its key', TppClient, 'clientId', 'sandbox-tpp'],
+    ['no such client', TppClient, 'clientId', 'no-such-client'],
+    ['an authorisation, by the resource it authorises', Authorisation, 'resourceId', 'b1f0d3c4-0000-4000-8000-000000000002'],
+    ['no authorisation of that resource', Authorisation, 'resourceId', 'b1f0d3c4-0000-4000-8000-00000000ffff'],
+  ] as const)('answers whether a row is there as findOne does: %s', async (_, target, column, value) => {
+    const expected = (await dataSource.getRepository<ObjectLiteral>(target).findOne({ where: { [column]: value } })) !== null;
+    await dataSource.transaction(async (manager) => {
+      await expect(existsHeld(manager, target, column, value, ENGINE === 'postgres')).resolves.toBe(expected);
+    });
+    expect(expected).toBe(!value.includes('no-such') && !value.endsWith('ffff'));
+  });
+
+  if (ENGINE === 'postgres')
+    it('keeps the row it found from deletion until its transaction ends, and lets others read and hold it meanwhile', async () => {
+      const other = await secondConnection(database);
+      try {
+        await dataSource.transaction(async (manager) => {
+          await expect(existsHeld(manager, TppClient, 'clientId', 'sandbox-tpp', true)).resolves.toBe(true);
+          await other.transaction(async (elsewhere) => {
+            await elsewhere.query("SET LOCAL lock_timeout = '300ms'");
+            await expect(existsHeld(elsewhere, TppClient, 'clientId', 'sandbox-tpp', true)).resolves.toBe(true);
+          });
+          await expect(
+            other.transaction(async (elsewhere) => {
+              await elsewhere.query("SET LOCAL lock_timeout = '300ms'");
+              await elsewhere.delete(TppClient, { clientId: 'sandbox-tpp' });
+            }),
+          ).rejects.toThrow('lock timeout');
+        });
+      } finally {
+        await other.destroy();
+      }
+    });
 
   it('refuses to read an entity with relations, whose columns TypeORM hydrates through them', async () => {
     await expect(findByPrimaryKey(dataSource.getRepository(Transaction), 'x')).rejects.toThrow(

@@ -64,6 +64,40 @@ export async function countEqual(manager: EntityManager, tables: CountedColumns,
   return Number(row.count);
 }
 
+const held = new Map<string, { text: string; name: string; column: ColumnMetadata }>();
+
+/**
+ * `manager.getRepository(target).findOne({ where: { [column]: value }, lock: { mode: 'for_key_share' } })`
+ * as a yes or no, from a statement built once: whether the row is there, kept from deletion until
+ * the transaction ends where `keyShare` (PostgreSQL). Store.livesBy asks it at each write of a
+ * world's rows (a creation in AUTH_MODE=strict), where TypeORM built the statement each time.
+ */
+export async function existsHeld(
+  manager: EntityManager,
+  target: EntityTarget<ObjectLiteral>,
+  column: string,
+  value: unknown,
+  keyShare: boolean,
+): Promise<boolean> {
+  const metadata = manager.connection.getMetadata(target);
+  const { driver } = manager.connection;
+  const shape = `${metadata.name} ${column} ${keyShare}`;
+  let statement = held.get(shape);
+  if (!statement) {
+    const found = metadata.findColumnWithPropertyName(column);
+    if (!found) throw new Error(`prebuilt statements: ${metadata.name} has no column ${column}`);
+    const where = `${driver.escape(found.databaseName)} = ${driver.createParameter(found.databaseName, 0)}`;
+    statement = {
+      text: `SELECT 1 AS ${driver.escape('found')} FROM ${tableOf(metadata)} WHERE ${where} LIMIT 1${keyShare ? ' FOR KEY SHARE' : ''}`,
+      name: `held_${held.size}`,
+      column: found,
+    };
+    held.set(shape, statement);
+  }
+  const rows = (await run(manager, statement.text, [driver.preparePersistentValue(value, statement.column)], statement.name)) as unknown[];
+  return rows.length > 0;
+}
+
 /**
  * `manager.insert(target, entities)`, in one statement: TypeORM's builds each value anew, about
  * 60 µs a row, which a jump of the clock over thousands of instalments (each one an event of the

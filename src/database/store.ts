@@ -4,7 +4,7 @@ import { inWrite, owedInsertOfRequest, writeUnderWay } from '../common/request-c
 import { isState, isTheWorld, rowItLivesBy, scopeOf } from '../world/world-scope';
 import { DataSource, EntityManager, EntityTarget, FindOptionsSelect, FindOptionsWhere, In, ObjectLiteral, Repository } from 'typeorm';
 import { ChangeFeed, EVERY_KEY, Remembered, Shared } from './change-feed';
-import { countEqual, CountedColumns, findByPrimaryKey, insertRowsReturningKeys } from './prebuilt-statements';
+import { countEqual, CountedColumns, findByPrimaryKey, insertRowsReturningKeys, existsHeld } from './prebuilt-statements';
 import { GroupedInserts } from './grouped-inserts';
 import { sqliteConnectionOf } from './sqlite-connection';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
@@ -72,7 +72,7 @@ export class Store {
   /** findForUpdate's row lock: PostgreSQL's writes run side by side, SQLite's never do, so it needs none. */
   private readonly rowLock: { mode: 'pessimistic_write' } | undefined;
   /** livesBy's: the row may not be deleted meanwhile, while others may change it and hold it too. */
-  private readonly keyLock: { mode: 'for_key_share' } | undefined;
+  private readonly keyShare: boolean;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -82,7 +82,7 @@ export class Store {
     const postgres = dataSource.options.type === 'postgres';
     this.sharedByInstances = postgres;
     this.rowLock = postgres ? { mode: 'pessimistic_write' } : undefined;
-    this.keyLock = postgres ? { mode: 'for_key_share' } : undefined;
+    this.keyShare = postgres;
   }
 
   /**
@@ -335,8 +335,8 @@ export class Store {
       const key = `${living.entity.name} ${JSON.stringify(living.where)}`;
       if (write.living.has(key)) continue;
       await write.transaction.begin();
-      const found = await write.transaction.manager.getRepository(living.entity).findOne({ where: living.where, lock: this.keyLock });
-      if (!found) {
+      const [[column, value]] = Object.entries(living.where); // one column (world-scope.ts)
+      if (!(await existsHeld(write.transaction.manager, living.entity, column, value, this.keyShare))) {
         if (isTheWorld(living.entity)) throw refusal('tokenUnknown', 'the client was deleted meanwhile: its token speaks for no one');
         throw refusal(
           'worldChanged',
