@@ -122,7 +122,7 @@ interface Scenario {
   /**
    * `fresh`: headers, and the body they sign, made anew for each request (a signed X-Request-ID is
    * good for one request, its Digest for one body); `prepare(count)`: makes that many before a
-   * run, outside the measured time.
+   * run, outside the measured time (or whatever else a run needs first: a token).
    */
   request: {
     method: 'GET' | 'POST';
@@ -130,7 +130,7 @@ interface Scenario {
     headers: Record<string, string>;
     body?: () => string;
     fresh?: () => { headers: Record<string, string>; body?: string };
-    prepare?: (count: number) => void;
+    prepare?: (count: number) => void | Promise<void>;
   };
 }
 
@@ -170,7 +170,7 @@ const answeredPerSecond = new WeakMap<Scenario, number>();
 async function drive(scenario: Scenario, duration: number): Promise<Driven> {
   const { servers, request, databaseCpu } = scenario;
   const { body, fresh } = request;
-  request.prepare?.(Math.ceil((answeredPerSecond.get(scenario) ?? 2_000) * duration * 1.5));
+  await request.prepare?.(Math.ceil((answeredPerSecond.get(scenario) ?? 2_000) * duration * 1.5));
   const requests = (body || fresh) && [
     {
       setupRequest: (sent: autocannon.Request) => {
@@ -445,20 +445,22 @@ const strictSandbox = (database: Record<string, string>) => ({
   ...database,
 });
 
+/** A token of a fixture client's, as the client credentials grant gives it. */
+async function tokenOf(server: Server, client: string, secret: string): Promise<string> {
+  const answer = await fetch(`${server.base}/oauth2/token`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Basic ${Buffer.from(`${client}:${secret}`).toString('base64')}`,
+      'Content-Type': 'application/x-www-form-urlencoded',
+    },
+    body: 'grant_type=client_credentials',
+  });
+  return ((await answer.json()) as { access_token: string }).access_token;
+}
+
 /** A fixture client's calls to `server`, with its own token. */
 async function clientOf(server: Server, client: string, secret: string) {
-  const token = (
-    (await (
-      await fetch(`${server.base}/oauth2/token`, {
-        method: 'POST',
-        headers: {
-          Authorization: `Basic ${Buffer.from(`${client}:${secret}`).toString('base64')}`,
-          'Content-Type': 'application/x-www-form-urlencoded',
-        },
-        body: 'grant_type=client_credentials',
-      })
-    ).json()) as { access_token: string }
-  ).access_token;
+  const token = await tokenOf(server, client, secret);
   return async (method: string, path: string, body?: object, on: Server = server) => {
     const answer = await fetch(`${on.base}${path}`, {
       method,
@@ -470,6 +472,36 @@ async function clientOf(server: Server, client: string, secret: string) {
   };
 }
 type Call = Awaited<ReturnType<typeof clientOf>>;
+
+/**
+ * POST SEPA payment in a client's world (AUTH_MODE=strict), as a bank hosting many TPPs serves it:
+ * the client's token, the world's quota counted and its client found at each creation. Before each
+ * run a fresh token (one lives 599 s, the rounds longer) and the world reset, so that every run
+ * counts a world growing from empty (the quota's count reads each of its resources).
+ */
+async function strictPayment(folder: string, servers: Server[]): Promise<Scenario> {
+  const server = await start(
+    productionArgs,
+    strictSandbox({ DATABASE_PATH: join(folder, 'strict.sqlite'), WORLD_MAX_RESOURCES: '1000000' }),
+    '/health',
+  );
+  servers.push(server);
+  const request: Scenario['request'] = {
+    ...sepaInitiation,
+    headers: { ...sepaInitiation.headers },
+    prepare: async () => {
+      request.headers.Authorization = `Bearer ${await tokenOf(server, 'sandbox-tpp', 'sandbox-secret')}`;
+      const reset = await fetch(`${server.base}/sandbox/world/reset`, {
+        method: 'POST',
+        headers: headers({ Authorization: request.headers.Authorization }),
+      });
+      if (!reset.ok) throw new Error(`POST /sandbox/world/reset: ${reset.status} ${await reset.text()}`);
+    },
+  };
+  return { name: STRICT_PAYMENT, servers: [server], request };
+}
+
+const STRICT_PAYMENT = "POST SEPA payment, a client's world (AUTH_MODE=strict)";
 
 /** A scenario of the caller's with a large balance: its accounts move (docs/living-bank.md). */
 const saver = (call: Call, name: string) =>
@@ -874,6 +906,7 @@ async function main(): Promise<void> {
       { name: 'POST SEPA payment', servers: [sandbox], request: sepaInitiation },
       ...twin('POST SEPA payment', sepaInitiation),
       signedPayment,
+      await strictPayment(folder, servers),
       { name: `POST SEPA payment, ${onLarge}`, servers: [large], request: sepaInitiation },
       {
         name: `GET transactions (both, one day), account of ${load.transactions.toLocaleString('en')}`,
@@ -918,6 +951,9 @@ async function main(): Promise<void> {
     console.log("\nto Express alone answering the same bytes (issue 75's ceiling), req/s (median of the rounds' ratios):");
     console.log(`- GET account list with balances: ${ratioInRounds(rounds('GET account list with balances'), rounds(BARE_LIST))}`);
     console.log(`- POST SEPA payment: ${ratioInRounds(rounds('POST SEPA payment'), rounds(BARE_PAYMENT))}`);
+    console.log(
+      `\na client's world (AUTH_MODE=strict) to the open one, server CPU a request (median of the rounds' ratios): POST SEPA payment ${ratioInRounds(cpu(STRICT_PAYMENT), cpu('POST SEPA payment'))}`,
+    );
     if (process.env.BENCH_POSTGRES_URL) {
       // The app's CPU a request on PostgreSQL to its own on the SQLite file, each round's ratio taken within the round.
       console.log("\nPostgreSQL to SQLite, the app's CPU a request (median of the rounds' ratios):");
