@@ -8,7 +8,7 @@ import { TokenService } from '../oauth/token.service';
 import { ClockService } from '../clock/clock.service';
 import { CertificateClients } from '../tpp-identity/certificate-clients';
 import { BankProfile } from '../profile/bank-profile';
-import { Checks, Stores } from './request-checks';
+import { Checks, RequestChecks, Stores } from './request-checks';
 import { answerFormat, JSON_ONLY } from './answer-format';
 import { XML_MEDIA_TYPES } from './xml';
 import { WorldQuota } from '../database/world-quota';
@@ -27,8 +27,11 @@ export class RequestGuard implements CanActivate {
     private readonly idle: IdleWorlds,
   ) {}
 
+  /** Each route's checks, its controller's and its own merged, and whether it stores: read once, as decorators do not change. */
+  private readonly routes = new WeakMap<object, WeakMap<object, { checks: Partial<RequestChecks>; stores: boolean }>>();
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const checks = this.reflector.getAllAndMerge(Checks, [context.getClass(), context.getHandler()]);
+    const { checks, stores } = this.routeOf(context);
     const request = context.switchToHttp().getRequest<WorldRequest>();
     const bearer = checks.token === 'strictOnly' ? 'strictOnly' : this.profile.tpp.oauth;
     const byToken = await this.tokens.worldOf(request.header('authorization'), bearer);
@@ -42,8 +45,23 @@ export class RequestGuard implements CanActivate {
     assertBodyType(request, checks.body ?? 'application/json');
     if (!checks.ownFormats) answerFormat(request, JSON_ONLY);
     if (checks.psuIpAddress) assertPsuIpAddress(request.header('psu-ip-address'));
-    if (this.reflector.get(Stores, context.getHandler())) await this.quota.assertRoom(request.world);
+    if (stores) await this.quota.assertRoom(request.world);
     return true;
+  }
+
+  private routeOf(context: ExecutionContext): { checks: Partial<RequestChecks>; stores: boolean } {
+    const [controller, handler] = [context.getClass(), context.getHandler()];
+    let ofController = this.routes.get(controller);
+    if (!ofController) this.routes.set(controller, (ofController = new WeakMap()));
+    let route = ofController.get(handler);
+    if (!route) {
+      route = {
+        checks: this.reflector.getAllAndMerge(Checks, [controller, handler]),
+        stores: this.reflector.get(Stores, handler) === true,
+      };
+      ofController.set(handler, route);
+    }
+    return route;
   }
 }
 
