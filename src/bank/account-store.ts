@@ -26,6 +26,9 @@ const ORDER = { bookingDate: 'DESC', transactionId: 'ASC' } as const;
  */
 @Injectable()
 export class AccountStore {
+  /** The fixture accounts read so far, by IBAN (the profile's scenery: a few dozen). */
+  private readonly fixtureAccounts = new Map<string, Account>();
+
   constructor(
     private readonly store: Store,
     private readonly fixtures: Fixtures,
@@ -86,12 +89,16 @@ export class AccountStore {
     return this.fixtures.has(Account, 'iban', iban);
   }
 
-  /** A fixture account with its balances by type, as the database's are read. */
+  /** A fixture account with its balances by type, as the database's are read: made once, frozen as the fixtures are. */
   private fixture(iban: string): Account | undefined {
-    const [account] = this.fixtures.with(Account, 'iban', iban);
-    if (!account) return undefined;
-    const balances = [...this.fixtures.with(Balance, 'accountIban', iban)].sort((a, b) => compare(a.balanceType, b.balanceType));
-    return { ...account, balances };
+    let made = this.fixtureAccounts.get(iban);
+    if (!made) {
+      const [account] = this.fixtures.with(Account, 'iban', iban);
+      if (!account) return undefined;
+      const balances = [...this.fixtures.with(Balance, 'accountIban', iban)].sort((a, b) => compare(a.balanceType, b.balanceType));
+      this.fixtureAccounts.set(iban, (made = Object.freeze({ ...account, balances: Object.freeze(balances) as Balance[] })));
+    }
+    return made;
   }
 }
 
