@@ -6,8 +6,8 @@ import {
   currentCause,
   currentCertificate,
   identifiedBy,
+  inCallersWrite,
   inRequestContext,
-  inWrite,
   owedInsertOfRequest,
   writeUnderWay,
 } from './request-context';
@@ -17,6 +17,9 @@ const seen = () => ({ cause: currentCause(), actor: currentActor(), certificate:
 
 const inRequest = <T>(requestId: string, work: () => Promise<T>): Promise<T> =>
   new Promise<T>((resolve, reject) => inRequestContext(requestId, () => void work().then(resolve, reject)));
+
+/** What Store.write does: the caller's write, run at once. */
+const inWrite = <T>(write: unknown, work: () => T): T => inCallersWrite()(write, work);
 
 describe('the one async context (request, actor, certificate and write)', () => {
   const write = { transaction: 'the write' };
@@ -39,6 +42,22 @@ describe('the one async context (request, actor, certificate and write)', () => 
       expect(inside.owing).toBe(owing); // by reference: a write that makes the owed insert clears it for the request
       expect(seen()).toEqual({ cause: 'request-1', actor: undefined, certificate: 'SERIAL-1', write: undefined });
     });
+  });
+
+  it("a write run later under another request's context (a batch of writes) still names its own caller", async () => {
+    let runLater: (() => Promise<unknown>) | undefined;
+    const queued = inRequest('request-b', async () => {
+      identifiedBy('SERIAL-B');
+      const inCallers = inCallersWrite();
+      return actingAs(psu, async () => {
+        const inActors = inCallersWrite();
+        runLater = () => Promise.all([inCallers(write, async () => seen()), inActors(write, async () => seen())]);
+      });
+    });
+    await queued;
+    const [asCaller, asActor] = (await inRequest('request-a', async () => runLater!())) as ReturnType<typeof seen>[];
+    expect(asCaller).toEqual({ cause: 'request-b', actor: undefined, certificate: 'SERIAL-B', write });
+    expect(asActor).toEqual({ cause: 'request-b', actor: psu, certificate: 'SERIAL-B', write });
   });
 
   it('a write outside any request is caused by the start-up', async () => {

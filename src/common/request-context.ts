@@ -52,9 +52,16 @@ export const asClock = <T>(work: () => Promise<T>): Promise<T> => causedBy('cloc
 export const actingAs = <T>(actor: Actor, work: () => Promise<T>): Promise<T> =>
   context.run({ ...(context.getStore() ?? { cause: 'unknown' }), actor }, work);
 
-/** Runs `work` in `write` (Store.write), with whatever else the context holds. */
-export const inWrite = <T>(write: unknown, work: () => T): T =>
-  context.run({ ...(context.getStore() ?? { cause: 'startup' }), write }, work);
+/**
+ * How the caller's write is run (Store.write): in the caller's context, with the write. Taken when
+ * the write is asked for, as it may run later under another request's: GroupCommit runs a batch's
+ * writes in turn under the request that began the batch, and each must name its own cause, actor
+ * and certificate (docs/events.md).
+ */
+export function inCallersWrite(): <T>(write: unknown, work: () => T) => T {
+  const caller = context.getStore() ?? { cause: 'startup' };
+  return (write, work) => context.run({ ...caller, write }, work);
+}
 
 /** The write under way (Store.write); undefined outside one. */
 export const writeUnderWay = (): unknown => context.getStore()?.write;

@@ -7,6 +7,8 @@ import { AccessCount } from '../account-information/access-count.entity';
 import { SandboxClock } from '../clock/sandbox-clock.entity';
 import { dataSourceOptions } from './data-source';
 import { GroupCommit } from './group-commit';
+import { ChangeFeed } from './change-feed';
+import { Store } from './store';
 import { currentCause, inRequestContext } from '../common/request-context';
 import type { Transaction } from './write-strategy';
 import { SERVICES } from '../services';
@@ -56,14 +58,12 @@ describe('GroupCommit, on a migrated SQLite file', () => {
     expect(storedIds()).toEqual([1, 2, 3, 4, 5]);
   });
 
-  it("runs each write in its caller's async context, not in that of the write that began the batch", async () => {
+  it("runs each Store.write of a batch in its own caller's async context, not in that of the request that began the batch", async () => {
+    const store = new Store(dataSource, writes, new ChangeFeed(undefined));
     const transactions = jest.spyOn(dataSource, 'transaction');
     const causeSeen = (id: number) =>
       new Promise<string>((resolve, reject) =>
-        inRequestContext(
-          `request-${id}`,
-          () => void writes.run(async (transaction) => (await storeDay(id)(transaction), currentCause())).then(resolve, reject),
-        ),
+        inRequestContext(`request-${id}`, () => void store.write(async () => currentCause()).then(resolve, reject)),
       );
     expect(await Promise.all([1, 2, 3].map(causeSeen))).toEqual(['request-1', 'request-2', 'request-3']);
     expect(transactions).toHaveBeenCalledTimes(1);

@@ -1,4 +1,3 @@
-import { AsyncResource } from 'node:async_hooks';
 import type { Database } from 'better-sqlite3';
 import { DataSource, EntityManager } from 'typeorm';
 import { sqliteConnectionOf } from './sqlite-connection';
@@ -35,9 +34,7 @@ export class GroupCommit extends WriteStrategy {
     return new Promise<T>((resolve, reject) => {
       // The first write of a batch schedules it: after the batch before it, and after the event
       // loop has taken in every request already waiting, so that they join.
-      // Bound to the caller's async context: the batch runs each write under the one that began it,
-      // and a write must still see its own request's (its cause in the history: docs/events.md).
-      if (this.queue.push({ work: AsyncResource.bind(work), resolve: resolve as (value: unknown) => void, reject }) === 1) {
+      if (this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject }) === 1) {
         this.committed = this.committed.then(() => new Promise((next) => setImmediate(next))).then(() => this.commit());
       }
     });

@@ -1,10 +1,10 @@
 import { Injectable, Type } from '@nestjs/common';
 import { refusal } from '../common/error-catalogue';
-import { inWrite, owedInsertOfRequest, writeUnderWay } from '../common/request-context';
+import { inCallersWrite, owedInsertOfRequest, writeUnderWay } from '../common/request-context';
 import { isState, isTheWorld, rowItLivesBy, scopeOf } from '../world/world-scope';
 import { DataSource, EntityManager, EntityTarget, FindOptionsSelect, FindOptionsWhere, In, ObjectLiteral, Repository } from 'typeorm';
 import { ChangeFeed, EVERY_KEY, Remembered, Shared } from './change-feed';
-import { countEqual, CountedColumns, findByPrimaryKey, insertRowsReturningKeys, existsHeld } from './prebuilt-statements';
+import { countEqual, CountedColumns, existsHeld, findByPrimaryKey, insertRowsReturningKeys } from './prebuilt-statements';
 import { GroupedInserts } from './grouped-inserts';
 import { sqliteConnectionOf } from './sqlite-connection';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
@@ -94,6 +94,7 @@ export class Store {
     const committed: (() => void)[] = [];
     const heard: Promise<void>[] = [];
     const taken = new Map<string, () => Error>();
+    const inWrite = inCallersWrite();
     const request = owedInsertOfRequest();
     const owed = request?.owed;
     if (request) request.owed = undefined;
