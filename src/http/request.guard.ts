@@ -13,6 +13,7 @@ import { answerFormat, JSON_ONLY } from './answer-format';
 import { XML_MEDIA_TYPES } from './xml';
 import { WorldQuota } from '../database/world-quota';
 import { IdleWorlds } from '../oauth/idle-worlds';
+import { AnswerMemo } from '../common/answer-memo';
 
 /** The one guard of every TPP route: finds the request's world by its token (or its certificate) and enters it (its clock), then checks its headers and body type. */
 @Injectable()
@@ -27,8 +28,8 @@ export class RequestGuard implements CanActivate {
     private readonly idle: IdleWorlds,
   ) {}
 
-  /** Each route's checks, its controller's and its own merged, and whether it stores: read once, as decorators do not change. */
-  private readonly routes = new WeakMap<object, WeakMap<object, { checks: Partial<RequestChecks>; stores: boolean }>>();
+  /** Each route's checks, its controller's and its own merged, and whether it stores, by handler and controller: read once, as decorators do not change. */
+  private readonly routes = new AnswerMemo<{ checks: Partial<RequestChecks>; stores: boolean }>();
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const { checks, stores } = this.routeOf(context);
@@ -51,17 +52,13 @@ export class RequestGuard implements CanActivate {
 
   private routeOf(context: ExecutionContext): { checks: Partial<RequestChecks>; stores: boolean } {
     const [controller, handler] = [context.getClass(), context.getHandler()];
-    let ofController = this.routes.get(controller);
-    if (!ofController) this.routes.set(controller, (ofController = new WeakMap()));
-    let route = ofController.get(handler);
-    if (!route) {
-      route = {
+    return (
+      this.routes.recall(handler, controller.name) ??
+      this.routes.keep(handler, controller.name, {
         checks: this.reflector.getAllAndMerge(Checks, [controller, handler]),
         stores: this.reflector.get(Stores, handler) === true,
-      };
-      ofController.set(handler, route);
-    }
-    return route;
+      })
+    );
   }
 }
 
