@@ -47,11 +47,7 @@ export async function countEqual(manager: EntityManager, tables: CountedColumns,
   const { driver } = manager.connection;
   let statement = counts.get(tables);
   if (!statement) {
-    const columns = tables.map(({ target, column }) => {
-      const found = manager.connection.getMetadata(target).findColumnWithPropertyName(column);
-      if (!found) throw new Error(`prebuilt statements: ${manager.connection.getMetadata(target).name} has no column ${column}`);
-      return found;
-    });
+    const columns = tables.map(({ target, column }) => columnNamed(manager.connection.getMetadata(target), column));
     const each = columns.map(
       (column, index) =>
         `(SELECT COUNT(*) FROM ${tableOf(column.entityMetadata)} WHERE ${driver.escape(column.databaseName)} = ${driver.createParameter(column.databaseName, index)})`,
@@ -84,8 +80,7 @@ export async function existsHeld(
   const shape = `${metadata.name} ${column} ${keyShare}`;
   let statement = held.get(shape);
   if (!statement) {
-    const found = metadata.findColumnWithPropertyName(column);
-    if (!found) throw new Error(`prebuilt statements: ${metadata.name} has no column ${column}`);
+    const found = columnNamed(metadata, column);
     const where = `${driver.escape(found.databaseName)} = ${driver.createParameter(found.databaseName, 0)}`;
     statement = {
       text: `SELECT 1 AS ${driver.escape('found')} FROM ${tableOf(metadata)} WHERE ${where} LIMIT 1${keyShare ? ' FOR KEY SHARE' : ''}`,
@@ -239,6 +234,13 @@ function defaultOf(metadata: EntityMetadata, column: ColumnMetadata): unknown {
     if (column.isNullable) return null;
   }
   throw new Error(`insertRows: ${metadata.name}.${column.propertyName} is not set, and only the database could fill it`);
+}
+
+/** The entity's column of that property: a statement built on a name the entity does not have stops here, naming it. */
+function columnNamed(metadata: EntityMetadata, property: string): ColumnMetadata {
+  const found = metadata.findColumnWithPropertyName(property);
+  if (!found) throw new Error(`prebuilt statements: ${metadata.name} has no column ${property}`);
+  return found;
 }
 
 function tableOf(metadata: EntityMetadata): string {
