@@ -49,14 +49,11 @@ export class TppIdentityGuard implements CanActivate {
     const { signatures, qwac } = this.profile.tpp;
     // Neither asked for: a boolean, which Nest takes without a promise's round (docs/benchmark.md, "What was tried").
     if (signatures === 'off' && qwac === 'off') return true;
-    return this.identified(context, signatures, qwac);
+    return this.identified(context);
   }
 
-  private async identified(
-    context: ExecutionContext,
-    signatures: BankProfile['tpp']['signatures'],
-    qwac: BankProfile['tpp']['qwac'],
-  ): Promise<boolean> {
+  private async identified(context: ExecutionContext): Promise<boolean> {
+    const { signatures, qwac } = this.profile.tpp;
     const request = context.switchToHttp().getRequest<RawBodyRequest>();
     const response = context.switchToHttp().getResponse<Response>();
     // The role of the route the request reached, whatever spelling of its path reached it (docs/security.md).
