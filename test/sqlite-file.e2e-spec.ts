@@ -9,7 +9,7 @@ describe('the SQLite file', () => {
   const databasePath = temporaryDatabase();
   afterAll(() => removeDatabase(databasePath));
 
-  it('runs SQLite in WAL mode with foreign keys on, synchronous=FULL (every answered write is fsynced), checkpoints at the default of 1,000 pages (a log of about 4 MB) and caches 2 MB of pages, the default of SQLite itself', async () => {
+  it('runs SQLite in WAL mode with foreign keys on, synchronous=FULL (every answered write is fsynced), checkpoints at the default of 1,000 pages (a log of about 4 MB) caches 2 MB of pages, the default of SQLite itself, and keeps statement journals in memory', async () => {
     const sandbox = await startSandbox({}, databasePath);
     try {
       expect(await sandbox.dataSource.query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
@@ -18,6 +18,7 @@ describe('the SQLite file', () => {
       expect(await sandbox.dataSource.query('PRAGMA wal_autocheckpoint')).toEqual([{ wal_autocheckpoint: 1000 }]);
       expect(await sandbox.dataSource.query('PRAGMA cache_size')).toEqual([{ cache_size: -2000 }]);
       expect(await sandbox.dataSource.query('PRAGMA busy_timeout')).toEqual([{ timeout: 100 }]);
+      expect(await sandbox.dataSource.query('PRAGMA temp_store')).toEqual([{ temp_store: 2 }]);
     } finally {
       await sandbox.close();
     }
