@@ -7,6 +7,10 @@ import { issueToken, TODAY, tppError, tppHeaders } from './support/sandbox';
 
 jest.setTimeout(60_000);
 
+/** The sign-in page's answer to a sign-in through no client's link, or a link that is none. */
+const NO_LINK =
+  "Open the dashboard from the link your third-party provider's test asked the sandbox for (POST /sandbox/dashboard-links): it says whose consents you see. This one is missing or has expired.";
+
 /**
  * The permission dashboard in headless Chromium (docs/permission-dashboard.md): the holder signs
  * in through a client's link, sees that client's consent only (docs/security.md, "Worlds"),
@@ -91,16 +95,14 @@ describe('the permission dashboard in headless Chromium (AUTH_MODE=strict, SCA_M
     expect(await page.locator('section').count()).toBe(0);
     // The right password without a client's link opens no world.
     await signIn(page, 'georg.mustermann', 'sandbox', null);
-    expect(await page.getByRole('alert').textContent()).toBe(
-      "Open the dashboard from the link your third-party provider's test asked the sandbox for (POST /sandbox/dashboard-links): it says whose consents you see. This one is missing or has expired.",
-    );
+    expect(await page.getByRole('alert').textContent()).toBe(NO_LINK);
     expect(await page.locator('section').count()).toBe(0);
     // A link whose signature was changed is none.
     await page.goto((await link('a')).replace(/.$/, (last) => (last === 'A' ? 'B' : 'A')));
     await page.getByLabel('PSU ID').fill('georg.mustermann');
     await page.getByLabel('Password').fill('sandbox');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForLoadState();
+    expect(await page.getByRole('alert').textContent()).toBe(NO_LINK);
     expect(await page.locator('section').count()).toBe(0);
     await page.close();
     expect([await status('a'), await status('b')]).toEqual(['valid', 'valid']);
@@ -180,6 +182,9 @@ describe('the permission dashboard in headless Chromium (AUTH_MODE=strict, SCA_M
       `Statusvalid since ${TODAY}`,
     ]);
     await page.getByRole('button', { name: 'Sign out' }).click();
+    // The sign-in page loaded before the page closes: Chromium may drop a close that races a
+    // navigation's commit, and Playwright's close then waits out the browser's minute.
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await page.close();
   });
 
