@@ -9,7 +9,7 @@ describe('the SQLite file', () => {
   const databasePath = temporaryDatabase();
   afterAll(() => removeDatabase(databasePath));
 
-  it('runs SQLite in WAL mode with foreign keys on, synchronous=FULL (every answered write is fsynced), checkpoints at the default of 1,000 pages (a log of about 4 MB) caches 2 MB of pages, the default of SQLite itself, and keeps statement journals in memory', async () => {
+  it('runs SQLite in WAL mode with foreign keys on, synchronous=FULL (every answered write is fsynced), checkpoints at the default of 1,000 pages (a log of about 4 MB), caches 2 MB of pages, the default of SQLite itself, and keeps statement journals in memory', async () => {
     const sandbox = await startSandbox({}, databasePath);
     try {
       expect(await sandbox.dataSource.query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
