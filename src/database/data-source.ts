@@ -44,9 +44,10 @@ export function dataSourceOptions({ DATABASE_PATH, DATABASE_URL }: DatabaseSetti
       // better-sqlite3 builds SQLite with a 16 MB page cache; SQLite's own default of 2 MB measured
       // as fast (the kernel caches the file as well) and keeps the process 15 MB smaller.
       db.pragma('cache_size = -2000');
-      // A statement of several rows inside a transaction keeps its undo in a statement journal,
-      // by default a temporary file created and unlinked each time; in memory it costs no system
-      // calls (docs/benchmark.md, "What was tried"). A crash needs only the WAL, never that journal.
+      // A savepoint (GroupCommit gives each write one) or a statement of several rows keeps its
+      // undo in a sub-journal, by default a temporary file made and unlinked at every transaction;
+      // in memory it costs no system calls, and a sort too large for the page cache takes memory
+      // instead (docs/benchmark.md, "What was tried"). A crash needs only the WAL, never that journal.
       db.pragma('temp_store = MEMORY');
     },
   };
