@@ -127,7 +127,7 @@ describe(`prebuilt statements, on a migrated database (${ENGINE})`, () => {
         expected += await dataSource.getRepository<ObjectLiteral>(target).countBy({ [column]: clientId });
       expect(await countEqual(dataSource.manager, tables, clientId)).toBe(expected);
       expect(expected).toBe(clientId === 'sandbox-tpp' ? 2 : 0); // the consent and the token inserted above
-      // Built once for the list, run again with another value.
+      // Built once for the list: asked again, from the statement it kept, it answers the same.
       expect(await countEqual(dataSource.manager, tables, clientId)).toBe(expected);
     },
   );
