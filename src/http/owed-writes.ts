@@ -1,4 +1,4 @@
-import { ExpressAdapter } from '@nestjs/platform-express';
+import { ClassedExpressAdapter } from './request-classes';
 import { settleOwedWrite } from '../database/store';
 
 /**
@@ -9,7 +9,7 @@ import { settleOwedWrite } from '../database/store';
  * pays Nest's rxjs chain and its async-context bindings on every request, which took the account
  * list's GET from about 1,090 to 1,820 µs of CPU (docs/benchmark.md, "Signed requests").
  */
-export class SettlingExpressAdapter extends ExpressAdapter {
+export class SettlingExpressAdapter extends ClassedExpressAdapter {
   override async reply(response: unknown, body: unknown, statusCode?: number): Promise<unknown> {
     await settleOwedWrite();
     return super.reply(response, body, statusCode) as unknown;

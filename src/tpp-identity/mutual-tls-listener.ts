@@ -6,6 +6,8 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { Environment } from '../config/environment';
 import { BankProfile } from '../profile/bank-profile';
 import { CertificatesService } from './certificates.service';
+import type { Express } from 'express';
+import { requestClasses } from '../http/request-classes';
 
 /**
  * tpp.qwac: mtls (docs/tpp-identity.md): an HTTPS listener on TLS_PORT, beside the plain one,
@@ -34,9 +36,10 @@ export class MutualTlsListener implements OnApplicationBootstrap, BeforeApplicat
     const { hostname } = new URL(this.config.get('PUBLIC_BASE_URL', { infer: true }));
     const { certificate, privateKey } = await this.certificates.serverCertificate([...new Set([hostname, 'localhost', '127.0.0.1'])]);
     const ca = [(await this.certificates.authority()).certificate, ...this.profile.trustedCAs];
+    const app = this.adapterHost.httpAdapter.getInstance<Express>();
     const server = createServer(
-      { key: privateKey, cert: certificate, ca, requestCert: true, rejectUnauthorized: false },
-      this.adapterHost.httpAdapter.getInstance(),
+      { key: privateKey, cert: certificate, ca, requestCert: true, rejectUnauthorized: false, ...requestClasses(app) },
+      app,
     );
     await new Promise<void>((resolve, reject) =>
       server.once('error', reject).listen(this.config.get('TLS_PORT', { infer: true }), resolve),
