@@ -1,10 +1,14 @@
+import { createServer } from 'node:http';
 import express from 'express';
+import { requestClasses } from '../src/http/request-classes';
 
 /**
  * Issue 75's ceiling (docs/benchmark.md): Express alone, no Nest, answering the bytes the sandbox
  * answered to the bench's account list and to one of its payments, with the same status and
  * media type and the request's X-Request-ID echoed; the payment's body parsed as the sandbox's is.
- * The answers come in ANSWERS: `{ "get": { "status", "body" }, "post": { … } }`.
+ * The answers come in ANSWERS: `{ "get": { "status", "body" }, "post": { … } }`. With CLASSES=1,
+ * Node makes its requests of the app's classes, as the sandbox's (src/http/request-classes.ts):
+ * Express as it can be, rather than as it comes.
  */
 interface Answer {
   status: number;
@@ -23,4 +27,4 @@ const answer =
   };
 app.get('/v1/accounts', answer(answers.get));
 app.post('/v1/payments/sepa-credit-transfers', answer(answers.post));
-app.listen(Number(process.env.PORT));
+createServer(process.env.CLASSES === '1' ? requestClasses(app) : {}, app).listen(Number(process.env.PORT));

@@ -266,9 +266,13 @@ const ratioInRounds = (part: number[], whole: number[]) => Number(median(part.ma
 
 const BARE_LIST = "bare Express: the account list's bytes";
 const BARE_PAYMENT = "bare Express: a payment's bytes, its body parsed";
+const CLASSED = ", its requests of the app's classes";
 
-/** Express alone, answering what `sandbox` answers to the bench's account list and to a payment (bench/bare-express.ts). */
-async function bareExpress(sandbox: Server): Promise<Server> {
+/**
+ * Express alone, answering what `sandbox` answers to the bench's account list and to a payment
+ * (bench/bare-express.ts); `classed`: its requests made of the app's classes, as the sandbox's are.
+ */
+async function bareExpress(sandbox: Server, classed: boolean): Promise<Server> {
   const answerOf = async (request: Scenario['request']) => {
     const answered = await fetch(`${sandbox.base}${request.path}`, {
       method: request.method,
@@ -278,7 +282,7 @@ async function bareExpress(sandbox: Server): Promise<Server> {
     return { status: answered.status, body: await answered.text() };
   };
   const answers = { get: await answerOf(accountList), post: await answerOf(sepaInitiation) };
-  return start(bareExpressArgs, { ANSWERS: JSON.stringify(answers) }, '/v1/accounts');
+  return start(bareExpressArgs, { ANSWERS: JSON.stringify(answers), CLASSES: classed ? '1' : '0' }, '/v1/accounts');
 }
 
 /** Creates one payment the way a TPP does; answers its ID. */
@@ -868,8 +872,9 @@ async function main(): Promise<void> {
     const sandbox = await start(productionArgs, sandboxOn(folder, 'small.sqlite'), '/health');
     servers.push(sandbox);
     const paymentId = await initiatePayment(sandbox.base);
-    const bare = await bareExpress(sandbox);
-    servers.push(bare);
+    const bare = await bareExpress(sandbox, false);
+    const bareClassed = await bareExpress(sandbox, true);
+    servers.push(bare, bareClassed);
 
     // The large database: the fixtures plus BULK_PAYMENTS payments and a large account.
     const load = {
@@ -904,6 +909,7 @@ async function main(): Promise<void> {
     // one: the machine drifts within a round too, and the closer in time two measurements are, the less it moves their ratio.
     const results = await measureInRounds(baselineScenario(baseline), [
       { name: BARE_LIST, servers: [bare], request: accountList },
+      { name: BARE_LIST + CLASSED, servers: [bareClassed], request: accountList },
       { name: 'GET account list with balances', servers: [sandbox], request: accountList },
       ...twin('GET account list with balances', accountList),
       signedList,
@@ -913,6 +919,7 @@ async function main(): Promise<void> {
       ...(againstPayment ? twin('GET payment status', paymentStatus(againstPayment)) : []),
       { name: `GET payment status, ${onLarge}`, servers: [large], request: paymentStatus(largePayment) },
       { name: BARE_PAYMENT, servers: [bare], request: sepaInitiation },
+      { name: BARE_PAYMENT + CLASSED, servers: [bareClassed], request: sepaInitiation },
       { name: 'POST SEPA payment', servers: [sandbox], request: sepaInitiation },
       ...twin('POST SEPA payment', sepaInitiation),
       signedPayment,
@@ -961,6 +968,11 @@ async function main(): Promise<void> {
     console.log("\nto Express alone answering the same bytes (issue 75's ceiling), req/s (median of the rounds' ratios):");
     console.log(`- GET account list with balances: ${ratioInRounds(rounds('GET account list with balances'), rounds(BARE_LIST))}`);
     console.log(`- POST SEPA payment: ${ratioInRounds(rounds('POST SEPA payment'), rounds(BARE_PAYMENT))}`);
+    console.log("to Express alone with its requests of the app's classes (docs/benchmark.md), req/s (median of the rounds' ratios):");
+    console.log(
+      `- GET account list with balances: ${ratioInRounds(rounds('GET account list with balances'), rounds(BARE_LIST + CLASSED))}`,
+    );
+    console.log(`- POST SEPA payment: ${ratioInRounds(rounds('POST SEPA payment'), rounds(BARE_PAYMENT + CLASSED))}`);
     console.log(
       `\na client's world (AUTH_MODE=strict) to the open one, server CPU a request (median of the rounds' ratios): POST SEPA payment ${ratioInRounds(cpu(STRICT_PAYMENT), cpu('POST SEPA payment'))}`,
     );
