@@ -30,10 +30,10 @@ export function requestClasses(app: Express): RequestClasses {
   return classes;
 }
 
-/** The class's prototype becomes the app's: Express's methods under it, `app` on it, as Express defines `app.request`. */
+/** The class's prototype becomes the app's: Express's methods under it, and what Express put on the app's own (`app`). */
 function own(app: Express, key: 'request' | 'response', prototype: object): void {
   Object.setPrototypeOf(prototype, Object.getPrototypeOf(app[key]) as object);
-  Object.defineProperty(prototype, 'app', { configurable: true, enumerable: true, writable: true, value: app });
+  Object.defineProperties(prototype, Object.getOwnPropertyDescriptors(app[key]));
   (app as Record<typeof key, unknown>)[key] = prototype;
 }
 
