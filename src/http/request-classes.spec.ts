@@ -30,6 +30,17 @@ describe("requests made of the app's classes (request-classes.ts)", () => {
     }
   });
 
+  it('refuses the options it would otherwise drop: HTTPS and closing connections at shutdown', () => {
+    const adapter = new ClassedExpressAdapter(express());
+    expect(() => adapter.initHttpServer({ httpsOptions: { key: 'k', cert: 'c' } })).toThrow(
+      new Error('ClassedExpressAdapter makes a plain HTTP server and does not take httpsOptions'),
+    );
+    expect(() => adapter.initHttpServer({ httpsOptions: {}, forceCloseConnections: true })).toThrow(
+      new Error('ClassedExpressAdapter makes a plain HTTP server and does not take httpsOptions or forceCloseConnections'),
+    );
+    expect(adapter.getHttpServer()).toBeUndefined();
+  });
+
   it("makes an app's classes once: a second server (the mTLS listener) gets the same ones", () => {
     const app = express();
     const first = requestClasses(app);

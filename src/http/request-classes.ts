@@ -1,4 +1,5 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Express } from 'express';
 
@@ -39,8 +40,15 @@ function own(app: Express, key: 'request' | 'response', prototype: object): void
 
 /** Nest's Express adapter, its HTTP server making requests of the app's classes. */
 export class ClassedExpressAdapter extends ExpressAdapter {
-  /** The app passes neither `httpsOptions` nor `forceCloseConnections` (app.factory.ts); the mTLS listener is a server of its own. */
-  override initHttpServer(): void {
+  /**
+   * A plain HTTP server, as the app asks (app.factory.ts; the mTLS listener is a server of its
+   * own). Nest's options for HTTPS or for closing connections at shutdown would be dropped here,
+   * so they stop the start instead.
+   */
+  override initHttpServer(options: NestApplicationOptions = {}): void {
+    const unsupported = (['httpsOptions', 'forceCloseConnections'] as const).filter((option) => options[option]);
+    if (unsupported.length > 0)
+      throw new Error(`ClassedExpressAdapter makes a plain HTTP server and does not take ${unsupported.join(' or ')}`);
     const app = this.getInstance<Express>();
     this.httpServer = createServer(requestClasses(app), app) as Server;
   }
